@@ -1,0 +1,132 @@
+"""Adjustment phase: builds on vacant owned home centers, removals, civil disorder.
+
+Orders of a power are executed one by one in the order given (DATC 4.D.4–4.D.6): builds
+beyond the number allowed, a second build in one province and removals beyond the number
+required fail. A power that removes fewer units than it must is put in civil disorder for the
+rest (DATC 4.D.8, the 2023 rulebook by default).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from polydip.geography.map import Map
+from polydip.orders.model import BUILD, DISBAND, WAIVE, Order
+from polydip.state import Position, Unit
+
+VOID = "void"
+
+
+@dataclass(slots=True)
+class AdjustmentResult:
+    units: list[Unit]
+    results: list[list[tuple[Order, list[str]]]]  # per power: (order, result words)
+    removed: list[list[Unit]]  # per power: units removed by civil disorder
+
+
+def adjustment_counts(m: Map, pos: Position) -> list[int]:
+    """Per power: centers minus units (positive = builds allowed, negative = removals due)."""
+    n = len(m.powers)
+    counts = [0] * n
+    for o in pos.owners:
+        if o >= 0:
+            counts[o] += 1
+    for u in pos.units:
+        counts[u.power] -= 1
+    return counts
+
+
+def build_sites(m: Map, pos: Position, power: int) -> list[int]:
+    """Provinces where `power` may build now: its owned, vacant home centers."""
+    occupied = {m.loc_prov[u.loc] for u in pos.units}
+    homes = pos.homes[power] if pos.homes else m.homes[power]
+    return [p for p in homes if pos.owners[p] == power and p not in occupied]
+
+
+def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
+                        options: dict | None = None) -> AdjustmentResult:
+    options = options or {}
+    counts = adjustment_counts(m, pos)
+    units = list(pos.units)
+    results: list[list[tuple[Order, list[str]]]] = [[] for _ in m.powers]
+    removed_cd: list[list[Unit]] = [[] for _ in m.powers]
+    for power in range(len(m.powers)):
+        delta = counts[power]
+        sites = set(build_sites(m, pos, power)) if delta > 0 else set()
+        done = 0
+        for o in orders[power] if power < len(orders) else []:
+            ok = False
+            if delta > 0 and done < delta:
+                if o.type == WAIVE:
+                    ok = True
+                elif o.type == BUILD and o.kind is not None:
+                    loc = m.unit_loc(o.kind, o.loc)
+                    prov = m.loc_prov[o.loc]
+                    if loc >= 0 and prov in sites and m.occupy[o.kind][loc]:
+                        units.append(Unit(power, o.kind, loc))
+                        sites.discard(prov)
+                        ok = True
+            elif delta < 0 and done < -delta and o.type == DISBAND:
+                prov = m.loc_prov[o.loc]
+                for i, u in enumerate(units):
+                    if u.power == power and m.loc_prov[u.loc] == prov and u in pos.units:
+                        del units[i]
+                        ok = True
+                        break
+            if ok:
+                done += 1
+            results[power].append((o, [] if ok else [VOID]))
+        if delta < 0 and done < -delta:
+            mine = [u for u in units if u.power == power]
+            order = civil_disorder_order(m, pos, power, mine,
+                                         options.get("civil_disorder", "2023"))
+            for u in order[: -delta - done]:
+                units.remove(u)
+                removed_cd[power].append(u)
+    return AdjustmentResult(units, results, removed_cd)
+
+
+def civil_disorder_order(m: Map, pos: Position, power: int, units: list[Unit],
+                         rule: str = "2023") -> list[Unit]:
+    """The units of a power in the order civil disorder removes them."""
+    if rule == "1982":
+        homes = list(pos.homes[power] if pos.homes else m.homes[power])
+        return sorted(units, key=lambda u: (
+            -_distance_1982(m, u, homes), m.kind_coastal[u.kind] is False,
+            m.prov_name[m.loc_prov[u.loc]].lower()))
+    owned = pos.centers_of(power)
+    dist = m.distances(owned) if owned else [0] * m.n_prov
+
+    def key(u: Unit) -> tuple:
+        p = m.loc_prov[u.loc]
+        return (m.is_sc[p], -dist[p], not m.kind_coastal[u.kind], m.prov_name[p].lower())
+
+    return sorted(units, key=key)
+
+
+def _distance_1982(m: Map, u: Unit, homes: list[int]) -> int:
+    """DATC v2 reading of the 1982 rule: fleets move as fleets, armies also cross water."""
+    from collections import deque
+
+    if not homes:
+        return 0
+    start = m.loc_prov[u.loc]
+    if m.kind_coastal[u.kind]:
+        graph = [set() for _ in range(m.n_prov)]
+        for loc, nbrs in enumerate(m.adj[u.kind]):
+            for x in nbrs:
+                graph[m.loc_prov[loc]].add(m.loc_prov[x])
+    else:
+        graph = m.prov_neighbours
+    dist = {start: 0}
+    q = deque([start])
+    targets = set(homes)
+    while q:
+        p = q.popleft()
+        if p in targets:
+            return dist[p]
+        for x in graph[p]:
+            if x not in dist:
+                dist[x] = dist[p] + 1
+                q.append(x)
+    return 10**6

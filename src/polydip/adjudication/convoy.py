@@ -1,0 +1,72 @@
+"""Convoy routes: chains of convoying fleets from an army's province to its destination.
+
+Routes are found over provinces (a province whose convoying fleet is usable is a node), so a
+space holding several fleets needs only one of them. All functions take plain ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+
+from polydip.geography.map import Map
+
+
+def sea_neighbours(m: Map, prov: int) -> tuple[int, ...]:
+    """Convoy provinces next to convoy province `prov`."""
+    return m.convoy_touch[prov]
+
+
+def route_exists(m: Map, origin: int, dest: int, usable: Callable[[int], bool]) -> bool:
+    """Is there a chain origin → p1 → … → pn → dest of provinces with usable(p) true?"""
+    touch = m.convoy_touch
+    dest_touch = m.convoy_touch_set[dest]
+    seen = set()
+    stack = [p for p in touch[origin] if usable(p)]
+    seen.update(stack)
+    while stack:
+        p = stack.pop()
+        if p in dest_touch:
+            return True
+        for q in touch[p]:
+            if q not in seen and q != origin and q != dest and usable(q):
+                seen.add(q)
+                stack.append(q)
+    return False
+
+
+def provinces_on_routes(m: Map, origin: int, dest: int, nodes: Iterable[int]) -> set[int]:
+    """The provinces of `nodes` that lie on at least one complete route origin → dest."""
+    nodes = set(nodes)
+    touch = m.convoy_touch
+    fwd = _reach(touch, [p for p in touch[origin] if p in nodes], nodes)
+    back = _reach(touch, [p for p in touch[dest] if p in nodes], nodes)
+    return fwd & back
+
+
+def _reach(touch: list[tuple[int, ...]], start: list[int], nodes: set[int]) -> set[int]:
+    seen = set(start)
+    stack = list(start)
+    while stack:
+        p = stack.pop()
+        for q in touch[p]:
+            if q in nodes and q not in seen:
+                seen.add(q)
+                stack.append(q)
+    return seen
+
+
+def geometric_route(m: Map, origin: int, dest: int, via: int) -> bool:
+    """Could a fleet in convoy province `via` be part of a convoy origin → dest at all?"""
+    return via in _geometric(m, origin, dest)
+
+
+@lru_cache(maxsize=65536)
+def _geometric(m: Map, origin: int, dest: int) -> frozenset[int]:
+    all_seas = [p for p in range(m.n_prov) if m.convoy_prov[p]]
+    return frozenset(provinces_on_routes(m, origin, dest, all_seas))
+
+
+def sea_route_possible(m: Map, origin: int, dest: int) -> bool:
+    """Could any chain of convoy provinces carry an army from origin to dest?"""
+    return bool(_geometric(m, origin, dest))

@@ -1,0 +1,418 @@
+"""Movement phase: validate the orders, then resolve them with the guess algorithm.
+
+The decisions are the DATC's (5.B): one boolean per order — a move succeeds, a support is
+given (not cut, supporter not dislodged), a convoy is effective (fleet not dislodged) — and the
+strengths (hold, attack, defend, prevent) are computed from them. Options select the rule
+choices of DATC chapter 4 where rulebooks differ (see docs/options.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from polydip.adjudication.convoy import (
+    geometric_route,
+    provinces_on_routes,
+    sea_route_possible,
+)
+from polydip.adjudication.resolver import Resolver
+from polydip.adjudication.retreats import retreat_options
+from polydip.errors import NotSupportedError
+from polydip.geography.map import Map
+from polydip.orders.model import CONVOY, HOLD, MOVE, SUPPORT, Order
+from polydip.state import Dislodged, Unit
+
+# order codes used in the hot path
+T_HOLD, T_MOVE, T_SUPPORT, T_CONVOY = 0, 1, 2, 3
+
+# result words, as the diplomacy package writes them
+BOUNCE, CUT, DISLODGED, VOID, NO_CONVOY, DISRUPTED = (
+    "bounce", "cut", "dislodged", "void", "no convoy", "disrupted")
+
+
+@dataclass(slots=True)
+class MovementResult:
+    units: list[Unit]  # after the phase (dislodged units removed)
+    dislodged: list[Dislodged]
+    contested: frozenset[int]
+    results: list[list[str]]  # per unit of the input position, result words ([] = success)
+    succeeded: list[bool]  # per unit: did its order succeed
+    orders: list[Order | None] = field(default_factory=list)
+
+
+class _Movement(Resolver):
+    __slots__ = (
+        "any_route", "attackers", "conv_fleets", "convoyed", "cycle_paradox", "dest",
+        "dest_prov", "h2h", "hold_supp", "kind", "loc", "m", "move_supp", "occ", "paradox",
+        "power", "prov", "sup_prov", "typ", "void",
+    )
+
+    def __init__(self, m: Map, units: list[Unit], orders: list[Order | None],
+                 options: dict) -> None:
+        n = len(units)
+        super().__init__(n)
+        self.m = m
+        self.paradox = options.get("convoy_paradox", "szykman")
+        self.any_route = options.get("multi_route_disruption", "all") == "any"
+        self.power = [u.power for u in units]
+        self.kind = [u.kind for u in units]
+        self.loc = [u.loc for u in units]
+        loc_prov = m.loc_prov
+        self.prov = [loc_prov[u.loc] for u in units]
+        occ = [-1] * m.n_prov
+        for i, p in enumerate(self.prov):
+            if occ[p] >= 0:
+                raise NotSupportedError(
+                    f"two units in {m.prov_abbr[p]}: several units in one space need a "
+                    "stacking rule, which this variant does not declare")
+            occ[p] = i
+        self.occ = occ
+        self.typ = [T_HOLD] * n
+        self.dest = [-1] * n  # move: destination location; convoy: army destination province
+        self.dest_prov = [-1] * n
+        self.sup_prov = [-1] * n  # support: province the support is given into
+        self.void = [False] * n
+        self.convoyed = [False] * n
+        self.h2h = [-1] * n
+        self.attackers: list[list[int]] = [[] for _ in range(m.n_prov)]
+        self.move_supp: list[list[int]] = [[] for _ in range(n)]
+        self.hold_supp: list[list[int]] = [[] for _ in range(n)]
+        self.conv_fleets: list[list[int]] = [[] for _ in range(n)]
+        self._validate(orders, options)
+
+    # ---- order validation (DATC 4.B, 4.C, 4.E.1) ----------------------------------------
+
+    def _validate(self, orders: list[Order | None], options: dict) -> None:
+        m = self.m
+        n = len(orders)
+        typ, dest, dest_prov = self.typ, self.dest, self.dest_prov
+        # pass 1: moves (destination, coasts) — convoy need decided after convoys are read
+        for u in range(n):
+            o = orders[u]
+            if o is None or o.type == HOLD:
+                continue
+            if o.type == MOVE:
+                d = self._move_dest(u, o.target)
+                if d < 0:
+                    self.void[u] = True
+                    continue
+                typ[u] = T_MOVE
+                dest[u] = d
+                dest_prov[u] = m.loc_prov[d]
+            elif o.type in (SUPPORT, CONVOY):
+                pass
+            else:
+                self.void[u] = True
+        # pass 2: convoy orders
+        for u in range(n):
+            o = orders[u]
+            if o is None or o.type != CONVOY:
+                continue
+            a = self.occ[m.loc_prov[o.aux_loc]] if o.aux_loc is not None else -1
+            tp = m.loc_prov[o.target]
+            if (a < 0 or not m.kind_convoys[self.kind[u]] or not m.convoy_prov[self.prov[u]]
+                    or not m.kind_convoyed[self.kind[a]] or typ[a] != T_MOVE
+                    or dest_prov[a] != tp
+                    or not geometric_route(m, self.prov[a], tp, self.prov[u])):
+                self.void[u] = True
+                continue
+            typ[u] = T_CONVOY
+            dest[u] = tp
+            self.conv_fleets[a].append(u)
+        # pass 3: does each move use a convoy?  (DATC 4.A.3, 2023 rulebook by default)
+        fallback = options.get("adjacent_convoy", "2023") == "fallback"
+        for u in range(n):
+            if typ[u] != T_MOVE:
+                continue
+            o = orders[u]
+            k = self.kind[u]
+            direct = dest[u] in m.adj_set[k][self.loc[u]]
+            fleets = self.conv_fleets[u]
+            if fleets:
+                on_route = provinces_on_routes(m, self.prov[u], dest_prov[u],
+                                               [self.prov[f] for f in fleets])
+                # fleets not on any complete route cannot help: their convoy is void
+                for f in fleets:
+                    if self.prov[f] not in on_route:
+                        typ[f] = T_HOLD
+                        self.void[f] = True
+                fleets = self.conv_fleets[u] = [f for f in fleets if typ[f] == T_CONVOY]
+            if not direct:
+                # a move that needs a convoy is legal when a convoy route could exist at all
+                # (DATC 6.D.8); without convoy orders it simply fails
+                if not fleets and not sea_route_possible(m, self.prov[u], dest_prov[u]):
+                    typ[u] = T_HOLD
+                    self.void[u] = True
+                    continue
+                self.convoyed[u] = True
+            elif fleets or o.via:
+                own = any(self.power[f] == self.power[u] for f in fleets)
+                if o.via or own:
+                    self.convoyed[u] = True
+                    if fallback and not fleets:
+                        self.convoyed[u] = False
+            if not self.convoyed[u] and fleets:
+                for f in fleets:  # a convoy of a move that goes by land is void
+                    typ[f] = T_HOLD
+                    self.void[f] = True
+                self.conv_fleets[u] = []
+        # pass 4: supports
+        for u in range(n):
+            o = orders[u]
+            if o is None or o.type != SUPPORT:
+                continue
+            s = self.occ[m.loc_prov[o.aux_loc]] if o.aux_loc is not None else -1
+            reach = m.reach_prov[self.kind[u]][self.loc[u]]
+            if s < 0 or s == u:
+                self.void[u] = True
+                continue
+            if o.target is None:
+                if typ[s] == T_MOVE or self.prov[s] not in reach:
+                    self.void[u] = True
+                    continue
+                typ[u] = T_SUPPORT
+                self.sup_prov[u] = self.prov[s]
+                self.hold_supp[s].append(u)
+            else:
+                tp = m.loc_prov[o.target]
+                # a coast named in the support must be the coast the move goes to (6.B.9)
+                wrong_coast = o.target != tp and typ[s] == T_MOVE and dest[s] != o.target
+                if (typ[s] != T_MOVE or dest_prov[s] != tp or tp not in reach
+                        or tp == self.prov[u] or wrong_coast):
+                    self.void[u] = True
+                    continue
+                typ[u] = T_SUPPORT
+                self.sup_prov[u] = tp
+                dest[u] = s
+                self.move_supp[s].append(u)
+        # attackers and head-to-head battles
+        for u in range(n):
+            if typ[u] == T_MOVE:
+                self.attackers[dest_prov[u]].append(u)
+        for u in range(n):
+            if typ[u] == T_MOVE and not self.convoyed[u]:
+                v = self.occ[dest_prov[u]]
+                if (v >= 0 and typ[v] == T_MOVE and not self.convoyed[v]
+                        and dest_prov[v] == self.prov[u]):
+                    self.h2h[u] = v
+
+    def _move_dest(self, u: int, target: int | None) -> int:
+        """The location a move order goes to, or -1 when the order is illegal."""
+        m = self.m
+        if target is None:
+            return -1
+        k, loc = self.kind[u], self.loc[u]
+        tprov = m.loc_prov[target]
+        if tprov == self.prov[u]:
+            return -1
+        adj = m.adj_set[k][loc]
+        if not m.kind_coastal[k]:
+            if not m.occupy[k][tprov]:
+                return -1
+            if tprov in adj or (m.kind_convoyed[k] and m.convoy_touch[self.prov[u]]
+                                and m.convoy_touch[tprov]):
+                return tprov
+            return -1
+        coasts = m.prov_coast_locs[tprov]
+        if not coasts:
+            return target if target in adj else -1
+        if target != tprov:  # a coast was written: it must be reachable (DATC 4.B.3)
+            return target if target in adj else -1
+        reachable = [c for c in coasts if c in adj]
+        # DATC 4.B.1 / 4.B.2: no coast given — fine when only one coast can be reached
+        return reachable[0] if len(reachable) == 1 else -1
+
+    # ---- decisions -----------------------------------------------------------------------
+
+    def adjudicate(self, u: int) -> bool:
+        t = self.typ[u]
+        if t == T_MOVE:
+            return self._move(u)
+        if t == T_SUPPORT:
+            return not self._support_cut(u) and not self._dislodged(u)
+        if t == T_CONVOY:
+            return not self._dislodged(u)
+        return True
+
+    def _dislodged(self, u: int) -> bool:
+        resolve = self.resolve
+        return any(resolve(a) for a in self.attackers[self.prov[u]])
+
+    def _move(self, u: int) -> bool:
+        if not self._path(u):
+            return False
+        att = self._attack(u)
+        if att == 0:
+            return False
+        v = self.h2h[u]
+        if v >= 0:
+            if att <= self._defend(v):
+                return False
+        elif att <= self._hold(self.dest_prov[u]):
+            return False
+        for w in self.attackers[self.dest_prov[u]]:
+            if w != u and att <= self._prevent(w):
+                return False
+        return True
+
+    def _path(self, u: int) -> bool:
+        if not self.convoyed[u]:
+            return True
+        fleets = self.conv_fleets[u]
+        if not fleets:
+            return False
+        resolve = self.resolve
+        if self.any_route:  # 1971: disrupted when any route is
+            return all(resolve(f) for f in fleets)
+        good = [self.prov[f] for f in fleets if resolve(f)]
+        if not good:
+            return False
+        return bool(provinces_on_routes(self.m, self.prov[u], self.dest_prov[u], good))
+
+    def _support_count(self, supporters: list[int], exclude_power: int = -1) -> int:
+        resolve = self.resolve
+        power = self.power
+        return sum(1 for s in supporters if power[s] != exclude_power and resolve(s))
+
+    def _hold(self, p: int) -> int:
+        o = self.occ[p]
+        if o < 0:
+            return 0
+        if self.typ[o] == T_MOVE:
+            return 0 if self.resolve(o) else 1
+        return 1 + self._support_count(self.hold_supp[o])
+
+    def _attack(self, u: int) -> int:
+        o = self.occ[self.dest_prov[u]]
+        if o < 0 or (self.h2h[u] != o and self.typ[o] == T_MOVE and self.resolve(o)):
+            return 1 + self._support_count(self.move_supp[u])
+        if self.power[o] == self.power[u]:
+            return 0
+        return 1 + self._support_count(self.move_supp[u], self.power[o])
+
+    def _defend(self, u: int) -> int:
+        return 1 + self._support_count(self.move_supp[u])
+
+    def _prevent(self, u: int) -> int:
+        if not self._path(u):
+            return 0
+        v = self.h2h[u]
+        if v >= 0 and self.resolve(v):
+            return 0
+        return 1 + self._support_count(self.move_supp[u])
+
+    def _support_cut(self, s: int) -> bool:
+        power = self.power
+        for a in self.attackers[self.prov[s]]:
+            if power[a] == power[s] or self.prov[a] == self.sup_prov[s]:
+                continue
+            if self.convoyed[a] and self._convoy_spares(a, s):
+                continue
+            if self._path(a):
+                return True
+        return False
+
+    def _convoy_spares(self, a: int, s: int) -> bool:
+        """Paradox rules that keep a convoyed army from cutting support (DATC 4.A.2)."""
+        rule = self.paradox
+        if rule in ("1971", "2000"):
+            # no cut of a support for an attack on one of the army's convoying fleets
+            target = self.sup_prov[s]
+            return self.typ[s] == T_SUPPORT and self.dest[s] >= 0 and any(
+                self.prov[f] == target for f in self.conv_fleets[a]) and self._supports_move(s)
+        if rule == "1982":
+            # no cut of a support for an action in a body of water with a convoying fleet
+            target = self.sup_prov[s]
+            o = self.occ[target]
+            return self.m.convoy_prov[target] and o >= 0 and self.typ[o] == T_CONVOY
+        return False
+
+    def _supports_move(self, s: int) -> bool:
+        return s in self.move_supp[self.dest[s]]
+
+    def backup(self, cycle: list[int]) -> None:
+        convoys = [u for u in cycle if self.typ[u] == T_CONVOY]
+        if not convoys:
+            if all(self.typ[u] == T_MOVE for u in cycle):
+                for u in cycle:  # circular movement: all moves succeed
+                    self.settle(u, True)
+                return
+            for u in cycle:
+                self.settle(u, False)
+            return
+        if self.paradox == "all_hold":
+            for u in cycle:
+                if self.typ[u] == T_MOVE:
+                    self.settle(u, False)
+            for u in convoys:
+                self.settle(u, False)
+            return
+        # Szykman (and the fallback of the other rules for paradoxes they leave open):
+        # the convoying fleets in the paradox do not convoy
+        for u in convoys:
+            self.settle(u, False)
+
+
+def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
+                     options: dict | None = None) -> MovementResult:
+    """Adjudicate a movement phase. `orders[i]` is the order of `units[i]` (None = hold)."""
+    options = options or {}
+    mv = _Movement(m, units, orders, options)
+    n = len(units)
+    resolve = mv.resolve
+    ok = [resolve(u) if mv.typ[u] != T_HOLD else True for u in range(n)]
+    typ = mv.typ
+    # where each unit ends, who is dislodged
+    dislodger = [-1] * n
+    for u in range(n):
+        if typ[u] == T_MOVE and ok[u]:
+            o = mv.occ[mv.dest_prov[u]]
+            if o >= 0 and not (typ[o] == T_MOVE and ok[o]):
+                dislodger[o] = u
+    new_units: list[Unit] = []
+    occupied = [False] * m.n_prov
+    for u in range(n):
+        if dislodger[u] >= 0:
+            continue
+        if typ[u] == T_MOVE and ok[u]:
+            nu = Unit(mv.power[u], mv.kind[u], mv.dest[u])
+        else:
+            nu = units[u]
+        new_units.append(nu)
+        occupied[m.loc_prov[nu.loc]] = True
+    # standoffs: an empty province that two or more units tried to enter, none succeeding
+    contested = set()
+    for p in range(m.n_prov):
+        att = mv.attackers[p]
+        if len(att) >= 2 and not occupied[p] and not any(ok[a] for a in att):
+            if sum(1 for a in att if mv._prevent(a) > 0) >= 2:
+                contested.add(p)
+    retreat_from_convoy = options.get("retreat_to_convoy_origin", True)
+    dislodged = []
+    for u in range(n):
+        a = dislodger[u]
+        if a < 0:
+            continue
+        k, loc = mv.kind[u], mv.loc[u]
+        blocked_from = -1 if (mv.convoyed[a] and retreat_from_convoy) else mv.prov[a]
+        where = retreat_options(m, k, loc, occupied, contested, blocked_from)
+        dislodged.append(Dislodged(mv.power[u], k, loc, mv.prov[a], mv.convoyed[a], where))
+    results: list[list[str]] = []
+    for u in range(n):
+        words: list[str] = []
+        t = typ[u]
+        if mv.void[u]:
+            words.append(VOID)
+        elif t == T_MOVE and not ok[u]:
+            words.append(NO_CONVOY if mv.convoyed[u] and not mv._path(u) else BOUNCE)
+        elif t == T_SUPPORT and not ok[u] and dislodger[u] < 0:
+            words.append(CUT)
+        elif t == T_CONVOY and not ok[u] and dislodger[u] < 0:
+            words.append(DISRUPTED)
+        if dislodger[u] >= 0:
+            words.append(DISLODGED)
+        results.append(words)
+    succeeded = [ok[u] and not mv.void[u] and dislodger[u] < 0 if typ[u] != T_MOVE else ok[u]
+                 for u in range(n)]
+    return MovementResult(new_units, dislodged, frozenset(contested), results, succeeded,
+                          list(orders))

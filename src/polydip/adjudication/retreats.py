@@ -1,0 +1,86 @@
+"""Retreat phase: each dislodged unit retreats to one of its allowed places or is disbanded.
+
+Two units retreating to the same province are both disbanded; a unit without a (valid)
+retreat order is disbanded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from polydip.geography.map import Map
+from polydip.orders.model import DISBAND, RETREAT, Order
+from polydip.state import Dislodged, Unit
+
+BOUNCE, VOID, DISBANDED = "bounce", "void", "disband"
+
+
+@dataclass(slots=True)
+class RetreatResult:
+    units: list[Unit]  # the units that retreated (to be added to the board)
+    results: list[list[str]]  # per dislodged unit
+
+
+def resolve_retreats(m: Map, dislodged: list[Dislodged],
+                     orders: list[Order | None]) -> RetreatResult:
+    n = len(dislodged)
+    dest = [-1] * n
+    results: list[list[str]] = [[] for _ in range(n)]
+    for i, d in enumerate(dislodged):
+        o = orders[i]
+        if o is None or o.type == DISBAND:
+            continue
+        if o.type != RETREAT or o.target is None:
+            results[i].append(VOID)
+            continue
+        t = _retreat_loc(m, d, o.target)
+        if t < 0:
+            results[i].append(VOID)
+        else:
+            dest[i] = t
+    count: dict[int, int] = {}
+    for i, t in enumerate(dest):
+        if t >= 0:
+            p = m.loc_prov[t]
+            count[p] = count.get(p, 0) + 1
+    moved = []
+    for i, t in enumerate(dest):
+        if t < 0:
+            if DISBANDED not in results[i]:
+                results[i].append(DISBANDED)
+            continue
+        if count[m.loc_prov[t]] > 1:
+            results[i] += [BOUNCE, DISBANDED]
+            continue
+        d = dislodged[i]
+        moved.append(Unit(d.power, d.kind, t))
+    return RetreatResult(moved, results)
+
+
+def _retreat_loc(m: Map, d: Dislodged, target: int) -> int:
+    """The allowed retreat location an order names, or -1 (coast omitted when only one fits)."""
+    if target in d.retreats:
+        return target
+    tprov = m.loc_prov[target]
+    matches = [r for r in d.retreats if m.loc_prov[r] == tprov]
+    if target == tprov and len(matches) == 1:
+        return matches[0]
+    if not m.kind_coastal[d.kind] and matches:
+        return matches[0]
+    return -1
+
+
+def retreat_options(m: Map, kind: int, loc: int, occupied: set[int] | list[bool],
+                    contested: frozenset[int] | set[int], blocked: int) -> tuple[int, ...]:
+    """Where a unit dislodged from `loc` may go: adjacent, empty, not left empty by a
+    standoff, and not the province its attacker came from (`blocked`, -1 for none)."""
+    prov = m.loc_prov
+    return tuple(
+        d for d in m.adj[kind][loc]
+        if m.occupy[kind][d] and not _in(occupied, prov[d]) and prov[d] not in contested
+        and prov[d] != blocked
+    )
+
+
+def _in(occupied: set[int] | list[bool], p: int) -> bool:
+    return p in occupied if isinstance(occupied, set) else occupied[p]

@@ -1,0 +1,45 @@
+"""Exceptions polydip raises at its edges; each carries a message meant for a person."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+class PolydipError(Exception):
+    """Base class: a problem with the user's input, reported without a traceback."""
+
+
+class VariantError(PolydipError):
+    """A variant file that cannot be loaded; names the key (and line when known)."""
+
+
+class OrderError(PolydipError):
+    """An order that cannot be read or does not fit the position."""
+
+    def __init__(self, message: str, order: str = "") -> None:
+        super().__init__(message)
+        self.order = order
+
+    def __str__(self) -> str:
+        msg = self.args[0]
+        return f"{self.order!r}: {msg}" if self.order else msg
+
+
+class GameFileError(PolydipError):
+    """A game file that cannot be read or written."""
+
+
+class NotSupportedError(PolydipError):
+    """A feature polydip does not implement yet; says so rather than guessing."""
+
+
+def did_you_mean(word: str, candidates: Iterable[str], n: int = 3) -> str:
+    """Return ' (did you mean X or Y?)' for the closest candidates, or ''."""
+    pool = {c.lower(): c for c in candidates}
+    close = difflib.get_close_matches(word.lower(), list(pool), n=n, cutoff=0.6)
+    if not close:
+        return ""
+    names = [pool[c] for c in close]
+    shown = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    return f" (did you mean {shown}?)"

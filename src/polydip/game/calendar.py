@@ -1,0 +1,71 @@
+"""Phase names and the phase cycle of a variant's calendar."""
+
+from __future__ import annotations
+
+import re
+
+from polydip.errors import PolydipError
+from polydip.state import Phase
+from polydip.variants.model import PHASE_TYPES, Calendar
+
+_PHASE = re.compile(r"^\s*([A-Za-z]+?)\s*(\d+)\s*([A-Za-z])\s*$")
+_LONG = re.compile(r"^\s*([A-Za-z]+)\s+(\d+)\s*,?\s*([A-Za-z]+)?\s*$")
+_TYPE_WORDS = {"movement": "M", "moves": "M", "retreat": "R", "retreats": "R",
+               "adjustment": "A", "adjustments": "A", "builds": "A", "build": "A"}
+
+
+def parse_phase(cal: Calendar, text: str) -> Phase:
+    """'S1901M', 's1901m', 'Spring 1901 Movement', 'Spring 1901, Movement' → Phase."""
+    m = _PHASE.match(text)
+    if m:
+        season, year, typ = m.group(1).upper(), int(m.group(2)), m.group(3).upper()
+    else:
+        m = _LONG.match(text)
+        if not m:
+            raise PolydipError(f"cannot read phase {text!r}; write it like S1901M")
+        season_word, year = m.group(1).lower(), int(m.group(2))
+        season = next((s.abbr for s in cal.seasons if s.name.lower() == season_word), "")
+        if not season:
+            raise PolydipError(f"unknown season {m.group(1)!r} in phase {text!r}")
+        words = (m.group(3) or "").lower()
+        typ = _TYPE_WORDS.get(words, "")
+        if not typ:
+            s = next(s for s in cal.seasons if s.abbr == season)
+            typ = PHASE_TYPES[s.phases[0]]
+    seasons = {s.abbr.upper(): s for s in cal.seasons}
+    if season not in seasons:
+        known = ", ".join(s.abbr for s in cal.seasons)
+        raise PolydipError(f"unknown season {season!r} in phase {text!r} (seasons: {known})")
+    allowed = [PHASE_TYPES[p] for p in seasons[season].phases]
+    if typ not in allowed:
+        raise PolydipError(
+            f"phase {text!r}: season {season} has no {typ} phase (it has {', '.join(allowed)})")
+    return Phase(year, seasons[season].abbr, typ)
+
+
+def phase_cycle(cal: Calendar) -> list[tuple[str, str]]:
+    """[(season abbr, type letter), ...] for one year."""
+    return [(s.abbr, PHASE_TYPES[p]) for s in cal.seasons for p in s.phases]
+
+
+def following(cal: Calendar, phase: Phase) -> Phase:
+    """The phase after `phase` in the cycle (no skipping)."""
+    cyc = phase_cycle(cal)
+    i = cyc.index((phase.season, phase.type))
+    if i + 1 < len(cyc):
+        s, t = cyc[i + 1]
+        return Phase(phase.year, s, t)
+    s, t = cyc[0]
+    return Phase(phase.year + 1, s, t)
+
+
+def is_last_of_season(cal: Calendar, phase: Phase) -> bool:
+    cyc = phase_cycle(cal)
+    i = cyc.index((phase.season, phase.type))
+    return i + 1 == len(cyc) or cyc[i + 1][0] != phase.season
+
+
+def season_name(cal: Calendar, phase: Phase) -> str:
+    s = next(s for s in cal.seasons if s.abbr == phase.season)
+    t = {"M": "Movement", "R": "Retreats", "A": "Adjustments"}[phase.type]
+    return f"{s.name} {phase.year} {t}"

@@ -1,0 +1,179 @@
+"""Process one phase: bind parsed orders to units, adjudicate, update centers, find the next phase.
+
+This is the seam between the pure adjudicators (which see ids and per-unit orders) and the
+outside world (which speaks of powers and typed orders).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from polydip.adjudication.adjustments import adjustment_counts, build_sites, resolve_adjustments
+from polydip.adjudication.movement import resolve_movement
+from polydip.adjudication.retreats import resolve_retreats
+from polydip.errors import OrderError
+from polydip.game.calendar import following
+from polydip.geography.map import Map
+from polydip.orders.model import (
+    BUILD,
+    CONVOY,
+    DISBAND,
+    HOLD,
+    MOVE,
+    RETREAT,
+    SUPPORT,
+    WAIVE,
+    Order,
+)
+from polydip.orders.parser import parse_order
+from polydip.state import Phase, Position
+
+MOVEMENT_TYPES = (HOLD, MOVE, SUPPORT, CONVOY)
+
+
+@dataclass(slots=True)
+class OrderResult:
+    power: int
+    text: str  # the order in diplomacy notation, as bound to the unit
+    result: list[str]  # result words, [] = success
+
+
+@dataclass(slots=True)
+class PhaseOutcome:
+    phase: Phase
+    position: Position  # the position of the next phase
+    results: list[OrderResult]
+    errors: list[tuple[int, str]] = field(default_factory=list)  # (power, message)
+    center_changes: list[tuple[int, int, int]] = field(default_factory=list)  # prov, old, new
+
+
+def parse_orders(m: Map, phase: Phase, orders: dict[int, list[str]]
+                 ) -> tuple[dict[int, list[Order]], list[tuple[int, str]]]:
+    """Parse typed orders per power; unreadable ones become errors (never silently dropped)."""
+    parsed: dict[int, list[Order]] = {}
+    errors: list[tuple[int, str]] = []
+    for power, texts in orders.items():
+        lst = parsed.setdefault(power, [])
+        for t in texts:
+            try:
+                lst.append(parse_order(m, t, phase.type))
+            except OrderError as exc:
+                errors.append((power, str(exc)))
+    return parsed, errors
+
+
+def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: tuple[str, ...]
+                  ) -> tuple[list[Order | None], list[tuple[int, str]]]:
+    """Give each unit its order (the last one given wins, DATC 4.D.3)."""
+    by_prov: dict[int, int] = {}
+    for i, u in enumerate(units):
+        by_prov.setdefault(m.loc_prov[u.loc], i)
+    bound: list[Order | None] = [None] * len(units)
+    errors: list[tuple[int, str]] = []
+    for power, lst in orders.items():
+        for o in lst:
+            if o.type not in allowed:
+                errors.append((power, f"{o.text!r}: not an order for this phase"))
+                continue
+            i = by_prov.get(m.loc_prov[o.loc], -1)
+            if i < 0:
+                errors.append((power, f"{o.text!r}: no unit in {m.prov_name[m.loc_prov[o.loc]]}"))
+                continue
+            if units[i].power != power:
+                errors.append((power, f"{o.text!r}: the unit in "
+                               f"{m.prov_name[m.loc_prov[o.loc]]} belongs to "
+                               f"{m.powers[units[i].power]}"))
+                continue
+            bound[i] = o
+    return bound, errors
+
+
+def describe(m: Map, unit, o: Order | None) -> str:
+    """The order of `unit` in diplomacy notation, using where the unit really is."""
+    u = m.unit_str(unit.kind, unit.loc)
+    if o is None or o.type == HOLD:
+        return f"{u} H"
+    rest = o.format(m).split(" ", 2)[2] if o.kind is not None else o.format(m).split(" ", 1)[1]
+    return f"{u} {rest}"
+
+
+def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
+            ) -> PhaseOutcome:
+    phase = pos.phase
+    new = pos.copy()
+    results: list[OrderResult] = []
+    errors: list[tuple[int, str]] = []
+    if phase.type == "M":
+        bound, errors = bind_to_units(m, pos.units, orders, MOVEMENT_TYPES)
+        mr = resolve_movement(m, pos.units, bound, options)
+        for u, o, r in zip(pos.units, bound, mr.results, strict=True):
+            results.append(OrderResult(u.power, describe(m, u, o), r))
+        new.units = mr.units
+        new.dislodged = mr.dislodged
+        new.contested = mr.contested
+    elif phase.type == "R":
+        bound, errors = bind_to_units(m, pos.dislodged, orders, (RETREAT, DISBAND))
+        rr = resolve_retreats(m, pos.dislodged, bound)
+        for d, o, r in zip(pos.dislodged, bound, rr.results, strict=True):
+            text = describe(m, d, o) if o is not None else f"{m.unit_str(d.kind, d.loc)} D"
+            results.append(OrderResult(d.power, text, r))
+        new.units = pos.units + rr.units
+        new.dislodged = []
+        new.contested = frozenset()
+    else:
+        per_power: list[list[Order]] = [[] for _ in m.powers]
+        for power, lst in orders.items():
+            for o in lst:
+                if o.type not in (BUILD, DISBAND, WAIVE):
+                    errors.append((power, f"{o.text!r}: not an order for an adjustment phase"))
+                elif o.type == BUILD and o.kind is None:
+                    errors.append((power, f"{o.text!r}: say what to build (A or F)"))
+                else:
+                    per_power[power].append(o)
+        ar = resolve_adjustments(m, pos, per_power, options)
+        for power, lst in enumerate(ar.results):
+            for o, r in lst:
+                results.append(OrderResult(power, o.format(m), r))
+            for u in ar.removed[power]:
+                results.append(OrderResult(power, f"{m.unit_str(u.kind, u.loc)} D",
+                                           ["civil disorder"]))
+        new.units = ar.units
+    changes: list[tuple[int, int, int]] = []
+    new.phase = next_phase(m, new, phase, changes)
+    return PhaseOutcome(phase, new, results, errors, changes)
+
+
+def next_phase(m: Map, pos: Position, done: Phase, changes: list) -> Phase:
+    """Advance from `done`, updating center owners when the season that changes them ends."""
+    cal = m.variant.calendar
+    if done.type == "M" and pos.dislodged:
+        return Phase(done.year, done.season, "R")
+    nxt = following(cal, done)
+    while True:
+        if done.season == cal.centers_change_after and nxt.season != done.season:
+            changes.extend(update_centers(m, pos))
+        if nxt.type == "R" and not pos.dislodged:
+            done, nxt = nxt, following(cal, nxt)
+            continue
+        if nxt.type == "A" and not adjustments_needed(m, pos):
+            done, nxt = nxt, following(cal, nxt)
+            continue
+        return nxt
+
+
+def update_centers(m: Map, pos: Position) -> list[tuple[int, int, int]]:
+    changes = []
+    for u in pos.units:
+        p = m.loc_prov[u.loc]
+        if m.is_sc[p] and pos.owners[p] != u.power:
+            changes.append((p, pos.owners[p], u.power))
+            pos.owners[p] = u.power
+    return changes
+
+
+def adjustments_needed(m: Map, pos: Position) -> bool:
+    for power, delta in enumerate(adjustment_counts(m, pos)):
+        if delta < 0 or (delta > 0 and build_sites(m, pos, power)):
+            return True
+    return False
+

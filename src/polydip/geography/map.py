@@ -1,0 +1,216 @@
+"""Compile a Variant into a Map: integer ids, adjacency per unit kind, name lookup.
+
+Locations: ids 0..n_prov-1 are the provinces themselves; each named coast of a province gets
+one more id after them. Armies (non-coastal kinds) always stand on the province location;
+fleets (coastal kinds) stand on a coast location in a multi-coast province and on the province
+location elsewhere. Everything here is plain lists and tuples indexed by these ids: this is
+what the adjudicator reads in its hot loops.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from functools import lru_cache
+
+from polydip.errors import VariantError
+from polydip.variants.model import Variant
+
+COAST_WORDS = {
+    "NC": ("nc", "north coast", "north", "n", "ncs"),
+    "SC": ("sc", "south coast", "south", "s", "scs"),
+    "EC": ("ec", "east coast", "east", "e", "ecs"),
+    "WC": ("wc", "west coast", "west", "w", "wcs"),
+}
+
+
+class Map:
+    """A compiled variant map (immutable after construction)."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        v = variant
+        self.powers: list[str] = [p.name for p in v.powers]
+        self.power_letters: list[str] = [p.letter for p in v.powers]
+        self.kinds: list[str] = list(v.unit_kinds)
+        self.kind_index = {k: i for i, k in enumerate(self.kinds)}
+        self.kind_coastal = [v.unit_kinds[k].coastal for k in self.kinds]
+        self.kind_convoyed = [v.unit_kinds[k].convoyed for k in self.kinds]
+        self.kind_convoys = [v.unit_kinds[k].convoys for k in self.kinds]
+        self.kind_names = [v.unit_kinds[k].name for k in self.kinds]
+
+        provs = list(v.provinces.values())
+        self.n_prov = len(provs)
+        self.prov_abbr = [p.abbr for p in provs]
+        self.prov_name = [p.name for p in provs]
+        self.prov_index = {a: i for i, a in enumerate(self.prov_abbr)}
+        self.is_sc = [p.supply_center is not None for p in provs]
+        self.sc_kind = [p.supply_center for p in provs]
+        self.sc_list = [i for i, x in enumerate(self.is_sc) if x]
+        self.prov_terrain = [p.terrain for p in provs]
+        self.convoy_prov = [v.terrains[p.terrain].convoy for p in provs]
+
+        # locations
+        self.loc_name: list[str] = list(self.prov_abbr)
+        self.loc_prov: list[int] = list(range(self.n_prov))
+        self.loc_coast: list[str | None] = [None] * self.n_prov
+        self.prov_coast_locs: list[tuple[int, ...]] = []
+        for i, p in enumerate(provs):
+            ids = []
+            for c in p.coasts:
+                ids.append(len(self.loc_name))
+                self.loc_name.append(f"{p.abbr}/{c}")
+                self.loc_prov.append(i)
+                self.loc_coast.append(c)
+            self.prov_coast_locs.append(tuple(ids))
+        self.n_loc = len(self.loc_name)
+        self.loc_index = {n: i for i, n in enumerate(self.loc_name)}
+
+        # who may stand where
+        nk = len(self.kinds)
+        self.occupy: list[list[bool]] = [[False] * self.n_loc for _ in range(nk)]
+        for k, letter in enumerate(self.kinds):
+            for i, p in enumerate(provs):
+                if letter not in v.terrains[p.terrain].occupy:
+                    continue
+                if self.kind_coastal[k] and self.prov_coast_locs[i]:
+                    for loc in self.prov_coast_locs[i]:
+                        self.occupy[k][loc] = True
+                else:
+                    self.occupy[k][i] = True
+
+        # adjacency per unit kind
+        adj_sets: list[list[set[int]]] = [[set() for _ in range(self.n_loc)] for _ in range(nk)]
+        self.prov_neighbours: list[set[int]] = [set() for _ in range(self.n_prov)]
+        for e in v.edges:
+            la = self._edge_loc(e.a, e.key)
+            lb = self._edge_loc(e.b, e.key)
+            pa, pb = self.loc_prov[la], self.loc_prov[lb]
+            self.prov_neighbours[pa].add(pb)
+            self.prov_neighbours[pb].add(pa)
+            for letter in v.edge_kinds[e.kind].units:
+                k = self.kind_index[letter]
+                if self.kind_coastal[k]:
+                    a, b = la, lb
+                else:
+                    a, b = pa, pb
+                adj_sets[k][a].add(b)
+                adj_sets[k][b].add(a)
+        self.adj: list[list[tuple[int, ...]]] = [
+            [tuple(sorted(s)) for s in per_kind] for per_kind in adj_sets
+        ]
+        self.adj_set: list[list[frozenset[int]]] = [
+            [frozenset(s) for s in per_kind] for per_kind in adj_sets
+        ]
+        # provinces a unit of kind k on loc can move into (for support: coasts do not matter)
+        self.reach_prov: list[list[frozenset[int]]] = [
+            [frozenset(self.loc_prov[x] for x in s) for s in per_kind] for per_kind in adj_sets
+        ]
+        # convoy geometry: convoy provinces next to each province (by any convoying kind)
+        convoy_kinds = [k for k in range(nk) if self.kind_convoys[k]]
+        touch: list[set[int]] = [set() for _ in range(self.n_prov)]
+        for k in convoy_kinds:
+            for loc in range(self.n_loc):
+                p = self.loc_prov[loc]
+                for other in adj_sets[k][loc]:
+                    q = self.loc_prov[other]
+                    if self.convoy_prov[q]:
+                        touch[p].add(q)
+        self.convoy_touch: list[tuple[int, ...]] = [tuple(sorted(s)) for s in touch]
+        self.convoy_touch_set: list[frozenset[int]] = [frozenset(s) for s in touch]
+
+        self.homes: list[tuple[int, ...]] = [
+            tuple(self.prov_index[h] for h in p.homes) for p in v.powers
+        ]
+        self.power_index = {}
+        for i, p in enumerate(v.powers):
+            self.power_index[p.name.lower()] = i
+        self.names = self._build_names()
+
+    def _edge_loc(self, name: str, key: str) -> int:
+        loc = self.loc_index.get(name)
+        if loc is None:
+            raise VariantError(f"{self.variant.path}: [{key}] unknown place {name!r}")
+        return loc
+
+    def _build_names(self) -> dict[str, int]:
+        names: dict[str, int] = {}
+        for i, p in enumerate(self.variant.provinces.values()):
+            for n in (p.abbr, p.name, *p.aliases):
+                names.setdefault(normalize_name(n), i)
+        return names
+
+    # ---- lookups used at the edges -------------------------------------------------------
+
+    def power_of(self, name: str) -> int:
+        return self.power_index[name.lower()]
+
+    def loc_of(self, text: str) -> int:
+        """Location id of "STP/SC", "stp", "St Petersburg"... (KeyError when unknown)."""
+        t = text.strip()
+        if "/" in t:
+            prov, coast = t.split("/", 1)
+            p = self.names[normalize_name(prov)]
+            return self.coast_loc(p, coast)
+        return self.names[normalize_name(t)]
+
+    def coast_loc(self, prov: int, coast: str) -> int:
+        c = coast.strip().strip("()").upper()
+        for loc in self.prov_coast_locs[prov]:
+            lc = self.loc_coast[loc]
+            if lc == c or c.lower() in COAST_WORDS.get(lc or "", ()):
+                return loc
+        raise KeyError(f"{self.prov_abbr[prov]}/{coast}")
+
+    def unit_loc(self, kind: int, loc: int) -> int:
+        """Where a unit of `kind` named at `loc` stands; -1 if the coast is needed/ambiguous."""
+        if not self.kind_coastal[kind]:
+            return self.loc_prov[loc]
+        coasts = self.prov_coast_locs[self.loc_prov[loc]]
+        if coasts and loc < self.n_prov:
+            return -1
+        return loc
+
+    @property
+    def army(self) -> int:
+        """Kind index of the first convoyable kind (the standard army)."""
+        return self.kind_convoyed.index(True)
+
+    def distances(self, sources: list[int]) -> list[int]:
+        """Province distances from any of `sources` over all edges (-1 if unreachable)."""
+        return list(_bfs(self, tuple(sorted(set(sources)))))
+
+    def unit_str(self, kind: int, loc: int) -> str:
+        return f"{self.kinds[kind]} {self.loc_name[loc]}"
+
+
+@lru_cache(maxsize=4096)
+def _bfs(m: Map, sources: tuple[int, ...]) -> tuple[int, ...]:
+    dist = [-1] * m.n_prov
+    q = deque(sources)
+    for s in sources:
+        dist[s] = 0
+    while q:
+        p = q.popleft()
+        for n in m.prov_neighbours[p]:
+            if dist[n] < 0:
+                dist[n] = dist[p] + 1
+                q.append(n)
+    return tuple(dist)
+
+
+def normalize_name(name: str) -> str:
+    """Lower case, with punctuation folded, for matching typed place names."""
+    s = name.lower().replace(".", " ").replace("-", " ").replace("'", "").replace("_", " ")
+    return " ".join(s.split())
+
+
+_CACHE: dict[int, Map] = {}
+
+
+def compile_map(variant: Variant) -> Map:
+    """Compile (once per Variant object) and return its Map."""
+    m = _CACHE.get(id(variant))
+    if m is None or m.variant is not variant:
+        m = Map(variant)
+        _CACHE[id(variant)] = m
+    return m

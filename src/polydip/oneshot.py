@@ -1,0 +1,238 @@
+"""The one-shot adjudication contract: one JSON request in, one JSON outcome out.
+
+Request keys: variant (default "standard"), phase, units, dislodged, contested, centers,
+homes, orders, options. See docs/adjudicate.md for the full description.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from polydip.errors import PolydipError, did_you_mean
+from polydip.game.calendar import parse_phase
+from polydip.game.engine import parse_orders, process
+from polydip.geography.map import Map, compile_map
+from polydip.state import Dislodged, Position, Unit
+from polydip.variants.loader import load_variant
+
+_VARIANTS: dict[str, Map] = {}
+
+
+class RequestError(PolydipError):
+    """A request that does not describe a position polydip can adjudicate."""
+
+
+def get_map(name: str) -> Map:
+    m = _VARIANTS.get(name)
+    if m is None:
+        m = compile_map(load_variant(name))
+        _VARIANTS[name] = m
+    return m
+
+
+def power_index(m: Map, name: Any) -> int:
+    if not isinstance(name, str):
+        raise RequestError(f"a power name must be a string, not {name!r}")
+    key = name.strip().lower()
+    if key in m.power_index:
+        return m.power_index[key]
+    for i, letter in enumerate(m.power_letters):
+        if letter.lower() == key:
+            return i
+    raise RequestError(f"unknown power {name!r}" + did_you_mean(name, m.powers))
+
+
+def parse_unit(m: Map, text: Any) -> tuple[int, int]:
+    """'A PAR' / 'F STP/SC' / 'Fleet St Petersburg (sc)' → (kind, location)."""
+    if not isinstance(text, str) or not text.strip():
+        raise RequestError(f"a unit is written like \"A PAR\", not {text!r}")
+    parts = text.strip().split(None, 1)
+    if len(parts) != 2:
+        raise RequestError(f"unit {text!r}: write the kind and the place, like \"A PAR\"")
+    word, place = parts
+    kind = None
+    for k, letter in enumerate(m.kinds):
+        if word.upper() == letter or word.lower() == m.kind_names[k]:
+            kind = k
+    if kind is None:
+        raise RequestError(f"unit {text!r}: unknown unit kind {word!r} "
+                           f"(kinds: {', '.join(m.kinds)})")
+    place = place.replace("(", "/").replace(")", "").strip()
+    try:
+        loc = m.loc_of(place)
+    except KeyError:
+        raise RequestError(f"unit {text!r}: unknown place {place!r}"
+                           + did_you_mean(place.split("/")[0], m.prov_abbr + m.prov_name)
+                           ) from None
+    where = m.unit_loc(kind, loc)
+    if where < 0:
+        coasts = ", ".join(m.loc_name[c] for c in m.prov_coast_locs[m.loc_prov[loc]])
+        raise RequestError(f"unit {text!r}: say which coast ({coasts})")
+    if not m.occupy[kind][where]:
+        raise RequestError(f"unit {text!r}: a {m.kind_names[kind]} cannot stand in "
+                           f"{m.prov_name[m.loc_prov[where]]}")
+    return kind, where
+
+
+def _prov(m: Map, text: Any, what: str) -> int:
+    if not isinstance(text, str):
+        raise RequestError(f"{what}: a province is a string, not {text!r}")
+    try:
+        return m.loc_prov[m.loc_of(text)]
+    except KeyError:
+        raise RequestError(f"{what}: unknown province {text!r}"
+                           + did_you_mean(text, m.prov_abbr + m.prov_name)) from None
+
+
+def _mapping(req: dict, key: str) -> dict:
+    val = req.get(key, {})
+    if val is None:
+        return {}
+    if not isinstance(val, dict):
+        raise RequestError(f"{key!r} must be an object of power → list")
+    for k, v in val.items():
+        if not isinstance(v, list):
+            raise RequestError(f"{key}.{k} must be a list")
+    return val
+
+
+def build_position(m: Map, req: dict) -> Position:
+    cal = m.variant.calendar
+    phase = parse_phase(cal, str(req.get("phase", cal.start)))
+    units: list[Unit] = []
+    seen: dict[int, str] = {}
+    for pname, lst in _mapping(req, "units").items():
+        p = power_index(m, pname)
+        for t in lst:
+            k, loc = parse_unit(m, t)
+            prov = m.loc_prov[loc]
+            if prov in seen:
+                raise RequestError(f"two units in {m.prov_abbr[prov]}: {seen[prov]} and {t}")
+            seen[prov] = t
+            units.append(Unit(p, k, loc))
+    owners = [-1] * m.n_prov
+    if "centers" in req and req["centers"] is not None:
+        for pname, lst in _mapping(req, "centers").items():
+            p = power_index(m, pname)
+            for c in lst:
+                prov = _prov(m, c, f"centers.{pname}")
+                if not m.is_sc[prov]:
+                    raise RequestError(f"centers.{pname}: {m.prov_abbr[prov]} is not a supply center")
+                owners[prov] = p
+    else:
+        for i, pw in enumerate(m.variant.powers):
+            for c in pw.centers:
+                owners[m.prov_index[c]] = i
+    homes = [tuple(h) for h in m.homes]
+    if req.get("homes"):
+        for pname, lst in _mapping(req, "homes").items():
+            homes[power_index(m, pname)] = tuple(_prov(m, c, f"homes.{pname}") for c in lst)
+    contested = frozenset(_prov(m, c, "contested") for c in (req.get("contested") or []))
+    occupied = {m.loc_prov[u.loc] for u in units}
+    from polydip.adjudication.retreats import retreat_options
+
+    dislodged: list[Dislodged] = []
+    for pname, lst in _mapping(req, "dislodged").items():
+        p = power_index(m, pname)
+        for d in lst:
+            if isinstance(d, str):
+                d = {"unit": d}
+            if not isinstance(d, dict) or "unit" not in d:
+                raise RequestError(f"dislodged.{pname}: each entry is "
+                                   "{\"unit\": \"A PAR\", \"from\": \"BUR\"}")
+            k, loc = parse_unit(m, d["unit"])
+            attacker = _prov(m, d["from"], f"dislodged.{pname}") if d.get("from") else -1
+            convoyed = bool(d.get("convoyed", False))
+            blocked = -1 if convoyed else attacker
+            where = retreat_options(m, k, loc, occupied, contested, blocked)
+            dislodged.append(Dislodged(p, k, loc, attacker, convoyed, where))
+    if phase.type == "R" and not dislodged:
+        raise RequestError(f"phase {phase.name} is a retreat phase but no unit is dislodged")
+    return Position(phase, units, owners, dislodged, contested, homes)
+
+
+def adjudicate_request(req: Any) -> dict[str, Any]:
+    """Adjudicate one request; return the outcome (or {"error": ...})."""
+    try:
+        if not isinstance(req, dict):
+            raise RequestError("a request is a JSON object")
+        unknown = set(req) - {"variant", "phase", "units", "dislodged", "contested", "centers",
+                              "homes", "orders", "options", "id"}
+        if unknown:
+            raise RequestError(f"unknown request key(s): {', '.join(sorted(unknown))}")
+        m = get_map(str(req.get("variant", "standard")))
+        pos = build_position(m, req)
+        options = dict(m.variant.options)
+        opts = req.get("options") or {}
+        if not isinstance(opts, dict):
+            raise RequestError("'options' must be an object")
+        options.update(opts)
+        from polydip.options import check_options
+
+        check_options(options)
+        typed: dict[int, list[str]] = {}
+        for pname, lst in _mapping(req, "orders").items():
+            p = power_index(m, pname)
+            if not all(isinstance(t, str) for t in lst):
+                raise RequestError(f"orders.{pname}: orders are strings")
+            typed.setdefault(p, []).extend(lst)
+        parsed, errors = parse_orders(m, pos.phase, typed)
+        out = process(m, pos, parsed, options)
+        return outcome_json(m, out.position, out.results, errors + out.errors, pos.phase.name,
+                            req.get("id"))
+    except PolydipError as exc:
+        res: dict[str, Any] = {"error": str(exc)}
+        if isinstance(req, dict) and "id" in req:
+            res["id"] = req["id"]
+        return res
+
+
+def outcome_json(m: Map, pos: Position, results, errors, phase: str, rid: Any = None
+                 ) -> dict[str, Any]:
+    units: dict[str, list[str]] = {}
+    for u in pos.units:
+        units.setdefault(m.powers[u.power], []).append(m.unit_str(u.kind, u.loc))
+    dislodged: dict[str, list[dict[str, Any]]] = {}
+    for d in pos.dislodged:
+        entry: dict[str, Any] = {
+            "unit": m.unit_str(d.kind, d.loc),
+            "from": m.prov_abbr[d.attacker] if d.attacker >= 0 else None,
+            "retreats": [m.loc_name[r] for r in d.retreats],
+        }
+        if d.convoyed:
+            entry["convoyed"] = True
+        dislodged.setdefault(m.powers[d.power], []).append(entry)
+    centers: dict[str, list[str]] = {}
+    for power in range(len(m.powers)):
+        mine = [m.prov_abbr[p] for p, o in enumerate(pos.owners) if o == power]
+        if mine:
+            centers[m.powers[power]] = mine
+    out: dict[str, Any] = {}
+    if rid is not None:
+        out["id"] = rid
+    out.update({
+        "phase": phase,
+        "results": {r.text: r.result for r in results},
+        "units": units,
+        "dislodged": dislodged,
+        "contested": sorted(m.prov_abbr[p] for p in pos.contested),
+        "centers": centers,
+        "next_phase": pos.phase.name,
+        "errors": [f"{m.powers[p]}: {msg}" for p, msg in errors],
+    })
+    return out
+
+
+def run_lines(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
+    """JSON Lines in → one outcome per non-blank line, in order."""
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            req = json.loads(line)
+        except json.JSONDecodeError as exc:
+            yield {"error": f"line {n}: not valid JSON: {exc.msg} (column {exc.colno})"}
+            continue
+        yield adjudicate_request(req)

@@ -1,0 +1,44 @@
+"""Rule options: where rulebooks (DATC chapter 4) or variant texts read differently.
+
+Each option has a default (the DATC v3.1 preference) and a closed set of values. A variant
+file sets defaults under [options]; a game or a request may override them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from polydip.errors import PolydipError, did_you_mean
+
+OPTIONS: dict[str, tuple[Any, tuple[Any, ...], str]] = {
+    "convoy_paradox": ("szykman", ("szykman", "1971", "1982", "2000", "all_hold"),
+                       "DATC 4.A.2: how a convoy paradox is resolved"),
+    "multi_route_disruption": ("all", ("all", "any"),
+                               "DATC 4.A.1: a multi-route convoy is disrupted when all "
+                               "routes are (all) or when any is (any, 1971 rulebook)"),
+    "adjacent_convoy": ("2023", ("2023", "fallback"),
+                        "DATC 4.A.3: 2023 rulebook, no land-route fallback; 'fallback' is "
+                        "DATC v2.4's preference (the land route is used when no convoy is "
+                        "ordered for a 'via convoy' move)"),
+    "retreat_to_convoy_origin": (True, (True, False),
+                                 "DATC 4.A.5: a unit dislodged by a convoyed army may "
+                                 "retreat to the army's starting province"),
+    "civil_disorder": ("2023", ("2023", "1982"),
+                       "DATC 4.D.8: which units civil disorder removes"),
+}
+
+
+def defaults() -> dict[str, Any]:
+    return {k: v[0] for k, v in OPTIONS.items()}
+
+
+def check_options(options: dict[str, Any]) -> None:
+    """Raise a PolydipError naming the first unknown option or value."""
+    for key, val in options.items():
+        if key not in OPTIONS:
+            raise PolydipError(f"unknown option {key!r}" + did_you_mean(key, OPTIONS)
+                               + f"; options: {', '.join(OPTIONS)}")
+        allowed = OPTIONS[key][1]
+        if val not in allowed:
+            shown = ", ".join(repr(a) for a in allowed)
+            raise PolydipError(f"option {key}: {val!r} is not one of {shown}")

@@ -1,0 +1,56 @@
+"""Order: what one typed order means, in map location ids (not yet bound to a unit)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from polydip.geography.map import Map
+
+HOLD, MOVE, SUPPORT, CONVOY, RETREAT, DISBAND, BUILD, WAIVE = "H", "-", "S", "C", "R", "D", "B", "W"
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """A parsed order.
+
+    `kind`/`aux_kind` are unit-kind indices or None when the writer left the type out.
+    `loc` is the location the writer named (a province id, or a coast id when a coast was
+    written). For SUPPORT, `target` is None for a support to hold. For BUILD, `loc` is where
+    to build. `via` is the "via convoy" tag of a move.
+    """
+
+    type: str
+    kind: int | None = None
+    loc: int = -1
+    target: int | None = None
+    aux_kind: int | None = None
+    aux_loc: int | None = None
+    via: bool = False
+    text: str = ""
+
+    def format(self, m: Map) -> str:
+        """The order in the `diplomacy` package's notation ("A PAR - BUR", "F NTH C A LON - BEL")."""
+        if self.type == WAIVE:
+            return "WAIVE"
+        unit = _unit(m, self.kind, self.loc)
+        if self.type == HOLD:
+            return f"{unit} H"
+        if self.type == MOVE:
+            return f"{unit} - {m.loc_name[self.target]}" + (" VIA" if self.via else "")
+        if self.type == RETREAT:
+            return f"{unit} R {m.loc_name[self.target]}"
+        if self.type == DISBAND:
+            return f"{unit} D"
+        if self.type == BUILD:
+            return f"{unit} B"
+        other = _unit(m, self.aux_kind, self.aux_loc)
+        if self.type == SUPPORT:
+            if self.target is None:
+                return f"{unit} S {other}"
+            return f"{unit} S {other} - {m.loc_name[self.target]}"
+        return f"{unit} C {other} - {m.loc_name[self.target]}"
+
+
+def _unit(m: Map, kind: int | None, loc: int | None) -> str:
+    name = m.loc_name[loc] if loc is not None and loc >= 0 else "?"
+    return f"{m.kinds[kind]} {name}" if kind is not None else name

@@ -1,0 +1,266 @@
+"""Read orders the way players type them.
+
+Accepted, in any case, with abbreviations, full names or aliases:
+  diplomacy package   A PAR - BUR · F STP/SC - BOT · A LVP - EDI VIA · A IRO R MAO · A PAR B
+                      F LIV D · A BUD S A SER - RUM · F NTH C A LON - NWY · WAIVE
+  DATC / jDip         F nth-pic · A bud S A ser-rum · A lon-nwy via convoy · Build A kie
+                      Remove pic · F North Sea Convoys A Yorkshire - Yorkshire · Spain(nc)
+  prose               A Paris -> Burgundy · Army Paris moves to Burgundy · F Spain (north coast)
+                      A Paris supports A Marseilles to Burgundy · A Paris holds
+A move written in a retreat phase is a retreat; "remove"/"disband" is a disband.
+A path ("A Yorkshire - North Sea - Belgium") is accepted and means "via convoy" (DATC 4.A.6).
+"""
+
+from __future__ import annotations
+
+import re
+
+from polydip.errors import OrderError, did_you_mean
+from polydip.geography.map import COAST_WORDS, Map, normalize_name
+from polydip.orders.model import (
+    BUILD,
+    CONVOY,
+    DISBAND,
+    HOLD,
+    MOVE,
+    RETREAT,
+    SUPPORT,
+    WAIVE,
+    Order,
+)
+
+_TOKEN = re.compile(r"\(|\)|/|-|,|[^\s()/,\-]+")
+_ARROWS = re.compile(r"->|=>|→|–|—|>")
+
+KW_HOLD = {"h", "hold", "holds", "stand", "stands"}
+KW_MOVE = {"-", "m", "move", "moves", "to", "attack", "attacks"}
+KW_SUPPORT = {"s", "sup", "supp", "support", "supports"}
+KW_CONVOY = {"c", "con", "convoy", "convoys"}
+KW_RETREAT = {"r", "retreat", "retreats"}
+KW_BUILD = {"b", "build", "builds"}
+KW_DISBAND = {"d", "disband", "disbands", "remove", "removes", "destroy"}
+KW_VIA = {"via", "by"}
+KW_WAIVE = {"waive", "waives", "waived"}
+_FILLER = {"the", "in", "of", "at"}
+
+
+class _Cursor:
+    def __init__(self, m: Map, text: str) -> None:
+        self.m = m
+        self.text = text
+        cleaned = _ARROWS.sub(" - ", text.replace(".", " ").strip().rstrip(";"))
+        self.toks = [t.lower() for t in _TOKEN.findall(cleaned) if t != ","]
+        self.i = 0
+
+    def peek(self, k: int = 0) -> str | None:
+        j = self.i + k
+        return self.toks[j] if j < len(self.toks) else None
+
+    def take(self) -> str:
+        t = self.toks[self.i]
+        self.i += 1
+        return t
+
+    def at_end(self) -> bool:
+        return self.i >= len(self.toks)
+
+    def error(self, msg: str) -> OrderError:
+        return OrderError(msg, self.text)
+
+    # -- pieces ---------------------------------------------------------------------------
+
+    def kind(self) -> int | None:
+        t = self.peek()
+        if t is None:
+            return None
+        m = self.m
+        for k, letter in enumerate(m.kinds):
+            if t == letter.lower() or t == m.kind_names[k].lower():
+                # a one-letter kind followed by nothing place-like is not a kind
+                self.i += 1
+                if self.at_end():
+                    self.i -= 1
+                    return None
+                return k
+        return None
+
+    def place(self, what: str = "place") -> int:
+        """Longest run of tokens naming a province, then an optional coast."""
+        m = self.m
+        if self.at_end():
+            raise self.error(f"missing {what}")
+        best = None
+        for n in range(min(6, len(self.toks) - self.i), 0, -1):
+            words = [t for t in self.toks[self.i:self.i + n]]
+            if words[0] == "-" or words[-1] == "-":
+                continue
+            joined = normalize_name(" ".join(w for w in words if w != "-"))
+            if joined in m.names:
+                best = (n, m.names[joined])
+                break
+        if best is None:
+            word = self.toks[self.i]
+            # join a few words for the suggestion when they look like a name
+            guess = word
+            raise self.error(f"unknown {what} {guess!r}" + did_you_mean(guess, self._candidates()))
+        n, prov = best
+        self.i += n
+        return self._coast(prov)
+
+    def _candidates(self) -> list[str]:
+        m = self.m
+        return m.prov_abbr + m.prov_name + [a for p in m.variant.provinces.values() for a in p.aliases]
+
+    def _coast(self, prov: int) -> int:
+        m = self.m
+        t = self.peek()
+        if t in ("/", "("):
+            self.i += 1
+            words = []
+            while not self.at_end() and self.peek() not in (")",) and len(words) < 3:
+                w = self.peek()
+                if words and (w in KW_MOVE or w in KW_SUPPORT or w in KW_CONVOY or w in KW_VIA):
+                    break
+                words.append(self.take())
+                if w in ("coast", "cs") or len(words) == 1 and _is_coast_token(w):
+                    # stop after "nc" or after "... coast"
+                    if w in ("coast", "cs") or self.peek() not in ("coast", "cs"):
+                        break
+            if self.peek() == ")":
+                self.i += 1
+            return self._coast_loc(prov, " ".join(words))
+        if t and len(t) == 2 and t.endswith("c") and m.prov_coast_locs[prov]:
+            self.i += 1
+            return self._coast_loc(prov, t)
+        if t in ("north", "south", "east", "west") and self.peek(1) == "coast":
+            self.i += 2
+            return self._coast_loc(prov, f"{t} coast")
+        return prov
+
+    def _coast_loc(self, prov: int, coast: str) -> int:
+        m = self.m
+        try:
+            return m.coast_loc(prov, coast)
+        except KeyError:
+            if not m.prov_coast_locs[prov]:
+                # DATC 4.B.6: a coast where there is none is ignored
+                return prov
+            # an unknown coast on a multi-coast province: keep the province (no coast); the
+            # order is then judged as if the coast were omitted
+            return prov
+
+
+def _is_coast_token(w: str) -> bool:
+    return any(w in words for words in COAST_WORDS.values()) or (len(w) == 2 and w.endswith("c"))
+
+
+def parse_order(m: Map, text: str, phase_type: str = "M") -> Order:
+    """Parse one order; raise OrderError with a reason (and a suggestion) when it can't."""
+    c = _Cursor(m, text)
+    if c.at_end():
+        raise c.error("empty order")
+    first = c.peek()
+    if first in KW_WAIVE:
+        return Order(WAIVE, text=text)
+    if first in KW_BUILD and phase_type == "A":
+        c.take()
+        kind = c.kind()
+        loc = c.place()
+        _expect_end(c)
+        return Order(BUILD, kind=kind, loc=loc, text=text)
+    if first in KW_DISBAND:
+        c.take()
+        kind = c.kind()
+        loc = c.place()
+        _expect_end(c)
+        return Order(DISBAND, kind=kind, loc=loc, text=text)
+
+    kind = c.kind()
+    loc = c.place("unit location")
+    verb = c.peek()
+    if verb is None:
+        if phase_type == "M":
+            return Order(HOLD, kind=kind, loc=loc, text=text)
+        raise c.error("missing order after the unit" + _hint(phase_type))
+    c.take()
+    if verb in KW_HOLD:
+        _expect_end(c)
+        if phase_type != "M":
+            raise c.error("a hold is only ordered in a movement phase")
+        return Order(HOLD, kind=kind, loc=loc, text=text)
+    if verb in KW_BUILD:
+        _expect_end(c)
+        return Order(BUILD, kind=kind, loc=loc, text=text)
+    if verb in KW_DISBAND:
+        _expect_end(c)
+        return Order(DISBAND, kind=kind, loc=loc, text=text)
+    if verb in KW_RETREAT or (verb in KW_MOVE and phase_type == "R"):
+        if c.peek() in KW_MOVE:
+            c.take()
+        dest = c.place("retreat destination")
+        _expect_end(c)
+        return Order(RETREAT, kind=kind, loc=loc, target=dest, text=text)
+    if verb in KW_MOVE:
+        dest = c.place("destination")
+        via = False
+        while c.peek() in KW_MOVE:  # a path: A YOR - NTH - BEL
+            c.take()
+            dest = c.place("destination")
+            via = True
+        if c.peek() in KW_VIA or c.peek() in KW_CONVOY:
+            c.take()
+            if c.peek() in KW_CONVOY:
+                c.take()
+            via = True
+        _expect_end(c)
+        if phase_type == "A":
+            raise c.error("moves are not ordered in an adjustment phase" + _hint("A"))
+        return Order(MOVE, kind=kind, loc=loc, target=dest, via=via, text=text)
+    if verb in KW_SUPPORT or verb in KW_CONVOY:
+        if phase_type != "M":
+            raise c.error(f"supports and convoys are only ordered in a movement phase{_hint(phase_type)}")
+        aux_kind = c.kind()
+        aux_loc = c.place("supported unit" if verb in KW_SUPPORT else "convoyed army")
+        target = None
+        if c.peek() in KW_MOVE:
+            c.take()
+            target = c.place("destination")
+        elif c.peek() in KW_HOLD:
+            c.take()
+        if c.peek() in KW_VIA:  # "S A LON - BEL via convoy": the tag belongs to the move
+            c.take()
+            if c.peek() in KW_CONVOY:
+                c.take()
+        _expect_end(c)
+        if verb in KW_CONVOY:
+            if target is None:
+                raise c.error("a convoy names the army's destination: F NTH C A LON - NWY")
+            return Order(CONVOY, kind=kind, loc=loc, target=target, aux_kind=aux_kind,
+                         aux_loc=aux_loc, text=text)
+        return Order(SUPPORT, kind=kind, loc=loc, target=target, aux_kind=aux_kind,
+                     aux_loc=aux_loc, text=text)
+    # "A PAR BUR": a bare destination is a move
+    c.i -= 1
+    try:
+        dest = c.place()
+    except OrderError:
+        raise c.error(f"unknown order word {verb!r}; expected -, S, C, H, R, B or D"
+                      + _hint(phase_type)) from None
+    _expect_end(c)
+    if phase_type == "R":
+        return Order(RETREAT, kind=kind, loc=loc, target=dest, text=text)
+    return Order(MOVE, kind=kind, loc=loc, target=dest, text=text)
+
+
+def _expect_end(c: _Cursor) -> None:
+    if not c.at_end():
+        rest = " ".join(c.toks[c.i:])
+        raise c.error(f"unexpected {rest!r} at the end of the order")
+
+
+def _hint(phase_type: str) -> str:
+    return {
+        "M": "",
+        "R": " (in a retreat phase: 'A PAR R BUR' or 'A PAR D')",
+        "A": " (in an adjustment phase: 'Build A PAR', 'Remove A PAR' or 'WAIVE')",
+    }.get(phase_type, "")

@@ -1,0 +1,66 @@
+"""The position: units, dislodged units, center owners, phase — in map ids.
+
+State is keyed by unit, not by province: "one unit per province" is the standard stacking
+rule, not an assumption of the data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from polydip.geography.map import Map
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    year: int
+    season: str  # season abbreviation, e.g. "S"
+    type: str  # "M" movement, "R" retreats, "A" adjustments
+
+    @property
+    def name(self) -> str:
+        return f"{self.season}{self.year}{self.type}"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    power: int
+    kind: int
+    loc: int
+
+
+@dataclass(frozen=True, slots=True)
+class Dislodged:
+    power: int
+    kind: int
+    loc: int
+    attacker: int = -1  # province the dislodging unit came from (-1: unknown)
+    convoyed: bool = False  # the dislodging unit came by convoy
+    retreats: tuple[int, ...] = ()  # locations it may retreat to
+
+
+@dataclass(slots=True)
+class Position:
+    phase: Phase
+    units: list[Unit]
+    owners: list[int]  # per province: owning power index, -1 for none
+    dislodged: list[Dislodged] = field(default_factory=list)
+    contested: frozenset[int] = frozenset()  # provinces left empty by a standoff
+    homes: list[tuple[int, ...]] = field(default_factory=list)  # per power
+
+    def copy(self) -> Position:
+        return Position(self.phase, list(self.units), list(self.owners), list(self.dislodged),
+                        self.contested, list(self.homes))
+
+    def centers_of(self, power: int) -> list[int]:
+        return [p for p, o in enumerate(self.owners) if o == power]
+
+    def occupant(self, m: Map, prov: int) -> int:
+        """Index of a unit in province `prov`, or -1."""
+        for i, u in enumerate(self.units):
+            if m.loc_prov[u.loc] == prov:
+                return i
+        return -1

@@ -1,0 +1,272 @@
+"""Read a variant TOML file into a Variant, naming the key of every structural problem."""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from polydip.errors import VariantError, did_you_mean
+from polydip.variants.model import (
+    PHASE_TYPES,
+    Calendar,
+    Edge,
+    EdgeKind,
+    Power,
+    Province,
+    Season,
+    Terrain,
+    UnitKind,
+    Variant,
+    Victory,
+)
+
+DEFAULT_UNIT_KINDS = {
+    "A": {"name": "army", "convoyed": True},
+    "F": {"name": "fleet", "coastal": True, "convoys": True},
+}
+DEFAULT_TERRAINS = {
+    "land": {"occupy": ["A"]},
+    "coast": {"occupy": ["A", "F"]},
+    "sea": {"occupy": ["F"], "convoy": True},
+}
+DEFAULT_EDGE_KINDS = {"land": {"units": ["A"]}, "sea": {"units": ["F"]}}
+DEFAULT_CALENDAR = {
+    "start": "S1901M",
+    "centers_change_after": "F",
+    "seasons": [
+        {"name": "Spring", "abbr": "S", "phases": ["movement", "retreats"]},
+        {"name": "Fall", "abbr": "F", "phases": ["movement", "retreats"]},
+        {"name": "Winter", "abbr": "W", "phases": ["adjustments"]},
+    ],
+}
+
+
+def builtin_names() -> list[str]:
+    """Names of the variants shipped with polydip."""
+    data = resources.files("polydip.variants") / "data"
+    return sorted(p.name[:-5] for p in data.iterdir() if p.name.endswith(".toml"))
+
+
+def load_variant(name_or_path: str | Path) -> Variant:
+    """Load a built-in variant by name, or a variant file by path."""
+    text_name = str(name_or_path)
+    path = Path(text_name)
+    if path.suffix == "" and not path.exists():
+        if text_name.lower() not in builtin_names():
+            raise VariantError(
+                f"no variant named {text_name!r}"
+                + did_you_mean(text_name, builtin_names())
+                + f"; built-in variants: {', '.join(builtin_names())}"
+            )
+        res = resources.files("polydip.variants") / "data" / f"{text_name.lower()}.toml"
+        return parse_variant(res.read_text(encoding="utf-8"), f"<built-in {text_name.lower()}>")
+    if not path.exists():
+        raise VariantError(f"{path}: no such file")
+    if path.suffix.lower() in (".map", ".cfg"):
+        from polydip.errors import NotSupportedError
+
+        raise NotSupportedError(
+            f"{path}: importing {path.suffix} variant files is not supported yet"
+        )
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise VariantError(f"{path}: cannot read: {exc}") from exc
+    return parse_variant(text, str(path))
+
+
+def parse_variant(text: str, path: str = "<string>") -> Variant:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise VariantError(f"{path}: not valid TOML: {exc}") from exc
+    return _Reader(data, text, path).read()
+
+
+class _Reader:
+    def __init__(self, data: dict[str, Any], text: str, path: str) -> None:
+        self.data = data
+        self.text = text
+        self.path = path
+
+    def fail(self, key: str, msg: str, needle: str = "") -> VariantError:
+        line = None
+        if needle:
+            for i, ln in enumerate(self.text.splitlines(), 1):
+                if needle in ln:
+                    line = i
+                    break
+        where = f"{self.path}:{line}" if line else self.path
+        return VariantError(f"{where}: [{key}] {msg}")
+
+    def table(self, obj: Any, key: str) -> dict[str, Any]:
+        if not isinstance(obj, dict):
+            raise self.fail(key, f"must be a table, not {type(obj).__name__}")
+        return obj
+
+    def get(self, tbl: dict[str, Any], name: str, typ: type | tuple[type, ...], key: str,
+            default: Any = ...) -> Any:
+        if name not in tbl:
+            if default is ...:
+                raise self.fail(key, f"missing required key {name!r}")
+            return default
+        val = tbl[name]
+        if not isinstance(val, typ) or (typ is int and isinstance(val, bool)):
+            tname = typ.__name__ if isinstance(typ, type) else "/".join(t.__name__ for t in typ)
+            raise self.fail(f"{key}.{name}", f"must be {tname}, not {type(val).__name__}")
+        return val
+
+    def strlist(self, tbl: dict[str, Any], name: str, key: str, default: Any = ...) -> list[str]:
+        val = self.get(tbl, name, list, key, default)
+        for i, item in enumerate(val):
+            if not isinstance(item, str):
+                raise self.fail(f"{key}.{name}[{i}]", "must be a string")
+        return list(val)
+
+    def read(self) -> Variant:
+        d = self.data
+        known = {"variant", "unit_kinds", "terrains", "edge_kinds", "powers", "provinces",
+                 "edges", "calendar", "victory", "options", "rules"}
+        for k in d:
+            if k not in known:
+                raise self.fail(k, "unknown section" + did_you_mean(k, known), f"{k}")
+        meta = self.table(self.get(d, "variant", dict, "variant"), "variant")
+        unit_kinds = {
+            letter: UnitKind(letter, self.get(self.table(v, f"unit_kinds.{letter}"), "name", str,
+                                              f"unit_kinds.{letter}"),
+                             bool(v.get("coastal", False)), bool(v.get("convoyed", False)),
+                             bool(v.get("convoys", False)))
+            for letter, v in self.table(d.get("unit_kinds", DEFAULT_UNIT_KINDS),
+                                        "unit_kinds").items()
+        }
+        for letter in unit_kinds:
+            if len(letter) != 1 or not letter.isupper():
+                raise self.fail(f"unit_kinds.{letter}", "a unit kind is one upper-case letter")
+        terrains = {}
+        for name, v in self.table(d.get("terrains", DEFAULT_TERRAINS), "terrains").items():
+            v = self.table(v, f"terrains.{name}")
+            occ = self.strlist(v, "occupy", f"terrains.{name}")
+            for u in occ:
+                if u not in unit_kinds:
+                    raise self.fail(f"terrains.{name}.occupy", f"unknown unit kind {u!r}")
+            convoy = bool(v.get("convoy", "A" not in occ and "F" in occ))
+            terrains[name] = Terrain(name, frozenset(occ), convoy)
+        edge_kinds = {}
+        for name, v in self.table(d.get("edge_kinds", DEFAULT_EDGE_KINDS), "edge_kinds").items():
+            v = self.table(v, f"edge_kinds.{name}")
+            units = self.strlist(v, "units", f"edge_kinds.{name}")
+            for u in units:
+                if u not in unit_kinds:
+                    raise self.fail(f"edge_kinds.{name}.units", f"unknown unit kind {u!r}")
+            edge_kinds[name] = EdgeKind(name, frozenset(units))
+
+        provinces: dict[str, Province] = {}
+        for abbr, v in self.table(self.get(d, "provinces", dict, "provinces"), "provinces").items():
+            key = f"provinces.{abbr}"
+            v = self.table(v, key)
+            if not abbr.replace("_", "").isalnum() or abbr.upper() != abbr:
+                raise self.fail(key, "a province abbreviation is upper-case letters and digits",
+                                f"[{key}]")
+            terrain = self.get(v, "terrain", str, key)
+            if terrain not in terrains:
+                raise self.fail(f"{key}.terrain", f"unknown terrain {terrain!r}"
+                                + did_you_mean(terrain, terrains), f"[{key}]")
+            sc = v.get("supply_center", False)
+            if sc is True:
+                sc_kind: str | None = "center"
+            elif sc is False:
+                sc_kind = None
+            elif isinstance(sc, str):
+                sc_kind = sc
+            else:
+                raise self.fail(f"{key}.supply_center", "must be true, false or a kind name")
+            coords = v.get("coords")
+            coast_coords = {c: tuple(xy) for c, xy in v.get("coast_coords", {}).items()}
+            provinces[abbr] = Province(
+                abbr=abbr,
+                name=self.get(v, "name", str, key),
+                terrain=terrain,
+                supply_center=sc_kind,
+                coasts=[c.upper() for c in self.strlist(v, "coasts", key, [])],
+                aliases=self.strlist(v, "aliases", key, []),
+                coords=tuple(coords) if coords else None,
+                coast_coords=coast_coords,
+            )
+
+        powers = []
+        for i, v in enumerate(self.get(d, "powers", list, "powers")):
+            key = f"powers[{i}]"
+            v = self.table(v, key)
+            name = self.get(v, "name", str, key)
+            key = f"powers.{name}"
+            homes = self.strlist(v, "homes", key, [])
+            powers.append(Power(
+                name=name,
+                letter=self.get(v, "letter", str, key, name[0].upper()),
+                adjective=self.get(v, "adjective", str, key, name),
+                color=self.get(v, "color", str, key, "#888888"),
+                homes=homes,
+                units=self.strlist(v, "units", key, []),
+                centers=self.strlist(v, "centers", key, list(homes)),
+            ))
+
+        edges = []
+        for kind, lst in self.table(d.get("edges", {}), "edges").items():
+            if kind not in edge_kinds:
+                raise self.fail(f"edges.{kind}", "unknown edge kind" + did_you_mean(kind,
+                                edge_kinds) + "; declare it under [edge_kinds]", f"{kind} =")
+            if not isinstance(lst, list):
+                raise self.fail(f"edges.{kind}", "must be a list of \"X-Y\" strings")
+            for j, e in enumerate(lst):
+                ekey = f"edges.{kind}[{j}]"
+                if not isinstance(e, str) or e.count("-") != 1:
+                    raise self.fail(ekey, f"{e!r} is not an edge; write \"ABC-XYZ\"", str(e))
+                a, b = (s.strip().upper() for s in e.split("-"))
+                edges.append(Edge(kind, a, b, ekey))
+
+        cal = self.table(d.get("calendar", DEFAULT_CALENDAR), "calendar")
+        seasons = []
+        for i, s in enumerate(self.get(cal, "seasons", list, "calendar", DEFAULT_CALENDAR["seasons"])):
+            key = f"calendar.seasons[{i}]"
+            s = self.table(s, key)
+            phases = self.strlist(s, "phases", key)
+            for ph in phases:
+                if ph not in PHASE_TYPES:
+                    raise self.fail(f"{key}.phases", f"unknown phase {ph!r}"
+                                    + did_you_mean(ph, PHASE_TYPES))
+            seasons.append(Season(self.get(s, "name", str, key), self.get(s, "abbr", str, key),
+                                  tuple(phases)))
+        calendar = Calendar(
+            start=self.get(cal, "start", str, "calendar", "S1901M"),
+            seasons=seasons,
+            centers_change_after=self.get(cal, "centers_change_after", str, "calendar",
+                                          seasons[-2].abbr if len(seasons) > 1 else seasons[0].abbr),
+        )
+        vic = self.table(d.get("victory", {}), "victory")
+        n_sc = sum(1 for p in provinces.values() if p.supply_center)
+        victory = Victory(centers=self.get(vic, "centers", int, "victory", n_sc // 2 + 1))
+
+        return Variant(
+            name=self.get(meta, "name", str, "variant"),
+            title=self.get(meta, "title", str, "variant", meta.get("name", "")),
+            version=str(meta.get("version", "1")),
+            designer=self.get(meta, "designer", str, "variant", ""),
+            source=self.get(meta, "source", str, "variant", ""),
+            notes=self.get(meta, "notes", str, "variant", ""),
+            coords=self.get(meta, "coords", str, "variant", "latlon"),
+            unit_kinds=unit_kinds,
+            terrains=terrains,
+            edge_kinds=edge_kinds,
+            powers=powers,
+            provinces=provinces,
+            edges=edges,
+            calendar=calendar,
+            victory=victory,
+            options=dict(self.table(d.get("options", {}), "options")),
+            rules={k: dict(self.table(v, f"rules.{k}"))
+                   for k, v in self.table(d.get("rules", {}), "rules").items()},
+            path=self.path,
+            text=self.text,
+        )

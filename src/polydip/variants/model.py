@@ -1,0 +1,118 @@
+"""The Variant: plain data read from a variant file, before it is compiled into a Map."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+PHASE_TYPES = {"movement": "M", "retreats": "R", "adjustments": "A"}
+
+
+@dataclass(frozen=True, slots=True)
+class UnitKind:
+    letter: str
+    name: str
+    coastal: bool = False  # stands on a named coast of a multi-coast province
+    convoyed: bool = False  # may be carried by convoy (armies)
+    convoys: bool = False  # may convoy others when on a convoy terrain (fleets)
+
+
+@dataclass(frozen=True, slots=True)
+class Terrain:
+    name: str
+    occupy: frozenset[str]  # unit kind letters that may stand here
+    convoy: bool = False  # a fleet here may convoy armies
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeKind:
+    name: str
+    units: frozenset[str]  # unit kind letters that may cross
+
+
+@dataclass(slots=True)
+class Power:
+    name: str
+    letter: str
+    adjective: str
+    color: str
+    homes: list[str]
+    units: list[str]
+    centers: list[str]
+
+
+@dataclass(slots=True)
+class Province:
+    abbr: str
+    name: str
+    terrain: str
+    supply_center: str | None = None  # None, or a kind: "center", "home", "capital", ...
+    coasts: list[str] = field(default_factory=list)
+    aliases: list[str] = field(default_factory=list)
+    coords: tuple[float, float] | None = None
+    coast_coords: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    kind: str
+    a: str  # "PRO" or "PRO/COAST"
+    b: str
+    key: str = ""  # where it was declared, for error messages
+
+
+@dataclass(frozen=True, slots=True)
+class Season:
+    name: str
+    abbr: str
+    phases: tuple[str, ...]  # "movement" | "retreats" | "adjustments"
+
+
+@dataclass(slots=True)
+class Calendar:
+    start: str
+    seasons: list[Season]
+    centers_change_after: str  # season abbreviation
+
+
+@dataclass(slots=True)
+class Victory:
+    centers: int
+
+
+@dataclass(slots=True)
+class Variant:
+    name: str
+    title: str
+    version: str
+    designer: str
+    source: str
+    notes: str
+    coords: str  # "latlon" or "xy"
+    unit_kinds: dict[str, UnitKind]
+    terrains: dict[str, Terrain]
+    edge_kinds: dict[str, EdgeKind]
+    powers: list[Power]
+    provinces: dict[str, Province]
+    edges: list[Edge]
+    calendar: Calendar
+    victory: Victory
+    options: dict[str, Any]
+    rules: dict[str, dict[str, Any]]
+    path: str = ""  # the file it was read from
+    text: str = ""  # the file's text, to find line numbers for messages
+
+    def power(self, name: str) -> Power:
+        for p in self.powers:
+            if p.name.lower() == name.lower() or p.letter.lower() == name.lower():
+                return p
+        raise KeyError(name)
+
+    def line_of(self, needle: str) -> int | None:
+        """Best-effort line number of the first line containing `needle`."""
+        if not self.text or not needle:
+            return None
+        for i, line in enumerate(self.text.splitlines(), 1):
+            if needle in line:
+                return i
+        return None
