@@ -57,8 +57,48 @@ def _reach(touch: list[tuple[int, ...]], start: list[int], nodes: set[int]) -> s
 
 
 def geometric_route(m: Map, origin: int, dest: int, via: int) -> bool:
-    """Could a fleet in convoy province `via` be part of a convoy origin → dest at all?"""
-    return via in _geometric(m, origin, dest)
+    """Could a fleet in convoy province `via` be *necessary* for a convoy origin → dest?
+
+    A convoy order is legal only when the fleet is necessary for some convoy route
+    (DATC 4.E.1, 6.G.19): it lies on a route with no shortcut, i.e. an induced path of
+    convoy provinces from origin to dest. On very large sea graphs the search is bounded;
+    past the bound any province on some route counts.
+    """
+    return via in _necessary(m, origin, dest)
+
+
+@lru_cache(maxsize=65536)
+def _necessary(m: Map, origin: int, dest: int) -> frozenset[int]:
+    touch = m.convoy_touch_set
+    found: set[int] = set()
+    budget = [200_000]
+    path: list[int] = []
+
+    def extend(cur: int) -> bool:
+        for s in touch[cur]:
+            budget[0] -= 1
+            if budget[0] < 0:
+                return False
+            if s == origin or s == dest or s in path or not m.convoy_prov[s]:
+                continue
+            if path and s in touch[origin]:
+                continue  # shortcut from the origin
+            if any(s in touch[q] for q in path[:-1]):
+                continue  # shortcut from an earlier sea
+            if s in touch[dest]:
+                found.update(path)
+                found.add(s)
+                continue
+            path.append(s)
+            ok = extend(s)
+            path.pop()
+            if not ok:
+                return False
+        return True
+
+    if not extend(origin):
+        return _geometric(m, origin, dest)
+    return frozenset(found)
 
 
 @lru_cache(maxsize=65536)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from polydip.adjudication.convoy import (
     geometric_route,
     provinces_on_routes,
-    sea_route_possible,
+    route_exists,
 )
 from polydip.adjudication.resolver import Resolver
 from polydip.adjudication.retreats import retreat_options
@@ -42,8 +42,8 @@ class MovementResult:
 
 class _Movement(Resolver):
     __slots__ = (
-        "any_route", "attackers", "conv_fleets", "convoyed", "cycle_paradox", "dest",
-        "dest_prov", "h2h", "hold_supp", "kind", "loc", "m", "move_supp", "occ", "paradox",
+        "any_route", "attackers", "conv_fleets", "convoyed", "dest",
+        "dest_prov", "h2h", "hold_supp", "kind", "land_ok", "loc", "m", "move_supp", "occ", "paradox",
         "power", "prov", "sup_prov", "typ", "void",
     )
 
@@ -73,6 +73,7 @@ class _Movement(Resolver):
         self.sup_prov = [-1] * n  # support: province the support is given into
         self.void = [False] * n
         self.convoyed = [False] * n
+        self.land_ok = [False] * n
         self.h2h = [-1] * n
         self.attackers: list[list[int]] = [[] for _ in range(m.n_prov)]
         self.move_supp: list[list[int]] = [[] for _ in range(n)]
@@ -128,6 +129,8 @@ class _Movement(Resolver):
             k = self.kind[u]
             direct = dest[u] in m.adj_set[k][self.loc[u]]
             fleets = self.conv_fleets[u]
+            # intent to convoy: a legal convoy order by a fleet of the army's own power
+            own = any(self.power[f] == self.power[u] for f in fleets)
             if fleets:
                 on_route = provinces_on_routes(m, self.prov[u], dest_prov[u],
                                                [self.prov[f] for f in fleets])
@@ -140,17 +143,18 @@ class _Movement(Resolver):
             if not direct:
                 # a move that needs a convoy is legal when a convoy route could exist at all
                 # (DATC 6.D.8); without convoy orders it simply fails
-                if not fleets and not sea_route_possible(m, self.prov[u], dest_prov[u]):
+                if not fleets and not self._fleet_route(u, -1):
                     typ[u] = T_HOLD
                     self.void[u] = True
                     continue
                 self.convoyed[u] = True
             elif fleets or o.via:
-                own = any(self.power[f] == self.power[u] for f in fleets)
                 if o.via or own:
                     self.convoyed[u] = True
-                    if fallback and not fleets:
-                        self.convoyed[u] = False
+                    if fallback:  # DATC v2.4: the land route when the convoy fails
+                        self.land_ok[u] = True
+                        if not fleets:
+                            self.convoyed[u] = False
             if not self.convoyed[u] and fleets:
                 for f in fleets:  # a convoy of a move that goes by land is void
                     typ[f] = T_HOLD
@@ -178,7 +182,9 @@ class _Movement(Resolver):
                 # a coast named in the support must be the coast the move goes to (6.B.9)
                 wrong_coast = o.target != tp and typ[s] == T_MOVE and dest[s] != o.target
                 if (typ[s] != T_MOVE or dest_prov[s] != tp or tp not in reach
-                        or tp == self.prov[u] or wrong_coast):
+                        or tp == self.prov[u] or wrong_coast
+                        or (self.convoyed[s] and dest[s] not in m.adj_set[self.kind[s]][
+                            self.loc[s]] and not self._fleet_route(s, self.prov[u]))):
                     self.void[u] = True
                     continue
                 typ[u] = T_SUPPORT
@@ -195,6 +201,16 @@ class _Movement(Resolver):
                 if (v >= 0 and typ[v] == T_MOVE and not self.convoyed[v]
                         and dest_prov[v] == self.prov[u]):
                     self.h2h[u] = v
+
+    def _fleet_route(self, u: int, without: int) -> bool:
+        """Could the fleets on the board (but the one in province `without`) carry u's move?
+        A convoyed move with no such route is illegal (DATC 6.D.32), and so is a support
+        that only a convoy through the supporter itself could make valid (6.D.31)."""
+        m = self.m
+        seas = {self.prov[f] for f in range(len(self.prov))
+                if m.kind_convoys[self.kind[f]] and m.convoy_prov[self.prov[f]]}
+        seas.discard(without)
+        return route_exists(m, self.prov[u], self.dest_prov[u], seas.__contains__)
 
     def _move_dest(self, u: int, target: int | None) -> int:
         """The location a move order goes to, or -1 when the order is illegal."""
@@ -229,7 +245,7 @@ class _Movement(Resolver):
         if t == T_MOVE:
             return self._move(u)
         if t == T_SUPPORT:
-            return not self._support_cut(u) and not self._dislodged(u)
+            return not self._support_cut(u) and not self._support_dislodged(u)
         if t == T_CONVOY:
             return not self._dislodged(u)
         return True
@@ -237,6 +253,18 @@ class _Movement(Resolver):
     def _dislodged(self, u: int) -> bool:
         resolve = self.resolve
         return any(resolve(a) for a in self.attackers[self.prov[u]])
+
+    def _support_dislodged(self, s: int) -> bool:
+        """A dislodged supporter gives no support — except, under the paradox rules of the
+        rulebooks, when the army that dislodges it is one whose cut those rules forbid
+        (the paradox rule takes precedence over the dislodge rule, DATC 6.F.17)."""
+        resolve = self.resolve
+        for a in self.attackers[self.prov[s]]:
+            if self.convoyed[a] and self._convoy_spares(a, s):
+                continue
+            if resolve(a):
+                return True
+        return False
 
     def _move(self, u: int) -> bool:
         if not self._path(u):
@@ -260,14 +288,15 @@ class _Movement(Resolver):
             return True
         fleets = self.conv_fleets[u]
         if not fleets:
-            return False
+            return self.land_ok[u]
         resolve = self.resolve
         if self.any_route:  # 1971: disrupted when any route is
-            return all(resolve(f) for f in fleets)
-        good = [self.prov[f] for f in fleets if resolve(f)]
-        if not good:
-            return False
-        return bool(provinces_on_routes(self.m, self.prov[u], self.dest_prov[u], good))
+            ok = all(resolve(f) for f in fleets)
+        else:
+            good = [self.prov[f] for f in fleets if resolve(f)]
+            ok = bool(good) and bool(
+                provinces_on_routes(self.m, self.prov[u], self.dest_prov[u], good))
+        return ok or self.land_ok[u]
 
     def _support_count(self, supporters: list[int], exclude_power: int = -1) -> int:
         resolve = self.resolve
@@ -316,19 +345,21 @@ class _Movement(Resolver):
         """Paradox rules that keep a convoyed army from cutting support (DATC 4.A.2)."""
         rule = self.paradox
         if rule in ("1971", "2000"):
-            # no cut of a support for an attack on one of the army's convoying fleets
+            # no cut of a support for an attack on a fleet necessary for the army's convoy
+            # (1971: every convoying fleet; 2000/2023: one without which no route is left)
             target = self.sup_prov[s]
-            return self.typ[s] == T_SUPPORT and self.dest[s] >= 0 and any(
-                self.prov[f] == target for f in self.conv_fleets[a]) and self._supports_move(s)
+            if self.dest[s] < 0 or not any(self.prov[f] == target for f in self.conv_fleets[a]):
+                return False
+            if rule == "1971":
+                return True
+            rest = [self.prov[f] for f in self.conv_fleets[a] if self.prov[f] != target]
+            return not provinces_on_routes(self.m, self.prov[a], self.dest_prov[a], rest)
         if rule == "1982":
             # no cut of a support for an action in a body of water with a convoying fleet
             target = self.sup_prov[s]
             o = self.occ[target]
             return self.m.convoy_prov[target] and o >= 0 and self.typ[o] == T_CONVOY
         return False
-
-    def _supports_move(self, s: int) -> bool:
-        return s in self.move_supp[self.dest[s]]
 
     def backup(self, cycle: list[int]) -> None:
         convoys = [u for u in cycle if self.typ[u] == T_CONVOY]

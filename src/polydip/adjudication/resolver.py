@@ -1,23 +1,36 @@
-"""Kruijswijk's guess algorithm (DATC 5.F, with the Pandin fix of 5.D), generic over orders.
+"""A guess-and-check resolver for order decisions, generic over orders (DATC 5.F).
 
-A subclass supplies `adjudicate(n)` (the condition of order n, reading other orders only
-through `resolve`) and `backup(cycle)` (what to do when a cycle has no or two consistent
-resolutions). Nothing here knows what a move or a support is.
+A subclass supplies `adjudicate(n)` — the condition of order n, reading other orders only
+through `resolve` — and `backup(cycle)`, called when a cycle of decisions has no or two
+consistent resolutions. Nothing here knows what a move or a support is.
+
+It follows Kruijswijk's guess algorithm, with one change that handles Pandin's paradox
+(DATC 5.D) without a special case: instead of counting recursion hits, every provisional
+result remembers the set of guesses it was computed from. An order is the ancestor of a
+cycle exactly when its own result depends on no guess but its own; only then are both
+guesses tried. Orders whose result merely *reads* a cycle (Belgium in Pandin's paradox) are
+provisional too, but they are not members of the cycle handed to the backup rule: members
+are the orders on the recursion path that closed the cycle.
 """
 
 from __future__ import annotations
 
+_EMPTY: frozenset[int] = frozenset()
+
 
 class Resolver:
-    __slots__ = ("_cycle", "_guess_based", "_hits", "_resolved", "_resolution", "_visited")
+    __slots__ = ("_deps", "_hits", "_prov_deps", "_prov_hits", "_resolution", "_resolved",
+                 "_visited")
 
     def __init__(self, n: int) -> None:
         self._resolved = [False] * n
         self._resolution = [False] * n
         self._visited = [False] * n
-        self._cycle: list[int] = []
-        self._guess_based = False
-        self._hits = 0
+        # provisional results: order -> guesses it depends on / guesses it is on a cycle with
+        self._prov_deps: dict[int, frozenset[int]] = {}
+        self._prov_hits: dict[int, frozenset[int]] = {}
+        self._deps: set[int] = set()  # guesses read by the decision being adjudicated
+        self._hits: set[int] = set()  # guesses reached along the recursion path
 
     def adjudicate(self, n: int) -> bool:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -33,54 +46,67 @@ class Resolver:
     def resolve(self, n: int) -> bool:
         if self._resolved[n]:
             return self._resolution[n]
-        cycle = self._cycle
-        if n in cycle:
-            self._guess_based = True
+        deps = self._prov_deps.get(n)
+        if deps is not None:  # a provisional result: depends on the guesses it was made from
+            self._deps |= deps
             return self._resolution[n]
-        if self._visited[n]:
-            cycle.append(n)
-            self._guess_based = True
-            self._hits += 1
+        if self._visited[n]:  # we are inside n's own adjudication: use its guess
+            self._deps.add(n)
+            self._hits.add(n)
             return self._resolution[n]
 
+        outer_deps, outer_hits = self._deps, self._hits
         self._visited[n] = True
-        old_len = len(cycle)
-        old_guess_based = self._guess_based
-        self._guess_based = False
-        old_hits = self._hits
+        self._deps, self._hits = set(), set()
         self._resolution[n] = False
         first = self.adjudicate(n)
+        my_deps, my_hits = self._deps, self._hits
 
-        if not self._guess_based:
-            self._guess_based = old_guess_based
-            self._resolution[n] = first
-            self._resolved[n] = True
-            return first
-
-        if n in cycle:
-            self._hits -= 1
-        if self._hits == old_hits:
-            # n is the ancestor of the whole cycle: try the other guess
-            del cycle[old_len:]
+        if not my_deps:
+            return self._finish(n, first, outer_deps, outer_hits)
+        if my_deps == {n}:
+            # n is the ancestor of the cycle: try the other guess
+            members = self._drop_dependents(n)
             self._resolution[n] = True
+            self._deps, self._hits = set(), set()
             second = self.adjudicate(n)
+            members |= self._drop_dependents(n)
             if first == second:
-                del cycle[old_len:]
-                self._guess_based = old_guess_based
-                self._resolution[n] = first
-                self._resolved[n] = True
-                return first
-            members = cycle[old_len:]
-            if n not in members:
-                members.append(n)
-            self.backup(members)
-            del cycle[old_len:]
-            self._guess_based = old_guess_based
+                return self._finish(n, first, outer_deps, outer_hits)
+            cycle = [n] + sorted(members - {n})
+            before = sum(self._resolved)
+            self.backup(cycle)
+            self._drop_dependents(n)
             self._visited[n] = False
+            self._deps, self._hits = outer_deps, outer_hits
+            if sum(self._resolved) == before:  # a backup rule that settles nothing
+                self.settle(n, first)
+                return first
             return self.resolve(n)
-
-        if n not in cycle:
-            cycle.append(n)
-        self._resolution[n] = first
+        # n's result depends on an ancestor's guess: keep it provisional
         self._visited[n] = False
+        others = frozenset(my_deps - {n})
+        self._prov_deps[n] = others
+        self._prov_hits[n] = frozenset(my_hits - {n})
+        self._resolution[n] = first
+        outer_deps |= others
+        outer_hits |= my_hits - {n}
+        self._deps, self._hits = outer_deps, outer_hits
         return first
+
+    def _finish(self, n: int, value: bool, outer_deps: set[int], outer_hits: set[int]) -> bool:
+        self._visited[n] = False
+        self._resolution[n] = value
+        self._resolved[n] = True
+        self._deps, self._hits = outer_deps, outer_hits
+        return value
+
+    def _drop_dependents(self, n: int) -> set[int]:
+        """Forget provisional results made from n's guess; return those on n's cycle."""
+        members = set()
+        for o in [o for o, d in self._prov_deps.items() if n in d]:
+            if n in self._prov_hits[o]:
+                members.add(o)
+            del self._prov_deps[o]
+            del self._prov_hits[o]
+        return members
