@@ -117,6 +117,13 @@ class Map:
                         touch[p].add(q)
         self.convoy_touch: list[tuple[int, ...]] = [tuple(sorted(s)) for s in touch]
         self.convoy_touch_set: list[frozenset[int]] = [frozenset(s) for s in touch]
+        shore: list[set[int]] = [set() for _ in range(self.n_prov)]
+        for p in range(self.n_prov):
+            if not self.convoy_prov[p]:
+                for q in touch[p]:
+                    shore[q].add(p)
+        # non-convoy provinces on the shore of each convoy province
+        self.convoy_shore: list[tuple[int, ...]] = [tuple(sorted(s)) for s in shore]
 
         self.homes: list[tuple[int, ...]] = [
             tuple(self.prov_index[h] for h in p.homes) for p in v.powers

@@ -122,7 +122,7 @@ class _Cursor:
                 if words and (w in KW_MOVE or w in KW_SUPPORT or w in KW_CONVOY or w in KW_VIA):
                     break
                 words.append(self.take())
-                if w in ("coast", "cs") or len(words) == 1 and _is_coast_token(w):
+                if w in ("coast", "cs") or (len(words) == 1 and _is_coast_token(w)):
                     # stop after "nc" or after "... coast"
                     if w in ("coast", "cs") or self.peek() not in ("coast", "cs"):
                         break

@@ -246,7 +246,8 @@ class _Reader:
         )
         vic = self.table(d.get("victory", {}), "victory")
         n_sc = sum(1 for p in provinces.values() if p.supply_center)
-        victory = Victory(centers=self.get(vic, "centers", int, "victory", n_sc // 2 + 1))
+        victory = Victory(centers=self.get(vic, "centers", int, "victory", n_sc // 2 + 1),
+                          last_year=self.get(vic, "last_year", int, "victory", None))
 
         return Variant(
             name=self.get(meta, "name", str, "variant"),
@@ -267,6 +268,8 @@ class _Reader:
             options=dict(self.table(d.get("options", {}), "options")),
             rules={k: dict(self.table(v, f"rules.{k}"))
                    for k, v in self.table(d.get("rules", {}), "rules").items()},
+            declared={k: meta[k] for k in ("supply_centers", "provinces")
+                      if isinstance(meta.get(k), int)},
             path=self.path,
             text=self.text,
         )

@@ -78,6 +78,7 @@ class Calendar:
 @dataclass(slots=True)
 class Victory:
     centers: int
+    last_year: int | None = None  # the game ends (a draw) after this year
 
 
 @dataclass(slots=True)
@@ -99,6 +100,7 @@ class Variant:
     victory: Victory
     options: dict[str, Any]
     rules: dict[str, dict[str, Any]]
+    declared: dict[str, int] = field(default_factory=dict)  # counts the file claims
     path: str = ""  # the file it was read from
     text: str = ""  # the file's text, to find line numbers for messages
 

@@ -1,0 +1,217 @@
+"""The native game file: JSON, versioned, written atomically.
+
+{"format": "polydip-game", "version": 1, "variant": {"name", "version", "source"},
+ "options": {...}, "status": "active", "winners": [...],
+ "history": [{"position": {...}, "orders": {...}, "results": [...], "errors": [...],
+              "center_changes": [...]}],
+ "current": {"position": {...}, "orders": {...}}}
+
+A position is written in the shape of a one-shot request (phase, units, dislodged,
+contested, centers, homes), so any saved phase can be fed to `polydip adjudicate`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from polydip.errors import GameFileError, PolydipError
+from polydip.game.engine import OrderResult, PhaseOutcome
+from polydip.geography.map import Map, compile_map
+from polydip.state import Position
+from polydip.variants.loader import load_variant
+
+FORMAT = "polydip-game"
+VERSION = 1
+
+
+def position_to_json(m: Map, pos: Position) -> dict[str, Any]:
+    units: dict[str, list[str]] = {}
+    for u in pos.units:
+        units.setdefault(m.powers[u.power], []).append(m.unit_str(u.kind, u.loc))
+    dislodged: dict[str, list[dict[str, Any]]] = {}
+    for d in pos.dislodged:
+        e: dict[str, Any] = {"unit": m.unit_str(d.kind, d.loc)}
+        if d.attacker >= 0:
+            e["from"] = m.prov_abbr[d.attacker]
+        if d.convoyed:
+            e["convoyed"] = True
+        dislodged.setdefault(m.powers[d.power], []).append(e)
+    centers = {m.powers[p]: [m.prov_abbr[c] for c in pos.centers_of(p)]
+               for p in range(len(m.powers))}
+    homes = {m.powers[p]: [m.prov_abbr[c] for c in h] for p, h in enumerate(pos.homes)}
+    out: dict[str, Any] = {"phase": pos.phase.name, "units": units, "centers": centers,
+                           "homes": homes}
+    if dislodged:
+        out["dislodged"] = dislodged
+    if pos.contested:
+        out["contested"] = sorted(m.prov_abbr[p] for p in pos.contested)
+    return out
+
+
+def position_from_json(m: Map, data: Any, where: str) -> Position:
+    from polydip.oneshot import build_position
+
+    if not isinstance(data, dict):
+        raise GameFileError(f"{where}: a position is an object")
+    try:
+        return build_position(m, data)
+    except PolydipError as exc:
+        raise GameFileError(f"{where}: {exc}") from exc
+
+
+def _orders_json(m: Map, orders: dict[int, list[str]]) -> dict[str, list[str]]:
+    return {m.powers[p]: list(lst) for p, lst in sorted(orders.items())}
+
+
+def _orders_from(m: Map, data: Any, where: str) -> dict[int, list[str]]:
+    from polydip.oneshot import power_index
+
+    if not isinstance(data, dict):
+        raise GameFileError(f"{where}: orders are an object of power → list")
+    out = {}
+    for k, v in data.items():
+        try:
+            p = power_index(m, k)
+        except PolydipError as exc:
+            raise GameFileError(f"{where}: {exc}") from exc
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            raise GameFileError(f"{where}.{k}: a list of order strings")
+        out[p] = list(v)
+    return out
+
+
+def game_to_json(game) -> dict[str, Any]:
+    m = game.map
+    hist = []
+    for rec in game.history:
+        o = rec.outcome
+        hist.append({
+            "position": position_to_json(m, rec.position),
+            "orders": _orders_json(m, rec.orders),
+            "results": [{"power": m.powers[r.power], "order": r.text, "result": r.result}
+                        for r in o.results],
+            "errors": [{"power": m.powers[p], "message": msg} for p, msg in o.errors],
+            "center_changes": [[m.prov_abbr[p], m.powers[a] if a >= 0 else None, m.powers[b]]
+                               for p, a, b in o.center_changes],
+        })
+    v = game.variant
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "name": game.name,
+        "variant": {"name": v.name, "version": v.version,
+                    **({"path": os.path.abspath(v.path)} if v.path and not v.path.startswith("<")
+                       else {})},
+        "options": game.options,
+        "status": game.status,
+        "winners": [m.powers[p] for p in game.winners],
+        "history": hist,
+        "current": {"position": position_to_json(m, game.position),
+                    "orders": _orders_json(m, game.orders)},
+    }
+
+
+def game_from_json(data: Any, where: str = "game") -> Any:
+    from polydip.game.game import Game, PhaseRecord
+    from polydip.oneshot import power_index
+
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise GameFileError(f"{where}: not a polydip game file (no \"format\": \"{FORMAT}\")")
+    ver = data.get("version")
+    if ver != VERSION:
+        raise GameFileError(f"{where}: game file version {ver!r}; this polydip reads "
+                            f"version {VERSION}")
+    vinfo = data.get("variant") or {}
+    name = vinfo.get("path") or vinfo.get("name")
+    if not isinstance(name, str):
+        raise GameFileError(f"{where}: variant name missing")
+    try:
+        variant = load_variant(name)
+    except PolydipError as exc:
+        raise GameFileError(f"{where}: {exc}") from exc
+    if str(vinfo.get("version", variant.version)) != variant.version:
+        raise GameFileError(
+            f"{where}: saved with {variant.name} version {vinfo.get('version')}, but the "
+            f"installed variant is version {variant.version}")
+    m = compile_map(variant)
+    cur = data.get("current")
+    if not isinstance(cur, dict):
+        raise GameFileError(f"{where}: 'current' missing")
+    game = Game(variant, m, position_from_json(m, cur.get("position"), f"{where}: current"),
+                dict(data.get("options") or {}), _orders_from(m, cur.get("orders", {}),
+                                                              f"{where}: current.orders"),
+                name=str(data.get("name", "")))
+    try:
+        from polydip.options import check_options
+
+        check_options(game.options)
+        for i, h in enumerate(data.get("history") or []):
+            w = f"{where}: history[{i}]"
+            pos = position_from_json(m, h.get("position"), w)
+            results = [OrderResult(power_index(m, r["power"]), r["order"], list(r["result"]))
+                       for r in h.get("results", [])]
+            errors = [(power_index(m, e["power"]), e["message"]) for e in h.get("errors", [])]
+            changes = [(m.prov_index[c[0]], power_index(m, c[1]) if c[1] else -1,
+                        power_index(m, c[2])) for c in h.get("center_changes", [])]
+            nxt = (position_from_json(m, data["history"][i + 1]["position"], w)
+                   if i + 1 < len(data["history"]) else game.position)
+            outcome = PhaseOutcome(pos.phase, nxt, results, errors, changes)
+            game.history.append(PhaseRecord(pos, _orders_from(m, h.get("orders", {}), w),
+                                            outcome))
+        game.status = str(data.get("status", "active"))
+        game.winners = [power_index(m, w) for w in data.get("winners", [])]
+    except (KeyError, TypeError, IndexError, AttributeError) as exc:
+        raise GameFileError(f"{where}: malformed game file ({exc.__class__.__name__}: {exc})"
+                            ) from exc
+    except PolydipError as exc:
+        raise GameFileError(f"{where}: {exc}") from exc
+    return game
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """Write `text` to `path` so that the file is either the old one or the new one."""
+    path = Path(path)
+    directory = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def save_game(game, path: str | Path) -> None:
+    try:
+        write_atomic(path, json.dumps(game_to_json(game), indent=1) + "\n")
+    except OSError as exc:
+        raise GameFileError(f"{path}: cannot write: {exc.strerror or exc}") from exc
+
+
+def load_game(path: str | Path):
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise GameFileError(f"{path}: no such game file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GameFileError(f"{path}: cannot read: {exc}") from exc
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise GameFileError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: "
+                            f"{exc.msg})") from exc
+    if isinstance(data, dict) and "phases" in data and "format" not in data:
+        from polydip.game.dipjson import game_from_diplomacy
+
+        return game_from_diplomacy(data, str(path))
+    return game_from_json(data, str(path))

@@ -1,0 +1,247 @@
+"""Game: a variant, its options, the history of processed phases and the current phase.
+
+Orders are kept as the players typed them until the phase is processed; they are parsed (and
+each problem reported) when given, and parsed again on processing. A processed phase keeps its
+position, orders, results and center changes, so any past phase can be shown or drawn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from polydip.errors import GameFileError, OrderError, PolydipError, did_you_mean
+from polydip.game.engine import (
+    MOVEMENT_TYPES,
+    PhaseOutcome,
+    bind_to_units,
+    parse_orders,
+    process,
+)
+from polydip.geography.map import Map, compile_map
+from polydip.options import check_options, defaults
+from polydip.orders.legal import legal_orders
+from polydip.orders.model import BUILD, DISBAND, RETREAT, WAIVE
+from polydip.state import Position, Unit
+from polydip.variants.loader import load_variant
+from polydip.variants.model import Variant
+
+
+@dataclass(slots=True)
+class PhaseRecord:
+    """A processed phase: the position it started from, what was ordered, what happened."""
+
+    position: Position
+    orders: dict[int, list[str]]
+    outcome: PhaseOutcome
+
+
+@dataclass(slots=True)
+class Game:
+    variant: Variant
+    map: Map
+    position: Position
+    options: dict[str, Any] = field(default_factory=dict)
+    orders: dict[int, list[str]] = field(default_factory=dict)  # pending, as typed
+    history: list[PhaseRecord] = field(default_factory=list)
+    status: str = "active"  # active | won | drawn
+    winners: list[int] = field(default_factory=list)
+    name: str = ""
+
+    # ---- creation --------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, variant: str | Variant = "standard", options: dict[str, Any] | None = None,
+            name: str = "") -> Game:
+        v = load_variant(variant) if isinstance(variant, str) else variant
+        m = compile_map(v)
+        opts = defaults()
+        opts.update(v.options)
+        opts.update(options or {})
+        check_options(opts)
+        return cls(v, m, initial_position(m), opts, name=name)
+
+    # ---- state ---------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        return self.position.phase.name
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != "active"
+
+    def power(self, name: str) -> int:
+        key = name.strip().lower()
+        if key in self.map.power_index:
+            return self.map.power_index[key]
+        for i, letter in enumerate(self.map.power_letters):
+            if letter.lower() == key:
+                return i
+        raise PolydipError(f"unknown power {name!r}" + did_you_mean(name, self.map.powers))
+
+    def powers_to_order(self) -> list[int]:
+        """Powers that have something to order in the current phase."""
+        pos, m = self.position, self.map
+        if pos.phase.type == "M":
+            return sorted({u.power for u in pos.units})
+        if pos.phase.type == "R":
+            return sorted({d.power for d in pos.dislodged})
+        from polydip.adjudication.adjustments import adjustment_counts
+
+        return [p for p, d in enumerate(adjustment_counts(m, pos)) if d != 0]
+
+    def legal_orders(self, power: int | str | None = None) -> dict[str, list[str]]:
+        if isinstance(power, str):
+            power = self.power(power)
+        return legal_orders(self.map, self.position, power)
+
+    # ---- orders --------------------------------------------------------------------------
+
+    def set_orders(self, power: int | str, orders: list[str], replace: bool = True
+                   ) -> list[str]:
+        """Give a power's orders for the current phase; return the problems found.
+
+        Orders that cannot be read, or that name a unit the power does not have, are
+        reported and not kept; the others are kept. With `replace`, a new order for a unit
+        replaces its earlier one (and an empty list clears the power's orders).
+        """
+        if self.is_over:
+            raise PolydipError(f"the game is over ({self.status})")
+        p = self.power(power) if isinstance(power, str) else power
+        parsed, errors = parse_orders(self.map, self.position.phase, {p: orders})
+        kept_text = [o.text for o in parsed.get(p, [])]
+        problems = [msg for _, msg in errors]
+        ph = self.position.phase.type
+        if ph in ("M", "R"):
+            units = self.position.units if ph == "M" else self.position.dislodged
+            allowed = MOVEMENT_TYPES if ph == "M" else (RETREAT, DISBAND)
+            bound, bind_errors = bind_to_units(self.map, units, parsed, allowed)
+            problems += [msg for _, msg in bind_errors]
+            bad = {msg.split("'")[1] for _, msg in bind_errors if "'" in msg}
+            kept_text = [t for t in kept_text if t not in bad]
+        else:
+            for o in parsed.get(p, []):
+                if o.type not in (BUILD, DISBAND, WAIVE):
+                    problems.append(f"{o.text!r}: not an order for an adjustment phase")
+                    kept_text.remove(o.text)
+        if replace:
+            merged = self._merge(p, kept_text)
+            self.orders[p] = merged
+        else:
+            self.orders.setdefault(p, []).extend(kept_text)
+        return problems
+
+    def _merge(self, power: int, new: list[str]) -> list[str]:
+        """Earlier orders of the power, minus those for units the new orders address."""
+        if not new:
+            return []
+        if self.position.phase.type == "A":
+            return new
+        m = self.map
+        parsed, _ = parse_orders(m, self.position.phase, {power: new})
+        provs = {m.loc_prov[o.loc] for o in parsed.get(power, [])}
+        old, _ = parse_orders(m, self.position.phase, {power: self.orders.get(power, [])})
+        keep = [o.text for o in old.get(power, []) if m.loc_prov[o.loc] not in provs]
+        return keep + new
+
+    def clear_orders(self, power: int | str | None = None) -> None:
+        if power is None:
+            self.orders.clear()
+        else:
+            self.orders.pop(self.power(power) if isinstance(power, str) else power, None)
+
+    # ---- processing ----------------------------------------------------------------------
+
+    def process(self) -> PhaseOutcome:
+        """Adjudicate the current phase with the orders given; advance to the next phase."""
+        if self.is_over:
+            raise PolydipError(f"the game is over ({self.status})")
+        m = self.map
+        parsed, errors = parse_orders(m, self.position.phase, self.orders)
+        outcome = process(m, self.position, parsed, self.options)
+        outcome.errors[:0] = errors
+        self.history.append(PhaseRecord(self.position, dict(self.orders), outcome))
+        self.position = outcome.position
+        self.orders = {}
+        self._check_end()
+        return outcome
+
+    def undo(self) -> PhaseRecord:
+        """Step back one processed phase; its orders become the pending orders again."""
+        if not self.history:
+            raise PolydipError("nothing to undo: no phase has been processed")
+        rec = self.history.pop()
+        self.position = rec.position
+        self.orders = dict(rec.orders)
+        self.status, self.winners = "active", []
+        self._check_end()
+        return rec
+
+    def _check_end(self) -> None:
+        m, pos = self.map, self.position
+        counts = [0] * len(m.powers)
+        for o in pos.owners:
+            if o >= 0:
+                counts[o] += 1
+        need = self.variant.victory.centers
+        best = max(counts) if counts else 0
+        if pos.phase.type != "R" and best >= need:
+            leaders = [p for p, c in enumerate(counts) if c == best]
+            if len(leaders) == 1:
+                self.status, self.winners = "won", leaders
+                return
+        last = self.variant.victory.last_year
+        if last is not None and pos.phase.year > last:
+            self.status = "drawn"
+            self.winners = [p for p, c in enumerate(counts) if c > 0]
+            return
+        alive = {u.power for u in pos.units} | {p for p, c in enumerate(counts) if c > 0}
+        if len(alive) == 1:
+            self.status, self.winners = "won", sorted(alive)
+
+    def declare_draw(self, powers: list[int | str] | None = None) -> None:
+        """End the game as a draw shared by `powers` (default: every power with a center)."""
+        if powers is None:
+            ids = [p for p in range(len(self.map.powers)) if self.position.centers_of(p)]
+        else:
+            ids = [self.power(p) if isinstance(p, str) else p for p in powers]
+        self.status, self.winners = "drawn", sorted(ids)
+
+    # ---- files ---------------------------------------------------------------------------
+
+    def save(self, path: str | Path) -> None:
+        from polydip.game.files import save_game
+
+        save_game(self, path)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Game:
+        from polydip.game.files import load_game
+
+        return load_game(path)
+
+
+def initial_position(m: Map) -> Position:
+    from polydip.game.calendar import parse_phase
+    from polydip.oneshot import parse_unit
+
+    v = m.variant
+    units = []
+    for i, p in enumerate(v.powers):
+        for t in p.units:
+            try:
+                k, loc = parse_unit(m, t)
+            except PolydipError as exc:
+                raise GameFileError(f"variant {v.name}: starting unit of {p.name}: {exc}") from exc
+            units.append(Unit(i, k, loc))
+    owners = [-1] * m.n_prov
+    for i, p in enumerate(v.powers):
+        for c in p.centers:
+            owners[m.prov_index[c]] = i
+    return Position(parse_phase(v.calendar, v.calendar.start), units, owners, [],
+                    frozenset(), [tuple(h) for h in m.homes])
+
+
+__all__ = ["Game", "OrderError", "PhaseRecord", "initial_position"]
