@@ -425,8 +425,8 @@ def cli_available() -> str | None:
     except (OSError, subprocess.TimeoutExpired) as exc:
         return str(exc)
     if p.returncode != 0:
-        return (p.stderr or p.stdout).strip().splitlines()[-1:] and \
-            (p.stderr or p.stdout).strip().splitlines()[-1] or f"exit {p.returncode}"
+        lines = (p.stderr or p.stdout).strip().splitlines()
+        return lines[-1] if lines else f"exit {p.returncode}"
     return None
 
 
@@ -472,18 +472,26 @@ def compare(case: Case, req: dict[str, Any], out: dict[str, Any]) -> list[str]:
         destroyed = _unitset(b, case.destroyed, notes)
         got = set(got_dis)
         no_retreat = {k for k, r in got_dis.items() if not r}
-        missing = listed - got
-        extra = (got - no_retreat) - listed
         # a commented ("destroyed") unit: dislodged with no retreat; matched by province
         # (a comment's unit kind is not always right)
-        prov_of = {(p, u.split()[-1].split("/")[0]): (p, u) for p, u in no_retreat}
+        def where(pu: tuple[str, str]) -> tuple[str, str]:
+            return pu[0], pu[1].split()[-1].split("/")[0]
+
+        destroyed_at = {where(d) for d in destroyed}
         bad_destroyed = {d for d in destroyed
-                         if (d[0], d[1].split()[-1].split("/")[0]) not in prov_of}
+                         if where(d) not in {where(pu) for pu in no_retreat}}
+        missing = listed - got
+        extra = {pu for pu in (got - no_retreat) - listed if where(pu) not in destroyed_at}
         if missing or extra:
             diffs.append(f"dislodged: expected but missing [{_fmt(missing)}], "
                          f"unexpected [{_fmt(extra)}]"
                          + "".join(f" ({p} {u} may retreat to {', '.join(got_dis[(p, u)])})"
                                    for p, u in sorted(extra)))
+        for p, u in sorted(no_retreat - listed):
+            if where((p, u)) not in destroyed_at:
+                note = f"polydip dislodges {p} {u} with no retreat (not in the file: destroyed)"
+                if note not in notes:
+                    notes.append(note)
         if bad_destroyed:
             have = ", ".join(f"{p} {u} retreats {got_dis[(p, u)]}" for p, u in
                              sorted(got_dis) if (p, u) in got and got_dis[(p, u)])

@@ -14,6 +14,7 @@ from polydip.errors import PolydipError, did_you_mean
 from polydip.game.calendar import parse_phase
 from polydip.game.engine import parse_orders, process
 from polydip.geography.map import Map, compile_map
+from polydip.options import check_options
 from polydip.state import Dislodged, Position, Unit
 from polydip.variants.loader import load_variant
 
@@ -98,7 +99,7 @@ def _mapping(req: dict, key: str) -> dict:
     return val
 
 
-def build_position(m: Map, req: dict) -> Position:
+def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
     cal = m.variant.calendar
     phase = parse_phase(cal, str(req.get("phase", cal.start)))
     units: list[Unit] = []
@@ -119,7 +120,8 @@ def build_position(m: Map, req: dict) -> Position:
             for c in lst:
                 prov = _prov(m, c, f"centers.{pname}")
                 if not m.is_sc[prov]:
-                    raise RequestError(f"centers.{pname}: {m.prov_abbr[prov]} is not a supply center")
+                    raise RequestError(
+                        f"centers.{pname}: {m.prov_abbr[prov]} is not a supply center")
                 owners[prov] = p
     else:
         for i, pw in enumerate(m.variant.powers):
@@ -145,7 +147,8 @@ def build_position(m: Map, req: dict) -> Position:
             k, loc = parse_unit(m, d["unit"])
             attacker = _prov(m, d["from"], f"dislodged.{pname}") if d.get("from") else -1
             convoyed = bool(d.get("convoyed", False))
-            blocked = -1 if convoyed else attacker
+            to_origin = (options or {}).get("retreat_to_convoy_origin", True)
+            blocked = -1 if convoyed and to_origin else attacker
             where = retreat_options(m, k, loc, occupied, contested, blocked)
             dislodged.append(Dislodged(p, k, loc, attacker, convoyed, where))
     if phase.type == "R" and not dislodged:
@@ -163,15 +166,13 @@ def adjudicate_request(req: Any) -> dict[str, Any]:
         if unknown:
             raise RequestError(f"unknown request key(s): {', '.join(sorted(unknown))}")
         m = get_map(str(req.get("variant", "standard")))
-        pos = build_position(m, req)
         options = dict(m.variant.options)
         opts = req.get("options") or {}
         if not isinstance(opts, dict):
             raise RequestError("'options' must be an object")
         options.update(opts)
-        from polydip.options import check_options
-
         check_options(options)
+        pos = build_position(m, req, options)
         typed: dict[int, list[str]] = {}
         for pname, lst in _mapping(req, "orders").items():
             p = power_index(m, pname)

@@ -16,10 +16,11 @@ OPTIONS: dict[str, tuple[Any, tuple[Any, ...], str]] = {
     "multi_route_disruption": ("all", ("all", "any"),
                                "DATC 4.A.1: a multi-route convoy is disrupted when all "
                                "routes are (all) or when any is (any, 1971 rulebook)"),
-    "adjacent_convoy": ("2023", ("2023", "fallback"),
+    "adjacent_convoy": ("2023", ("2023", "fallback", "fallback_disrupted"),
                         "DATC 4.A.3: 2023 rulebook, no land-route fallback; 'fallback' is "
                         "DATC v2.4's preference (the land route is used when no convoy is "
-                        "ordered for a 'via convoy' move)"),
+                        "ordered for a 'via convoy' move); 'fallback_disrupted' also falls "
+                        "back when the convoy is disrupted (the question of 6.G.20)"),
     "retreat_to_convoy_origin": (True, (True, False),
                                  "DATC 4.A.5: a unit dislodged by a convoyed army may "
                                  "retreat to the army's starting province"),

@@ -48,7 +48,9 @@ def random_orders(m: Map, pos: Position, rng: random.Random, support_rate: float
                     if other == unit or other not in plain:
                         continue
                     want = plain[other]
-                    if (len(parts) == 2 and want == "H") or (len(parts) == 4 and want.replace(" VIA", "") == f"- {parts[3]}"):
+                    holds = len(parts) == 2 and want == "H"
+                    moves = len(parts) == 4 and want.replace(" VIA", "") == f"- {parts[3]}"
+                    if holds or moves:
                         options.append(o)
             if options:
                 chosen[unit] = rng.choice(options)

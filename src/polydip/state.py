@@ -25,7 +25,7 @@ class Phase:
         return self.name
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, order=True)
 class Unit:
     power: int
     kind: int

@@ -79,7 +79,7 @@ def _necessary(m: Map, origin: int, dest: int) -> frozenset[int]:
             budget[0] -= 1
             if budget[0] < 0:
                 return False
-            if s == origin or s == dest or s in path or not m.convoy_prov[s]:
+            if s in (origin, dest) or s in path or not m.convoy_prov[s]:
                 continue
             if path and s in touch[origin]:
                 continue  # shortcut from the origin

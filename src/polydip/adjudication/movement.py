@@ -42,9 +42,9 @@ class MovementResult:
 
 class _Movement(Resolver):
     __slots__ = (
-        "any_route", "attackers", "conv_fleets", "convoyed", "dest",
-        "dest_prov", "h2h", "hold_supp", "kind", "land_ok", "loc", "m", "move_supp", "occ", "paradox",
-        "power", "prov", "sup_prov", "typ", "void",
+        "any_route", "attackers", "conv_fleets", "convoyed", "dest", "dest_prov", "h2h",
+        "hold_supp", "kind", "land_ok", "loc", "m", "move_supp", "occ", "paradox", "power",
+        "prov", "sup_prov", "typ", "void",
     )
 
     def __init__(self, m: Map, units: list[Unit], orders: list[Order | None],
@@ -121,7 +121,7 @@ class _Movement(Resolver):
             dest[u] = tp
             self.conv_fleets[a].append(u)
         # pass 3: does each move use a convoy?  (DATC 4.A.3, 2023 rulebook by default)
-        fallback = options.get("adjacent_convoy", "2023") == "fallback"
+        adjacent = options.get("adjacent_convoy", "2023")
         for u in range(n):
             if typ[u] != T_MOVE:
                 continue
@@ -151,10 +151,12 @@ class _Movement(Resolver):
             elif fleets or o.via:
                 if o.via or own:
                     self.convoyed[u] = True
-                    if fallback:  # DATC v2.4: the land route when the convoy fails
+                    if adjacent != "2023" and not fleets:
+                        # DATC v2.4: no convoy ordered, so the land route is used
+                        self.convoyed[u] = False
+                    elif adjacent == "fallback_disrupted":
+                        # the reading DATC 6.G.20 asks about: land route when disrupted
                         self.land_ok[u] = True
-                        if not fleets:
-                            self.convoyed[u] = False
             if not self.convoyed[u] and fleets:
                 for f in fleets:  # a convoy of a move that goes by land is void
                     typ[f] = T_HOLD

@@ -39,7 +39,7 @@ def resolve_retreats(m: Map, dislodged: list[Dislodged],
         else:
             dest[i] = t
     count: dict[int, int] = {}
-    for i, t in enumerate(dest):
+    for t in dest:
         if t >= 0:
             p = m.loc_prov[t]
             count[p] = count.get(p, 0) + 1

@@ -12,6 +12,7 @@ contested, centers, homes), so any saved phase can be fed to `polydip adjudicate
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -184,10 +185,8 @@ def write_atomic(path: str | Path, text: str) -> None:
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
 
 

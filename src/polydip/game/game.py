@@ -117,7 +117,7 @@ class Game:
         if ph in ("M", "R"):
             units = self.position.units if ph == "M" else self.position.dislodged
             allowed = MOVEMENT_TYPES if ph == "M" else (RETREAT, DISBAND)
-            bound, bind_errors = bind_to_units(self.map, units, parsed, allowed)
+            _bound, bind_errors = bind_to_units(self.map, units, parsed, allowed)
             problems += [msg for _, msg in bind_errors]
             bad = {msg.split("'")[1] for _, msg in bind_errors if "'" in msg}
             kept_text = [t for t in kept_text if t not in bad]

@@ -29,7 +29,7 @@ class Order:
     text: str = ""
 
     def format(self, m: Map) -> str:
-        """The order in the `diplomacy` package's notation ("A PAR - BUR", "F NTH C A LON - BEL")."""
+        """The order in the `diplomacy` notation: "A PAR - BUR", "F NTH C A LON - BEL"."""
         if self.type == WAIVE:
             return "WAIVE"
         unit = _unit(m, self.kind, self.loc)

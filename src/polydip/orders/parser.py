@@ -109,7 +109,8 @@ class _Cursor:
 
     def _candidates(self) -> list[str]:
         m = self.m
-        return m.prov_abbr + m.prov_name + [a for p in m.variant.provinces.values() for a in p.aliases]
+        aliases = [a for p in m.variant.provinces.values() for a in p.aliases]
+        return m.prov_abbr + m.prov_name + aliases
 
     def _coast(self, prov: int) -> int:
         m = self.m
@@ -201,6 +202,8 @@ def parse_order(m: Map, text: str, phase_type: str = "M") -> Order:
         _expect_end(c)
         return Order(RETREAT, kind=kind, loc=loc, target=dest, text=text)
     if verb in KW_MOVE:
+        if c.peek() == "to":  # "moves to"
+            c.take()
         dest = c.place("destination")
         via = False
         while c.peek() in KW_MOVE:  # a path: A YOR - NTH - BEL
@@ -218,7 +221,8 @@ def parse_order(m: Map, text: str, phase_type: str = "M") -> Order:
         return Order(MOVE, kind=kind, loc=loc, target=dest, via=via, text=text)
     if verb in KW_SUPPORT or verb in KW_CONVOY:
         if phase_type != "M":
-            raise c.error(f"supports and convoys are only ordered in a movement phase{_hint(phase_type)}")
+            raise c.error("supports and convoys are only ordered in a movement phase"
+                          + _hint(phase_type))
         aux_kind = c.kind()
         aux_loc = c.place("supported unit" if verb in KW_SUPPORT else "convoyed army")
         target = None

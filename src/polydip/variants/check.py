@@ -101,10 +101,12 @@ def check_variant(v: Variant) -> list[Problem]:
             add("powers", f"center {c} is owned by {n} powers at the start")
     # starting units stand on legal places (compile the map to use its rules)
     try:
+        from dataclasses import replace
+
         from polydip.geography.map import Map
         from polydip.oneshot import parse_unit
 
-        m = Map(v)
+        m = Map(replace(v, edges=[e for e in v.edges if e.a in locs and e.b in locs]))
         taken: dict[int, str] = {}
         for p in v.powers:
             for t in p.units:

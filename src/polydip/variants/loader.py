@@ -228,7 +228,8 @@ class _Reader:
 
         cal = self.table(d.get("calendar", DEFAULT_CALENDAR), "calendar")
         seasons = []
-        for i, s in enumerate(self.get(cal, "seasons", list, "calendar", DEFAULT_CALENDAR["seasons"])):
+        season_list = self.get(cal, "seasons", list, "calendar", DEFAULT_CALENDAR["seasons"])
+        for i, s in enumerate(season_list):
             key = f"calendar.seasons[{i}]"
             s = self.table(s, key)
             phases = self.strlist(s, "phases", key)
@@ -241,8 +242,9 @@ class _Reader:
         calendar = Calendar(
             start=self.get(cal, "start", str, "calendar", "S1901M"),
             seasons=seasons,
-            centers_change_after=self.get(cal, "centers_change_after", str, "calendar",
-                                          seasons[-2].abbr if len(seasons) > 1 else seasons[0].abbr),
+            centers_change_after=self.get(
+                cal, "centers_change_after", str, "calendar",
+                seasons[-2].abbr if len(seasons) > 1 else seasons[0].abbr),
         )
         vic = self.table(d.get("victory", {}), "victory")
         n_sc = sum(1 for p in provinces.values() if p.supply_center)

@@ -1,0 +1,183 @@
+"""The polydip command: what a game master types, and what tools pipe through it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from polydip.cli.main import main
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_help_lists_every_command(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    for cmd in ("adjudicate", "demo", "new", "orders", "process", "show", "variant"):
+        assert cmd in out
+
+
+def test_a_phase_from_new_to_process(tmp_path, capsys) -> None:
+    game = str(tmp_path / "game.json")
+    code, out, _ = run(capsys, "new", "standard", game)
+    assert code == 0 and "S1901M" in out
+    code, out, err = run(capsys, "orders", game, "France", "A PAR - BUR", "A MAR S A PAR - BUR")
+    assert code == 0 and "A PAR - BUR" in out
+    code, out, err = run(capsys, "orders", game, "germany", "A Munich -> Burgundy",
+                         "A Warsaw - Silesia")
+    assert code == 1  # one order refused, the other kept
+    assert "belongs to Russia" in err
+    assert "A Munich -> Burgundy" in out and "Warsaw" not in out
+    code, out, _ = run(capsys, "process", game)
+    assert code == 0
+    assert "A MUN - BUR  (bounce)" in out
+    assert "Next: Fall 1901 Movement (F1901M)" in out
+    code, out, _ = run(capsys, "show", game)
+    assert "France (3 centers, 3 units): F BRE, A MAR, A BUR" in out
+    code, out, _ = run(capsys, "show", game, "--phase", "S1901M")
+    assert "A PAR - BUR" in out
+
+
+def test_orders_from_a_file(tmp_path, capsys) -> None:
+    game = str(tmp_path / "game.json")
+    run(capsys, "new", "standard", game)
+    orders = tmp_path / "orders.txt"
+    orders.write_text("# England\nF LON - ENG\n\nF EDI - NTH\nA LVP - YOR\n")
+    code, out, _ = run(capsys, "orders", game, "England", "--file", str(orders))
+    assert code == 0 and "(3)" in out
+
+
+def test_new_refuses_to_overwrite(tmp_path, capsys) -> None:
+    game = str(tmp_path / "game.json")
+    run(capsys, "new", "standard", game)
+    code, _, err = run(capsys, "new", "standard", game)
+    assert code == 1 and "--force" in err
+
+
+def test_errors_are_messages_not_tracebacks(tmp_path, capsys) -> None:
+    code, _, err = run(capsys, "show", str(tmp_path / "missing.json"))
+    assert code == 1 and "no such game file" in err
+    code, _, err = run(capsys, "new", "standrad", str(tmp_path / "x.json"))
+    assert code == 1 and "did you mean standard" in err
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    code, _, err = run(capsys, "process", str(bad))
+    assert code == 1 and "not valid JSON" in err
+
+
+def test_adjudicate_json_lines_goes_on_after_a_bad_line(tmp_path, capsys) -> None:
+    req = tmp_path / "req.jsonl"
+    good = {"variant": "standard", "phase": "S1901M",
+            "units": {"France": ["A PAR"], "Germany": ["A MUN"]},
+            "orders": {"France": ["A PAR - BUR"], "Germany": ["A MUN - BUR"]}}
+    req.write_text("\n".join([json.dumps(good), "{oops", json.dumps({"units": 3}),
+                              json.dumps(good)]) + "\n")
+    code, out, _ = run(capsys, "adjudicate", str(req))
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert len(lines) == 4
+    assert lines[0]["results"] == {"A PAR - BUR": ["bounce"], "A MUN - BUR": ["bounce"]}
+    assert lines[0]["contested"] == ["BUR"]
+    assert "error" in lines[1] and "error" in lines[2]
+    assert lines[3] == lines[0]
+    assert code == 1
+
+
+def test_adjudicate_retreat_request_with_contested_and_convoyed() -> None:
+    from polydip.oneshot import adjudicate_request
+
+    out = adjudicate_request({
+        "phase": "F1901R",
+        "units": {"England": ["A BEL", "F NTH"], "France": ["A PIC"]},
+        "dislodged": {"Germany": [{"unit": "A HOL", "from": "BEL", "convoyed": True}]},
+        "contested": ["RUH"],
+        "orders": {"Germany": ["A HOL R BEL"]},
+    })
+    assert out["errors"] == []
+    assert out["results"] == {"A HOL R BEL": ["void", "disband"]}  # occupied
+    out = adjudicate_request({
+        "phase": "F1901R",
+        "units": {"England": ["F NTH"]},
+        "dislodged": {"Germany": [{"unit": "A HOL", "from": "BEL", "convoyed": True}]},
+        "contested": ["RUH"],
+        "orders": {"Germany": ["A HOL R BEL"]},
+    })
+    assert out["units"]["Germany"] == ["A BEL"]  # may retreat to a convoyed attacker's origin
+
+
+def test_adjudicate_reports_dislodged_with_retreats() -> None:
+    from polydip.oneshot import adjudicate_request
+
+    out = adjudicate_request({
+        "phase": "S1901M",
+        "units": {"Russia": ["F STP/SC", "F BOT"], "Germany": ["F FIN"]},
+        "orders": {"Russia": ["F STP/SC - FIN", "F BOT S F STP/SC - FIN"]},
+    })
+    assert sorted(out["units"]["Russia"]) == ["F BOT", "F FIN"]
+    assert out["dislodged"] == {"Germany": [{"unit": "F FIN", "from": "STP",
+                                             "retreats": ["SWE"]}]}
+    assert out["next_phase"] == "S1901R"
+
+
+def test_variant_show_json(capsys) -> None:
+    _code, out, _ = run(capsys, "variant", "show", "standard", "--json")
+    info = json.loads(out)
+    assert len(info["provinces"]) == 75
+    assert sum(p["supply_center"] for p in info["provinces"]) == 34
+    stp = next(p for p in info["provinces"] if p["abbr"] == "STP")
+    assert stp["coasts"] == ["NC", "SC"] and stp["army"] and stp["fleet"]
+    mos = next(p for p in info["provinces"] if p["abbr"] == "MOS")
+    assert mos["army"] and not mos["fleet"]
+    nth = next(p for p in info["provinces"] if p["abbr"] == "NTH")
+    assert nth["fleet"] and not nth["army"]
+    assert info["units"]["Russia"] == ["A WAR", "A MOS", "F SEV", "F STP/SC"]
+    assert info["victory"]["centers"] == 18
+
+
+def test_variant_check_reports_problems_with_lines(tmp_path, capsys) -> None:
+    code, out, _ = run(capsys, "variant", "check", "standard")
+    assert code == 0 and "OK" in out
+    bad = tmp_path / "bad.toml"
+    bad.write_text("""
+[variant]
+name = "tiny"
+
+[[powers]]
+name = "Red"
+homes = ["AAA"]
+units = ["F AAA", "A ZZZ"]
+
+[provinces.AAA]
+name = "Alpha"
+terrain = "land"
+supply_center = true
+
+[provinces.BBB]
+name = "Beta"
+terrain = "coast"
+aliases = ["Alpha"]
+
+[edges]
+land = ["AAA-BBB", "BBB-AAA", "AAA-CCC"]
+""")
+    code, out, _ = run(capsys, "variant", "check", str(bad))
+    assert code == 1
+    assert "unknown place 'CCC'" in out
+    assert "listed 2 times" in out
+    assert "'Alpha' is also used by" in out
+    assert "cannot stand" in out  # F AAA on land
+    assert "line " in out
+
+
+def test_demo_runs_as_installed_command() -> None:
+    res = subprocess.run([sys.executable, "-m", "polydip.cli.main", "demo", "--years", "1"],
+                         capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert "S1901M:" in res.stdout and "F1901M:" in res.stdout

@@ -1,0 +1,179 @@
+"""Game: phase sequence, center ownership, victory, orders handling, saved files."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from polydip.errors import GameFileError, PolydipError
+from polydip.game.files import write_atomic
+from polydip.game.game import Game
+from polydip.play import random_orders
+
+
+def units_of(g: Game, power: str) -> set[str]:
+    p = g.power(power)
+    return {g.map.unit_str(u.kind, u.loc) for u in g.position.units if u.power == p}
+
+
+def test_phase_sequence_skips_empty_retreats_and_adjustments() -> None:
+    g = Game.new("standard")
+    assert g.phase == "S1901M"
+    g.process()
+    assert g.phase == "F1901M"  # no retreat: nothing dislodged
+    g.process()
+    assert g.phase == "S1902M"  # no adjustment: nobody gained or lost a center
+
+
+def test_center_changes_after_fall_and_builds_in_winter() -> None:
+    g = Game.new("standard")
+    g.set_orders("France", ["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"])
+    g.process()
+    pos = g.position
+    spa = g.map.prov_index["SPA"]
+    assert pos.owners[spa] == -1  # not yet: centers change owner after the fall
+    g.set_orders("France", ["F MAO - POR", "A BUR - BEL"])
+    out = g.process()
+    assert g.phase == "W1901A"
+    changed = {g.map.prov_abbr[p] for p, _, new in out.center_changes}
+    assert changed == {"SPA", "POR", "BEL"}
+    assert g.position.owners[spa] == g.power("France")
+    assert set(g.legal_orders("France")) == {"BRE", "MAR", "PAR"}
+    problems = g.set_orders("France", ["Build A Paris", "build F Brest", "A MAR B"])
+    assert problems == []
+    g.process()
+    assert g.phase == "S1902M"
+    assert {"A PAR", "F BRE", "A MAR"} <= units_of(g, "France")
+
+
+def test_dislodgement_leads_to_a_retreat_phase_with_options() -> None:
+    g = Game.new("standard")
+    g.set_orders("Germany", ["A MUN - TYR"])
+    g.set_orders("Italy", ["A VEN - TYR"])
+    g.process()
+    g.set_orders("Germany", ["A MUN - TYR", "A BER - MUN"])
+    g.set_orders("Austria", ["A VIE - TYR"])
+    g.process()  # Munich-Tyrolia and Vienna-Tyrolia bounce; nothing dislodged
+    assert g.phase == "W1901A" or g.phase == "S1902M"
+    g2 = Game.new("standard")
+    g2.set_orders("Austria", ["A VIE - TYR", "A BUD - VIE"])
+    g2.set_orders("Italy", ["A VEN H"])
+    g2.process()
+    g2.set_orders("Austria", ["A TYR - VEN", "F TRI S A TYR - VEN"])
+    g2.process()
+    assert g2.phase == "F1901R"
+    (d,) = g2.position.dislodged
+    assert g2.map.unit_str(d.kind, d.loc) == "A VEN"
+    retreats = {g2.map.loc_name[x] for x in d.retreats}
+    # not Tyrolia (the attacker came from there), not Rome (occupied)
+    assert retreats == {"APU", "TUS", "PIE"}
+    assert g2.set_orders("Italy", ["A VEN R TYR"]) == []  # accepted, judged at processing
+    out = g2.process()
+    assert next(r.result for r in out.results if "VEN" in r.text) == ["void", "disband"]
+    assert "A VEN" not in units_of(g2, "Italy")
+
+
+def test_orders_are_replaced_per_unit_and_bad_ones_reported() -> None:
+    g = Game.new("standard")
+    assert g.set_orders("France", ["A PAR - BUR", "A MAR - SPA"]) == []
+    problems = g.set_orders("France", ["A PAR - PIC", "A Pari - Gascony", "A MUN - RUH"])
+    assert len(problems) == 2
+    assert "did you mean" in problems[0]
+    assert "belongs to Germany" in problems[1]
+    assert g.orders[g.power("France")] == ["A MAR - SPA", "A PAR - PIC"]
+
+
+def test_unknown_power_suggests() -> None:
+    g = Game.new("standard")
+    with pytest.raises(PolydipError, match="did you mean"):
+        g.set_orders("Frnace", ["A PAR H"])
+
+
+def test_victory_at_eighteen_centers_ends_the_game() -> None:
+    g = Game.new("standard")
+    france = g.power("France")
+    owners = g.position.owners
+    owners[:] = [-1] * len(owners)
+    for p in g.map.sc_list[:17]:
+        owners[p] = france
+    g._check_end()
+    assert not g.is_over
+    owners[g.map.sc_list[17]] = france
+    g._check_end()
+    assert g.status == "won" and g.winners == [france]
+    with pytest.raises(PolydipError, match="over"):
+        g.process()
+
+
+def test_undo_restores_the_phase_and_its_orders() -> None:
+    g = Game.new("standard")
+    g.set_orders("France", ["A PAR - BUR"])
+    g.process()
+    assert "A BUR" in units_of(g, "France")
+    g.undo()
+    assert g.phase == "S1901M"
+    assert "A PAR" in units_of(g, "France")
+    assert g.orders[g.power("France")] == ["A PAR - BUR"]
+
+
+def test_save_and_load_round_trip(tmp_path) -> None:
+    g = Game.new("standard")
+    rng = random.Random(5)
+    for _ in range(8):
+        for p, lst in random_orders(g.map, g.position, rng).items():
+            g.set_orders(p, lst)
+        g.process()
+    g.set_orders("France", ["A PAR H"]) if "A PAR" in units_of(g, "France") else None
+    path = tmp_path / "g.json"
+    g.save(path)
+    h = Game.load(path)
+    assert h.phase == g.phase
+    assert sorted(h.position.units) == sorted(g.position.units)
+    assert h.position.owners == g.position.owners
+    assert h.orders == g.orders
+    assert [r.position.phase for r in h.history] == [r.position.phase for r in g.history]
+    assert [r.outcome.results for r in h.history] == [r.outcome.results for r in g.history]
+    # and the loaded game plays on
+    h.process()
+
+
+def test_a_saved_game_is_never_half_written(tmp_path, monkeypatch) -> None:
+    path = tmp_path / "g.json"
+    g = Game.new("standard")
+    g.save(path)
+    before = path.read_text()
+
+    def boom(*a, **k):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("os.fsync", boom)
+    g.set_orders("France", ["A PAR - BUR"])
+    with pytest.raises(GameFileError, match="No space left"):
+        g.save(path)
+    assert path.read_text() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["g.json"]  # no temporary file left
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("not json", "not valid JSON"),
+    ("[]", "not a polydip game file"),
+    ('{"format": "polydip-game", "version": 99}', "version 99"),
+    ('{"format": "polydip-game", "version": 1, "variant": {"name": "nosuch"}}', "nosuch"),
+    ('{"format": "polydip-game", "version": 1, "variant": {"name": "standard"}, '
+     '"current": {"position": {"phase": "S1901M", "units": {"France": ["A XXX"]}}}}',
+     "unknown place"),
+])
+def test_bad_game_files_give_clear_errors(tmp_path, content: str, message: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    with pytest.raises(GameFileError, match=message):
+        Game.load(path)
+
+
+def test_write_atomic_replaces_whole_file(tmp_path) -> None:
+    path = tmp_path / "x.json"
+    write_atomic(path, json.dumps({"a": 1}))
+    write_atomic(path, json.dumps({"b": 2}))
+    assert json.loads(path.read_text()) == {"b": 2}

@@ -1,0 +1,114 @@
+"""The order parser reads the notations players, the DATC and the diplomacy package use."""
+
+from __future__ import annotations
+
+import pytest
+
+from polydip.errors import OrderError
+from polydip.geography.map import compile_map
+from polydip.orders.parser import parse_order
+from polydip.variants.loader import load_variant
+
+M = compile_map(load_variant("standard"))
+
+
+def fmt(text: str, phase: str = "M") -> str:
+    return parse_order(M, text, phase).format(M)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # DATC case-file style (jDip / godip)
+    ("F nth-pic", "F NTH - PIC"),
+    ("A bud S A ser-rum", "A BUD S A SER - RUM"),
+    ("F nth C A lon-nwy", "F NTH C A LON - NWY"),
+    ("A lon-nwy via convoy", "A LON - NWY VIA"),
+    ("F gol-spa/sc", "F LYO - SPA/SC"),
+    ("F mid-spa/nc", "F MAO - SPA/NC"),
+    ("A nat-nrg", "A NAO - NWG"),
+    # diplomacy package style
+    ("A PAR - BUR", "A PAR - BUR"),
+    ("F STP/SC - BOT", "F STP/SC - BOT"),
+    ("A LVP - EDI VIA", "A LVP - EDI VIA"),
+    ("A PAR H", "A PAR H"),
+    ("F NTH C A LON - BEL", "F NTH C A LON - BEL"),
+    # the DATC text's own words
+    ("F North Sea Convoys A Yorkshire - Yorkshire", "F NTH C A YOR - YOR"),
+    ("A Liverpool Supports A Yorkshire - Yorkshire", "A LVP S A YOR - YOR"),
+    ("F Spain(nc) - Mid-Atlantic Ocean", "F SPA/NC - MAO"),
+    ("F Mid-Atlantic Ocean - Spain(sc)", "F MAO - SPA/SC"),
+    ("F St Petersburg(south coast) - Gulf of Bothnia", "F STP/SC - BOT"),
+    ("A London - Belgium via Convoy", "A LON - BEL VIA"),
+    ("F Trieste Supports F Trieste", "F TRI S F TRI"),
+    ("A Munich Hold", "A MUN H"),
+    # players' prose
+    ("A Paris -> Burgundy", "A PAR - BUR"),
+    ("army paris moves to burgundy", "A PAR - BUR"),
+    ("F Spain (north coast) - Gascony", "F SPA/NC - GAS"),
+    ("A Paris supports A Marseilles to Burgundy", "A PAR S A MAR - BUR"),
+    ("a par s mar - bur", "A PAR S MAR - BUR"),
+    ("Fleet London holds.", "F LON H"),
+    ("A Yorkshire - North Sea - Belgium", "A YOR - BEL VIA"),  # DATC 4.A.6 path
+    ("A St. Petersburg - Moscow", "A STP - MOS"),
+    ("F Gulf of Lyons - Tyrrhenian Sea", "F LYO - TYS"),
+])
+def test_movement_notations(text: str, expected: str) -> None:
+    assert fmt(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("F IRI R MAO", "F IRI R MAO"),
+    ("F tri-alb", "F TRI R ALB"),  # a move written in a retreat phase is a retreat
+    ("A Paris retreats to Burgundy", "A PAR R BUR"),
+    ("F LVP D", "F LVP D"),
+    ("Disband A Paris", "A PAR D"),
+])
+def test_retreat_notations(text: str, expected: str) -> None:
+    assert fmt(text, "R") == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("A PAR B", "A PAR B"),
+    ("Build A kie", "A KIE B"),
+    ("build fleet St Petersburg (north coast)", "F STP/NC B"),
+    ("Remove pic", "PIC D"),
+    ("Remove F Gulf of Lyon", "F LYO D"),
+    ("F LIV D".replace("LIV", "LVP"), "F LVP D"),
+    ("WAIVE", "WAIVE"),
+    ("waive", "WAIVE"),
+])
+def test_adjustment_notations(text: str, expected: str) -> None:
+    assert fmt(text, "A") == expected
+
+
+def test_unknown_place_suggests_the_likely_one() -> None:
+    with pytest.raises(OrderError) as err:
+        parse_order(M, "A Pari - Burgundy")
+    assert "did you mean" in str(err.value)
+    assert "Paris" in str(err.value)
+    assert "A Pari - Burgundy" in str(err.value)
+
+
+def test_unknown_destination_names_the_order() -> None:
+    with pytest.raises(OrderError, match="unknown destination 'burgandy'"):
+        parse_order(M, "A Paris - Burgandy")
+
+
+def test_trailing_garbage_is_reported() -> None:
+    with pytest.raises(OrderError, match="unexpected"):
+        parse_order(M, "A PAR - BUR please")
+
+
+def test_support_in_retreat_phase_is_rejected_with_a_hint() -> None:
+    with pytest.raises(OrderError, match="retreat phase"):
+        parse_order(M, "A SER S F TRI - ALB", "R")
+
+
+def test_convoy_needs_a_destination() -> None:
+    with pytest.raises(OrderError, match="destination"):
+        parse_order(M, "F NTH C A LON")
+
+
+def test_unit_type_may_be_omitted_or_wrong() -> None:
+    # DATC 4.C.1/4.C.2: the order stands; the unit's real kind is used when it is bound
+    assert parse_order(M, "PAR - BUR").kind is None
+    assert parse_order(M, "F PAR - BUR").kind == M.kind_index["F"]
