@@ -73,7 +73,7 @@ def random_orders(m: Map, pos: Position, rng: random.Random, support_rate: float
         counts = adjustment_counts(m, pos)
         for p, delta in enumerate(counts):
             if delta > 0:
-                sites = [k for k in legal if "/" in k or k in m.prov_index]
+                sites = [k for k in legal if " " not in k]  # build sites, not units
                 mine = [k for k in sites if legal[k] and _site_power(m, pos, k) == p]
                 rng.shuffle(mine)
                 out[p] = [rng.choice([o for o in legal[k] if o != "WAIVE"])

@@ -3,8 +3,12 @@
 "Legal" follows DATC 4.E.1: an order that could be valid given the units on the board —
 convoys and convoyed moves need a chain of fleets on the board, a support of a convoyed move
 must not need the supporting fleet itself (6.D.31), a convoying fleet must be necessary for
-some route (6.G.19). Strings of moves per (kind, location) are built once per map and cached;
-per position only supports and convoys are assembled.
+some route (6.G.19).
+
+Speed: everything that depends only on the map is built once per map and cached as tuples of
+strings — a unit's holds and moves, and for each pair of unit placements the supports one
+may give the other. Per position, only the lookups of who stands where, and the convoys, are
+done.
 """
 
 from __future__ import annotations
@@ -17,17 +21,94 @@ from polydip.geography.map import Map
 from polydip.state import Position
 
 
+class _Tables:
+    """Per-map string tables, filled lazily."""
+
+    __slots__ = ("conv", "m", "moves", "pair", "partners", "unit")
+
+    def __init__(self, m: Map) -> None:
+        self.m = m
+        nk = len(m.kinds)
+        self.unit = [[f"{k} {m.loc_name[loc]}" for loc in range(m.n_loc)] for k in m.kinds]
+        self.moves = [
+            [(f"{self.unit[k][loc]} H",) + tuple(
+                f"{self.unit[k][loc]} - {m.loc_name[d]}" for d in m.adj[k][loc]
+                if m.occupy[k][d])
+             for loc in range(m.n_loc)]
+            for k in range(nk)
+        ]
+        # placements (kind, loc) of units that can stand somewhere
+        places = [(k, loc) for k in range(nk) for loc in range(m.n_loc) if m.occupy[k][loc]]
+        # reach by province for each placement (moves without convoy)
+        reach = {pl: m.reach_prov[pl[0]][pl[1]] for pl in places}
+        by_prov: dict[int, list[tuple[int, int]]] = {}
+        for pl in places:
+            by_prov.setdefault(m.loc_prov[pl[1]], []).append(pl)
+        # partners of a supporter: placements whose province or move targets it can reach
+        self.partners: dict[tuple[int, int], frozenset[tuple[int, int]]] = {}
+        for pl in places:
+            mine = reach[pl]
+            own = m.loc_prov[pl[1]]
+            cands = set()
+            for q in mine:
+                for other in by_prov.get(q, ()):
+                    cands.add(other)
+                for q2 in m.prov_neighbours[q]:
+                    for other in by_prov.get(q2, ()):
+                        if other[1] != pl[1] and (reach[other] & mine) - {own}:
+                            cands.add(other)
+            cands.discard(pl)
+            self.partners[pl] = frozenset(cands)
+        self.pair: dict[tuple[int, int, int, int], tuple[str, ...]] = {}
+        self.conv: dict[tuple, tuple[str, ...]] = {}
+
+    def via(self, us: str, p: int, entry: tuple) -> tuple[str, ...]:
+        """"A X - Y VIA" orders of an army in province p, given its convoy table entry."""
+        key = (us, entry[0])
+        got = self.conv.get(key)
+        if got is None:
+            if len(self.conv) > 100_000:  # bound the memory of very long simulations
+                self.conv.clear()
+            abbr = self.m.prov_abbr
+            got = self.conv[key] = tuple(f"{us} - {abbr[dp]} VIA" for dp in entry[1])
+        return got
+
+    def convoys(self, us: str, p: int, army: str, ap: int, entry: tuple) -> tuple[str, ...]:
+        """Convoy orders a fleet `us` in province p may give the army `army` in ap."""
+        key = (us, army, entry[0])
+        got = self.conv.get(key)
+        if got is None:
+            if len(self.conv) > 100_000:
+                self.conv.clear()
+            m = self.m
+            got = self.conv[key] = tuple(
+                f"{us} C {army} - {m.prov_abbr[dp]}" for dp, route in entry[1].items()
+                if p in route and geometric_route(m, ap, dp, p))
+        return got
+
+    def supports(self, k: int, loc: int, k2: int, loc2: int) -> tuple[str, ...]:
+        """Supports a unit (k, loc) may give a unit (k2, loc2), moves without convoy."""
+        key = (k, loc, k2, loc2)
+        got = self.pair.get(key)
+        if got is not None:
+            return got
+        m = self.m
+        us, them = self.unit[k][loc], self.unit[k2][loc2]
+        mine = m.reach_prov[k][loc]
+        own = m.loc_prov[loc]
+        out = []
+        if m.loc_prov[loc2] in mine:
+            out.append(f"{us} S {them}")
+        for q in sorted(m.reach_prov[k2][loc2]):
+            if q in mine and q != own:
+                out.append(f"{us} S {them} - {m.prov_abbr[q]}")
+        got = self.pair[key] = tuple(out)
+        return got
+
+
 @lru_cache(maxsize=64)
-def _static(m: Map) -> tuple[list[list[str]], list[list[tuple[str, ...]]]]:
-    """Per (kind, loc): the unit string, and its move/hold order strings."""
-    unit = [[f"{k} {m.loc_name[loc]}" for loc in range(m.n_loc)] for k in m.kinds]
-    moves = [
-        [(f"{unit[k][loc]} H",) + tuple(f"{unit[k][loc]} - {m.loc_name[d]}"
-                                        for d in m.adj[k][loc] if m.occupy[k][d])
-         for loc in range(m.n_loc)]
-        for k in range(len(m.kinds))
-    ]
-    return unit, moves
+def _tables(m: Map) -> _Tables:
+    return _Tables(m)
 
 
 def legal_orders(m: Map, pos: Position, power: int | None = None) -> dict[str, list[str]]:
@@ -40,91 +121,117 @@ def legal_orders(m: Map, pos: Position, power: int | None = None) -> dict[str, l
 
 
 def _movement(m: Map, pos: Position, power: int | None) -> dict[str, list[str]]:
-    unit_s, moves = _static(m)
-    units = pos.units
+    t = _tables(m)
+    unit_s, moves, partners, supports = t.unit, t.moves, t.partners, t.supports
     loc_prov = m.loc_prov
-    occ = {loc_prov[u.loc]: u for u in units}
-    seas = {loc_prov[u.loc] for u in units
+    at = {u.loc: u for u in pos.units}
+    placed = {(u.kind, u.loc) for u in pos.units}
+    seas = {loc_prov[u.loc] for u in pos.units
             if m.kind_convoys[u.kind] and m.convoy_prov[loc_prov[u.loc]]}
-    # convoyed moves possible for each convoyable unit: dest province -> route provinces
-    convoy_dests: dict[int, dict[int, set[int]]] = {}
+    # convoyed moves: army province -> (fleet provinces that can carry it, destinations)
+    convoys: dict[int, tuple[frozenset[int], dict[int, frozenset[int]]]] = {}
     if seas:
-        for u in units:
+        for u in pos.units:
             p = loc_prov[u.loc]
             if m.kind_convoyed[u.kind] and m.convoy_touch[p]:
-                d = _convoy_destinations(m, p, seas)
-                if d:
-                    convoy_dests[p] = d
-    # every move any unit may make, by destination province: (unit string, dest, route seas)
-    into: dict[int, list[tuple[str, int, int, frozenset[int] | None]]] = {}
-    for u in units:
-        k, loc = u.kind, u.loc
-        us = unit_s[k][loc]
-        for d in m.adj[k][loc]:
-            if m.occupy[k][d]:
-                into.setdefault(loc_prov[d], []).append((us, loc_prov[loc], loc_prov[d], None))
-        for dp, route in convoy_dests.get(loc_prov[loc], {}).items():
-            if dp not in m.reach_prov[k][loc]:
-                into.setdefault(dp, []).append((us, loc_prov[loc], dp, frozenset(route)))
+                comp, dests = _convoy_destinations(m, p, frozenset(seas))
+                if dests:
+                    convoys[p] = (comp, dests)
+    into = _convoy_only(m, t, at, convoys) if convoys else {}
     out: dict[str, list[str]] = {}
-    for u in units:
+    for u in pos.units:
         if power is not None and u.power != power:
             continue
         k, loc = u.kind, u.loc
         p = loc_prov[loc]
         us = unit_s[k][loc]
         lst = list(moves[k][loc])
-        for dp in convoy_dests.get(p, {}):
-            lst.append(f"{us} - {m.prov_abbr[dp]} VIA")
-        reach = m.reach_prov[k][loc]
-        for q in reach:
-            v = occ.get(q)
-            if v is not None:
-                lst.append(f"{us} S {unit_s[v.kind][v.loc]}")
-            seen = set()
-            for other, op, dp, route in into.get(q, ()):
-                if other == us or other in seen:
-                    continue
-                if (route is not None and p in route
-                        and not provinces_on_routes(m, op, dp, route - {p})):
-                    continue  # every convoy goes through the supporter itself (6.D.31)
-                seen.add(other)
-                lst.append(f"{us} S {other} - {m.prov_abbr[dp]}")
-        if m.kind_convoys[k] and m.convoy_prov[p] and p in seas:
-            for ap, dests in convoy_dests.items():
-                a = occ[ap]
-                for dp, route in dests.items():
-                    if p in route and geometric_route(m, ap, dp, p):
-                        lst.append(f"{us} C {unit_s[a.kind][a.loc]} - {m.prov_abbr[dp]}")
+        if p in convoys:
+            lst.extend(t.via(us, p, convoys[p]))
+        for k2, loc2 in partners[(k, loc)] & placed:
+            lst.extend(supports(k, loc, k2, loc2))
+        if convoys:
+            if into:
+                _convoy_supports(m, u, p, us, into, lst)
+            if m.kind_convoys[k] and p in seas:
+                for ap, entry in convoys.items():
+                    if p in entry[0]:
+                        a = at_prov(m, at, ap)
+                        lst.extend(t.convoys(us, p, unit_s[a.kind][a.loc], ap, entry))
         out[us] = lst
     return out
 
 
-def _convoy_destinations(m: Map, origin: int, seas: set[int]) -> dict[int, set[int]]:
-    """Provinces an army in `origin` could reach through the fleets in `seas`, each with the
-    fleet provinces on some route there."""
+def at_prov(m: Map, at: dict, prov: int):
+    """The unit in province `prov` (on its province location or one of its coasts)."""
+    u = at.get(prov)
+    if u is None:
+        for c in m.prov_coast_locs[prov]:
+            u = at.get(c)
+            if u is not None:
+                break
+    return u
+
+
+def _convoy_only(m: Map, t: _Tables, at: dict, convoys: dict
+                 ) -> dict[int, list[tuple[str, int, int, frozenset[int]]]]:
+    """Destination → convoyed moves there that no army could make without a convoy:
+    (army string, army province, destination, fleet provinces on its routes)."""
+    into: dict[int, list[tuple[str, int, int, frozenset[int]]]] = {}
+    for ap, (_comp, dests) in convoys.items():
+        a = at_prov(m, at, ap)
+        direct = m.reach_prov[a.kind][a.loc]
+        army = t.unit[a.kind][a.loc]
+        for dp, route in dests.items():
+            if dp not in direct:
+                into.setdefault(dp, []).append((army, ap, dp, route))
+    return into
+
+
+def _convoy_supports(m: Map, u, p: int, us: str,
+                     into: dict[int, list[tuple[str, int, int, frozenset[int]]]],
+                     lst: list[str]) -> None:
+    """Supports of convoyed moves that could not be made without a convoy."""
+    for q in m.reach_prov[u.kind][u.loc]:
+        for army, ap, dp, route in into.get(q, ()):
+            if ap == p or dp == p:
+                continue
+            if p in route and not _routes_without(m, ap, dp, route, p):
+                continue  # every convoy goes through the supporter itself (6.D.31)
+            lst.append(f"{us} S {army} - {m.prov_abbr[dp]}")
+
+
+@lru_cache(maxsize=1 << 14)
+def _routes_without(m: Map, origin: int, dest: int, route: frozenset[int], p: int) -> bool:
+    return bool(provinces_on_routes(m, origin, dest, route - {p}))
+
+
+def _convoy_destinations(m: Map, origin: int, seas: frozenset[int]
+                         ) -> tuple[frozenset[int], dict[int, frozenset[int]]]:
+    """The fleet provinces connected to `origin`, and for each province an army there could
+    reach through them, the fleet provinces on some route there."""
     touch = m.convoy_touch
     comp = set()
     stack = [s for s in touch[origin] if s in seas]
     comp.update(stack)
     while stack:
         s = stack.pop()
-        for t in touch[s]:
-            if t in seas and t not in comp:
-                comp.add(t)
-                stack.append(t)
+        for x in touch[s]:
+            if x in seas and x not in comp:
+                comp.add(x)
+                stack.append(x)
     if not comp:
-        return {}
+        return frozenset(), {}
+    fc = frozenset(comp)
+    return fc, _convoy_table(m, origin, fc)
+
+
+@lru_cache(maxsize=1 << 14)
+def _convoy_table(m: Map, origin: int, comp: frozenset[int]) -> dict[int, frozenset[int]]:
     army = m.army
-    dests: dict[int, set[int]] = {}
-    candidates = {q for s in comp for q in m.convoy_shore[s]}
-    for q in candidates:
-        if q == origin or m.convoy_prov[q] or not m.occupy[army][q]:
-            continue
-        route = provinces_on_routes(m, origin, q, comp)
-        if route:
-            dests[q] = route
-    return dests
+    dests = sorted({q for s in comp for q in m.convoy_shore[s]
+                    if q != origin and m.occupy[army][q]})
+    return {q: frozenset(provinces_on_routes(m, origin, q, comp)) for q in dests}
 
 
 def _retreats(m: Map, pos: Position, power: int | None) -> dict[str, list[str]]:
@@ -151,7 +258,7 @@ def _adjustments(m: Map, pos: Position, power: int | None) -> dict[str, list[str
                     else:
                         locs = [prov] if m.occupy[k][prov] else []
                     opts += [f"{m.kinds[k]} {m.loc_name[c]} B" for c in locs]
-                out[m.prov_abbr[prov]] = opts + ["WAIVE"]
+                out[m.prov_abbr[prov]] = [*opts, "WAIVE"]
         elif delta < 0:
             for u in pos.units:
                 if u.power == pw:

@@ -14,6 +14,7 @@ A path ("A Yorkshire - North Sea - Belgium") is accepted and means "via convoy" 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from polydip.errors import OrderError, did_you_mean
 from polydip.geography.map import COAST_WORDS, Map, normalize_name
@@ -157,6 +158,13 @@ def _is_coast_token(w: str) -> bool:
 
 def parse_order(m: Map, text: str, phase_type: str = "M") -> Order:
     """Parse one order; raise OrderError with a reason (and a suggestion) when it can't."""
+    return _parse_cached(m, text, phase_type)
+
+
+@lru_cache(maxsize=1 << 16)
+def _parse_cached(m: Map, text: str, phase_type: str) -> Order:
+    # Orders are immutable, and the same strings recur phase after phase: parse each once.
+    # (An OrderError is not cached: lru_cache does not store exceptions.)
     c = _Cursor(m, text)
     if c.at_end():
         raise c.error("empty order")
