@@ -110,3 +110,20 @@ def _geometric(m: Map, origin: int, dest: int) -> frozenset[int]:
 def sea_route_possible(m: Map, origin: int, dest: int) -> bool:
     """Could any chain of convoy provinces carry an army from origin to dest?"""
     return bool(_geometric(m, origin, dest))
+
+
+@lru_cache(maxsize=1 << 14)
+def fleet_reach(m: Map, origin: int, seas: frozenset[int]) -> frozenset[int]:
+    """Provinces an army in `origin` could be convoyed to through the convoy provinces
+    `seas` (those holding a fleet)."""
+    touch = m.convoy_touch
+    comp = set()
+    stack = [s for s in touch[origin] if s in seas]
+    comp.update(stack)
+    while stack:
+        s = stack.pop()
+        for x in touch[s]:
+            if x in seas and x not in comp:
+                comp.add(x)
+                stack.append(x)
+    return frozenset(q for s in comp for q in m.convoy_shore[s] if q != origin)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from polydip.adjudication.convoy import (
+    fleet_reach,
     geometric_route,
     provinces_on_routes,
     route_exists,
@@ -21,6 +22,8 @@ from polydip.errors import NotSupportedError
 from polydip.geography.map import Map
 from polydip.orders.model import CONVOY, HOLD, MOVE, SUPPORT, Order
 from polydip.state import Dislodged, Unit
+
+_NONE: tuple[int, ...] = ()
 
 # order codes used in the hot path
 T_HOLD, T_MOVE, T_SUPPORT, T_CONVOY = 0, 1, 2, 3
@@ -42,7 +45,8 @@ class MovementResult:
 
 class _Movement(Resolver):
     __slots__ = (
-        "any_route", "attackers", "conv_fleets", "convoyed", "dest", "dest_prov", "h2h",
+        "any_route", "attackers", "conv_fleets", "convoyed", "crowded", "dest", "dest_prov",
+        "fleet_seas", "h2h",
         "hold_supp", "kind", "land_ok", "loc", "m", "move_supp", "occ", "paradox", "power",
         "prov", "sup_prov", "typ", "void",
     )
@@ -75,63 +79,73 @@ class _Movement(Resolver):
         self.convoyed = [False] * n
         self.land_ok = [False] * n
         self.h2h = [-1] * n
-        self.attackers: list[list[int]] = [[] for _ in range(m.n_prov)]
-        self.move_supp: list[list[int]] = [[] for _ in range(n)]
-        self.hold_supp: list[list[int]] = [[] for _ in range(n)]
-        self.conv_fleets: list[list[int]] = [[] for _ in range(n)]
+        # sparse: most units are not attacked, supported or convoyed
+        self.attackers: dict[int, list[int]] = {}  # province -> units moving there
+        self.move_supp: dict[int, list[int]] = {}  # unit -> units supporting its move
+        self.hold_supp: dict[int, list[int]] = {}  # unit -> units supporting it to hold
+        self.conv_fleets: dict[int, list[int]] = {}  # army -> fleets convoying it
+        self.fleet_seas: set[int] | None = None
         self._validate(orders, options)
 
     # ---- order validation (DATC 4.B, 4.C, 4.E.1) ----------------------------------------
 
     def _validate(self, orders: list[Order | None], options: dict) -> None:
         m = self.m
-        n = len(orders)
-        typ, dest, dest_prov = self.typ, self.dest, self.dest_prov
+        typ, dest, dest_prov, void = self.typ, self.dest, self.dest_prov, self.void
+        loc_prov = m.loc_prov
+        moves, supports, convoys = [], [], []
         # pass 1: moves (destination, coasts) — convoy need decided after convoys are read
-        for u in range(n):
-            o = orders[u]
-            if o is None or o.type == HOLD:
+        cache = m.memo.setdefault("move_dest", {})
+        kind, loc = self.kind, self.loc
+        for u, o in enumerate(orders):
+            if o is None:
                 continue
-            if o.type == MOVE:
-                d = self._move_dest(u, o.target)
+            t = o.type
+            if t == MOVE:
+                key = (kind[u], loc[u], o.target)
+                d = cache.get(key)
+                if d is None:
+                    d = cache[key] = self._move_dest(u, o.target)
                 if d < 0:
-                    self.void[u] = True
+                    void[u] = True
                     continue
                 typ[u] = T_MOVE
                 dest[u] = d
-                dest_prov[u] = m.loc_prov[d]
-            elif o.type in (SUPPORT, CONVOY):
-                pass
-            else:
-                self.void[u] = True
+                dest_prov[u] = loc_prov[d]
+                moves.append(u)
+            elif t == SUPPORT:
+                supports.append(u)
+            elif t == CONVOY:
+                convoys.append(u)
+            elif t != HOLD:
+                void[u] = True
         # pass 2: convoy orders
-        for u in range(n):
+        for u in convoys:
             o = orders[u]
-            if o is None or o.type != CONVOY:
-                continue
-            a = self.occ[m.loc_prov[o.aux_loc]] if o.aux_loc is not None else -1
-            tp = m.loc_prov[o.target]
-            if (a < 0 or not m.kind_convoys[self.kind[u]] or not m.convoy_prov[self.prov[u]]
-                    or not m.kind_convoyed[self.kind[a]] or typ[a] != T_MOVE
+            a = self.occ[loc_prov[o.aux_loc]] if o.aux_loc is not None else -1
+            tp = loc_prov[o.target]
+            if (a < 0 or not m.kind_convoys[kind[u]] or not m.convoy_prov[self.prov[u]]
+                    or not m.kind_convoyed[kind[a]] or typ[a] != T_MOVE
                     or dest_prov[a] != tp
                     or not geometric_route(m, self.prov[a], tp, self.prov[u])):
-                self.void[u] = True
+                void[u] = True
                 continue
             typ[u] = T_CONVOY
             dest[u] = tp
-            self.conv_fleets[a].append(u)
+            self.conv_fleets.setdefault(a, []).append(u)
         # pass 3: does each move use a convoy?  (DATC 4.A.3, 2023 rulebook by default)
         adjacent = options.get("adjacent_convoy", "2023")
-        for u in range(n):
+        for u in moves:
             if typ[u] != T_MOVE:
                 continue
             o = orders[u]
             k = self.kind[u]
             direct = dest[u] in m.adj_set[k][self.loc[u]]
-            fleets = self.conv_fleets[u]
-            # intent to convoy: a legal convoy order by a fleet of the army's own power
-            own = any(self.power[f] == self.power[u] for f in fleets)
+            fleets = self.conv_fleets.get(u, _NONE)
+            own = False
             if fleets:
+                # intent to convoy: a legal convoy order by a fleet of the army's own power
+                own = any(self.power[f] == self.power[u] for f in fleets)
                 on_route = provinces_on_routes(m, self.prov[u], dest_prov[u],
                                                [self.prov[f] for f in fleets])
                 # fleets not on any complete route cannot help: their convoy is void
@@ -161,12 +175,10 @@ class _Movement(Resolver):
                 for f in fleets:  # a convoy of a move that goes by land is void
                     typ[f] = T_HOLD
                     self.void[f] = True
-                self.conv_fleets[u] = []
+                del self.conv_fleets[u]
         # pass 4: supports
-        for u in range(n):
+        for u in supports:
             o = orders[u]
-            if o is None or o.type != SUPPORT:
-                continue
             s = self.occ[m.loc_prov[o.aux_loc]] if o.aux_loc is not None else -1
             reach = m.reach_prov[self.kind[u]][self.loc[u]]
             if s < 0 or s == u:
@@ -178,7 +190,7 @@ class _Movement(Resolver):
                     continue
                 typ[u] = T_SUPPORT
                 self.sup_prov[u] = self.prov[s]
-                self.hold_supp[s].append(u)
+                self.hold_supp.setdefault(s, []).append(u)
             else:
                 tp = m.loc_prov[o.target]
                 # a coast named in the support must be the coast the move goes to (6.B.9)
@@ -192,13 +204,19 @@ class _Movement(Resolver):
                 typ[u] = T_SUPPORT
                 self.sup_prov[u] = tp
                 dest[u] = s
-                self.move_supp[s].append(u)
+                self.move_supp.setdefault(s, []).append(u)
         # attackers and head-to-head battles
-        for u in range(n):
-            if typ[u] == T_MOVE:
-                self.attackers[dest_prov[u]].append(u)
-        for u in range(n):
-            if typ[u] == T_MOVE and not self.convoyed[u]:
+        attackers = self.attackers
+        crowded = []
+        moves = [u for u in moves if typ[u] == T_MOVE]
+        for u in moves:
+            lst = attackers.setdefault(dest_prov[u], [])
+            lst.append(u)
+            if len(lst) == 2:
+                crowded.append(dest_prov[u])
+        self.crowded = crowded
+        for u in moves:
+            if not self.convoyed[u]:
                 v = self.occ[dest_prov[u]]
                 if (v >= 0 and typ[v] == T_MOVE and not self.convoyed[v]
                         and dest_prov[v] == self.prov[u]):
@@ -209,10 +227,14 @@ class _Movement(Resolver):
         A convoyed move with no such route is illegal (DATC 6.D.32), and so is a support
         that only a convoy through the supporter itself could make valid (6.D.31)."""
         m = self.m
-        seas = {self.prov[f] for f in range(len(self.prov))
-                if m.kind_convoys[self.kind[f]] and m.convoy_prov[self.prov[f]]}
-        seas.discard(without)
-        return route_exists(m, self.prov[u], self.dest_prov[u], seas.__contains__)
+        if self.fleet_seas is None:
+            self.fleet_seas = {self.prov[f] for f in range(len(self.prov))
+                               if m.kind_convoys[self.kind[f]] and m.convoy_prov[self.prov[f]]}
+        seas = self.fleet_seas
+        if without not in seas:
+            return self.dest_prov[u] in fleet_reach(m, self.prov[u], frozenset(seas))
+        return route_exists(m, self.prov[u], self.dest_prov[u],
+                            lambda p: p in seas and p != without)
 
     def _move_dest(self, u: int, target: int | None) -> int:
         """The location a move order goes to, or -1 when the order is illegal."""
@@ -254,14 +276,14 @@ class _Movement(Resolver):
 
     def _dislodged(self, u: int) -> bool:
         resolve = self.resolve
-        return any(resolve(a) for a in self.attackers[self.prov[u]])
+        return any(resolve(a) for a in self.attackers.get(self.prov[u], _NONE))
 
     def _support_dislodged(self, s: int) -> bool:
         """A dislodged supporter gives no support — except, under the paradox rules of the
         rulebooks, when the army that dislodges it is one whose cut those rules forbid
         (the paradox rule takes precedence over the dislodge rule, DATC 6.F.17)."""
         resolve = self.resolve
-        for a in self.attackers[self.prov[s]]:
+        for a in self.attackers.get(self.prov[s], _NONE):
             if self.convoyed[a] and self._convoy_spares(a, s):
                 continue
             if resolve(a):
@@ -280,7 +302,7 @@ class _Movement(Resolver):
                 return False
         elif att <= self._hold(self.dest_prov[u]):
             return False
-        for w in self.attackers[self.dest_prov[u]]:
+        for w in self.attackers[self.dest_prov[u]]:  # u is one of them
             if w != u and att <= self._prevent(w):
                 return False
         return True
@@ -288,7 +310,7 @@ class _Movement(Resolver):
     def _path(self, u: int) -> bool:
         if not self.convoyed[u]:
             return True
-        fleets = self.conv_fleets[u]
+        fleets = self.conv_fleets.get(u)
         if not fleets:
             return self.land_ok[u]
         resolve = self.resolve
@@ -300,7 +322,8 @@ class _Movement(Resolver):
                 provinces_on_routes(self.m, self.prov[u], self.dest_prov[u], good))
         return ok or self.land_ok[u]
 
-    def _support_count(self, supporters: list[int], exclude_power: int = -1) -> int:
+    def _support_count(self, supporters: list[int] | tuple[int, ...],
+                       exclude_power: int = -1) -> int:
         resolve = self.resolve
         power = self.power
         return sum(1 for s in supporters if power[s] != exclude_power and resolve(s))
@@ -311,18 +334,18 @@ class _Movement(Resolver):
             return 0
         if self.typ[o] == T_MOVE:
             return 0 if self.resolve(o) else 1
-        return 1 + self._support_count(self.hold_supp[o])
+        return 1 + self._support_count(self.hold_supp.get(o, _NONE))
 
     def _attack(self, u: int) -> int:
         o = self.occ[self.dest_prov[u]]
         if o < 0 or (self.h2h[u] != o and self.typ[o] == T_MOVE and self.resolve(o)):
-            return 1 + self._support_count(self.move_supp[u])
+            return 1 + self._support_count(self.move_supp.get(u, _NONE))
         if self.power[o] == self.power[u]:
             return 0
-        return 1 + self._support_count(self.move_supp[u], self.power[o])
+        return 1 + self._support_count(self.move_supp.get(u, _NONE), self.power[o])
 
     def _defend(self, u: int) -> int:
-        return 1 + self._support_count(self.move_supp[u])
+        return 1 + self._support_count(self.move_supp.get(u, _NONE))
 
     def _prevent(self, u: int) -> int:
         if not self._path(u):
@@ -330,11 +353,11 @@ class _Movement(Resolver):
         v = self.h2h[u]
         if v >= 0 and self.resolve(v):
             return 0
-        return 1 + self._support_count(self.move_supp[u])
+        return 1 + self._support_count(self.move_supp.get(u, _NONE))
 
     def _support_cut(self, s: int) -> bool:
         power = self.power
-        for a in self.attackers[self.prov[s]]:
+        for a in self.attackers.get(self.prov[s], _NONE):
             if power[a] == power[s] or self.prov[a] == self.sup_prov[s]:
                 continue
             if self.convoyed[a] and self._convoy_spares(a, s):
@@ -350,11 +373,12 @@ class _Movement(Resolver):
             # no cut of a support for an attack on a fleet necessary for the army's convoy
             # (1971: every convoying fleet; 2000/2023: one without which no route is left)
             target = self.sup_prov[s]
-            if self.dest[s] < 0 or not any(self.prov[f] == target for f in self.conv_fleets[a]):
+            fleets = self.conv_fleets.get(a, _NONE)
+            if self.dest[s] < 0 or not any(self.prov[f] == target for f in fleets):
                 return False
             if rule == "1971":
                 return True
-            rest = [self.prov[f] for f in self.conv_fleets[a] if self.prov[f] != target]
+            rest = [self.prov[f] for f in fleets if self.prov[f] != target]
             return not provinces_on_routes(self.m, self.prov[a], self.dest_prov[a], rest)
         if rule == "1982":
             # no cut of a support for an action in a body of water with a convoying fleet
@@ -415,9 +439,9 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
         occupied[m.loc_prov[nu.loc]] = True
     # standoffs: an empty province that two or more units tried to enter, none succeeding
     contested = set()
-    for p in range(m.n_prov):
+    for p in mv.crowded:
         att = mv.attackers[p]
-        if len(att) >= 2 and not occupied[p] and not any(ok[a] for a in att):
+        if not occupied[p] and not any(ok[a] for a in att):
             if sum(1 for a in att if mv._prevent(a) > 0) >= 2:
                 contested.add(p)
     retreat_from_convoy = options.get("retreat_to_convoy_origin", True)

@@ -6,7 +6,8 @@ outside world (which speaks of powers and typed orders).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites, resolve_adjustments
 from polydip.adjudication.movement import resolve_movement
@@ -38,13 +39,28 @@ class OrderResult:
     result: list[str]  # result words, [] = success
 
 
-@dataclass(slots=True)
 class PhaseOutcome:
-    phase: Phase
-    position: Position  # the position of the next phase
-    results: list[OrderResult]
-    errors: list[tuple[int, str]] = field(default_factory=list)  # (power, message)
-    center_changes: list[tuple[int, int, int]] = field(default_factory=list)  # prov, old, new
+    """What processing a phase produced. `results` (one per order, in diplomacy notation) is
+    built on first use: simulations that never read it do not pay for the strings."""
+
+    __slots__ = ("_results", "center_changes", "errors", "phase", "position")
+
+    def __init__(self, phase: Phase, position: Position,
+                 results: list[OrderResult] | Callable[[], list[OrderResult]],
+                 errors: list[tuple[int, str]] | None = None,
+                 center_changes: list[tuple[int, int, int]] | None = None) -> None:
+        self.phase = phase
+        self.position = position  # the position of the next phase
+        self._results = results
+        self.errors = errors if errors is not None else []  # (power, message)
+        self.center_changes = center_changes if center_changes is not None else []
+
+    @property
+    def results(self) -> list[OrderResult]:
+        r = self._results
+        if callable(r):
+            r = self._results = r()
+        return r
 
 
 def parse_orders(m: Map, phase: Phase, orders: dict[int, list[str]]
@@ -90,24 +106,41 @@ def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: 
 
 def describe(m: Map, unit, o: Order | None) -> str:
     """The order of `unit` in diplomacy notation, using where the unit really is."""
-    u = m.unit_str(unit.kind, unit.loc)
-    if o is None or o.type == HOLD:
-        return f"{u} H"
-    rest = o.format(m).split(" ", 2)[2] if o.kind is not None else o.format(m).split(" ", 1)[1]
-    return f"{u} {rest}"
+    key = (m, unit.kind, unit.loc, o.text if o is not None else None,
+           o.type if o is not None else None)
+    got = _DESCRIBED.get(key)
+    if got is None:
+        if len(_DESCRIBED) > 200_000:
+            _DESCRIBED.clear()
+        u = m.unit_str(unit.kind, unit.loc)
+        if o is None or o.type == HOLD:
+            got = f"{u} H"
+        else:
+            text = o.format(m)
+            rest = text.split(" ", 2)[2] if o.kind is not None else text.split(" ", 1)[1]
+            got = f"{u} {rest}"
+        _DESCRIBED[key] = got
+    return got
+
+
+_DESCRIBED: dict[tuple, str] = {}
 
 
 def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
             ) -> PhaseOutcome:
     phase = pos.phase
     new = pos.copy()
-    results: list[OrderResult] = []
+    results: list[OrderResult] | Callable[[], list[OrderResult]] = []
     errors: list[tuple[int, str]] = []
     if phase.type == "M":
         bound, errors = bind_to_units(m, pos.units, orders, MOVEMENT_TYPES)
         mr = resolve_movement(m, pos.units, bound, options)
-        for u, o, r in zip(pos.units, bound, mr.results, strict=True):
-            results.append(OrderResult(u.power, describe(m, u, o), r))
+        units = pos.units
+
+        def results() -> list[OrderResult]:
+            return [OrderResult(u.power, describe(m, u, o), r)
+                    for u, o, r in zip(units, bound, mr.results, strict=True)]
+
         new.units = mr.units
         new.dislodged = mr.dislodged
         new.contested = mr.contested

@@ -132,6 +132,8 @@ class Map:
         for i, p in enumerate(v.powers):
             self.power_index[p.name.lower()] = i
         self.names = self._build_names()
+        # memo tables of derived facts, filled lazily by the modules that use them
+        self.memo: dict[str, dict] = {}
 
     def _edge_loc(self, name: str, key: str) -> int:
         loc = self.loc_index.get(name)
