@@ -153,7 +153,17 @@ def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
             dislodged.append(Dislodged(p, k, loc, attacker, convoyed, where))
     if phase.type == "R" and not dislodged:
         raise RequestError(f"phase {phase.name} is a retreat phase but no unit is dislodged")
-    return Position(phase, units, owners, dislodged, contested, homes)
+    year_start = None
+    if req.get("year_start_centers"):
+        year_start = [-1] * m.n_prov
+        for pname, lst in _mapping(req, "year_start_centers").items():
+            p = power_index(m, pname)
+            for c in lst:
+                year_start[_prov(m, c, f"year_start_centers.{pname}")] = p
+    extra = req.get("extra") or {}
+    if not isinstance(extra, dict):
+        raise RequestError("'extra' must be an object")
+    return Position(phase, units, owners, dislodged, contested, homes, year_start, dict(extra))
 
 
 def adjudicate_request(req: Any) -> dict[str, Any]:
@@ -162,7 +172,8 @@ def adjudicate_request(req: Any) -> dict[str, Any]:
         if not isinstance(req, dict):
             raise RequestError("a request is a JSON object")
         unknown = set(req) - {"variant", "phase", "units", "dislodged", "contested", "centers",
-                              "homes", "orders", "options", "id"}
+                              "homes", "orders", "options", "id", "year_start_centers",
+                              "extra"}
         if unknown:
             raise RequestError(f"unknown request key(s): {', '.join(sorted(unknown))}")
         m = get_map(str(req.get("variant", "standard")))

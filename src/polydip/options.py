@@ -10,7 +10,7 @@ from typing import Any
 
 from polydip.errors import PolydipError, did_you_mean
 
-OPTIONS: dict[str, tuple[Any, tuple[Any, ...], str]] = {
+OPTIONS: dict[str, tuple[Any, tuple[Any, ...] | None, str]] = {
     "convoy_paradox": ("szykman", ("szykman", "1971", "1982", "2000", "all_hold"),
                        "DATC 4.A.2: how a convoy paradox is resolved"),
     "multi_route_disruption": ("all", ("all", "any"),
@@ -26,6 +26,9 @@ OPTIONS: dict[str, tuple[Any, tuple[Any, ...], str]] = {
                                  "retreat to the army's starting province"),
     "civil_disorder": ("2023", ("2023", "1982"),
                        "DATC 4.D.8: which units civil disorder removes"),
+    "victory": ("default", None,
+                "which victory condition of the variant applies: 'default' or the name of "
+                "one of its [victory.presets]"),
 }
 
 
@@ -40,6 +43,8 @@ def check_options(options: dict[str, Any]) -> None:
             raise PolydipError(f"unknown option {key!r}" + did_you_mean(key, OPTIONS)
                                + f"; options: {', '.join(OPTIONS)}")
         allowed = OPTIONS[key][1]
+        if allowed is None:  # checked against the variant (see Game.new)
+            continue
         if val not in allowed:
             shown = ", ".join(repr(a) for a in allowed)
             raise PolydipError(f"option {key}: {val!r} is not one of {shown}")

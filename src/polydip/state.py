@@ -50,10 +50,17 @@ class Position:
     dislodged: list[Dislodged] = field(default_factory=list)
     contested: frozenset[int] = frozenset()  # provinces left empty by a standoff
     homes: list[tuple[int, ...]] = field(default_factory=list)  # per power
+    # center owners when the current year began (for "build on any center owned at the
+    # beginning of the year"); None = same as `owners`
+    year_start_owners: list[int] | None = None
+    # data rule modules keep between phases (JSON-serialisable), keyed by rule name
+    extra: dict = field(default_factory=dict)
 
     def copy(self) -> Position:
         return Position(self.phase, list(self.units), list(self.owners), list(self.dislodged),
-                        self.contested, list(self.homes))
+                        self.contested, list(self.homes),
+                        None if self.year_start_owners is None else list(self.year_start_owners),
+                        {k: _deep(v) for k, v in self.extra.items()})
 
     def centers_of(self, power: int) -> list[int]:
         return [p for p, o in enumerate(self.owners) if o == power]
@@ -64,3 +71,11 @@ class Position:
             if m.loc_prov[u.loc] == prov:
                 return i
         return -1
+
+
+def _deep(v):  # JSON-like values
+    if isinstance(v, dict):
+        return {k: _deep(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_deep(x) for x in v]
+    return v

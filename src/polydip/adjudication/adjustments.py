@@ -37,7 +37,11 @@ def adjustment_counts(m: Map, pos: Position) -> list[int]:
 
 
 def build_sites(m: Map, pos: Position, power: int) -> list[int]:
-    """Provinces where `power` may build now: its owned, vacant home centers."""
+    """Provinces where `power` may build now: by default its owned, vacant home centers; a
+    build-site rule of the variant may say otherwise (rules/build_sites.py)."""
+    sites = m.rules.build_sites(m, pos, power) if m.rules else None
+    if sites is not None:
+        return sites
     occupied = {m.loc_prov[u.loc] for u in pos.units}
     homes = pos.homes[power] if pos.homes else m.homes[power]
     return [p for p in homes if pos.owners[p] == power and p not in occupied]

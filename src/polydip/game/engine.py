@@ -185,6 +185,10 @@ def next_phase(m: Map, pos: Position, done: Phase, changes: list) -> Phase:
     while True:
         if done.season == cal.centers_change_after and nxt.season != done.season:
             changes.extend(update_centers(m, pos))
+        if nxt.year != done.year:
+            pos.year_start_owners = list(pos.owners)
+            if m.rules:
+                m.rules.year_start(m, pos)
         if nxt.type == "R" and not pos.dislodged:
             done, nxt = nxt, following(cal, nxt)
             continue

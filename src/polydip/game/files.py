@@ -50,6 +50,12 @@ def position_to_json(m: Map, pos: Position) -> dict[str, Any]:
         out["dislodged"] = dislodged
     if pos.contested:
         out["contested"] = sorted(m.prov_abbr[p] for p in pos.contested)
+    if pos.year_start_owners is not None and pos.year_start_owners != pos.owners:
+        out["year_start_centers"] = {
+            m.powers[p]: [m.prov_abbr[c] for c, o in enumerate(pos.year_start_owners) if o == p]
+            for p in range(len(m.powers))}
+    if pos.extra:
+        out["extra"] = pos.extra
     return out
 
 

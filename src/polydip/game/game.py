@@ -7,7 +7,7 @@ position, orders, results and center changes, so any past phase can be shown or 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,7 @@ from polydip.orders.legal import legal_orders
 from polydip.orders.model import BUILD, DISBAND, RETREAT, WAIVE
 from polydip.state import Position, Unit
 from polydip.variants.loader import load_variant
-from polydip.variants.model import Variant
+from polydip.variants.model import Variant, Victory
 
 
 @dataclass(slots=True)
@@ -60,7 +60,22 @@ class Game:
         opts.update(v.options)
         opts.update(options or {})
         check_options(opts)
-        return cls(v, m, initial_position(m), opts, name=name)
+        game = cls(v, m, initial_position(m), opts, name=name)
+        game.victory  # noqa: B018 - validates the 'victory' option against the variant
+        return game
+
+    @property
+    def victory(self) -> Victory:
+        """The victory condition in force: the variant's, or the preset the options name."""
+        v = self.variant.victory
+        name = self.options.get("victory", "default")
+        if name == "default":
+            return v
+        if name not in v.presets:
+            known = ", ".join(["default", *v.presets])
+            raise PolydipError(f"option victory: {self.variant.name} has no preset {name!r} "
+                               f"(choose from {known})")
+        return replace(v, **v.presets[name], presets={})
 
     # ---- state ---------------------------------------------------------------------------
 
@@ -181,25 +196,44 @@ class Game:
 
     def _check_end(self) -> None:
         m, pos = self.map, self.position
+        vic = self.victory
         counts = [0] * len(m.powers)
         for o in pos.owners:
             if o >= 0:
                 counts[o] += 1
-        need = self.variant.victory.centers
-        best = max(counts) if counts else 0
-        if pos.phase.type != "R" and best >= need:
+        ranked = sorted(counts, reverse=True)
+        best = ranked[0] if ranked else 0
+        check_now = pos.phase.type != "R"
+        if vic.check == "start_of_season":
+            check_now = pos.phase.season == vic.check_season and pos.phase.type == "M"
+        if check_now and best >= vic.centers:
             leaders = [p for p, c in enumerate(counts) if c == best]
-            if len(leaders) == 1:
+            if len(leaders) == 1 and (not vic.more_than_others or len(ranked) < 2
+                                      or ranked[1] < best):
                 self.status, self.winners = "won", leaders
                 return
-        last = self.variant.victory.last_year
-        if last is not None and pos.phase.year > last:
-            self.status = "drawn"
-            self.winners = [p for p, c in enumerate(counts) if c > 0]
-            return
         alive = {u.power for u in pos.units} | {p for p, c in enumerate(counts) if c > 0}
         if len(alive) == 1:
             self.status, self.winners = "won", sorted(alive)
+            return
+        if vic.last_year is not None and pos.phase.year > vic.last_year:
+            leaders = [p for p, c in enumerate(counts) if c == best]
+            if vic.last_year_result == "most_centers" and len(leaders) == 1:
+                self.status, self.winners = "won", leaders
+            else:
+                self.status = "drawn"
+                self.winners = sorted(alive)
+            return
+        if vic.no_change_years is not None and self.history:
+            last = self._last_center_change_year()
+            if pos.phase.year - last > vic.no_change_years:
+                self.status, self.winners = "drawn", sorted(alive)
+
+    def _last_center_change_year(self) -> int:
+        for rec in reversed(self.history):
+            if rec.outcome.center_changes:
+                return rec.position.phase.year
+        return self.history[0].position.phase.year - 1
 
     def declare_draw(self, powers: list[int | str] | None = None) -> None:
         """End the game as a draw shared by `powers` (default: every power with a center)."""

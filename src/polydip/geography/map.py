@@ -95,6 +95,14 @@ class Map:
                     a, b = pa, pb
                 adj_sets[k][a].add(b)
                 adj_sets[k][b].add(a)
+        # a coastal kind (fleet) stands only where it has an edge to move along: a "land"
+        # terrain that admits fleets (a variant where coastal and inland land share one
+        # terrain) still keeps fleets out of provinces without a coast
+        for k in range(nk):
+            if self.kind_coastal[k]:
+                for loc in range(self.n_loc):
+                    if self.occupy[k][loc] and not adj_sets[k][loc]:
+                        self.occupy[k][loc] = False
         self.adj: list[list[tuple[int, ...]]] = [
             [tuple(sorted(s)) for s in per_kind] for per_kind in adj_sets
         ]
@@ -134,6 +142,9 @@ class Map:
         self.names = self._build_names()
         # memo tables of derived facts, filled lazily by the modules that use them
         self.memo: dict[str, dict] = {}
+        from polydip.rules import compile_rules
+
+        self.rules = compile_rules(variant)
 
     def _edge_loc(self, name: str, key: str) -> int:
         loc = self.loc_index.get(name)

@@ -125,6 +125,28 @@ class _Reader:
                 raise self.fail(f"{key}.{name}[{i}]", "must be a string")
         return list(val)
 
+    def victory(self, vic: dict[str, Any], key: str, base: Victory) -> Victory:
+        known = {"centers", "last_year", "last_year_result", "more_than_others", "check",
+                 "check_season", "no_change_years", "presets"}
+        for k in vic:
+            if k not in known:
+                raise self.fail(f"{key}.{k}", "unknown key" + did_you_mean(k, known))
+        v = Victory(
+            centers=self.get(vic, "centers", int, key, base.centers),
+            last_year=self.get(vic, "last_year", int, key, base.last_year),
+            last_year_result=self.get(vic, "last_year_result", str, key, base.last_year_result),
+            more_than_others=self.get(vic, "more_than_others", bool, key,
+                                      base.more_than_others),
+            check=self.get(vic, "check", str, key, base.check),
+            check_season=self.get(vic, "check_season", str, key, base.check_season),
+            no_change_years=self.get(vic, "no_change_years", int, key, base.no_change_years),
+        )
+        if v.check not in ("after_update", "start_of_season"):
+            raise self.fail(f"{key}.check", "must be \"after_update\" or \"start_of_season\"")
+        if v.last_year_result not in ("draw", "most_centers"):
+            raise self.fail(f"{key}.last_year_result", "must be \"draw\" or \"most_centers\"")
+        return v
+
     def read(self) -> Variant:
         d = self.data
         known = {"variant", "unit_kinds", "terrains", "edge_kinds", "powers", "provinces",
@@ -248,8 +270,12 @@ class _Reader:
         )
         vic = self.table(d.get("victory", {}), "victory")
         n_sc = sum(1 for p in provinces.values() if p.supply_center)
-        victory = Victory(centers=self.get(vic, "centers", int, "victory", n_sc // 2 + 1),
-                          last_year=self.get(vic, "last_year", int, "victory", None))
+        victory = self.victory(vic, "victory", Victory(n_sc // 2 + 1))
+        presets = self.table(vic.get("presets", {}), "victory.presets")
+        for name, tbl in presets.items():
+            self.victory(self.table(tbl, f"victory.presets.{name}"),
+                         f"victory.presets.{name}", victory)  # validate
+            victory.presets[name] = dict(tbl)
 
         return Variant(
             name=self.get(meta, "name", str, "variant"),

@@ -77,8 +77,14 @@ class Calendar:
 
 @dataclass(slots=True)
 class Victory:
-    centers: int
-    last_year: int | None = None  # the game ends (a draw) after this year
+    centers: int  # owning this many centers wins
+    last_year: int | None = None  # the game ends after this year ...
+    last_year_result: str = "draw"  # ... as a draw, or won by "most_centers"
+    more_than_others: bool = False  # the winner must also own more than any other power
+    check: str = "after_update"  # when: after centers change owner | "start_of_season"
+    check_season: str = ""  # with check = "start_of_season": that season's abbreviation
+    no_change_years: int | None = None  # draw when no center changed owner for N years
+    presets: dict[str, dict] = field(default_factory=dict)  # named alternatives (options)
 
 
 @dataclass(slots=True)

@@ -1,0 +1,101 @@
+"""The Rule base class and the RuleSet the engine calls.
+
+Hooks (a rule implements the ones it needs; RuleSet combines them):
+  build_sites(m, pos, power) -> list[int] | None   provinces where `power` may build now
+  year_start(m, pos) -> None                        bookkeeping when a new year begins
+  before_phase(m, pos) -> list[str]                 scheduled events; returns what happened
+  unit_holds(m, pos, unit) -> bool                  the unit always holds (neutrals)
+  retreat(m, pos, dislodged) -> Dislodged | None    changes a dislodged unit's options
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from polydip.errors import VariantError
+
+
+class Rule:
+    name: ClassVar[str] = ""
+    params_doc: ClassVar[dict[str, str]] = {}
+
+    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+        self.params = params
+        self.variant = variant
+        self.key = key
+        unknown = set(params) - set(self.params_doc)
+        if unknown:
+            raise VariantError(f"{variant.path}: [{key}] unknown parameter(s) "
+                               f"{', '.join(sorted(unknown))}; this rule takes "
+                               f"{', '.join(self.params_doc) or 'no parameters'}")
+
+    # ---- hooks: the defaults are the standard rules ("nothing to change") --------------
+
+    def build_sites(self, m: Any, pos: Any, power: int) -> list[int] | None:
+        return None
+
+    def year_start(self, m: Any, pos: Any) -> None:
+        return None
+
+    def before_phase(self, m: Any, pos: Any) -> list[str]:
+        return []
+
+    def unit_holds(self, m: Any, pos: Any, unit: Any) -> bool:
+        return False
+
+    def retreat(self, m: Any, pos: Any, d: Any) -> Any:
+        return None
+
+    # ---- parameters ----------------------------------------------------------------------
+
+    def param(self, name: str, default: Any, choices: tuple | None = None) -> Any:
+        val = self.params.get(name, default)
+        if choices is not None and val not in choices:
+            raise VariantError(f"{self.variant.path}: [{self.key}] {name} = {val!r} is not "
+                               f"one of {', '.join(map(repr, choices))}")
+        return val
+
+
+class RuleSet:
+    """The rules of one variant, as the engine sees them."""
+
+    def __init__(self, rules: list[Rule]) -> None:
+        self.rules = rules
+        self._build = [r for r in rules if type(r).build_sites is not Rule.build_sites]
+        self._year = [r for r in rules if type(r).year_start is not Rule.year_start]
+        self._events = [r for r in rules if type(r).before_phase is not Rule.before_phase]
+        self._holds = [r for r in rules if type(r).unit_holds is not Rule.unit_holds]
+        self._retreat = [r for r in rules if type(r).retreat is not Rule.retreat]
+
+    def __bool__(self) -> bool:
+        return bool(self.rules)
+
+    def build_sites(self, m: Any, pos: Any, power: int) -> list[int] | None:
+        for r in self._build:
+            got = r.build_sites(m, pos, power)
+            if got is not None:
+                return got
+        return None
+
+    def year_start(self, m: Any, pos: Any) -> None:
+        for r in self._year:
+            r.year_start(m, pos)
+
+    def before_phase(self, m: Any, pos: Any) -> list[str]:
+        out: list[str] = []
+        for r in self._events:
+            out += r.before_phase(m, pos)
+        return out
+
+    @property
+    def has_holds(self) -> bool:
+        return bool(self._holds)
+
+    def unit_holds(self, m: Any, pos: Any, unit: Any) -> bool:
+        return any(r.unit_holds(m, pos, unit) for r in self._holds)
+
+    def retreat(self, m: Any, pos: Any, d: Any) -> Any:
+        for r in self._retreat:
+            d = r.retreat(m, pos, d) or d
+        return d
+

@@ -1,0 +1,39 @@
+"""Where a power may build (the `adjustment` hook).
+
+[rules.build_sites]
+policy = "home"                  # standard: vacant home centers the power owns
+policy = "owned_at_year_start"   # any vacant center the power owned when the year began and
+                                 # still owns (the Chaos rule; War in the Americas)
+policy = "owned"                 # any vacant center the power owns now
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from polydip.rules import register
+from polydip.rules.base import Rule
+
+POLICIES = ("home", "owned_at_year_start", "owned")
+
+
+@register
+class BuildSites(Rule):
+    name = "build_sites"
+    params_doc: ClassVar[dict[str, str]] = {"policy": "home | owned_at_year_start | owned"}
+
+    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+        super().__init__(params, variant, key)
+        self.policy = self.param("policy", "home", POLICIES)
+
+    def build_sites(self, m: Any, pos: Any, power: int) -> list[int] | None:
+        if self.policy == "home":
+            return None
+        occupied = {m.loc_prov[u.loc] for u in pos.units}
+        owners = pos.owners
+        if self.policy == "owned":
+            start = owners
+        else:
+            start = pos.year_start_owners if pos.year_start_owners is not None else owners
+        return [p for p in m.sc_list
+                if owners[p] == power and start[p] == power and p not in occupied]
