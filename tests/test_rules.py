@@ -135,3 +135,112 @@ def test_victory_at_the_beginning_of_a_season() -> None:
     g.process()
     assert g.phase == "F1902M"
     assert g.status == "won"
+
+
+# ---- neutral units and events ------------------------------------------------------------
+
+NEUTRAL = """
+[[powers]]
+name = "Neutral"
+letter = "N"
+neutral = true
+units = ["A N1"]
+centers = ["N1"]
+
+[rules.neutral_units]
+"""
+
+
+def tiny_file(tmp_path, extra: str = "", **replace: str) -> str:
+    text = TINY
+    for old, new in replace.items():
+        text = text.replace(old, new)
+    path = tmp_path / "tiny.toml"
+    path.write_text(text + "\n" + extra)
+    return str(path)
+
+
+def adjudicate(variant: str, **req):
+    from polydip.oneshot import adjudicate_request
+
+    out = adjudicate_request({"variant": variant, **req})
+    assert "error" not in out, out
+    return out
+
+
+def test_neutral_units_always_hold(tmp_path) -> None:
+    """Seed 004: "Die Einheiten der neutralen Staaten bekommen immer Haltebefehle" (the
+    neutral units always receive hold orders)."""
+    v = tiny_file(tmp_path, NEUTRAL)
+    out = adjudicate(v, units={"Neutral": ["A N1"]}, orders={"Neutral": ["A N1 - A2"]})
+    assert out["units"]["Neutral"] == ["A N1"]
+    assert "always hold" in out["errors"][0]
+
+
+def test_neutral_units_may_be_supported_in_hold(tmp_path) -> None:
+    """Seed 004: "Sie können von anderen Nationen beim Halten unterstützt werden" (other
+    nations may support them in holding)."""
+    v = tiny_file(tmp_path, NEUTRAL)
+    units = {"Neutral": ["A N1"], "Red": ["A A2", "F A1"], "Blue": ["A B1"]}
+    out = adjudicate(v, units=units, orders={"Red": ["A A2 - N1"]})
+    assert out["results"]["A A2 - N1"] == ["bounce"]
+    units["Red"].append("A N2")
+    attack = {"Red": ["A A2 - N1", "A N2 S A A2 - N1"]}
+    assert "Neutral" not in adjudicate(v, units=units, orders=attack)["units"]
+    out = adjudicate(v, units=units, orders={**attack, "Blue": ["A B1 S A N1"]})
+    assert out["units"]["Neutral"] == ["A N1"]
+
+
+def test_dislodged_neutral_units_are_disbanded(tmp_path) -> None:
+    """Seed 004: "ziehen sich die neutralen Armeen nicht zurück, sie werden in Folge eines
+    erfolgreichen Angriffs aufgelöst" (neutral armies do not retreat; a successful attack
+    disbands them)."""
+    v = tiny_file(tmp_path, NEUTRAL)
+    units = {"Neutral": ["A N1"], "Red": ["A A2", "A N2"]}
+    out = adjudicate(v, units=units, orders={"Red": ["A A2 - N1", "A N2 S A A2 - N1"]})
+    assert out["dislodged"] == {"Neutral": [{"unit": "A N1", "from": "A2", "retreats": []}]}
+    nxt = adjudicate(v, phase=out["next_phase"], units=out["units"],
+                     dislodged={"Neutral": [{"unit": "A N1", "from": "A2"}]})
+    assert "Neutral" not in nxt["units"]
+
+
+def test_the_alaskan_army_retreats_to_a_free_center(tmp_path) -> None:
+    """Seed 004: "Die Armee in Alaska (Ala) versucht sich in ein freies VZ zurückzuziehen,
+    sobald sie aus Alaska vertrieben wird. Ist ein Rückzug nicht möglich, so wird die Armee
+    aufgelöst." (dislodged, it retreats to a free center; if it cannot, it is disbanded)."""
+    v = tiny_file(tmp_path, NEUTRAL + 'retreat_to_free_center = ["N1"]\n')
+    units = {"Neutral": ["A N1"], "Red": ["A A2", "A N2"]}
+    out = adjudicate(v, units=units, orders={"Red": ["A A2 - N1", "A N2 S A A2 - N1"]})
+    assert out["dislodged"]["Neutral"][0]["retreats"] == ["B1"]  # a center; A2 is blocked
+    nxt = adjudicate(v, phase=out["next_phase"], units=out["units"],
+                     dislodged={"Neutral": [{"unit": "A N1", "from": "A2"}]})
+    assert nxt["units"]["Neutral"] == ["A B1"]  # ordered by nobody: it goes by itself
+    units["Blue"] = ["F B1"]
+    out = adjudicate(v, units=units, orders={"Red": ["A A2 - N1", "A N2 S A A2 - N1"]})
+    assert out["dislodged"]["Neutral"][0]["retreats"] == []
+
+
+def test_an_unconquered_province_joins_a_power(tmp_path) -> None:
+    """Seed 004: "Wurde das russische Alaska (Ala) bis zum Winter 1867 nicht erobert, so
+    schließt sich dieses Gebiet automatisch den Vereinigten Staaten von Amerika an. Die
+    neutrale Armee in Alaska steht dann unter der Flagge der Vereinigten Staaten!"."""
+    event = ('[[rules.events.join]]\nat = "W1902"\nprovince = "N1"\nfrom = "Neutral"\n'
+             'to = "Blue"\n')
+    g = Game.new(parse_variant(TINY + NEUTRAL + event))
+    play_year(g, {}, {})
+    assert "Neutral A N1" in units(g)
+    play_year(g, {}, {})
+    assert g.phase == "S1903M"
+    assert "Blue A N1" in units(g)
+    assert g.position.owners[g.map.prov_index["N1"]] == g.power("Blue")
+    # conquered before the date: it does not join
+    text = TINY.replace('"F A1"', '"A A1"').replace("centers = 4", "centers = 9")
+    g = Game.new(parse_variant(text + NEUTRAL + event))
+    play_year(g, {"Red": ["A A1 - N2"]}, {"Red": ["A A2 - N1", "A N2 S A A2 - N1"]})
+    assert g.phase == "F1901R"
+    g.process()  # the neutral army is disbanded without orders
+    while g.position.phase.year < 1903:
+        g.process()
+    assert g.position.owners[g.map.prov_index["N1"]] == g.power("Red")
+    assert "Red A N1" in units(g)
+    assert any("does not join" in line for line in g.position.extra["log"])

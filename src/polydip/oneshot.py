@@ -163,7 +163,10 @@ def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
     extra = req.get("extra") or {}
     if not isinstance(extra, dict):
         raise RequestError("'extra' must be an object")
-    return Position(phase, units, owners, dislodged, contested, homes, year_start, dict(extra))
+    pos = Position(phase, units, owners, dislodged, contested, homes, year_start, dict(extra))
+    if m.rules and dislodged:
+        pos.dislodged = [m.rules.retreat(m, pos, d) for d in dislodged]
+    return pos
 
 
 def adjudicate_request(req: Any) -> dict[str, Any]:

@@ -33,6 +33,9 @@ def adjustment_counts(m: Map, pos: Position) -> list[int]:
             counts[o] += 1
     for u in pos.units:
         counts[u.power] -= 1
+    for p, neutral in enumerate(m.power_neutral):
+        if neutral:  # a neutral power neither builds nor removes
+            counts[p] = 0
     return counts
 
 

@@ -78,8 +78,8 @@ def parse_orders(m: Map, phase: Phase, orders: dict[int, list[str]]
     return parsed, errors
 
 
-def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: tuple[str, ...]
-                  ) -> tuple[list[Order | None], list[tuple[int, str]]]:
+def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: tuple[str, ...],
+                  auto: bool = False) -> tuple[list[Order | None], list[tuple[int, str]]]:
     """Give each unit its order (the last one given wins, DATC 4.D.3)."""
     by_prov: dict[int, int] = {}
     for i, u in enumerate(units):
@@ -90,6 +90,10 @@ def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: 
         for o in lst:
             if o.type not in allowed:
                 errors.append((power, f"{o.text!r}: not an order for this phase"))
+                continue
+            if m.power_neutral[power] and not auto:
+                errors.append((power, f"{o.text!r}: {m.powers[power]} is neutral: its units "
+                               "always hold"))
                 continue
             i = by_prov.get(m.loc_prov[o.loc], -1)
             if i < 0:
@@ -144,8 +148,15 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
         new.units = mr.units
         new.dislodged = mr.dislodged
         new.contested = mr.contested
+        if m.rules:
+            new.dislodged = [m.rules.retreat(m, new, d) for d in new.dislodged]
     elif phase.type == "R":
-        bound, errors = bind_to_units(m, pos.dislodged, orders, (RETREAT, DISBAND))
+        if m.rules:
+            auto = m.rules.retreat_orders(m, pos)
+            if auto:
+                orders = {**orders, **auto}
+        bound, errors = bind_to_units(m, pos.dislodged, orders, (RETREAT, DISBAND),
+                                      auto=True)
         rr = resolve_retreats(m, pos.dislodged, bound)
         for d, o, r in zip(pos.dislodged, bound, rr.results, strict=True):
             text = describe(m, d, o) if o is not None else f"{m.unit_str(d.kind, d.loc)} D"
@@ -189,6 +200,9 @@ def next_phase(m: Map, pos: Position, done: Phase, changes: list) -> Phase:
             pos.year_start_owners = list(pos.owners)
             if m.rules:
                 m.rules.year_start(m, pos)
+        if m.rules:
+            for what in m.rules.before_phase(m, pos, nxt):
+                pos.extra.setdefault("log", []).append(f"{nxt.name}: {what}")
         if nxt.type == "R" and not pos.dislodged:
             done, nxt = nxt, following(cal, nxt)
             continue

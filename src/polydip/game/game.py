@@ -100,12 +100,14 @@ class Game:
         """Powers that have something to order in the current phase."""
         pos, m = self.position, self.map
         if pos.phase.type == "M":
-            return sorted({u.power for u in pos.units})
-        if pos.phase.type == "R":
-            return sorted({d.power for d in pos.dislodged})
-        from polydip.adjudication.adjustments import adjustment_counts
+            powers = {u.power for u in pos.units}
+        elif pos.phase.type == "R":
+            powers = {d.power for d in pos.dislodged}
+        else:
+            from polydip.adjudication.adjustments import adjustment_counts
 
-        return [p for p, d in enumerate(adjustment_counts(m, pos)) if d != 0]
+            powers = {p for p, d in enumerate(adjustment_counts(m, pos)) if d != 0}
+        return sorted(p for p in powers if not m.power_neutral[p])
 
     def legal_orders(self, power: int | str | None = None) -> dict[str, list[str]]:
         if isinstance(power, str):
@@ -199,7 +201,7 @@ class Game:
         vic = self.victory
         counts = [0] * len(m.powers)
         for o in pos.owners:
-            if o >= 0:
+            if o >= 0 and not m.power_neutral[o]:  # neutrals neither win nor share a draw
                 counts[o] += 1
         ranked = sorted(counts, reverse=True)
         best = ranked[0] if ranked else 0
@@ -212,7 +214,8 @@ class Game:
                                       or ranked[1] < best):
                 self.status, self.winners = "won", leaders
                 return
-        alive = {u.power for u in pos.units} | {p for p, c in enumerate(counts) if c > 0}
+        alive = ({u.power for u in pos.units if not m.power_neutral[u.power]}
+                 | {p for p, c in enumerate(counts) if c > 0})
         if len(alive) == 1:
             self.status, self.winners = "won", sorted(alive)
             return

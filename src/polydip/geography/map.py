@@ -31,6 +31,7 @@ class Map:
         v = variant
         self.powers: list[str] = [p.name for p in v.powers]
         self.power_letters: list[str] = [p.letter for p in v.powers]
+        self.power_neutral: list[bool] = [p.neutral for p in v.powers]
         self.kinds: list[str] = list(v.unit_kinds)
         self.kind_index = {k: i for i, k in enumerate(self.kinds)}
         self.kind_coastal = [v.unit_kinds[k].coastal for k in self.kinds]

@@ -3,9 +3,10 @@
 Hooks (a rule implements the ones it needs; RuleSet combines them):
   build_sites(m, pos, power) -> list[int] | None   provinces where `power` may build now
   year_start(m, pos) -> None                        bookkeeping when a new year begins
-  before_phase(m, pos) -> list[str]                 scheduled events; returns what happened
+  before_phase(m, pos, phase) -> list[str]          scheduled events; returns what happened
   unit_holds(m, pos, unit) -> bool                  the unit always holds (neutrals)
   retreat(m, pos, dislodged) -> Dislodged | None    changes a dislodged unit's options
+  retreat_orders(m, pos) -> {power: [Order]}        orders for units no player orders
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ class Rule:
     def year_start(self, m: Any, pos: Any) -> None:
         return None
 
-    def before_phase(self, m: Any, pos: Any) -> list[str]:
+    def before_phase(self, m: Any, pos: Any, phase: Any) -> list[str]:
         return []
 
     def unit_holds(self, m: Any, pos: Any, unit: Any) -> bool:
@@ -45,6 +46,9 @@ class Rule:
 
     def retreat(self, m: Any, pos: Any, d: Any) -> Any:
         return None
+
+    def retreat_orders(self, m: Any, pos: Any) -> dict[int, list[Any]]:
+        return {}
 
     # ---- parameters ----------------------------------------------------------------------
 
@@ -66,6 +70,8 @@ class RuleSet:
         self._events = [r for r in rules if type(r).before_phase is not Rule.before_phase]
         self._holds = [r for r in rules if type(r).unit_holds is not Rule.unit_holds]
         self._retreat = [r for r in rules if type(r).retreat is not Rule.retreat]
+        self._retreat_orders = [r for r in rules
+                                if type(r).retreat_orders is not Rule.retreat_orders]
 
     def __bool__(self) -> bool:
         return bool(self.rules)
@@ -81,10 +87,10 @@ class RuleSet:
         for r in self._year:
             r.year_start(m, pos)
 
-    def before_phase(self, m: Any, pos: Any) -> list[str]:
+    def before_phase(self, m: Any, pos: Any, phase: Any) -> list[str]:
         out: list[str] = []
         for r in self._events:
-            out += r.before_phase(m, pos)
+            out += r.before_phase(m, pos, phase)
         return out
 
     @property
@@ -98,4 +104,11 @@ class RuleSet:
         for r in self._retreat:
             d = r.retreat(m, pos, d) or d
         return d
+
+    def retreat_orders(self, m: Any, pos: Any) -> dict[int, list[Any]]:
+        out: dict[int, list[Any]] = {}
+        for r in self._retreat_orders:
+            for p, lst in r.retreat_orders(m, pos).items():
+                out.setdefault(p, []).extend(lst)
+        return out
 

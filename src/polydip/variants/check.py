@@ -88,7 +88,7 @@ def check_variant(v: Variant) -> list[Problem]:
         key = f"powers.{p.name}"
         if letters[p.letter] > 1:
             add(key, f"letter {p.letter!r} is used by more than one power", f'"{p.name}"')
-        if not p.homes:
+        if not p.homes and not p.neutral:
             add(key, "power has no home center", f'"{p.name}"')
         for h in p.homes + p.centers:
             if h not in provs:

@@ -232,6 +232,7 @@ class _Reader:
                 homes=homes,
                 units=self.strlist(v, "units", key, []),
                 centers=self.strlist(v, "centers", key, list(homes)),
+                neutral=self.get(v, "neutral", bool, key, False),
             ))
 
         edges = []

@@ -39,6 +39,7 @@ class Power:
     homes: list[str]
     units: list[str]
     centers: list[str]
+    neutral: bool = False  # no player: its units always hold (rules/neutral_units.py)
 
 
 @dataclass(slots=True)

@@ -1,0 +1,73 @@
+"""Scheduled events: changes that happen when the game reaches a given season and year.
+
+A `join` moves a province — its center and the units in it — from one power to another if
+the first still owns it then (War in North America: "Wurde das russische Alaska bis zum
+Winter 1867 nicht erobert, so schließt sich dieses Gebiet automatisch den Vereinigten
+Staaten von Amerika an. Die neutrale Armee in Alaska steht dann unter der Flagge der
+Vereinigten Staaten!").
+
+[[rules.events.join]]
+at = "W1867"              # season abbreviation + year: fires as the game reaches it
+province = "ALA"
+from = "Neutral"
+to = "United States"
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from polydip.errors import VariantError
+from polydip.rules import register
+from polydip.rules.base import Rule
+
+_AT = re.compile(r"^([A-Za-z]+)(\d+)$")
+
+
+@register
+class Events(Rule):
+    name = "events"
+    params_doc: ClassVar[dict[str, str]] = {"join": "list of {at, province, from, to}"}
+
+    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+        super().__init__(params, variant, key)
+        self.joins = []
+        names = {p.name for p in variant.powers}
+        seasons = {s.abbr for s in variant.calendar.seasons}
+        for i, ev in enumerate(self.param("join", [])):
+            k = f"{key}.join[{i}]"
+            if not isinstance(ev, dict) or set(ev) != {"at", "province", "from", "to"}:
+                raise VariantError(f"{variant.path}: [{k}] needs exactly at, province, from, to")
+            mt = _AT.match(str(ev["at"]))
+            if not mt or mt.group(1) not in seasons:
+                raise VariantError(f"{variant.path}: [{k}] at = {ev['at']!r}: write season "
+                                   f"and year, like W1867 (seasons: {', '.join(seasons)})")
+            for who in (ev["from"], ev["to"]):
+                if who not in names:
+                    raise VariantError(f"{variant.path}: [{k}] unknown power {who!r}")
+            if ev["province"] not in variant.provinces:
+                raise VariantError(f"{variant.path}: [{k}] unknown province {ev['province']!r}")
+            self.joins.append((f"join {ev['province']} {ev['at']}", mt.group(1),
+                               int(mt.group(2)), ev["province"], ev["from"], ev["to"]))
+
+    def before_phase(self, m: Any, pos: Any, phase: Any) -> list[str]:
+        done = pos.extra.setdefault("events", [])
+        out = []
+        for ev_id, season, year, prov_abbr, frm, to in self.joins:
+            if ev_id in done or (phase.year, phase.season) != (year, season):
+                continue
+            done.append(ev_id)
+            prov = m.prov_index[prov_abbr]
+            a, b = m.power_of(frm), m.power_of(to)
+            owner = pos.owners[prov] if m.is_sc[prov] else a
+            if owner != a:
+                out.append(f"{prov_abbr} was conquered: it does not join {to}")
+                continue
+            if m.is_sc[prov]:
+                pos.owners[prov] = b
+            pos.units = [replace(u, power=b) if u.power == a and m.loc_prov[u.loc] == prov
+                         else u for u in pos.units]
+            out.append(f"{prov_abbr} joins {to}")
+        return out

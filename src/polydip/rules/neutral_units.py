@@ -1,0 +1,57 @@
+"""Neutral units: units of a power with no player (`neutral = true` in [[powers]]).
+
+They always hold (orders for them are refused), may be supported like any unit, and are
+disbanded instead of retreating — unless they stand in one of `retreat_to_free_center`,
+whose unit retreats to a free (vacant) supply center it could otherwise retreat to, or is
+disbanded when there is none (War in North America: the Alaskan army).
+
+[rules.neutral_units]
+retreat_to_free_center = ["ALA"]   # provinces whose neutral unit retreats (default: none)
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from polydip.errors import VariantError
+from polydip.orders.model import DISBAND, RETREAT, Order
+from polydip.rules import register
+from polydip.rules.base import Rule
+
+
+@register
+class NeutralUnits(Rule):
+    name = "neutral_units"
+    params_doc: ClassVar[dict[str, str]] = {
+        "retreat_to_free_center": "provinces whose neutral unit retreats to a free center"}
+
+    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+        super().__init__(params, variant, key)
+        self.retreating = set(self.param("retreat_to_free_center", []))
+        for p in self.retreating:
+            if p not in variant.provinces:
+                raise VariantError(f"{variant.path}: [{key}] unknown province {p!r}")
+        if not any(pw.neutral for pw in variant.powers):
+            raise VariantError(f"{variant.path}: [{key}] no power has neutral = true")
+
+    def retreat(self, m: Any, pos: Any, d: Any) -> Any:
+        if not m.power_neutral[d.power]:
+            return None
+        home = m.prov_abbr[m.loc_prov[d.loc]]
+        if home not in self.retreating:
+            return replace(d, retreats=())  # disbanded instead of retreating
+        return replace(d, retreats=tuple(r for r in d.retreats if m.is_sc[m.loc_prov[r]]))
+
+    def retreat_orders(self, m: Any, pos: Any) -> dict[int, list[Any]]:
+        out: dict[int, list[Any]] = {}
+        for d in pos.dislodged:
+            if m.power_neutral[d.power]:
+                text = f"{m.unit_str(d.kind, d.loc)} (neutral)"
+                if d.retreats:  # the first free center in alphabetical order
+                    dest = min(d.retreats, key=lambda r: m.loc_name[r])
+                    o = Order(RETREAT, kind=d.kind, loc=d.loc, target=dest, text=text)
+                else:
+                    o = Order(DISBAND, kind=d.kind, loc=d.loc, text=text)
+                out.setdefault(d.power, []).append(o)
+        return out
