@@ -244,3 +244,103 @@ def test_an_unconquered_province_joins_a_power(tmp_path) -> None:
     assert g.position.owners[g.map.prov_index["N1"]] == g.power("Red")
     assert "Red A N1" in units(g)
     assert any("does not join" in line for line in g.position.extra["log"])
+
+
+# ---- controlled passages -----------------------------------------------------------------
+
+STRAIT_MAP = {
+    'sea = ["S-A1", "S-N2", "S-B1", "A1-N2", "N2-B1"]':
+    'sea = ["S-A1", "S-N2", "S-B1", "A1-N2", "N2-B1", "S-T", "T-B1"]',
+    "[edges]": '[provinces.T]\nname = "Far Sea"\nterrain = "sea"\n\n[edges]',
+    "supply_centers = 6\nprovinces = 6": "supply_centers = 6\nprovinces = 7",
+}
+
+
+def strait(tmp_path, controllers: str = '["N2"]', exempt: str = "[]") -> str:
+    rule = (f'[[rules.controlled_passages.passage]]\nname = "Strait"\nedges = ["S-T"]\n'
+            f"controllers = {controllers}\nexempt = {exempt}\n")
+    return tiny_file(tmp_path, rule, **STRAIT_MAP)
+
+
+def test_a_strait_is_closed_while_nobody_controls_it(tmp_path) -> None:
+    """Seed 002: "You can't move sea units through a canal or narrow strait that is
+    controlled by a neutral territory"."""
+    v = strait(tmp_path)
+    out = adjudicate(v, units={"Red": ["F S"]}, centers={"Red": ["A1", "A2"]},
+                     orders={"Red": ["F S - T"]})
+    assert out["results"] == {"F S - T": ["void"]}
+
+
+def test_the_controller_passes_and_may_permit_others(tmp_path) -> None:
+    """Seed 002: "control of the land territories surrounding these features gives the
+    controlling power and its allies the ability to travel through them"; seed 003:
+    "Owning players may also allow other players to send fleets through"."""
+    v = strait(tmp_path)
+    centers = {"Red": ["A1", "A2", "N2"], "Blue": ["B1"]}
+    out = adjudicate(v, units={"Red": ["F S"]}, centers=centers, orders={"Red": ["F S - T"]})
+    assert out["units"] == {"Red": ["F T"]}
+    blue = {"units": {"Blue": ["F S"]}, "centers": centers, "orders": {"Blue": ["F S - T"]}}
+    assert adjudicate(v, **blue)["results"] == {"F S - T": ["void"]}
+    allowed = adjudicate(v, **blue, options={"passage_permissions": {"Strait": {"Red": ["Blue"]}}})
+    assert allowed["units"] == {"Blue": ["F T"]}
+
+
+def test_a_strait_split_between_two_powers_is_closed_to_all(tmp_path) -> None:
+    """Seed 002: "If one side controls one territory and the other controls the other, the
+    canal or strait is closed to all sea units."."""
+    v = strait(tmp_path, controllers='["N2", "B1"]')
+    split = {"Red": ["A1", "A2", "N2"], "Blue": ["B1"]}
+    both = {"Red": ["A1", "A2", "N2", "B1"]}
+    units = {"Red": ["F S"]}
+    assert adjudicate(v, units=units, centers=split, orders={"Red": ["F S - T"]})[
+        "results"] == {"F S - T": ["void"]}
+    assert adjudicate(v, units=units, centers=both, orders={"Red": ["F S - T"]})[
+        "units"] == {"Red": ["F T"]}
+    # a closed strait cannot carry support either
+    units = {"Red": ["F S", "F B1"], "Blue": ["F T"]}
+    out = adjudicate(v, units=units, centers=split, orders={"Red": ["F B1 - T", "F S S F B1 - T"]})
+    assert out["results"]["F S S F B1 - T"] == ["void"]
+
+
+def test_exempt_unit_kinds_pass_regardless(tmp_path) -> None:
+    """Seed 002: "Exception: Submarines of any power may pass through the Strait of
+    Gibraltar regardless of which power controls it."."""
+    v = strait(tmp_path, exempt='["F"]')
+    out = adjudicate(v, units={"Blue": ["F S"]}, orders={"Blue": ["F S - T"]})
+    assert out["units"] == {"Blue": ["F T"]}
+
+
+def test_control_counts_from_the_start_of_the_turn(tmp_path) -> None:
+    """Seed 002: "If your side ... controlled a canal or narrow strait at the start of your
+    turn, you may move sea units through it (you can't use it in the same turn that you
+    capture it)"."""
+    g = Game.new(parse_variant(open(strait(tmp_path)).read()))  # noqa: SIM115
+    g.set_orders("Red", ["F A1 - N2"])
+    g.process()
+    g.set_orders("Red", ["F N2 - S"])
+    g.process()  # N2 changes owner at the end of this fall
+    assert g.position.owners[g.map.prov_index["N2"]] == -1  # left before the fall ended
+    g = Game.new(parse_variant(open(strait(tmp_path)).read()))  # noqa: SIM115
+    g.set_orders("Red", ["F A1 - N2"])
+    g.process()
+    g.process()  # Red holds N2 through the fall: it owns N2 from now on
+    assert g.position.owners[g.map.prov_index["N2"]] == g.power("Red")
+    if g.phase.startswith("W"):
+        g.process()
+    g.set_orders("Red", ["F N2 - S"])
+    g.process()
+    g.set_orders("Red", ["F S - T"])
+    out = g.process()
+    assert [r.result for r in out.results if r.text == "F S - T"] == [[]]
+    assert "Red F T" in units(g)
+
+
+def test_legal_orders_leave_out_closed_passages(tmp_path) -> None:
+    g = Game.new(parse_variant(open(strait(tmp_path)).read()))  # noqa: SIM115
+    g.set_orders("Red", ["F A1 - S"])
+    g.process()
+    assert "F S - T" not in g.legal_orders("Red")["F S"]
+    assert "F S - B1" in g.legal_orders("Red")["F S"]
+    g.options["passage_permissions"] = {}
+    g.position.owners[g.map.prov_index["N2"]] = g.power("Red")
+    assert "F S - T" in g.legal_orders("Red")["F S"]

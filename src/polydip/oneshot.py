@@ -195,8 +195,10 @@ def adjudicate_request(req: Any) -> dict[str, Any]:
             typed.setdefault(p, []).extend(lst)
         parsed, errors = parse_orders(m, pos.phase, typed)
         out = process(m, pos, parsed, options)
-        return outcome_json(m, out.position, out.results, errors + out.errors, pos.phase.name,
-                            req.get("id"))
+        res = outcome_json(m, out.position, out.results, errors + out.errors, pos.phase.name,
+                           req.get("id"))
+        res["contested"] = sorted(m.prov_abbr[p] for p in out.standoffs)
+        return res
     except PolydipError as exc:
         res: dict[str, Any] = {"error": str(exc)}
         if isinstance(req, dict) and "id" in req:

@@ -26,6 +26,9 @@ OPTIONS: dict[str, tuple[Any, tuple[Any, ...] | None, str]] = {
                                  "retreat to the army's starting province"),
     "civil_disorder": ("2023", ("2023", "1982"),
                        "DATC 4.D.8: which units civil disorder removes"),
+    "passage_permissions": ({}, None,
+                            "controlled passages: {passage: {controlling power: [powers it "
+                            "lets through]}} (rules/controlled_passages.py)"),
     "victory": ("default", None,
                 "which victory condition of the variant applies: 'default' or the name of "
                 "one of its [victory.presets]"),

@@ -36,12 +36,49 @@ def route_exists(m: Map, origin: int, dest: int, usable: Callable[[int], bool]) 
 
 
 def provinces_on_routes(m: Map, origin: int, dest: int, nodes: Iterable[int]) -> set[int]:
-    """The provinces of `nodes` that lie on at least one complete route origin → dest."""
+    """The provinces of `nodes` that lie on at least one complete route origin → dest (a
+    simple chain: a fleet in a dead end next to a route is not on it)."""
     nodes = set(nodes)
     touch = m.convoy_touch
     fwd = _reach(touch, [p for p in touch[origin] if p in nodes], nodes)
     back = _reach(touch, [p for p in touch[dest] if p in nodes], nodes)
-    return fwd & back
+    candidates = fwd & back
+    if len(candidates) <= 2:
+        return candidates  # one or two fleets: reachable both ways means on a route
+    # several fleets: collect those on some simple path (bounded search; the bound is far
+    # above what real positions need, and past it the reachability answer is kept)
+    dest_touch = m.convoy_touch_set[dest]
+    found: set[int] = set()
+    path: list[int] = []
+    budget = [20_000]
+
+    def walk(cur: int) -> bool:
+        for q in touch[cur]:
+            if q not in candidates or q in path:
+                continue
+            budget[0] -= 1
+            if budget[0] < 0:
+                return False
+            path.append(q)
+            if q in dest_touch:
+                found.update(path)
+            if not walk(q):
+                return False
+            path.pop()
+            if found == candidates:
+                return True
+        return True
+
+    for first in touch[origin]:
+        if first in candidates and first not in found:
+            path.append(first)
+            if first in dest_touch:
+                found.add(first)
+            ok = walk(first)
+            path.pop()
+            if not ok:
+                return candidates
+    return found
 
 
 def _reach(touch: list[tuple[int, ...]], start: list[int], nodes: set[int]) -> set[int]:

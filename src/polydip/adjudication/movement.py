@@ -45,14 +45,16 @@ class MovementResult:
 
 class _Movement(Resolver):
     __slots__ = (
-        "any_route", "attackers", "conv_fleets", "convoyed", "crowded", "dest", "dest_prov",
+        "any_route", "attackers", "blocked", "conv_fleets", "convoyed", "crowded", "dest",
+        "dest_prov",
         "fleet_seas", "h2h",
         "hold_supp", "kind", "land_ok", "loc", "m", "move_supp", "occ", "paradox", "power",
         "prov", "sup_prov", "typ", "void",
     )
 
     def __init__(self, m: Map, units: list[Unit], orders: list[Order | None],
-                 options: dict) -> None:
+                 options: dict, blocked: dict[int, set[tuple[int, int, int]]] | None = None
+                 ) -> None:
         n = len(units)
         super().__init__(n)
         self.m = m
@@ -85,6 +87,7 @@ class _Movement(Resolver):
         self.hold_supp: dict[int, list[int]] = {}  # unit -> units supporting it to hold
         self.conv_fleets: dict[int, list[int]] = {}  # army -> fleets convoying it
         self.fleet_seas: set[int] | None = None
+        self.blocked = blocked or {}
         self._validate(orders, options)
 
     # ---- order validation (DATC 4.B, 4.C, 4.E.1) ----------------------------------------
@@ -106,7 +109,8 @@ class _Movement(Resolver):
                 d = cache.get(key)
                 if d is None:
                     d = cache[key] = self._move_dest(u, o.target)
-                if d < 0:
+                if d < 0 or (self.blocked and (kind[u], loc[u], d) in
+                             self.blocked.get(self.power[u], ())):
                     void[u] = True
                     continue
                 typ[u] = T_MOVE
@@ -181,6 +185,8 @@ class _Movement(Resolver):
             o = orders[u]
             s = self.occ[m.loc_prov[o.aux_loc]] if o.aux_loc is not None else -1
             reach = m.reach_prov[self.kind[u]][self.loc[u]]
+            if self.blocked and self.power[u] in self.blocked:
+                reach = self._open_reach(u)
             if s < 0 or s == u:
                 self.void[u] = True
                 continue
@@ -221,6 +227,12 @@ class _Movement(Resolver):
                 if (v >= 0 and typ[v] == T_MOVE and not self.convoyed[v]
                         and dest_prov[v] == self.prov[u]):
                     self.h2h[u] = v
+
+    def _open_reach(self, u: int) -> frozenset[int]:
+        """Provinces u could move to now, leaving out passages closed to its power."""
+        m, k, loc = self.m, self.kind[u], self.loc[u]
+        closed = self.blocked[self.power[u]]
+        return frozenset(m.loc_prov[d] for d in m.adj[k][loc] if (k, loc, d) not in closed)
 
     def _fleet_route(self, u: int, without: int) -> bool:
         """Could the fleets on the board (but the one in province `without`) carry u's move?
@@ -411,10 +423,13 @@ class _Movement(Resolver):
 
 
 def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
-                     options: dict | None = None) -> MovementResult:
-    """Adjudicate a movement phase. `orders[i]` is the order of `units[i]` (None = hold)."""
+                     options: dict | None = None,
+                     blocked: dict[int, set[tuple[int, int, int]]] | None = None
+                     ) -> MovementResult:
+    """Adjudicate a movement phase. `orders[i]` is the order of `units[i]` (None = hold).
+    `blocked`: per power, moves (kind, from, to) closed to it now (controlled passages)."""
     options = options or {}
-    mv = _Movement(m, units, orders, options)
+    mv = _Movement(m, units, orders, options, blocked)
     n = len(units)
     resolve = mv.resolve
     ok = [resolve(u) if mv.typ[u] != T_HOLD else True for u in range(n)]
@@ -453,6 +468,9 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
         k, loc = mv.kind[u], mv.loc[u]
         blocked_from = -1 if (mv.convoyed[a] and retreat_from_convoy) else mv.prov[a]
         where = retreat_options(m, k, loc, occupied, contested, blocked_from)
+        closed = mv.blocked.get(mv.power[u]) if mv.blocked else None
+        if closed:
+            where = tuple(d for d in where if (k, loc, d) not in closed)
         dislodged.append(Dislodged(mv.power[u], k, loc, mv.prov[a], mv.convoyed[a], where))
     results: list[list[str]] = []
     for u in range(n):

@@ -43,7 +43,7 @@ class PhaseOutcome:
     """What processing a phase produced. `results` (one per order, in diplomacy notation) is
     built on first use: simulations that never read it do not pay for the strings."""
 
-    __slots__ = ("_results", "center_changes", "errors", "phase", "position")
+    __slots__ = ("_results", "center_changes", "errors", "phase", "position", "standoffs")
 
     def __init__(self, phase: Phase, position: Position,
                  results: list[OrderResult] | Callable[[], list[OrderResult]],
@@ -54,6 +54,7 @@ class PhaseOutcome:
         self._results = results
         self.errors = errors if errors is not None else []  # (power, message)
         self.center_changes = center_changes if center_changes is not None else []
+        self.standoffs: frozenset[int] = frozenset()  # provinces left empty by a standoff
 
     @property
     def results(self) -> list[OrderResult]:
@@ -138,7 +139,8 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
     errors: list[tuple[int, str]] = []
     if phase.type == "M":
         bound, errors = bind_to_units(m, pos.units, orders, MOVEMENT_TYPES)
-        mr = resolve_movement(m, pos.units, bound, options)
+        blocked = m.rules.blocked(m, pos, options) if m.rules else None
+        mr = resolve_movement(m, pos.units, bound, options, blocked)
         units = pos.units
 
         def results() -> list[OrderResult]:
@@ -183,8 +185,11 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
                                            ["civil disorder"]))
         new.units = ar.units
     changes: list[tuple[int, int, int]] = []
+    standoffs = new.contested
     new.phase = next_phase(m, new, phase, changes)
-    return PhaseOutcome(phase, new, results, errors, changes)
+    out = PhaseOutcome(phase, new, results, errors, changes)
+    out.standoffs = standoffs
+    return out
 
 
 def next_phase(m: Map, pos: Position, done: Phase, changes: list) -> Phase:
@@ -192,6 +197,7 @@ def next_phase(m: Map, pos: Position, done: Phase, changes: list) -> Phase:
     cal = m.variant.calendar
     if done.type == "M" and pos.dislodged:
         return Phase(done.year, done.season, "R")
+    pos.contested = frozenset()  # standoffs matter only to the retreats that follow
     nxt = following(cal, done)
     while True:
         if done.season == cal.centers_change_after and nxt.season != done.season:

@@ -112,7 +112,7 @@ class Game:
     def legal_orders(self, power: int | str | None = None) -> dict[str, list[str]]:
         if isinstance(power, str):
             power = self.power(power)
-        return legal_orders(self.map, self.position, power)
+        return legal_orders(self.map, self.position, power, self.options)
 
     # ---- orders --------------------------------------------------------------------------
 

@@ -111,10 +111,16 @@ def _tables(m: Map) -> _Tables:
     return _Tables(m)
 
 
-def legal_orders(m: Map, pos: Position, power: int | None = None) -> dict[str, list[str]]:
+def legal_orders(m: Map, pos: Position, power: int | None = None,
+                 options: dict | None = None) -> dict[str, list[str]]:
     """Unit (or build site) → list of legal orders, for one power or all."""
     if pos.phase.type == "M":
-        return _movement(m, pos, power)
+        out = _movement(m, pos, power)
+        if m.rules:
+            blocked = m.rules.blocked(m, pos, options or {})
+            if blocked:
+                _drop_closed(m, pos, blocked, out)
+        return out
     if pos.phase.type == "R":
         return _retreats(m, pos, power)
     return _adjustments(m, pos, power)
@@ -160,6 +166,38 @@ def _movement(m: Map, pos: Position, power: int | None) -> dict[str, list[str]]:
                         lst.extend(t.convoys(us, p, unit_s[a.kind][a.loc], ap, entry))
         out[us] = lst
     return out
+
+
+def _drop_closed(m: Map, pos: Position, blocked: dict[int, set[tuple[int, int, int]]],
+                 out: dict[str, list[str]]) -> None:
+    """Remove moves and supports through passages closed to the unit's power."""
+    for u in pos.units:
+        closed = blocked.get(u.power)
+        us = m.unit_str(u.kind, u.loc)
+        if not closed or us not in out:
+            continue
+        shut = {m.loc_prov[d] for d in m.adj[u.kind][u.loc] if (u.kind, u.loc, d) in closed}
+        if not shut:
+            continue
+        still = {m.loc_prov[d] for d in m.adj[u.kind][u.loc]
+                 if (u.kind, u.loc, d) not in closed}
+        gone = {m.prov_abbr[p] for p in shut - still}
+        if not gone:
+            continue
+
+        out[us] = [o for o in out[us] if _keeps(o, gone)]
+
+
+def _keeps(order: str, gone: set[str]) -> bool:
+    """Does `order` avoid the provinces in `gone` (reachable only through a closed passage)?"""
+    if " C " in order or order.endswith(" H"):
+        return True
+    if " S " in order:
+        rest = order.split(" S ", 1)[1].split(" ")
+        target = rest[3] if len(rest) == 4 else rest[1]
+        return target.split("/")[0] not in gone
+    dest = order.split(" - ", 1)[1].split(" ")[0].split("/")[0]
+    return dest not in gone or order.endswith(" VIA")
 
 
 def at_prov(m: Map, at: dict, prov: int):

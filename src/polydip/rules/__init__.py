@@ -28,7 +28,12 @@ def known_rules() -> list[str]:
 
 def _load_all() -> None:
     # importing the modules registers their classes
-    from polydip.rules import build_sites, events, neutral_units  # noqa: F401
+    from polydip.rules import (  # noqa: F401
+        build_sites,
+        controlled_passages,
+        events,
+        neutral_units,
+    )
 
 
 def compile_rules(variant: Any) -> RuleSet:

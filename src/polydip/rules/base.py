@@ -7,6 +7,7 @@ Hooks (a rule implements the ones it needs; RuleSet combines them):
   unit_holds(m, pos, unit) -> bool                  the unit always holds (neutrals)
   retreat(m, pos, dislodged) -> Dislodged | None    changes a dislodged unit's options
   retreat_orders(m, pos) -> {power: [Order]}        orders for units no player orders
+  blocked(m, pos, options) -> {power: {(kind, a, b)}}  moves a power may not make now
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ class Rule:
     def retreat_orders(self, m: Any, pos: Any) -> dict[int, list[Any]]:
         return {}
 
+    def blocked(self, m: Any, pos: Any, options: dict) -> dict[int, set[tuple[int, int, int]]]:
+        return {}
+
     # ---- parameters ----------------------------------------------------------------------
 
     def param(self, name: str, default: Any, choices: tuple | None = None) -> Any:
@@ -72,6 +76,7 @@ class RuleSet:
         self._retreat = [r for r in rules if type(r).retreat is not Rule.retreat]
         self._retreat_orders = [r for r in rules
                                 if type(r).retreat_orders is not Rule.retreat_orders]
+        self._blocked = [r for r in rules if type(r).blocked is not Rule.blocked]
 
     def __bool__(self) -> bool:
         return bool(self.rules)
@@ -104,6 +109,14 @@ class RuleSet:
         for r in self._retreat:
             d = r.retreat(m, pos, d) or d
         return d
+
+    def blocked(self, m: Any, pos: Any, options: dict) -> dict[int, set[tuple[int, int, int]]]:
+        """Per power, the (kind, from location, to location) moves it may not make now."""
+        out: dict[int, set[tuple[int, int, int]]] = {}
+        for r in self._blocked:
+            for p, edges in r.blocked(m, pos, options).items():
+                out.setdefault(p, set()).update(edges)
+        return out
 
     def retreat_orders(self, m: Any, pos: Any) -> dict[int, list[Any]]:
         out: dict[int, list[Any]] = {}

@@ -1,0 +1,112 @@
+"""Straits and canals whose passage depends on who controls the land around them.
+
+Each passage names edges (declared as usual under [edges]) and the land provinces that
+control them. At the start of a turn a power controls a province if it owns it (a supply
+center) or has a unit in it (any other province). A passage is open to the power that
+controls all its controlling provinces, and to the powers that power permits; it is closed
+to everybody when they are controlled by different powers or by nobody. Unit kinds listed
+in `exempt` pass regardless.
+
+This covers the Axis & Allies canals and narrow straits (seed 002: "If your side ...
+controlled a canal or narrow strait at the start of your turn, you may move sea units
+through it", "If one side controls one territory and the other controls the other, the
+canal or strait is closed to all sea units", "Submarines of any power may pass through the
+Strait of Gibraltar") and the Colonial / Twentieth Century canals (seed 003: "The owner of
+these provinces may send fleets to neighboring sea zones without having to move into the
+canal zone first. Owning players may also allow other players to send fleets through."),
+where the passage is an edge between the two seas controlled by the canal province.
+
+Permissions are a game setting, the option `passage_permissions`:
+{"Suez Canal": {"Britain": ["France"]}} — the power controlling the passage lets France
+through. (Orders cannot express a permission in polydip; the GM records it.)
+
+[[rules.controlled_passages.passage]]
+name = "Suez Canal"
+edges = ["EMS-RED"]
+controllers = ["EGY", "TRJ"]
+exempt = []                # unit kinds that pass regardless
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from polydip.errors import PolydipError, VariantError
+from polydip.rules import register
+from polydip.rules.base import Rule
+
+
+@register
+class ControlledPassages(Rule):
+    name = "controlled_passages"
+    params_doc: ClassVar[dict[str, str]] = {
+        "passage": "list of {name, edges, controllers, exempt}"}
+
+    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+        super().__init__(params, variant, key)
+        self.passages: list[tuple[str, list[tuple[str, str]], list[str], frozenset[str]]] = []
+        declared = {(e.a, e.b) for e in variant.edges} | {(e.b, e.a) for e in variant.edges}
+        for i, p in enumerate(self.param("passage", [])):
+            k = f"{key}.passage[{i}]"
+            if not isinstance(p, dict) or not {"name", "edges", "controllers"} <= set(p):
+                raise VariantError(f"{variant.path}: [{k}] needs name, edges and controllers")
+            unknown = set(p) - {"name", "edges", "controllers", "exempt"}
+            if unknown:
+                raise VariantError(f"{variant.path}: [{k}] unknown key(s) {sorted(unknown)}")
+            edges = []
+            for e in p["edges"]:
+                a, _, b = str(e).partition("-")
+                if (a, b) not in declared:
+                    raise VariantError(f"{variant.path}: [{k}] edge {e!r} is not declared "
+                                       "under [edges]")
+                edges.append((a, b))
+            for c in p["controllers"]:
+                if c not in variant.provinces:
+                    raise VariantError(f"{variant.path}: [{k}] unknown province {c!r}")
+            exempt = frozenset(p.get("exempt", []))
+            for x in exempt:
+                if x not in variant.unit_kinds:
+                    raise VariantError(f"{variant.path}: [{k}] unknown unit kind {x!r}")
+            self.passages.append((str(p["name"]), edges, list(p["controllers"]), exempt))
+
+    def controller(self, m: Any, pos: Any, provinces: list[str]) -> int:
+        """The power controlling all of `provinces`, or -1 (split, or nobody)."""
+        who = set()
+        for abbr in provinces:
+            prov = m.prov_index[abbr]
+            if m.is_sc[prov]:
+                who.add(pos.owners[prov])
+            else:
+                here = [u.power for u in pos.units if m.loc_prov[u.loc] == prov]
+                who.add(here[0] if here else -1)
+        if len(who) != 1:
+            return -1
+        return who.pop()
+
+    def blocked(self, m: Any, pos: Any, options: dict) -> dict[int, set[tuple[int, int, int]]]:
+        permissions = options.get("passage_permissions") or {}
+        if not isinstance(permissions, dict):
+            raise PolydipError("option passage_permissions: a table of passage → "
+                               "{controlling power: [permitted powers]}")
+        out: dict[int, set[tuple[int, int, int]]] = {}
+        for name, edges, controllers, exempt in self.passages:
+            ctrl = self.controller(m, pos, controllers)
+            allowed = set()
+            if ctrl >= 0:
+                allowed.add(ctrl)
+                granted = permissions.get(name, {}).get(m.powers[ctrl], [])
+                allowed.update(m.power_of(p) for p in granted)
+            for power in range(len(m.powers)):
+                if power in allowed:
+                    continue
+                closed = out.setdefault(power, set())
+                for a, b in edges:
+                    la, lb = m.loc_index[a], m.loc_index[b]
+                    for k, letter in enumerate(m.kinds):
+                        if letter in exempt:
+                            continue
+                        if not m.kind_coastal[k]:
+                            la, lb = m.loc_prov[la], m.loc_prov[lb]
+                        closed.add((k, la, lb))
+                        closed.add((k, lb, la))
+        return {p: s for p, s in out.items() if s}
