@@ -344,3 +344,60 @@ def test_legal_orders_leave_out_closed_passages(tmp_path) -> None:
     g.options["passage_permissions"] = {}
     g.position.owners[g.map.prov_index["N2"]] = g.power("Red")
     assert "F S - T" in g.legal_orders("Red")["F S"]
+
+
+# ---- open spaces (Cape Horn) -------------------------------------------------------------
+
+OPEN = '[rules.open_spaces]\nprovinces = ["S"]\n'
+
+
+def test_an_open_space_holds_any_number_of_units_and_nobody_bounces(tmp_path) -> None:
+    """Seed 004 (Cape Horn): "Es gibt kein Limit der einziehenden Flotten, es kann auch kein
+    Bounce entstehen. Verfeindete Flotten können in diesem Gebiet stehen"."""
+    v = tiny_file(tmp_path, OPEN)
+    out = adjudicate(v, units={"Red": ["F A1"], "Blue": ["F B1"]},
+                     orders={"Red": ["F A1 - S"], "Blue": ["F B1 - S"]})
+    assert out["units"] == {"Red": ["F S"], "Blue": ["F S"]}
+    assert out["contested"] == []
+
+
+def test_nothing_is_dislodged_from_an_open_space(tmp_path) -> None:
+    """Seed 004: "man kann keine Flotte aus Cape Horn vertreiben" (no fleet can be driven out
+    of Cape Horn)."""
+    v = tiny_file(tmp_path, OPEN)
+    out = adjudicate(v, units={"Red": ["F A1", "F N2"], "Blue": ["F S"]},
+                     orders={"Red": ["F A1 - S", "F N2 S F A1 - S"]})
+    assert out["dislodged"] == {}
+    assert sorted(out["units"]["Red"]) == ["F N2", "F S"] and out["units"]["Blue"] == ["F S"]
+
+
+def test_an_oncoming_fleet_does_not_keep_a_fleet_out(tmp_path) -> None:
+    """Seed 004: "Flotten können nicht am Einzug in Cape Horn gehindert werden, auch nicht
+    durch entgegen kommende Flotten."."""
+    v = tiny_file(tmp_path, OPEN)
+    out = adjudicate(v, units={"Red": ["F S"], "Blue": ["F B1"]},
+                     orders={"Red": ["F S - B1"], "Blue": ["F B1 - S"]})
+    assert out["units"] == {"Red": ["F B1"], "Blue": ["F S"]}
+
+
+def test_fleets_leaving_an_open_space_may_be_supported(tmp_path) -> None:
+    """Seed 004: "Flotten können beim Auszug der Flotten in den Atlantik und in der Pazifik
+    unterstützt werden."."""
+    v = tiny_file(tmp_path, OPEN)
+    units = {"Red": ["F S", "F A1"], "Blue": ["F S", "F N2"]}
+    orders = {"Red": ["F S - N2", "F A1 S F S - N2"], "Blue": ["F N2 H"]}
+    out = adjudicate(v, units=units, orders=orders)
+    assert out["dislodged"] == {"Blue": [{"unit": "F N2", "from": "S", "retreats": ["B1"]}]}
+    assert sorted(out["units"]["Red"]) == ["F A1", "F N2"]
+    # an open space is never full: a dislodged unit may retreat into it
+    out = adjudicate(v, units={"Red": ["F A1", "F S"], "Blue": ["F N2", "F B1"]},
+                     orders={"Red": ["F A1 - N2", "F S S F A1 - N2"]})
+    assert out["dislodged"]["Blue"][0]["retreats"] == ["S"]
+
+
+def test_armies_may_be_convoyed_through_an_open_space(tmp_path) -> None:
+    """Seed 004: "Armeen können über Cape Horn transportiert werden"."""
+    v = tiny_file(tmp_path, OPEN)
+    out = adjudicate(v, units={"Red": ["A A1", "F S"], "Blue": ["F S"]},
+                     orders={"Red": ["A A1 - B1", "F S C A A1 - B1"]})
+    assert "A B1" in out["units"]["Red"]

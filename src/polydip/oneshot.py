@@ -109,7 +109,7 @@ def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
         for t in lst:
             k, loc = parse_unit(m, t)
             prov = m.loc_prov[loc]
-            if prov in seen:
+            if prov in seen and not m.open_space[prov]:
                 raise RequestError(f"two units in {m.prov_abbr[prov]}: {seen[prov]} and {t}")
             seen[prov] = t
             units.append(Unit(p, k, loc))

@@ -45,11 +45,31 @@ class MovementResult:
 
 class _Movement(Resolver):
     __slots__ = (
-        "any_route", "attackers", "blocked", "conv_fleets", "convoyed", "crowded", "dest",
+        "any_route",
+        "attackers",
+        "blocked",
+        "conv_fleets",
+        "convoyed",
+        "crowded",
+        "dest",
         "dest_prov",
-        "fleet_seas", "h2h",
-        "hold_supp", "kind", "land_ok", "loc", "m", "move_supp", "occ", "paradox", "power",
-        "prov", "sup_prov", "typ", "void",
+        "fleet_seas",
+        "h2h",
+        "hold_supp",
+        "kind",
+        "land_ok",
+        "loc",
+        "m",
+        "move_supp",
+        "occ",
+        "open_",
+        "paradox",
+        "power",
+        "prov",
+        "stack",
+        "sup_prov",
+        "typ",
+        "void",
     )
 
     def __init__(self, m: Map, units: list[Unit], orders: list[Order | None],
@@ -66,7 +86,12 @@ class _Movement(Resolver):
         loc_prov = m.loc_prov
         self.prov = [loc_prov[u.loc] for u in units]
         occ = [-1] * m.n_prov
+        self.open_ = m.open_space
+        self.stack: dict[int, list[int]] = {}  # units in open spaces (several per space)
         for i, p in enumerate(self.prov):
+            if self.open_[p]:
+                self.stack.setdefault(p, []).append(i)
+                continue
             if occ[p] >= 0:
                 raise NotSupportedError(
                     f"two units in {m.prov_abbr[p]}: several units in one space need a "
@@ -126,8 +151,8 @@ class _Movement(Resolver):
         # pass 2: convoy orders
         for u in convoys:
             o = orders[u]
-            a = self.occ[loc_prov[o.aux_loc]] if o.aux_loc is not None else -1
             tp = loc_prov[o.target]
+            a = self._unit_at(loc_prov[o.aux_loc], tp) if o.aux_loc is not None else -1
             if (a < 0 or not m.kind_convoys[kind[u]] or not m.convoy_prov[self.prov[u]]
                     or not m.kind_convoyed[kind[a]] or typ[a] != T_MOVE
                     or dest_prov[a] != tp
@@ -183,7 +208,9 @@ class _Movement(Resolver):
         # pass 4: supports
         for u in supports:
             o = orders[u]
-            s = self.occ[m.loc_prov[o.aux_loc]] if o.aux_loc is not None else -1
+            s = (self._unit_at(m.loc_prov[o.aux_loc],
+                               m.loc_prov[o.target] if o.target is not None else -1)
+                 if o.aux_loc is not None else -1)
             reach = m.reach_prov[self.kind[u]][self.loc[u]]
             if self.blocked and self.power[u] in self.blocked:
                 reach = self._open_reach(u)
@@ -218,15 +245,27 @@ class _Movement(Resolver):
         for u in moves:
             lst = attackers.setdefault(dest_prov[u], [])
             lst.append(u)
-            if len(lst) == 2:
+            if len(lst) == 2 and not self.open_[dest_prov[u]]:
                 crowded.append(dest_prov[u])
         self.crowded = crowded
         for u in moves:
-            if not self.convoyed[u]:
+            if not self.convoyed[u] and not self.open_[self.prov[u]]:
                 v = self.occ[dest_prov[u]]
                 if (v >= 0 and typ[v] == T_MOVE and not self.convoyed[v]
                         and dest_prov[v] == self.prov[u]):
                     self.h2h[u] = v
+
+    def _unit_at(self, prov: int, dest: int) -> int:
+        """The unit an order names by its province; in an open space, the one moving to
+        `dest` (or the first one there, for a hold)."""
+        o = self.occ[prov]
+        if o >= 0 or not self.open_[prov]:
+            return o
+        here = self.stack.get(prov, ())
+        for u in here:
+            if self.typ[u] == T_MOVE and self.dest_prov[u] == dest:
+                return u
+        return here[0] if here and dest < 0 else -1
 
     def _open_reach(self, u: int) -> frozenset[int]:
         """Provinces u could move to now, leaving out passages closed to its power."""
@@ -287,6 +326,8 @@ class _Movement(Resolver):
         return True
 
     def _dislodged(self, u: int) -> bool:
+        if self.open_[self.prov[u]]:
+            return False  # nothing is dislodged from an open space
         resolve = self.resolve
         return any(resolve(a) for a in self.attackers.get(self.prov[u], _NONE))
 
@@ -294,6 +335,8 @@ class _Movement(Resolver):
         """A dislodged supporter gives no support — except, under the paradox rules of the
         rulebooks, when the army that dislodges it is one whose cut those rules forbid
         (the paradox rule takes precedence over the dislodge rule, DATC 6.F.17)."""
+        if self.open_[self.prov[s]]:
+            return False
         resolve = self.resolve
         for a in self.attackers.get(self.prov[s], _NONE):
             if self.convoyed[a] and self._convoy_spares(a, s):
@@ -305,6 +348,8 @@ class _Movement(Resolver):
     def _move(self, u: int) -> bool:
         if not self._path(u):
             return False
+        if self.open_[self.dest_prov[u]]:
+            return True  # nobody bounces, nobody is kept out of an open space
         att = self._attack(u)
         if att == 0:
             return False
@@ -368,6 +413,8 @@ class _Movement(Resolver):
         return 1 + self._support_count(self.move_supp.get(u, _NONE))
 
     def _support_cut(self, s: int) -> bool:
+        if self.open_[self.prov[s]]:
+            return False  # units entering an open space meet nobody
         power = self.power
         for a in self.attackers.get(self.prov[s], _NONE):
             if power[a] == power[s] or self.prov[a] == self.sup_prov[s]:
@@ -452,6 +499,8 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
             nu = units[u]
         new_units.append(nu)
         occupied[m.loc_prov[nu.loc]] = True
+    if m.has_open_spaces:  # an open space is never full: units may retreat into it
+        occupied = [o and not m.open_space[p] for p, o in enumerate(occupied)]
     # standoffs: an empty province that two or more units tried to enter, none succeeding
     contested = set()
     for p in mv.crowded:

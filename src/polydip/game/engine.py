@@ -82,9 +82,9 @@ def parse_orders(m: Map, phase: Phase, orders: dict[int, list[str]]
 def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: tuple[str, ...],
                   auto: bool = False) -> tuple[list[Order | None], list[tuple[int, str]]]:
     """Give each unit its order (the last one given wins, DATC 4.D.3)."""
-    by_prov: dict[int, int] = {}
+    by_prov: dict[int, list[int]] = {}
     for i, u in enumerate(units):
-        by_prov.setdefault(m.loc_prov[u.loc], i)
+        by_prov.setdefault(m.loc_prov[u.loc], []).append(i)
     bound: list[Order | None] = [None] * len(units)
     errors: list[tuple[int, str]] = []
     for power, lst in orders.items():
@@ -96,7 +96,7 @@ def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: 
                 errors.append((power, f"{o.text!r}: {m.powers[power]} is neutral: its units "
                                "always hold"))
                 continue
-            i = by_prov.get(m.loc_prov[o.loc], -1)
+            i = _pick(units, by_prov.get(m.loc_prov[o.loc], ()), power, o, bound)
             if i < 0:
                 errors.append((power, f"{o.text!r}: no unit in {m.prov_name[m.loc_prov[o.loc]]}"))
                 continue
@@ -107,6 +107,19 @@ def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: 
                 continue
             bound[i] = o
     return bound, errors
+
+
+def _pick(units: list, here: list[int] | tuple, power: int, o: Order,
+          bound: list[Order | None]) -> int:
+    """The unit an order addresses among those in its province: the only one, or (in a space
+    holding several) the ordering power's unit of the kind named, not yet ordered."""
+    if len(here) <= 1:
+        return here[0] if here else -1
+    mine = [i for i in here if units[i].power == power]
+    for i in mine:
+        if (o.kind is None or units[i].kind == o.kind) and bound[i] is None:
+            return i
+    return mine[0] if mine else here[0]
 
 
 def describe(m: Map, unit, o: Order | None) -> str:

@@ -146,6 +146,10 @@ class Map:
         from polydip.rules import compile_rules
 
         self.rules = compile_rules(variant)
+        opens = self.rules.open_spaces()
+        # provinces with no stacking limit, where units never bounce (rules/open_spaces.py)
+        self.open_space: list[bool] = [a in opens for a in self.prov_abbr]
+        self.has_open_spaces = bool(opens)
 
     def _edge_loc(self, name: str, key: str) -> int:
         loc = self.loc_index.get(name)

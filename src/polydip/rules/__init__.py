@@ -33,6 +33,7 @@ def _load_all() -> None:
         controlled_passages,
         events,
         neutral_units,
+        open_spaces,
     )
 
 

@@ -8,6 +8,7 @@ Hooks (a rule implements the ones it needs; RuleSet combines them):
   retreat(m, pos, dislodged) -> Dislodged | None    changes a dislodged unit's options
   retreat_orders(m, pos) -> {power: [Order]}        orders for units no player orders
   blocked(m, pos, options) -> {power: {(kind, a, b)}}  moves a power may not make now
+  open_spaces() -> [province]                       no stacking limit, no bounce there
 """
 
 from __future__ import annotations
@@ -53,6 +54,9 @@ class Rule:
 
     def blocked(self, m: Any, pos: Any, options: dict) -> dict[int, set[tuple[int, int, int]]]:
         return {}
+
+    def open_spaces(self) -> list[str]:
+        return []
 
     # ---- parameters ----------------------------------------------------------------------
 
@@ -117,6 +121,10 @@ class RuleSet:
             for p, edges in r.blocked(m, pos, options).items():
                 out.setdefault(p, set()).update(edges)
         return out
+
+    def open_spaces(self) -> set[str]:
+        """Provinces without stacking limit where units never bounce (rules/open_spaces)."""
+        return {p for r in self.rules for p in r.open_spaces()}
 
     def retreat_orders(self, m: Any, pos: Any) -> dict[int, list[Any]]:
         out: dict[int, list[Any]] = {}
