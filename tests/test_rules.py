@@ -401,3 +401,31 @@ def test_armies_may_be_convoyed_through_an_open_space(tmp_path) -> None:
     out = adjudicate(v, units={"Red": ["A A1", "F S"], "Blue": ["F S"]},
                      orders={"Red": ["A A1 - B1", "F S C A A1 - B1"]})
     assert "A B1" in out["units"]["Red"]
+
+
+# ---- a home gained by capture ------------------------------------------------------------
+
+def test_the_first_captured_center_becomes_the_only_fleet_home() -> None:
+    """Seed 004: "Um Flotten aufbauen zu können, muss die Indianer Föderation (Native
+    Federation) Boston oder California erobern. Das erstbesetzte VZ wird zum Heimat-VZ. Nur
+    in diesem VZ können Flotten gebaut werden."."""
+    rule = '[rules.capture_home]\npower = "Red"\ncandidates = ["N2", "B1"]\nkind = "F"\n'
+    text = TINY.replace('"F A1"', '"A A1"').replace("centers = 4", "centers = 9")
+    g = Game.new(parse_variant(text + rule))
+    play_year(g, {"Red": ["A A1 - N2", "A A2 - N1"]}, {})
+    assert g.phase == "W1901A"
+    legal = g.legal_orders("Red")
+    assert "F N2 B" not in legal.get("N2", [])  # occupied anyway; A1 and A2 are free
+    assert legal["A1"] == ["A A1 B", "WAIVE"]  # no fleet outside the captured home
+    problems = g.set_orders("Red", ["F A1 B", "A A2 B"])
+    assert problems == []
+    out = g.process()
+    assert [r.result for r in out.results if r.text == "F A1 B"] == [["void"]]
+    assert g.position.extra["capture_home"] == {"Red": "N2"}
+    assert g.map.prov_index["N2"] in g.position.homes[g.power("Red")]
+    play_year(g, {"Red": ["A N2 - A1"]}, {})
+    assert g.phase == "W1902A"
+    assert "F N2 B" in g.legal_orders("Red")["N2"]
+    g.set_orders("Red", ["Build F Neutral Port"])
+    g.process()
+    assert "Red F N2" in units(g)

@@ -69,7 +69,8 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
                 elif o.type == BUILD and o.kind is not None:
                     loc = m.unit_loc(o.kind, o.loc)
                     prov = m.loc_prov[o.loc]
-                    if loc >= 0 and prov in sites and m.occupy[o.kind][loc]:
+                    if (loc >= 0 and prov in sites and m.occupy[o.kind][loc]
+                            and (not m.rules or m.rules.may_build(m, pos, power, o.kind, prov))):
                         units.append(Unit(power, o.kind, loc))
                         sites.discard(prov)
                         ok = True

@@ -215,6 +215,8 @@ def next_phase(m: Map, pos: Position, done: Phase, changes: list) -> Phase:
     while True:
         if done.season == cal.centers_change_after and nxt.season != done.season:
             changes.extend(update_centers(m, pos))
+            if m.rules:
+                m.rules.centers_changed(m, pos)
         if nxt.year != done.year:
             pos.year_start_owners = list(pos.owners)
             if m.rules:

@@ -291,6 +291,8 @@ def _adjustments(m: Map, pos: Position, power: int | None) -> dict[str, list[str
             for prov in build_sites(m, pos, pw):
                 opts = []
                 for k in range(len(m.kinds)):
+                    if m.rules and not m.rules.may_build(m, pos, pw, k, prov):
+                        continue
                     if m.kind_coastal[k] and m.prov_coast_locs[prov]:
                         locs = [c for c in m.prov_coast_locs[prov] if m.occupy[k][c]]
                     else:

@@ -30,6 +30,7 @@ def _load_all() -> None:
     # importing the modules registers their classes
     from polydip.rules import (  # noqa: F401
         build_sites,
+        capture_home,
         controlled_passages,
         events,
         neutral_units,

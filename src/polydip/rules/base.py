@@ -9,6 +9,8 @@ Hooks (a rule implements the ones it needs; RuleSet combines them):
   retreat_orders(m, pos) -> {power: [Order]}        orders for units no player orders
   blocked(m, pos, options) -> {power: {(kind, a, b)}}  moves a power may not make now
   open_spaces() -> [province]                       no stacking limit, no bounce there
+  centers_changed(m, pos) -> None                   after centers change owner
+  may_build(m, pos, power, kind, prov) -> bool|None a build of this kind there allowed?
 """
 
 from __future__ import annotations
@@ -58,6 +60,12 @@ class Rule:
     def open_spaces(self) -> list[str]:
         return []
 
+    def centers_changed(self, m: Any, pos: Any) -> None:
+        return None
+
+    def may_build(self, m: Any, pos: Any, power: int, kind: int, prov: int) -> bool | None:
+        return None
+
     # ---- parameters ----------------------------------------------------------------------
 
     def param(self, name: str, default: Any, choices: tuple | None = None) -> Any:
@@ -81,6 +89,8 @@ class RuleSet:
         self._retreat_orders = [r for r in rules
                                 if type(r).retreat_orders is not Rule.retreat_orders]
         self._blocked = [r for r in rules if type(r).blocked is not Rule.blocked]
+        self._centers = [r for r in rules if type(r).centers_changed is not Rule.centers_changed]
+        self._may_build = [r for r in rules if type(r).may_build is not Rule.may_build]
 
     def __bool__(self) -> bool:
         return bool(self.rules)
@@ -121,6 +131,17 @@ class RuleSet:
             for p, edges in r.blocked(m, pos, options).items():
                 out.setdefault(p, set()).update(edges)
         return out
+
+    def centers_changed(self, m: Any, pos: Any) -> None:
+        for r in self._centers:
+            r.centers_changed(m, pos)
+
+    def may_build(self, m: Any, pos: Any, power: int, kind: int, prov: int) -> bool:
+        for r in self._may_build:
+            got = r.may_build(m, pos, power, kind, prov)
+            if got is not None:
+                return got
+        return True
 
     def open_spaces(self) -> set[str]:
         """Provinces without stacking limit where units never bounce (rules/open_spaces)."""

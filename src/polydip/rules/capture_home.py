@@ -1,0 +1,58 @@
+"""A power's first captured center among some candidates becomes a home — the only place
+it may build units of the given kind.
+
+War in North America (seed 004): "Um Flotten aufbauen zu können, muss die Indianer
+Föderation (Native Federation) Boston oder California erobern. Das erstbesetzte VZ wird zum
+Heimat-VZ. Nur in diesem VZ können Flotten gebaut werden." (To build fleets the Native
+Federation must conquer Boston or California. The first one taken becomes a home center.
+Fleets can only be built there.) Two candidates taken in the same year: the first listed.
+
+[rules.capture_home]
+power = "Native Federation"
+candidates = ["BOS", "CAL"]
+kind = "F"                 # the only place this power may build this kind
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from polydip.errors import VariantError
+from polydip.rules import register
+from polydip.rules.base import Rule
+
+
+@register
+class CaptureHome(Rule):
+    name = "capture_home"
+    params_doc: ClassVar[dict[str, str]] = {
+        "power": "the power", "candidates": "provinces, in order of preference",
+        "kind": "unit kind buildable only there"}
+
+    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+        super().__init__(params, variant, key)
+        self.power = self.param("power", "", tuple(p.name for p in variant.powers))
+        self.candidates = list(self.param("candidates", []))
+        for c in self.candidates:
+            if c not in variant.provinces or not variant.provinces[c].supply_center:
+                raise VariantError(f"{variant.path}: [{key}] {c!r} is not a supply center")
+        self.kind = self.param("kind", "F", tuple(variant.unit_kinds))
+
+    def centers_changed(self, m: Any, pos: Any) -> None:
+        data = pos.extra.setdefault(self.name, {})
+        if data.get(self.power):
+            return
+        p = m.power_of(self.power)
+        for c in self.candidates:
+            prov = m.prov_index[c]
+            if pos.owners[prov] == p:
+                data[self.power] = c
+                if pos.homes and prov not in pos.homes[p]:
+                    pos.homes[p] = (*pos.homes[p], prov)
+                return
+
+    def may_build(self, m: Any, pos: Any, power: int, kind: int, prov: int) -> bool | None:
+        if m.powers[power] != self.power or m.kinds[kind] != self.kind:
+            return None
+        home = pos.extra.get(self.name, {}).get(self.power)
+        return home is not None and m.prov_abbr[prov] == home
