@@ -80,7 +80,8 @@ def check_variant(v: Variant) -> list[Problem]:
             if f"{abbr}/{c}" not in used:
                 add(f"provinces.{abbr}.coasts", f"coast {abbr}/{c} has no edge: no fleet can "
                     "reach it", f"[provinces.{abbr}]")
-        if not any(abbr in (e.a.split("/")[0], e.b.split("/")[0]) for e in v.edges):
+        if v.terrains[p.terrain].occupy and not any(
+                abbr in (e.a.split("/")[0], e.b.split("/")[0]) for e in v.edges):
             add(f"provinces.{abbr}", "province has no edges", f"[provinces.{abbr}]")
     # powers: homes, units, centers
     letters = Counter(p.letter for p in v.powers)
