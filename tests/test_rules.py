@@ -429,3 +429,50 @@ def test_the_first_captured_center_becomes_the_only_fleet_home() -> None:
     g.set_orders("Red", ["Build F Neutral Port"])
     g.process()
     assert "Red F N2" in units(g)
+
+
+# ---- calendars ---------------------------------------------------------------------------
+
+LAD_CALENDAR = """
+[calendar]
+start = "D1889A"
+centers_change_after = "D"
+seasons = [
+  { name = "March-June", abbr = "A", phases = ["movement"] },
+  { name = "June-September", abbr = "B", phases = ["retreats"] },
+  { name = "September-December", abbr = "C", phases = ["movement"] },
+  { name = "December-March", abbr = "D", phases = ["retreats", "adjustments"] },
+]
+"""
+
+
+def test_a_four_phase_calendar_starting_with_a_build_phase() -> None:
+    """Seed 001 (Latin American Diplomacy): "A: First Movement Phase (March-June), B: First
+    Retreat Phase (June-September), C: Second Movement Phase (September-December), D: Second
+    Retreat (/Build/Disband) Phase (December-March)", and "The first turn of the game will
+    be a Phase D turn, a build turn"."""
+    text = TINY.replace('units = ["F A1", "A A2"]', 'units = ["A A2"]') + LAD_CALENDAR
+    g = Game.new(parse_variant(text.replace("centers = 4", "centers = 9")))
+    assert g.phase == "D1889A"
+    assert set(g.legal_orders("Red")) == {"A1"}  # one build due on the vacant home
+    g.set_orders("Red", ["Build F A1"])
+    g.process()
+    assert g.phase == "A1890M"
+    g.set_orders("Red", ["A A2 - N1"])
+    g.process()
+    assert g.phase == "C1890M"  # no retreat: B is skipped
+    assert g.position.owners[g.map.prov_index["N1"]] == -1
+    g.process()
+    assert g.phase == "D1890A"  # centers changed after the second movement: a build due
+    assert g.position.owners[g.map.prov_index["N1"]] == g.power("Red")
+
+
+def test_a_game_starting_in_winter() -> None:
+    """Seed 004 (War in North America): "Das Spiel beginnt im Winter 1859, die erste
+    Spielphase ist Frühjahr 1860." (the game begins in Winter 1859; the first phase played
+    is Spring 1860)."""
+    text = TINY.replace('start = "S1901M"', "") + '\n[calendar]\nstart = "W1859A"\n'
+    g = Game.new(parse_variant(text.replace("centers = 4", "centers = 9")))
+    assert g.phase == "W1859A"
+    g.process()
+    assert g.phase == "S1860M"

@@ -213,7 +213,9 @@ def next_phase(m: Map, pos: Position, done: Phase, changes: list) -> Phase:
     pos.contested = frozenset()  # standoffs matter only to the retreats that follow
     nxt = following(cal, done)
     while True:
-        if done.season == cal.centers_change_after and nxt.season != done.season:
+        # centers change owner after the last movement or retreat phase of their season
+        if (done.season == cal.centers_change_after and done.type != "A"
+                and (nxt.season != done.season or nxt.type == "A")):
             changes.extend(update_centers(m, pos))
             if m.rules:
                 m.rules.centers_changed(m, pos)
