@@ -278,7 +278,7 @@ def initial_position(m: Map) -> Position:
         for c in p.centers:
             owners[m.prov_index[c]] = i
     return Position(parse_phase(v.calendar, v.calendar.start), units, owners, [],
-                    frozenset(), [tuple(h) for h in m.homes])
+                    frozenset(), [tuple(h) for h in m.homes], list(owners))
 
 
 __all__ = ["Game", "OrderError", "PhaseRecord", "initial_position"]

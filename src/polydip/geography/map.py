@@ -225,7 +225,8 @@ def _bfs(m: Map, sources: tuple[int, ...]) -> tuple[int, ...]:
 
 def normalize_name(name: str) -> str:
     """Lower case, with punctuation folded, for matching typed place names."""
-    s = name.lower().replace(".", " ").replace("-", " ").replace("'", "").replace("_", " ")
+    s = (name.lower().replace(".", " ").replace("-", " ").replace("'", "").replace("’", "")
+         .replace("_", " "))
     return " ".join(s.split())
 
 
