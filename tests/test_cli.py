@@ -38,7 +38,7 @@ def test_a_phase_from_new_to_process(tmp_path, capsys) -> None:
     assert "A Munich -> Burgundy" in out and "Warsaw" not in out
     code, out, _ = run(capsys, "process", game)
     assert code == 0
-    assert "A MUN - BUR  (bounce)" in out
+    assert "A MUN - BUR  (bounced)" in out  # the GM's word (issue 5)
     assert "Next: Fall 1901 Movement (F1901M)" in out
     code, out, _ = run(capsys, "show", game)
     assert "France (3 centers, 3 units): F BRE, A MAR, A BUR" in out

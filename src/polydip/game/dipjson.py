@@ -1,16 +1,639 @@
-"""Read and write the `diplomacy` package's saved-game JSON (standard map)."""
+"""Read and write the `diplomacy` package's saved-game JSON (standard map).
+
+The format is that of `diplomacy.utils.export.to_saved_game_format`:
+
+    {"id": ..., "map": "standard", "rules": [...],
+     "phases": [{"name": "S1901M",
+                 "state": {"name", "units", "retreats", "centers", "homes", "influence",
+                           "civil_disorder", "builds", "note", "timestamp", "game_id",
+                           "map", "rules"},
+                 "orders": {"FRANCE": ["A PAR - BUR", ...], ...},
+                 "results": {"A PAR": ["bounce"], ...},
+                 "messages": []}, ...]}
+
+One entry per processed phase, then the current phase (no results; orders of a power are
+null when not given yet). Units are "A PAR" / "F STP/SC"; in a retreat phase a dislodged unit
+is written "*A PAR" among the units and its retreat places are under "retreats". Results are
+keyed by unit ("WAIVE" for a waived build) and hold the package's result words; an empty
+string is its "OK".
+
+What the package keeps and polydip does not (messages, zobrist hash, timestamps, notes) is
+dropped on import; what polydip keeps and the package does not (order errors, a dislodged
+unit's attacker) is dropped on export, and rebuilt on import where the package's data allows:
+the attacker of a dislodged unit and the provinces left empty by a standoff are read from the
+previous movement phase's orders and results.
+"""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
-from polydip.errors import NotSupportedError
+from polydip.errors import GameFileError, NotSupportedError, PolydipError
+from polydip.game.engine import (
+    MOVEMENT_TYPES,
+    OrderResult,
+    PhaseOutcome,
+    bind_to_units,
+    next_phase,
+    parse_orders,
+)
+from polydip.geography.map import Map
+from polydip.orders.model import BUILD, DISBAND, HOLD, MOVE, RETREAT, WAIVE, Order
+from polydip.state import Dislodged, Phase, Position
+
+MAP_NAME = "standard"
+RULES = ["NO_PRESS", "POWER_CHOICE"]  # what the package writes for a default game
+OK = ""  # the package's "OK" result, written in adjustment phases
+CIVIL_DISORDER = "civil disorder"  # polydip's word for a removal it chose itself
+
+
+# ---- export ---------------------------------------------------------------------------------
 
 
 def game_to_diplomacy(game) -> dict[str, Any]:
-    raise NotSupportedError("exporting to the diplomacy package's format is not supported yet")
+    """The game as the `diplomacy` package's saved game (a dict ready for json.dumps)."""
+    v = game.variant
+    if v.name.lower() != MAP_NAME:
+        raise NotSupportedError(f"variant {v.name!r}: only the standard map can be written in "
+                                "the diplomacy package's format")
+    m = game.map
+    game_id = game.name or "polydip"
+    base = {"game_id": game_id, "map": MAP_NAME, "rules": list(RULES)}
+    stamp = int(time.time() * 1_000_000)
+    first = game.history[0].position if game.history else game.position
+    influence = _initial_influence(m, first)
+    phases = []
+    for i, rec in enumerate(game.history):
+        state = _state(m, rec.position, influence, base, stamp + i)
+        phases.append({
+            "name": rec.position.phase.name,
+            "state": state,
+            "orders": _orders_out(m, rec.position, rec.orders, full=True),
+            "results": _results_out(m, rec.position, rec.outcome.results),
+            "messages": [],
+        })
+        _advance_influence(m, rec.position.phase, influence, rec.outcome.position)
+    pos = game.position
+    current = {
+        "name": pos.phase.name,
+        "state": _state(m, pos, influence, base, stamp + len(game.history)),
+        "orders": _orders_out(m, pos, game.orders, full=False),
+        "results": {},
+        "messages": [],
+    }
+    if game.is_over and game.history:
+        # the package ends a game with a phase named COMPLETED; a draw is declared without
+        # processing the phase in play, which stays in the history with no results
+        if game.status == "drawn":
+            current["orders"] = {k: v or [] for k, v in current["orders"].items()}
+            phases.append(current)
+        done = _state(m, pos, influence, base, stamp + len(game.history) + 1)
+        done["name"] = "COMPLETED"
+        phases.append({"name": "COMPLETED", "state": done,
+                       "orders": dict.fromkeys(done["units"]), "results": {},
+                       "messages": []})
+    else:
+        phases.append(current)
+    return {"id": game_id, "map": MAP_NAME, "rules": list(RULES), "phases": phases}
+
+
+def _initial_influence(m: Map, pos: Position) -> list[list[int]]:
+    """Per power, the provinces where it last had a unit (the package's "influence")."""
+    inf: list[list[int]] = [[] for _ in m.powers]
+    for u in pos.units:
+        p = m.loc_prov[u.loc]
+        if p not in inf[u.power]:
+            inf[u.power].append(p)
+    return inf
+
+
+def _advance_influence(m: Map, done: Phase, inf: list[list[int]], after: Position) -> None:
+    """Units that moved or retreated claim their province (builds do not, as in the package)."""
+    if done.type == "A":
+        return
+    for u in after.units:
+        p = m.loc_prov[u.loc]
+        if p in inf[u.power]:
+            continue
+        for lst in inf:
+            if p in lst:
+                lst.remove(p)
+        inf[u.power].append(p)
+
+
+def _state(m: Map, pos: Position, influence: list[list[int]], base: dict[str, Any],
+           stamp: int) -> dict[str, Any]:
+    from polydip.adjudication.adjustments import adjustment_counts, build_sites
+
+    names = [p.upper() for p in m.powers]
+    units: dict[str, list[str]] = {n: [] for n in names}
+    retreats: dict[str, dict[str, list[str]]] = {n: {} for n in names}
+    for u in pos.units:
+        units[names[u.power]].append(m.unit_str(u.kind, u.loc))
+    for d in pos.dislodged:
+        text = m.unit_str(d.kind, d.loc)
+        units[names[d.power]].append("*" + text)
+        retreats[names[d.power]][text] = [m.loc_name[r] for r in d.retreats]
+    counts = adjustment_counts(m, pos)
+    builds: dict[str, dict[str, Any]] = {}
+    for p, n in enumerate(names):
+        b: dict[str, Any] = {"count": 0, "homes": []}
+        if pos.phase.type == "A":
+            b["count"] = counts[p]
+            if counts[p] > 0:
+                sites = build_sites(m, pos, p)
+                b["count"] = min(len(sites), counts[p])
+                b["homes"] = [m.prov_abbr[s] for s in sites]
+        builds[n] = b
+    homes = pos.homes or list(m.homes)
+    return {
+        "timestamp": stamp,
+        "note": "",
+        "name": pos.phase.name,
+        "units": units,
+        "retreats": retreats,
+        "centers": {n: [m.prov_abbr[c] for c in pos.centers_of(p)] for p, n in enumerate(names)},
+        "homes": {n: [m.prov_abbr[h] for h in homes[p]] for p, n in enumerate(names)},
+        "influence": {n: [m.prov_abbr[c] for c in influence[p]] for p, n in enumerate(names)},
+        "civil_disorder": dict.fromkeys(names, 0),
+        "builds": builds,
+        **base,
+        "rules": list(base["rules"]),
+    }
+
+
+def _unit_text(m: Map, pos: Position, kind: int | None, loc: int | None) -> str:
+    """A unit named by an order, with its kind and coast taken from the board when left out."""
+    if loc is None or loc < 0:
+        return "?"
+    prov = m.loc_prov[loc]
+    for u in list(pos.units) + list(pos.dislodged):
+        if m.loc_prov[u.loc] == prov and (kind is None or u.kind == kind):
+            return m.unit_str(u.kind, u.loc)
+    if kind is None:
+        return m.loc_name[loc]
+    return m.unit_str(kind, loc)
+
+
+def _order_text(m: Map, pos: Position, unit: Any, o: Order) -> str:
+    """An order bound to `unit`, in the package's notation, every unit named in full."""
+    u = m.unit_str(unit.kind, unit.loc)
+    if o.type == HOLD:
+        return f"{u} H"
+    if o.type == MOVE:
+        return f"{u} - {m.loc_name[o.target]}" + (" VIA" if o.via else "")
+    if o.type == RETREAT:
+        return f"{u} R {m.loc_name[o.target]}"
+    if o.type == DISBAND:
+        return f"{u} D"
+    other = _unit_text(m, pos, o.aux_kind, o.aux_loc)
+    if o.target is None:
+        return f"{u} S {other}"
+    verb = "S" if o.type == "S" else "C"
+    return f"{u} {verb} {other} - {m.loc_name[o.target]}"
+
+
+def _orders_out(m: Map, pos: Position, orders: dict[int, list[str]], full: bool
+                ) -> dict[str, list[str] | None]:
+    """Typed orders → the package's notation; orders that do not fit the position are left
+    out, as the package would have refused them. `full`: a list for every power (history);
+    otherwise null for a power that gave no order (the current phase)."""
+    names = [p.upper() for p in m.powers]
+    out: dict[str, list[str] | None] = {n: ([] if full else None) for n in names}
+    parsed, _ = parse_orders(m, pos.phase, orders)
+    if pos.phase.type in ("M", "R"):
+        units = pos.units if pos.phase.type == "M" else pos.dislodged
+        allowed = MOVEMENT_TYPES if pos.phase.type == "M" else (RETREAT, DISBAND)
+        bound, _ = bind_to_units(m, units, parsed, allowed)
+        for u, o in zip(units, bound, strict=True):
+            if o is not None:
+                lst = out[names[u.power]]
+                if lst is None:
+                    lst = out[names[u.power]] = []
+                lst.append(_order_text(m, pos, u, o))
+    else:
+        for p, lst in parsed.items():
+            texts: list[str] = []
+            for o in lst:
+                if o.type == BUILD and o.kind is not None:
+                    texts.append(f"{m.unit_str(o.kind, o.loc)} B")
+                elif o.type == DISBAND:
+                    texts.append(f"{_unit_text(m, pos, o.kind, o.loc)} D")
+                elif o.type == WAIVE:
+                    texts.append("WAIVE")
+            out[names[p]] = texts
+    for p, lst in orders.items():  # a power that ordered nothing readable still gave orders
+        if out[names[p]] is None and lst is not None:
+            out[names[p]] = []
+    return out
+
+
+def _results_out(m: Map, pos: Position, results: list[OrderResult]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for r in results:
+        words = r.text.split()
+        if words[:1] == ["WAIVE"]:
+            key = "WAIVE"
+        elif words and words[0] in m.kinds and len(words) > 1:
+            key = " ".join(words[:2])
+        else:  # "PAR D": a removal that left the unit's kind out
+            try:
+                key = _unit_text(m, pos, None, m.loc_of(words[0]))
+            except (KeyError, IndexError):
+                key = r.text
+        res = [w for w in r.result if w != CIVIL_DISORDER]
+        if pos.phase.type == "A" and not res:
+            res = [OK]
+        out[key] = res
+    return out
+
+
+# ---- import ---------------------------------------------------------------------------------
 
 
 def game_from_diplomacy(data: dict[str, Any], where: str = "game"):
-    raise NotSupportedError(f"{where}: importing the diplomacy package's format is not "
-                            "supported yet")
+    """A polydip Game from the package's saved game (a dict, as json.loads gives it)."""
+    from polydip.geography.map import compile_map
+    from polydip.variants.loader import load_variant
+
+    if not isinstance(data, dict) or "phases" not in data:
+        raise GameFileError(f"{where}: not a diplomacy saved game (an object with \"phases\")")
+    map_name = data.get("map", MAP_NAME)
+    if map_name != MAP_NAME:
+        raise NotSupportedError(f"{where}: map {map_name!r}: polydip reads only the standard "
+                                "map from the diplomacy package's saved games")
+    phases = data["phases"]
+    if not isinstance(phases, list) or not phases:
+        raise GameFileError(f"{where}: \"phases\" must be a non-empty list of phases")
+    variant = load_variant(MAP_NAME)
+    try:
+        return _read_game(data, phases, variant, compile_map(variant), where)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise GameFileError(f"{where}: malformed diplomacy saved game "
+                            f"({exc.__class__.__name__}: {exc})") from exc
+
+
+def _read_game(data: dict[str, Any], phases: list[Any], variant, m: Map, where: str):
+    from polydip.game.game import Game, PhaseRecord
+    from polydip.options import defaults
+
+    reader = _Reader(m, where)
+
+    raw = [reader.phase(i, ph) for i, ph in enumerate(phases)]
+    completed = raw[-1].name == "COMPLETED"
+    if completed:
+        if len(raw) < 2:
+            raise GameFileError(f"{where}: phases[0] (COMPLETED): a completed game needs the "
+                                "phases before its end")
+        if not raw[-2].results:
+            # ended (drawn) before its last phase was processed: that phase is the current one
+            raw.pop()
+
+    positions: list[Position] = []
+    for i, ph in enumerate(raw):
+        if ph.name == "COMPLETED":
+            positions.append(reader.completed_position(ph, raw[i - 1], positions[i - 1]))
+        else:
+            positions.append(reader.position(ph, raw[i - 1] if i else None,
+                                             positions[i - 1] if i else None))
+
+    options = defaults()
+    options.update(variant.options)
+    cur = raw[-1]
+    pending = {p: lst for p, lst in cur.orders.items() if lst is not None}
+    game = Game(variant, m, positions[-1], options, pending,
+                name=str(data.get("id") or ""))
+    for i, ph in enumerate(raw[:-1]):
+        pos, nxt = positions[i], positions[i + 1]
+        changes = [(p, a, b) for p, (a, b) in enumerate(zip(pos.owners, nxt.owners, strict=True))
+                   if a != b and b >= 0]
+        results = reader.results(ph, pos, positions[i - 1] if i else None)
+        outcome = PhaseOutcome(pos.phase, nxt, results, [], changes)
+        orders = {p: list(lst) for p, lst in ph.orders.items() if lst}  # [] = no orders
+        game.history.append(PhaseRecord(pos, orders, outcome))
+    game._check_end()
+    if completed and not game.is_over:
+        game.status = "drawn"
+        game.winners = [p for p in range(len(m.powers)) if game.position.centers_of(p)]
+    return game
+
+
+class _Phase:
+    """One phase of the file, checked for shape (not yet a polydip Position)."""
+
+    __slots__ = ("centers", "dislodged", "homes", "index", "name", "orders", "results",
+                 "retreats", "units", "where")
+
+    def __init__(self) -> None:
+        self.index = 0
+        self.name = ""
+        self.where = ""
+        self.units: dict[int, list[str]] = {}
+        self.dislodged: dict[int, list[str]] = {}
+        self.retreats: dict[int, dict[str, list[str]]] = {}
+        self.centers: dict[int, list[str]] | None = None
+        self.homes: dict[int, list[str]] | None = None
+        self.orders: dict[int, list[str] | None] = {}
+        self.results: dict[str, list[str]] = {}
+
+
+class _Reader:
+    def __init__(self, m: Map, where: str) -> None:
+        self.m = m
+        self.where = where
+
+    # -- shape ---------------------------------------------------------------------------
+
+    def fail(self, where: str, msg: str) -> GameFileError:
+        return GameFileError(f"{where}: {msg}")
+
+    def power(self, w: str, name: Any) -> int:
+        from polydip.oneshot import power_index
+
+        try:
+            return power_index(self.m, name)
+        except PolydipError as exc:
+            raise self.fail(w, str(exc)) from None
+
+    def str_lists(self, w: str, val: Any, key: str, nullable: bool = False
+                  ) -> dict[int, Any]:
+        if not isinstance(val, dict):
+            raise self.fail(w, f"{key}: an object of power → list, not {_kind(val)}")
+        out: dict[int, Any] = {}
+        for k, lst in val.items():
+            if lst is None and nullable:
+                out[self.power(f"{w}: {key}", k)] = None
+                continue
+            if not isinstance(lst, list) or not all(isinstance(x, str) for x in lst):
+                raise self.fail(w, f"{key}.{k}: a list of strings, not {_kind(lst)}")
+            out[self.power(f"{w}: {key}", k)] = list(lst)
+        return out
+
+    def phase(self, i: int, ph: Any) -> _Phase:
+        w0 = f"{self.where}: phases[{i}]"
+        if not isinstance(ph, dict):
+            raise self.fail(w0, f"a phase is an object, not {_kind(ph)}")
+        state = ph.get("state")
+        name = ph.get("name")
+        if name is None and isinstance(state, dict):
+            name = state.get("name")
+        if not isinstance(name, str) or not name:
+            raise self.fail(w0, "\"name\" missing (a phase name like S1901M)")
+        w = f"{w0} ({name})"
+        if not isinstance(state, dict):
+            raise self.fail(w, f"\"state\" missing or not an object ({_kind(state)})")
+        smap = state.get("map", MAP_NAME)
+        if smap != MAP_NAME:
+            raise NotSupportedError(f"{w}: state.map {smap!r}: polydip reads only the "
+                                    "standard map from the diplomacy package's saved games")
+        out = _Phase()
+        out.index, out.name, out.where = i, name, w
+        if "units" not in state:
+            raise self.fail(w, "state.units missing")
+        for p, lst in self.str_lists(w, state["units"], "state.units").items():
+            out.units[p] = [u for u in lst if not u.startswith("*")]
+            out.dislodged[p] = [u[1:] for u in lst if u.startswith("*")]
+        if state.get("centers") is not None:
+            out.centers = self.str_lists(w, state["centers"], "state.centers")
+        if state.get("homes") is not None:
+            out.homes = self.str_lists(w, state["homes"], "state.homes")
+        rets = state.get("retreats") or {}
+        if not isinstance(rets, dict):
+            raise self.fail(w, f"state.retreats: an object of power → {{unit: [places]}}, "
+                               f"not {_kind(rets)}")
+        for k, val in rets.items():
+            p = self.power(f"{w}: state.retreats", k)
+            if not isinstance(val, dict) or not all(
+                    isinstance(x, list) and all(isinstance(y, str) for y in x)
+                    for x in val.values()):
+                raise self.fail(w, f"state.retreats.{k}: an object of unit → list of places")
+            out.retreats[p] = {str(u).lstrip("*"): list(x) for u, x in val.items()}
+        out.orders = self.str_lists(w, ph.get("orders") or {}, "orders", nullable=True)
+        res = ph.get("results") or {}
+        if not isinstance(res, dict):
+            raise self.fail(w, f"results: an object of unit → list of result words, "
+                               f"not {_kind(res)}")
+        for k, val in res.items():
+            if isinstance(val, str):
+                val = [val]
+            if not isinstance(val, list) or not all(isinstance(x, str) for x in val):
+                raise self.fail(w, f"results.{k}: a list of result words, not {_kind(val)}")
+            out.results[str(k)] = [x for x in val if x != OK]
+        return out
+
+    # -- positions -------------------------------------------------------------------------
+
+    def _request(self, ph: _Phase, phase_name: str) -> dict[str, Any]:
+        m = self.m
+        req: dict[str, Any] = {
+            "phase": phase_name,
+            "units": {m.powers[p]: lst for p, lst in ph.units.items()},
+        }
+        if ph.centers is not None:
+            req["centers"] = {m.powers[p]: lst for p, lst in ph.centers.items()}
+        if ph.homes is not None:
+            homes = [list(m.prov_abbr[h] for h in hs) for hs in m.homes]
+            for p, lst in ph.homes.items():
+                homes[p] = lst
+            req["homes"] = {m.powers[p]: lst for p, lst in enumerate(homes)}
+        return req
+
+    def _build(self, ph: _Phase, req: dict[str, Any]) -> Position:
+        from polydip.oneshot import build_position
+
+        try:
+            return build_position(self.m, req)
+        except PolydipError as exc:
+            raise self.fail(ph.where, f"state: {exc}") from None
+
+    def position(self, ph: _Phase, prev: _Phase | None, prev_pos: Position | None
+                 ) -> Position:
+        m = self.m
+        req = self._request(ph, ph.name)
+        try:
+            from polydip.game.calendar import parse_phase
+
+            phase = parse_phase(m.variant.calendar, ph.name)
+        except PolydipError as exc:
+            raise self.fail(ph.where, f"name: {exc}") from None
+        has_dislodged = any(ph.dislodged.values())
+        if phase.type != "R" or not has_dislodged:
+            if has_dislodged:
+                raise self.fail(ph.where, "state.units: dislodged units (\"*A PAR\") outside a "
+                                          "retreat phase")
+            return self._build(ph, req)
+        # a retreat phase: who dislodged whom, and which provinces a standoff left empty,
+        # come from the movement phase just before
+        moves = []
+        if (prev is not None and prev_pos is not None and prev_pos.phase.type == "M"
+                and prev_pos.phase.year == phase.year and prev_pos.phase.season == phase.season):
+            moves = self._moves(prev, prev_pos)
+        occupied = set()
+        for lst in ph.units.values():
+            for t in lst:
+                loc = self._loc_of_unit(ph, t)
+                occupied.add(m.loc_prov[loc])
+        # a standoff: two or more moves bounced in a province left empty; a unit beaten in a
+        # head-to-head battle does not count (it has no strength left to prevent others)
+        won = {(s, d) for s, d, _, _, words in moves if not words}
+        bounced: dict[int, int] = {}
+        for s, d, _, _, words in moves:
+            if "bounce" in words and "void" not in words and (d, s) not in won:
+                bounced[d] = bounced.get(d, 0) + 1
+        contested = {d for d, n in bounced.items() if n >= 2 and d not in occupied}
+        req["contested"] = sorted(m.prov_abbr[d] for d in contested)
+        dislodged: dict[str, list[dict[str, Any]]] = {}
+        unknown: list[tuple[int, int]] = []  # (power, location) with no attacker found
+        for p, lst in ph.dislodged.items():
+            for t in lst:
+                loc = self._loc_of_unit(ph, t)
+                prov = m.loc_prov[loc]
+                entry: dict[str, Any] = {"unit": t}
+                by = [mv for mv in moves if mv[1] == prov and not mv[4]]
+                if by:
+                    src, _, via, by_land, _ = by[0]
+                    listed = ph.retreats.get(p, {}).get(t)
+                    if not by_land:
+                        convoyed = True
+                    elif listed is not None and src not in occupied and src not in contested:
+                        # the package decides whether a "via" move next door went by land or
+                        # by sea: only after a convoy may the unit retreat where it came from
+                        convoyed = m.prov_abbr[src] in {x.split("/")[0] for x in listed}
+                    else:
+                        convoyed = via
+                    entry["from"] = m.prov_abbr[src]
+                    if convoyed:
+                        entry["convoyed"] = True
+                else:
+                    unknown.append((p, loc))
+                dislodged.setdefault(m.powers[p], []).append(entry)
+        req["dislodged"] = dislodged
+        pos = self._build(ph, req)
+        if unknown:
+            # no movement phase to read the attacker from: trust the file's retreat places
+            # (without them, polydip's guess stands: any empty neighbour not left by a standoff)
+            fixed = []
+            for d in pos.dislodged:
+                t = m.unit_str(d.kind, d.loc)
+                listed = ph.retreats.get(d.power, {}).get(t)
+                if d.attacker < 0 and (d.power, d.loc) in unknown and listed is not None:
+                    locs = []
+                    for x in listed:
+                        try:
+                            locs.append(m.unit_loc(d.kind, m.loc_of(x)))
+                        except KeyError:
+                            raise self.fail(ph.where, f"state.retreats.{m.powers[d.power]}"
+                                                      f".{t}: unknown place {x!r}") from None
+                    d = Dislodged(d.power, d.kind, d.loc, -1, False,
+                                  tuple(x for x in locs if x >= 0))
+                fixed.append(d)
+            pos.dislodged = fixed
+        return pos
+
+    def completed_position(self, ph: _Phase, prev: _Phase, prev_pos: Position) -> Position:
+        """The board after the last processed phase of a finished game: its phase is the one
+        polydip would play next."""
+        req = self._request(ph, prev_pos.phase.name if prev_pos.phase.type != "R"
+                            else f"{prev_pos.phase.season}{prev_pos.phase.year}M")
+        pos = self._build(ph, req)
+        pos.phase = next_phase(self.m, pos, prev_pos.phase, [])
+        return pos
+
+    def _loc_of_unit(self, ph: _Phase, text: str) -> int:
+        from polydip.oneshot import parse_unit
+
+        try:
+            return parse_unit(self.m, text)[1]
+        except PolydipError as exc:
+            raise self.fail(ph.where, f"state.units: {exc}") from None
+
+    def _moves(self, ph: _Phase, pos: Position
+               ) -> list[tuple[int, int, bool, bool, list[str]]]:
+        """(source province, destination province, written "via convoy", could go by land,
+        result words) of each move ordered in a movement phase."""
+        from polydip.orders.parser import parse_order
+
+        m = self.m
+        out = []
+        for lst in ph.orders.values():
+            for text in lst or []:
+                try:
+                    o = parse_order(m, text, "M")
+                except PolydipError:
+                    continue
+                if o.type != MOVE:
+                    continue
+                src, dst = m.loc_prov[o.loc], m.loc_prov[o.target]
+                key = self._result_key(pos, o)
+                words = ph.results.get(key, [])
+                unit = next((u for u in pos.units if m.loc_prov[u.loc] == src), None)
+                by_land = unit is not None and dst in m.reach_prov[unit.kind][unit.loc]
+                out.append((src, dst, o.via, by_land, words))
+        return out
+
+    def _result_key(self, pos: Position, o: Order) -> str:
+        m = self.m
+        prov = m.loc_prov[o.loc]
+        for u in pos.units:
+            if m.loc_prov[u.loc] == prov:
+                return m.unit_str(u.kind, u.loc)
+        return o.text.split(" - ")[0].strip().upper()
+
+    # -- results ---------------------------------------------------------------------------
+
+    def results(self, ph: _Phase, pos: Position, prev: Position | None
+                ) -> list[OrderResult]:
+        """The file's results (keyed by unit) as polydip's list of (power, order, words).
+
+        In a retreat phase the package also reports the units it destroyed at once for
+        having nowhere to go (they are not on its board any more): their owner is read from
+        the phase before."""
+        from polydip.oneshot import parse_unit
+        from polydip.orders.parser import parse_order
+
+        m = self.m
+        typ = pos.phase.type
+        by_prov: dict[int, tuple[int, str]] = {}  # province → (power, order text)
+        for p, lst in ph.orders.items():
+            for text in lst or []:
+                try:
+                    o = parse_order(m, text, typ)
+                except PolydipError:
+                    continue
+                if o.type == WAIVE or o.loc < 0:
+                    continue
+                by_prov[m.loc_prov[o.loc]] = (p, text)
+        board = pos.dislodged if typ == "R" else pos.units
+        owner = {m.loc_prov[u.loc]: u.power for u in board}
+        if typ == "R" and prev is not None:
+            for u in prev.units:
+                owner.setdefault(m.loc_prov[u.loc], u.power)
+        out = []
+        for key, words in ph.results.items():
+            if key.upper() == "WAIVE":
+                continue  # the package does not say whose waive it was
+            try:
+                kind, loc = parse_unit(m, key)
+            except PolydipError as exc:
+                raise self.fail(ph.where, f"results: {exc}") from None
+            prov = m.loc_prov[loc]
+            unit = m.unit_str(kind, loc)
+            if prov in by_prov:
+                power, text = by_prov[prov]
+            elif prov in owner:
+                power = owner[prov]
+                text = f"{unit} H" if typ == "M" else f"{unit} D"
+                if typ == "A":
+                    words = [CIVIL_DISORDER]  # removed by the package, not ordered
+            else:
+                raise self.fail(ph.where, f"results.{key}: no such unit and no order for it")
+            out.append(OrderResult(power, text, list(words)))
+        return out
+
+
+def _kind(val: Any) -> str:
+    if val is None:
+        return "null"
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
+            int: "a number", float: "a number"}.get(type(val), type(val).__name__)

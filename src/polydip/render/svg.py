@@ -1,0 +1,650 @@
+"""Draw a phase as SVG: provinces colored by center owner, supply centers, units, orders.
+
+The picture is made for posting at 1600 px width: a title bar, the map, and a legend with
+the powers' colors, center and unit counts, and a key to the symbols. Every element that a
+test or a tool may look for carries a class and a data attribute: units are
+`<g class="unit" data-unit="F LON" data-power="England">`, orders are
+`<g class="order move failed" data-order="A MUN - BUR" data-result="bounce">`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from xml.sax.saxutils import escape, quoteattr
+
+from polydip.game.calendar import season_name
+from polydip.geography.map import Map
+from polydip.orders.model import BUILD, CONVOY, DISBAND, HOLD, MOVE, RETREAT, SUPPORT
+from polydip.render.geometry import (
+    Point,
+    centroid,
+    closest_points,
+    fit_projection,
+    fit_regions,
+    inside,
+    nearest_distances,
+    outer_edges,
+    shared_borders,
+    spread,
+)
+from polydip.render.view import PhaseView
+
+WIDTH = 1600
+TITLE_H = 64
+KEY_ROW = 40  # height of one row of the legend band under the map
+FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
+
+PAPER = "#f3efe6"
+SEA = "#b4cfe4"
+SEA_LINE = "#8fb3cf"
+LAND = "#e9dfc4"
+COAST_LINE = "#4f7896"
+LAND_LINE = "#8c7b66"
+BLOCKED_LINE = "#3c3128"
+INK = "#1e1e1e"
+FAIL = "#d0161b"
+
+# border style per edge kind: (color, width, dash)
+EDGE_STYLES: dict[str, tuple[str, float, str]] = {
+    "land": (LAND_LINE, 1.2, ""),
+    "sea": (SEA_LINE, 1.2, ""),
+    "canal": ("#0f8fb0", 4.0, "7 4"),
+    "river": ("#2d6fd6", 4.0, ""),
+    "bridge": ("#8b5a2b", 4.0, "3 3"),
+    "strait": ("#0f8fb0", 3.0, "2 4"),
+}
+OTHER_EDGE = ("#8a3ea8", 3.0, "6 3")
+
+
+@dataclass(slots=True)
+class _Geo:
+    """Where everything of the map goes in the picture."""
+
+    site: list[Point]  # per province: its centre
+    loc: list[Point]  # per location: where a unit there is drawn
+    cells: list
+    height: float
+    unit_r: float
+
+
+def _mix(color: str, other: str, t: float) -> str:
+    """`color` moved a fraction `t` toward `other` (both #rrggbb)."""
+    a, b = _rgb(color), _rgb(other)
+    return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(a, b, strict=True))
+
+
+def _rgb(color: str) -> tuple[int, int, int]:
+    c = color.lstrip("#")
+    if len(c) == 3:
+        c = "".join(ch * 2 for ch in c)
+    try:
+        return int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)
+    except ValueError:
+        return (128, 128, 128)
+
+
+def _text_color(color: str) -> str:
+    r, g, b = _rgb(color)
+    return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.1f}".rstrip("0").rstrip(".")
+
+
+def _pts(points: list[Point]) -> str:
+    return " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in points)
+
+
+class _Svg:
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def add(self, s: str) -> None:
+        self.parts.append(s)
+
+    def line(self, p: Point, q: Point, stroke: str, width: float, dash: str = "",
+             extra: str = "") -> None:
+        d = f' stroke-dasharray="{dash}"' if dash else ""
+        self.add(f'<line x1="{_fmt(p[0])}" y1="{_fmt(p[1])}" x2="{_fmt(q[0])}" '
+                 f'y2="{_fmt(q[1])}" stroke="{stroke}" stroke-width="{_fmt(width)}"{d}'
+                 f' stroke-linecap="round"{extra}/>')
+
+    def text(self, x: float, y: float, s: str, size: float, fill: str = INK,
+             weight: str = "normal", anchor: str = "middle", style: str = "",
+             halo: str = "") -> None:
+        extra = f' font-style="{style}"' if style else ""
+        if halo:  # a stroked copy underneath (paint-order is not supported everywhere)
+            self.add(f'<text x="{_fmt(x)}" y="{_fmt(y)}" font-size="{_fmt(size)}" '
+                     f'font-weight="{weight}" text-anchor="{anchor}" fill="{halo}" '
+                     f'stroke="{halo}" stroke-width="3.5" stroke-linejoin="round"{extra}>'
+                     f"{escape(s)}</text>")
+        self.add(f'<text x="{_fmt(x)}" y="{_fmt(y)}" font-size="{_fmt(size)}" '
+                 f'font-weight="{weight}" text-anchor="{anchor}" fill="{fill}"{extra}>'
+                 f"{escape(s)}</text>")
+
+
+# ---- layout ---------------------------------------------------------------------------------
+
+def _layout(m: Map, map_w: float) -> _Geo:
+    v = m.variant
+    provs = list(v.provinces.values())
+    missing = [p.abbr for p in provs if p.coords is None]
+    if missing:
+        from polydip.errors import PolydipError
+
+        raise PolydipError(f"variant {v.name} has no coordinates for {', '.join(missing[:8])}"
+                           f"{'...' if len(missing) > 8 else ''}: add 'coords' to every "
+                           "province to draw it (docs/variant-format.md)")
+    coords = [p.coords for p in provs] + [c for p in provs for c in p.coast_coords.values()]
+    latlon = v.coords != "xy"
+    proj, _h = fit_projection(coords, latlon, map_w, None, 0, TITLE_H, pad=46)
+    max_h = 1500.0
+    if _h > max_h:
+        proj, _h = fit_projection(coords, latlon, map_w, max_h, 0, TITLE_H, pad=46)
+    given = [proj(p.coords) for p in provs]
+    adjacent = set()
+    for e in v.edges:
+        a, b = m.loc_prov[m.loc_index[e.a]], m.loc_prov[m.loc_index[e.b]]
+        if a != b:
+            adjacent.add((min(a, b), max(a, b)))
+    frame = (4.0, TITLE_H + 4.0, map_w - 4.0, TITLE_H + _h - 4.0)
+    inner = (frame[0] + 40, frame[1] + 30, frame[2] - 40, frame[3] - 50)
+    grow = [0.0 if m.convoy_prov[i] and not _is_land(m, i) else 0.3 for i in range(m.n_prov)]
+    regions = fit_regions(spread(given, inner), adjacent, frame, keep_in=inner, grow=grow)
+    cells = regions.cells
+    site = [regions.sites[i] if inside(regions.sites[i], cells[i].points)
+            else centroid(cells[i].points) if cells[i].points else regions.sites[i]
+            for i in range(len(provs))]
+    loc = list(site)
+    for i, p in enumerate(provs):
+        dx, dy = site[i][0] - given[i][0], site[i][1] - given[i][1]
+        for c in p.coasts:
+            xy = p.coast_coords.get(c)
+            if xy:
+                cx, cy = proj(xy)
+                loc.append((cx + dx, cy + dy))
+            else:
+                loc.append(site[i])
+    near = nearest_distances(site)
+    spacing = sorted(near)[len(near) // 2]
+    unit_r = max(9.0, min(16.0, spacing * 0.3))
+    return _Geo(site, loc, cells, _h, unit_r)
+
+
+# ---- the picture ----------------------------------------------------------------------------
+
+def render_svg(game, view: PhaseView, title: str = "") -> str:
+    m = game.map
+    v = m.variant
+    map_w = WIDTH
+    geo = m.memo.setdefault("render", {}).get(map_w)
+    if geo is None:
+        geo = m.memo["render"][map_w] = _layout(m, map_w)
+    pos = view.position
+    colors = [p.color or "#888888" for p in v.powers]
+    legend_top = TITLE_H + geo.height
+    height = legend_top + _legend_height(m)
+    svg = _Svg()
+    svg.add(f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" '
+            f'height="{_fmt(height)}" viewBox="0 0 {WIDTH} {_fmt(height)}" '
+            f'font-family="{FONT}">')
+    phase_name = season_name(v.calendar, pos.phase)
+    svg.add(f"<title>{escape(v.title)} — {escape(phase_name)} ({pos.phase.name})</title>")
+    svg.add(f'<rect width="{WIDTH}" height="{_fmt(height)}" fill="{PAPER}"/>')
+    _provinces(svg, m, geo, pos, colors)
+    where = _unit_places(m, geo, pos)
+    _orders(svg, m, geo, view, colors, where)
+    _units(svg, m, geo, view, colors, where)
+    _centers_and_labels(svg, m, geo, pos, colors)
+    _title(svg, v, pos, title, map_w)
+    _legend(svg, m, pos, colors, legend_top, geo.unit_r)
+    svg.add("</svg>")
+    return "\n".join(svg.parts) + "\n"
+
+
+def _provinces(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str]) -> None:
+    v = m.variant
+    is_sea = [not _is_land(m, i) for i in range(m.n_prov)]
+    svg.add('<g class="provinces" stroke="none">')
+    for i, cell in enumerate(geo.cells):
+        if not cell.points:
+            continue
+        if is_sea[i]:
+            fill = SEA
+        elif pos.owners[i] >= 0:
+            fill = _mix(colors[pos.owners[i]], "#ffffff", 0.38)
+        else:
+            fill = LAND
+        owner = m.powers[pos.owners[i]] if pos.owners[i] >= 0 else ""
+        svg.add(f'<polygon class="province" data-province="{m.prov_abbr[i]}" '
+                f'data-owner="{owner}" points="{_pts(cell.points)}" fill="{fill}"/>')
+    svg.add("</g>")
+    # borders: styled by the edges the map has between the two provinces
+    kinds: dict[tuple[int, int], set[str]] = {}
+    for e in v.edges:
+        a = m.loc_prov[m.loc_index[e.a]]
+        b = m.loc_prov[m.loc_index[e.b]]
+        kinds.setdefault((min(a, b), max(a, b)), set()).add(e.kind)
+    borders = shared_borders(geo.cells)
+    svg.add('<g class="borders" fill="none">')
+    for (i, j), segs in borders.items():
+        ks = kinds.get((i, j), set())
+        special = sorted(k for k in ks if k not in ("land", "sea"))
+        if special:
+            color, width, dash = EDGE_STYLES.get(special[0], OTHER_EDGE)
+            kind = special[0]
+        elif is_sea[i] != is_sea[j]:
+            color, width, dash, kind = COAST_LINE, 2.0, "", "coast"
+        elif is_sea[i]:
+            color, width, dash, kind = SEA_LINE, 1.2, "", "sea"
+        elif ks:
+            color, width, dash, kind = LAND_LINE, 1.3, "", "land"
+        else:
+            color, width, dash, kind = BLOCKED_LINE, 3.2, "", "impassable"
+        for p, q in segs:
+            svg.line(p, q, color, width, dash, f' class="border {kind}"')
+    for i, edges in enumerate(outer_edges(geo.cells)):
+        if is_sea[i]:
+            continue
+        for p, q in edges:
+            svg.line(p, q, COAST_LINE, 2.0, "", ' class="border coast"')
+    # map edges between provinces whose regions do not touch: a thin line between centres
+    for (i, j), ks in kinds.items():
+        if (i, j) in borders:
+            continue
+        special = sorted(k for k in ks if k not in ("land", "sea"))
+        color, width, dash = (EDGE_STYLES.get(special[0], OTHER_EDGE) if special
+                              else ("#5f6f7d", 2.0, "2 4"))
+        a, b = geo.cells[i].points, geo.cells[j].points
+        p, q = closest_points(a, b) if a and b else (geo.site[i], geo.site[j])
+        if math.dist(p, q) < 6:  # the cells almost touch: a short mark across the gap
+            mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+            p, q = _shorten(geo.site[i], geo.site[j], 0, 0)
+            ux, uy = q[0] - p[0], q[1] - p[1]
+            n = math.hypot(ux, uy) or 1.0
+            p, q = (mx - ux / n * 8, my - uy / n * 8), (mx + ux / n * 8, my + uy / n * 8)
+        svg.line(p, q, color, min(width, 2.5), dash or "2 4", ' class="border link"')
+    svg.add("</g>")
+
+
+def _is_land(m: Map, prov: int) -> bool:
+    army_kinds = [k for k in range(len(m.kinds)) if not m.kind_coastal[k]]
+    return any(m.occupy[k][prov] for k in army_kinds) or not m.convoy_prov[prov]
+
+
+def _label_pos(geo: _Geo, i: int) -> Point:
+    x, y = geo.site[i]
+    below = y + geo.unit_r + 15
+    if below > TITLE_H + geo.height - 8:  # at the bottom edge: above the unit instead
+        return (x, y - geo.unit_r * 1.6 - 6)
+    return (x, below)
+
+
+def _centers_and_labels(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str]) -> None:
+    svg.add('<g class="labels">')
+    for i in range(m.n_prov):
+        if not geo.cells[i].points:
+            continue
+        x, y = _label_pos(geo, i)
+        sea = not _is_land(m, i)
+        abbr = m.prov_abbr[i]
+        size = 14.0
+        if sea:
+            svg.text(x, y, abbr, size, "#2c5d85", "bold", style="italic", halo=SEA)
+        else:
+            svg.text(x, y, abbr, size, "#3a3026", "bold", halo="#ffffff")
+        if m.is_sc[i]:
+            owner = pos.owners[i]
+            cx = x - len(abbr) * size * 0.36 - 10
+            cy = y - size * 0.36
+            fill = colors[owner] if owner >= 0 else "#ffffff"
+            svg.add(f'<g class="center" data-center="{abbr}">'
+                    f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="7" fill="{fill}" '
+                    f'stroke="{INK}" stroke-width="2"/>'
+                    f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="2.4" fill="{INK}"/></g>')
+    svg.add("</g>")
+
+
+# ---- units ----------------------------------------------------------------------------------
+
+def _unit_shape(m: Map, kind: int, x: float, y: float, r: float, fill: str, stroke: str,
+                extra: str = "") -> str:
+    letter = m.kinds[kind]
+    tc = _text_color(fill)
+    fs = r * 1.15
+    if m.kind_names[kind].lower() == "fleet" or (letter == "F" and m.kind_coastal[kind]):
+        w, h = r * 1.45, r * 0.95
+        hull = [(x - w, y - h * 0.35), (x + w, y - h * 0.35), (x + w * 0.68, y + h),
+                (x - w * 0.68, y + h)]
+        sail = [(x - r * 0.2, y - h * 0.45), (x - r * 0.2, y - r * 1.45),
+                (x + r * 0.75, y - h * 0.45)]
+        return (f'<polygon points="{_pts(sail)}" fill="{fill}" stroke="{stroke}" '
+                f'stroke-width="2" stroke-linejoin="round"{extra}/>'
+                f'<polygon points="{_pts(hull)}" fill="{fill}" stroke="{stroke}" '
+                f'stroke-width="2.2" stroke-linejoin="round"{extra}/>'
+                f'<text x="{_fmt(x)}" y="{_fmt(y + h * 0.58)}" font-size="{_fmt(fs * 0.9)}" '
+                f'font-weight="bold" text-anchor="middle" fill="{tc}">{escape(letter)}</text>')
+    if m.kind_names[kind].lower() == "army" or letter == "A":
+        return (f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r)}" fill="{fill}" '
+                f'stroke="{stroke}" stroke-width="2.2"{extra}/>'
+                f'<text x="{_fmt(x)}" y="{_fmt(y + fs * 0.36)}" font-size="{_fmt(fs)}" '
+                f'font-weight="bold" text-anchor="middle" fill="{tc}">{escape(letter)}</text>')
+    d = r * 1.2  # any other kind (a flotilla, ...): a diamond with its letter
+    pts = [(x, y - d), (x + d, y), (x, y + d), (x - d, y)]
+    return (f'<polygon points="{_pts(pts)}" fill="{fill}" stroke="{stroke}" '
+            f'stroke-width="2.2" stroke-linejoin="round"{extra}/>'
+            f'<text x="{_fmt(x)}" y="{_fmt(y + fs * 0.36)}" font-size="{_fmt(fs * 0.9)}" '
+            f'font-weight="bold" text-anchor="middle" fill="{tc}">{escape(letter)}</text>')
+
+
+def _unit_places(m: Map, geo: _Geo, pos) -> dict[tuple[str, int], Point]:
+    """Where each unit is drawn, keyed by ("unit" | "dislodged", location)."""
+    r = geo.unit_r
+    where: dict[tuple[str, int], Point] = {}
+    for u in pos.units:
+        where[("unit", u.loc)] = geo.loc[u.loc]
+    for d in pos.dislodged:
+        x, y = geo.loc[d.loc]
+        where[("dislodged", d.loc)] = (x + r * 1.5, y - r * 1.5)
+    return where
+
+
+def _units(svg: _Svg, m: Map, geo: _Geo, view: PhaseView, colors: list[str],
+           where: dict[tuple[str, int], Point]) -> None:
+    pos = view.position
+    r = geo.unit_r
+    dislodged_now = {o.order.loc for o in view.orders if o.dislodged}
+    svg.add('<g class="units">')
+    for u in pos.units:
+        x, y = where[("unit", u.loc)]
+        name = m.unit_str(u.kind, u.loc)
+        svg.add(f'<g class="unit" data-unit="{name}" data-power="{m.powers[u.power]}">')
+        if u.loc in dislodged_now:
+            svg.add(f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r * 1.75)}" '
+                    f'fill="none" stroke="{FAIL}" stroke-width="3" stroke-dasharray="5 3"/>')
+        svg.add(_unit_shape(m, u.kind, x, y, r, colors[u.power], INK))
+        svg.add("</g>")
+    for d in pos.dislodged:
+        x, y = where[("dislodged", d.loc)]
+        name = m.unit_str(d.kind, d.loc)
+        svg.add(f'<g class="unit dislodged" data-unit="{name}" '
+                f'data-power="{m.powers[d.power]}" opacity="0.92">')
+        svg.add(_unit_shape(m, d.kind, x, y, r * 0.85, colors[d.power], FAIL,
+                            ' stroke-dasharray="4 2"'))
+        svg.add("</g>")
+    svg.add("</g>")
+
+
+# ---- orders ---------------------------------------------------------------------------------
+
+def _shorten(p: Point, q: Point, a: float, b: float) -> tuple[Point, Point]:
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    n = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / n, dy / n
+    a = min(a, n * 0.35)
+    b = min(b, n * 0.45)
+    return (p[0] + ux * a, p[1] + uy * a), (q[0] - ux * b, q[1] - uy * b)
+
+
+def _curve(p: Point, q: Point, bend: float = 0.12) -> tuple[Point, Point, Point]:
+    """A gentle arc p → q (control point to the left of travel): swaps do not overlap."""
+    mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    c = (mx + dy * bend, my - dx * bend)
+    return p, c, q
+
+
+def _bez(p: Point, c: Point, q: Point, t: float) -> Point:
+    s = 1 - t
+    return (s * s * p[0] + 2 * s * t * c[0] + t * t * q[0],
+            s * s * p[1] + 2 * s * t * c[1] + t * t * q[1])
+
+
+def _arrow_head(tip: Point, frm: Point, size: float) -> list[Point]:
+    dx, dy = tip[0] - frm[0], tip[1] - frm[1]
+    n = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / n, dy / n
+    base = (tip[0] - ux * size, tip[1] - uy * size)
+    w = size * 0.62
+    return [tip, (base[0] - uy * w, base[1] + ux * w), (base[0] + uy * w, base[1] - ux * w)]
+
+
+def _cross(svg: _Svg, x: float, y: float, s: float, color: str = FAIL) -> None:
+    svg.add(f'<g class="fail-mark"><circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(s * 1.05)}" '
+            f'fill="#ffffff" stroke="{color}" stroke-width="2"/>')
+    k = s * 0.55
+    svg.line((x - k, y - k), (x + k, y + k), color, 3.2)
+    svg.line((x - k, y + k), (x + k, y - k), color, 3.2)
+    svg.add("</g>")
+
+
+def _badge(svg: _Svg, x: float, y: float, kind: str, ok: bool = True) -> None:
+    """A plus (build) or cross (remove / disband) badge next to a unit."""
+    color = "#1b8a2e" if kind == "plus" else FAIL
+    if not ok:
+        color = "#777777"
+    svg.add(f'<g class="badge {kind}"><circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="9" '
+            f'fill="{color}" stroke="#ffffff" stroke-width="2"/>')
+    if kind == "plus":
+        svg.line((x - 5, y), (x + 5, y), "#ffffff", 2.8)
+        svg.line((x, y - 5), (x, y + 5), "#ffffff", 2.8)
+    else:
+        svg.line((x - 4, y - 4), (x + 4, y + 4), "#ffffff", 2.8)
+        svg.line((x - 4, y + 4), (x + 4, y - 4), "#ffffff", 2.8)
+    svg.add("</g>")
+
+
+def _orders(svg: _Svg, m: Map, geo: _Geo, view: PhaseView, colors: list[str],
+            where: dict[tuple[str, int], Point]) -> None:
+    r = geo.unit_r
+    occupied = {m.loc_prov[u.loc] for u in view.position.units}
+    svg.add('<g class="orders">')
+    # supports and convoys under moves; holds; then moves and retreats on top
+    rank = {SUPPORT: 0, CONVOY: 0, HOLD: 1, MOVE: 2, RETREAT: 2, BUILD: 3, DISBAND: 3}
+    for d in sorted(view.orders, key=lambda d: rank.get(d.order.type, 4)):
+        o = d.order
+        color = colors[d.power]
+        text = o.format(m)
+        kind = {HOLD: "hold", MOVE: "move", SUPPORT: "support", CONVOY: "convoy",
+                RETREAT: "retreat", BUILD: "build", DISBAND: "disband"}.get(o.type, "other")
+        if view.position.phase.type == "A" and o.type == DISBAND:
+            kind = "remove"
+        failed = d.failed and not (o.type == DISBAND and "void" not in (d.result or []))
+        cls = f"order {kind}" + (" failed" if failed else "")
+        res = ", ".join(d.result or [])
+        svg.add(f'<g class="{cls}" data-order={quoteattr(text)} data-power='
+                f'"{m.powers[d.power]}" data-result={quoteattr(res)}>')
+        if o.type == HOLD:
+            if d.explicit:
+                x, y = where.get(("unit", o.loc), geo.loc[o.loc])
+                svg.add(f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r * 1.5)}" '
+                        f'fill="none" stroke="{INK}" stroke-width="6"/>'
+                        f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r * 1.5)}" '
+                        f'fill="none" stroke="{color}" stroke-width="3.4"'
+                        + (' stroke-dasharray="6 4"' if d.failed else "") + "/>")
+        elif o.type in (MOVE, RETREAT) and o.target is not None:
+            src = where.get(("dislodged" if o.type == RETREAT else "unit", o.loc),
+                            geo.loc[o.loc])
+            dst = geo.loc[o.target]
+            end_gap = r * 1.25 if m.loc_prov[o.target] in occupied else r * 0.5
+            _arrow(svg, src, dst, color, r * 1.1, end_gap, d.failed,
+                   dash="10 5" if o.type == RETREAT else "",
+                   width=4.2 if o.type == MOVE else 3.6)
+        elif o.type in (SUPPORT, CONVOY) and o.aux_loc is not None:
+            src = where.get(("unit", o.loc), geo.loc[o.loc])
+            aux = _aux_loc(m, view, o)
+            a = where.get(("unit", aux), geo.loc[aux])
+            if o.target is not None:
+                b = geo.loc[o.target]
+                _, c, _ = _curve(a, b)
+                tgt = _bez(a, c, b, 0.5)
+                gap = 3.0
+            else:
+                tgt, gap = a, r * 1.35
+            _link(svg, src, tgt, color, r * 1.1, gap, d.failed,
+                  "8 5" if o.type == SUPPORT else "1.5 5", hold_ring=o.target is None)
+        elif o.type == BUILD:
+            x, y = geo.loc[o.loc]
+            if o.kind is not None:
+                svg.add(_unit_shape(m, o.kind, x, y, r, color, INK,
+                                    ' stroke-dasharray="4 3" fill-opacity="0.55"'))
+            _badge(svg, x + r * 1.2, y - r * 1.1, "plus", not d.failed)
+            if d.failed:
+                _cross(svg, x, y, 8)
+        elif o.type == DISBAND:
+            key = ("dislodged", o.loc) if view.position.phase.type == "R" else ("unit", o.loc)
+            x, y = where.get(key, geo.loc[o.loc])
+            _badge(svg, x + r * 1.1, y - r * 1.1, "cross", "void" not in (d.result or []))
+        svg.add("</g>")
+    svg.add("</g>")
+
+
+def _aux_loc(m: Map, view: PhaseView, o) -> int:
+    """The location of the unit a support or convoy names (its coast if it has one)."""
+    prov = m.loc_prov[o.aux_loc]
+    for u in view.position.units:
+        if m.loc_prov[u.loc] == prov:
+            return u.loc
+    return o.aux_loc
+
+
+def _arrow(svg: _Svg, src: Point, dst: Point, color: str, start_gap: float, end_gap: float,
+           failed: bool, dash: str = "", width: float = 4.2) -> None:
+    p, q = _shorten(src, dst, start_gap, end_gap)
+    p, c, q = _curve(p, q)
+    head = 15.0
+    # stop the shaft at the arrow head's base
+    t_end = 1.0 - min(0.45, head * 0.8 / (math.hypot(q[0] - p[0], q[1] - p[1]) or 1.0))
+    shaft_end = _bez(p, c, q, t_end)
+    # the part 0..t_end of the curve has its control point at p + t_end·(c - p)
+    c2 = (p[0] + t_end * (c[0] - p[0]), p[1] + t_end * (c[1] - p[1]))
+    path = (f"M {_fmt(p[0])} {_fmt(p[1])} Q {_fmt(c2[0])} {_fmt(c2[1])} "
+            f"{_fmt(shaft_end[0])} {_fmt(shaft_end[1])}")
+    if failed and not dash:
+        dash = "11 6"
+    d = f' stroke-dasharray="{dash}"' if dash else ""
+    svg.add(f'<path d="{path}" fill="none" stroke="{INK}" stroke-width="{_fmt(width + 3)}" '
+            f'stroke-linecap="round"{d}/>')
+    svg.add(f'<path d="{path}" fill="none" stroke="{color}" stroke-width="{_fmt(width)}" '
+            f'stroke-linecap="round"{d}/>')
+    before = _bez(p, c, q, 0.85)
+    svg.add(f'<polygon points="{_pts(_arrow_head(q, before, head))}" fill="{color}" '
+            f'stroke="{INK}" stroke-width="2" stroke-linejoin="round"/>')
+    if failed:
+        x, y = _bez(p, c, q, 0.55)
+        _cross(svg, x, y, 8)
+
+
+def _link(svg: _Svg, src: Point, tgt: Point, color: str, start_gap: float, end_gap: float,
+          failed: bool, dash: str, hold_ring: bool) -> None:
+    p, q = _shorten(src, tgt, start_gap, end_gap)
+    svg.line(p, q, INK, 5.6, dash)
+    svg.line(p, q, color, 3.0, dash)
+    if hold_ring:
+        svg.add(f'<circle cx="{_fmt(tgt[0])}" cy="{_fmt(tgt[1])}" r="{_fmt(end_gap)}" '
+                f'fill="none" stroke="{color}" stroke-width="2.6" stroke-dasharray="{dash}"/>')
+    else:
+        svg.add(f'<circle cx="{_fmt(q[0])}" cy="{_fmt(q[1])}" r="5" fill="{color}" '
+                f'stroke="{INK}" stroke-width="1.8"/>')
+    if failed:
+        x, y = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+        _cross(svg, x, y, 7)
+
+
+# ---- title and legend -----------------------------------------------------------------------
+
+def _title(svg: _Svg, v, pos, title: str, map_w: float) -> None:
+    svg.add(f'<rect width="{WIDTH}" height="{TITLE_H}" fill="#2b2f36"/>')
+    head = f"{v.title} — {season_name(v.calendar, pos.phase)} ({pos.phase.name})"
+    svg.text(24, 42, head, 28, "#ffffff", "bold", anchor="start")
+    if title:
+        svg.text(WIDTH - 24, 42, title, 20, "#d8dbe0", anchor="end")
+
+
+POWERS_PER_ROW = 4
+KEY_ITEM_W = 196
+
+
+def _key_items(m: Map) -> list[str]:
+    items = ["army", "fleet"] + [m.kind_names[k] for k in range(len(m.kinds))
+                                 if m.kinds[k] not in ("A", "F")]
+    items += ["supply center", "move", "retreat", "support", "convoy", "hold", "failed order",
+              "dislodged unit", "build / remove", "no passage"]
+    items += [f"{k} crossing" for k in sorted(m.variant.edge_kinds) if k not in ("land", "sea")]
+    return items
+
+
+def _legend_height(m: Map) -> float:
+    power_rows = -(-len(m.powers) // POWERS_PER_ROW)
+    key_rows = -(-len(_key_items(m)) // (WIDTH // KEY_ITEM_W))
+    return 24 + power_rows * KEY_ROW + 12 + key_rows * KEY_ROW + 16
+
+
+def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float) -> None:
+    svg.add('<g class="legend">')
+    svg.add(f'<rect x="0" y="{_fmt(top)}" width="{WIDTH}" height="{_fmt(_legend_height(m))}" '
+            f'fill="#ffffff" stroke="#b9b2a3" stroke-width="1"/>')
+    cell_w = (WIDTH - 40) / POWERS_PER_ROW
+    y = top + 24
+    for p, name in enumerate(m.powers):
+        row, col = divmod(p, POWERS_PER_ROW)
+        x = 20 + col * cell_w
+        yy = y + row * KEY_ROW + 14
+        n_sc = len(pos.centers_of(p))
+        n_u = sum(1 for u in pos.units if u.power == p)
+        svg.add(f'<rect x="{_fmt(x)}" y="{_fmt(yy - 19)}" width="30" height="26" rx="5" '
+                f'fill="{colors[p]}" stroke="{INK}" stroke-width="1.5"/>')
+        svg.text(x + 40, yy, name, 19, INK, "bold", anchor="start")
+        svg.text(x + cell_w - 30, yy, f"{n_sc} centers · {n_u} units", 16, "#4a4a4a",
+                 anchor="end")
+    rows = -(-len(m.powers) // POWERS_PER_ROW)
+    y += rows * KEY_ROW + 12
+    svg.line((20, y - 8), (WIDTH - 20, y - 8), "#d8d2c4", 1)
+    gray = "#9a9a9a"
+    army = next((k for k in range(len(m.kinds)) if m.kinds[k] == "A"), 0)
+    per_row = WIDTH // KEY_ITEM_W
+    for n, label in enumerate(_key_items(m)):
+        row, col = divmod(n, per_row)
+        x = 14 + col * KEY_ITEM_W
+        yy = y + row * KEY_ROW + 16
+        sx = x + 30  # the symbol's centre
+        svg.text(x + 68, yy + 6, label, 16, INK, anchor="start")
+        if label in ("army", "fleet") or label in m.kind_names:
+            k = next((i for i in range(len(m.kinds)) if m.kind_names[i] == label),
+                     army if label == "army" else 0)
+            if label == "fleet":
+                k = next((i for i in range(len(m.kinds)) if m.kinds[i] == "F"), k)
+            svg.add(_unit_shape(m, k, sx, yy + 2, r * 0.85, gray, INK))
+        elif label == "supply center":
+            svg.add(f'<circle cx="{_fmt(sx)}" cy="{_fmt(yy)}" r="7" fill="#ffffff" '
+                    f'stroke="{INK}" stroke-width="2"/><circle cx="{_fmt(sx)}" '
+                    f'cy="{_fmt(yy)}" r="2.4" fill="{INK}"/>')
+        elif label == "move":
+            _arrow(svg, (x, yy), (x + 62, yy), gray, 0, 0, False)
+        elif label == "retreat":
+            _arrow(svg, (x, yy), (x + 62, yy), gray, 0, 0, False, dash="10 5", width=3.6)
+        elif label == "support":
+            _link(svg, (x, yy), (x + 58, yy), gray, 0, 0, False, "8 5", False)
+        elif label == "convoy":
+            _link(svg, (x, yy), (x + 58, yy), gray, 0, 0, False, "1.5 5", False)
+        elif label == "hold":
+            svg.add(_unit_shape(m, army, sx, yy, r * 0.7, gray, INK))
+            svg.add(f'<circle cx="{_fmt(sx)}" cy="{_fmt(yy)}" r="{_fmt(r * 1.1)}" '
+                    f'fill="none" stroke="{INK}" stroke-width="6"/><circle cx="{_fmt(sx)}" '
+                    f'cy="{_fmt(yy)}" r="{_fmt(r * 1.1)}" fill="none" stroke="{gray}" '
+                    'stroke-width="3.4"/>')
+        elif label == "failed order":
+            _arrow(svg, (x, yy), (x + 62, yy), gray, 0, 0, True)
+        elif label == "dislodged unit":
+            svg.add(_unit_shape(m, army, sx, yy, r * 0.8, gray, FAIL, ' stroke-dasharray="4 2"'))
+        elif label == "build / remove":
+            _badge(svg, sx - 13, yy, "plus")
+            _badge(svg, sx + 13, yy, "cross")
+        elif label == "no passage":
+            svg.line((x, yy), (x + 60, yy), BLOCKED_LINE, 3.2)
+        else:  # an edge kind
+            color, width, dash = EDGE_STYLES.get(label.split()[0], OTHER_EDGE)
+            svg.line((x, yy), (x + 60, yy), color, width, dash)
+    svg.add("</g>")

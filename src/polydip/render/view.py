@@ -1,0 +1,101 @@
+"""What a picture of one phase shows: the position, and the orders with their results.
+
+A processed phase shows the position it started from and the orders as adjudicated (each
+with its result words); the current phase shows the position now and the orders given so
+far, not yet adjudicated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from polydip.errors import OrderError, PolydipError
+from polydip.game.engine import MOVEMENT_TYPES, bind_to_units, describe, parse_orders
+from polydip.orders.model import BUILD, DISBAND, HOLD, RETREAT, WAIVE, Order
+from polydip.orders.parser import parse_order
+from polydip.state import Position
+
+
+@dataclass(slots=True)
+class DrawnOrder:
+    power: int
+    order: Order  # `loc` is where the unit stands (for builds: where it is built)
+    result: list[str] | None  # the engine's words; None: not adjudicated yet
+    explicit: bool = True  # False for a unit that was given no order (held / disbanded)
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.result) and any(w != "dislodged" for w in self.result)
+
+    @property
+    def dislodged(self) -> bool:
+        return bool(self.result) and "dislodged" in self.result
+
+
+@dataclass(slots=True)
+class PhaseView:
+    position: Position
+    orders: list[DrawnOrder]
+    processed: bool  # the orders carry results
+
+
+def phase_view(game, phase: str | None = None) -> PhaseView:
+    """The view of `phase` (a processed one, or the current one when None)."""
+    if phase is None or phase.strip().upper() == game.phase:
+        return _current_view(game)
+    want = phase.strip().upper()
+    for rec in game.history:
+        if rec.position.phase.name == want:
+            return _record_view(game, rec)
+    done = ", ".join(r.position.phase.name for r in game.history) or "none"
+    raise PolydipError(f"no phase {phase} in this game (processed: {done}; current: "
+                       f"{game.phase})")
+
+
+def _current_view(game) -> PhaseView:
+    m, pos = game.map, game.position
+    ptype = pos.phase.type
+    parsed, _errors = parse_orders(m, pos.phase, game.orders)
+    out: list[DrawnOrder] = []
+    if ptype in ("M", "R"):
+        units = pos.units if ptype == "M" else pos.dislodged
+        allowed = MOVEMENT_TYPES if ptype == "M" else (RETREAT, DISBAND)
+        bound, _ = bind_to_units(m, units, parsed, allowed)
+        for u, o in zip(units, bound, strict=True):
+            if o is None:
+                continue
+            drawn = _reparse(m, describe(m, u, o), ptype)
+            if drawn is not None:
+                out.append(DrawnOrder(u.power, drawn, None))
+    else:
+        for p, lst in parsed.items():
+            for o in lst:
+                if o.type in (BUILD, DISBAND):
+                    out.append(DrawnOrder(p, o, None))
+    return PhaseView(pos, out, False)
+
+
+def _record_view(game, rec) -> PhaseView:
+    from polydip.report import _explicitly_ordered
+
+    m, pos = game.map, rec.position
+    ptype = pos.phase.type
+    ordered = _explicitly_ordered(game, rec)
+    out = []
+    for r in rec.outcome.results:
+        o = _reparse(m, r.text, ptype)
+        if o is None or o.type == WAIVE:
+            continue
+        explicit = ptype == "A" or r.text in ordered
+        out.append(DrawnOrder(r.power, o, list(r.result), explicit))
+    return PhaseView(pos, out, True)
+
+
+def _reparse(m, text: str, ptype: str) -> Order | None:
+    try:
+        o = parse_order(m, text, ptype)
+    except OrderError:
+        return None
+    if o.type == HOLD and ptype != "M":
+        return None
+    return o

@@ -1,0 +1,308 @@
+"""The adjudication report a game master posts: per power, each order with its result in the
+words GMs use; the dislodged units and where they may retreat; center changes; the builds and
+removals due; the next phase. As text (for e-mail), Markdown (for forums) or JSON (for tools).
+
+The engine gives result words in the `diplomacy` package's vocabulary (bounce, cut,
+dislodged, void, no convoy, disrupted, disband); this module translates them: "bounced",
+and "destroyed" for a dislodged unit that had no retreat or was not ordered to one.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from polydip.adjudication.adjustments import adjustment_counts, build_sites
+from polydip.errors import PolydipError
+from polydip.game.calendar import season_name
+from polydip.game.engine import MOVEMENT_TYPES, bind_to_units, parse_orders
+
+FORMATS = ("text", "markdown", "json")
+
+_MOVEMENT_WORDS = {"bounce": "bounced", "no convoy": "no convoy"}
+
+
+@dataclass(slots=True)
+class OrderLine:
+    order: str  # diplomacy notation, as bound to the unit ("A PAR - BUR")
+    result: list[str]  # the engine's words ([] = succeeded)
+    words: list[str]  # the GM's words
+    ordered: bool = True  # False: the unit was given no order (it held, or was disbanded)
+
+    @property
+    def succeeded(self) -> bool:
+        return not self.result
+
+
+@dataclass(slots=True)
+class PowerSection:
+    power: str
+    orders: list[OrderLine] = field(default_factory=list)
+    rejected: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class DislodgedLine:
+    power: str
+    unit: str
+    attacker: str | None  # province the attack came from
+    retreats: list[str]  # where it may retreat ([] = it is destroyed)
+
+
+@dataclass(slots=True)
+class Adjustment:
+    power: str
+    centers: int
+    units: int
+    change: int  # + builds allowed, - removals due
+    sites: list[str]  # free home centers where it may build
+
+
+@dataclass(slots=True)
+class Report:
+    variant: str
+    phase: str
+    title: str
+    powers: list[PowerSection]
+    dislodged: list[DislodgedLine]
+    center_changes: list[tuple[str, str | None, str]]  # center, old owner, new owner
+    centers: dict[str, int]  # per power, after the phase
+    adjustments: list[Adjustment]
+    next_phase: str
+    next_title: str
+    status: str = "active"
+    winners: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["center_changes"] = [{"center": c, "from": a, "to": b}
+                               for c, a, b in self.center_changes]
+        return d
+
+
+def phase_title(variant, phase) -> str:
+    return season_name(variant.calendar, phase)
+
+
+def build_report(game, record, final: bool = False) -> Report:
+    """The report of one processed phase (`record`, a PhaseRecord of `game`).
+
+    `final`: the record is the game's last one, so the game's status (won, drawn) applies.
+    """
+    m, v = game.map, game.variant
+    pos, outcome = record.position, record.outcome
+    nxt = outcome.position
+    ptype = pos.phase.type
+    ordered = _explicitly_ordered(game, record)
+    sections = {p: PowerSection(m.powers[p]) for p in range(len(m.powers))}
+    for r in outcome.results:
+        words = gm_words(ptype, r.result, r.text, r.text in ordered)
+        explicit = ptype == "A" or r.text in ordered
+        sections[r.power].orders.append(OrderLine(r.text, list(r.result), words, explicit))
+    for p, msg in outcome.errors:
+        sections[p].rejected.append(msg)
+    dislodged = [DislodgedLine(m.powers[d.power], m.unit_str(d.kind, d.loc),
+                               m.prov_abbr[d.attacker] if d.attacker >= 0 else None,
+                               [m.loc_name[x] for x in d.retreats])
+                 for d in (nxt.dislodged if ptype == "M" else [])]
+    changes = [(m.prov_abbr[c], m.powers[a] if a >= 0 else None, m.powers[b])
+               for c, a, b in outcome.center_changes]
+    centers = {m.powers[p]: len(nxt.centers_of(p)) for p in range(len(m.powers))}
+    adjustments = []
+    if nxt.phase.type == "A":
+        counts = adjustment_counts(m, nxt)
+        for p, delta in enumerate(counts):
+            n_units = sum(1 for u in nxt.units if u.power == p)
+            if delta == 0 and not n_units and not centers[m.powers[p]]:
+                continue
+            sites = [m.prov_abbr[s] for s in build_sites(m, nxt, p)] if delta > 0 else []
+            adjustments.append(Adjustment(m.powers[p], centers[m.powers[p]], n_units, delta,
+                                          sites))
+    rep = Report(v.name, pos.phase.name, phase_title(v, pos.phase),
+                 [s for s in sections.values() if s.orders or s.rejected], dislodged, changes,
+                 centers, adjustments, nxt.phase.name, phase_title(v, nxt.phase))
+    if final and game.is_over:
+        rep.status = game.status
+        rep.winners = [m.powers[p] for p in game.winners]
+    return rep
+
+
+def _explicitly_ordered(game, record) -> set[str]:
+    """Result texts of units that were given an order (others held or were disbanded)."""
+    from polydip.game.engine import describe
+
+    m, pos = game.map, record.position
+    ptype = pos.phase.type
+    if ptype == "A":
+        return set()
+    parsed, _ = parse_orders(m, pos.phase, record.orders)
+    units = pos.units if ptype == "M" else pos.dislodged
+    allowed = MOVEMENT_TYPES if ptype == "M" else ("R", "D")
+    bound, _ = bind_to_units(m, units, parsed, allowed)
+    return {describe(m, u, o) for u, o in zip(units, bound, strict=True) if o is not None}
+
+
+def gm_words(phase_type: str, result: list[str], text: str = "", ordered: bool = True
+             ) -> list[str]:
+    """The engine's result words in the words GMs use."""
+    out = []
+    for w in result:
+        if phase_type == "R" and w == "disband":
+            if ordered and text.rstrip().endswith(" D"):
+                continue  # ordered to disband, and disbanded: the order succeeded
+            out.append("destroyed")
+        elif w == "civil disorder":
+            out.append("removed in civil disorder")
+        else:
+            out.append(_MOVEMENT_WORDS.get(w, w))
+    return out
+
+
+# ---- formats ---------------------------------------------------------------------------------
+
+def format_report(rep: Report, fmt: str = "text") -> str:
+    if fmt == "json":
+        return json.dumps(rep.to_json(), indent=1)
+    if fmt == "markdown":
+        return _markdown(rep)
+    if fmt == "text":
+        return _text(rep)
+    raise PolydipError(f"unknown report format {fmt!r} (formats: {', '.join(FORMATS)})")
+
+
+def _gm_order(order: str) -> str:
+    """'F LON B' → 'Build F LON'; 'A PAR D' → 'Remove A PAR' (adjustments read better)."""
+    if order.endswith(" B"):
+        return f"Build {order[:-2]}"
+    if order.endswith(" D"):
+        return f"Disband {order[:-2]}"
+    return order
+
+
+def _order_text(rep: Report, o: OrderLine) -> str:
+    text = o.order
+    if rep.phase.endswith("A"):
+        text = _gm_order(text).replace("Disband ", "Remove ")
+    elif rep.phase.endswith("R"):
+        text = _gm_order(text)
+    return text
+
+
+def _adjustment_words(a: Adjustment) -> str:
+    if a.change > 0:
+        n = min(a.change, len(a.sites))
+        if not n:
+            return f"may build {a.change} but has no free home center"
+        s = f"builds {n}" + f" (free home centers: {', '.join(a.sites)})"
+        if n < a.change:
+            s += f"; {a.change - n} more allowed but no room"
+        return s
+    if a.change < 0:
+        return f"removes {-a.change}"
+    return "no change"
+
+
+def _text(rep: Report) -> str:
+    lines = [f"{rep.phase}: {rep.title}"]
+    for s in rep.powers:
+        lines.append(f"  {s.power}:")
+        for o in s.orders:
+            words = o.words + ([] if o.ordered else ["no order"])
+            res = f"  ({', '.join(words)})" if words else ""
+            lines.append(f"    {_order_text(rep, o)}{res}")
+        for e in s.rejected:
+            lines.append(f"    rejected: {e}")
+    if rep.dislodged:
+        lines.append("  Dislodged:")
+        for d in rep.dislodged:
+            frm = f" (attacked from {d.attacker})" if d.attacker else ""
+            where = (f"may retreat to {', '.join(d.retreats)}" if d.retreats
+                     else "no retreat: destroyed")
+            lines.append(f"    {d.power} {d.unit}{frm}: {where}")
+    if rep.center_changes:
+        lines.append("  Center changes:")
+        for c, a, b in rep.center_changes:
+            lines.append(f"    {c}: {a or 'neutral'} → {b}")
+    if rep.adjustments:
+        lines.append(f"  Adjustments due ({rep.next_title}):")
+        for a in rep.adjustments:
+            lines.append(f"    {a.power}: {a.centers} centers, {a.units} units — "
+                         f"{_adjustment_words(a)}")
+    if rep.center_changes or rep.adjustments:
+        counts = ", ".join(f"{p} {n}" for p, n in rep.centers.items() if n)
+        lines.append(f"  Supply centers: {counts}")
+    if rep.status != "active":
+        lines.append(f"Game over: {rep.status} — {', '.join(rep.winners)}")
+    else:
+        lines.append(f"Next: {rep.next_title} ({rep.next_phase})")
+    return "\n".join(lines)
+
+
+def _markdown(rep: Report) -> str:
+    out = [f"### {rep.title} ({rep.phase})", ""]
+    for s in rep.powers:
+        out.append(f"**{s.power}**")
+        out.append("")
+        for o in s.orders:
+            words = o.words + ([] if o.ordered else ["no order"])
+            res = f" — *{', '.join(words)}*" if words else ""
+            out.append(f"- `{_order_text(rep, o)}`{res}")
+        for e in s.rejected:
+            out.append(f"- rejected: {e}")
+        out.append("")
+    if rep.dislodged:
+        out += ["**Dislodged**", ""]
+        for d in rep.dislodged:
+            frm = f" (attacked from {d.attacker})" if d.attacker else ""
+            where = (f"may retreat to {', '.join(d.retreats)}" if d.retreats
+                     else "no retreat: *destroyed*")
+            out.append(f"- {d.power} `{d.unit}`{frm}: {where}")
+        out.append("")
+    if rep.center_changes:
+        out += ["**Center changes**", ""]
+        out += [f"- {c}: {a or 'neutral'} → {b}" for c, a, b in rep.center_changes]
+        out.append("")
+    if rep.adjustments or rep.center_changes:
+        out += ["| Power | Centers | Units | Adjustment |", "|---|---:|---:|---|"]
+        adj = {a.power: a for a in rep.adjustments}
+        for p, n in rep.centers.items():
+            a = adj.get(p)
+            if a is None and not n:
+                continue
+            out.append(f"| {p} | {n} | {a.units if a else ''} | "
+                       f"{_adjustment_words(a) if a else ''} |")
+        out.append("")
+    if rep.status != "active":
+        out.append(f"**Game over:** {rep.status} — {', '.join(rep.winners)}")
+    else:
+        out.append(f"**Next:** {rep.next_title} ({rep.next_phase})")
+    return "\n".join(out)
+
+
+# ---- history ---------------------------------------------------------------------------------
+
+def history_lines(game) -> list[str]:
+    """One line per processed phase, then the current phase."""
+    m, v = game.map, game.variant
+    lines = []
+    for i, rec in enumerate(game.history, 1):
+        o = rec.outcome
+        n_orders = sum(len(x) for x in rec.orders.values())
+        failed = sum(1 for r in o.results if r.result and r.result != ["dislodged"])
+        bits = [f"{n_orders} order{'s' if n_orders != 1 else ''}"]
+        if rec.position.phase.type == "M":
+            bits.append(f"{failed} failed")
+            n_dis = len(o.position.dislodged)
+            if n_dis:
+                bits.append(f"{n_dis} dislodged")
+        if o.center_changes:
+            bits.append("centers: " + ", ".join(
+                f"{m.prov_abbr[c]}→{m.power_letters[b]}" for c, _a, b in o.center_changes))
+        lines.append(f"{i:3}. {rec.position.phase.name:8} {phase_title(v, rec.position.phase):28}"
+                     f" {'; '.join(bits)}")
+    pending = sum(len(x) for x in game.orders.values())
+    state = f"game {game.status}" if game.is_over else f"{pending} pending orders"
+    lines.append(f"  now {game.phase:8} {phase_title(v, game.position.phase):28} {state}")
+    return lines
+
