@@ -181,3 +181,10 @@ def test_demo_runs_as_installed_command() -> None:
                          capture_output=True, text=True, timeout=60)
     assert res.returncode == 0, res.stderr
     assert "S1901M:" in res.stdout and "F1901M:" in res.stdout
+
+
+def test_a_builtin_name_is_not_confused_with_a_folder(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "standard").mkdir()
+    code, out, _ = run(capsys, "new", "standard", "g.json")
+    assert code == 0 and "Diplomacy" in out

@@ -53,7 +53,7 @@ def load_variant(name_or_path: str | Path) -> Variant:
     """Load a built-in variant by name, or a variant file by path."""
     text_name = str(name_or_path)
     path = Path(text_name)
-    if path.suffix == "" and not path.exists():
+    if path.suffix == "" and not path.is_file():
         if text_name.lower() not in builtin_names():
             raise VariantError(
                 f"no variant named {text_name!r}"
