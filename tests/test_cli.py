@@ -188,3 +188,16 @@ def test_a_builtin_name_is_not_confused_with_a_folder(tmp_path, capsys, monkeypa
     (tmp_path / "standard").mkdir()
     code, out, _ = run(capsys, "new", "standard", "g.json")
     assert code == 0 and "Diplomacy" in out
+
+
+def test_variant_import_writes_a_checked_toml(tmp_path, capsys) -> None:
+    from pathlib import Path
+
+    src = Path(__file__).parent / "data" / "importers" / "tiny.map"
+    out = tmp_path / "tiny.toml"
+    code, text, _ = run(capsys, "variant", "import", str(src), "-o", str(out))
+    assert code == 0 and "wrote" in text
+    code, text, _ = run(capsys, "variant", "check", str(out))
+    assert code == 0 and "OK" in text
+    code, _, _ = run(capsys, "variant", "check", str(src))  # and directly by path
+    assert code == 0

@@ -136,6 +136,12 @@ def build_parser() -> argparse.ArgumentParser:
     vsh.add_argument("name", help="a built-in variant name or a variant file")
     vsh.add_argument("--json", action="store_true", help="machine-readable output")
     vsh.set_defaults(func=cmd_variant_show)
+    vi = vs.add_parser("import", help="convert a DPjudge .map or Parlance .cfg file to TOML")
+    vi.add_argument("file", help="the .map or .cfg file")
+    vi.add_argument("-o", "--output", help="write the TOML here (default: standard output)")
+    vi.add_argument("--search", action="append", default=[], metavar="DIR",
+                    help="folder to look in for files the source includes (repeatable)")
+    vi.set_defaults(func=cmd_variant_import)
     vc = vs.add_parser("check", help="check a variant file and report every problem")
     vc.add_argument("name")
     vc.set_defaults(func=cmd_variant_check)
@@ -510,6 +516,26 @@ def cmd_variant_show(args: argparse.Namespace) -> int:
         print(f"  {p.name} ({p.letter}): homes {', '.join(p.homes)}; units {', '.join(p.units)}")
     if v.rules:
         print(f"  rules: {', '.join(v.rules)}")
+    return 0
+
+
+def cmd_variant_import(args: argparse.Namespace) -> int:
+    from polydip.game.files import write_atomic
+    from polydip.variants.check import check_variant
+    from polydip.variants.importers import import_variant
+    from polydip.variants.writer import variant_to_toml
+
+    v = import_variant(args.file, search_path=args.search or None)
+    text = variant_to_toml(v)
+    if args.output:
+        write_atomic(args.output, text)
+        problems = check_variant(v)
+        print(f"wrote {args.output}: {v.title} — {len(v.provinces)} provinces, "
+              f"{len(v.powers)} powers" + (f"; {len(problems)} problem(s): run "
+                                           f"'polydip variant check {args.output}'"
+                                           if problems else ""))
+    else:
+        sys.stdout.write(text)
     return 0
 
 

@@ -127,11 +127,14 @@ class Map:
         self.convoy_touch: list[tuple[int, ...]] = [tuple(sorted(s)) for s in touch]
         self.convoy_touch_set: list[frozenset[int]] = [frozenset(s) for s in touch]
         shore: list[set[int]] = [set() for _ in range(self.n_prov)]
+        convoyed = [k for k in range(nk) if self.kind_convoyed[k]]
         for p in range(self.n_prov):
-            if not self.convoy_prov[p]:
+            # an army may land in p: a coast, or a port (a convoy province armies stand in)
+            if not self.convoy_prov[p] or any(self.occupy[k][p] for k in convoyed):
                 for q in touch[p]:
-                    shore[q].add(p)
-        # non-convoy provinces on the shore of each convoy province
+                    if q != p:
+                        shore[q].add(p)
+        # provinces an army may be convoyed to from each convoy province
         self.convoy_shore: list[tuple[int, ...]] = [tuple(sorted(s)) for s in shore]
 
         self.homes: list[tuple[int, ...]] = [

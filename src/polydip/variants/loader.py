@@ -65,11 +65,9 @@ def load_variant(name_or_path: str | Path) -> Variant:
     if not path.exists():
         raise VariantError(f"{path}: no such file")
     if path.suffix.lower() in (".map", ".cfg"):
-        from polydip.errors import NotSupportedError
+        from polydip.variants.importers import import_variant
 
-        raise NotSupportedError(
-            f"{path}: importing {path.suffix} variant files is not supported yet"
-        )
+        return import_variant(path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
