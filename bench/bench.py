@@ -1,0 +1,430 @@
+#!/usr/bin/env python
+"""Benchmark polydip against the `diplomacy` package (1.1.2) on random standard games.
+
+    python bench/bench.py [--games N] [--seed S] [--phases P] [--repeat R]
+                          [--shared-map [--warmup W]] [--profile]
+
+Both engines are played in lock-step (bench/common.py): at each phase polydip's random orders
+(polydip.play.random_orders) are given to both as the same strings, each engine processes the
+phase, and the positions are compared (known deviations of the diplomacy package are
+re-synchronised; see bench/README.md). Timed with time.perf_counter, on the same position:
+
+* adjudication: polydip `Game.process()` (parse the order strings, adjudicate, next phase)
+  against diplomacy `Game.process()`; for movement phases also polydip's raw adjudication,
+  `resolve_movement` on the parsed orders, timed inside that `process()` call; and order
+  entry plus adjudication (`set_orders` for every power, then `process()`);
+* legal orders: polydip `legal_orders(map, position)` against diplomacy
+  `Game.get_all_possible_orders()` cold (its per-position caches cleared first).
+
+The main table times the first call of each on each position, as a program playing the game
+pays it (garbage collection off during the call, as timeit does). polydip fills caches as it
+goes, so the second table gives the fastest of --repeat more calls on the same position.
+Tables give the mean over phases, in µs. Needs the optional extra `bench`:
+pip install -e '.[bench]'.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import gc
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import (
+    KNOWN_DEVIATIONS,
+    LockStep,
+    dip_orders,
+    diplomacy_available,
+    give_orders,
+    safe_random_orders,
+)
+
+from polydip.orders.legal import legal_orders
+
+TYPES = {"M": "movement", "R": "retreat", "A": "adjustment"}
+TARGET_ADJ, TARGET_LEGAL = 20.0, 10.0
+
+
+def timed(fn: Callable[[], object], setup: Callable[[], object] | None = None,
+          after: Callable[[], object] | None = None) -> float:
+    """Seconds taken by one call of fn (GC off during the call); setup runs untimed first,
+    `after` right after the call (before the clock is read: for the profiler only)."""
+    if setup is not None:
+        setup()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        t0 = time.perf_counter()
+        fn()
+        if after is not None:
+            after()
+        t1 = time.perf_counter()
+    finally:
+        if enabled:
+            gc.enable()
+    return t1 - t0
+
+
+def prof_on(prof, name: str):
+    return prof[name].enable if prof is not None else None
+
+
+def prof_off(prof, name: str):
+    return prof[name].disable if prof is not None else None
+
+
+HISTORIES = ("order_history", "message_history", "state_history", "result_history")
+
+
+def clone_diplomacy(dg):
+    """A copy of a diplomacy game that process() can run on, made quickly: Game.__deepcopy__
+    would copy the phase histories, whose keys hold the whole map (0.5 s a copy), so the copy
+    gets empty histories (process() only appends to them). The caches are rebuilt on the copy
+    because deepcopy duplicates the Power objects held in _unit_owner_cache and the engine
+    compares owners with `is`."""
+    from diplomacy.utils.sorted_dict import SortedDict
+
+    saved = {k: getattr(dg, k) for k in HISTORIES}
+    try:
+        for k, v in saved.items():
+            setattr(dg, k, SortedDict(v.key_type, v.val_type))
+        c = copy.deepcopy(dg)
+    finally:
+        for k, v in saved.items():
+            setattr(dg, k, v)
+    c.build_caches()
+    return c
+
+
+def best_us(samples: list[float]) -> float:
+    """The fastest of the repeats, in µs (the usual timeit practice)."""
+    return min(samples) * 1e6
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.rows: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+
+    def add(self, ptype: str, key: str, us: float) -> None:
+        self.rows[ptype][key].append(us)
+
+    def mean(self, ptype: str | None, key: str) -> float:
+        if ptype is None:
+            vals = [v for row in self.rows.values() for v in row.get(key, [])]
+        else:
+            vals = self.rows[ptype].get(key, [])
+        return statistics.fmean(vals) if vals else float("nan")
+
+    def count(self, ptype: str | None, key: str) -> int:
+        if ptype is None:
+            return sum(len(row.get(key, [])) for row in self.rows.values())
+        return len(self.rows[ptype].get(key, []))
+
+
+class RawTimer:
+    """Times polydip's resolve_movement as Game.process() calls it (the call inside
+    polydip.game.engine.process), so the raw adjudication is measured in the same call."""
+
+    def __init__(self) -> None:
+        import polydip.game.engine as engine
+
+        self.engine = engine
+        self.inner = getattr(engine, "resolve_movement", None)
+        self.last = 0.0
+
+    def __enter__(self) -> RawTimer:
+        inner = self.inner
+
+        def wrapper(*a, **k):
+            t0 = time.perf_counter()
+            try:
+                return inner(*a, **k)
+            finally:
+                self.last = time.perf_counter() - t0
+
+        self.last = 0.0
+        if inner is not None:
+            self.engine.resolve_movement = wrapper
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.inner is not None:
+            self.engine.resolve_movement = self.inner
+
+
+def bench_phase(ls: LockStep, stats: Stats, repeat: int, prof=None):
+    """Time one phase. The first call of each measurement on the position is the main
+    figure (what a program playing the game pays); `repeat` more calls on the same position,
+    fastest kept, give the 'hot' figure (caches the first call filled)."""
+    g, m = ls.g, ls.g.map
+    pos0 = g.position
+    ptype = pos0.phase.type
+    dg = ls.dg
+    out: dict[str, object] = {}
+
+    def poly_legal():
+        out["legal"] = legal_orders(m, pos0)
+
+    # ---- legal orders on the position --------------------------------------------------
+    # diplomacy cold: its per-position caches cleared first (warm: as process() left them)
+    stats.add(ptype, "poly_legal", timed(poly_legal, prof_on(prof, "legal_orders()"),
+                                         prof_off(prof, "legal_orders()")) * 1e6)
+    stats.add(ptype, "dip_legal", timed(dg.get_all_possible_orders, dg.clear_cache) * 1e6)
+    dg.build_caches()
+    if repeat:
+        stats.add(ptype, "hot_poly_legal", best_us([timed(poly_legal) for _ in range(repeat)]))
+        stats.add(ptype, "hot_dip_legal", best_us(
+            [timed(dg.get_all_possible_orders, dg.clear_cache) for _ in range(repeat)]))
+        dg.build_caches()
+        stats.add(ptype, "hot_dip_legal_warm", best_us(
+            [timed(dg.get_all_possible_orders) for _ in range(repeat)]))
+
+    # ---- orders, given to both engines -------------------------------------------------
+    orders = safe_random_orders(m, pos0, ls.rng, legal=out["legal"])
+    to_dip = dip_orders(m, pos0, orders)
+
+    def poly_set():
+        for p, lst in orders.items():
+            g.set_orders(p, lst)
+
+    def dip_set():
+        for p, lst in to_dip.items():
+            dg.set_orders(m.powers[p].upper(), lst)
+
+    stats.add(ptype, "poly_set", timed(poly_set) * 1e6)
+    stats.add(ptype, "dip_set", timed(dip_set) * 1e6)
+    if repeat:
+        stats.add(ptype, "hot_poly_set", best_us([timed(poly_set) for _ in range(repeat)]))
+        stats.add(ptype, "hot_dip_set", best_us([timed(dip_set) for _ in range(repeat)]))
+    refused = give_orders(g, dg, orders, to_dip)
+
+    # ---- the phase: polydip Game.process() vs diplomacy Game.process() -----------------
+    clones = [clone_diplomacy(dg) for _ in range(repeat)]
+    with RawTimer() as raw:
+        stats.add(ptype, "poly_proc", timed(g.process, prof_on(prof, "Game.process()"),
+                                            prof_off(prof, "Game.process()")) * 1e6)
+        if ptype == "M" and raw.last:
+            stats.add(ptype, "poly_raw", raw.last * 1e6)
+        if repeat:
+            samples, raws = [], []
+            for _ in range(repeat):
+                samples.append(timed(g.process, g.undo))
+                raws.append(raw.last)
+            stats.add(ptype, "hot_poly_proc", best_us(samples))
+            if ptype == "M" and raws[0]:
+                stats.add(ptype, "hot_poly_raw", best_us(raws))
+    stats.add(ptype, "dip_proc", timed(dg.process) * 1e6)
+    if repeat:
+        stats.add(ptype, "hot_dip_proc", best_us([timed(c.process) for c in clones]))
+
+    return ls.check(pos0, orders, refused)
+
+
+def print_profile(out, name: str, prof, top: int = 18) -> None:
+    """polydip's functions by own time (tottime) and time including callees (cumtime), in %
+    of the profiled total."""
+    import pstats
+
+    st = pstats.Stats(prof)
+    total = st.total_tt or 1.0
+    rows = []
+    for (path, line, func), (_cc, nc, tt, ct, _callers) in st.stats.items():
+        where = f"{Path(path).name}:{line}({func})" if line else func
+        rows.append((tt, ct, nc, where))
+    out.print(f"\ncProfile of polydip {name}, first call on each position: "
+              f"{total * 1e3:.0f} ms in all (profiler overhead included)",
+              markup=False, highlight=False)
+    out.print(f"{'own %':>6} {'incl. %':>8} {'calls':>8}  function", markup=False)
+    for tt, ct, nc, where in sorted(rows, reverse=True)[:top]:
+        out.print(f"{100 * tt / total:6.1f} {100 * ct / total:8.1f} {nc:8d}  {where}",
+                  markup=False, highlight=False)
+
+
+def warm_polydip(games: int, phases: int, err) -> None:
+    """Play `games` random games with polydip alone on the shared map (seeds from 10,000)."""
+    from common import base_game
+    from rich.progress import Progress
+
+    from polydip.game.game import Game, initial_position
+
+    base = base_game()
+    with Progress(console=err, transient=True) as progress:
+        task = progress.add_task("warm-up (polydip only)", total=games)
+        for i in range(games):
+            rng = random.Random(10_000 + i)
+            g = Game(base.variant, base.map, initial_position(base.map), dict(base.options))
+            for _ in range(phases):
+                if g.is_over:
+                    break
+                for p, lst in safe_random_orders(g.map, g.position, rng).items():
+                    g.set_orders(p, lst)
+                g.process()
+            progress.advance(task)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=10, help="random games to play (default 10)")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    ap.add_argument("--phases", type=int, default=40,
+                    help="phases per game at most (default 40, about 9 game years)")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="extra calls per measurement on the same position, fastest kept, "
+                         "for the 'hot' table (default 3; 0: none)")
+    ap.add_argument("--shared-map", action="store_true",
+                    help="all polydip games share one compiled map (Game.new compiles one "
+                         "per game), so polydip's per-map caches stay warm from game to game")
+    ap.add_argument("--warmup", type=int, default=0,
+                    help="with --shared-map: play this many polydip-only games first, "
+                         "untimed, to fill polydip's caches (default 0)")
+    ap.add_argument("--profile", action="store_true",
+                    help="also profile polydip's process() and legal_orders() (cProfile)")
+    args = ap.parse_args(argv)
+
+    if not diplomacy_available():
+        print("bench/bench.py needs the `diplomacy` package (the optional extra 'bench'):\n"
+              "    pip install -e '.[bench]'      # installs diplomacy==1.1.2", file=sys.stderr)
+        return 2
+    from importlib.metadata import version as dist_version
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    version = dist_version("diplomacy")
+    out = Console(width=max(Console().width, 124))
+    err = Console(stderr=True)
+    if version != "1.1.2":
+        err.print(f"[yellow]warning: diplomacy {version} installed; the bench expects 1.1.2")
+
+    prof = None
+    if args.profile:
+        import cProfile
+
+        prof = {"Game.process()": cProfile.Profile(), "legal_orders()": cProfile.Profile()}
+
+    if args.warmup:
+        if not args.shared_map:
+            err.print("--warmup needs --shared-map (Game.new compiles a new map per game, "
+                      "whose caches start empty)")
+            return 2
+        warm_polydip(args.warmup, args.phases, err)
+
+    stats = Stats()
+    phases = agreed = resynced = 0
+    known: dict[str, int] = defaultdict(int)
+    unexplained: list[str] = []
+    refused = 0
+    t_start = time.perf_counter()
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=False) as progress:
+        task = progress.add_task("phases", total=args.games * args.phases)
+        for game in range(args.games):
+            seed = args.seed + game
+            ls = LockStep(seed, shared_map=args.shared_map)
+            progress.update(task, description=f"game {game + 1}/{args.games} (seed {seed})")
+            done = 0
+            while done < args.phases and not ls.over:
+                rep = bench_phase(ls, stats, args.repeat, prof)
+                phases += 1
+                done += 1
+                refused += len(rep.refused)
+                for k in rep.known:
+                    known[k] += 1
+                if rep.disagreement:
+                    unexplained.append(rep.disagreement)
+                elif not rep.known:
+                    agreed += 1
+                resynced += rep.resynced
+                progress.advance(task)
+            progress.advance(task, args.phases - done)
+    elapsed = time.perf_counter() - t_start
+
+    def ratio(a: float, b: float) -> str:
+        return f"{b / a:.1f}x" if a > 0 else "-"
+
+    def make_table(title: str, prefix: str) -> Table:
+        table = Table(title=title)
+        for name in ("phase type", "phases", "process() polydip", "process() diplomacy",
+                     "ratio", "set_orders + process() polydip",
+                     "set_orders + process() diplomacy", "ratio", "legal orders polydip",
+                     "legal orders diplomacy (cold)", "ratio"):
+            if name == "phase type":
+                table.add_column(name, no_wrap=True, min_width=10)
+            else:
+                table.add_column(name, justify="right")
+        for key, name in [*TYPES.items(), (None, "all")]:
+            n = stats.count(key, prefix + "poly_proc")
+            if not n:
+                continue
+            pp, dp = stats.mean(key, prefix + "poly_proc"), stats.mean(key, prefix + "dip_proc")
+            pe = pp + stats.mean(key, prefix + "poly_set")
+            de = dp + stats.mean(key, prefix + "dip_set")
+            pl = stats.mean(key, prefix + "poly_legal")
+            dl = stats.mean(key, prefix + "dip_legal")
+            table.add_row(name, str(n), f"{pp:,.0f}", f"{dp:,.0f}", ratio(pp, dp),
+                          f"{pe:,.0f}", f"{de:,.0f}", ratio(pe, de),
+                          f"{pl:,.0f}", f"{dl:,.0f}", ratio(pl, dl))
+        return table
+
+    where = (f"{phases} phases, {args.games} games from seed {args.seed}"
+             + (", polydip map shared by the games" if args.shared_map else ""))
+    out.print(make_table(f"polydip vs diplomacy {version}: mean µs per phase, first call on "
+                         f"each position ({where})", ""))
+    if args.repeat:
+        out.print(make_table(f"the same, fastest of {args.repeat} more calls on each position "
+                             "(caches filled by the first call)", "hot_"))
+
+    raw, dpm = stats.mean("M", "poly_raw"), stats.mean("M", "dip_proc")
+    pp, dp = stats.mean(None, "poly_proc"), stats.mean(None, "dip_proc")
+    pl, dl = stats.mean(None, "poly_legal"), stats.mean(None, "dip_legal")
+    pe, de = pp + stats.mean(None, "poly_set"), dp + stats.mean(None, "dip_set")
+    out.print("first call on each position:")
+    out.print(f"raw movement adjudication (resolve_movement inside process()): polydip "
+              f"{raw:,.0f} µs/phase vs diplomacy process() {dpm:,.0f} µs/phase, "
+              f"{dpm / raw:.1f}x faster")
+    out.print(f"orders + adjudication (set_orders for every power, then process()): polydip "
+              f"{pe:,.0f} µs/phase, diplomacy {de:,.0f} µs/phase, {de / pe:.1f}x faster")
+    out.print(f"adjudication: polydip {pp:,.0f} µs/phase, diplomacy {dp:,.0f} µs/phase, "
+              f"{dp / pp:.1f}x faster (target {TARGET_ADJ:.0f}x: "
+              f"{'met' if dp / pp >= TARGET_ADJ else 'NOT met'})")
+    out.print(f"legal orders: polydip {pl:,.0f} µs/phase, diplomacy {dl:,.0f} µs/phase (cold), "
+              f"{dl / pl:.1f}x faster "
+              f"(target {TARGET_LEGAL:.0f}x: {'met' if dl / pl >= TARGET_LEGAL else 'NOT met'})")
+    if args.repeat:
+        hpp, hdp = stats.mean(None, "hot_poly_proc"), stats.mean(None, "hot_dip_proc")
+        hpl, hdl = stats.mean(None, "hot_poly_legal"), stats.mean(None, "hot_dip_legal")
+        hraw, hdpm = stats.mean("M", "hot_poly_raw"), stats.mean("M", "hot_dip_proc")
+        hdw = stats.mean(None, "hot_dip_legal_warm")
+        out.print(f"hot (fastest of {args.repeat} more calls on the same position): "
+                  f"adjudication {hpp:,.0f} vs {hdp:,.0f} µs/phase, {hdp / hpp:.1f}x; raw "
+                  f"movement {hraw:,.0f} vs {hdpm:,.0f} µs/phase, {hdpm / hraw:.1f}x; legal "
+                  f"orders {hpl:,.0f} vs {hdl:,.0f} µs/phase cold ({hdw:,.0f} warm), "
+                  f"{hdl / hpl:.1f}x cold, {hdw / hpl:.1f}x warm")
+    kn = ", ".join(f"{k} ({KNOWN_DEVIATIONS[k].datc}) {v}" for k, v in sorted(known.items()))
+    out.print(f"lock-step check: {agreed}/{phases} phases agreed outright; known deviations of "
+              f"the diplomacy package: {kn or 'none'}; {len(unexplained)} unexplained; "
+              f"{resynced} resyncs; {refused} orders refused by diplomacy")
+    for text in unexplained:
+        out.print(text, markup=False, highlight=False)
+        out.print()
+    out.print(f"total {elapsed:.1f} s")
+
+    if prof is not None:
+        out.print("\n(--profile: the first-call timings above include cProfile's overhead)")
+        for name, p in prof.items():
+            print_profile(out, name, p)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
