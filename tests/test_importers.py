@@ -13,6 +13,7 @@ standard.cfg two Parterre variants take as their base).
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import os
 import random
@@ -304,7 +305,7 @@ def test_writer_round_trip(source: str) -> None:
 
 
 def test_writer_round_trip_of_every_feature() -> None:
-    v = load_variant("standard")
+    v = copy.deepcopy(load_variant("standard"))  # loaded variants are shared: copy to change
     v.title = 'Quotes " and \\ backslash\tand ünïcode'
     v.notes = 'Line one\nline "two" with """ triple quotes\\\nand a trailing quote"'
     v.unit_kinds["R"] = UnitKind("R", "river flotilla", coastal=False)

@@ -4,6 +4,7 @@ ones marked; SVG written by polydip, PNG through CairoSVG; written atomically.""
 
 from __future__ import annotations
 
+import copy
 import re
 
 import pytest
@@ -152,7 +153,7 @@ def test_png_at_1600_pixels(tmp_path) -> None:
 
 
 def test_a_variant_without_coordinates_is_a_clear_error(tmp_path) -> None:
-    v = load_variant("standard")
+    v = copy.deepcopy(load_variant("standard"))  # loaded variants are shared: copy to change
     for p in v.provinces.values():
         p.coords = None
     m = compile_map(v)

@@ -93,36 +93,39 @@ def _reach(touch: list[tuple[int, ...]], start: list[int], nodes: set[int]) -> s
     return seen
 
 
-def geometric_route(m: Map, origin: int, dest: int, via: int) -> bool:
-    """Could a fleet in convoy province `via` be *necessary* for a convoy origin → dest?
+def necessary(m: Map, origin: int, dest: int, via: int, seas: frozenset[int]) -> bool:
+    """Is a fleet in `via` *necessary* for some convoy origin → dest through the convoy
+    provinces `seas` (those holding a convoying unit)?
 
     A convoy order is legal only when the fleet is necessary for some convoy route
-    (DATC 4.E.1, 6.G.19): it lies on a route with no shortcut, i.e. an induced path of
-    convoy provinces from origin to dest. On very large sea graphs the search is bounded;
-    past the bound any province on some route counts.
+    (DATC 4.E.1, 6.G.19): it lies on a route without a shortcut — an induced path of
+    convoy provinces from origin to dest. The routes are those the fleets on the board could
+    form. The search is bounded; past the bound any province on some route counts.
     """
-    return via in _necessary(m, origin, dest)
+    return via in _necessary(m, origin, dest, seas)
 
 
-@lru_cache(maxsize=65536)
-def _necessary(m: Map, origin: int, dest: int) -> frozenset[int]:
+@lru_cache(maxsize=1 << 15)
+def _necessary(m: Map, origin: int, dest: int, seas: frozenset[int]) -> frozenset[int]:
     touch = m.convoy_touch_set
     found: set[int] = set()
-    budget = [5_000]  # ~1 ms; enough for every standard-size sea area
+    budget = [20_000]
     path: list[int] = []
+    dest_touch = touch[dest]
+    origin_touch = touch[origin]
 
     def extend(cur: int) -> bool:
         for s in touch[cur]:
             budget[0] -= 1
             if budget[0] < 0:
                 return False
-            if s in (origin, dest) or s in path or not m.convoy_prov[s]:
+            if s not in seas or s in path or s in (origin, dest):
                 continue
-            if path and s in touch[origin]:
+            if path and s in origin_touch:
                 continue  # shortcut from the origin
             if any(s in touch[q] for q in path[:-1]):
                 continue  # shortcut from an earlier sea
-            if s in touch[dest]:
+            if s in dest_touch:
                 found.update(path)
                 found.add(s)
                 continue
@@ -134,19 +137,8 @@ def _necessary(m: Map, origin: int, dest: int) -> frozenset[int]:
         return True
 
     if not extend(origin):
-        return _geometric(m, origin, dest)
+        return frozenset(provinces_on_routes(m, origin, dest, seas))
     return frozenset(found)
-
-
-@lru_cache(maxsize=65536)
-def _geometric(m: Map, origin: int, dest: int) -> frozenset[int]:
-    all_seas = [p for p in range(m.n_prov) if m.convoy_prov[p]]
-    return frozenset(provinces_on_routes(m, origin, dest, all_seas))
-
-
-def sea_route_possible(m: Map, origin: int, dest: int) -> bool:
-    """Could any chain of convoy provinces carry an army from origin to dest?"""
-    return bool(_geometric(m, origin, dest))
 
 
 @lru_cache(maxsize=1 << 14)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from polydip.adjudication.convoy import (
     fleet_reach,
-    geometric_route,
+    necessary,
     provinces_on_routes,
     route_exists,
 )
@@ -111,7 +111,7 @@ class _Movement(Resolver):
         self.move_supp: dict[int, list[int]] = {}  # unit -> units supporting its move
         self.hold_supp: dict[int, list[int]] = {}  # unit -> units supporting it to hold
         self.conv_fleets: dict[int, list[int]] = {}  # army -> fleets convoying it
-        self.fleet_seas: set[int] | None = None
+        self.fleet_seas: frozenset[int] | None = None
         self.blocked = blocked or {}
         self._validate(orders, options)
 
@@ -156,7 +156,7 @@ class _Movement(Resolver):
             if (a < 0 or not m.kind_convoys[kind[u]] or not m.convoy_prov[self.prov[u]]
                     or not m.kind_convoyed[kind[a]] or typ[a] != T_MOVE
                     or dest_prov[a] != tp
-                    or not geometric_route(m, self.prov[a], tp, self.prov[u])):
+                    or not necessary(m, self.prov[a], tp, self.prov[u], self._seas())):
                 void[u] = True
                 continue
             typ[u] = T_CONVOY
@@ -273,17 +273,23 @@ class _Movement(Resolver):
         closed = self.blocked[self.power[u]]
         return frozenset(m.loc_prov[d] for d in m.adj[k][loc] if (k, loc, d) not in closed)
 
+    def _seas(self) -> frozenset[int]:
+        """Convoy provinces holding a unit that may convoy (computed once per phase)."""
+        if self.fleet_seas is None:
+            m = self.m
+            self.fleet_seas = frozenset(
+                self.prov[f] for f in range(len(self.prov))
+                if m.kind_convoys[self.kind[f]] and m.convoy_prov[self.prov[f]])
+        return self.fleet_seas
+
     def _fleet_route(self, u: int, without: int) -> bool:
         """Could the fleets on the board (but the one in province `without`) carry u's move?
         A convoyed move with no such route is illegal (DATC 6.D.32), and so is a support
         that only a convoy through the supporter itself could make valid (6.D.31)."""
         m = self.m
-        if self.fleet_seas is None:
-            self.fleet_seas = {self.prov[f] for f in range(len(self.prov))
-                               if m.kind_convoys[self.kind[f]] and m.convoy_prov[self.prov[f]]}
-        seas = self.fleet_seas
+        seas = self._seas()
         if without not in seas:
-            return self.dest_prov[u] in fleet_reach(m, self.prov[u], frozenset(seas))
+            return self.dest_prov[u] in fleet_reach(m, self.prov[u], seas)
         return route_exists(m, self.prov[u], self.dest_prov[u],
                             lambda p: p in seas and p != without)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
-from polydip.adjudication.convoy import geometric_route, provinces_on_routes
+from polydip.adjudication.convoy import necessary, provinces_on_routes
 from polydip.geography.map import Map
 from polydip.state import Position
 
@@ -83,7 +83,7 @@ class _Tables:
             m = self.m
             got = self.conv[key] = tuple(
                 f"{us} C {army} - {m.prov_abbr[dp]}" for dp, route in entry[1].items()
-                if p in route and geometric_route(m, ap, dp, p))
+                if p in route and necessary(m, ap, dp, p, entry[0]))
         return got
 
     def supports(self, k: int, loc: int, k2: int, loc2: int) -> tuple[str, ...]:

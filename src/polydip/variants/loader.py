@@ -49,8 +49,32 @@ def builtin_names() -> list[str]:
     return sorted(p.name[:-5] for p in data.iterdir() if p.name.endswith(".toml"))
 
 
+_LOADED: dict[tuple, Variant] = {}
+
+
 def load_variant(name_or_path: str | Path) -> Variant:
-    """Load a built-in variant by name, or a variant file by path."""
+    """Load a built-in variant by name, or a variant file by path.
+
+    The same file gives the same Variant object while it is unchanged, so its compiled map
+    (and the caches the engine keeps per map) serve every game of that variant. Treat the
+    returned Variant as read-only.
+    """
+    path = Path(str(name_or_path))
+    try:
+        st = path.stat() if path.is_file() else None
+    except OSError:
+        st = None
+    key = (str(path.resolve()), st.st_mtime_ns, st.st_size) if st else (str(name_or_path),)
+    v = _LOADED.get(key)
+    if v is None:
+        v = _load_variant(name_or_path)
+        if len(_LOADED) > 64:
+            _LOADED.clear()
+        _LOADED[key] = v
+    return v
+
+
+def _load_variant(name_or_path: str | Path) -> Variant:
     text_name = str(name_or_path)
     path = Path(text_name)
     if path.suffix == "" and not path.is_file():
