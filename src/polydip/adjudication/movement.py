@@ -8,8 +8,6 @@ choices of DATC chapter 4 where rulebooks differ (see docs/options.md).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from polydip.adjudication.convoy import (
     fleet_reach,
     necessary,
@@ -33,14 +31,44 @@ BOUNCE, CUT, DISLODGED, VOID, NO_CONVOY, DISRUPTED = (
     "bounce", "cut", "dislodged", "void", "no convoy", "disrupted")
 
 
-@dataclass(slots=True)
 class MovementResult:
-    units: list[Unit]  # after the phase (dislodged units removed)
-    dislodged: list[Dislodged]
-    contested: frozenset[int]
-    results: list[list[str]]  # per unit of the input position, result words ([] = success)
-    succeeded: list[bool]  # per unit: did its order succeed
-    orders: list[Order | None] = field(default_factory=list)
+    """The outcome of a movement phase. `results` (per unit of the input position, its
+    result words, [] = success) is worked out on first use."""
+
+    __slots__ = ("_dislodger", "_mv", "_ok", "_results", "contested", "dislodged", "orders",
+                 "units")
+
+    def __init__(self, units: list[Unit], dislodged: list[Dislodged],
+                 contested: frozenset[int], orders: list[Order | None], mv: _Movement,
+                 ok: list[bool], dislodger: dict[int, int]) -> None:
+        self.units = units  # after the phase (dislodged units removed)
+        self.dislodged = dislodged
+        self.contested = contested
+        self.orders = orders
+        self._mv, self._ok, self._dislodger = mv, ok, dislodger
+        self._results: list[list[str]] | None = None
+
+    @property
+    def results(self) -> list[list[str]]:
+        if self._results is None:
+            mv, ok, dislodger = self._mv, self._ok, self._dislodger
+            out = []
+            for u in range(len(ok)):
+                words: list[str] = []
+                t = mv.typ[u]
+                if mv.void[u]:
+                    words.append(VOID)
+                elif t == T_MOVE and not ok[u]:
+                    words.append(NO_CONVOY if mv.convoyed[u] and not mv._path(u) else BOUNCE)
+                elif t == T_SUPPORT and not ok[u] and u not in dislodger:
+                    words.append(CUT)
+                elif t == T_CONVOY and not ok[u] and u not in dislodger:
+                    words.append(DISRUPTED)
+                if u in dislodger:
+                    words.append(DISLODGED)
+                out.append(words)
+            self._results = out
+        return self._results
 
 
 class _Movement(Resolver):
@@ -120,27 +148,32 @@ class _Movement(Resolver):
     def _validate(self, orders: list[Order | None], options: dict) -> None:
         m = self.m
         typ, dest, dest_prov, void = self.typ, self.dest, self.dest_prov, self.void
+        kind, loc, prov, power = self.kind, self.loc, self.prov, self.power
+        convoyed, conv_fleets = self.convoyed, self.conv_fleets
         loc_prov = m.loc_prov
+        blocked = self.blocked
         moves, supports, convoys = [], [], []
+        direct = {}  # move -> its destination is adjacent (no convoy needed)
         # pass 1: moves (destination, coasts) — convoy need decided after convoys are read
         cache = m.memo.setdefault("move_dest", {})
-        kind, loc = self.kind, self.loc
         for u, o in enumerate(orders):
             if o is None:
                 continue
             t = o.type
             if t == MOVE:
                 key = (kind[u], loc[u], o.target)
-                d = cache.get(key)
-                if d is None:
-                    d = cache[key] = self._move_dest(u, o.target)
-                if d < 0 or (self.blocked and (kind[u], loc[u], d) in
-                             self.blocked.get(self.power[u], ())):
+                got = cache.get(key)
+                if got is None:
+                    d = self._move_dest(u, o.target)
+                    got = cache[key] = (d, d >= 0 and d in m.adj_set[kind[u]][loc[u]])
+                d = got[0]
+                if d < 0 or (blocked and (kind[u], loc[u], d) in blocked.get(power[u], ())):
                     void[u] = True
                     continue
                 typ[u] = T_MOVE
                 dest[u] = d
                 dest_prov[u] = loc_prov[d]
+                direct[u] = got[1]
                 moves.append(u)
             elif t == SUPPORT:
                 supports.append(u)
@@ -153,107 +186,118 @@ class _Movement(Resolver):
             o = orders[u]
             tp = loc_prov[o.target]
             a = self._unit_at(loc_prov[o.aux_loc], tp) if o.aux_loc is not None else -1
-            if (a < 0 or not m.kind_convoys[kind[u]] or not m.convoy_prov[self.prov[u]]
+            if (a < 0 or not m.kind_convoys[kind[u]] or not m.convoy_prov[prov[u]]
                     or not m.kind_convoyed[kind[a]] or typ[a] != T_MOVE
                     or dest_prov[a] != tp
-                    or not necessary(m, self.prov[a], tp, self.prov[u], self._seas())):
+                    or not necessary(m, prov[a], tp, prov[u], self._seas())):
                 void[u] = True
                 continue
             typ[u] = T_CONVOY
             dest[u] = tp
-            self.conv_fleets.setdefault(a, []).append(u)
+            conv_fleets.setdefault(a, []).append(u)
         # pass 3: does each move use a convoy?  (DATC 4.A.3, 2023 rulebook by default)
         adjacent = options.get("adjacent_convoy", "2023")
         for u in moves:
-            if typ[u] != T_MOVE:
-                continue
-            o = orders[u]
-            k = self.kind[u]
-            direct = dest[u] in m.adj_set[k][self.loc[u]]
-            fleets = self.conv_fleets.get(u, _NONE)
+            fleets = conv_fleets.get(u)
+            via = orders[u].via
+            if not fleets and not via and direct[u]:
+                continue  # the common case: an ordinary move
             own = False
             if fleets:
                 # intent to convoy: a legal convoy order by a fleet of the army's own power
-                own = any(self.power[f] == self.power[u] for f in fleets)
-                on_route = provinces_on_routes(m, self.prov[u], dest_prov[u],
-                                               [self.prov[f] for f in fleets])
+                own = any(power[f] == power[u] for f in fleets)
+                on_route = provinces_on_routes(m, prov[u], dest_prov[u],
+                                               [prov[f] for f in fleets])
                 # fleets not on any complete route cannot help: their convoy is void
                 for f in fleets:
-                    if self.prov[f] not in on_route:
+                    if prov[f] not in on_route:
                         typ[f] = T_HOLD
-                        self.void[f] = True
-                fleets = self.conv_fleets[u] = [f for f in fleets if typ[f] == T_CONVOY]
-            if not direct:
+                        void[f] = True
+                fleets = conv_fleets[u] = [f for f in fleets if typ[f] == T_CONVOY]
+            if not direct[u]:
                 # a move that needs a convoy is legal when a convoy route could exist at all
                 # (DATC 6.D.8); without convoy orders it simply fails
                 if not fleets and not self._fleet_route(u, -1):
                     typ[u] = T_HOLD
-                    self.void[u] = True
+                    void[u] = True
                     continue
-                self.convoyed[u] = True
-            elif fleets or o.via:
-                if o.via or own:
-                    self.convoyed[u] = True
+                convoyed[u] = True
+            elif fleets or via:
+                if via or own:
+                    convoyed[u] = True
                     if adjacent != "2023" and not fleets:
                         # DATC v2.4: no convoy ordered, so the land route is used
-                        self.convoyed[u] = False
+                        convoyed[u] = False
                     elif adjacent == "fallback_disrupted":
                         # the reading DATC 6.G.20 asks about: land route when disrupted
                         self.land_ok[u] = True
-            if not self.convoyed[u] and fleets:
+            if not convoyed[u] and fleets:
                 for f in fleets:  # a convoy of a move that goes by land is void
                     typ[f] = T_HOLD
-                    self.void[f] = True
-                del self.conv_fleets[u]
+                    void[f] = True
+                del conv_fleets[u]
         # pass 4: supports
+        reach_prov = m.reach_prov
+        sup_prov, hold_supp, move_supp = self.sup_prov, self.hold_supp, self.move_supp
+        occ, open_ = self.occ, self.open_
         for u in supports:
             o = orders[u]
-            s = (self._unit_at(m.loc_prov[o.aux_loc],
-                               m.loc_prov[o.target] if o.target is not None else -1)
-                 if o.aux_loc is not None else -1)
-            reach = m.reach_prov[self.kind[u]][self.loc[u]]
-            if self.blocked and self.power[u] in self.blocked:
-                reach = self._open_reach(u)
-            if s < 0 or s == u:
-                self.void[u] = True
+            target = o.target
+            if o.aux_loc is None:
+                void[u] = True
                 continue
-            if o.target is None:
-                if typ[s] == T_MOVE or self.prov[s] not in reach:
-                    self.void[u] = True
+            ap = loc_prov[o.aux_loc]
+            s = occ[ap]
+            if s < 0 and open_[ap]:
+                s = self._unit_at(ap, loc_prov[target] if target is not None else -1)
+            if s < 0 or s == u:
+                void[u] = True
+                continue
+            reach = reach_prov[kind[u]][loc[u]]
+            if blocked and power[u] in blocked:
+                reach = self._open_reach(u)
+            if target is None:
+                if typ[s] == T_MOVE or prov[s] not in reach:
+                    void[u] = True
                     continue
                 typ[u] = T_SUPPORT
-                self.sup_prov[u] = self.prov[s]
-                self.hold_supp.setdefault(s, []).append(u)
+                sup_prov[u] = prov[s]
+                hold_supp.setdefault(s, []).append(u)
             else:
-                tp = m.loc_prov[o.target]
-                # a coast named in the support must be the coast the move goes to (6.B.9)
-                wrong_coast = o.target != tp and typ[s] == T_MOVE and dest[s] != o.target
+                tp = loc_prov[target]
                 if (typ[s] != T_MOVE or dest_prov[s] != tp or tp not in reach
-                        or tp == self.prov[u] or wrong_coast
-                        or (self.convoyed[s] and dest[s] not in m.adj_set[self.kind[s]][
-                            self.loc[s]] and not self._fleet_route(s, self.prov[u]))):
-                    self.void[u] = True
+                        or tp == prov[u]
+                        # a coast named in the support must be the move's (6.B.9)
+                        or (target != tp and dest[s] != target)
+                        or (convoyed[s] and not direct[s]
+                            and not self._fleet_route(s, prov[u]))):
+                    void[u] = True
                     continue
                 typ[u] = T_SUPPORT
-                self.sup_prov[u] = tp
+                sup_prov[u] = tp
                 dest[u] = s
-                self.move_supp.setdefault(s, []).append(u)
+                move_supp.setdefault(s, []).append(u)
         # attackers and head-to-head battles
         attackers = self.attackers
         crowded = []
-        moves = [u for u in moves if typ[u] == T_MOVE]
+        h2h = self.h2h
         for u in moves:
-            lst = attackers.setdefault(dest_prov[u], [])
-            lst.append(u)
-            if len(lst) == 2 and not self.open_[dest_prov[u]]:
-                crowded.append(dest_prov[u])
+            if typ[u] != T_MOVE:
+                continue
+            dp = dest_prov[u]
+            lst = attackers.get(dp)
+            if lst is None:
+                attackers[dp] = [u]
+            else:
+                lst.append(u)
+                if len(lst) == 2 and not open_[dp]:
+                    crowded.append(dp)
+            if not convoyed[u]:
+                v = occ[dp]
+                if (v >= 0 and typ[v] == T_MOVE and not convoyed[v]
+                        and dest_prov[v] == prov[u] and not open_[prov[u]]):
+                    h2h[u] = v
         self.crowded = crowded
-        for u in moves:
-            if not self.convoyed[u] and not self.open_[self.prov[u]]:
-                v = self.occ[dest_prov[u]]
-                if (v >= 0 and typ[v] == T_MOVE and not self.convoyed[v]
-                        and dest_prov[v] == self.prov[u]):
-                    self.h2h[u] = v
 
     def _unit_at(self, prov: int, dest: int) -> int:
         """The unit an order names by its province; in an open space, the one moving to
@@ -352,10 +396,13 @@ class _Movement(Resolver):
         return False
 
     def _move(self, u: int) -> bool:
-        if not self._path(u):
+        if self.convoyed[u] and not self._path(u):
             return False
-        if self.open_[self.dest_prov[u]]:
+        dp = self.dest_prov[u]
+        if self.open_[dp]:
             return True  # nobody bounces, nobody is kept out of an open space
+        if self.occ[dp] < 0 and len(self.attackers[dp]) == 1:
+            return True  # an empty province nobody else tries to enter
         att = self._attack(u)
         if att == 0:
             return False
@@ -387,6 +434,8 @@ class _Movement(Resolver):
 
     def _support_count(self, supporters: list[int] | tuple[int, ...],
                        exclude_power: int = -1) -> int:
+        if not supporters:
+            return 0
         resolve = self.resolve
         power = self.power
         return sum(1 for s in supporters if power[s] != exclude_power and resolve(s))
@@ -485,26 +534,25 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
     mv = _Movement(m, units, orders, options, blocked)
     n = len(units)
     resolve = mv.resolve
-    ok = [resolve(u) if mv.typ[u] != T_HOLD else True for u in range(n)]
     typ = mv.typ
+    ok = [resolve(u) if t != T_HOLD else True for u, t in enumerate(typ)]
     # where each unit ends, who is dislodged
-    dislodger = [-1] * n
-    for u in range(n):
-        if typ[u] == T_MOVE and ok[u]:
-            o = mv.occ[mv.dest_prov[u]]
-            if o >= 0 and not (typ[o] == T_MOVE and ok[o]):
-                dislodger[o] = u
-    new_units: list[Unit] = []
+    occ, dest_prov, dest = mv.occ, mv.dest_prov, mv.dest
+    dislodger: dict[int, int] = {}
+    moved = [u for u in range(n) if typ[u] == T_MOVE and ok[u]]
+    for u in moved:
+        o = occ[dest_prov[u]]
+        if o >= 0 and not (typ[o] == T_MOVE and ok[o]):
+            dislodger[o] = u
+    new_units: list[Unit] = list(units)
+    for u in moved:
+        new_units[u] = Unit(mv.power[u], mv.kind[u], dest[u])
+    if dislodger:
+        new_units = [nu for u, nu in enumerate(new_units) if u not in dislodger]
     occupied = [False] * m.n_prov
-    for u in range(n):
-        if dislodger[u] >= 0:
-            continue
-        if typ[u] == T_MOVE and ok[u]:
-            nu = Unit(mv.power[u], mv.kind[u], mv.dest[u])
-        else:
-            nu = units[u]
-        new_units.append(nu)
-        occupied[m.loc_prov[nu.loc]] = True
+    loc_prov = m.loc_prov
+    for nu in new_units:
+        occupied[loc_prov[nu.loc]] = True
     if m.has_open_spaces:  # an open space is never full: units may retreat into it
         occupied = [o and not m.open_space[p] for p, o in enumerate(occupied)]
     # standoffs: an empty province that two or more units tried to enter, none succeeding
@@ -516,10 +564,7 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
                 contested.add(p)
     retreat_from_convoy = options.get("retreat_to_convoy_origin", True)
     dislodged = []
-    for u in range(n):
-        a = dislodger[u]
-        if a < 0:
-            continue
+    for u, a in sorted(dislodger.items()):
         k, loc = mv.kind[u], mv.loc[u]
         blocked_from = -1 if (mv.convoyed[a] and retreat_from_convoy) else mv.prov[a]
         where = retreat_options(m, k, loc, occupied, contested, blocked_from)
@@ -527,22 +572,5 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
         if closed:
             where = tuple(d for d in where if (k, loc, d) not in closed)
         dislodged.append(Dislodged(mv.power[u], k, loc, mv.prov[a], mv.convoyed[a], where))
-    results: list[list[str]] = []
-    for u in range(n):
-        words: list[str] = []
-        t = typ[u]
-        if mv.void[u]:
-            words.append(VOID)
-        elif t == T_MOVE and not ok[u]:
-            words.append(NO_CONVOY if mv.convoyed[u] and not mv._path(u) else BOUNCE)
-        elif t == T_SUPPORT and not ok[u] and dislodger[u] < 0:
-            words.append(CUT)
-        elif t == T_CONVOY and not ok[u] and dislodger[u] < 0:
-            words.append(DISRUPTED)
-        if dislodger[u] >= 0:
-            words.append(DISLODGED)
-        results.append(words)
-    succeeded = [ok[u] and not mv.void[u] and dislodger[u] < 0 if typ[u] != T_MOVE else ok[u]
-                 for u in range(n)]
-    return MovementResult(new_units, dislodged, frozenset(contested), results, succeeded,
-                          list(orders))
+    return MovementResult(new_units, dislodged, frozenset(contested), list(orders), mv, ok,
+                          dislodger)

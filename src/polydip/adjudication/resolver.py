@@ -29,8 +29,8 @@ class Resolver:
         # provisional results: order -> guesses it depends on / guesses it is on a cycle with
         self._prov_deps: dict[int, frozenset[int]] = {}
         self._prov_hits: dict[int, frozenset[int]] = {}
-        self._deps: set[int] = set()  # guesses read by the decision being adjudicated
-        self._hits: set[int] = set()  # guesses reached along the recursion path
+        self._deps: set[int] | None = None  # guesses read by the decision being adjudicated
+        self._hits: set[int] | None = None  # guesses reached along the recursion path
 
     def adjudicate(self, n: int) -> bool:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -46,34 +46,46 @@ class Resolver:
     def resolve(self, n: int) -> bool:
         if self._resolved[n]:
             return self._resolution[n]
-        deps = self._prov_deps.get(n)
+        deps = self._prov_deps.get(n) if self._prov_deps else None
         if deps is not None:  # a provisional result: depends on the guesses it was made from
+            if self._deps is None:
+                self._deps = set()
             self._deps |= deps
             return self._resolution[n]
         if self._visited[n]:  # we are inside n's own adjudication: use its guess
+            if self._deps is None:
+                self._deps = set()
+            if self._hits is None:
+                self._hits = set()
             self._deps.add(n)
             self._hits.add(n)
             return self._resolution[n]
 
+        # (sets are made only when a cycle is met: most decisions never see one)
         outer_deps, outer_hits = self._deps, self._hits
         self._visited[n] = True
-        self._deps, self._hits = set(), set()
+        self._deps = self._hits = None
         self._resolution[n] = False
         first = self.adjudicate(n)
         my_deps, my_hits = self._deps, self._hits
 
         if not my_deps:
-            return self._finish(n, first, outer_deps, outer_hits)
+            self._visited[n] = False
+            self._resolution[n] = first
+            self._resolved[n] = True
+            self._deps, self._hits = outer_deps, outer_hits
+            return first
+        my_hits = my_hits or set()
         if my_deps == {n}:
             # n is the ancestor of the cycle: try the other guess
             members = self._drop_dependents(n)
             self._resolution[n] = True
-            self._deps, self._hits = set(), set()
+            self._deps = self._hits = None
             second = self.adjudicate(n)
             members |= self._drop_dependents(n)
             if first == second:
                 return self._finish(n, first, outer_deps, outer_hits)
-            cycle = [n] + sorted(members - {n})
+            cycle = [n, *sorted(members - {n})]
             before = sum(self._resolved)
             self.backup(cycle)
             self._drop_dependents(n)
@@ -89,12 +101,13 @@ class Resolver:
         self._prov_deps[n] = others
         self._prov_hits[n] = frozenset(my_hits - {n})
         self._resolution[n] = first
-        outer_deps |= others
-        outer_hits |= my_hits - {n}
+        outer_deps = (outer_deps or set()) | others
+        outer_hits = (outer_hits or set()) | (my_hits - {n})
         self._deps, self._hits = outer_deps, outer_hits
         return first
 
-    def _finish(self, n: int, value: bool, outer_deps: set[int], outer_hits: set[int]) -> bool:
+    def _finish(self, n: int, value: bool, outer_deps: set[int] | None,
+                outer_hits: set[int] | None) -> bool:
         self._visited[n] = False
         self._resolution[n] = value
         self._resolved[n] = True

@@ -82,27 +82,34 @@ def parse_orders(m: Map, phase: Phase, orders: dict[int, list[str]]
 def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: tuple[str, ...],
                   auto: bool = False) -> tuple[list[Order | None], list[tuple[int, str]]]:
     """Give each unit its order (the last one given wins, DATC 4.D.3)."""
-    by_prov: dict[int, list[int]] = {}
+    loc_prov = m.loc_prov
+    first = [-1] * m.n_prov  # a unit in each province
+    several: dict[int, list[int]] = {}  # provinces holding more than one (open spaces)
     for i, u in enumerate(units):
-        by_prov.setdefault(m.loc_prov[u.loc], []).append(i)
+        p = loc_prov[u.loc]
+        if first[p] < 0:
+            first[p] = i
+        else:
+            several.setdefault(p, [first[p]]).append(i)
     bound: list[Order | None] = [None] * len(units)
     errors: list[tuple[int, str]] = []
     for power, lst in orders.items():
+        neutral = m.power_neutral[power] and not auto
         for o in lst:
             if o.type not in allowed:
                 errors.append((power, f"{o.text!r}: not an order for this phase"))
                 continue
-            if m.power_neutral[power] and not auto:
+            if neutral:
                 errors.append((power, f"{o.text!r}: {m.powers[power]} is neutral: its units "
                                "always hold"))
                 continue
-            i = _pick(units, by_prov.get(m.loc_prov[o.loc], ()), power, o, bound)
+            p = loc_prov[o.loc]
+            i = _pick(units, several[p], power, o, bound) if p in several else first[p]
             if i < 0:
-                errors.append((power, f"{o.text!r}: no unit in {m.prov_name[m.loc_prov[o.loc]]}"))
+                errors.append((power, f"{o.text!r}: no unit in {m.prov_name[p]}"))
                 continue
             if units[i].power != power:
-                errors.append((power, f"{o.text!r}: the unit in "
-                               f"{m.prov_name[m.loc_prov[o.loc]]} belongs to "
+                errors.append((power, f"{o.text!r}: the unit in {m.prov_name[p]} belongs to "
                                f"{m.powers[units[i].power]}"))
                 continue
             bound[i] = o

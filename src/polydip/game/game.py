@@ -7,6 +7,7 @@ position, orders, results and center changes, so any past phase can be shown or 
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -200,9 +201,9 @@ class Game:
         m, pos = self.map, self.position
         vic = self.victory
         counts = [0] * len(m.powers)
-        for o in pos.owners:
+        for o, c in Counter(pos.owners).items():
             if o >= 0 and not m.power_neutral[o]:  # neutrals neither win nor share a draw
-                counts[o] += 1
+                counts[o] = c
         ranked = sorted(counts, reverse=True)
         best = ranked[0] if ranked else 0
         check_now = pos.phase.type != "R"
