@@ -160,7 +160,7 @@ class RawTimer:
             self.engine.resolve_movement = self.inner
 
 
-def bench_phase(ls: LockStep, stats: Stats, repeat: int, prof=None):
+def bench_phase(ls: LockStep, stats: Stats, repeat: int, prof=None, record=None):
     """Time one phase. The first call of each measurement on the position is the main
     figure (what a program playing the game pays); `repeat` more calls on the same position,
     fastest kept, give the 'hot' figure (caches the first call filled)."""
@@ -207,6 +207,9 @@ def bench_phase(ls: LockStep, stats: Stats, repeat: int, prof=None):
     refused = give_orders(g, dg, orders, to_dip)
 
     # ---- the phase: polydip Game.process() vs diplomacy Game.process() -----------------
+    if record is not None:  # for the replay: the same phase, each engine in its own loop
+        record.append((ptype, pos0.copy(), {p: list(v) for p, v in g.orders.items()},
+                       clone_diplomacy(dg)))
     clones = [clone_diplomacy(dg) for _ in range(repeat)]
     with RawTimer() as raw:
         stats.add(ptype, "poly_proc", timed(g.process, prof_on(prof, "Game.process()"),
@@ -226,6 +229,43 @@ def bench_phase(ls: LockStep, stats: Stats, repeat: int, prof=None):
         stats.add(ptype, "hot_dip_proc", best_us([timed(c.process) for c in clones]))
 
     return ls.check(pos0, orders, refused)
+
+
+def clear_polydip_caches() -> None:
+    """Empty every cache polydip keeps between calls (parsed orders, per-map tables, convoy
+    geometry), so a replay starts as cold as a new process."""
+    import polydip.adjudication.convoy as convoy
+    import polydip.game.engine as engine
+    import polydip.orders.legal as legal
+    import polydip.orders.parser as parser
+
+    parser._parse_cached.cache_clear()
+    engine._DESCRIBED.clear()
+    for f in (convoy._necessary, convoy.fleet_reach, legal._tables, legal._convoy_table,
+              legal._routes_without):
+        f.cache_clear()
+
+
+def replay(record: list, stats: Stats) -> None:
+    """Time each engine on the recorded phases in its own loop, one call per phase — as a
+    program simulating games runs it — with polydip's caches emptied first."""
+    from polydip.game.game import Game
+
+    clear_polydip_caches()
+    poly = []
+    for ptype, pos, orders, _ in record:
+        g = Game.new("standard")
+        g.position, g.orders = pos.copy(), {p: list(v) for p, v in orders.items()}
+        poly.append((ptype, g))
+    for ptype, g in poly:  # polydip loop
+        stats.add(ptype, "rep_poly_legal", timed(lambda g=g: legal_orders(g.map, g.position))
+                  * 1e6)
+        stats.add(ptype, "rep_poly_proc", timed(g.process) * 1e6)
+    for ptype, _, _, dg in record:  # diplomacy loop
+        stats.add(ptype, "rep_dip_legal", timed(dg.get_all_possible_orders, dg.clear_cache)
+                  * 1e6)
+        dg.build_caches()
+        stats.add(ptype, "rep_dip_proc", timed(dg.process) * 1e6)
 
 
 def print_profile(out, name: str, prof, top: int = 18) -> None:
@@ -285,6 +325,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--warmup", type=int, default=0,
                     help="with --shared-map: play this many polydip-only games first, "
                          "untimed, to fill polydip's caches (default 0)")
+    ap.add_argument("--no-replay", dest="replay", action="store_false",
+                    help="skip the replay (each engine timed on the recorded phases in its "
+                         "own loop, polydip's caches emptied first)")
     ap.add_argument("--profile", action="store_true",
                     help="also profile polydip's process() and legal_orders() (cProfile)")
     args = ap.parse_args(argv)
@@ -319,6 +362,7 @@ def main(argv: list[str] | None = None) -> int:
         warm_polydip(args.warmup, args.phases, err)
 
     stats = Stats()
+    record: list | None = [] if args.replay else None
     phases = agreed = resynced = 0
     known: dict[str, int] = defaultdict(int)
     unexplained: list[str] = []
@@ -334,7 +378,7 @@ def main(argv: list[str] | None = None) -> int:
             progress.update(task, description=f"game {game + 1}/{args.games} (seed {seed})")
             done = 0
             while done < args.phases and not ls.over:
-                rep = bench_phase(ls, stats, args.repeat, prof)
+                rep = bench_phase(ls, stats, args.repeat, prof, record)
                 phases += 1
                 done += 1
                 refused += len(rep.refused)
@@ -347,6 +391,9 @@ def main(argv: list[str] | None = None) -> int:
                 resynced += rep.resynced
                 progress.advance(task)
             progress.advance(task, args.phases - done)
+    if record:
+        err.print(f"replaying {len(record)} phases, each engine in its own loop ...")
+        replay(record, stats)
     elapsed = time.perf_counter() - t_start
 
     def ratio(a: float, b: float) -> str:
@@ -376,6 +423,21 @@ def main(argv: list[str] | None = None) -> int:
                           f"{pl:,.0f}", f"{dl:,.0f}", ratio(pl, dl))
         return table
 
+    def make_replay_table(stats: Stats, title: str) -> Table:
+        table = Table(title=title)
+        for name in ("phase type", "phases", "process() polydip", "process() diplomacy",
+                     "ratio", "legal orders polydip", "legal orders diplomacy (cold)", "ratio"):
+            table.add_column(name, justify="left" if name == "phase type" else "right")
+        for key, name in [*TYPES.items(), (None, "all")]:
+            n = stats.count(key, "rep_poly_proc")
+            if not n:
+                continue
+            pp, dp = stats.mean(key, "rep_poly_proc"), stats.mean(key, "rep_dip_proc")
+            pl, dl = stats.mean(key, "rep_poly_legal"), stats.mean(key, "rep_dip_legal")
+            table.add_row(name, str(n), f"{pp:,.0f}", f"{dp:,.0f}", ratio(pp, dp),
+                          f"{pl:,.0f}", f"{dl:,.0f}", ratio(pl, dl))
+        return table
+
     where = (f"{phases} phases, {args.games} games from seed {args.seed}"
              + (", polydip map shared by the games" if args.shared_map else ""))
     out.print(make_table(f"polydip vs diplomacy {version}: mean µs per phase, first call on "
@@ -384,6 +446,18 @@ def main(argv: list[str] | None = None) -> int:
         out.print(make_table(f"the same, fastest of {args.repeat} more calls on each position "
                              "(caches filled by the first call)", "hot_"))
 
+    if stats.count(None, "rep_poly_proc"):
+        out.print(make_replay_table(stats, f"replay: the same {phases} phases and orders, each "
+                                    "engine in its own loop (polydip's caches emptied "
+                                    "first): mean µs per phase"))
+        rp, rd = stats.mean(None, "rep_poly_proc"), stats.mean(None, "rep_dip_proc")
+        rpl, rdl = stats.mean(None, "rep_poly_legal"), stats.mean(None, "rep_dip_legal")
+        out.print(f"replay adjudication: polydip {rp:,.0f} µs/phase, diplomacy {rd:,.0f} "
+                  f"µs/phase, {rd / rp:.1f}x faster (target {TARGET_ADJ:.0f}x: "
+                  f"{'met' if rd / rp >= TARGET_ADJ else 'NOT met'})")
+        out.print(f"replay legal orders: polydip {rpl:,.0f} µs/phase, diplomacy {rdl:,.0f} "
+                  f"µs/phase (cold), {rdl / rpl:.1f}x faster (target {TARGET_LEGAL:.0f}x: "
+                  f"{'met' if rdl / rpl >= TARGET_LEGAL else 'NOT met'})")
     raw, dpm = stats.mean("M", "poly_raw"), stats.mean("M", "dip_proc")
     pp, dp = stats.mean(None, "poly_proc"), stats.mean(None, "dip_proc")
     pl, dl = stats.mean(None, "poly_legal"), stats.mean(None, "dip_legal")

@@ -112,3 +112,30 @@ def test_unit_type_may_be_omitted_or_wrong() -> None:
     # DATC 4.C.1/4.C.2: the order stands; the unit's real kind is used when it is bound
     assert parse_order(M, "PAR - BUR").kind is None
     assert parse_order(M, "F PAR - BUR").kind == M.kind_index["F"]
+
+
+def test_the_fast_reading_of_canonical_orders_equals_the_full_parser() -> None:
+    """Orders in the diplomacy package's notation take a fast path; it must read every legal
+    order exactly as the full parser does."""
+    import random
+
+    from polydip.game.game import Game
+    from polydip.orders.parser import _parse_canonical, _parse_full
+    from polydip.play import random_orders
+
+    g = Game.new("standard")
+    rng = random.Random(4)
+    seen = 0
+    while g.position.phase.year < 1905:
+        phase = g.position.phase.type
+        for lst in g.legal_orders().values():
+            for text in lst:
+                fast = _parse_canonical(g.map, text, phase)
+                assert fast is not None, text
+                assert fast == _parse_full(g.map, text, phase), text
+                seen += 1
+        for p, lst in random_orders(g.map, g.position, rng).items():
+            g.set_orders(p, lst)
+        g.process()
+    assert seen > 2000
+    assert _parse_canonical(g.map, "A Paris - Burgundy", "M") is None  # not canonical
