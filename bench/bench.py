@@ -248,18 +248,19 @@ def clear_polydip_caches() -> None:
 
 def replay(record: list, stats: Stats) -> None:
     """Time each engine on the recorded phases in its own loop, one call per phase — as a
-    program simulating games runs it — with polydip's caches emptied first."""
+    program simulating games runs it — with polydip's caches emptied first. As in the
+    lock-step timing, each engine's orders are given (set_orders, untimed) before its
+    process() is timed: diplomacy's set_orders parses and checks them, polydip's too."""
     from polydip.game.game import Game
 
     clear_polydip_caches()
-    poly = []
-    for ptype, pos, orders, _ in record:
+    for ptype, pos, orders, _ in record:  # polydip loop
         g = Game.new("standard")
-        g.position, g.orders = pos.copy(), {p: list(v) for p, v in orders.items()}
-        poly.append((ptype, g))
-    for ptype, g in poly:  # polydip loop
+        g.position = pos.copy()
         stats.add(ptype, "rep_poly_legal", timed(lambda g=g: legal_orders(g.map, g.position))
                   * 1e6)
+        for p, lst in orders.items():  # untimed, as diplomacy's set_orders was
+            g.set_orders(p, lst)
         stats.add(ptype, "rep_poly_proc", timed(g.process) * 1e6)
     for ptype, _, _, dg in record:  # diplomacy loop
         stats.add(ptype, "rep_dip_legal", timed(dg.get_all_possible_orders, dg.clear_cache)
