@@ -321,8 +321,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="extra calls per measurement on the same position, fastest kept, "
                          "for the 'hot' table (default 3; 0: none)")
     ap.add_argument("--shared-map", action="store_true",
-                    help="all polydip games share one compiled map (Game.new compiles one "
-                         "per game), so polydip's per-map caches stay warm from game to game")
+                    help="all polydip games share one compiled map (Game.new now does so "
+                         "too; kept to compare with older runs)")
     ap.add_argument("--warmup", type=int, default=0,
                     help="with --shared-map: play this many polydip-only games first, "
                          "untimed, to fill polydip's caches (default 0)")
