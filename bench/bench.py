@@ -241,7 +241,8 @@ def clear_polydip_caches() -> None:
 
     parser._parse_cached.cache_clear()
     engine._DESCRIBED.clear()
-    for f in (convoy._necessary, convoy.fleet_reach, legal._tables, legal._convoy_table,
+    for f in (convoy._necessary, convoy.fleet_reach, convoy.fleet_component, legal._tables,
+              legal._convoy_table,
               legal._routes_without):
         f.cache_clear()
 

@@ -142,9 +142,8 @@ def _necessary(m: Map, origin: int, dest: int, seas: frozenset[int]) -> frozense
 
 
 @lru_cache(maxsize=1 << 14)
-def fleet_reach(m: Map, origin: int, seas: frozenset[int]) -> frozenset[int]:
-    """Provinces an army in `origin` could be convoyed to through the convoy provinces
-    `seas` (those holding a fleet)."""
+def fleet_component(m: Map, origin: int, seas: frozenset[int]) -> frozenset[int]:
+    """The convoy provinces of `seas` (those holding a fleet) connected to `origin`."""
     touch = m.convoy_touch
     comp = set()
     stack = [s for s in touch[origin] if s in seas]
@@ -155,4 +154,12 @@ def fleet_reach(m: Map, origin: int, seas: frozenset[int]) -> frozenset[int]:
             if x in seas and x not in comp:
                 comp.add(x)
                 stack.append(x)
+    return frozenset(comp)
+
+
+@lru_cache(maxsize=1 << 14)
+def fleet_reach(m: Map, origin: int, seas: frozenset[int]) -> frozenset[int]:
+    """Provinces an army in `origin` could be convoyed to through the convoy provinces
+    `seas` (those holding a fleet)."""
+    comp = fleet_component(m, origin, seas)
     return frozenset(q for s in comp for q in m.convoy_shore[s] if q != origin)

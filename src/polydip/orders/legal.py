@@ -16,7 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
-from polydip.adjudication.convoy import necessary, provinces_on_routes
+from polydip.adjudication.convoy import fleet_component, necessary, provinces_on_routes
 from polydip.geography.map import Map
 from polydip.state import Position
 
@@ -248,20 +248,10 @@ def _convoy_destinations(m: Map, origin: int, seas: frozenset[int]
                          ) -> tuple[frozenset[int], dict[int, frozenset[int]]]:
     """The fleet provinces connected to `origin`, and for each province an army there could
     reach through them, the fleet provinces on some route there."""
-    touch = m.convoy_touch
-    comp = set()
-    stack = [s for s in touch[origin] if s in seas]
-    comp.update(stack)
-    while stack:
-        s = stack.pop()
-        for x in touch[s]:
-            if x in seas and x not in comp:
-                comp.add(x)
-                stack.append(x)
+    comp = fleet_component(m, origin, seas)
     if not comp:
         return frozenset(), {}
-    fc = frozenset(comp)
-    return fc, _convoy_table(m, origin, fc)
+    return comp, _convoy_table(m, origin, comp)
 
 
 @lru_cache(maxsize=1 << 14)
