@@ -201,3 +201,17 @@ def test_variant_import_writes_a_checked_toml(tmp_path, capsys) -> None:
     assert code == 0 and "OK" in text
     code, _, _ = run(capsys, "variant", "check", str(src))  # and directly by path
     assert code == 0
+
+
+@pytest.mark.parametrize("req", [
+    {"contested": True}, {"contested": -3}, {"units": {"France": "A PAR"}},
+    {"orders": {"France": [1]}}, {"dislodged": {"France": [{"unit": "A PAR", "from": []}]}},
+    {"phase": "S1901R"}, {"options": {"convoy_paradox": "1999"}}, {"variant": 5}, [],
+    {"centers": {"France": ["NTH"]}}, {"extra": []}, {"id": 7, "units": {"Frnace": []}},
+])
+def test_malformed_requests_get_an_error_line_not_a_crash(req) -> None:
+    from polydip.oneshot import adjudicate_request
+
+    out = adjudicate_request(req)
+    assert set(out) <= {"error", "id"} and out["error"]
+    assert not out["error"].startswith("internal error")

@@ -131,7 +131,10 @@ def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
     if req.get("homes"):
         for pname, lst in _mapping(req, "homes").items():
             homes[power_index(m, pname)] = tuple(_prov(m, c, f"homes.{pname}") for c in lst)
-    contested = frozenset(_prov(m, c, "contested") for c in (req.get("contested") or []))
+    raw_contested = req.get("contested") or []
+    if not isinstance(raw_contested, list):
+        raise RequestError("'contested' must be a list of provinces")
+    contested = frozenset(_prov(m, c, "contested") for c in raw_contested)
     occupied = {m.loc_prov[u.loc] for u in units}
     from polydip.adjudication.retreats import retreat_options
 
@@ -201,9 +204,12 @@ def adjudicate_request(req: Any) -> dict[str, Any]:
         return res
     except PolydipError as exc:
         res: dict[str, Any] = {"error": str(exc)}
-        if isinstance(req, dict) and "id" in req:
-            res["id"] = req["id"]
-        return res
+    except Exception as exc:  # a bug: report it on this request's line, keep the batch going
+        res = {"error": f"internal error (a bug in polydip, please report it): "
+                        f"{exc.__class__.__name__}: {exc}"}
+    if isinstance(req, dict) and "id" in req:
+        res["id"] = req["id"]
+    return res
 
 
 def outcome_json(m: Map, pos: Position, results, errors, phase: str, rid: Any = None
