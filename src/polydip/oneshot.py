@@ -148,6 +148,8 @@ def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
                 raise RequestError(f"dislodged.{pname}: each entry is "
                                    "{\"unit\": \"A PAR\", \"from\": \"BUR\"}")
             k, loc = parse_unit(m, d["unit"])
+            if d.get("from") is not None and not isinstance(d["from"], str):
+                raise RequestError(f"dislodged.{pname}: 'from' is the attacker's province")
             attacker = _prov(m, d["from"], f"dislodged.{pname}") if d.get("from") else -1
             convoyed = bool(d.get("convoyed", False))
             to_origin = (options or {}).get("retreat_to_convoy_origin", True)
@@ -156,6 +158,8 @@ def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
             dislodged.append(Dislodged(p, k, loc, attacker, convoyed, where))
     if phase.type == "R" and not dislodged:
         raise RequestError(f"phase {phase.name} is a retreat phase but no unit is dislodged")
+    if phase.type != "R" and dislodged:
+        raise RequestError(f"dislodged units are given for a retreat phase, not {phase.name}")
     year_start = None
     if req.get("year_start_centers"):
         year_start = [-1] * m.n_prov
