@@ -177,3 +177,53 @@ def test_write_atomic_replaces_whole_file(tmp_path) -> None:
     write_atomic(path, json.dumps({"a": 1}))
     write_atomic(path, json.dumps({"b": 2}))
     assert json.loads(path.read_text()) == {"b": 2}
+
+
+def test_damaged_game_files_never_crash(tmp_path) -> None:
+    """Random damage to a saved game gives a GameFileError (or a game that plays on), never
+    a traceback."""
+    import copy
+
+    g = Game.new("standard")
+    rng = random.Random(5)
+    for _ in range(6):
+        for p, lst in random_orders(g.map, g.position, rng).items():
+            g.set_orders(p, lst)
+        g.process()
+    path = tmp_path / "g.json"
+    g.save(path)
+    base = json.loads(path.read_text())
+    junk = [None, 1, "x", [], {}, [1], {"a": 1}, True, "S1901M", ["A PAR"], -1]
+
+    def damage(d) -> None:
+        if isinstance(d, dict) and d:
+            k = rng.choice(list(d))
+            r = rng.random()
+            if r < 0.3:
+                del d[k]
+            elif r < 0.6:
+                d[k] = copy.deepcopy(rng.choice(junk))
+            else:
+                damage(d[k])
+        elif isinstance(d, list) and d:
+            i = rng.randrange(len(d))
+            r = rng.random()
+            if r < 0.3:
+                del d[i]
+            elif r < 0.6:
+                d[i] = copy.deepcopy(rng.choice(junk))
+            else:
+                damage(d[i])
+
+    for _ in range(300):
+        d = copy.deepcopy(base)
+        for _ in range(rng.randint(1, 3)):
+            damage(d)
+        path.write_text(json.dumps(d))
+        try:
+            h = Game.load(path)
+            if not h.is_over:
+                h.legal_orders()
+                h.process()
+        except PolydipError:
+            pass

@@ -47,6 +47,9 @@ def check_options(options: dict[str, Any]) -> None:
                                + f"; options: {', '.join(OPTIONS)}")
         allowed = OPTIONS[key][1]
         if allowed is None:  # checked against the variant (see Game.new)
+            expected = type(OPTIONS[key][0])
+            if not isinstance(val, expected):
+                raise PolydipError(f"option {key}: {val!r} is not a {expected.__name__}")
             continue
         if val not in allowed:
             shown = ", ".join(repr(a) for a in allowed)

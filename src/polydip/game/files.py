@@ -123,6 +123,14 @@ def game_to_json(game) -> dict[str, Any]:
 
 
 def game_from_json(data: Any, where: str = "game") -> Any:
+    try:
+        return _game_from_json(data, where)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise GameFileError(f"{where}: malformed game file ({exc.__class__.__name__}: {exc})"
+                            ) from exc
+
+
+def _game_from_json(data: Any, where: str) -> Any:
     from polydip.game.game import Game, PhaseRecord
     from polydip.oneshot import power_index
 
@@ -133,6 +141,8 @@ def game_from_json(data: Any, where: str = "game") -> Any:
         raise GameFileError(f"{where}: game file version {ver!r}; this polydip reads "
                             f"version {VERSION}")
     vinfo = data.get("variant") or {}
+    if not isinstance(vinfo, dict):
+        raise GameFileError(f"{where}: 'variant' must be an object with the variant's name")
     name = vinfo.get("path") or vinfo.get("name")
     if not isinstance(name, str):
         raise GameFileError(f"{where}: variant name missing")
@@ -148,14 +158,18 @@ def game_from_json(data: Any, where: str = "game") -> Any:
     cur = data.get("current")
     if not isinstance(cur, dict):
         raise GameFileError(f"{where}: 'current' missing")
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        raise GameFileError(f"{where}: 'options' must be an object")
     game = Game(variant, m, position_from_json(m, cur.get("position"), f"{where}: current"),
-                dict(data.get("options") or {}), _orders_from(m, cur.get("orders", {}),
+                dict(options), _orders_from(m, cur.get("orders", {}),
                                                               f"{where}: current.orders"),
                 name=str(data.get("name", "")))
     try:
         from polydip.options import check_options
 
         check_options(game.options)
+        game.victory  # noqa: B018 - validates the 'victory' option against the variant
         for i, h in enumerate(data.get("history") or []):
             w = f"{where}: history[{i}]"
             pos = position_from_json(m, h.get("position"), w)
