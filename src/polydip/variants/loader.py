@@ -140,6 +140,14 @@ class _Reader:
             raise self.fail(f"{key}.{name}", f"must be {tname}, not {type(val).__name__}")
         return val
 
+    def point(self, val: Any, key: str) -> tuple[float, float] | None:
+        if val is None:
+            return None
+        if (not isinstance(val, list) or len(val) != 2
+                or not all(isinstance(x, int | float) and not isinstance(x, bool) for x in val)):
+            raise self.fail(key, f"must be two numbers, like [48.85, 2.35], not {val!r}")
+        return (float(val[0]), float(val[1]))
+
     def strlist(self, tbl: dict[str, Any], name: str, key: str, default: Any = ...) -> list[str]:
         val = self.get(tbl, name, list, key, default)
         for i, item in enumerate(val):
@@ -226,8 +234,9 @@ class _Reader:
                 sc_kind = sc
             else:
                 raise self.fail(f"{key}.supply_center", "must be true, false or a kind name")
-            coords = v.get("coords")
-            coast_coords = {c: tuple(xy) for c, xy in v.get("coast_coords", {}).items()}
+            coords = self.point(v.get("coords"), f"{key}.coords")
+            coast_coords = {c: self.point(xy, f"{key}.coast_coords.{c}") for c, xy in
+                            self.table(v.get("coast_coords", {}), f"{key}.coast_coords").items()}
             provinces[abbr] = Province(
                 abbr=abbr,
                 name=self.get(v, "name", str, key),
@@ -235,7 +244,7 @@ class _Reader:
                 supply_center=sc_kind,
                 coasts=[c.upper() for c in self.strlist(v, "coasts", key, [])],
                 aliases=self.strlist(v, "aliases", key, []),
-                coords=tuple(coords) if coords else None,
+                coords=coords,
                 coast_coords=coast_coords,
             )
 
