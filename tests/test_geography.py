@@ -114,3 +114,22 @@ def test_a_two_coast_province_moves_from_its_coast(order: str, where: str) -> No
 def test_a_fleet_on_one_coast_cannot_reach_the_other_coasts_seas() -> None:
     out = adjudicate(units={"Blue": ["F DUO/NC"]}, orders={"Blue": ["F DUO - BOX"]})
     assert out["results"] == {"F DUO/NC - BOX": ["void"]}
+
+
+def test_no_swap_across_a_land_bridge_even_by_convoy(tmp_path) -> None:
+    """Seed 004: "Ein Platzwechsel mit der jeweils gegenüber liegenden Einheit ist nicht
+    möglich." (swapping places with the unit opposite is not possible) — by land the two
+    units meet head to head anyway; [rules.no_swap] also stops a convoyed swap."""
+    text = Path(GEO).read_text().replace('box = { occupy = ["F"], convoy = false }',
+                                         'box = { occupy = ["F"] }')
+    swap = {"units": {"Red": ["A XLD", "F BOX"], "Blue": ["A ISL"]},
+            "orders": {"Red": ["A XLD - ISL VIA", "F BOX C A XLD - ISL"],
+                       "Blue": ["A ISL - XLD"]}}
+    plain = tmp_path / "plain.toml"
+    plain.write_text(text)
+    out = adjudicate_request({"variant": str(plain), **swap})
+    assert out["units"] == {"Red": ["A ISL", "F BOX"], "Blue": ["A XLD"]}  # swapped
+    bridge = tmp_path / "bridge.toml"
+    bridge.write_text(text + '\n[rules.no_swap]\npairs = ["XLD-ISL"]\n')
+    out = adjudicate_request({"variant": str(bridge), **swap})
+    assert out["units"] == {"Red": ["A XLD", "F BOX"], "Blue": ["A ISL"]}  # they bounce

@@ -281,6 +281,7 @@ class _Movement(Resolver):
         attackers = self.attackers
         crowded = []
         h2h = self.h2h
+        no_swap = m.no_swap
         for u in moves:
             if typ[u] != T_MOVE:
                 continue
@@ -292,11 +293,10 @@ class _Movement(Resolver):
                 lst.append(u)
                 if len(lst) == 2 and not open_[dp]:
                     crowded.append(dp)
-            if not convoyed[u]:
-                v = occ[dp]
-                if (v >= 0 and typ[v] == T_MOVE and not convoyed[v]
-                        and dest_prov[v] == prov[u] and not open_[prov[u]]):
-                    h2h[u] = v
+            v = occ[dp]
+            if (v >= 0 and typ[v] == T_MOVE and dest_prov[v] == prov[u] and not open_[prov[u]]
+                    and ((not convoyed[u] and not convoyed[v]) or (prov[u], dp) in no_swap)):
+                h2h[u] = v
         self.crowded = crowded
 
     def _unit_at(self, prov: int, dest: int) -> int:

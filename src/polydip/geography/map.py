@@ -153,6 +153,10 @@ class Map:
         # provinces with no stacking limit, where units never bounce (rules/open_spaces.py)
         self.open_space: list[bool] = [a in opens for a in self.prov_abbr]
         self.has_open_spaces = bool(opens)
+        # province pairs across which units never swap, even by convoy (rules/no_swap.py)
+        self.no_swap: frozenset[tuple[int, int]] = frozenset(
+            (self.prov_index[x], self.prov_index[y])
+            for a, b in self.rules.no_swap_pairs() for x, y in ((a, b), (b, a)))
 
     def _edge_loc(self, name: str, key: str) -> int:
         loc = self.loc_index.get(name)

@@ -34,6 +34,7 @@ def _load_all() -> None:
         controlled_passages,
         events,
         neutral_units,
+        no_swap,
         open_spaces,
     )
 

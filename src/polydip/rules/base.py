@@ -9,6 +9,7 @@ Hooks (a rule implements the ones it needs; RuleSet combines them):
   retreat_orders(m, pos) -> {power: [Order]}        orders for units no player orders
   blocked(m, pos, options) -> {power: {(kind, a, b)}}  moves a power may not make now
   open_spaces() -> [province]                       no stacking limit, no bounce there
+  no_swap_pairs() -> [(a, b)]                        no swapping across, even by convoy
   centers_changed(m, pos) -> None                   after centers change owner
   may_build(m, pos, power, kind, prov) -> bool|None a build of this kind there allowed?
 """
@@ -58,6 +59,9 @@ class Rule:
         return {}
 
     def open_spaces(self) -> list[str]:
+        return []
+
+    def no_swap_pairs(self) -> list[tuple[str, str]]:
         return []
 
     def centers_changed(self, m: Any, pos: Any) -> None:
@@ -146,6 +150,10 @@ class RuleSet:
     def open_spaces(self) -> set[str]:
         """Provinces without stacking limit where units never bounce (rules/open_spaces)."""
         return {p for r in self.rules for p in r.open_spaces()}
+
+    def no_swap_pairs(self) -> set[tuple[str, str]]:
+        """Province pairs units never swap across, not even by convoy (rules/no_swap)."""
+        return {(a, b) for r in self.rules for a, b in r.no_swap_pairs()}
 
     def retreat_orders(self, m: Any, pos: Any) -> dict[int, list[Any]]:
         out: dict[int, list[Any]] = {}
