@@ -476,3 +476,26 @@ def test_a_game_starting_in_winter() -> None:
     assert g.phase == "W1859A"
     g.process()
     assert g.phase == "S1860M"
+
+
+def test_a_home_center_held_by_another_party_at_the_start() -> None:
+    """Seed 004: "New York City (Nyc) ist ein Heimat-VZ der Vereinigten Staaten von Amerika,
+    wird bei Spielstart aber aufgrund ziviler Unruhen von Aufständlern beherrscht. Das VZ muss
+    erst zurückerobert werden, um in diesem Gebiet Aufbauten vornehmen zu können." (a home
+    center held by rebels at the start must be retaken before builds there) — data only:
+    the center is among the power's homes but owned by a neutral power."""
+    text = (TINY.replace('homes = ["A1", "A2"]', 'homes = ["A1", "A2", "N1"]')
+            .replace('units = ["F A1", "A A2"]', 'units = ["A A1", "A A2"]')
+            .replace("centers = 4", "centers = 9")
+            .replace('centers = ["A1", "A2"]', "") + NEUTRAL)
+    g = Game.new(parse_variant(text))
+    red, n1 = g.power("Red"), g.map.prov_index["N1"]
+    assert n1 in g.position.homes[red]
+    assert g.position.owners[n1] == g.power("Neutral")
+    play_year(g, {"Red": ["A A1 - N2"]}, {"Red": ["A N2 - A1"]})
+    assert g.phase == "S1902M"  # nothing to build while the rebels hold N1
+    play_year(g, {"Red": ["A A1 - N2"]}, {"Red": ["A A2 - N1", "A N2 S A A2 - N1"]})
+    g.process()  # the rebels are disbanded: neutral units do not retreat
+    assert g.position.owners[n1] == red
+    assert g.phase == "W1902A"
+    assert set(g.legal_orders("Red")) == {"A1", "A2"}  # N1 is Red's home again (occupied)
