@@ -139,3 +139,37 @@ def test_the_fast_reading_of_canonical_orders_equals_the_full_parser() -> None:
         g.process()
     assert seen > 2000
     assert _parse_canonical(g.map, "A Paris - Burgundy", "M") is None  # not canonical
+
+
+def test_convoy_routes_on_simple_chains_match_a_brute_force_search() -> None:
+    """Which fleets lie on some simple convoy chain is found through biconnected components;
+    it must agree with trying every chain, on many random sea graphs."""
+    import random
+
+    from polydip.adjudication.convoy import _block_of_edge
+
+    rng = random.Random(1)
+    for _ in range(1000):
+        n = rng.randint(3, 9)
+        s, t = n, n + 1
+        adj: list[set[int]] = [set() for _ in range(n + 2)]
+        for a in range(n + 2):
+            for b in range(a + 1, n + 2):
+                if {a, b} != {s, t} and rng.random() < 0.3:
+                    adj[a].add(b)
+                    adj[b].add(a)
+        nodes = set(range(n))
+        found: set[int] = set()
+
+        def walk(v: int, path: list[int], adj=adj, found=found, nodes=nodes) -> None:
+            if t in adj[v]:
+                found.update(path)
+            for w in adj[v]:
+                if w in nodes and w not in path:
+                    walk(w, [*path, w])
+
+        for w in adj[s]:
+            if w in nodes:
+                walk(w, [w])
+        touch = [tuple(sorted(x)) for x in adj]
+        assert _block_of_edge(touch, nodes, s, t) == found

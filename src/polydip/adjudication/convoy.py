@@ -37,48 +37,83 @@ def route_exists(m: Map, origin: int, dest: int, usable: Callable[[int], bool]) 
 
 def provinces_on_routes(m: Map, origin: int, dest: int, nodes: Iterable[int]) -> set[int]:
     """The provinces of `nodes` that lie on at least one complete route origin → dest (a
-    simple chain: a fleet in a dead end next to a route is not on it)."""
+    simple chain: a fleet in a dead end next to a route is not on it).
+
+    A province lies on a simple origin–dest chain exactly when it shares a biconnected
+    component with the edge origin–dest added to the graph (a simple cycle through that
+    edge), so one linear pass over the graph answers for every fleet at once.
+    """
     nodes = set(nodes)
+    nodes.discard(origin)
+    nodes.discard(dest)
     touch = m.convoy_touch
     fwd = _reach(touch, [p for p in touch[origin] if p in nodes], nodes)
     back = _reach(touch, [p for p in touch[dest] if p in nodes], nodes)
     candidates = fwd & back
     if len(candidates) <= 2:
         return candidates  # one or two fleets: reachable both ways means on a route
-    # several fleets: collect those on some simple path (bounded search; the bound is far
-    # above what real positions need, and past it the reachability answer is kept)
-    dest_touch = m.convoy_touch_set[dest]
-    found: set[int] = set()
-    path: list[int] = []
-    budget = [20_000]
+    return _block_of_edge(touch, candidates, origin, dest)
 
-    def walk(cur: int) -> bool:
-        for q in touch[cur]:
-            if q not in candidates or q in path:
+
+def _block_of_edge(touch: list[tuple[int, ...]], nodes: set[int], s: int, t: int
+                   ) -> set[int]:
+    """The vertices of `nodes` in the biconnected component holding the edge s–t of the
+    graph: `nodes` joined by `touch`, plus s and t joined to their neighbours in `nodes` and
+    to each other (Tarjan's algorithm, iterative)."""
+    dest_side = {q for q in touch[t] if q in nodes}
+
+    def neighbours(v: int) -> list[int]:
+        if v == s:
+            return [q for q in touch[s] if q in nodes] + [t]
+        if v == t:
+            return [*dest_side, s]
+        out = [q for q in touch[v] if q in nodes]
+        if s in touch[v] or v in touch[s]:
+            out.append(s)
+        if v in dest_side:
+            out.append(t)
+        return out
+
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    edges: list[tuple[int, int]] = []
+    result: set[int] = set()
+    counter = 0
+    index[s] = low[s] = counter
+    stack = [(s, -1, iter(neighbours(s)))]
+    while stack:
+        v, parent, it = stack[-1]
+        advanced = False
+        for w in it:
+            if w == parent:
                 continue
-            budget[0] -= 1
-            if budget[0] < 0:
-                return False
-            path.append(q)
-            if q in dest_touch:
-                found.update(path)
-            if not walk(q):
-                return False
-            path.pop()
-            if found == candidates:
-                return True
-        return True
-
-    for first in touch[origin]:
-        if first in candidates and first not in found:
-            path.append(first)
-            if first in dest_touch:
-                found.add(first)
-            ok = walk(first)
-            path.pop()
-            if not ok:
-                return candidates
-    return found
+            if w not in index:
+                counter += 1
+                index[w] = low[w] = counter
+                edges.append((v, w))
+                stack.append((w, v, iter(neighbours(w))))
+                advanced = True
+                break
+            if index[w] < index[v]:
+                edges.append((v, w))
+                low[v] = min(low[v], index[w])
+        if advanced:
+            continue
+        stack.pop()
+        if stack:
+            u = stack[-1][0]
+            low[u] = min(low[u], low[v])
+            if low[v] >= index[u]:  # u separates: pop the block of edge u–v
+                block = set()
+                while edges:
+                    a, b = edges.pop()
+                    block.add(a)
+                    block.add(b)
+                    if (a, b) == (u, v):
+                        break
+                if s in block and t in block:
+                    result = block
+    return (result - {s, t}) & nodes
 
 
 def _reach(touch: list[tuple[int, ...]], start: list[int], nodes: set[int]) -> set[int]:
@@ -107,9 +142,16 @@ def necessary(m: Map, origin: int, dest: int, via: int, seas: frozenset[int]) ->
 
 @lru_cache(maxsize=1 << 15)
 def _necessary(m: Map, origin: int, dest: int, seas: frozenset[int]) -> frozenset[int]:
+    # only fleets on some simple route can be on a route without shortcuts
+    candidates = frozenset(provinces_on_routes(m, origin, dest, seas))
+    if len(candidates) <= 1 or len(candidates) > 12:
+        # one fleet is necessary; among very many (crowded oceans) the search for routes
+        # without shortcuts would be long: then any fleet on a simple route counts
+        return candidates
+    seas = candidates
     touch = m.convoy_touch_set
     found: set[int] = set()
-    budget = [20_000]
+    budget = [2_000]  # past this, any fleet on some route counts
     path: list[int] = []
     dest_touch = touch[dest]
     origin_touch = touch[origin]
@@ -137,7 +179,7 @@ def _necessary(m: Map, origin: int, dest: int, seas: frozenset[int]) -> frozense
         return True
 
     if not extend(origin):
-        return frozenset(provinces_on_routes(m, origin, dest, seas))
+        return candidates
     return frozenset(found)
 
 
