@@ -161,7 +161,7 @@ def test_convoy_routes_on_simple_chains_match_a_brute_force_search() -> None:
         nodes = set(range(n))
         found: set[int] = set()
 
-        def walk(v: int, path: list[int], adj=adj, found=found, nodes=nodes) -> None:
+        def walk(v: int, path: list[int], adj=adj, found=found, nodes=nodes, t=t) -> None:
             if t in adj[v]:
                 found.update(path)
             for w in adj[v]:
