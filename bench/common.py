@@ -321,6 +321,40 @@ def resync_diplomacy(m: Map, pos: Position, dg) -> None:
     dg.build_caches()
 
 
+def resync_diplomacy_any(m: Map, pos: Position, dg, names: list[str] | None = None) -> None:
+    """`resync_diplomacy` for any map: `names[i]` is the diplomacy game's name of polydip's
+    power i. The diplomacy package drops what is not a letter or digit from power names
+    ('Frozen-Antarctica' is FROZENANTARCTICA), so the default matches names that way;
+    `resync_diplomacy` (standard map) upper-cases them only. Unit, location and province
+    names are the same in both engines for maps imported from the diplomacy package's files
+    (coasts too: 'F STP/SC'); the phase name is read by the diplomacy package whatever the
+    year's width ('S901M')."""
+    import re
+
+    if names is None:
+        by_norm = {re.sub(r"[^A-Z0-9]", "", p.upper()): p for p in dg.powers}
+        names = [by_norm[re.sub(r"[^A-Z0-9]", "", p.upper())] for p in m.powers]
+    dg.clear_orders()
+    dg.set_current_phase(pos.phase.name)
+    dg.popped, dg.dislodged = [], {}
+    for p in dg.powers.values():
+        p.units, p.retreats, p.centers, p.influence = [], {}, [], []
+        p.adjust, p.civil_disorder = [], 0
+    for u in pos.units:
+        p = dg.powers[names[u.power]]
+        p.units.append(m.unit_str(u.kind, u.loc))
+        p.influence.append(m.prov_abbr[m.loc_prov[u.loc]])
+    for d in pos.dislodged:
+        if d.retreats:
+            dg.powers[names[d.power]].retreats[m.unit_str(d.kind, d.loc)] = [
+                m.loc_name[r] for r in d.retreats]
+    for prov, o in enumerate(pos.owners):
+        if o >= 0:
+            dg.powers[names[o]].centers.append(m.prov_abbr[prov])
+    dg.rebuild_hash()
+    dg.build_caches()
+
+
 # ---- re-running one phase (to test an explanation) ------------------------------------
 
 def rerun_polydip(g: Game, pos0: Position, orders: dict[int, list[str]],
