@@ -38,6 +38,7 @@ Progress on stderr (rich), results on stdout. Needs the optional extra `bench`
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import importlib.util
 import json
@@ -82,7 +83,7 @@ def diplomacy_maps_dir() -> Path | None:
     spec = importlib.util.find_spec("diplomacy")
     if spec is None or not spec.submodule_search_locations:
         return None
-    return Path(list(spec.submodule_search_locations)[0]) / "maps"
+    return Path(next(iter(spec.submodule_search_locations))) / "maps"
 
 
 def map_path(name: str) -> Path:
@@ -363,10 +364,8 @@ def run_worker(args: list[str], timeout: float, env: dict | None = None
     wall = time.perf_counter() - t0
     lines = []
     for line in out.splitlines():
-        try:
+        with contextlib.suppress(json.JSONDecodeError):
             lines.append(json.loads(line))
-        except json.JSONDecodeError:
-            pass
     return lines, timed_out, wall, (err or "")[-2000:]
 
 
@@ -691,7 +690,7 @@ def diplomacy_cache_status(name: str) -> str:
                 with open(where, "rb") as f:
                     if md5 in pickle.load(f):
                         return f"on disk: {where} ({where.stat().st_size / 1e6:.1f} MB)"
-            except Exception:  # noqa: BLE001 - an unreadable cache is rebuilt by the package
+            except Exception:
                 pass
     return "not on disk: the first diplomacy.Game on this map builds it (minutes)"
 
@@ -699,7 +698,7 @@ def diplomacy_cache_status(name: str) -> str:
 def polydip_fingerprint() -> str:
     """A short hash of polydip's source files (the figures belong to one version of src/)."""
     spec = importlib.util.find_spec("polydip")
-    root = Path(list(spec.submodule_search_locations)[0]) if spec else None
+    root = Path(next(iter(spec.submodule_search_locations))) if spec else None
     if root is None:
         return "?"
     h = hashlib.sha1()
@@ -799,7 +798,7 @@ def main(argv: list[str] | None = None) -> int:
 
             prof = {"Game.process()": cProfile.Profile(), "legal_orders()": cProfile.Profile()}
         t_imp = time.perf_counter()
-        import polydip.game.game  # noqa: F401
+        import polydip.game.game
         import polydip.orders.legal  # noqa: F401
         poly_import = time.perf_counter() - t_imp
         dip_import = None
@@ -864,7 +863,8 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             pp, dp = run.mean(key, "poly_proc"), run.mean(key, "dip_proc")
             pl, dl = run.mean(key, "poly_legal"), run.mean(key, "dip_legal")
-            table.add_row(run.name if first_row else "", tname, str(n), fmt_ms(pp), fmt_ms(dp), ratio(pp, dp),
+            table.add_row(run.name if first_row else "", tname, str(n), fmt_ms(pp), fmt_ms(dp),
+                          ratio(pp, dp),
                           fmt_ms(pl), fmt_ms(dl), ratio(pl, dl),
                           fmt_ms(run.mean(key, "poly_set")), fmt_ms(run.mean(key, "dip_set")))
             first_row = False
@@ -873,7 +873,7 @@ def main(argv: list[str] | None = None) -> int:
         pp, dp = run.mean(None, "poly_proc"), run.mean(None, "dip_proc")
         pl, dl = run.mean(None, "poly_legal"), run.mean(None, "dip_legal")
         m = run.g.map
-        def worst(key: str) -> str:
+        def worst(key: str, run=run) -> str:
             vals = [v for row in run.stats.values() for v in row.get(key, [])]
             return fmt_ms(max(vals)) if vals else "-"
 
