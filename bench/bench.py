@@ -29,7 +29,6 @@ import argparse
 import copy
 import gc
 import random
-import statistics
 import sys
 import time
 from collections import defaultdict
@@ -41,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import (
     KNOWN_DEVIATIONS,
     LockStep,
+    Stats,
     dip_orders,
     diplomacy_available,
     give_orders,
@@ -107,26 +107,6 @@ def clone_diplomacy(dg):
 def best_us(samples: list[float]) -> float:
     """The fastest of the repeats, in µs (the usual timeit practice)."""
     return min(samples) * 1e6
-
-
-class Stats:
-    def __init__(self) -> None:
-        self.rows: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-
-    def add(self, ptype: str, key: str, us: float) -> None:
-        self.rows[ptype][key].append(us)
-
-    def mean(self, ptype: str | None, key: str) -> float:
-        if ptype is None:
-            vals = [v for row in self.rows.values() for v in row.get(key, [])]
-        else:
-            vals = self.rows[ptype].get(key, [])
-        return statistics.fmean(vals) if vals else float("nan")
-
-    def count(self, ptype: str | None, key: str) -> int:
-        if ptype is None:
-            return sum(len(row.get(key, [])) for row in self.rows.values())
-        return len(self.rows[ptype].get(key, []))
 
 
 class RawTimer:

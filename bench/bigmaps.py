@@ -46,7 +46,6 @@ import os
 import pickle
 import random
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -156,10 +155,10 @@ def crowded_position(g, n_armies: int | None, seed: int):
 
 def crowded_orders(m, pos, seed: int, convoy_rate: float = 0.6) -> dict[int, list[str]]:
     """Orders with many convoys: each army, with probability `convoy_rate`, goes by convoy to
-    a random coast it can reach, along a shortest chain of fleets not yet convoying (each
-    fleet on it gets the convoy order); the other armies hold or move over land; the free
-    fleets hold (60 %) or move (some into convoying fleets' seas, which cuts nothing but
-    may dislodge with the random supports... kept simple: moves only)."""
+    a random coast it cannot reach over land, along a shortest chain of fleets not yet
+    convoying (each fleet on it gets the convoy order); the other armies hold or move over
+    land at random; the free fleets hold (60 %) or move at random (some into the seas of
+    convoying fleets)."""
     rng = random.Random(seed + 1)
     army = m.kind_index["A"]
     at = {m.loc_prov[u.loc]: u for u in pos.units}
@@ -398,26 +397,22 @@ class MapRun:
                 lambda: holder.setdefault("dg", diplomacy.Game(map_name=name))) * 1e3
             self.dg = holder["dg"]
             self.names = dip_power_names(self.g.map, self.dg)
-        self.stats: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+        from common import Stats
+
+        self.stats = Stats()  # in ms
         self.phases = self.agreed = self.refused = 0
         self.known: dict[str, int] = defaultdict(int)
         self.unexplained: list[str] = []
         self.convoy_orders = 0
 
     def add(self, ptype: str, key: str, seconds: float) -> None:
-        self.stats[ptype][key].append(seconds * 1e3)
+        self.stats.add(ptype, key, seconds * 1e3)
 
     def mean(self, ptype: str | None, key: str) -> float:
-        if ptype is None:
-            vals = [v for row in self.stats.values() for v in row.get(key, [])]
-        else:
-            vals = self.stats[ptype].get(key, [])
-        return statistics.fmean(vals) if vals else float("nan")
+        return self.stats.mean(ptype, key)
 
     def count(self, ptype: str | None, key: str) -> int:
-        if ptype is None:
-            return sum(len(row.get(key, [])) for row in self.stats.values())
-        return len(self.stats[ptype].get(key, []))
+        return self.stats.count(ptype, key)
 
     def orders_for(self, pos, legal: dict[str, list[str]]) -> dict[int, list[str]]:
         """polydip.play.random_orders, neutral powers' units holding (polydip refuses orders
@@ -569,49 +564,10 @@ class MapRun:
 
     def explain(self, after, pos0, orders, poly, raw):
         """common.explain for this map (the diplomacy reruns on this map, names mapped)."""
-        import itertools
+        from common import explain
 
-        from common import (
-            DIPLOMACY_PATCHES,
-            filter_convoy_retreats,
-            hold_own_attack_supports,
-            rerun_polydip,
-            snapshot_polydip,
-            strip_needless_via,
-        )
-
-        g, m = self.g, self.g.map
-        if pos0.phase.type != "M":
-            return None
-        keys = ["via-fallback", "via-self-dislodge", "own-support-disrupts-convoy",
-                "h2h-own-support-defend"]
-        for n in range(1, len(keys) + 1):
-            for combo in itertools.combinations(keys, n):
-                o = orders
-                if "via-self-dislodge" in combo:
-                    o = strip_needless_via(m, o)
-                if "own-support-disrupts-convoy" in combo:
-                    o = hold_own_attack_supports(m, pos0, o)
-                if o == orders and o is not orders:
-                    continue
-                if o is not orders and snapshot_polydip(
-                        rerun_polydip(g, pos0, o)[0]).differences(poly):
-                    continue
-                if "via-fallback" in combo:
-                    tg, aft = rerun_polydip(g, pos0, o,
-                                            dict(g.options, adjacent_convoy="fallback"))
-                else:
-                    tg, aft = g, after
-                patches = tuple(k for k in combo if k in DIPLOMACY_PATCHES)
-                if o is orders and tg is g and not patches:
-                    continue
-                if o is orders and not patches:
-                    got, notes = filter_convoy_retreats(m, aft, raw)
-                else:
-                    _, _, got, notes = self.compare(tg, aft, self.rerun_dip(pos0, o, patches))
-                if not snapshot_polydip(tg).differences(got):
-                    return list(combo) + (["convoy-retreat-occupied"] if notes else [])
-        return None
+        return explain(self.g, after, pos0, orders, poly, raw, rerun_dip=self.rerun_dip,
+                       compare_fn=self.compare)
 
     def check(self, pos0, after, orders, refused) -> tuple[list[str], str]:
         g, dg = self.g, self.dg
@@ -845,11 +801,14 @@ def main(argv: list[str] | None = None) -> int:
     def ratio(a: float, b: float) -> str:
         return f"{b / a:.1f}x" if a > 0 and b == b else "-"
 
-    table = Table(title=f"polydip vs diplomacy on big maps: mean ms per phase, first call on "
+    who = "polydip vs diplomacy" if with_dip else "polydip"
+    table = Table(title=f"{who} on big maps: mean ms per phase, first call on "
                         f"each position ({args.phases} phases per map, seed {args.seed})")
     cols = ["map", "phase type", "phases", "process() polydip", "process() diplomacy",
             "ratio", "legal orders polydip", "legal orders diplomacy (cold)", "ratio",
             "set_orders polydip", "set_orders diplomacy"]
+    keep = [i for i, c in enumerate(cols) if with_dip or ("diplomacy" not in c and c != "ratio")]
+    cols = [cols[i] for i in keep]
     for c in cols:
         if c in ("map", "phase type"):
             table.add_column(c, justify="left", no_wrap=True)
@@ -863,10 +822,10 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             pp, dp = run.mean(key, "poly_proc"), run.mean(key, "dip_proc")
             pl, dl = run.mean(key, "poly_legal"), run.mean(key, "dip_legal")
-            table.add_row(run.name if first_row else "", tname, str(n), fmt_ms(pp), fmt_ms(dp),
-                          ratio(pp, dp),
-                          fmt_ms(pl), fmt_ms(dl), ratio(pl, dl),
-                          fmt_ms(run.mean(key, "poly_set")), fmt_ms(run.mean(key, "dip_set")))
+            row = [run.name if first_row else "", tname, str(n), fmt_ms(pp), fmt_ms(dp),
+                   ratio(pp, dp), fmt_ms(pl), fmt_ms(dl), ratio(pl, dl),
+                   fmt_ms(run.mean(key, "poly_set")), fmt_ms(run.mean(key, "dip_set"))]
+            table.add_row(*[row[i] for i in keep])
             first_row = False
     out.print(table)
     for run in runs:
@@ -874,7 +833,7 @@ def main(argv: list[str] | None = None) -> int:
         pl, dl = run.mean(None, "poly_legal"), run.mean(None, "dip_legal")
         m = run.g.map
         def worst(key: str, run=run) -> str:
-            vals = [v for row in run.stats.values() for v in row.get(key, [])]
+            vals = [v for row in run.stats.rows.values() for v in row.get(key, [])]
             return fmt_ms(max(vals)) if vals else "-"
 
         line = (f"{run.name}: {len(m.powers)} powers, {m.n_prov} provinces, "

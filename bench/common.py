@@ -25,6 +25,8 @@ from __future__ import annotations
 import functools
 import itertools
 import random
+import statistics
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -449,16 +451,22 @@ def hold_own_attack_supports(m: Map, pos: Position, orders: dict[int, list[str]]
 
 
 def explain(g: Game, g_after: Position, pos0: Position, orders: dict[int, list[str]],
-            poly: Snapshot, raw_dip: Snapshot) -> list[str] | None:
+            poly: Snapshot, raw_dip: Snapshot, rerun_dip=None, compare_fn=None
+            ) -> list[str] | None:
     """The smallest set of known deviations that accounts for the disagreement, or None.
 
     For each candidate set the phase is re-run: polydip with the diplomacy package's rule
     choice (via-fallback), both engines with orders rewritten in a form that means the same
     under the DATC (via-self-dislodge, own-support-disrupts-convoy; polydip's result must not
     change), the diplomacy package with its faulty lines fixed (h2h-own-support-defend); the
-    two must then agree.
+    two must then agree. `rerun_dip(pos0, orders, patches)` and `compare_fn(g, after, dg)`
+    default to the standard map's; bench/bigmaps.py passes its own for other maps.
     """
     m = g.map
+    if rerun_dip is None:
+        def rerun_dip(pos0, o, patches):
+            return rerun_diplomacy(g, pos0, o, patches)
+    compare_fn = compare_fn or compare
     if pos0.phase.type != "M":
         return None
     keys = ["via-fallback", "via-self-dislodge", "own-support-disrupts-convoy",
@@ -484,7 +492,7 @@ def explain(g: Game, g_after: Position, pos0: Position, orders: dict[int, list[s
             if o is orders and not patches:
                 got, notes = filter_convoy_retreats(g.map, after, raw_dip)
             else:
-                _, _, got, notes = compare(tg, after, rerun_diplomacy(g, pos0, o, patches))
+                _, _, got, notes = compare_fn(tg, after, rerun_dip(pos0, o, patches))
             if not snapshot_polydip(tg).differences(got):
                 return list(combo) + (["convoy-retreat-occupied"] if notes else [])
     return None
@@ -589,3 +597,25 @@ class LockStep:
         lines += ["position before:", snapshot_polydip(before).as_text(),
                   "polydip after:", poly.as_text(), "diplomacy after:", dip.as_text()]
         return "\n".join(lines)
+
+
+class Stats:
+    """Timings by phase type and measurement key."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+
+    def add(self, ptype: str, key: str, us: float) -> None:
+        self.rows[ptype][key].append(us)
+
+    def mean(self, ptype: str | None, key: str) -> float:
+        if ptype is None:
+            vals = [v for row in self.rows.values() for v in row.get(key, [])]
+        else:
+            vals = self.rows[ptype].get(key, [])
+        return statistics.fmean(vals) if vals else float("nan")
+
+    def count(self, ptype: str | None, key: str) -> int:
+        if ptype is None:
+            return sum(len(row.get(key, [])) for row in self.rows.values())
+        return len(self.rows[ptype].get(key, []))
