@@ -538,15 +538,14 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
     # decisions that depend on nothing else are settled before the resolver runs: a support
     # or convoy nobody attacks, and a move over land into an empty province nobody else
     # enters
-    attackers, occ = mv.attackers, mv.occ
-    resolved, resolution = mv._resolved, mv._resolution
+    attackers, occ, settle = mv.attackers, mv.occ, mv.settle
     for u, t in enumerate(typ):
         if t == T_MOVE:
             dp = mv.dest_prov[u]
             if not mv.convoyed[u] and occ[dp] < 0 and len(attackers[dp]) == 1:
-                resolved[u] = resolution[u] = True
+                settle(u, True)
         elif t != T_HOLD and mv.prov[u] not in attackers:
-            resolved[u] = resolution[u] = True
+            settle(u, True)
     ok = [resolve(u) if t != T_HOLD else True for u, t in enumerate(typ)]
     # where each unit ends, who is dislodged
     occ, dest_prov, dest = mv.occ, mv.dest_prov, mv.dest
