@@ -404,6 +404,8 @@ class MapRun:
         self.known: dict[str, int] = defaultdict(int)
         self.unexplained: list[str] = []
         self.convoy_orders = 0
+        self.refused_kinds: dict[str, int] = {}
+        self.refused_examples: list[str] = []
 
     def add(self, ptype: str, key: str, seconds: float) -> None:
         self.stats.add(ptype, key, seconds * 1e3)
@@ -481,6 +483,12 @@ class MapRun:
             return
         after = auto_disband(g)
         self.refused += len(refused)
+        for r in refused:
+            r = str(r)
+            kind = r.split(":")[0].strip()
+            self.refused_kinds[kind] = self.refused_kinds.get(kind, 0) + 1
+            if len(self.refused_examples) < 3:
+                self.refused_examples.append(f"{pos0.phase.name}: {r}")
         known, text = self.check(pos0, after, orders, refused)
         for k in known:
             self.known[k] += 1
@@ -563,11 +571,11 @@ class MapRun:
         return dg
 
     def explain(self, after, pos0, orders, poly, raw):
-        """common.explain for this map (the diplomacy reruns on this map, names mapped)."""
+        """common.explain, the diplomacy package re-run on this map (names mapped)."""
         from common import explain
 
         return explain(self.g, after, pos0, orders, poly, raw, rerun_dip=self.rerun_dip,
-                       compare_fn=self.compare)
+                       compare_fn=lambda g, aft, dg: self.compare(g, aft, dg))
 
     def check(self, pos0, after, orders, refused) -> tuple[list[str], str]:
         g, dg = self.g, self.dg
@@ -957,6 +965,10 @@ def main(argv: list[str] | None = None) -> int:
                       f"outright; known deviations: {kn or 'none'}; {len(run.unexplained)} "
                       f"unexplained; {run.refused} orders refused by diplomacy; "
                       f"{run.convoy_orders} convoy orders given", highlight=False)
+            if run.refused:
+                kinds = ", ".join(f"{k} {v}" for k, v in sorted(run.refused_kinds.items()))
+                out.print(f"  refused by diplomacy: {kinds}; e.g. "
+                          f"{'; '.join(run.refused_examples)}", markup=False, highlight=False)
             for k in sorted(run.known):
                 if k in CONVENTIONS:
                     out.print(f"  {k}: {CONVENTIONS[k]}", highlight=False)
