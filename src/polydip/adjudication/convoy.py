@@ -55,6 +55,12 @@ def provinces_on_routes(m: Map, origin: int, dest: int, nodes: Iterable[int]) ->
     return _block_of_edge(touch, candidates, origin, dest)
 
 
+@lru_cache(maxsize=1 << 16)
+def routes_through(m: Map, origin: int, dest: int, fleets: frozenset[int]) -> frozenset[int]:
+    """provinces_on_routes, cached for a fixed set of fleet provinces."""
+    return frozenset(provinces_on_routes(m, origin, dest, fleets))
+
+
 def _block_of_edge(touch: list[tuple[int, ...]], nodes: set[int], s: int, t: int
                    ) -> set[int]:
     """The vertices of `nodes` in the biconnected component holding the edge s–t of the
@@ -143,15 +149,13 @@ def necessary(m: Map, origin: int, dest: int, via: int, seas: frozenset[int]) ->
 @lru_cache(maxsize=1 << 15)
 def _necessary(m: Map, origin: int, dest: int, seas: frozenset[int]) -> frozenset[int]:
     # only fleets on some simple route can be on a route without shortcuts
-    candidates = frozenset(provinces_on_routes(m, origin, dest, seas))
-    if len(candidates) <= 1 or len(candidates) > 12:
-        # one fleet is necessary; among very many (crowded oceans) the search for routes
-        # without shortcuts would be long: then any fleet on a simple route counts
+    candidates = routes_through(m, origin, dest, seas)
+    if len(candidates) <= 1:
         return candidates
     seas = candidates
     touch = m.convoy_touch_set
     found: set[int] = set()
-    budget = [2_000]  # past this, any fleet on some route counts
+    budget = [300]  # past this (crowded oceans), any fleet on some route counts
     path: list[int] = []
     dest_touch = touch[dest]
     origin_touch = touch[origin]

@@ -16,7 +16,12 @@ from __future__ import annotations
 from functools import lru_cache
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
-from polydip.adjudication.convoy import fleet_component, necessary, provinces_on_routes
+from polydip.adjudication.convoy import (
+    fleet_component,
+    necessary,
+    provinces_on_routes,
+    routes_through,
+)
 from polydip.geography.map import Map
 from polydip.state import Position
 
@@ -239,7 +244,7 @@ def _convoy_supports(m: Map, u, p: int, us: str,
             lst.append(f"{us} S {army} - {m.prov_abbr[dp]}")
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 17)
 def _routes_without(m: Map, origin: int, dest: int, route: frozenset[int], p: int) -> bool:
     return bool(provinces_on_routes(m, origin, dest, route - {p}))
 
@@ -259,7 +264,7 @@ def _convoy_table(m: Map, origin: int, comp: frozenset[int]) -> dict[int, frozen
     army = m.army
     dests = sorted({q for s in comp for q in m.convoy_shore[s]
                     if q != origin and m.occupy[army][q]})
-    return {q: frozenset(provinces_on_routes(m, origin, q, comp)) for q in dests}
+    return {q: routes_through(m, origin, q, comp) for q in dests}
 
 
 def _retreats(m: Map, pos: Position, power: int | None) -> dict[str, list[str]]:
