@@ -27,12 +27,10 @@ from __future__ import annotations
 
 import argparse
 import copy
-import gc
 import random
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -45,32 +43,13 @@ from common import (
     diplomacy_available,
     give_orders,
     safe_random_orders,
+    timed,
 )
 
 from polydip.orders.legal import legal_orders
 
 TYPES = {"M": "movement", "R": "retreat", "A": "adjustment"}
 TARGET_ADJ, TARGET_LEGAL = 20.0, 10.0
-
-
-def timed(fn: Callable[[], object], setup: Callable[[], object] | None = None,
-          after: Callable[[], object] | None = None) -> float:
-    """Seconds taken by one call of fn (GC off during the call); setup runs untimed first,
-    `after` right after the call (before the clock is read: for the profiler only)."""
-    if setup is not None:
-        setup()
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        t0 = time.perf_counter()
-        fn()
-        if after is not None:
-            after()
-        t1 = time.perf_counter()
-    finally:
-        if enabled:
-            gc.enable()
-    return t1 - t0
 
 
 def prof_on(prof, name: str):

@@ -55,6 +55,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import timed
 
 MAPS = ("world", "known_world_901")
 TYPES = {"M": "movement", "R": "retreat", "A": "adjustment"}
@@ -90,25 +91,6 @@ def map_path(name: str) -> Path:
     if d is None:
         raise SystemExit("the diplomacy package is not installed")
     return d / f"{name}.map"
-
-
-def timed(fn, setup=None) -> float:
-    """Seconds taken by one call of fn, garbage collection off during the call (as
-    bench/bench.py and timeit do); `setup` runs untimed first."""
-    import gc
-
-    if setup is not None:
-        setup()
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        t0 = time.perf_counter()
-        fn()
-        t1 = time.perf_counter()
-    finally:
-        if enabled:
-            gc.enable()
-    return t1 - t0
 
 
 def norm_power(name: str) -> str:

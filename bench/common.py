@@ -23,10 +23,13 @@ imports it only inside the functions that need it.
 from __future__ import annotations
 
 import functools
+import gc
 import itertools
 import random
 import statistics
+import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -300,27 +303,7 @@ def auto_disband(g: Game) -> Position:
 def resync_diplomacy(m: Map, pos: Position, dg) -> None:
     """Make the diplomacy game's state the polydip position (units, dislodged units with their
     retreats, centers, phase), e.g. after a known deviation made the two engines diverge."""
-    dg.clear_orders()
-    dg.set_current_phase(pos.phase.name)
-    # leftovers of the last movement phase that the retreat phase reads (a retreating unit
-    # listed in `popped` is disbanded)
-    dg.popped, dg.dislodged = [], {}
-    for p in dg.powers.values():
-        p.units, p.retreats, p.centers, p.influence = [], {}, [], []
-        p.adjust, p.civil_disorder = [], 0
-    for u in pos.units:
-        p = dg.powers[m.powers[u.power].upper()]
-        p.units.append(m.unit_str(u.kind, u.loc))
-        p.influence.append(m.prov_abbr[m.loc_prov[u.loc]])
-    for d in pos.dislodged:
-        if d.retreats:
-            dg.powers[m.powers[d.power].upper()].retreats[m.unit_str(d.kind, d.loc)] = [
-                m.loc_name[r] for r in d.retreats]
-    for prov, o in enumerate(pos.owners):
-        if o >= 0:
-            dg.powers[m.powers[o].upper()].centers.append(m.prov_abbr[prov])
-    dg.rebuild_hash()
-    dg.build_caches()
+    resync_diplomacy_any(m, pos, dg, [p.upper() for p in m.powers])
 
 
 def resync_diplomacy_any(m: Map, pos: Position, dg, names: list[str] | None = None) -> None:
@@ -338,6 +321,8 @@ def resync_diplomacy_any(m: Map, pos: Position, dg, names: list[str] | None = No
         names = [by_norm[re.sub(r"[^A-Z0-9]", "", p.upper())] for p in m.powers]
     dg.clear_orders()
     dg.set_current_phase(pos.phase.name)
+    # leftovers of the last movement phase that the retreat phase reads (a retreating unit
+    # listed in `popped` is disbanded)
     dg.popped, dg.dislodged = [], {}
     for p in dg.powers.values():
         p.units, p.retreats, p.centers, p.influence = [], {}, [], []
@@ -619,3 +604,23 @@ class Stats:
         if ptype is None:
             return sum(len(row.get(key, [])) for row in self.rows.values())
         return len(self.rows[ptype].get(key, []))
+
+
+def timed(fn: Callable[[], object], setup: Callable[[], object] | None = None,
+          after: Callable[[], object] | None = None) -> float:
+    """Seconds taken by one call of fn (GC off during the call); setup runs untimed first,
+    `after` right after the call (before the clock is read: for the profiler only)."""
+    if setup is not None:
+        setup()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        t0 = time.perf_counter()
+        fn()
+        if after is not None:
+            after()
+        t1 = time.perf_counter()
+    finally:
+        if enabled:
+            gc.enable()
+    return t1 - t0
