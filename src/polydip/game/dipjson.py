@@ -39,7 +39,7 @@ from polydip.game.engine import (
     parse_orders,
 )
 from polydip.geography.map import Map
-from polydip.orders.model import BUILD, DISBAND, HOLD, MOVE, RETREAT, WAIVE, Order
+from polydip.orders.model import BUILD, DISBAND, MOVE, RETREAT, WAIVE, Order
 from polydip.state import Dislodged, Phase, Position
 
 MAP_NAME = "standard"
@@ -178,20 +178,8 @@ def _unit_text(m: Map, pos: Position, kind: int | None, loc: int | None) -> str:
 
 def _order_text(m: Map, pos: Position, unit: Any, o: Order) -> str:
     """An order bound to `unit`, in the package's notation, every unit named in full."""
-    u = m.unit_str(unit.kind, unit.loc)
-    if o.type == HOLD:
-        return f"{u} H"
-    if o.type == MOVE:
-        return f"{u} - {m.loc_name[o.target]}" + (" VIA" if o.via else "")
-    if o.type == RETREAT:
-        return f"{u} R {m.loc_name[o.target]}"
-    if o.type == DISBAND:
-        return f"{u} D"
-    other = _unit_text(m, pos, o.aux_kind, o.aux_loc)
-    if o.target is None:
-        return f"{u} S {other}"
-    verb = "S" if o.type == "S" else "C"
-    return f"{u} {verb} {other} - {m.loc_name[o.target]}"
+    other = _unit_text(m, pos, o.aux_kind, o.aux_loc) if o.aux_loc is not None else None
+    return o.format(m, m.unit_str(unit.kind, unit.loc), other)
 
 
 def _orders_out(m: Map, pos: Position, orders: dict[int, list[str]], full: bool

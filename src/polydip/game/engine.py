@@ -138,12 +138,7 @@ def describe(m: Map, unit, o: Order | None) -> str:
         if len(_DESCRIBED) > 200_000:
             _DESCRIBED.clear()
         u = m.unit_str(unit.kind, unit.loc)
-        if o is None or o.type == HOLD:
-            got = f"{u} H"
-        else:
-            text = o.format(m)
-            rest = text.split(" ", 2)[2] if o.kind is not None else text.split(" ", 1)[1]
-            got = f"{u} {rest}"
+        got = f"{u} H" if o is None else o.format(m, u)
         _DESCRIBED[key] = got
     return got
 

@@ -28,11 +28,13 @@ class Order:
     via: bool = False
     text: str = ""
 
-    def format(self, m: Map) -> str:
-        """The order in the `diplomacy` notation: "A PAR - BUR", "F NTH C A LON - BEL"."""
+    def format(self, m: Map, unit: str | None = None, other: str | None = None) -> str:
+        """The order in the `diplomacy` notation: "A PAR - BUR", "F NTH C A LON - BEL".
+        `unit` / `other` name the ordered and the supported or convoyed unit as they really
+        stand (kind and coast), instead of as the order wrote them."""
         if self.type == WAIVE:
             return "WAIVE"
-        unit = _unit(m, self.kind, self.loc)
+        unit = unit or _unit(m, self.kind, self.loc)
         if self.type == HOLD:
             return f"{unit} H"
         if self.type == MOVE:
@@ -43,7 +45,7 @@ class Order:
             return f"{unit} D"
         if self.type == BUILD:
             return f"{unit} B"
-        other = _unit(m, self.aux_kind, self.aux_loc)
+        other = other or _unit(m, self.aux_kind, self.aux_loc)
         if self.type == SUPPORT:
             if self.target is None:
                 return f"{unit} S {other}"
