@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 from typing import Any
@@ -42,3 +43,23 @@ def print_outcome(g) -> None:
     from polydip.report import build_report, format_report
 
     print(format_report(build_report(g, g.history[-1], final=True), "text"))
+
+
+def add_names_option(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--names", choices=["full", "short"], default=None,
+                   help=f"{what}: full province names with their codes ('Toronto (TOR)') or "
+                   "codes only ('TOR'); default full for variants of more than 80 "
+                   "provinces, where codes are easy to confuse")
+
+
+def names_for(args: argparse.Namespace, m) -> str:
+    from polydip.orders.describe import default_names
+
+    return args.names or default_names(m)
+
+
+def check_picture_path(path: str) -> None:
+    """Refuse a picture file polydip could not write, before anything else happens."""
+    from polydip.render import check_output
+
+    check_output(path)

@@ -4,15 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
-from polydip.cli.common import (
-    EXIT_ERROR,
-    parse_options,
-    phase_title,
-    read_text,
-)
+from polydip.cli.common import add_names_option, names_for, parse_options, phase_title
 from polydip.errors import PolydipError
 
 
@@ -25,33 +19,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     n.add_argument("--force", action="store_true", help="overwrite an existing file")
     n.set_defaults(func=cmd_new)
 
-    o = sub.add_parser(
-        "orders", help="give orders for the current phase (one power's, or a whole message)",
-        description="Give orders for the current phase. Each argument is one line of a "
-        "message: a power's name on its own line, then that power's orders, or "
-        "'Power: order' lines; --file reads a pasted message (e-mail, forum post). Lines "
-        "that cannot be read are reported with the reason and a suggestion; the others are "
-        "kept. A new order for a unit replaces its earlier one until the phase is processed.")
-    o.add_argument("gamefile")
-    o.add_argument("lines", nargs="*", metavar="LINE",
-                   help="a power name, then its orders: France 'A PAR - BUR' 'F BRE - MAO'")
-    o.add_argument("--file", help="read a message from a file ('-' = standard input)")
-    o.add_argument("--add", action="store_true", help="add to the powers' orders instead of "
-                   "replacing orders for the same units")
-    o.add_argument("--replace-all", action="store_true", help="a power named in the message "
-                   "loses all its earlier orders for this phase first")
-    o.add_argument("--clear", metavar="POWER", action="append", default=[],
-                   help="clear a power's orders (repeatable; 'all' for every power)")
-    o.set_defaults(func=cmd_orders)
-
-    pr = sub.add_parser("process", help="adjudicate the current phase, print the report, advance")
-    pr.add_argument("gamefile")
-    pr.add_argument("--format", choices=["text", "markdown", "json"], default="text",
-                    help="report format (default text)")
-    pr.add_argument("--map", metavar="FILE", help="also draw the adjudicated phase to FILE "
-                    "(.svg or .png)")
-    pr.set_defaults(func=cmd_process)
-
     s = sub.add_parser("show", help="show a game's position (current or a past phase)")
     s.add_argument("gamefile")
     s.add_argument("--phase", help="a past phase, e.g. F1901M: its position and report")
@@ -59,6 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--legal", action="store_true", help="list the legal orders")
     s.add_argument("--format", choices=["text", "markdown", "json"], default="text",
                    help="format of a past phase's report (default text)")
+    add_names_option(s, "how places are named")
     s.set_defaults(func=cmd_show)
 
     r = sub.add_parser("render", help="draw the map of a phase as SVG or PNG",
@@ -85,101 +53,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
+    from polydip.game.files import locked
     from polydip.game.game import Game
 
-    if Path(args.gamefile).exists() and not args.force:
-        raise PolydipError(f"{args.gamefile} exists; use --force to overwrite it")
     g = Game.new(args.variant, parse_options(args.option), name=Path(args.gamefile).stem)
-    g.save(args.gamefile)
+    with locked(args.gamefile):
+        if Path(args.gamefile).exists() and not args.force:
+            raise PolydipError(f"{args.gamefile} exists; use --force to overwrite it")
+        g.save(args.gamefile)
     print(f"New {g.variant.title} game in {args.gamefile}; the first phase is "
           f"{phase_title(g)}.")
-    return 0
-
-
-def cmd_orders(args: argparse.Namespace) -> int:
-    from polydip.game.game import Game
-    from polydip.orders.message import apply_message, merge, read_message
-
-    g = Game.load(args.gamefile)
-    if g.is_over:
-        raise PolydipError(f"the game is over ({g.status})")
-    for name in args.clear:
-        g.clear_orders(None if name.lower() == "all" else name)
-    if not args.lines and not args.file and not args.clear:
-        raise PolydipError("no orders given (pass them as arguments or with --file)")
-    msg = read_message(g.map, g.position, "\n".join(args.lines))
-    if args.file:  # its lines are numbered as in the file; a power named before carries on
-        msg = merge(msg, read_message(g.map, g.position, read_text(args.file),
-                                      msg.last_power))
-    problems = msg.problems + apply_message(g, msg, replace_all=args.replace_all, add=args.add)
-    g.save(args.gamefile)
-    m = g.map
-    for note in msg.notes:
-        print(f"note: {note}")
-    shown = sorted(set(msg.powers) | {o.power for o in msg.orders}
-                   | {g.power(n) for n in args.clear if n.lower() != "all"})
-    for power in shown:
-        kept = g.orders.get(power, [])
-        print(f"{m.powers[power]} orders for {g.phase} ({len(kept)}):")
-        for t in kept:
-            print(f"  {t}")
-    waiting = _waiting(g)
-    if waiting:
-        print("Still to order: " + "; ".join(waiting))
-    else:
-        print(f"Every power has ordered: run 'polydip process {args.gamefile}'.")
-    if problems:
-        print(f"{len(problems)} line(s) not taken:", file=sys.stderr)
-        for pr in sorted(problems, key=lambda p: p.line):
-            where = f"line {pr.line}: " if pr.line else ""
-            print(f"  {where}{pr.text}\n      {pr.reason}"
-                  + (f"; {pr.suggestion}" if pr.suggestion else ""), file=sys.stderr)
-    return EXIT_ERROR if problems else 0
-
-
-def _waiting(g) -> list[str]:
-    """Powers with units (or adjustments) still without orders, and which."""
-    from polydip.adjudication.adjustments import adjustment_counts
-    from polydip.game.engine import MOVEMENT_TYPES, bind_to_units, parse_orders
-
-    m, pos = g.map, g.position
-    out = []
-    ptype = pos.phase.type
-    parsed, _ = parse_orders(m, pos.phase, g.orders)
-    if ptype in ("M", "R"):
-        units = pos.units if ptype == "M" else pos.dislodged
-        allowed = MOVEMENT_TYPES if ptype == "M" else ("R", "D")
-        bound, _ = bind_to_units(m, units, parsed, allowed)
-        for power in g.powers_to_order():
-            missing = [m.unit_str(u.kind, u.loc) for u, o in zip(units, bound, strict=True)
-                       if u.power == power and o is None]
-            if missing:
-                out.append(f"{m.powers[power]} ({', '.join(missing)})")
-    else:
-        counts = adjustment_counts(m, pos)
-        for power in g.powers_to_order():
-            given = len(parsed.get(power, []))
-            need = abs(counts[power])
-            if given < need:
-                what = "builds" if counts[power] > 0 else "removals"
-                out.append(f"{m.powers[power]} ({given} of {need} {what})")
-    return out
-
-
-def cmd_process(args: argparse.Namespace) -> int:
-    from polydip.game.game import Game
-    from polydip.report import build_report, format_report
-
-    g = Game.load(args.gamefile)
-    g.process()
-    g.save(args.gamefile)
-    print(format_report(build_report(g, g.history[-1], final=True), args.format))
-    if args.map:
-        from polydip.render import render_file
-
-        render_file(g, args.map, phase=g.history[-1].position.phase.name)
-        print(f"Map of {g.history[-1].position.phase.name} written to {args.map}",
-              file=sys.stderr if args.format == "json" else sys.stdout)
     return 0
 
 
@@ -205,33 +88,40 @@ def cmd_show(args: argparse.Namespace) -> int:
                                f"current: {g.phase})")
         if rec is not None:
             pos, orders = rec.position, rec.orders
+    names = names_for(args, m)
     if rec is not None and args.format != "text":
         from polydip.report import build_report, format_report
 
         final = rec is g.history[-1]
-        print(format_report(build_report(g, rec, final=final), args.format))
+        print(format_report(build_report(g, rec, final=final, names=names), args.format))
         return 0
     from polydip.game.calendar import season_name
+    from polydip.orders.describe import place, unit
+    from polydip.report import pending_lines
 
     print(f"{g.variant.title} — {season_name(g.variant.calendar, pos.phase)} ({pos.phase.name})"
           + ("" if g.status == "active" else f" — game {g.status}"))
     for power in range(len(m.powers)):
-        units = [m.unit_str(u.kind, u.loc) for u in pos.units if u.power == power]
-        centers = [m.prov_abbr[c] for c in pos.centers_of(power)]
+        units = [unit(m, u.kind, u.loc, names) for u in pos.units if u.power == power]
+        centers = pos.centers_of(power)
         if not units and not centers:
             continue
-        print(f"  {m.powers[power]} ({len(centers)} centers, {len(units)} units): "
-              f"{', '.join(units) or '-'}")
+        head = f"  {m.powers[power]} ({len(centers)} centers, {len(units)} units)"
+        if names == "full":
+            print(head + ":" + "".join(f"\n      {u}" for u in units))
+        else:
+            print(f"{head}: {', '.join(units) or '-'}")
         for d in pos.dislodged:
             if d.power == power:
-                rs = ", ".join(m.loc_name[x] for x in d.retreats) or "none"
-                print(f"    dislodged {m.unit_str(d.kind, d.loc)} (retreats: {rs})")
-        if orders.get(power):
-            print(f"    orders: {'; '.join(orders[power])}")
+                rs = ", ".join(place(m, x, names) for x in d.retreats) or "none"
+                print(f"    dislodged {unit(m, d.kind, d.loc, names)} (retreats: {rs})")
+        if orders.get(power) and rec is None:
+            print("    orders: " + "; ".join(pending_lines(g, power, names)))
     if rec is not None:
         from polydip.report import build_report, format_report
 
-        print(format_report(build_report(g, rec, final=rec is g.history[-1]), "text"))
+        print(format_report(build_report(g, rec, final=rec is g.history[-1], names=names),
+                            "text"))
     if args.legal:
         for unit, lst in g.legal_orders().items():
             print(f"  {unit}: {', '.join(lst)}")
@@ -256,11 +146,10 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
-    from polydip.game.game import Game
+    from polydip.game.files import game_transaction
 
-    g = Game.load(args.gamefile)
-    rec = g.undo()
-    g.save(args.gamefile)
+    with game_transaction(args.gamefile) as g:
+        rec = g.undo()
     n = sum(len(x) for x in g.orders.values())
     print(f"Undid {rec.position.phase.name}: back to {phase_title(g)}; its {n} order(s) are "
           "pending again (change them with 'polydip orders', then process).")
@@ -272,9 +161,16 @@ def cmd_convert(args: argparse.Namespace) -> int:
     from polydip.game.files import load_game, write_atomic
 
     g = load_game(args.infile)
+    done = len(g.history)
     if args.to == "diplomacy":
-        write_atomic(args.outfile, json.dumps(game_to_diplomacy(g)) + "\n")
+        data = game_to_diplomacy(g)
+        write_atomic(args.outfile, json.dumps(data) + "\n")
+        n = len(data.get("phases", []))
+        what = "the diplomacy package's saved-game JSON"
     else:
         g.save(args.outfile)
-    print(f"wrote {args.outfile} ({args.to} format, {len(g.history)} phases)")
+        n = done + 1
+        what = "a polydip game file"
+    print(f"Wrote {args.outfile}: {what}, {n} phase{'' if n == 1 else 's'} "
+          f"({done} processed and the current one, {g.phase}).")
     return 0

@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 
-from polydip.cli import adjudicate, demo, games, variants
+from polydip.cli import adjudicate, demo, games, orders, process, variants
 from polydip.cli.common import EXIT_BUG, EXIT_ERROR, EXIT_USAGE
 from polydip.errors import PolydipError
 
@@ -49,6 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
     adjudicate.register(sub)
     demo.register(sub)
     games.register(sub)
+    orders.register(sub)
+    process.register(sub)
     variants.register(sub)
     return p
 
