@@ -8,9 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from polydip.cli.common import (
-    EXIT_ERROR,
-)
+from polydip.cli.common import EXIT_ERROR, add_search_path_option
 from polydip.errors import PolydipError
 
 
@@ -19,6 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Read one JSON request, or JSON Lines (one request per "
                        "line), from FILE or standard input; write one JSON outcome per line.")
     a.add_argument("file", nargs="?", help="request file (default: standard input)")
+    add_search_path_option(a)
     a.set_defaults(func=cmd_adjudicate)
 
 

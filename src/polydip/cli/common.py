@@ -63,3 +63,10 @@ def check_picture_path(path: str) -> None:
     from polydip.render import check_output
 
     check_output(path)
+
+
+def add_search_path_option(p: argparse.ArgumentParser, *also: str) -> None:
+    p.add_argument("--search-path", *also, action="append", default=[], metavar="DIR",
+                   dest="search_path",
+                   help="a folder where files a variant file includes are looked for "
+                   "(repeatable; also POLYDIP_VARIANT_PATH)")

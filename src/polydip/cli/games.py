@@ -6,13 +6,20 @@ import argparse
 import json
 from pathlib import Path
 
-from polydip.cli.common import add_names_option, names_for, parse_options, phase_title
+from polydip.cli.common import (
+    add_names_option,
+    add_search_path_option,
+    names_for,
+    parse_options,
+    phase_title,
+)
 from polydip.errors import PolydipError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     n = sub.add_parser("new", help="start a game of VARIANT and save it to GAMEFILE")
     n.add_argument("variant", help="a built-in variant name or a variant file")
+    add_search_path_option(n)
     n.add_argument("gamefile")
     n.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="rule option, e.g. convoy_paradox=1982 (repeatable)")

@@ -21,6 +21,9 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
+    from polydip.variants.search import set_command_line_path
+
+    set_command_line_path(getattr(args, "search_path", None) or [])
     try:
         return int(args.func(args) or 0)
     except PolydipError as exc:

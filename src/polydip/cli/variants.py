@@ -7,29 +7,29 @@ import json
 import sys
 from typing import Any
 
-from polydip.cli.common import (
-    EXIT_ERROR,
-    EXIT_USAGE,
-)
+from polydip.cli.common import EXIT_ERROR, EXIT_USAGE, add_search_path_option
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    v = sub.add_parser("variant", help="list, show or check variants")
+    v = sub.add_parser("variant", help="list, show, check or import variants")
     vs = v.add_subparsers(title="variant commands", metavar="ACTION")
     vl = vs.add_parser("list", help="list built-in variants")
     vl.set_defaults(func=cmd_variant_list)
-    vsh = vs.add_parser("show", help="describe a variant")
+    vsh = vs.add_parser("show", help="describe a variant: its powers and a table of its "
+                        "provinces")
     vsh.add_argument("name", help="a built-in variant name or a variant file")
-    vsh.add_argument("--json", action="store_true", help="machine-readable output")
+    vsh.add_argument("--json", action="store_true", help="machine-readable output, with "
+                     "each province's neighbours per unit kind")
+    add_search_path_option(vsh)
     vsh.set_defaults(func=cmd_variant_show)
     vi = vs.add_parser("import", help="convert a DPjudge .map or Parlance .cfg file to TOML")
     vi.add_argument("file", help="the .map or .cfg file")
     vi.add_argument("-o", "--output", help="write the TOML here (default: standard output)")
-    vi.add_argument("--search", action="append", default=[], metavar="DIR",
-                    help="folder to look in for files the source includes (repeatable)")
+    add_search_path_option(vi, "--search")
     vi.set_defaults(func=cmd_variant_import)
     vc = vs.add_parser("check", help="check a variant file and report every problem")
-    vc.add_argument("name")
+    vc.add_argument("name", help="a built-in variant name or a variant file")
+    add_search_path_option(vc)
     vc.set_defaults(func=cmd_variant_check)
     v.set_defaults(func=lambda a: (v.print_help(), EXIT_USAGE)[1])
 
@@ -60,6 +60,7 @@ def variant_summary(v) -> dict[str, Any]:
             "army": any(m.occupy[k][i] for k in range(len(m.kinds)) if not m.kind_coastal[k]),
             "fleet": any(m.occupy[k][loc] for k in range(len(m.kinds)) if m.kind_coastal[k]
                          for loc in (i, *m.prov_coast_locs[i])),
+            "neighbours": _neighbours(m, i),
         })
     return {
         "name": v.name,
@@ -79,6 +80,18 @@ def variant_summary(v) -> dict[str, Any]:
     }
 
 
+def _neighbours(m, prov: int) -> dict[str, list[str]]:
+    """Per unit kind letter, the places a unit of that kind standing in `prov` may move to
+    (for a unit kind on coasts: from any coast; the coast is named in the place)."""
+    out = {}
+    for k, letter in enumerate(m.kinds):
+        locs = (prov, *m.prov_coast_locs[prov])
+        dests = sorted({m.loc_name[d] for loc in locs if m.occupy[k][loc] for d in m.adj[k][loc]})
+        if dests:
+            out[letter] = dests
+    return out
+
+
 def cmd_variant_show(args: argparse.Namespace) -> int:
     from polydip.variants.loader import load_variant
 
@@ -96,10 +109,33 @@ def cmd_variant_show(args: argparse.Namespace) -> int:
     print(f"  {len(info['provinces'])} provinces, {n_sc} supply centers; "
           f"victory at {v.victory.centers} centers; starts {v.calendar.start}")
     for p in v.powers:
-        print(f"  {p.name} ({p.letter}): homes {', '.join(p.homes)}; units {', '.join(p.units)}")
+        also = f" (also {', '.join(p.aliases)})" if p.aliases else ""
+        print(f"  {p.name} ({p.letter}){also}: homes {', '.join(p.homes)}; "
+              f"units {', '.join(p.units)}")
     if v.rules:
         print(f"  rules: {', '.join(v.rules)}")
+    _province_table(v)
     return 0
+
+
+def _province_table(v) -> None:
+    """Every province: code, name, terrain, supply center (and whose home), coasts."""
+    from rich.console import Console
+    from rich.table import Table
+
+    home_of = {h: p.name for p in v.powers for h in p.homes}
+    table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
+    for col in ("code", "name", "terrain", "center", "coasts", "also called"):
+        table.add_column(col, overflow="fold")
+    for abbr, p in sorted(v.provinces.items()):
+        center = ""
+        if p.supply_center:
+            center = f"home of {home_of[abbr]}" if abbr in home_of else (
+                "center" if p.supply_center in ("center", "home") else p.supply_center)
+        table.add_row(abbr, p.name, p.terrain, center, " ".join(p.coasts),
+                      ", ".join(p.aliases))
+    print()
+    Console(width=max(100, 0), soft_wrap=False).print(table)
 
 
 def cmd_variant_import(args: argparse.Namespace) -> int:
@@ -108,7 +144,7 @@ def cmd_variant_import(args: argparse.Namespace) -> int:
     from polydip.variants.importers import import_variant
     from polydip.variants.writer import variant_to_toml
 
-    v = import_variant(args.file, search_path=args.search or None)
+    v = import_variant(args.file)
     text = variant_to_toml(v)
     if args.output:
         write_atomic(args.output, text)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from functools import lru_cache
 
-from polydip.errors import VariantError
+from polydip.errors import VariantError, did_you_mean
 from polydip.geography.names import build_index, lookup, name_key
 from polydip.variants.model import Variant
 
@@ -138,6 +138,12 @@ class Map:
         # provinces an army may be convoyed to from each convoy province
         self.convoy_shore: list[tuple[int, ...]] = [tuple(sorted(s)) for s in shore]
 
+        for p in v.powers:
+            for what in ("homes", "centers"):
+                for h in getattr(p, what):
+                    if h not in self.prov_index:
+                        raise self._fail(f"powers.{p.name}.{what}", f"unknown province {h!r}"
+                                         + did_you_mean(h, self.prov_abbr), f'"{h}"')
         self.homes: list[tuple[int, ...]] = [
             tuple(self.prov_index[h] for h in p.homes) for p in v.powers
         ]
@@ -162,8 +168,14 @@ class Map:
     def _edge_loc(self, name: str, key: str) -> int:
         loc = self.loc_index.get(name)
         if loc is None:
-            raise VariantError(f"{self.variant.path}: [{key}] unknown place {name!r}")
+            raise self._fail(key, f"unknown place {name!r}"
+                             + did_you_mean(name, self.loc_name), name)
         return loc
+
+    def _fail(self, key: str, msg: str, needle: str) -> VariantError:
+        line = self.variant.line_of(needle)
+        where = f" line {line}:" if line else ""
+        return VariantError(f"{self.variant.path}:{where} [{key}] {msg}")
 
     def _build_names(self) -> dict[str, int]:
         return build_index((i, [p.abbr, p.name, *p.aliases])
