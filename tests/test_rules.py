@@ -113,6 +113,20 @@ def test_game_ends_when_no_center_changed_hands_for_n_years() -> None:
     assert g.winners == [g.power("Red"), g.power("Blue")]
 
 
+def test_no_change_years_count_from_the_first_year_centers_can_change() -> None:
+    """Seed 004: "Das Spiel beginnt im Winter 1859" and ends "wenn innerhalb von vier Jahren
+    kein Versorgungszentrum den Besitzer gewechselt hat": a game starting after its year's
+    center update counts its years from the next one (1860 and 1861 here, not 1859)."""
+    text = (TINY.replace('units = ["F A1", "A A2"]', 'units = ["A A2"]')
+            + '\n[calendar]\nstart = "W1859A"\n')
+    g = Game.new(parse_variant(text.replace("centers = 4", "centers = 6\nno_change_years = 2")))
+    assert g.phase == "W1859A"
+    while g.status == "active":
+        g.process()
+    assert g.phase == "S1862M"  # after the falls of 1860 and 1861
+    assert g.status == "drawn"
+
+
 def test_game_ends_after_the_last_year() -> None:
     """Seed 001 (Latin American Diplomacy): the game ends "after 1917D" — a last year."""
     g = tiny("", **{"centers = 4": "centers = 6\nlast_year = 1902\nlast_year_result = "
