@@ -234,6 +234,25 @@ def test_the_alaskan_army_retreats_to_a_free_center(tmp_path) -> None:
     assert out["dislodged"]["Neutral"][0]["retreats"] == []
 
 
+def test_random_orders_leave_neutral_units_alone(tmp_path) -> None:
+    """Seed 004: neutral units "bekommen immer Haltebefehle" (always hold): the random player
+    (demos, benchmarks, random-game tests) gives them no order, though it may support them."""
+    import random
+
+    from polydip.play import random_orders
+
+    g = Game.new(parse_variant(TINY + NEUTRAL))
+    neutral = g.power("Neutral")
+    supported = False
+    for seed in range(40):
+        orders = random_orders(g.map, g.position, random.Random(seed))
+        assert neutral not in orders
+        supported |= any(o.endswith("S A N1") for lst in orders.values() for o in lst)
+        for p, lst in orders.items():
+            assert g.set_orders(p, lst) == []
+    assert supported
+
+
 def test_an_unconquered_province_joins_a_power(tmp_path) -> None:
     """Seed 004: "Wurde das russische Alaska (Ala) bis zum Winter 1867 nicht erobert, so
     schließt sich dieses Gebiet automatisch den Vereinigten Staaten von Amerika an. Die
