@@ -43,9 +43,18 @@ def test_standard_builds_only_on_home_centers() -> None:
     assert g.phase == "W1901A"
     assert g.position.owners[g.map.prov_index["N1"]] == g.power("Red")
     assert set(g.legal_orders("Red")) == {"A1", "A2"}  # vacant homes only, not N1/N2
-    assert g.set_orders("Red", ["A N1 B"]) == []  # accepted as an order, judged on processing
-    out = g.process()
-    assert [r.result for r in out.results if r.text == "A N1 B"] == [["void"]]
+    # refused when given, with the reason and the sites (issue 8, item 5)
+    assert g.set_orders("Red", ["A N1 B"]) == [
+        "'A N1 B': North is occupied (build sites: A1, A2)"]
+    assert g.orders == {}
+    # the adjudicator judges the same way when the order reaches it anyway
+    from polydip.adjudication.adjustments import resolve_adjustments
+    from polydip.orders.parser import parse_order
+
+    m = g.map
+    built = resolve_adjustments(m, g.position, [[parse_order(m, "A N1 B", "A")]])
+    assert built.results[g.power("Red")][0][1] == ["void"]
+    assert len(built.units) == len(g.position.units)
 
 
 def test_chaos_builds_on_any_center_owned_at_the_beginning_of_the_year() -> None:
@@ -451,9 +460,9 @@ def test_the_first_captured_center_becomes_the_only_fleet_home() -> None:
     assert "F N2 B" not in legal.get("N2", [])  # occupied anyway; A1 and A2 are free
     assert legal["A1"] == ["A A1 B", "WAIVE"]  # no fleet outside the captured home
     problems = g.set_orders("Red", ["F A1 B", "A A2 B"])
-    assert problems == []
+    assert problems == ["'F A1 B': the variant's rules allow no fleet in Alpha One now"]
     out = g.process()
-    assert [r.result for r in out.results if r.text == "F A1 B"] == [["void"]]
+    assert [r.result for r in out.results if r.text == "A A2 B"] == [[]]
     assert g.position.extra["capture_home"] == {"Red": "N2"}
     assert g.map.prov_index["N2"] in g.position.homes[g.power("Red")]
     play_year(g, {"Red": ["A N2 - A1"]}, {})

@@ -264,6 +264,7 @@ class _Reader:
                 units=self.strlist(v, "units", key, []),
                 centers=self.strlist(v, "centers", key, list(homes)),
                 neutral=self.get(v, "neutral", bool, key, False),
+                aliases=self.strlist(v, "aliases", key, []),
             ))
 
         edges = []
