@@ -233,11 +233,17 @@ def test_the_united_states_builds_on_its_vacant_home_centers_in_winter_1859() ->
     assert "F CIN B" in g.legal_orders("United States")["CIN"]  # on Lake Erie (Great Lake)
     orders = ["Build A Cincinnati", "Build F Philadelphia (ec)", "Build A Chicago",
               "Build A New York City", "Build F Boston"]
-    assert g.set_orders("United States", orders) == []
-    out = g.process()
-    res = {r.text: r.result for r in out.results}
-    assert res["A NYC B"] == ["void"] and res["F BOS B"] == ["void"]
+    refused = g.set_orders("United States", orders)
+    assert len(refused) == 2
+    assert "New York City belongs to Rebels" in refused[0] and "Boston is not" in refused[1]
+    g.process()
     assert units_of(g)["United States"] == {"A CIN", "F PHI/EC", "A CHI"}
+    # judged on processing too (a one-shot request): void
+    out = adjudicate({"United States": []}, {"United States": ["Build A NYC", "Build F BOS"]},
+                     phase="W1859A", centers={"United States": SEED_USA_CENTERS[:1]
+                                              + ["CIN", "CHI", "PHI", "CAL"]},
+                     homes={"United States": ["NYC", "CIN", "CHI", "PHI"]})
+    assert out["results"] == {"A NYC B": ["void"], "F BOS B": ["void"]}
     assert len(centers_of(g, "United States")) == 5
 
 
