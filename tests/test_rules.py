@@ -122,6 +122,20 @@ def test_game_ends_when_no_center_changed_hands_for_n_years() -> None:
     assert g.winners == [g.power("Red"), g.power("Blue")]
 
 
+def test_no_change_years_count_from_the_first_year_centers_can_change() -> None:
+    """Seed 004: "Das Spiel beginnt im Winter 1859" and ends "wenn innerhalb von vier Jahren
+    kein Versorgungszentrum den Besitzer gewechselt hat": a game starting after its year's
+    center update counts its years from the next one (1860 and 1861 here, not 1859)."""
+    text = (TINY.replace('units = ["F A1", "A A2"]', 'units = ["A A2"]')
+            + '\n[calendar]\nstart = "W1859A"\n')
+    g = Game.new(parse_variant(text.replace("centers = 4", "centers = 6\nno_change_years = 2")))
+    assert g.phase == "W1859A"
+    while g.status == "active":
+        g.process()
+    assert g.phase == "S1862M"  # after the falls of 1860 and 1861
+    assert g.status == "drawn"
+
+
 def test_game_ends_after_the_last_year() -> None:
     """Seed 001 (Latin American Diplomacy): the game ends "after 1917D" — a last year."""
     g = tiny("", **{"centers = 4": "centers = 6\nlast_year = 1902\nlast_year_result = "
@@ -227,6 +241,25 @@ def test_the_alaskan_army_retreats_to_a_free_center(tmp_path) -> None:
     units["Blue"] = ["F B1"]
     out = adjudicate(v, units=units, orders={"Red": ["A A2 - N1", "A N2 S A A2 - N1"]})
     assert out["dislodged"]["Neutral"][0]["retreats"] == []
+
+
+def test_random_orders_leave_neutral_units_alone(tmp_path) -> None:
+    """Seed 004: neutral units "bekommen immer Haltebefehle" (always hold): the random player
+    (demos, benchmarks, random-game tests) gives them no order, though it may support them."""
+    import random
+
+    from polydip.play import random_orders
+
+    g = Game.new(parse_variant(TINY + NEUTRAL))
+    neutral = g.power("Neutral")
+    supported = False
+    for seed in range(40):
+        orders = random_orders(g.map, g.position, random.Random(seed))
+        assert neutral not in orders
+        supported |= any(o.endswith("S A N1") for lst in orders.values() for o in lst)
+        for p, lst in orders.items():
+            assert g.set_orders(p, lst) == []
+    assert supported
 
 
 def test_an_unconquered_province_joins_a_power(tmp_path) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from polydip.adjudication.adjustments import adjustment_counts, adjustment_problem, build_sites
 from polydip.errors import GameFileError, OrderError, PolydipError, did_you_mean
+from polydip.game.calendar import phase_cycle
 from polydip.game.engine import (
     MOVEMENT_TYPES,
     PhaseOutcome,
@@ -232,7 +233,14 @@ class Game:
         for rec in reversed(self.history):
             if rec.outcome.center_changes:
                 return rec.position.phase.year
-        return self.history[0].position.phase.year - 1
+        # no change yet: count from the first year whose centers could change, which is the
+        # next one for a game that starts after its year's update (in Winter, say)
+        start = self.history[0].position.phase
+        cal = self.variant.calendar
+        cycle = phase_cycle(cal)
+        update = max(i for i, (s, t) in enumerate(cycle)
+                     if s == cal.centers_change_after and t != "A")
+        return start.year if cycle.index((start.season, start.type)) > update else start.year - 1
 
     def declare_draw(self, powers: list[int | str] | None = None) -> None:
         """End the game as a draw shared by `powers` (default: every power with a center)."""
