@@ -356,13 +356,13 @@ def test_control_counts_from_the_start_of_the_turn(tmp_path) -> None:
     """Seed 002: "If your side ... controlled a canal or narrow strait at the start of your
     turn, you may move sea units through it (you can't use it in the same turn that you
     capture it)"."""
-    g = Game.new(parse_variant(open(strait(tmp_path)).read()))  # noqa: SIM115
+    g = Game.new(parse_variant(Path(strait(tmp_path)).read_text()))
     g.set_orders("Red", ["F A1 - N2"])
     g.process()
     g.set_orders("Red", ["F N2 - S"])
     g.process()  # N2 changes owner at the end of this fall
     assert g.position.owners[g.map.prov_index["N2"]] == -1  # left before the fall ended
-    g = Game.new(parse_variant(open(strait(tmp_path)).read()))  # noqa: SIM115
+    g = Game.new(parse_variant(Path(strait(tmp_path)).read_text()))
     g.set_orders("Red", ["F A1 - N2"])
     g.process()
     g.process()  # Red holds N2 through the fall: it owns N2 from now on
@@ -378,7 +378,7 @@ def test_control_counts_from_the_start_of_the_turn(tmp_path) -> None:
 
 
 def test_legal_orders_leave_out_closed_passages(tmp_path) -> None:
-    g = Game.new(parse_variant(open(strait(tmp_path)).read()))  # noqa: SIM115
+    g = Game.new(parse_variant(Path(strait(tmp_path)).read_text()))
     g.set_orders("Red", ["F A1 - S"])
     g.process()
     assert "F S - T" not in g.legal_orders("Red")["F S"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,17 @@ def parse_options(items: list[str]) -> dict[str, Any]:
         if "=" not in item:
             raise PolydipError(f"option {item!r}: write KEY=VALUE")
         k, val = item.split("=", 1)
-        out[k.strip()] = {"true": True, "false": False}.get(val.strip().lower(), val.strip())
+        val = val.strip()
+        if val[:1] in ("{", "[", '"') or val.lower() in ("true", "false", "null") or \
+                val.lstrip("-").isdigit():
+            try:  # a table or list option: --option 'passage_permissions={"Suez": ...}'
+                out[k.strip()] = json.loads(val.lower() if val.lower() in ("true", "false",
+                                                                             "null") else val)
+                continue
+            except json.JSONDecodeError as exc:
+                raise PolydipError(f"option {k.strip()}: {val!r} is not valid JSON "
+                                   f"({exc.msg}); write KEY=VALUE or KEY='{{...}}'") from exc
+        out[k.strip()] = val
     return out
 
 

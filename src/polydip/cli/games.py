@@ -20,14 +20,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     n = sub.add_parser("new", help="start a game of VARIANT and save it to GAMEFILE")
     n.add_argument("variant", help="a built-in variant name or a variant file")
     add_search_path_option(n)
-    n.add_argument("gamefile")
+    n.add_argument("gamefile", help="the game file to write (JSON)")
     n.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="rule option, e.g. convoy_paradox=1982 (repeatable)")
     n.add_argument("--force", action="store_true", help="overwrite an existing file")
     n.set_defaults(func=cmd_new)
 
     s = sub.add_parser("show", help="show a game's position (current or a past phase)")
-    s.add_argument("gamefile")
+    s.add_argument("gamefile", help="the game file")
     s.add_argument("--phase", help="a past phase, e.g. F1901M: its position and report")
     s.add_argument("--history", action="store_true", help="list the processed phases")
     s.add_argument("--legal", action="store_true", help="list the legal orders")
@@ -40,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Draw the position of a phase with its orders: a processed "
                        "phase shows its orders with their results (failed ones marked); the "
                        "current phase shows the orders given so far.")
-    r.add_argument("gamefile")
+    r.add_argument("gamefile", help="the game file")
     r.add_argument("--phase", help="a processed phase, e.g. S1901M (default: the current one)")
     r.add_argument("-o", "--output", metavar="FILE",
                    help="map.svg or map.png (default: GAMEFILE's name and the phase, .svg)")
@@ -49,13 +49,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     u = sub.add_parser("undo", help="step back one processed phase (its orders become "
                        "pending again)")
-    u.add_argument("gamefile")
+    u.add_argument("gamefile", help="the game file")
     u.set_defaults(func=cmd_undo)
 
     c = sub.add_parser("convert", help="convert between polydip and diplomacy game JSON")
-    c.add_argument("infile")
-    c.add_argument("outfile")
-    c.add_argument("--to", choices=["polydip", "diplomacy"], default="polydip")
+    c.add_argument("infile", help="a polydip game file or the diplomacy package's game JSON")
+    c.add_argument("outfile", help="the file to write")
+    c.add_argument("--to", choices=["polydip", "diplomacy"], default="polydip",
+                   help="the format to write: a polydip game file (default) or the diplomacy "
+                   "package's saved-game JSON")
     c.set_defaults(func=cmd_convert)
 
 

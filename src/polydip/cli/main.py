@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 
+from polydip import __version__
 from polydip.cli import adjudicate, demo, games, orders, process, variants
 from polydip.cli.common import EXIT_BUG, EXIT_ERROR, EXIT_USAGE
 from polydip.errors import PolydipError
@@ -17,7 +18,12 @@ from polydip.errors import PolydipError
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra and isinstance(getattr(args, "lines", None), list) \
+            and not any(e.startswith("-") for e in extra):
+        args.lines += extra  # orders after an option: polydip orders g.json --add France ...
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
@@ -48,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="polydip",
         description="Adjudicate and host Diplomacy games on any map variant.",
     )
+    p.add_argument("--version", action="version", version=f"polydip {__version__}")
     sub = p.add_subparsers(title="commands", metavar="COMMAND")
     adjudicate.register(sub)
     demo.register(sub)
