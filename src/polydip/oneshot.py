@@ -36,12 +36,9 @@ def get_map(name: str) -> Map:
 def power_index(m: Map, name: Any) -> int:
     if not isinstance(name, str):
         raise RequestError(f"a power name must be a string, not {name!r}")
-    key = name.strip().lower()
-    if key in m.power_index:
-        return m.power_index[key]
-    for i, letter in enumerate(m.power_letters):
-        if letter.lower() == key:
-            return i
+    got = m.find_power(name)
+    if got is not None:
+        return got
     raise RequestError(f"unknown power {name!r}" + did_you_mean(name, m.powers))
 
 
