@@ -427,8 +427,8 @@ chains, straits and canals, land bridges and wraparound seas, each with an examp
 map. The map is Roberts's Imperial (1861, 356 spaces, 172 centers) as DPjudge's imperial.map
 publishes it (copied into tests/data/importers/imperial/ and imported as is): every province,
 edge and name not named below is Imperial's. The seed's rules and examples all hold on Imperial
-except where a decision below changes the map for them. Result: {n_prov} provinces, {n_edges}
-edges, {n_sc} supply centers.
+except where a decision below changes the map for them.
+Result: {n_prov} provinces, {n_edges} edges, {n_sc} supply centers.
 
 POWERS. The seed's table has 13 powers (Britain 12 units, USA 10, France 9, USSR 9, Japan 7,
 Italy 6, Germany 4, Turkey 4, China 4, Columbia 4, Persia 3, Mexico 3, Brazil 3 = 78); the seeds'
@@ -457,8 +457,8 @@ DECISIONS.
     TAS -> TSM, Tiris TIR -> TRS, Antarctica ANT -> ATC (vDiplomacy's Imperial2 codes where it has
     one); Constantinople CON is folded into Ankara (decision 3). Seas take the names the seed uses:
     Kuril Trench (Imperial's Kuril), Florida Channel (Tampa), Northeast and Southeast Trades,
-    Timor Sea, Sargasso Sea, Equatorial Countercurrent, Western Caribbean ("the Caribbean").
-    Imperial's "Bangalore" BAN is named Bandar Abbas: its neighbours (Karachi, Persian Gulf,
+    Timor Sea, Sargasso Sea, Equatorial Countercurrent, Western Caribbean (“the Caribbean”).
+    Imperial's “Bangalore” BAN is named Bandar Abbas: its neighbours (Karachi, Persian Gulf,
     Baghdad, Tabriz, Tehran, Afghanistan) are Bandar Abbas's, and the seed's Persian F Bandar Abbas
     (BAN) stands there. Dublin DUB is Ireland IRE (the seed's Ireland<->Glasgow); Madras MDS is
     Karnataka KAR (the Carnatic coast facing Ceylon: the seed's Karnataka<->Ceylon). DPjudge's
@@ -485,16 +485,17 @@ DECISIONS.
     - Esfahan ESF (central Persia, land): Tehran, Bandar Abbas, Tabriz, Baghdad.
     Provinces that carry a TC home but were no center in Imperial become centers: Toronto,
     Damascus, Kamchatka, Mogadishu, Van, Mitu.
- 4. Seas merged. The seed's example "F(Aegean Sea) to Red Sea" through Cairo needs Cairo on the
+ 4. Seas merged. The seed's example “F(Aegean Sea) to Red Sea” through Cairo needs Cairo on the
     Aegean; in Imperial Cairo touches the Eastern Mediterranean, which is merged into the Aegean
     (TC's Aegean Sea, from Greece to Egypt and Syria; alias Eastern Mediterranean). The seed's
     East Indies borders the Bay of Bengal; Imperial's Sumatra borders the Andaman Sea, which is
     merged into the Bay of Bengal (alias Andaman Sea).
- 5. Coasts. The seed writes one coast where a province has two: F Leningrad[wc] is Imperial's St
-    Petersburg south coast (Gulf of Finland), named WC here; Leningrad keeps NC. "F Rome" and "F
-    Bremen" have no coast: Rome and Bremen (Imperial's two-coast Rome and Kiel) have one coast
-    touching both seas, as Imperial's Salerno does. Cairo and Panama, canal provinces like Bremen
-    and Ankara, also have one coast. Every other two-coast province is Imperial's.
+ 5. Coasts. Of the seed's fleets on Imperial two-coast provinces only F Leningrad[wc] names a
+    coast: Imperial's St Petersburg south coast (Gulf of Finland), named WC here; Leningrad keeps
+    NC. “F Rome” and “F Bremen” name none: Rome and Bremen (Imperial's two-coast Rome and Kiel)
+    have one coast touching both seas, as Imperial's Salerno does. Cairo and Panama, canal
+    provinces like Bremen and Ankara, also have one coast. Every other two-coast province is
+    Imperial's.
  6. Island chains. The seed's nine (Hawaii, Carolines, Marshalls, Fiji, New Zealand, East Indies,
     Seychelles, Maldives, Azores) and its two large chains (Luzon/Mindanao, Cuba/Haiti) have terrain
     island_chain: coastal provinces armies and fleets occupy, one coast touching every bordering
@@ -521,19 +522,19 @@ DECISIONS.
     Dublin-Edinburgh: decisions 7, 3). Those provinces are reached by sea.
 10. Straits and canals: Bremen, Ankara, Cairo, Panama ([rules.controlled_passages]). Each joins two
     seas by an edge of kind canal that a fleet crosses in one move, without entering the province:
-    Heligoland Bight-Baltic (Bremen), Black Sea-Aegean (Ankara; Imperial's Bosporus, open to the
+    Helgoland Bight-Baltic (Bremen), Black Sea-Aegean (Ankara; Imperial's Bosporus, open to the
     owner of Constantinople, now keyed to Ankara), Aegean-Red Sea (Cairo, the Suez Canal; new),
     Western Caribbean-Gulf of Panama (Panama, new). The passage is open to the power that owns the
     province (a center) at the start of the turn and to the powers it allows through: the game
-    option passage_permissions = {{"Cairo": {{"Britain": ["Italy"]}}}} is the seed's "the Britain
-    player may also allow Italy F(Aegean Sea) to Red Sea"; closed to everybody else, for moves,
+    option passage_permissions = {{'Cairo': {{'Britain': ['Italy']}}}} is the seed's “the Britain
+    player may also allow Italy F(Aegean Sea) to Red Sea”; closed to everybody else, for moves,
     supports and retreats. Any fleet may still enter the province itself and sail on next turn,
-    as through Kiel: "without having to move into the canal zone first" is the owner's privilege.
+    as through Kiel: “without having to move into the canal zone first” is the owner's privilege.
     A convoy's chain of fleets may use a canal edge (DPjudge's Imperial lets it use the
     Bosporus).
 11. Wraparound: the seed's six (Bering Sea, Westerlies, West Pacific, Equatorial Countercurrent,
     South Pacific, Antarctic Pacific) are Imperial's six, whose edges already join both ends of
-    the map. The seed's "South Pacific" is Imperial's South West Pacific SWP (the sixth sea of
+    the map. The seed's “South Pacific” is Imperial's South West Pacific SWP (the sixth sea of
     Imperial's identical list; Imperial's South Pacific SPA lies wholly in the east and does not
     wrap); both keep Imperial's names.
 12. Supply centers: 146, so that 74 is a majority, as half plus one (74 = 146/2 + 1, as 18 of 34).
@@ -551,15 +552,16 @@ DECISIONS.
     Nanjing government's lower Yangtze; Canton, Chungking, Peking and Sinkiang, under regional
     governments in 1933, stay neutral centers. Aden stays a center: Imperial's Aden is the Yemen
     hinterland, not the settlement British India governed.
-13. Victory: 74 centers at the beginning of a Fall turn ([victory] check = "start_of_season",
-    check_season = "F": counted when a Fall movement phase begins). Builds are Standard (home
-    centers only): the seed runs "entirely under Standard Diplomacy rules" (Imperial's DPjudge
+13. Victory: 74 centers at the beginning of a Fall turn ([victory] check = “start_of_season”,
+    check_season = “F”: counted when a Fall movement phase begins). Builds are Standard (home
+    centers only): the seed runs “entirely under Standard Diplomacy rules” (Imperial's DPjudge
     rule HOME_BUILDS is not used).
 
 COORDINATES are real [latitude, longitude], for a board generator to grow provinces from: land at
 the region's centre or the named city, seas in the middle of their water, coast_coords on each
 coast. The map is a cylinder: longitudes are real (east positive), and the six wraparound seas
-lie on the 180th meridian (their points at about 175E or 175W), with neighbours on both sides.
+lie across the 180th meridian (their points within 5 degrees of it), with neighbours on both
+sides.
 """
 
 # [latitude, longitude] of each province and named coast (COORDINATES in NOTES)
