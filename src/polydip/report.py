@@ -112,7 +112,8 @@ def build_report(game, record, final: bool = False, names: str = "short") -> Rep
     sections = {p: PowerSection(m.powers[p]) for p in range(len(m.powers))}
     for r in outcome.results:
         words = gm_words(ptype, r.result, r.text, r.text in ordered)
-        explicit = ptype == "A" or r.text in ordered
+        # a neutral unit is never ordered: it holds (or is disbanded) by its rule
+        explicit = ptype == "A" or r.text in ordered or m.power_neutral[r.power]
         shown = _order_words(m, ptype, r.text, names)
         sections[r.power].orders.append(OrderLine(r.text, list(r.result), words, explicit,
                                                   shown))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 from typing import Any
 
@@ -37,11 +38,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_variant_list(args: argparse.Namespace) -> int:
     from polydip.variants.loader import builtin_names, load_variant
 
-    for name in builtin_names():
+    names = builtin_names()
+    width = max(len(n) for n in names) + 2
+    for name in names:
         v = load_variant(name)
         n_sc = sum(1 for p in v.provinces.values() if p.supply_center)
-        print(f"{name:16} {v.title} — {len(v.powers)} powers, {len(v.provinces)} provinces, "
-              f"{n_sc} centers")
+        players = sum(1 for p in v.powers if not p.neutral)
+        neutral = len(v.powers) - players
+        print(f"{name:{width}}{v.title} — {players} powers"
+              + (f" (and {neutral} neutral)" if neutral else "")
+              + f", {len(v.provinces)} provinces, {n_sc} centers")
     return 0
 
 
@@ -110,8 +116,11 @@ def cmd_variant_show(args: argparse.Namespace) -> int:
           f"victory at {v.victory.centers} centers; starts {v.calendar.start}")
     for p in v.powers:
         also = f" (also {', '.join(p.aliases)})" if p.aliases else ""
-        print(f"  {p.name} ({p.letter}){also}: homes {', '.join(p.homes)}; "
-              f"units {', '.join(p.units)}")
+        what = [f"homes {', '.join(p.homes)}" if p.homes else "",
+                f"centers {', '.join(p.centers)}" if p.centers != p.homes else "",
+                f"units {', '.join(p.units)}" if p.units else "no units"]
+        print(f"  {p.name} ({p.letter}){' (neutral)' if p.neutral else ''}{also}: "
+              + "; ".join(w for w in what if w))
     if v.rules:
         print(f"  rules: {', '.join(v.rules)}")
     _province_table(v)
@@ -135,7 +144,7 @@ def _province_table(v) -> None:
         table.add_row(abbr, p.name, p.terrain, center, " ".join(p.coasts),
                       ", ".join(p.aliases))
     print()
-    Console(width=max(100, 0), soft_wrap=False).print(table)
+    Console(width=shutil.get_terminal_size((140, 24)).columns).print(table)
 
 
 def cmd_variant_import(args: argparse.Namespace) -> int:
