@@ -88,6 +88,21 @@ def test_owned_policy_and_bad_policy() -> None:
         tiny('[rules.build_site]\npolicy = "owned"\n')
 
 
+def test_any_home_policy_builds_on_owned_home_centers_of_any_power() -> None:
+    """DPjudge's rule HOME_BUILDS (Imperial): "players may build in any owned center that was
+    an original home center for any of the powers in the game"."""
+    g = tiny('[rules.build_sites]\npolicy = "any_home"\n', **NO_WIN)
+    # Red takes Blue's home B1 (its fleet out of the way) and the neutral N2
+    play_year(g, {"Red": ["F A1 - N2", "A A2 - N1"], "Blue": ["F B1 - S"]},
+              {"Red": ["F N2 - B1", "A N1 - N2"]})
+    assert g.phase == "W1901A"
+    owners = g.position.owners
+    assert owners[g.map.prov_index["B1"]] == owners[g.map.prov_index["N2"]] == g.power("Red")
+    g.position.units = [u for u in g.position.units if u.power != g.power("Red")]
+    # B1 (Blue's home) and Red's own homes are build sites; N2, owned but neutral, is not
+    assert set(g.legal_orders("Red")) == {"A1", "A2", "B1"}
+
+
 # ---- victory -----------------------------------------------------------------------------
 
 def test_victory_at_n_centers_after_the_fall() -> None:
