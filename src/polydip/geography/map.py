@@ -110,6 +110,11 @@ class Map:
                 for loc in range(self.n_loc):
                     if self.occupy[k][loc] and not adj_sets[k][loc]:
                         self.occupy[k][loc] = False
+        # no unit moves to where it may not stand; an edge there still counts for convoys
+        # (a convoy lands armies on a glacier no fleet may enter)
+        for k in range(nk):
+            for loc in range(self.n_loc):
+                adj_sets[k][loc] = {x for x in adj_sets[k][loc] if self.occupy[k][x]}
         self.adj: list[list[tuple[int, ...]]] = [
             [tuple(sorted(s)) for s in per_kind] for per_kind in adj_sets
         ]

@@ -122,15 +122,24 @@ class _Cursor:
         if t in _CLOSERS:
             closer = _CLOSERS[t]
             self.i += 1
+            ahead = self.toks[self.i:self.i + 7]
+            if closer is not None and closer in ahead:
+                # "(north-west bank)", "[nb]": everything up to the closing bracket
+                n = ahead.index(closer)
+                self.i += n + 1
+                return self._coast_loc(prov, " ".join(ahead[:n]))
             words: list[str] = []
             while not self.at_end() and len(words) < 4:
                 w = self.peek()
                 if w in (")", "]"):
                     break
+                if w == "-" and words and self.peek(1) and self._reads_as_coast(
+                        prov, " ".join([*words, self.peek(1) or ""])):
+                    self.i += 1  # "/north-west bank": a hyphen inside the coast's name
+                    continue
                 if words and (w in KW_MOVE or w in KW_SUPPORT or w in KW_CONVOY or w in KW_VIA):
                     break
-                if closer is None and words and not self._reads_as_coast(
-                        prov, " ".join([*words, w])):
+                if words and not self._reads_as_coast(prov, " ".join([*words, w])):
                     break  # "/nc S ...": the coast is the word(s) that read as one
                 words.append(self.take())
             if closer is not None and self.peek() == closer:
