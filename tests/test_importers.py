@@ -227,7 +227,7 @@ CFG_HEAD = ("[variant]\nname=t\n[homes]\nNTH=NOR\nUNO=SUD\n[positions]\nNTH=FLT 
     ("[variant]\nnmae=x\n", 2, ["unknown [variant] key 'nmae'", "did you mean name?"]),
     ("[variant]\nstart=SPRING 1901\n[borders]\nNOR=AMY\n[homes]\nA=NOR\n", 2,
      ["start='SPRING 1901' is not a turn", "SPR 1901"]),
-    ("[variant]\nbase=elsewhere\n", 2, ["base variant 'elsewhere' not found", "search path"]),
+    ("[variant]\nbase=elsewhere\n", 2, ["base variant 'elsewhere' not found", "--search-path DIR", "POLYDIP_VARIANT_PATH"]),
     (CFG_HEAD + "NOR=AMY SUD, FLT SUD\nSUD=FLT NOR\n", 9,
      ["one-way army adjacency NOR -> SUD"]),
     (CFG_HEAD + "NOR=AMY, FLT (SUD NXS)\nSUD=FLT NOR\n", 9, ["unknown coast 'NXS'", "NCS"]),

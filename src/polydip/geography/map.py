@@ -13,7 +13,8 @@ import re
 from collections import deque
 from functools import lru_cache
 
-from polydip.errors import VariantError
+from polydip.errors import VariantError, did_you_mean
+from polydip.geography.names import build_index, lookup, name_key
 from polydip.variants.model import DEFAULT_COASTS, Variant
 
 
@@ -148,12 +149,18 @@ class Map:
         # provinces an army may be convoyed to from each convoy province
         self.convoy_shore: list[tuple[int, ...]] = [tuple(sorted(s)) for s in shore]
 
+        for p in v.powers:
+            for what in ("homes", "centers"):
+                for h in getattr(p, what):
+                    if h not in self.prov_index:
+                        raise self._fail(f"powers.{p.name}.{what}", f"unknown province {h!r}"
+                                         + did_you_mean(h, self.prov_abbr), f'"{h}"')
         self.homes: list[tuple[int, ...]] = [
             tuple(self.prov_index[h] for h in p.homes) for p in v.powers
         ]
-        self.power_index = {}
-        for i, p in enumerate(v.powers):
-            self.power_index[p.name.lower()] = i
+        # every name a power is known by (name, adjective, aliases; letters apart)
+        self.power_index = build_index(
+            (i, [p.name, p.adjective, *p.aliases]) for i, p in enumerate(v.powers))
         self.names = self._build_names()
         # memo tables of derived facts, filled lazily by the modules that use them
         self.memo: dict[str, dict] = {}
@@ -172,29 +179,59 @@ class Map:
     def _edge_loc(self, name: str, key: str) -> int:
         loc = self.loc_index.get(name)
         if loc is None:
-            raise VariantError(f"{self.variant.path}: [{key}] unknown place {name!r}")
+            raise self._fail(key, f"unknown place {name!r}"
+                             + did_you_mean(name, self.loc_name), name)
         return loc
 
+    def _fail(self, key: str, msg: str, needle: str) -> VariantError:
+        line = self.variant.line_of(needle)
+        where = f" line {line}:" if line else ""
+        return VariantError(f"{self.variant.path}:{where} [{key}] {msg}")
+
     def _build_names(self) -> dict[str, int]:
-        names: dict[str, int] = {}
-        for i, p in enumerate(self.variant.provinces.values()):
-            for n in (p.abbr, p.name, *p.aliases):
-                names.setdefault(normalize_name(n), i)
-        return names
+        return build_index((i, [p.abbr, p.name, *p.aliases])
+                           for i, p in enumerate(self.variant.provinces.values()))
 
     # ---- lookups used at the edges -------------------------------------------------------
 
+    def find_power(self, name: str) -> int | None:
+        """The power a typed name means: its name, adjective, an alias ("US", "Brasil") or
+        its letter; None when none."""
+        key = name_key(name)
+        got = self.power_index.get(key)
+        if got is None:
+            got = lookup(self.power_index, key.split()) if key else None
+        if got is None and len(key) == 1:
+            for i, letter in enumerate(self.power_letters):
+                if letter.lower() == key:
+                    return i
+        return got
+
     def power_of(self, name: str) -> int:
-        return self.power_index[name.lower()]
+        got = self.find_power(name)
+        if got is None:
+            raise KeyError(name)
+        return got
+
+    def find_place(self, text: str) -> int | None:
+        """The province a typed name means ("Bogotá", "W Caribbean", "La Guajira")."""
+        key = name_key(text)
+        got = self.names.get(key)
+        return got if got is not None or not key else lookup(self.names, key.split())
 
     def loc_of(self, text: str) -> int:
         """Location id of "STP/SC", "stp", "St Petersburg"... (KeyError when unknown)."""
         t = text.strip()
         if "/" in t:
             prov, coast = t.split("/", 1)
-            p = self.names[normalize_name(prov)]
+            p = self.find_place(prov)
+            if p is None:
+                raise KeyError(prov)
             return self.coast_loc(p, coast)
-        return self.names[normalize_name(t)]
+        p = self.find_place(t)
+        if p is None:
+            raise KeyError(t)
+        return p
 
     def coast_loc(self, prov: int, coast: str) -> int:
         """The coast of `prov` that `coast` designates: its abbreviation ("NC", "nb"), its
@@ -318,11 +355,8 @@ def _bfs(m: Map, sources: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(dist)
 
 
-def normalize_name(name: str) -> str:
-    """Lower case, with punctuation folded, for matching typed place names."""
-    s = (name.lower().replace(".", " ").replace("-", " ").replace("'", "").replace("’", "")
-         .replace("_", " "))
-    return " ".join(s.split())
+# the key typed place names are matched on (kept under its older name for importers)
+normalize_name = name_key
 
 
 _CACHE: dict[int, Map] = {}

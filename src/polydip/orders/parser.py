@@ -16,8 +16,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from polydip.errors import OrderError, did_you_mean
-from polydip.geography.map import Map, default_coast_word, normalize_name
+from polydip.errors import OrderError
+from polydip.geography.map import Map, default_coast_word
+from polydip.geography.names import name_key, or_list, suggest
 from polydip.orders.model import (
     BUILD,
     CONVOY,
@@ -44,6 +45,8 @@ KW_DISBAND = {"d", "disband", "disbands", "remove", "removes", "destroy"}
 KW_VIA = {"via", "by"}
 KW_WAIVE = {"waive", "waives", "waived"}
 _FILLER = {"the", "in", "of", "at"}
+_BRACKETS = {"(", ")", "[", "]", "/"}
+_ORDER_WORDS = (KW_HOLD | KW_MOVE | KW_SUPPORT | KW_CONVOY | KW_RETREAT | KW_VIA) - {"s", "c"}
 
 
 class _Cursor:
@@ -53,6 +56,7 @@ class _Cursor:
         cleaned = _ARROWS.sub(" - ", text.replace(".", " ").strip().rstrip(";"))
         self.toks = [t.lower() for t in _TOKEN.findall(cleaned) if t != ","]
         self.i = 0
+        self.last_place = (-1, "", -1)  # the last place name read: start, what, end
 
     def peek(self, k: int = 0) -> str | None:
         j = self.i + k
@@ -93,26 +97,50 @@ class _Cursor:
             raise self.error(f"missing {what}")
         best = None
         for n in range(min(6, len(self.toks) - self.i), 0, -1):
-            words = [t for t in self.toks[self.i:self.i + n]]
-            if words[0] == "-" or words[-1] == "-":
+            words = self.toks[self.i:self.i + n]
+            if words[0] == "-" or words[-1] == "-" or any(w in _BRACKETS for w in words):
                 continue
-            joined = normalize_name(" ".join(w for w in words if w != "-"))
-            if joined in m.names:
-                best = (n, m.names[joined])
+            if "-" in words:  # a hyphenated name ("Rio-Grande"): only as written
+                prov = m.names.get(name_key(" ".join(w for w in words if w != "-")))
+            else:
+                prov = m.find_place(" ".join(words))
+            if prov is not None:
+                best = (n, prov)
                 break
         if best is None:
-            word = self.toks[self.i]
-            # join a few words for the suggestion when they look like a name
-            guess = word
-            raise self.error(f"unknown {what} {guess!r}" + did_you_mean(guess, self._candidates()))
+            raise self.error(f"unknown {what} {self.guess()!r}" + self.suggestion())
         n, prov = best
         self.i += n
+        self.last_place = (self.i - n, what, self.i)
         return self._coast(prov)
 
-    def _candidates(self) -> list[str]:
+    def guess(self) -> str:
+        """The words that were probably meant as the name: up to the next order word."""
+        words = []
+        for w in self.toks[self.i:self.i + 4]:
+            if w in _BRACKETS or w in _ORDER_WORDS:
+                break
+            words.append(w)
+        return " ".join(words) or self.toks[self.i]
+
+    def suggestions(self) -> list[str]:
         m = self.m
-        aliases = [a for p in m.variant.provinces.values() for a in p.aliases]
-        return m.prov_abbr + m.prov_name + aliases
+        names = m.prov_name + [a for p in m.variant.provinces.values() for a in p.aliases]
+        return suggest(self.guess(), names) or suggest(self.toks[self.i], names + m.prov_abbr)
+
+    def suggestion(self) -> str:
+        close = self.suggestions()
+        return f" (did you mean {or_list(close)}?)" if close else ""
+
+    def misread(self, start: int, end: int) -> str:
+        """' (did you mean X?)' when the words from `start` look like a misspelled name
+        longer than the words up to `end` that were read as a place (a short alias read
+        from a misspelled long name: "Gulf of Mexco")."""
+        self.i = start
+        if len(self.guess().split()) < 2:
+            return ""
+        close = [c for c in self.suggestions() if len(name_key(c).split()) > end - start]
+        return f" (did you mean {or_list(close)}?)" if close else ""
 
     def _coast(self, prov: int) -> int:
         """An optional coast after a province: "/nc", "(north coast)", "[nb]", "(lake
@@ -262,6 +290,7 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
 
     kind = c.kind()
     loc = c.place("unit location")
+    loc_start, _, loc_end = c.last_place
     verb = c.peek()
     if verb is None:
         if phase_type == "M":
@@ -332,6 +361,10 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
     try:
         dest = c.place()
     except OrderError:
+        # "F Gulf of Mexco H": a misspelled long name, of which a short alias was read
+        named = c.misread(loc_start, loc_end)
+        if named:
+            raise c.error(f"unknown unit location {c.guess()!r}" + named) from None
         raise c.error(f"unknown order word {verb!r}; expected -, S, C, H, R, B or D"
                       + _hint(phase_type)) from None
     _expect_end(c)
@@ -343,6 +376,11 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
 def _expect_end(c: _Cursor) -> None:
     if not c.at_end():
         rest = " ".join(c.toks[c.i:])
+        start, what, end = c.last_place
+        if start >= 0:  # "F VER - Gulf of Mexco": a short alias read of a misspelled name
+            named = c.misread(start, end)
+            if named:
+                raise c.error(f"unknown {what} {c.guess()!r}" + named)
         raise c.error(f"unexpected {rest!r} at the end of the order")
 
 

@@ -22,6 +22,7 @@ from polydip.variants.model import (
     Variant,
     Victory,
 )
+from polydip.variants.search import search_path as search
 
 DEFAULT_UNIT_KINDS = {
     "A": {"name": "army", "convoyed": True},
@@ -53,8 +54,13 @@ def builtin_names() -> list[str]:
 _LOADED: dict[tuple, Variant] = {}
 
 
-def load_variant(name_or_path: str | Path) -> Variant:
+def load_variant(name_or_path: str | Path,
+                 search_path: list[str | Path] | None = None) -> Variant:
     """Load a built-in variant by name, or a variant file by path.
+
+    `search_path`: folders where the files a `.map`/`.cfg` variant includes are looked for
+    (besides the command line's, POLYDIP_VARIANT_PATH and Parlance's data: see
+    polydip.variants.search).
 
     The same file gives the same Variant object while it is unchanged, so its compiled map
     (and the caches the engine keeps per map) serve every game of that variant. Treat the
@@ -66,16 +72,18 @@ def load_variant(name_or_path: str | Path) -> Variant:
     except OSError:
         st = None
     key = (str(path.resolve()), st.st_mtime_ns, st.st_size) if st else (str(name_or_path),)
+    if st and path.suffix.lower() in (".map", ".cfg"):  # what it includes may come from
+        key += tuple(str(p) for p in search(search_path))  # any folder of the search path
     v = _LOADED.get(key)
     if v is None:
-        v = _load_variant(name_or_path)
+        v = _load_variant(name_or_path, search_path)
         if len(_LOADED) > 64:
             _LOADED.clear()
         _LOADED[key] = v
     return v
 
 
-def _load_variant(name_or_path: str | Path) -> Variant:
+def _load_variant(name_or_path: str | Path, search_path: list[str | Path] | None) -> Variant:
     text_name = str(name_or_path)
     path = Path(text_name)
     if path.suffix == "" and not path.is_file():
@@ -92,7 +100,7 @@ def _load_variant(name_or_path: str | Path) -> Variant:
     if path.suffix.lower() in (".map", ".cfg"):
         from polydip.variants.importers import import_variant
 
-        return import_variant(path)
+        return import_variant(path, search_path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -299,6 +307,7 @@ class _Reader:
                 units=self.strlist(v, "units", key, []),
                 centers=self.strlist(v, "centers", key, list(homes)),
                 neutral=self.get(v, "neutral", bool, key, False),
+                aliases=self.strlist(v, "aliases", key, []),
                 territory=self.strlist(v, "territory", key, []),
             ))
 

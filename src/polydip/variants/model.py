@@ -40,6 +40,7 @@ class Power:
     units: list[str]
     centers: list[str]
     neutral: bool = False  # no player: its units always hold (rules/neutral_units.py)
+    aliases: list[str] = field(default_factory=list)  # other names players use ("US", "UK")
     territory: list[str] = field(default_factory=list)  # provinces it holds at the start
 
 

@@ -41,6 +41,7 @@ from polydip.variants.importers._common import (
     variant_name,
 )
 from polydip.variants.model import Variant
+from polydip.variants.search import HOW_TO_ADD
 
 TERRAIN_WORDS = {"WATER": "sea", "COAST": "coast", "LAND": "land", "PORT": "port",
                  "SHUT": "impassable"}
@@ -161,7 +162,7 @@ class _Reader:
                 return cand
         raise fail(ref, f"included file {name!r} not found (looked in "
                    f"{', '.join(str(d) for d in dirs)})",
-                   "put it beside the including file or pass its folder as a search path")
+                   "put it beside the including file, or " + HOW_TO_ADD)
 
     def _display(self, path: Path) -> str:
         if path.parent.resolve() == self.top.parent.resolve():
