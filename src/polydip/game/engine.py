@@ -211,7 +211,10 @@ def next_phase(m: Map, pos: Position, done: Phase, changes: list) -> Phase:
     """Advance from `done`, updating center owners when the season that changes them ends."""
     cal = m.variant.calendar
     if done.type == "M" and pos.dislodged:
-        return Phase(done.year, done.season, "R")
+        # the retreats that follow: in the same season (Spring Retreats), or the next
+        # season's when the calendar gives retreats a season of their own (phase B of A-D)
+        after = following(cal, done)
+        return after if after.type == "R" else Phase(done.year, done.season, "R")
     pos.contested = frozenset()  # standoffs matter only to the retreats that follow
     nxt = following(cal, done)
     while True:

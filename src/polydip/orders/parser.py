@@ -17,7 +17,7 @@ import re
 from functools import lru_cache
 
 from polydip.errors import OrderError
-from polydip.geography.map import COAST_WORDS, Map
+from polydip.geography.map import Map, default_coast_word
 from polydip.geography.names import name_key, or_list, suggest
 from polydip.orders.model import (
     BUILD,
@@ -31,7 +31,8 @@ from polydip.orders.model import (
     Order,
 )
 
-_TOKEN = re.compile(r"\(|\)|/|-|,|[^\s()/,\-]+")
+_TOKEN = re.compile(r"\(|\)|\[|\]|/|-|,|[^\s()\[\]/,\-]+")
+_CLOSERS = {"(": ")", "[": "]", "/": None}
 _ARROWS = re.compile(r"->|=>|→|–|—|>")
 
 KW_HOLD = {"h", "hold", "holds", "stand", "stands"}
@@ -44,7 +45,7 @@ KW_DISBAND = {"d", "disband", "disbands", "remove", "removes", "destroy"}
 KW_VIA = {"via", "by"}
 KW_WAIVE = {"waive", "waives", "waived"}
 _FILLER = {"the", "in", "of", "at"}
-_BRACKETS = {"(", ")", "/"}
+_BRACKETS = {"(", ")", "[", "]", "/"}
 _ORDER_WORDS = (KW_HOLD | KW_MOVE | KW_SUPPORT | KW_CONVOY | KW_RETREAT | KW_VIA) - {"s", "c"}
 
 
@@ -142,21 +143,34 @@ class _Cursor:
         return f" (did you mean {or_list(close)}?)" if close else ""
 
     def _coast(self, prov: int) -> int:
+        """An optional coast after a province: "/nc", "(north coast)", "[nb]", "(lake
+        shore)", or bare when it is exactly one of the province's coasts ("sc", "nb")."""
         m = self.m
         t = self.peek()
-        if t in ("/", "("):
+        if t in _CLOSERS:
+            closer = _CLOSERS[t]
             self.i += 1
-            words = []
-            while not self.at_end() and self.peek() not in (")",) and len(words) < 3:
+            ahead = self.toks[self.i:self.i + 7]
+            if closer is not None and closer in ahead:
+                # "(north-west bank)", "[nb]": everything up to the closing bracket
+                n = ahead.index(closer)
+                self.i += n + 1
+                return self._coast_loc(prov, " ".join(ahead[:n]))
+            words: list[str] = []
+            while not self.at_end() and len(words) < 4:
                 w = self.peek()
+                if w in (")", "]"):
+                    break
+                if w == "-" and words and self.peek(1) and self._reads_as_coast(
+                        prov, " ".join([*words, self.peek(1) or ""])):
+                    self.i += 1  # "/north-west bank": a hyphen inside the coast's name
+                    continue
                 if words and (w in KW_MOVE or w in KW_SUPPORT or w in KW_CONVOY or w in KW_VIA):
                     break
+                if words and not self._reads_as_coast(prov, " ".join([*words, w])):
+                    break  # "/nc S ...": the coast is the word(s) that read as one
                 words.append(self.take())
-                if w in ("coast", "cs") or (len(words) == 1 and _is_coast_token(w)):
-                    # stop after "nc" or after "... coast"
-                    if w in ("coast", "cs") or self.peek() not in ("coast", "cs"):
-                        break
-            if self.peek() == ")":
+            if closer is not None and self.peek() == closer:
                 self.i += 1
             return self._coast_loc(prov, " ".join(words))
         if t and len(t) == 2 and t.endswith("c") and m.prov_coast_locs[prov]:
@@ -165,7 +179,18 @@ class _Cursor:
         if t in ("north", "south", "east", "west") and self.peek(1) == "coast":
             self.i += 2
             return self._coast_loc(prov, f"{t} coast")
+        if m.prov_coast_locs[prov]:
+            # a bare designation that is exactly one of this province's coasts: "nb", "lake
+            # shore" (never a shortening, which could be an order word such as "s")
+            for n in (3, 2, 1):
+                words = self.toks[self.i:self.i + n]
+                if len(words) == n and m.reads_as_coast(prov, " ".join(words), exact=True):
+                    self.i += n
+                    return self._coast_loc(prov, " ".join(words))
         return prov
+
+    def _reads_as_coast(self, prov: int, text: str) -> bool:
+        return self.m.reads_as_coast(prov, text) or default_coast_word(text)
 
     def _coast_loc(self, prov: int, coast: str) -> int:
         m = self.m
@@ -178,10 +203,6 @@ class _Cursor:
             # an unknown coast on a multi-coast province: keep the province (no coast); the
             # order is then judged as if the coast were omitted
             return prov
-
-
-def _is_coast_token(w: str) -> bool:
-    return any(w in words for words in COAST_WORDS.values()) or (len(w) == 2 and w.endswith("c"))
 
 
 def parse_order(m: Map, text: str, phase_type: str = "M") -> Order:

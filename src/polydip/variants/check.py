@@ -62,9 +62,13 @@ def check_variant(v: Variant) -> list[Problem]:
                     v.unit_kinds[k].coastal for k in kinds):
                 add(e.key, f"{prov} has coasts {', '.join(provs[prov].coasts)}: a {e.kind} "
                     f"edge must name one ({prov}/{provs[prov].coasts[0]})", f"{e.a}-{e.b}")
-            if prov in provs:
+            if prov in provs and kinds:  # (an edge kind no unit crosses marks a border)
                 occupy = v.terrains[provs[prov].terrain].occupy
-                if not occupy & kinds:
+                # a convoying kind's edge to land it cannot enter (a glacier's shore) is
+                # where convoyed units land: it is meaningful
+                shore = any(v.unit_kinds[k].convoys for k in kinds) and any(
+                    v.unit_kinds[k].convoyed for k in occupy if k in v.unit_kinds)
+                if not occupy & kinds and not shore:
                     add(e.key, f"{e.kind} edge touches {prov}, where no unit that crosses "
                         f"{e.kind} edges ({', '.join(sorted(kinds))}) may stand",
                         f"{e.a}-{e.b}")
@@ -98,6 +102,10 @@ def check_variant(v: Variant) -> list[Problem]:
                         f'"{h}"')
                 elif not provs[h].supply_center:
                     add(f"{key}.{what}", f"{h} is not a supply center", f'"{p.name}"')
+        for t in p.territory:
+            if t not in provs:
+                add(f"{key}.territory", f"unknown province {t!r} in territory"
+                    + did_you_mean(t, provs), f'"{t}"')
     owners = Counter(c for p in v.powers for c in p.centers)
     for c, n in owners.items():
         if n > 1:
@@ -129,14 +137,15 @@ def check_variant(v: Variant) -> list[Problem]:
                 taken[prov] = t
     except PolydipError as exc:
         add("edges", str(exc))
-    # victory is reachable
-    n_sc = sum(1 for p in provs.values() if p.supply_center)
+    # victory is reachable (centers count by their value: a capital worth 2 counts twice)
+    n_sc = v.center_total()
     if v.victory.centers > n_sc:
         add("victory.centers", f"{v.victory.centers} centers needed but the map has {n_sc}")
     if "supply_centers" in v.declared and v.declared["supply_centers"] != n_sc:
         add("variant.supply_centers",
-            f"declares {v.declared['supply_centers']} supply centers, the map has {n_sc}",
-            "supply_centers")
+            f"declares {v.declared['supply_centers']} supply centers, the map has {n_sc}"
+            + (" (counted by value)" if any(p.center_value != 1 for p in provs.values())
+               else ""), "supply_centers")
     if "provinces" in v.declared and v.declared["provinces"] != len(provs):
         add("variant.provinces",
             f"declares {v.declared['provinces']} provinces, the map has {len(provs)}",

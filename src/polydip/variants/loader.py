@@ -11,6 +11,7 @@ from polydip.errors import VariantError, did_you_mean
 from polydip.variants.model import (
     PHASE_TYPES,
     Calendar,
+    CoastName,
     Edge,
     EdgeKind,
     Power,
@@ -187,8 +188,8 @@ class _Reader:
 
     def read(self) -> Variant:
         d = self.data
-        known = {"variant", "unit_kinds", "terrains", "edge_kinds", "powers", "provinces",
-                 "edges", "calendar", "victory", "options", "rules"}
+        known = {"variant", "unit_kinds", "terrains", "edge_kinds", "coasts", "powers",
+                 "provinces", "edges", "calendar", "victory", "options", "rules"}
         for k in d:
             if k not in known:
                 raise self.fail(k, "unknown section" + did_you_mean(k, known), f"{k}")
@@ -222,6 +223,19 @@ class _Reader:
                     raise self.fail(f"edge_kinds.{name}.units", f"unknown unit kind {u!r}")
             edge_kinds[name] = EdgeKind(name, frozenset(units))
 
+        coasts: dict[str, CoastName] = {}  # DEFAULT_COASTS apply where this is silent
+        for abbr, v in self.table(d.get("coasts", {}), "coasts").items():
+            key = f"coasts.{abbr}"
+            v = self.table(v, key)
+            for k in v:
+                if k not in ("name", "aliases"):
+                    raise self.fail(f"{key}.{k}", "unknown key" + did_you_mean(k, ["name",
+                                                                                   "aliases"]))
+            if not abbr.isalnum() or abbr.upper() != abbr:
+                raise self.fail(key, "a coast abbreviation is upper-case letters and digits")
+            coasts[abbr] = CoastName(abbr, self.get(v, "name", str, key),
+                                     tuple(self.strlist(v, "aliases", key, [])))
+
         provinces: dict[str, Province] = {}
         for abbr, v in self.table(self.get(d, "provinces", dict, "provinces"), "provinces").items():
             key = f"provinces.{abbr}"
@@ -242,6 +256,24 @@ class _Reader:
                 sc_kind = sc
             else:
                 raise self.fail(f"{key}.supply_center", "must be true, false or a kind name")
+            value = self.get(v, "center_value", int, key, 1)
+            if value < 1:
+                raise self.fail(f"{key}.center_value", "must be 1 or more", f"[{key}]")
+            if value != 1 and sc_kind is None:
+                raise self.fail(f"{key}.center_value", "only a supply center has a value",
+                                f"[{key}]")
+            raw_coasts = v.get("coasts", [])
+            coast_names: dict[str, str] = {}
+            if isinstance(raw_coasts, dict):
+                # the table form names this province's coasts in its own words
+                for c, name in raw_coasts.items():
+                    if not isinstance(name, str):
+                        raise self.fail(f"{key}.coasts.{c}", "must be the coast's name, like "
+                                        "\"sea coast\"", f"[{key}]")
+                    coast_names[c.upper()] = name
+                coast_list = list(coast_names)
+            else:
+                coast_list = [c.upper() for c in self.strlist(v, "coasts", key, [])]
             coords = self.point(v.get("coords"), f"{key}.coords")
             coast_coords = {c: self.point(xy, f"{key}.coast_coords.{c}") for c, xy in
                             self.table(v.get("coast_coords", {}), f"{key}.coast_coords").items()}
@@ -250,8 +282,11 @@ class _Reader:
                 name=self.get(v, "name", str, key),
                 terrain=terrain,
                 supply_center=sc_kind,
-                coasts=[c.upper() for c in self.strlist(v, "coasts", key, [])],
+                center_value=value,
+                coasts=coast_list,
+                coast_names=coast_names,
                 aliases=self.strlist(v, "aliases", key, []),
+                tags=self.strlist(v, "tags", key, []),
                 coords=coords,
                 coast_coords=coast_coords,
             )
@@ -273,6 +308,7 @@ class _Reader:
                 centers=self.strlist(v, "centers", key, list(homes)),
                 neutral=self.get(v, "neutral", bool, key, False),
                 aliases=self.strlist(v, "aliases", key, []),
+                territory=self.strlist(v, "territory", key, []),
             ))
 
         edges = []
@@ -310,7 +346,7 @@ class _Reader:
                 seasons[-2].abbr if len(seasons) > 1 else seasons[0].abbr),
         )
         vic = self.table(d.get("victory", {}), "victory")
-        n_sc = sum(1 for p in provinces.values() if p.supply_center)
+        n_sc = sum(p.center_value for p in provinces.values() if p.supply_center)
         victory = self.victory(vic, "victory", Victory(n_sc // 2 + 1))
         presets = self.table(vic.get("presets", {}), "victory.presets")
         for name, tbl in presets.items():
@@ -341,4 +377,5 @@ class _Reader:
                       if isinstance(meta.get(k), int)},
             path=self.path,
             text=self.text,
+            coasts=coasts,
         )
