@@ -26,7 +26,7 @@ from polydip.oneshot import adjudicate_request
 from polydip.orders.message import read_message
 from polydip.orders.parser import parse_order
 from polydip.variants.check import check_variant
-from polydip.variants.loader import parse_variant
+from polydip.variants.loader import builtin_names, parse_variant
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -339,7 +339,7 @@ def _mutate(text: str, rng: random.Random) -> str:
     return "\n".join(lines)
 
 
-@pytest.mark.parametrize("name", ["standard", "wita", "war_in_north_america"])
+@pytest.mark.parametrize("name", builtin_names())
 def test_the_checker_never_crashes_on_damaged_variant_files(name) -> None:
     """Mutated copies of a shipped variant: each one gives a clean error or passes."""
     base = (resources.files("polydip.variants") / "data" / f"{name}.toml").read_text()

@@ -484,14 +484,21 @@ def _parterre_files() -> list:
 
 
 @pytest.mark.parametrize("path", _parterre_files(), ids=lambda p: getattr(p, "name", "none"))
-def test_parterre_variant(path: Path) -> None:
-    search = [os.environ["POLYDIP_PARLANCE"]] if os.environ.get("POLYDIP_PARLANCE") else []
+def test_parterre_variant(path: Path, capsys) -> None:
+    """With Parlance's data folder in POLYDIP_VARIANT_PATH (or Parlance installed), every
+    Parterre variant imports and checks, also from the command line (issue 18)."""
     try:
-        v = import_variant(path, search)
+        v = import_variant(path)
     except VariantError as exc:
-        if "base variant" in str(exc) and not search:
-            pytest.skip("needs Parlance's standard.cfg: set POLYDIP_PARLANCE")
+        if "base variant" in str(exc):
+            pytest.skip("needs Parlance's standard.cfg: put parlance/data in "
+                        "POLYDIP_VARIANT_PATH")
         raise
+    from polydip.cli.main import main
+
+    code = main(["variant", "check", str(path)])
+    out = capsys.readouterr().out
+    assert code == (1 if CHECK_PROBLEMS.get(path.name) else 0), out
     assert [str(p) for p in check_variant(v)] == CHECK_PROBLEMS.get(path.name, [])
     if path.name in SOURCE_DEFECTS:
         assert SOURCE_DEFECTS[path.name][1] in v.notes
