@@ -207,7 +207,7 @@ def test_variant_import_writes_a_checked_toml(tmp_path, capsys) -> None:
 @pytest.mark.parametrize("req", [
     {"contested": True}, {"contested": -3}, {"units": {"France": "A PAR"}},
     {"orders": {"France": [1]}}, {"dislodged": {"France": [{"unit": "A PAR", "from": []}]}},
-    {"phase": "S1901R"}, {"options": {"convoy_paradox": "1999"}}, {"variant": 5}, [],
+    {"phase": "S1901X"}, {"options": {"convoy_paradox": "1999"}}, {"variant": 5}, [],
     {"centers": {"France": ["NTH"]}}, {"extra": "x"}, {"id": 7, "units": {"Frnace": []}},
 ])
 def test_malformed_requests_get_an_error_line_not_a_crash(req) -> None:

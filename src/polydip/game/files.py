@@ -23,7 +23,7 @@ from typing import Any
 from polydip.errors import GameFileError, PolydipError
 from polydip.game.engine import OrderResult, PhaseOutcome
 from polydip.geography.map import Map, compile_map
-from polydip.state import Position
+from polydip.state import Dislodged, Position
 from polydip.variants.loader import load_variant
 
 FORMAT = "polydip-game"
@@ -92,6 +92,20 @@ def _orders_from(m: Map, data: Any, where: str) -> dict[int, list[str]]:
     return out
 
 
+def _destroyed_from(m: Map, data: Any, where: str) -> list[Dislodged]:
+    """Units destroyed without a retreat phase, as position_to_json writes dislodged units."""
+    from polydip.oneshot import parse_unit, power_index
+
+    out = []
+    for pname, lst in data.items():
+        p = power_index(m, pname)
+        for d in lst:
+            kind, loc = parse_unit(m, d["unit"])
+            att = m.prov_index.get(str(d.get("from") or ""), -1)
+            out.append(Dislodged(p, kind, loc, att, bool(d.get("convoyed"))))
+    return out
+
+
 def game_to_json(game) -> dict[str, Any]:
     m = game.map
     hist = []
@@ -106,6 +120,9 @@ def game_to_json(game) -> dict[str, Any]:
             "center_changes": [[m.prov_abbr[p], m.powers[a] if a >= 0 else None, m.powers[b]]
                                for p, a, b in o.center_changes],
         })
+        if o.destroyed:  # dislodged with nowhere to retreat: destroyed without a retreat phase
+            hist[-1]["destroyed"] = position_to_json(
+                m, Position(o.phase, [], [], o.destroyed))["dislodged"]
     v = game.variant
     return {
         "format": FORMAT,
@@ -182,6 +199,7 @@ def _game_from_json(data: Any, where: str) -> Any:
             nxt = (position_from_json(m, data["history"][i + 1]["position"], w)
                    if i + 1 < len(data["history"]) else game.position)
             outcome = PhaseOutcome(pos.phase, nxt, results, errors, changes)
+            outcome.destroyed = _destroyed_from(m, h.get("destroyed") or {}, f"{w}.destroyed")
             game.history.append(PhaseRecord(pos, _orders_from(m, h.get("orders", {}), w),
                                             outcome))
         game.status = str(data.get("status", "active"))
