@@ -404,9 +404,10 @@ def cmd_undo(args: argparse.Namespace) -> int:
 
 def cmd_convert(args: argparse.Namespace) -> int:
     from polydip.game.dipjson import game_to_diplomacy
-    from polydip.game.files import load_game, write_atomic
+    from polydip.game.files import write_atomic
+    from polydip.game.game import Game
 
-    g = load_game(args.infile)
+    g = Game.load(args.infile)
     if args.to == "diplomacy":
         write_atomic(args.outfile, json.dumps(game_to_diplomacy(g)) + "\n")
     else:

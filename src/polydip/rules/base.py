@@ -22,6 +22,9 @@ from polydip.errors import VariantError
 
 
 class Rule:
+    """A rule module's class: `name` is its key in the variant file ([rules.NAME]),
+    `params_doc` the parameters it takes; it overrides the hooks it needs."""
+
     name: ClassVar[str] = ""
     params_doc: ClassVar[dict[str, str]] = {}
 
@@ -78,6 +81,15 @@ class Rule:
             raise VariantError(f"{self.variant.path}: [{self.key}] {name} = {val!r} is not "
                                f"one of {', '.join(map(repr, choices))}")
         return val
+
+
+REGISTRY: dict[str, type[Rule]] = {}
+
+
+def register(cls: type[Rule]) -> type[Rule]:
+    """Class decorator: make a rule module's class known by its `name`."""
+    REGISTRY[cls.name] = cls
+    return cls
 
 
 class RuleSet:

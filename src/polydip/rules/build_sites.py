@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from polydip.rules import register
-from polydip.rules.base import Rule
+from polydip.rules.base import Rule, register
 
 POLICIES = ("home", "owned_at_year_start", "owned")
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from polydip.errors import PolydipError
-from polydip.geography.map import normalize_name
+from polydip.geography.map import Map, normalize_name
+from polydip.notation import parse_unit
 from polydip.variants.model import Variant
 
 
@@ -102,11 +103,6 @@ def check_variant(v: Variant) -> list[Problem]:
             add("powers", f"center {c} is owned by {n} powers at the start")
     # starting units stand on legal places (compile the map to use its rules)
     try:
-        from dataclasses import replace
-
-        from polydip.geography.map import Map
-        from polydip.oneshot import parse_unit
-
         m = Map(replace(v, edges=[e for e in v.edges if e.a in locs and e.b in locs]))
         taken: dict[int, str] = {}
         for p in v.powers:

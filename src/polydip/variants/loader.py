@@ -8,7 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from polydip.errors import VariantError, did_you_mean
+from polydip.variants.importers import import_variant
 from polydip.variants.model import (
+    DEFAULT_CALENDAR,
+    DEFAULT_EDGE_KINDS,
+    DEFAULT_TERRAINS,
+    DEFAULT_UNIT_KINDS,
     PHASE_TYPES,
     Calendar,
     Edge,
@@ -21,26 +26,6 @@ from polydip.variants.model import (
     Variant,
     Victory,
 )
-
-DEFAULT_UNIT_KINDS = {
-    "A": {"name": "army", "convoyed": True},
-    "F": {"name": "fleet", "coastal": True, "convoys": True},
-}
-DEFAULT_TERRAINS = {
-    "land": {"occupy": ["A"]},
-    "coast": {"occupy": ["A", "F"]},
-    "sea": {"occupy": ["F"], "convoy": True},
-}
-DEFAULT_EDGE_KINDS = {"land": {"units": ["A"]}, "sea": {"units": ["F"]}}
-DEFAULT_CALENDAR = {
-    "start": "S1901M",
-    "centers_change_after": "F",
-    "seasons": [
-        {"name": "Spring", "abbr": "S", "phases": ["movement", "retreats"]},
-        {"name": "Fall", "abbr": "F", "phases": ["movement", "retreats"]},
-        {"name": "Winter", "abbr": "W", "phases": ["adjustments"]},
-    ],
-}
 
 
 def builtin_names() -> list[str]:
@@ -89,8 +74,6 @@ def _load_variant(name_or_path: str | Path) -> Variant:
     if not path.exists():
         raise VariantError(f"{path}: no such file")
     if path.suffix.lower() in (".map", ".cfg"):
-        from polydip.variants.importers import import_variant
-
         return import_variant(path)
     try:
         text = path.read_text(encoding="utf-8")
