@@ -641,3 +641,25 @@ def test_a_home_center_held_by_another_party_at_the_start() -> None:
     assert g.position.owners[n1] == red
     assert g.phase == "W1902A"
     assert set(g.legal_orders("Red")) == {"A1", "A2"}  # N1 is Red's home again (occupied)
+
+
+# ---- the hooks -----------------------------------------------------------------------------
+
+def test_every_hook_is_called_and_every_hook_named_exists() -> None:
+    """A hook a rule may implement is called by the engine (outside rules/), and the hooks a
+    rule module's documentation names exist."""
+    import inspect
+    import re
+
+    import polydip
+    from polydip.rules.base import Rule
+
+    hooks = [n for n, f in vars(Rule).items() if inspect.isfunction(f)
+             and not n.startswith("_") and n != "param"]
+    src = Path(polydip.__file__).parent
+    engine = "\n".join(p.read_text() for p in src.rglob("*.py") if "rules" not in p.parts)
+    for hook in hooks:
+        assert re.search(rf"rules\.{hook}\b", engine), f"hook {hook} is never called"
+    for p in (src / "rules").glob("*.py"):
+        for named in re.findall(r"the `(\w+)` hook", p.read_text()):
+            assert named in hooks, f"{p.name} names a hook {named!r} that does not exist"

@@ -4,7 +4,8 @@ Hooks (a rule implements the ones it needs; RuleSet combines them):
   build_sites(m, pos, power) -> list[int] | None   provinces where `power` may build now
   year_start(m, pos) -> None                        bookkeeping when a new year begins
   before_phase(m, pos, phase) -> list[str]          scheduled events; returns what happened
-  unit_holds(m, pos, unit) -> bool                  the unit always holds (neutrals)
+  unit_holds(m, pos, unit) -> bool                  the unit always holds: orders for it
+                                                    are refused (neutral units)
   retreat(m, pos, dislodged) -> Dislodged | None    changes a dislodged unit's options
   retreat_orders(m, pos) -> {power: [Order]}        orders for units no player orders
   blocked(m, pos, options) -> {power: {(kind, a, b)}}  moves a power may not make now

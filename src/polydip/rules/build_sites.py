@@ -1,4 +1,4 @@
-"""Where a power may build (the `adjustment` hook).
+"""Where a power may build (the `build_sites` hook).
 
 [rules.build_sites]
 policy = "home"                  # standard: vacant home centers the power owns
