@@ -35,7 +35,8 @@ def test_a_phase_from_new_to_process(tmp_path, capsys) -> None:
                          "A Warsaw - Silesia")
     assert code == 1  # one order refused, the other kept
     assert "belongs to Russia" in err
-    assert "A Munich -> Burgundy" in out and "Warsaw" not in out
+    # what was understood is echoed back, in the standard notation on the standard map
+    assert "A MUN - BUR" in out and "Warsaw" not in out
     code, out, _ = run(capsys, "process", game)
     assert code == 0
     assert "A MUN - BUR  (bounced)" in out  # the GM's word (issue 5)
@@ -52,7 +53,7 @@ def test_orders_from_a_file(tmp_path, capsys) -> None:
     orders = tmp_path / "orders.txt"
     orders.write_text("# England\nF LON - ENG\n\nF EDI - NTH\nA LVP - YOR\n")
     code, out, _ = run(capsys, "orders", game, "England", "--file", str(orders))
-    assert code == 0 and "(3)" in out
+    assert code == 0 and "England, Spring 1901 Movement (S1901M): 3 orders" in out
     # the comment and the blank line are skipped; the three orders are kept for England
     from polydip.game.game import Game
 

@@ -60,7 +60,7 @@ def _check(step: dict, outcome: dict, where: str) -> None:
             assert have == want, f"{where}: retreats of {unit}"
 
 
-@pytest.mark.parametrize("case", _cases())
+@pytest.mark.parametrize("case", list(_cases()))
 def test_datc(case: dict) -> None:
     req = {
         "variant": "standard",

@@ -248,7 +248,7 @@ def test_round_trip_through_files_and_the_cli(tmp_path, capsys) -> None:
     assert data["map"] == "standard" and "format" not in data
     back = tmp_path / "back.json"
     assert main(["convert", str(dip), str(back)]) == 0  # Game.load sees the package's format
-    assert "polydip format" in capsys.readouterr().out
+    assert "a polydip game file" in capsys.readouterr().out
     g2 = Game.load(back)
     assert [norm(g2, p) for p in all_positions(g2)] == [norm(g, p) for p in all_positions(g)]
 

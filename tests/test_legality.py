@@ -101,9 +101,13 @@ def get_map(name: str) -> Map:
 VARIANTS = [*builtin_names(), "tiny+rules", "geo+passages"]
 
 
+MAX_UNITS = 40
+
+
 def random_position(m: Map, rng: random.Random, density: float) -> Position:
     """Units on random places (one per province; in an open space, one per power and
-    several powers), random center owners, a movement phase."""
+    several powers) — on a big map, the MAX_UNITS nearest a random province —, random center
+    owners, a movement phase."""
     cal = m.variant.calendar
     season = next(s.abbr for s in cal.seasons if "movement" in s.phases)
     placements: dict[int, list[tuple[int, int]]] = {}
@@ -120,6 +124,11 @@ def random_position(m: Map, rng: random.Random, density: float) -> Position:
         for p in powers[: rng.choice((1, 2, 3)) if m.open_space[prov] else 1]:
             k, loc = rng.choice(places)
             units.append(Unit(p, k, loc))
+    if len(units) > MAX_UNITS:  # big maps: a region's worth of units keeps the test quick
+        start = rng.randrange(m.n_prov)
+        dist = m.distances([start])
+        units.sort(key=lambda u: (dist[m.loc_prov[u.loc]] < 0, dist[m.loc_prov[u.loc]]))
+        units = units[:MAX_UNITS]
     owners = [rng.choice([-1, *range(len(m.powers))]) if m.is_sc[i] else -1
               for i in range(m.n_prov)]
     return Position(Phase(1901, season, "M"), units, owners, [], frozenset(),
@@ -140,7 +149,8 @@ class Judge:
         for i, o in orders.items():
             by_power.setdefault(units[i].power, []).append(o)
         bound, _ = bind_to_units(self.m, units, by_power, MOVEMENT_TYPES, pos=self.pos)
-        results = resolve_movement(self.m, units, bound, self.options, self.closed).results
+        results = resolve_movement(self.m, units, bound, self.options, self.closed,
+                                   self.pos).results
         return {i for i, o in orders.items() if bound[i] is o and "void" not in results[i]}
 
 

@@ -22,12 +22,9 @@ def power_index(m: Map, name: Any) -> int:
     """A power by its name or its letter, in any case."""
     if not isinstance(name, str):
         raise NotationError(f"a power name must be a string, not {name!r}")
-    key = name.strip().lower()
-    if key in m.power_index:
-        return m.power_index[key]
-    for i, letter in enumerate(m.power_letters):
-        if letter.lower() == key:
-            return i
+    got = m.find_power(name)
+    if got is not None:
+        return got
     raise NotationError(f"unknown power {name!r}" + did_you_mean(name, m.powers))
 
 
@@ -58,8 +55,9 @@ def parse_unit(m: Map, text: Any) -> tuple[int, int]:
         coasts = ", ".join(m.loc_name[c] for c in m.prov_coast_locs[m.loc_prov[loc]])
         raise NotationError(f"unit {text!r}: say which coast ({coasts})")
     if not m.occupy[kind][where]:
-        raise NotationError(f"unit {text!r}: a {m.kind_names[kind]} cannot stand in "
-                            f"{m.prov_name[m.loc_prov[where]]}")
+        kind_name = m.kind_names[kind]
+        raise NotationError(f"unit {text!r}: {'an' if kind_name[0] in 'aeiou' else 'a'} "
+                            f"{kind_name} cannot stand in {m.prov_name[m.loc_prov[where]]}")
     return kind, where
 
 

@@ -111,10 +111,13 @@ def _convoy_reach(m: Map, kind: int, origin: int, seas: frozenset[int]) -> froze
     return frozenset(q for q in fleet_reach(m, origin, seas) if occupy[q])
 
 
-def convoy_seas(m: Map, units) -> frozenset[int]:
-    """The convoy provinces holding a unit that may convoy."""
+def convoy_seas(m: Map, units, pos: object = None) -> frozenset[int]:
+    """The convoy provinces holding a unit that may convoy — not one a rule holds (a
+    neutral fleet takes no convoy order)."""
     loc_prov, convoys, sea = m.loc_prov, m.kind_convoys, m.convoy_prov
-    return frozenset(loc_prov[u.loc] for u in units if convoys[u.kind] and sea[loc_prov[u.loc]])
+    holds = m.rules.unit_holds if m.rules and m.rules.has_holds else None
+    return frozenset(loc_prov[u.loc] for u in units if convoys[u.kind] and sea[loc_prov[u.loc]]
+                     and (holds is None or not holds(m, pos, u)))
 
 
 # ---- supports and convoys ------------------------------------------------------------------

@@ -97,6 +97,7 @@ class _Movement(Resolver):
         "occ",
         "open_",
         "paradox",
+        "pos",
         "power",
         "prov",
         "stack",
@@ -107,11 +108,12 @@ class _Movement(Resolver):
     )
 
     def __init__(self, m: Map, units: list[Unit], orders: list[Order | None],
-                 options: dict, blocked: Closed | None = None) -> None:
+                 options: dict, blocked: Closed | None = None, pos: object = None) -> None:
         n = len(units)
         super().__init__(n)
         self.m = m
         self.units = units
+        self.pos = pos
         self.paradox = options.get("convoy_paradox", "szykman")
         self.any_route = options.get("multi_route_disruption", "all") == "any"
         self.power = [u.power for u in units]
@@ -320,7 +322,7 @@ class _Movement(Resolver):
     def _seas(self) -> frozenset[int]:
         """Convoy provinces holding a unit that may convoy (computed once per phase)."""
         if self.fleet_seas is None:
-            self.fleet_seas = convoy_seas(self.m, self.units)
+            self.fleet_seas = convoy_seas(self.m, self.units, self.pos)
         return self.fleet_seas
 
     # ---- decisions -----------------------------------------------------------------------
@@ -485,12 +487,13 @@ class _Movement(Resolver):
 
 
 def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
-                     options: dict | None = None, blocked: Closed | None = None
-                     ) -> MovementResult:
+                     options: dict | None = None, blocked: Closed | None = None,
+                     pos: object = None) -> MovementResult:
     """Adjudicate a movement phase. `orders[i]` is the order of `units[i]` (None = hold).
-    `blocked`: per power, moves (kind, from, to) closed to it now (controlled passages)."""
+    `blocked`: per power, moves (kind, from, to) closed to it now (controlled passages);
+    `pos`: the position, for the rules' hooks."""
     options = options or {}
-    mv = _Movement(m, units, orders, options, blocked)
+    mv = _Movement(m, units, orders, options, blocked, pos)
     n = len(units)
     resolve = mv.resolve
     typ = mv.typ

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites, resolve_adjustments
+from polydip.adjudication.legality import closed_passages
 from polydip.adjudication.movement import resolve_movement
 from polydip.adjudication.retreats import resolve_retreats
 from polydip.errors import OrderError
@@ -159,8 +160,8 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
     errors: list[tuple[int, str]] = []
     if phase.type == "M":
         bound, errors = bind_to_units(m, pos.units, orders, MOVEMENT_TYPES, pos=pos)
-        blocked = m.rules.blocked(m, pos, options) if m.rules else None
-        mr = resolve_movement(m, pos.units, bound, options, blocked)
+        blocked = closed_passages(m, pos, options)
+        mr = resolve_movement(m, pos.units, bound, options, blocked, pos)
         units = pos.units
 
         def results() -> list[OrderResult]:
@@ -215,7 +216,10 @@ def next_phase(m: Map, pos: Position, done: Phase, changes: list) -> Phase:
     """Advance from `done`, updating center owners when the season that changes them ends."""
     cal = m.variant.calendar
     if done.type == "M" and pos.dislodged:
-        return Phase(done.year, done.season, "R")
+        # the retreats that follow: in the same season (Spring Retreats), or the next
+        # season's when the calendar gives retreats a season of their own (phase B of A-D)
+        after = following(cal, done)
+        return after if after.type == "R" else Phase(done.year, done.season, "R")
     pos.contested = frozenset()  # standoffs matter only to the retreats that follow
     nxt = following(cal, done)
     while True:

@@ -15,7 +15,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
+import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -160,21 +161,76 @@ def _game_from_json(data: Any, where: str) -> GameRecord:
     return game
 
 
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write `text` to `path` so that the file is either the old one or the new one."""
+def write_atomic(path: str | Path, text: str | bytes) -> None:
+    """Write `text` (or bytes) to `path` so that the file is either the old one or the new
+    one.
+
+    The new file keeps the old one's permissions; a new file gets the usual ones (0666 less
+    the umask, e.g. 0644), not the 0600 of a private temporary file.
+    """
     path = Path(path)
     directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        mode: int | None = stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        mode = None
+    for attempt in range(100):
+        tmp = directory / f".{path.name}.{os.getpid()}.{attempt}.tmp"
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            break
+        except FileExistsError:
+            continue
+    else:  # pragma: no cover - a hundred stale temporary files
+        raise OSError(f"cannot create a temporary file beside {path}")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(text.encode("utf-8") if isinstance(text, str) else text)
             f.flush()
             os.fsync(f.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+@contextlib.contextmanager
+def locked(path: str | Path) -> Iterator[None]:
+    """Hold the exclusive lock of a game file: every command that changes the file holds it
+    for its whole read-modify-write, so concurrent commands (seven players' orders handled
+    at once) run one after the other and none is lost. The lock is a hidden file beside
+    the game file (".game.json.lock"), locked with the operating system's advisory lock."""
+    path = Path(path)
+    lock_path = path.parent / f".{path.name}.lock"
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError as exc:
+        raise GameFileError(f"{path}: cannot lock: {exc.strerror or exc}") from exc
+    try:
+        _lock(fd)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+if os.name == "nt":  # pragma: no cover - Windows
+    import msvcrt
+
+    def _lock(fd: int) -> None:
+        while True:
+            try:
+                msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
+                return
+            except OSError:
+                continue
+else:
+    import fcntl
+
+    def _lock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_EX)
 
 
 def save_game(game: GameRecord, path: str | Path) -> None:

@@ -7,11 +7,13 @@ position, orders, results and center changes, so any past phase can be shown or 
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from polydip.adjudication.adjustments import adjustment_counts
+from polydip.adjudication.adjustments import adjustment_counts, adjustment_problem, build_sites
 from polydip.errors import GameFileError, OrderError, PolydipError
 from polydip.game.calendar import parse_phase
 from polydip.game.dipjson import is_diplomacy_game, record_from_diplomacy
@@ -22,14 +24,14 @@ from polydip.game.engine import (
     parse_orders,
     process,
 )
-from polydip.game.files import game_from_json, read_json, save_game
+from polydip.game.files import game_from_json, locked, read_json, save_game
 from polydip.game.record import GameRecord, PhaseRecord
 from polydip.game.victory import game_end, victory_in_force
 from polydip.geography.map import Map, compile_map
 from polydip.notation import parse_unit, power_index
 from polydip.options import check_options, defaults
 from polydip.orders.legal import legal_orders
-from polydip.orders.model import BUILD, DISBAND, RETREAT, WAIVE
+from polydip.orders.model import DISBAND, RETREAT
 from polydip.state import Position, Unit
 from polydip.variants.loader import load_variant
 from polydip.variants.model import Variant, Victory
@@ -70,19 +72,12 @@ class Game(GameRecord):
         return self.status != "active"
 
     def power(self, name: str) -> int:
-        """A power by its name or letter, in any case."""
+        """A power by its name, adjective, letter or alias, in any case."""
         return power_index(self.map, name)
 
     def powers_to_order(self) -> list[int]:
         """Powers that have something to order in the current phase."""
-        pos, m = self.position, self.map
-        if pos.phase.type == "M":
-            powers = {u.power for u in pos.units}
-        elif pos.phase.type == "R":
-            powers = {d.power for d in pos.dislodged}
-        else:
-            powers = {p for p, d in enumerate(adjustment_counts(m, pos)) if d != 0}
-        return sorted(p for p in powers if not m.power_neutral[p])
+        return powers_to_order(self.map, self.position)
 
     def legal_orders(self, power: int | str | None = None) -> dict[str, list[str]]:
         if isinstance(power, str):
@@ -116,12 +111,18 @@ class Game(GameRecord):
             kept_text = [t for t in kept_text if t not in bad]
         else:
             for o in parsed.get(p, []):
-                if o.type not in (BUILD, DISBAND, WAIVE):
-                    problems.append(f"{o.text!r}: not an order for an adjustment phase")
+                why = adjustment_problem(self.map, self.position, p, o)
+                if why:
+                    problems.append(f"{o.text!r}: {why}")
                     kept_text.remove(o.text)
+        if not kept_text and orders:
+            return problems  # nothing taken: the orders given before stay as they were
         if replace:
             merged = self._merge(p, kept_text)
-            self.orders[p] = merged
+            if merged:
+                self.orders[p] = merged
+            else:
+                self.orders.pop(p, None)
         else:
             self.orders.setdefault(p, []).extend(kept_text)
         return problems
@@ -207,6 +208,34 @@ class Game(GameRecord):
     @classmethod
     def from_record(cls, rec: GameRecord) -> Game:
         return cls(**{f.name: getattr(rec, f.name) for f in fields(GameRecord)})
+
+
+def load_game(path: str | Path) -> Game:
+    """A game from a polydip game file or a diplomacy package saved game."""
+    return Game.load(path)
+
+
+@contextlib.contextmanager
+def game_transaction(path: str | Path) -> Iterator[Game]:
+    """Load a game under its file's lock (game/files.locked) and save it when the block ends
+    without an error: `with game_transaction("g.json") as game: game.set_orders(...)`."""
+    with locked(path):
+        game = Game.load(path)
+        yield game
+        save_game(game, path)
+
+
+def powers_to_order(m: Map, pos: Position) -> list[int]:
+    """Powers that have something to order in the phase of `pos`: units to move, dislodged
+    units to retreat, builds or removals to make (neutral powers never order)."""
+    if pos.phase.type == "M":
+        powers = {u.power for u in pos.units}
+    elif pos.phase.type == "R":
+        powers = {d.power for d in pos.dislodged}
+    else:
+        powers = {p for p, d in enumerate(adjustment_counts(m, pos))
+                  if d < 0 or (d > 0 and build_sites(m, pos, p))}
+    return sorted(p for p in powers if not m.power_neutral[p])
 
 
 def initial_position(m: Map) -> Position:

@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from polydip.errors import PolydipError
+from polydip.game.calendar import phase_cycle
 from polydip.geography.map import Map
 from polydip.state import Position
 from polydip.variants.model import Variant, Victory
@@ -55,13 +56,20 @@ def game_end(m: Map, vic: Victory, pos: Position, history: list[Any]
             return "won", leaders
         return "drawn", sorted(alive)
     if vic.no_change_years is not None and history:
-        if pos.phase.year - _last_center_change_year(history) > vic.no_change_years:
+        if pos.phase.year - _last_center_change_year(m, history) > vic.no_change_years:
             return "drawn", sorted(alive)
     return None
 
 
-def _last_center_change_year(history: list[Any]) -> int:
+def _last_center_change_year(m: Map, history: list[Any]) -> int:
     for rec in reversed(history):
         if rec.outcome.center_changes:
             return rec.position.phase.year
-    return history[0].position.phase.year - 1
+    # no change yet: count from the first year whose centers could change, which is the
+    # next one for a game that starts after its year's update (in Winter, say)
+    start = history[0].position.phase
+    cal = m.variant.calendar
+    cycle = phase_cycle(cal)
+    update = max(i for i, (s, t) in enumerate(cycle)
+                 if s == cal.centers_change_after and t != "A")
+    return start.year if cycle.index((start.season, start.type)) > update else start.year - 1

@@ -154,7 +154,7 @@ def _movement(m: Map, pos: Position, power: int | None, closed: Closed
     at = {u.loc: u for u in pos.units}
     placed = {(u.kind, u.loc) for u in pos.units}
     unit_at = {(u.kind, u.loc): u for u in pos.units} if closed else {}
-    seas = convoy_seas(m, pos.units)
+    seas = convoy_seas(m, pos.units, pos)
     # convoyed moves: army province -> (fleet provinces that can carry it, destinations and
     # the fleet provinces on their routes, what the string caches key them by)
     convoys: dict[int, tuple[frozenset[int], dict[int, frozenset[int]], object]] = {}
