@@ -4,6 +4,13 @@ The decisions are the DATC's (5.B): one boolean per order — a move succeeds, a
 given (not cut, supporter not dislodged), a convoy is effective (fleet not dislodged) — and the
 strengths (hold, attack, defend, prevent) are computed from them. Options select the rule
 choices of DATC chapter 4 where rulebooks differ (see docs/options.md).
+
+What a variant's rules change is read from the Map's tables and the rules' hooks, never by
+name: supports a unit may not give (`Map.support_reach`, `Map.no_hold_support`), the
+strength of a move before supports (`Map.move_strength`: 0 across Latin American
+Diplomacy's Greater Andes), moves that fail unless supported (`Map.needs_support`), units
+that may move only to some provinces now (the `move_limits` hook). Each costs nothing when
+the map has no such rule.
 """
 
 from __future__ import annotations
@@ -13,7 +20,9 @@ from polydip.adjudication.legality import (
     Closed,
     convoy_reach,
     convoy_seas,
+    limited,
     may_convoy,
+    move_limits,
     move_target,
     route_without,
     shut,
@@ -53,6 +62,13 @@ class MovementResult:
         self._mv, self._ok, self._dislodger = mv, ok, dislodger
         self._results: list[list[str]] | None = None
 
+    def moved(self, before: list[Unit]) -> list[tuple[Unit, Unit, bool]]:
+        """(unit before, unit after, by convoy) for each move that succeeded; `before` is
+        the units of the input position."""
+        mv, ok = self._mv, self._ok
+        return [(u, Unit(u.power, u.kind, mv.dest[i]), mv.convoyed[i])
+                for i, u in enumerate(before) if mv.typ[i] == T_MOVE and ok[i]]
+
     @property
     def results(self) -> list[list[str]]:
         if self._results is None:
@@ -80,6 +96,8 @@ class _Movement(Resolver):
     __slots__ = (
         "any_route",
         "attackers",
+        "base",
+        "base_held",
         "blocked",
         "conv_fleets",
         "convoyed",
@@ -101,6 +119,7 @@ class _Movement(Resolver):
         "power",
         "prov",
         "stack",
+        "stuck",
         "sup_prov",
         "typ",
         "units",
@@ -149,6 +168,11 @@ class _Movement(Resolver):
         self.conv_fleets: dict[int, list[int]] = {}  # army -> fleets convoying it
         self.fleet_seas: frozenset[int] | None = None
         self.blocked = blocked or {}
+        # a move's strength before supports, when a rule makes it other than 1: in its
+        # attack (base) and in its prevent and defend strengths (base_held)
+        self.base: list[int] | None = None
+        self.base_held: list[int] | None = None
+        self.stuck: set[int] = set()  # moves that fail unless supported, and are not
         self._validate(orders, options)
 
     # ---- order validation (DATC 4.B, 4.C, 4.E.1): the checks are adjudication/legality's ---
@@ -160,6 +184,7 @@ class _Movement(Resolver):
         convoyed, conv_fleets = self.convoyed, self.conv_fleets
         loc_prov = m.loc_prov
         blocked = self.blocked
+        limits = move_limits(m, self.pos) if m.has_move_limits else None
         moves, supports, convoys = [], [], []
         direct = {}  # move -> its destination is adjacent (no convoy needed)
         # pass 1: moves (destination, coasts) — convoy need decided after convoys are read
@@ -173,7 +198,8 @@ class _Movement(Resolver):
                 if got is None:
                     got = move_target(m, kind[u], loc[u], o.target)
                 d = got[0]
-                if d < 0 or (blocked and shut(blocked, power[u], kind[u], loc[u], d)):
+                if d < 0 or (blocked and shut(blocked, power[u], kind[u], loc[u], d)) or (
+                        limits and limited(limits, power[u], kind[u], loc[u], loc_prov[d])):
                     void[u] = True
                     continue
                 typ[u] = T_MOVE
@@ -243,8 +269,9 @@ class _Movement(Resolver):
                     typ[f] = T_HOLD
                     void[f] = True
                 del conv_fleets[u]
-        # pass 4: supports
-        reach_prov = m.reach_prov
+        # pass 4: supports (into provinces the supporter may support into, Map.support_reach)
+        reach_prov = m.support_reach
+        no_hold = m.no_hold_support
         closed_to = blocked.get if blocked else None
         sup_prov, hold_supp, move_supp = self.sup_prov, self.hold_supp, self.move_supp
         occ, open_ = self.occ, self.open_
@@ -265,7 +292,8 @@ class _Movement(Resolver):
             if closed_to is not None and closed_to(power[u]):
                 reach = support_reach(m, kind[u], loc[u], power[u], blocked)
             if target is None:
-                if typ[s] == T_MOVE or prov[s] not in reach:
+                if typ[s] == T_MOVE or prov[s] not in reach or (
+                        no_hold and (kind[s], prov[s]) in no_hold):
                     void[u] = True
                     continue
                 typ[u] = T_SUPPORT
@@ -285,13 +313,16 @@ class _Movement(Resolver):
                 sup_prov[u] = tp
                 dest[u] = s
                 move_supp.setdefault(s, []).append(u)
+        if m.move_strength or m.needs_support:
+            self._rule_strengths(moves, options)
+        stuck = self.stuck
         # attackers and head-to-head battles
         attackers = self.attackers
         crowded = []
         h2h = self.h2h
         no_swap = m.no_swap
         for u in moves:
-            if typ[u] != T_MOVE:
+            if typ[u] != T_MOVE or (stuck and u in stuck):
                 continue
             dp = dest_prov[u]
             lst = attackers.get(dp)
@@ -303,9 +334,34 @@ class _Movement(Resolver):
                     crowded.append(dp)
             v = occ[dp]
             if (v >= 0 and typ[v] == T_MOVE and dest_prov[v] == prov[u] and not open_[prov[u]]
-                    and ((not convoyed[u] and not convoyed[v]) or (prov[u], dp) in no_swap)):
+                    and ((not convoyed[u] and not convoyed[v]) or (prov[u], dp) in no_swap)
+                    and not (stuck and v in stuck)):
                 h2h[u] = v
         self.crowded = crowded
+
+    def _rule_strengths(self, moves: list[int], options: dict) -> None:
+        """Moves over an edge a rule weakens (Map.move_strength) get their strength before
+        supports; moves a rule lets through only with support (Map.needs_support) that have
+        none fail at once: they reach nobody, cut nothing and keep nobody out."""
+        m = self.m
+        typ, kind, loc, dest, convoyed = self.typ, self.kind, self.loc, self.dest, self.convoyed
+        ms = m.move_strength
+        if ms:
+            base = [1] * len(typ)
+            for u in moves:
+                if typ[u] == T_MOVE and not convoyed[u]:
+                    base[u] = ms.get((kind[u], loc[u], dest[u]), 1)
+            self.base = base
+            if options.get("crossing_strength", "move") == "move":
+                self.base_held = base
+        season = getattr(getattr(self.pos, "phase", None), "season", None)
+        needs = m.needs_support.get(season) if m.needs_support and season else None
+        if needs:
+            for u in moves:
+                if (typ[u] == T_MOVE and not convoyed[u] and (kind[u], loc[u], dest[u]) in needs
+                        and not self.move_supp.get(u)):
+                    self.stuck.add(u)
+                    self.settle(u, False)
 
     def _unit_at(self, prov: int, dest: int) -> int:
         """The unit an order names by its province; in an open space, the one moving to
@@ -366,14 +422,15 @@ class _Movement(Resolver):
         if self.occ[dp] < 0 and len(self.attackers[dp]) == 1:
             return True  # an empty province nobody else tries to enter
         att = self._attack(u)
-        if att == 0:
-            return False
         v = self.h2h[u]
         if v >= 0:
             if att <= self._defend(v):
                 return False
-        elif att <= self._hold(self.dest_prov[u]):
-            return False
+        else:
+            hold = self._hold(dp)
+            # (a move of strength 0 still enters a province its unit leaves, unopposed)
+            if att <= hold and (att or hold):
+                return False
         for w in self.attackers[self.dest_prov[u]]:  # u is one of them
             if w != u and att <= self._prevent(w):
                 return False
@@ -412,14 +469,16 @@ class _Movement(Resolver):
 
     def _attack(self, u: int) -> int:
         o = self.occ[self.dest_prov[u]]
+        one = 1 if self.base is None else self.base[u]
         if o < 0 or (self.h2h[u] != o and self.typ[o] == T_MOVE and self.resolve(o)):
-            return 1 + self._support_count(self.move_supp.get(u, _NONE))
+            return one + self._support_count(self.move_supp.get(u, _NONE))
         if self.power[o] == self.power[u]:
             return 0
-        return 1 + self._support_count(self.move_supp.get(u, _NONE), self.power[o])
+        return one + self._support_count(self.move_supp.get(u, _NONE), self.power[o])
 
     def _defend(self, u: int) -> int:
-        return 1 + self._support_count(self.move_supp.get(u, _NONE))
+        one = 1 if self.base_held is None else self.base_held[u]
+        return one + self._support_count(self.move_supp.get(u, _NONE))
 
     def _prevent(self, u: int) -> int:
         if not self._path(u):
@@ -427,13 +486,14 @@ class _Movement(Resolver):
         v = self.h2h[u]
         if v >= 0 and self.resolve(v):
             return 0
-        return 1 + self._support_count(self.move_supp.get(u, _NONE))
+        one = 1 if self.base_held is None else self.base_held[u]
+        return one + self._support_count(self.move_supp.get(u, _NONE))
 
     def _support_cut(self, s: int) -> bool:
         if self.open_[self.prov[s]]:
             return False  # units entering an open space meet nobody
         power = self.power
-        for a in self.attackers.get(self.prov[s], _NONE):
+        for a in self.attackers.get(self.prov[s], _NONE):  # (moves stuck unsupported: none)
             if power[a] == power[s] or self.prov[a] == self.sup_prov[s]:
                 continue
             if self.convoyed[a] and self._convoy_spares(a, s):
@@ -501,10 +561,12 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
     # or convoy nobody attacks, and a move over land into an empty province nobody else
     # enters
     attackers, occ, settle = mv.attackers, mv.occ, mv.settle
+    stuck = mv.stuck
     for u, t in enumerate(typ):
         if t == T_MOVE:
             dp = mv.dest_prov[u]
-            if not mv.convoyed[u] and occ[dp] < 0 and len(attackers[dp]) == 1:
+            if (not mv.convoyed[u] and occ[dp] < 0 and not (stuck and u in stuck)
+                    and len(attackers[dp]) == 1):
                 settle(u, True)
         elif t != T_HOLD and mv.prov[u] not in attackers:
             settle(u, True)

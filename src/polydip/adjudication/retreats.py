@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from polydip.adjudication.legality import Closed, move_locs
+from polydip.adjudication.legality import Closed, retreat_locs
 from polydip.geography.map import Map
 from polydip.orders.model import DISBAND, RETREAT, Order
 from polydip.state import Dislodged, Unit
@@ -20,6 +20,7 @@ BOUNCE, VOID, DISBANDED = "bounce", "void", "disband"
 class RetreatResult:
     units: list[Unit]  # the units that retreated (to be added to the board)
     results: list[list[str]]  # per dislodged unit
+    moved: list[tuple[Unit, Unit, bool]]  # (unit before, unit after, False) per retreat
 
 
 def resolve_retreats(m: Map, dislodged: list[Dislodged],
@@ -54,8 +55,8 @@ def resolve_retreats(m: Map, dislodged: list[Dislodged],
             results[i] += [BOUNCE, DISBANDED]
             continue
         d = dislodged[i]
-        moved.append(Unit(d.power, d.kind, t))
-    return RetreatResult(moved, results)
+        moved.append((Unit(d.power, d.kind, d.loc), Unit(d.power, d.kind, t), False))
+    return RetreatResult([after for _, after, _ in moved], results, moved)
 
 
 def _retreat_loc(m: Map, d: Dislodged, target: int) -> int:
@@ -74,12 +75,13 @@ def _retreat_loc(m: Map, d: Dislodged, target: int) -> int:
 def retreat_options(m: Map, kind: int, loc: int, occupied: set[int] | list[bool],
                     contested: frozenset[int] | set[int], blocked: int, power: int = -1,
                     closed: Closed | None = None) -> tuple[int, ...]:
-    """Where a unit dislodged from `loc` may go: where it could move (not through a passage
-    closed to its `power`), empty, not left empty by a standoff, and not the province its
-    attacker came from (`blocked`, -1 for none)."""
+    """Where a unit dislodged from `loc` may go: where it could move (not across a border no
+    unit retreats across, not through a passage closed to its `power`), empty, not left
+    empty by a standoff, and not the province its attacker came from (`blocked`, -1 for
+    none)."""
     prov = m.loc_prov
     return tuple(
-        d for d in move_locs(m, kind, loc, power, closed)
+        d for d in retreat_locs(m, kind, loc, power, closed)
         if not _in(occupied, prov[d]) and prov[d] not in contested and prov[d] != blocked
     )
 

@@ -32,14 +32,20 @@ def game_end(m: Map, vic: Victory, pos: Position, history: list[Any]
     """("won" | "drawn", the winners or the powers sharing the draw), or None while the game
     goes on. `history` is the list of processed phases (game/record.PhaseRecord).
 
-    A power owning `vic.centers` centers wins when no other owns more; powers tied for the
+    A power owning `vic.centers` centers (counted by value: a capital worth 2 counts twice)
+    wins when no other owns more; powers tied for the
     most share the victory — unless `more_than_others`, where the winner must own more than
     any other power and a tie at the top plays on. Neutral powers neither win nor share a
     draw; a power left alone on the board wins."""
     counts = [0] * len(m.powers)
-    for o, c in Counter(pos.owners).items():
-        if o >= 0 and not m.power_neutral[o]:
-            counts[o] = c
+    if m.has_center_values:  # centers count by their value (a capital worth 2)
+        for p, o in enumerate(pos.owners):
+            if o >= 0 and not m.power_neutral[o]:
+                counts[o] += m.sc_value[p]
+    else:
+        for o, c in Counter(pos.owners).items():
+            if o >= 0 and not m.power_neutral[o]:
+                counts[o] = c
     best = max(counts, default=0)
     check_now = pos.phase.type != "R"
     if vic.check == "start_of_season":

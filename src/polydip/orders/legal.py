@@ -6,7 +6,9 @@ must not need the supporting fleet itself (6.D.31), a convoying fleet must be ne
 some route (6.G.19). The checks are those the adjudicator applies
 (adjudication/legality.py): every order listed here is accepted by it, and every order it
 accepts is listed (tests/test_legality.py checks both on random positions of every variant).
-Units a rule holds (neutral units) have no orders; passages a rule closes are left out.
+Units a rule holds (neutral units) have no orders; passages a rule closes are left out, and
+so are moves a rule forbids a unit now (`move_limits`) and supports the map's rules forbid
+(Map.support_reach, Map.no_hold_support).
 
 Speed: everything that depends only on the map is built once per map and cached as tuples of
 strings — a unit's holds and moves, and for each pair of unit placements the supports one
@@ -22,10 +24,14 @@ from polydip.adjudication.adjustments import adjustment_counts, build_sites
 from polydip.adjudication.convoy import fleet_component, routes_through
 from polydip.adjudication.legality import (
     Closed,
+    Limits,
     closed_passages,
     convoy_reach,
     convoy_seas,
+    limited,
     may_convoy,
+    may_support_hold,
+    move_limits,
     move_locs,
     route_without,
     shut,
@@ -52,15 +58,17 @@ class _Tables:
         ]
         # placements (kind, loc) of units that can stand somewhere
         places = [(k, loc) for k in range(nk) for loc in range(m.n_loc) if m.occupy[k][loc]]
-        # reach by province for each placement (moves without convoy)
+        # reach by province for each placement (moves without convoy), and the provinces it
+        # may support into (fewer, where the map's rules forbid some supports)
         reach = {pl: m.reach_prov[pl[0]][pl[1]] for pl in places}
+        sreach = {pl: m.support_reach[pl[0]][pl[1]] for pl in places}
         by_prov: dict[int, list[tuple[int, int]]] = {}
         for pl in places:
             by_prov.setdefault(m.loc_prov[pl[1]], []).append(pl)
         # partners of a supporter: placements whose province or move targets it can reach
         self.partners: dict[tuple[int, int], frozenset[tuple[int, int]]] = {}
         for pl in places:
-            mine = reach[pl]
+            mine = sreach[pl]
             own = m.loc_prov[pl[1]]
             cands = set()
             for q in mine:
@@ -108,17 +116,18 @@ class _Tables:
         if got is None:
             m = self.m
             got = self.pair[key] = _supports(m, self.unit[k][loc], self.unit[k2][loc2],
-                                             m.reach_prov[k][loc], m.loc_prov[loc],
-                                             m.loc_prov[loc2], m.reach_prov[k2][loc2])
+                                             m.support_reach[k][loc], m.loc_prov[loc],
+                                             m.loc_prov[loc2], m.reach_prov[k2][loc2], k2)
         return got
 
 
 def _supports(m: Map, us: str, them: str, mine: frozenset[int], own: int, their_prov: int,
-              theirs: frozenset[int]) -> tuple[str, ...]:
-    """Supports `us` (reaching the provinces `mine`, standing in `own`) may give `them`
-    (standing in `their_prov`, moving over an edge into the provinces `theirs`)."""
+              theirs: frozenset[int], their_kind: int) -> tuple[str, ...]:
+    """Supports `us` (supporting into the provinces `mine`, standing in `own`) may give
+    `them` (a unit of `their_kind` standing in `their_prov`, moving over an edge into the
+    provinces `theirs`)."""
     out = []
-    if their_prov in mine:
+    if their_prov in mine and may_support_hold(m, their_kind, their_prov):
         out.append(f"{us} S {them}")
     for q in sorted(theirs):
         if q in mine and q != own:
@@ -135,13 +144,14 @@ def legal_orders(m: Map, pos: Position, power: int | None = None,
                  options: dict | None = None) -> dict[str, list[str]]:
     """Unit (or build site) → list of legal orders, for one power or all."""
     if pos.phase.type == "M":
-        return _movement(m, pos, power, closed_passages(m, pos, options or {}))
+        return _movement(m, pos, power, closed_passages(m, pos, options or {}),
+                         move_limits(m, pos))
     if pos.phase.type == "R":
         return _retreats(m, pos, power)
     return _adjustments(m, pos, power)
 
 
-def _movement(m: Map, pos: Position, power: int | None, closed: Closed
+def _movement(m: Map, pos: Position, power: int | None, closed: Closed, limits: Limits
               ) -> dict[str, list[str]]:
     t = _tables(m)
     unit_s, moves, partners, supports = t.unit, t.moves, t.partners, t.supports
@@ -153,7 +163,12 @@ def _movement(m: Map, pos: Position, power: int | None, closed: Closed
             - {(u.kind, u.loc) for u in pos.units if u not in held_units})
     at = {u.loc: u for u in pos.units}
     placed = {(u.kind, u.loc) for u in pos.units}
-    unit_at = {(u.kind, u.loc): u for u in pos.units} if closed else {}
+    # units whose moves a passage or a rule limits now: supports of their moves are worked
+    # out one by one
+    if closed:
+        special = {(u.kind, u.loc): u for u in pos.units}
+    else:
+        special = {(u.kind, u.loc): u for u in pos.units if (u.power, u.kind, u.loc) in limits}
     seas = convoy_seas(m, pos.units, pos)
     # convoyed moves: army province -> (fleet provinces that can carry it, destinations and
     # the fleet provinces on their routes, what the string caches key them by)
@@ -165,9 +180,10 @@ def _movement(m: Map, pos: Position, power: int | None, closed: Closed
                 comp = fleet_component(m, p, seas)
                 dests = _convoy_table(m, u.kind, p, comp) if comp else {}
                 tag: object = comp
-                if closed and closed.get(u.power):
+                if (closed and closed.get(u.power)) or (u.power, u.kind, u.loc) in limits:
                     dests = {q: r for q, r in dests.items()
-                             if not shut(closed, u.power, u.kind, p, q)}
+                             if not shut(closed, u.power, u.kind, p, q)
+                             and not limited(limits, u.power, u.kind, u.loc, q)}
                     tag = (comp, tuple(dests))
                 if dests:
                     convoys[p] = (comp, dests, tag)
@@ -181,23 +197,24 @@ def _movement(m: Map, pos: Position, power: int | None, closed: Closed
             continue  # orders for it are refused
         p = loc_prov[loc]
         us = unit_s[k][loc]
-        if closed:
+        if closed or (u.power, k, loc) in limits:
             mine = support_reach(m, k, loc, u.power, closed)
             lst = [f"{us} H"] + [f"{us} - {m.loc_name[d]}"
-                                 for d in move_locs(m, k, loc, u.power, closed)]
+                                 for d in move_locs(m, k, loc, u.power, closed)
+                                 if not limited(limits, u.power, k, loc, loc_prov[d])]
         else:
-            mine = m.reach_prov[k][loc]
+            mine = m.support_reach[k][loc]
             lst = list(moves[k][loc])
         if p in convoys:
             lst.extend(t.via(us, convoys[p]))
         for pl in partners[(k, loc)] & placed:
             if held and pl in held:
-                if loc_prov[pl[1]] in mine:
+                if loc_prov[pl[1]] in mine and may_support_hold(m, pl[0], loc_prov[pl[1]]):
                     lst.append(f"{us} S {unit_s[pl[0]][pl[1]]}")
-            elif closed:
-                v = unit_at[pl]
+            elif pl in special:
+                v = special[pl]
                 lst.extend(_supports(m, us, unit_s[pl[0]][pl[1]], mine, p, loc_prov[pl[1]],
-                                     support_reach(m, v.kind, v.loc, v.power, closed)))
+                                     _moves_into(m, v, closed, limits), v.kind))
             else:
                 lst.extend(supports(k, loc, pl[0], pl[1]))
         if m.has_open_spaces and m.open_space[p]:
@@ -205,7 +222,7 @@ def _movement(m: Map, pos: Position, power: int | None, closed: Closed
             for v in pos.units:
                 if v is not u and v.loc == loc and v.kind == k and v not in held_units:
                     lst.extend(_supports(m, us, us, mine, p, p,
-                                         support_reach(m, k, loc, v.power, closed)))
+                                         _moves_into(m, v, closed, limits), k))
         if convoys:
             if into:
                 _convoy_supports(m, us, p, mine, into, seas, lst)
@@ -215,6 +232,16 @@ def _movement(m: Map, pos: Position, power: int | None, closed: Closed
                         lst.extend(t.convoys(us, k, p, at_prov(m, at, ap), entry, seas))
         out[us] = lst
     return out
+
+
+def _moves_into(m: Map, v: Unit, closed: Closed, limits: Limits) -> frozenset[int]:
+    """The provinces unit `v` may move into over an edge now."""
+    if closed and closed.get(v.power):
+        reach = frozenset(m.loc_prov[d] for d in move_locs(m, v.kind, v.loc, v.power, closed))
+    else:
+        reach = m.reach_prov[v.kind][v.loc]
+    allowed = limits.get((v.power, v.kind, v.loc)) if limits else None
+    return reach if allowed is None else reach & allowed
 
 
 def at_prov(m: Map, at: dict, prov: int):
