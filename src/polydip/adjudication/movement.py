@@ -197,15 +197,19 @@ class _Movement(Resolver):
                 got = cache.get((kind[u], loc[u], o.target))
                 if got is None:
                     got = move_target(m, kind[u], loc[u], o.target)
-                d = got[0]
-                if d < 0 or (blocked and shut(blocked, power[u], kind[u], loc[u], d)) or (
-                        limits and limited(limits, power[u], kind[u], loc[u], loc_prov[d])):
+                d, adjacent = got
+                if d < 0 or (limits and limited(limits, power[u], kind[u], loc[u], loc_prov[d])):
                     void[u] = True
                     continue
+                if blocked and shut(blocked, power[u], kind[u], loc[u], d):
+                    if not (o.via and m.kind_convoyed[kind[u]]):
+                        void[u] = True
+                        continue
+                    adjacent = False  # not over the closed edge: by convoy, as it says
                 typ[u] = T_MOVE
                 dest[u] = d
                 dest_prov[u] = loc_prov[d]
-                direct[u] = got[1]
+                direct[u] = adjacent
                 moves.append(u)
             elif t == SUPPORT:
                 supports.append(u)

@@ -34,7 +34,6 @@ from polydip.adjudication.legality import (
     move_limits,
     move_locs,
     route_without,
-    shut,
     support_reach,
 )
 from polydip.geography.map import Map
@@ -164,11 +163,11 @@ def _movement(m: Map, pos: Position, power: int | None, closed: Closed, limits: 
     at = {u.loc: u for u in pos.units}
     placed = {(u.kind, u.loc) for u in pos.units}
     # units whose moves a passage or a rule limits now: supports of their moves are worked
-    # out one by one
-    if closed:
-        special = {(u.kind, u.loc): u for u in pos.units}
-    else:
-        special = {(u.kind, u.loc): u for u in pos.units if (u.power, u.kind, u.loc) in limits}
+    # out one by one (for each unit of that kind there: several in an open space)
+    special: dict[tuple[int, int], list[Unit]] = {}
+    for u in pos.units:
+        if (closed or (u.power, u.kind, u.loc) in limits) and u not in held_units:
+            special.setdefault((u.kind, u.loc), []).append(u)
     seas = convoy_seas(m, pos.units, pos)
     # convoyed moves: army province -> (fleet provinces that can carry it, destinations and
     # the fleet provinces on their routes, what the string caches key them by)
@@ -180,14 +179,13 @@ def _movement(m: Map, pos: Position, power: int | None, closed: Closed, limits: 
                 comp = fleet_component(m, p, seas)
                 dests = _convoy_table(m, u.kind, p, comp) if comp else {}
                 tag: object = comp
-                if (closed and closed.get(u.power)) or (u.power, u.kind, u.loc) in limits:
+                if (u.power, u.kind, u.loc) in limits:
                     dests = {q: r for q, r in dests.items()
-                             if not shut(closed, u.power, u.kind, p, q)
-                             and not limited(limits, u.power, u.kind, u.loc, q)}
+                             if not limited(limits, u.power, u.kind, u.loc, q)}
                     tag = (comp, tuple(dests))
                 if dests:
                     convoys[p] = (comp, dests, tag)
-    into = _convoy_only(m, at, convoys) if convoys else {}
+    into = _convoy_only(m, at, convoys, closed) if convoys else {}
     out: dict[str, list[str]] = {}
     for u in pos.units:
         if power is not None and u.power != power:
@@ -212,9 +210,10 @@ def _movement(m: Map, pos: Position, power: int | None, closed: Closed, limits: 
                 if loc_prov[pl[1]] in mine and may_support_hold(m, pl[0], loc_prov[pl[1]]):
                     lst.append(f"{us} S {unit_s[pl[0]][pl[1]]}")
             elif pl in special:
-                v = special[pl]
+                theirs = frozenset().union(*(_moves_into(m, v, closed, limits)
+                                             for v in special[pl] if v is not u))
                 lst.extend(_supports(m, us, unit_s[pl[0]][pl[1]], mine, p, loc_prov[pl[1]],
-                                     _moves_into(m, v, closed, limits), v.kind))
+                                     theirs, pl[0]))
             else:
                 lst.extend(supports(k, loc, pl[0], pl[1]))
         if m.has_open_spaces and m.open_space[p]:
@@ -255,14 +254,15 @@ def at_prov(m: Map, at: dict, prov: int):
     return u
 
 
-def _convoy_only(m: Map, at: dict, convoys: dict
+def _convoy_only(m: Map, at: dict, convoys: dict, closed: Closed
                  ) -> dict[int, list[tuple[str, int, int]]]:
-    """Destination → convoyed moves there that no army could make without a convoy:
-    (army string, army province, destination)."""
+    """Destination → convoyed moves there that the army could not make without a convoy
+    (not adjacent, or over an edge closed to it now): (army string, army province,
+    destination)."""
     into: dict[int, list[tuple[str, int, int]]] = {}
     for ap, (_comp, dests, _k) in convoys.items():
         a = at_prov(m, at, ap)
-        direct = m.reach_prov[a.kind][a.loc]
+        direct = _moves_into(m, a, closed, {})
         army = m.unit_str(a.kind, a.loc)
         for dp in dests:
             if dp not in direct:

@@ -352,11 +352,11 @@ def crossings(m: Any, pairs: set[tuple[int, int]], kinds: list[str] | None = Non
     return out
 
 
-def supports_into(m: Any, provinces: set[int] | None, targets, kinds: list[str] | None = None
-                  ) -> set[tuple[int, int, int]]:
+def supports_into(m: Any, provinces: set[int] | None, targets: Any = None,
+                  kinds: list[str] | None = None) -> set[tuple[int, int, int]]:
     """(kind, location, province) for units of `kinds` (default: every kind) standing in
-    `provinces` (None: anywhere) and each province `targets(from province)` names that the
-    unit could support into."""
+    `provinces` (None: anywhere) and each province they could support into that
+    `targets(their province)` names (targets None: all of them)."""
     out = set()
     letters = m.kinds if kinds is None else kinds
     for letter in letters:
@@ -365,5 +365,13 @@ def supports_into(m: Any, provinces: set[int] | None, targets, kinds: list[str] 
             p = m.loc_prov[loc]
             if not reach or (provinces is not None and p not in provinces):
                 continue
-            out.update((k, loc, q) for q in reach & targets(p))
+            out.update((k, loc, q) for q in (reach if targets is None else reach & targets(p)))
+    return out
+
+
+def across(pairs: set[tuple[int, int]]) -> dict[int, set[int]]:
+    """Province -> the provinces across a border of `pairs` from it."""
+    out: dict[int, set[int]] = {}
+    for a, b in pairs:
+        out.setdefault(a, set()).add(b)
     return out

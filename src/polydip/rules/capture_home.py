@@ -6,11 +6,15 @@ Föderation (Native Federation) Boston oder California erobern. Das erstbesetzte
 Heimat-VZ. Nur in diesem VZ können Flotten gebaut werden." (To build fleets the Native
 Federation must conquer Boston or California. The first one taken becomes a home center.
 Fleets can only be built there.) Two candidates taken in the same year: the first listed.
+Latin American Diplomacy (seed 001, rule 7.B): Antofagasta, Chile's home center at the
+start, "if [Bolivia] can reclaim Antofagasta, in this game it can use Antofagasta as a Home
+Center, and thus build a fleet to put out to sea" (no kind: a home like any other).
 
 [rules.capture_home]
 power = "Native Federation"
 candidates = ["BOS", "CAL"]
-kind = "F"                 # the only place this power may build this kind
+kind = "F"                 # the only place this power may build this kind (default: none,
+                           # the center simply becomes a home)
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ class CaptureHome(Rule):
     name = "capture_home"
     params_doc: ClassVar[dict[str, str]] = {
         "power": "the power", "candidates": "provinces, in order of preference",
-        "kind": "unit kind buildable only there"}
+        "kind": "unit kind buildable only there (default: none)"}
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
@@ -35,7 +39,7 @@ class CaptureHome(Rule):
         for c in self.candidates:
             if c not in variant.provinces or not variant.provinces[c].supply_center:
                 raise VariantError(f"{variant.path}: [{key}] {c!r} is not a supply center")
-        self.kind = self.param("kind", "F", tuple(variant.unit_kinds))
+        self.kind = self.param("kind", "", ("", *variant.unit_kinds))
 
     def centers_changed(self, m: Any, pos: Any) -> None:
         data = pos.extra.setdefault(self.name, {})
@@ -51,7 +55,7 @@ class CaptureHome(Rule):
                 return
 
     def may_build(self, m: Any, pos: Any, power: int, kind: int, prov: int) -> bool | None:
-        if m.powers[power] != self.power or m.kinds[kind] != self.kind:
+        if not self.kind or m.powers[power] != self.power or m.kinds[kind] != self.kind:
             return None
         home = pos.extra.get(self.name, {}).get(self.power)
         return home is not None and m.prov_abbr[prov] == home
