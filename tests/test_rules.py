@@ -732,3 +732,91 @@ def test_every_hook_is_called_and_every_hook_named_exists() -> None:
     for p in (src / "rules").glob("*.py"):
         for named in re.findall(r"the `(\w+)` hook", p.read_text()):
             assert named in hooks, f"{p.name} names a hook {named!r} that does not exist"
+
+
+# ---- parameters --------------------------------------------------------------------------
+
+PASSAGE = ('[[rules.controlled_passages.passage]]\nname = "P"\nedges = ["S-A1"]\n'
+           'controllers = ["N2"]\n')
+
+
+@pytest.mark.parametrize("rule, message", [
+    ('[rules.build_sites]\nmode = "home"\n',
+     "[rules.build_sites] unknown parameter(s) mode; this rule takes policy"),
+    ('[rules.build_sites]\npolicy = "anywhere"\n',
+     "[rules.build_sites] policy = 'anywhere' is not one of"),
+    ('[rules.capture_home]\npower = "Green"\ncandidates = ["N2"]\n',
+     "[rules.capture_home] power = 'Green' is not one of 'Red', 'Blue'"),
+    ('[rules.capture_home]\npower = "Red"\ncandidates = ["S"]\n',
+     "[rules.capture_home] 'S' is not a supply center"),
+    ('[rules.capture_home]\npower = "Red"\ncandidates = ["ZZ"]\n',
+     "[rules.capture_home] 'ZZ' is not a supply center"),
+    ('[rules.capture_home]\npower = "Red"\ncandidates = ["N2"]\nkind = "Z"\n',
+     "[rules.capture_home] kind = 'Z' is not one of 'A', 'F'"),
+    ('[rules.controlled_passages]\npassage = ["S-A1"]\n',
+     "[rules.controlled_passages.passage[0]] needs name, edges and controllers"),
+    (PASSAGE.replace('controllers = ["N2"]\n', ""),
+     "[rules.controlled_passages.passage[0]] needs name, edges and controllers"),
+    (PASSAGE + 'colour = "red"\n',
+     "[rules.controlled_passages.passage[0]] unknown key(s) ['colour']"),
+    (PASSAGE.replace("S-A1", "A1-B1"),
+     "[rules.controlled_passages.passage[0]] edge 'A1-B1' is not declared under [edges]"),
+    (PASSAGE.replace('["N2"]', '["ZZ"]'),
+     "[rules.controlled_passages.passage[0]] unknown province 'ZZ'"),
+    (PASSAGE + 'exempt = ["Z"]\n',
+     "[rules.controlled_passages.passage[0]] unknown unit kind 'Z'"),
+    ('[[rules.events.join]]\nat = "W1867"\nprovince = "N1"\nfrom = "Red"\n',
+     "[rules.events.join[0]] needs exactly at, province, from, to"),
+    ('[[rules.events.join]]\nat = "1867"\nprovince = "N1"\nfrom = "Red"\nto = "Blue"\n',
+     "[rules.events.join[0]] at = '1867': write season and year, like W1867"),
+    ('[[rules.events.join]]\nat = "X1867"\nprovince = "N1"\nfrom = "Red"\nto = "Blue"\n',
+     "[rules.events.join[0]] at = 'X1867': write season and year"),
+    ('[[rules.events.join]]\nat = "W1867"\nprovince = "N1"\nfrom = "Red"\nto = "Green"\n',
+     "[rules.events.join[0]] unknown power 'Green'"),
+    ('[[rules.events.join]]\nat = "W1867"\nprovince = "N1"\nfrom = "Green"\nto = "Red"\n',
+     "[rules.events.join[0]] unknown power 'Green'"),
+    ('[[rules.events.join]]\nat = "W1867"\nprovince = "ZZ"\nfrom = "Red"\nto = "Blue"\n',
+     "[rules.events.join[0]] unknown province 'ZZ'"),
+    (NEUTRAL + 'retreat_to_free_center = ["ZZ"]\n',
+     "[rules.neutral_units] unknown province 'ZZ'"),
+    ("[rules.neutral_units]\n", "[rules.neutral_units] no power has neutral = true"),
+    ('[rules.no_swap]\npairs = ["A1"]\n', "[rules.no_swap] 'A1': write two provinces"),
+    ('[rules.no_swap]\npairs = ["A1-ZZ"]\n', "[rules.no_swap] 'A1-ZZ': write two provinces"),
+    ('[rules.no_swap]\npairs = ["ZZ-A1"]\n', "[rules.no_swap] 'ZZ-A1': write two provinces"),
+    ('[rules.open_spaces]\nprovinces = ["ZZ"]\n', "[rules.open_spaces] unknown province 'ZZ'"),
+    ("[rules.open_space]\n", "[rules.open_space] unknown rule (did you mean open_spaces?)"),
+])
+def test_a_rule_with_wrong_parameters_is_an_error_naming_the_file_and_key(
+        rule: str, message: str) -> None:
+    with pytest.raises(VariantError) as exc:
+        Game.new(parse_variant(TINY + "\n" + rule, "tiny.toml"))
+    assert str(exc.value).startswith("tiny.toml: ") and message in str(exc.value)
+
+
+def test_rules_without_parameters_change_nothing() -> None:
+    """Each rule module, switched on with nothing to do, plays like the standard rules."""
+    for rule in ("[rules.events]\n", "[rules.no_swap]\n", "[rules.open_spaces]\n",
+                 "[rules.controlled_passages]\n", "[rules.build_sites]\n"):
+        g = tiny(rule, **NO_WIN)
+        play_year(g, {"Red": ["A A2 - N1", "F A1 - N2"]}, {})
+        assert g.phase == "W1901A", rule
+        assert g.legal_orders("Red") == {"A1": ["A A1 B", "F A1 B", "WAIVE"],
+                                         "A2": ["A A2 B", "WAIVE"]}, rule
+
+
+def test_every_rule_module_is_known_and_a_bare_rule_changes_nothing() -> None:
+    """Every module in rules/ registers its rule; the hooks of the base class are the
+    standard rules ("nothing to change")."""
+    import polydip.rules as rules_pkg
+    from polydip.rules import known_rules
+    from polydip.rules.base import Rule
+
+    files = {p.stem for p in Path(rules_pkg.__file__).parent.glob("*.py")} - {"__init__", "base"}
+    assert set(known_rules()) == files
+    bare = Rule({}, parse_variant(TINY), "rules.bare")
+    assert (bare.build_sites(None, None, 0), bare.year_start(None, None),
+            bare.before_phase(None, None, None), bare.unit_holds(None, None, None),
+            bare.retreat(None, None, None), bare.retreat_orders(None, None),
+            bare.blocked(None, None, {}), bare.open_spaces(), bare.no_swap_pairs(),
+            bare.centers_changed(None, None), bare.may_build(None, None, 0, 0, 0)) == (
+        None, None, [], False, None, {}, {}, [], [], None, None)
