@@ -39,7 +39,9 @@ class CaptureHome(Rule):
         for c in self.candidates:
             if c not in variant.provinces or not variant.provinces[c].supply_center:
                 raise VariantError(f"{variant.path}: [{key}] {c!r} is not a supply center")
-        self.kind = self.param("kind", "", ("", *variant.unit_kinds))
+        self.kind = self.param("kind", "")
+        if self.kind and self.kind not in variant.unit_kinds:  # (absent: no kind)
+            self.param("kind", "", tuple(variant.unit_kinds))  # the error naming the kinds
 
     def centers_changed(self, m: Any, pos: Any) -> None:
         data = pos.extra.setdefault(self.name, {})

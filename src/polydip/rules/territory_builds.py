@@ -14,8 +14,10 @@ it SO LONG AS NO OTHER POWER CONTROLS IT (see Rule 7.A.ii above)."
 [rules.territory_builds]
 first_phase = true         # the game's first phase: any vacant province of the territory
 years_ending = [0, 5]      # the years (last digit) of the builds off the centers
-per_phase = 1              # how many builds may go off the usual sites then
-capital = "capital"        # the supply-center kind of capitals
+per_phase = 1              # how many builds may go off the usual sites then (default 1)
+capital = "capital"        # the supply-center kind of capitals (default "capital")
+
+Left out, first_phase is false and years_ending empty: the rule changes nothing.
 
 A power's territory is `territory` in [[powers]]. A site off the centers is a province of it
 that no unit occupies and that is not a center another power owns (an outpost nobody owns
@@ -45,8 +47,8 @@ class TerritoryBuilds(Rule):
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
-        self.first_phase = bool(self.param("first_phase", True, (True, False)))
-        self.years = self.param("years_ending", [0, 5])
+        self.first_phase = bool(self.param("first_phase", False, (True, False)))
+        self.years = self.param("years_ending", [])
         if not isinstance(self.years, list) or any(
                 not isinstance(y, int) or isinstance(y, bool) or not 0 <= y <= 9
                 for y in self.years):
