@@ -67,6 +67,29 @@ def game_end(m: Map, vic: Victory, pos: Position, history: list[Any]
     return None
 
 
+def survivors(m: Map, pos: Position) -> list[int]:
+    """The powers still in the game: with a unit or a center (neutral powers aside)."""
+    alive = {u.power for u in pos.units} | {o for o in pos.owners if o >= 0}
+    return sorted(p for p in alive if not m.power_neutral[p])
+
+
+def draw_shares(m: Map, vic: Victory, pos: Position, powers: list[int] | None) -> list[int]:
+    """The powers sharing a draw declared now: those named (default: every survivor). A
+    variant whose draws are voted by all players (`draw = "all"`, Latin American
+    Diplomacy's "A unanimous vote for a draw is made by all players") shares every draw
+    among all survivors, and a draw naming fewer is refused."""
+    alive = survivors(m, pos)
+    if powers is None:
+        return alive
+    named = sorted(set(powers))
+    if vic.draw == "all" and named != alive:
+        missing = ", ".join(m.powers[p] for p in alive if p not in named) or "none"
+        raise PolydipError(f"{m.variant.title or m.variant.name}: a draw is voted by all "
+                           f"players and shared by every surviving power (left out: "
+                           f"{missing}); name them all or none")
+    return named
+
+
 def _last_center_change_year(m: Map, history: list[Any]) -> int:
     for rec in reversed(history):
         if rec.outcome.center_changes:

@@ -44,14 +44,13 @@ class CaptureHome(Rule):
             self.param("kind", "", tuple(variant.unit_kinds))  # the error naming the kinds
 
     def centers_changed(self, m: Any, pos: Any) -> None:
-        data = pos.extra.setdefault(self.name, {})
-        if data.get(self.power):
+        if pos.extra.get(self.name, {}).get(self.power):
             return
         p = m.power_of(self.power)
         for c in self.candidates:
             prov = m.prov_index[c]
             if pos.owners[prov] == p:
-                data[self.power] = c
+                pos.extra.setdefault(self.name, {})[self.power] = c
                 if pos.homes and prov not in pos.homes[p]:
                     pos.homes[p] = (*pos.homes[p], prov)
                 return
