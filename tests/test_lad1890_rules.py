@@ -536,3 +536,47 @@ def test_random_games_with_the_rules_play_to_1917d(seed: int) -> None:
         g.process()
     assert g.position.phase.year == 1918 and g.status == "drawn"
     assert remembered > 0  # the rainforest rule was in play
+
+
+def test_the_report_counts_capitals_twice_and_builds_off_the_centers_once() -> None:
+    """The GM's report: Argentina's capital counts 2 ("eight Capital Centers supporting 16
+    units"), and Britain, two builds due in 1895 with no free home center, has room for the
+    ONE build off the centers only."""
+    from polydip.report import build_report, format_report
+
+    centers = {"Britain": ["GUY", "BHM", "JAM", "TRI", "EFA", "BAR", "SUR"],
+               "Argentina": ["BUE", "TUC", "CBA"], "Spain": ["HAB"]}
+    g = game_at("C1895M", {"Britain": ["A GUY", "F BHM", "F JAM", "F TRI"], "Spain": ["F FSO"],
+                           "Argentina": ["A TUC", "A CBA", "F BUE"]}, centers)
+    g.set_orders("Spain", ["F FSO - EFA"])
+    g.process()
+    text = format_report(build_report(g, g.history[-1]))
+    assert ("Argentina: 4 centers, 3 units — builds 1 (build sites: JUJ, SAL, CAT, SDE, LRI, "
+            "SJU, MEN, SFE, FOR, CRR, ERI, PAM, NEU, RNE, CHU, SCT, TDF)") in text
+    assert ("Britain: 6 centers, 4 units — builds 1 (build sites: WFA, BHO, BAR, BER, UBA, "
+            "LBA, VIR); 1 more allowed but no room") in text
+    assert "Supply centers: Argentina 4, Britain 6, Spain 2" in text
+    # with a free home center too, both builds fit, one of them off the centers
+    g = game_at("C1895M", {"Britain": ["A GUY", "F BHM", "F JAM"], "Spain": ["F FSO"]},
+                {**centers, "Britain": [*centers["Britain"], "CUR"]})
+    g.set_orders("Spain", ["F FSO - EFA"])
+    g.process()
+    text = format_report(build_report(g, g.history[-1]))
+    assert ("Britain: 7 centers, 3 units — builds 2 (build sites: TRI, WFA, BHO, BAR, BER, "
+            "UBA, LBA, VIR); at most 1 off the centers (WFA, BHO, BAR, BER, UBA, LBA, VIR); "
+            "2 more allowed but no room") in text
+
+
+def test_polydip_new_starts_at_1890d_with_the_capital_builds(tmp_path, capsys) -> None:
+    """`polydip new lad1890` then `polydip show`: the first phase is 1890D, each capital
+    counts 2, and the eight powers with a capital have one build each."""
+    from polydip.cli.main import main
+
+    path = str(tmp_path / "g.json")
+    assert main(["new", "lad1890", path]) == 0
+    assert main(["show", path]) == 0
+    out = capsys.readouterr().out
+    assert "December 1890 Adjustments (D1890A)" in out
+    assert "  Argentina (4 centers, 3 units) — builds 1" in out
+    assert "  Britain (5 centers, 5 units):" in out
+    assert out.count(" — builds 1") == 8

@@ -77,6 +77,19 @@ def site_groups(m: Map, pos: Position, power: int
     return sites, groups
 
 
+def build_room(m: Map, pos: Position, power: int) -> int:
+    """How many units `power` could build now at most, sites allowing: each usual site one,
+    each group of further sites as many as it allows."""
+    usual, groups = site_groups(m, pos, power)
+    room, taken = len(usual), set(usual)
+    for g, n in groups:
+        free = set(g) - taken
+        k = min(n, len(free))
+        room += k
+        taken |= set(sorted(free)[:k])
+    return room
+
+
 class _FreeSites:
     """The build sites a power has left as its builds are carried out one by one: a usual
     site takes one build, a site of a group also uses one of the group's builds."""
