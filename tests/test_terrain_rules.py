@@ -450,3 +450,20 @@ def test_the_standard_map_keeps_its_own_tables() -> None:
     m = compile_map(load_variant("standard"))
     assert m.support_reach is m.reach_prov and m.retreat_locs is m.move_locs
     assert not m.has_center_values and not m.has_move_limits
+
+
+def test_a_convoyed_army_goes_back_the_way_it_came(tmp_path) -> None:
+    """An army convoyed into a rainforest province entered it from the convoy's origin: it
+    may next move only back there, by convoy again (here Marsh is a coastal rainforest)."""
+    text = TERRAIN.replace('name = "Marsh"\nterrain = "coast"\ntags = ["swamp"]',
+                           'name = "Marsh"\nterrain = "coast"\ntags = ["rainforest"]')
+    path = tmp_path / "coastal_forest.toml"
+    path.write_text(text + "\n" + FOREST)
+    out = adjudicate(str(path), units={"Red": ["A C3", "F SEA"]},
+                     orders={"Red": ["A C3 - C1 VIA", "F SEA C A C3 - C1"]})
+    assert out["extra"] == {"rainforests": {"A C1": "C3"}}
+    req = {"phase": "F1905M", "units": out["units"], "extra": out["extra"]}
+    back = adjudicate(str(path), **req, orders={"Red": ["A C1 - C3 VIA", "F SEA C A C1 - C3"]})
+    assert back["results"]["A C1 - C3 VIA"] == []
+    other = adjudicate(str(path), **req, orders={"Red": ["A C1 - C0"]})
+    assert other["results"]["A C1 - C0"] == ["void"]
