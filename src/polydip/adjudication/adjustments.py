@@ -51,7 +51,8 @@ def build_sites(m: Map, pos: Position, power: int) -> list[int]:
     """Provinces where `power` may build now: by default its owned, vacant home centers; a
     build-site rule of the variant may say otherwise (rules/build_sites.py), and rules may
     add sites where only some of the builds may go (`site_groups`)."""
-    usual, groups = site_groups(m, pos, power)
+    usual = _usual_sites(m, pos, power)
+    groups = m.rules.extra_build_sites(m, pos, power) if m.rules else None
     if not groups:
         return usual
     out, seen = list(usual), set(usual)
@@ -68,13 +69,17 @@ def site_groups(m: Map, pos: Position, power: int
     """The usual build sites of `power` now, and the groups of further sites rules add, each
     with how many builds may go there (Latin American Diplomacy's one build off the centers
     in years ending 0 or 5: rules/territory_builds.py)."""
+    groups = m.rules.extra_build_sites(m, pos, power) if m.rules else []
+    return _usual_sites(m, pos, power), groups
+
+
+def _usual_sites(m: Map, pos: Position, power: int) -> list[int]:
     sites = m.rules.build_sites(m, pos, power) if m.rules else None
     if sites is None:
         occupied = {m.loc_prov[u.loc] for u in pos.units}
         homes = pos.homes[power] if pos.homes else m.homes[power]
         sites = [p for p in homes if pos.owners[p] == power and p not in occupied]
-    groups = m.rules.extra_build_sites(m, pos, power) if m.rules else []
-    return sites, groups
+    return sites
 
 
 def build_room(m: Map, pos: Position, power: int) -> int:
@@ -186,16 +191,25 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
     removed_cd: list[list[Unit]] = [[] for _ in m.powers]
     for power in range(len(m.powers)):
         delta = counts[power]
-        sites = _FreeSites(*site_groups(m, pos, power)) if delta > 0 else None
+        free: set[int] = set()
+        limited = None  # the sites only some builds may use, when a rule adds them
+        if delta > 0:
+            usual, groups = site_groups(m, pos, power)
+            free = set(usual)
+            limited = _FreeSites(usual, groups) if groups else None
         done = 0
         for o in orders[power] if power < len(orders) else []:
             ok = False
             if delta > 0 and done < delta:
                 if o.type == WAIVE:
                     ok = True
-                elif o.type == BUILD and build_problem(m, pos, power, o, sites.free()) is None:
+                elif o.type == BUILD and build_problem(
+                        m, pos, power, o, free if limited is None else limited.free()) is None:
                     units.append(Unit(power, o.kind, m.unit_loc(o.kind, o.loc)))
-                    sites.take(m.loc_prov[o.loc])
+                    if limited is None:
+                        free.discard(m.loc_prov[o.loc])
+                    else:
+                        limited.take(m.loc_prov[o.loc])
                     ok = True
             elif delta < 0 and done < -delta and o.type == DISBAND:
                 prov = m.loc_prov[o.loc]

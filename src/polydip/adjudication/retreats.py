@@ -20,7 +20,12 @@ BOUNCE, VOID, DISBANDED = "bounce", "void", "disband"
 class RetreatResult:
     units: list[Unit]  # the units that retreated (to be added to the board)
     results: list[list[str]]  # per dislodged unit
-    moved: list[tuple[Unit, Unit, bool]]  # (unit before, unit after, False) per retreat
+    origins: list[int]  # for each unit that retreated, its index among the dislodged
+
+    def moved(self, dislodged: list[Dislodged]) -> list[tuple[Unit, Unit, bool]]:
+        """(unit before, unit after, False) for each retreat that succeeded."""
+        return [(Unit(d.power, d.kind, d.loc), u, False)
+                for u, d in zip(self.units, (dislodged[i] for i in self.origins), strict=True)]
 
 
 def resolve_retreats(m: Map, dislodged: list[Dislodged],
@@ -45,7 +50,7 @@ def resolve_retreats(m: Map, dislodged: list[Dislodged],
         if t >= 0:
             p = m.loc_prov[t]
             count[p] = count.get(p, 0) + 1
-    moved = []
+    moved, origins = [], []
     for i, t in enumerate(dest):
         if t < 0:
             if DISBANDED not in results[i]:
@@ -55,8 +60,9 @@ def resolve_retreats(m: Map, dislodged: list[Dislodged],
             results[i] += [BOUNCE, DISBANDED]
             continue
         d = dislodged[i]
-        moved.append((Unit(d.power, d.kind, d.loc), Unit(d.power, d.kind, t), False))
-    return RetreatResult([after for _, after, _ in moved], results, moved)
+        moved.append(Unit(d.power, d.kind, t))
+        origins.append(i)
+    return RetreatResult(moved, results, origins)
 
 
 def _retreat_loc(m: Map, d: Dislodged, target: int) -> int:

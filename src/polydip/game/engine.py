@@ -196,7 +196,8 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
             text = describe(m, d, o) if o is not None else f"{m.unit_str(d.kind, d.loc)} D"
             results.append(OrderResult(d.power, text, r))
         new.units = pos.units + rr.units
-        moved = rr.moved
+        if remember:
+            moved = rr.moved(pos.dislodged)
         new.dislodged = []
         new.contested = frozenset()
     else:

@@ -165,9 +165,10 @@ def _movement(m: Map, pos: Position, power: int | None, closed: Closed, limits: 
     # units whose moves a passage or a rule limits now: supports of their moves are worked
     # out one by one (for each unit of that kind there: several in an open space)
     special: dict[tuple[int, int], list[Unit]] = {}
-    for u in pos.units:
-        if (closed or (u.power, u.kind, u.loc) in limits) and u not in held_units:
-            special.setdefault((u.kind, u.loc), []).append(u)
+    if closed or limits:
+        for u in pos.units:
+            if (closed or (u.power, u.kind, u.loc) in limits) and u not in held_units:
+                special.setdefault((u.kind, u.loc), []).append(u)
     seas = convoy_seas(m, pos.units, pos)
     # convoyed moves: army province -> (fleet provinces that can carry it, destinations and
     # the fleet provinces on their routes, what the string caches key them by)
@@ -179,7 +180,7 @@ def _movement(m: Map, pos: Position, power: int | None, closed: Closed, limits: 
                 comp = fleet_component(m, p, seas)
                 dests = _convoy_table(m, u.kind, p, comp) if comp else {}
                 tag: object = comp
-                if (u.power, u.kind, u.loc) in limits:
+                if limits and (u.power, u.kind, u.loc) in limits:
                     dests = {q: r for q, r in dests.items()
                              if not limited(limits, u.power, u.kind, u.loc, q)}
                     tag = (comp, tuple(dests))
@@ -195,7 +196,7 @@ def _movement(m: Map, pos: Position, power: int | None, closed: Closed, limits: 
             continue  # orders for it are refused
         p = loc_prov[loc]
         us = unit_s[k][loc]
-        if closed or (u.power, k, loc) in limits:
+        if closed or (limits and (u.power, k, loc) in limits):
             mine = support_reach(m, k, loc, u.power, closed)
             lst = [f"{us} H"] + [f"{us} - {m.loc_name[d]}"
                                  for d in move_locs(m, k, loc, u.power, closed)
@@ -209,7 +210,7 @@ def _movement(m: Map, pos: Position, power: int | None, closed: Closed, limits: 
             if held and pl in held:
                 if loc_prov[pl[1]] in mine and may_support_hold(m, pl[0], loc_prov[pl[1]]):
                     lst.append(f"{us} S {unit_s[pl[0]][pl[1]]}")
-            elif pl in special:
+            elif special and pl in special:
                 theirs = frozenset().union(*(_moves_into(m, v, closed, limits)
                                              for v in special[pl] if v is not u))
                 lst.extend(_supports(m, us, unit_s[pl[0]][pl[1]], mine, p, loc_prov[pl[1]],
