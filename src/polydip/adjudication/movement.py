@@ -172,7 +172,7 @@ class _Movement(Resolver):
         # attack (base) and in its prevent and defend strengths (base_held)
         self.base: list[int] | None = None
         self.base_held: list[int] | None = None
-        self.stuck: set[int] = set()  # moves that fail unless supported, and are not
+        self.stuck: set[int] = set()  # moves a rule lets through only when supported: unsupported
         self._validate(orders, options)
 
     # ---- order validation (DATC 4.B, 4.C, 4.E.1): the checks are adjudication/legality's ---
@@ -358,7 +358,7 @@ class _Movement(Resolver):
             self.base = base
             if options.get("crossing_strength", "move") == "move":
                 self.base_held = base
-        season = getattr(getattr(self.pos, "phase", None), "season", None)
+        season = self.pos.phase.season if self.pos is not None else None
         needs = m.needs_support.get(season) if m.needs_support and season else None
         if needs:
             for u in moves:
@@ -497,7 +497,7 @@ class _Movement(Resolver):
         if self.open_[self.prov[s]]:
             return False  # units entering an open space meet nobody
         power = self.power
-        for a in self.attackers.get(self.prov[s], _NONE):  # (moves stuck unsupported: none)
+        for a in self.attackers.get(self.prov[s], _NONE):  # (a stuck move attacks nobody)
             if power[a] == power[s] or self.prov[a] == self.sup_prov[s]:
                 continue
             if self.convoyed[a] and self._convoy_spares(a, s):
