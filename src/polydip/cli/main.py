@@ -115,6 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("-o", "--output", metavar="FILE",
                    help="map.svg or map.png (default: GAMEFILE's name and the phase, .svg)")
     r.add_argument("--width", type=int, default=1600, help="PNG width in pixels (default 1600)")
+    r.add_argument("--names", choices=["full", "short"], help="province labels: full names or "
+                   "abbreviations (default: full names on maps of more than 80 provinces)")
     r.set_defaults(func=cmd_render)
 
     u = sub.add_parser("undo", help="step back one processed phase (its orders become "
@@ -144,6 +146,8 @@ def build_parser() -> argparse.ArgumentParser:
     vi.set_defaults(func=cmd_variant_import)
     vc = vs.add_parser("check", help="check a variant file and report every problem")
     vc.add_argument("name")
+    vc.add_argument("--board", action="store_true", help="also check the variant's board "
+                    "against its map and print the figures (docs/boards.md)")
     vc.set_defaults(func=cmd_variant_check)
     v.set_defaults(func=lambda a: (v.print_help(), EXIT_USAGE)[1])
     return p
@@ -383,7 +387,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     out = args.output or f"{Path(args.gamefile).with_suffix('').name}-{phase}.svg"
     if args.width < 200:
         raise PolydipError("--width: at least 200 pixels")
-    render_file(g, out, phase=args.phase, width=args.width)
+    render_file(g, out, phase=args.phase, width=args.width, names=args.names)
     what = "with its results" if view.processed else "with the orders given so far"
     n = len(view.orders)
     print(f"Drew {phase} ({n} order{'' if n == 1 else 's'}, {what}) to {out}")
@@ -546,11 +550,17 @@ def cmd_variant_check(args: argparse.Namespace) -> int:
     v = load_variant(args.name)
     problems = check_variant(v)
     where = v.path
+    board_ok = True
+    if args.board:
+        from polydip.variants.check import board_report
+
+        board_ok, text = board_report(v)
+        print(text)
     if not problems:
         n_sc = sum(1 for p in v.provinces.values() if p.supply_center)
         print(f"{where}: OK — {len(v.provinces)} provinces, {len(v.edges)} edges, "
               f"{n_sc} centers, {len(v.powers)} powers")
-        return 0
+        return 0 if board_ok else EXIT_ERROR
     for pr in problems:
         print(f"{where}: {pr}")
     print(f"{len(problems)} problem(s) found")

@@ -138,6 +138,7 @@ def check_variant(v: Variant) -> list[Problem]:
     seasons = {s.abbr for s in v.calendar.seasons}
     if v.calendar.centers_change_after not in seasons:
         add("calendar.centers_change_after", f"unknown season {v.calendar.centers_change_after!r}")
+    problems += [Problem("board", msg) for msg in board_problems(v)]
     return problems
 
 
@@ -213,6 +214,21 @@ def board_consistency(v: Variant, board) -> list[str]:
                 fwd[i] + rev[i] == 1 and not on_frame):
             problems.append(f"arc {i} is used {fwd[i]} times forward and {rev[i]} backward")
     return problems
+
+
+def board_problems(v: Variant) -> list[str]:
+    """The board's consistency with the variant, when it has a board (plain `variant
+    check`; the figures are `variant check --board`)."""
+    from polydip.render.board import board_path, read_board
+
+    path = board_path(v)
+    if path is None:
+        return []
+    try:
+        board = read_board(path)
+    except PolydipError as exc:
+        return [str(exc)]
+    return [f"{path.name}: {msg}" for msg in board_consistency(v, board)]
 
 
 def check_board(v: Variant, board) -> BoardFigures:
