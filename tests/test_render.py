@@ -155,6 +155,7 @@ def test_png_at_1600_pixels(tmp_path) -> None:
 
 def test_a_variant_without_coordinates_is_a_clear_error(tmp_path) -> None:
     v = copy.deepcopy(load_variant("standard"))  # loaded variants are shared: copy to change
+    v.path = ""  # a variant from elsewhere: no board file beside it
     for p in v.provinces.values():
         p.coords = None
     m = compile_map(v)

@@ -242,7 +242,8 @@ def draw_labels(svg: Svg, m: Map, geo: BoardGeo, full: bool, centers: list[tuple
             wmax = max(len(s) for s in lines) * size * 0.62
             cx, cy = x - wmax / 2 - 9, y0 - size * 0.35
             abbr = m.prov_abbr[i]
-            svg.add(f'<g class="center{" home" if ring else ""}" data-center="{abbr}">')
+            home = f' data-home="{ring}"' if ring else ""
+            svg.add(f'<g class="center" data-center="{abbr}"{home}>')
             if ring:
                 svg.add(f'<circle cx="{fmt(cx)}" cy="{fmt(cy)}" r="8.2" fill="{ring}" '
                         f'stroke="{INK}" stroke-width="1.2"/>')

@@ -3,7 +3,8 @@
 The picture is made for posting at 1600 px width: a title bar, the map, and a legend with
 the powers' colors, center and unit counts, and a key to the symbols. Every element that a
 test or a tool may look for carries a class and a data attribute: units are
-`<g class="unit" data-unit="F LON" data-power="England">`, orders are
+`<g class="unit" data-unit="F LON" data-power="England" data-at="x,y">` (data-at: where it is
+drawn), orders are
 `<g class="order move failed" data-order="A MUN - BUR" data-result="bounce">`.
 """
 
@@ -367,7 +368,8 @@ def _units(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: lis
     for u in pos.units:
         x, y = where[("unit", u.loc)]
         name = m.unit_str(u.kind, u.loc)
-        svg.add(f'<g class="unit" data-unit="{name}" data-power="{m.powers[u.power]}">')
+        svg.add(f'<g class="unit" data-unit="{name}" data-power="{m.powers[u.power]}" '
+                f'data-at="{_fmt(x)},{_fmt(y)}">')
         if u.loc in dislodged_now:
             svg.add(f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r * 1.75)}" '
                     f'fill="none" stroke="{FAIL}" stroke-width="3" stroke-dasharray="5 3"/>')
@@ -377,7 +379,8 @@ def _units(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: lis
         x, y = where[("dislodged", d.loc)]
         name = m.unit_str(d.kind, d.loc)
         svg.add(f'<g class="unit dislodged" data-unit="{name}" '
-                f'data-power="{m.powers[d.power]}" opacity="0.92">')
+                f'data-power="{m.powers[d.power]}" data-at="{_fmt(x)},{_fmt(y)}" '
+                'opacity="0.92">')
         svg.add(_unit_shape(m, d.kind, x, y, r * 0.85, colors[d.power], FAIL,
                             ' stroke-dasharray="4 2"'))
         svg.add("</g>")
