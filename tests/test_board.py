@@ -81,8 +81,9 @@ def test_check_finds_broken_boards() -> None:
     problems = check_board(v, board).problems
     assert any(p.startswith("anchor too close to the province outline: BUR unit")
                for p in problems)
-    assert any("arc" in p and "used 1 times forward and 0 backward" in p
-               or "used 0 times forward and 1 backward" in p for p in problems)
+    assert any(p.startswith("arc ") and ("used 1 times forward and 0 backward" in p
+                                          or "used 0 times forward and 1 backward" in p)
+               for p in problems)
     assert any(p.startswith("the faces cover") for p in problems)  # a gap where Paris was
     # plain `variant check` reports a board that does not fit the variant
     v2 = replace(copy.deepcopy(v), provinces={k: p for k, p in v.provinces.items()})
