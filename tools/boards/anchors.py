@@ -23,12 +23,6 @@ def halo_zones(gr, seeds, land, seed_part, pin_parts, halo_hints: dict, m, auto_
     its land closes, as Denmark the Øresund)."""
     part = gr.part
     ss = gr.ss
-    # parts with a land neighbour are not islands
-    touching = set()
-    for a, b in ((part[:, :-1], part[:, 1:]), (part[:-1, :], part[1:, :])):
-        d = (a != b) & (a > 0) & (b > 0)
-        touching.update(np.unique(a[d]).tolist())
-        touching.update(np.unique(b[d]).tolist())
     prov_parts: dict[int, set[int]] = {}
     for pid, ps in seed_part.items():
         for p in ps:
@@ -40,11 +34,20 @@ def halo_zones(gr, seeds, land, seed_part, pin_parts, halo_hints: dict, m, auto_
         if abbr not in m.prov_index:
             raise SystemExit(f"hints halos: unknown province {abbr!r}")
         radius[m.prov_index[abbr]] = float(r)
+    # a province on small islands (its land masses, whole, are small) gets a halo
+    mass, _n = ndimage.label(part > 0)
+    mass_area = np.bincount(mass.ravel())
+    land_cells = part > 0
+    pairs = np.unique(part[land_cells].astype(np.int64) * (1 << 32) + mass[land_cells])
+    part_masses: dict[int, set[int]] = {}
+    for key in pairs.tolist():
+        part_masses.setdefault(key >> 32, set()).add(key & 0xFFFFFFFF)
     for p, pids in prov_parts.items():
         if p in radius or not land[p]:
             continue
-        area = sum(int(gr.part_area[pid]) for pid in pids) / (ss * ss)
-        if all(pid + 1 not in touching for pid in pids) and area < auto_area:
+        masses = {k for pid in pids for k in part_masses.get(pid + 1, ())}
+        area = sum(int(mass_area[k]) for k in masses) / (ss * ss)
+        if area < auto_area:
             radius[p] = auto_px
     zone = np.zeros(part.shape, dtype=np.int32)
     for p, cx, cy, r in claims:

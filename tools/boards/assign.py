@@ -105,13 +105,19 @@ class Assignment:
                                      "on the board for its point")
                 self.seed_units[p].append(k)
                 heapq.heappush(heap, (0.0, k, p))
-        for k, p in pb.pins.items():
-            heapq.heappush(heap, (0.0, k, p))
         for p in range(n):
             for k in self.seed_units[p]:
                 if k in pb.pins and pb.pins[k] != p:
+                    q = pb.pins[k]
+                    if not self.is_land[k] and pb.land[q]:  # a halo yields to a sea's point
+                        self.say(f"  {pb.names[p]}'s point lies in {pb.names[q]}'s halo: the "
+                                 "point wins")
+                        del pb.pins[k]
+                        continue
                     raise SystemExit(f"a pin gives the unit under {pb.names[p]}'s point to "
-                                     f"{pb.names[pb.pins[k]]}")
+                                     f"{pb.names[q]}")
+        for k, p in pb.pins.items():
+            heapq.heappush(heap, (0.0, k, p))
         done = [False] * self.u.n
         while heap:
             d, k, p = heapq.heappop(heap)

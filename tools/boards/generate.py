@@ -170,11 +170,16 @@ def main(argv: list[str] | None = None) -> int:
                 neutral_parts.add(pid)
     # a part holding points of two provinces, or named by the hints, is divided into blocks
     seed_part: dict[int, set[int]] = {}
+    from scipy import ndimage
+
+    _d, (near_y, near_x) = ndimage.distance_transform_edt(gr.part == 0, return_indices=True)
+    del _d
     for p, pts in enumerate(seeds):
         if not land[p]:
             continue
         for x, y in pts:
             xi, yi = int(min(max(x, 0), gr.w - 1)), int(min(max(y, 0), gr.h - 1))
+            yi, xi = int(near_y[yi, xi]), int(near_x[yi, xi])  # a point off the coast
             pid = int(gr.part[yi, xi]) - 1
             if pid >= 0:
                 seed_part.setdefault(pid, set()).add(p)
@@ -222,8 +227,6 @@ def main(argv: list[str] | None = None) -> int:
     region = np.asarray(asg.P, dtype=np.int32)[units.uid]
     surface_land = (gr.part > 0) & ~gr.lake
     # islets too small to see (in seas, or no province's) are left out of the drawing
-    from scipy import ndimage
-
     sea_region = ~np.asarray(land + [True])[region] | (region == asg.NEUTRAL)
     lab, nlab = ndimage.label(surface_land & sea_region)
     if nlab:
