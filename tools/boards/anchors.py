@@ -15,20 +15,45 @@ import numpy as np
 from scipy import ndimage
 
 
-def halo_zones(gr, seeds, land, seed_part, pin_parts, halo_hints: dict, m, auto_px: float,
-               auto_area: float, say, claims: list[tuple[int, float, float, float]] = ()
-               ) -> np.ndarray:
-    """int32 per cell: province + 1 where water belongs to that province's halo, else 0.
-    `claims`: (province, x, y, radius) in cells: water a land province holds (a strait
-    its land closes, as Denmark the Øresund)."""
+def land_of(owner: np.ndarray, gr, n: int) -> dict[int, set[int]]:
+    """Province → the admin parts it holds most of (after a first growing)."""
+    cells = gr.part > 0
+    keys = gr.part[cells].astype(np.int64) * (1 << 20) + owner[cells]
+    uniq, cnt = np.unique(keys, return_counts=True)
+    best: dict[int, tuple[int, int]] = {}
+    for key, c in zip(uniq.tolist(), cnt.tolist(), strict=True):
+        pid, p = (key >> 20) - 1, key & 0xFFFFF
+        if p < n and c > best.get(pid, (0, -1))[0]:
+            best[pid] = (c, p)
+    out: dict[int, set[int]] = {}
+    for pid, (_c, p) in best.items():
+        out.setdefault(p, set()).add(pid)
+    return out
+
+
+def halo_zones(gr, land, prov_parts: dict[int, set[int]], halo_hints: dict, m,
+               auto_px: float, auto_area: float, say,
+               claims: list[tuple[int, float, float, float]] = (),
+               owner: np.ndarray | None = None, min_room: float = 0.0,
+               adjacent: set[tuple[int, int]] = frozenset()) -> np.ndarray:
+    """int32 per cell: province + 1 where water belongs to that province, else 0.
+
+    - `claims` (province, x, y, radius; cells): water a land province holds (a strait its
+      land closes, as Denmark the Øresund);
+    - halos: the water nearer a province's land than any other land, within a radius:
+      `halo_hints` (abbr → px), else `auto_px` for a province whose land masses are smaller
+      than `auto_area` px² (islands), else, for a coastal province whose land has no point
+      `min_room` px from its outline (`owner`: the first growing), enough to make room.
+    """
     part = gr.part
     ss = gr.ss
-    prov_parts: dict[int, set[int]] = {}
-    for pid, ps in seed_part.items():
-        for p in ps:
-            prov_parts.setdefault(p, set()).add(pid)
-    for pid, p in pin_parts.items():
-        prov_parts.setdefault(p, set()).add(pid)
+    zone = np.zeros(part.shape, dtype=np.int32)
+    for p, cx, cy, r in claims:
+        y0, y1 = max(int(cy - r), 0), min(int(cy + r) + 1, part.shape[0])
+        x0, x1 = max(int(cx - r), 0), min(int(cx + r) + 1, part.shape[1])
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        disc = ((xx + 0.5 - cx) ** 2 + (yy + 0.5 - cy) ** 2 <= r * r) & (part[y0:y1, x0:x1] == 0)
+        zone[y0:y1, x0:x1][disc] = p + 1
     radius: dict[int, float] = {}
     for abbr, r in halo_hints.items():
         if abbr not in m.prov_index:
@@ -49,29 +74,61 @@ def halo_zones(gr, seeds, land, seed_part, pin_parts, halo_hints: dict, m, auto_
         area = sum(int(mass_area[k]) for k in masses) / (ss * ss)
         if area < auto_area:
             radius[p] = auto_px
-    zone = np.zeros(part.shape, dtype=np.int32)
-    for p, cx, cy, r in claims:
-        y0, y1 = max(int(cy - r), 0), min(int(cy + r) + 1, part.shape[0])
-        x0, x1 = max(int(cx - r), 0), min(int(cx + r) + 1, part.shape[1])
-        yy, xx = np.mgrid[y0:y1, x0:x1]
-        disc = ((xx + 0.5 - cx) ** 2 + (yy + 0.5 - cy) ** 2 <= r * r) & (part[y0:y1, x0:x1] == 0)
-        zone[y0:y1, x0:x1][disc] = p + 1
+    # narrow coastal provinces: room for a unit and a label
+    if owner is not None and min_room > 0:
+        reg = np.where(land_cells, owner, -1)
+        edge = np.zeros(reg.shape, dtype=bool)
+        edge[:, :-1] |= reg[:, :-1] != reg[:, 1:]
+        edge[:, 1:] |= reg[:, :-1] != reg[:, 1:]
+        edge[:-1, :] |= reg[:-1, :] != reg[1:, :]
+        edge[1:, :] |= reg[:-1, :] != reg[1:, :]
+        room = ndimage.distance_transform_edt(~edge) / ss
+        n = len(m.prov_abbr)
+        best = ndimage.maximum(room, labels=np.where(land_cells, owner + 1, 0),
+                               index=np.arange(1, n + 1))
+        fat = []
+        for p in range(n):
+            if land[p] and p not in radius and p in prov_parts and best[p] < min_room:
+                radius[p] = float(min(12.0, max(5.0, 2.2 * (min_room - best[p]) + 3)))
+                fat.append(f"{m.prov_abbr[p]} {radius[p]:.0f}")
+        if fat:
+            say(f"  coastal waters (px) for narrow provinces: {', '.join(fat)}")
     radius = {p: r for p, r in radius.items() if r > 0 and p in prov_parts}
     if not radius:
         return zone
-    owner = np.full(len(gr.part_area) + 1, -1, dtype=np.int32)
-    for p in radius:
-        for pid in prov_parts[p]:
-            owner[pid + 1] = p
-    dist, (iy, ix) = ndimage.distance_transform_edt(part == 0, return_indices=True)
-    near = owner[part[iy, ix]]
-    rmax = np.zeros(len(m.prov_abbr) + 1)
-    for p, r in radius.items():
-        rmax[p] = r * ss
-    water = part == 0
-    ok = water & (near >= 0) & (dist <= rmax[np.maximum(near, 0)]) & (zone == 0)
-    zone[ok] = near[ok] + 1
-    say(f"  halos for {len(radius)} island provinces: "
+    # each halo stays `gap` px clear of the land of provinces it is not adjacent to, so
+    # seas pass between islands
+    gap = 10.0 * ss
+    h, w = part.shape
+    part_prov = np.full(len(gr.part_area) + 1, -1, dtype=np.int32)
+    for q, pids in prov_parts.items():
+        for pid in pids:
+            part_prov[pid + 1] = q
+    prov_of_cell = part_prov[part]
+    for p, r in sorted(radius.items()):
+        own = np.isin(part, [pid + 1 for pid in prov_parts[p]])
+        ys, xs = np.nonzero(own)
+        if not len(ys):
+            continue
+        rr = r * ss
+        pad = int(rr + gap) + 2
+        y0, y1 = max(ys.min() - pad, 0), min(ys.max() + pad + 1, h)
+        x0, x1 = max(xs.min() - pad, 0), min(xs.max() + pad + 1, w)
+        sub_own = own[y0:y1, x0:x1]
+        sub_land = part[y0:y1, x0:x1] > 0
+        sub_prov = prov_of_cell[y0:y1, x0:x1]
+        others = np.unique(sub_prov[sub_land & ~sub_own])
+        far = [q for q in others.tolist() if q >= 0 and q != p
+               and (min(p, q), max(p, q)) not in adjacent]
+        d_own = ndimage.distance_transform_edt(~sub_own)
+        d_other = ndimage.distance_transform_edt(~np.isin(sub_prov, far)) if far else \
+            np.full(sub_own.shape, 1e9)
+        # and never past the midline to any other land
+        d_any = ndimage.distance_transform_edt(~(sub_land & ~sub_own))
+        d_other = np.minimum(d_other, d_any + gap)
+        ok = ~sub_land & (d_own <= rr) & (d_other >= d_own + gap) & (zone[y0:y1, x0:x1] == 0)
+        zone[y0:y1, x0:x1][ok] = p + 1
+    say(f"  halos for {len(radius)} provinces: "
         + ", ".join(sorted(m.prov_abbr[p] for p in radius)))
     return zone
 
@@ -111,6 +168,7 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
                 q = m.prov_index[other.split("/")[0]]
                 coast_seas.setdefault((m.prov_index[pa], c), set()).add(q)
     cands: dict[int, tuple] = {}
+    narrow: list[str] = []
     for p in range(n):
         sl = objs[p] if p < len(objs) else None
         if sl is None:
@@ -127,10 +185,14 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
         on_land = land_surface[y0:y1, x0:x1][yy, xx]
         sx, sy = seeds[p][0][0] / ss, seeds[p][0][1] / ss
         dseed = np.hypot(px - sx, py - sy)
-        score = np.minimum(clear, 16.0) - 0.02 * dseed
+        # room first (10.5 px from the outline), then land for land provinces, then near
+        # the province's own point
+        score = 20.0 * np.minimum(clear, 10.6) + np.minimum(clear, 14.0) - 0.04 * dseed
         if land[p]:
-            score = score + 5.0 * on_land
+            score = score + 12.0 * on_land
         i = int(score.argmax())
+        if clear.max() < 10.5:
+            narrow.append(f"{m.prov_abbr[p]} {clear.max():.1f}")
         ux, uy = float(px[i]), float(py[i])
         rec = {"unit": [ux, uy]}
         coasts = {}
@@ -157,6 +219,8 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
         step = max(1, int(len(np.nonzero(sel)[0]) / 600))
         idx = np.nonzero(sel)[0][::step]
         cands[p] = (px[idx], py[idx], clear[idx], (x0, y0, sub == p))
+    if narrow:
+        say(f"  provinces with no point 10.5 px inside: {', '.join(narrow)}")
     # labels, hardest first: avoid other labels and every unit
     units = [(xy[0], xy[1]) for rec in out.values()
              for xy in [rec["unit"], *rec.get("coasts", {}).values()]]

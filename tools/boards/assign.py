@@ -50,6 +50,10 @@ class Problem:
     neutral: set[int] = field(default_factory=set)  # units that stay neutral
     max_land_dist: float = 1e9  # cells: land farther than this from every point is neutral
     island_join: float = 0.0  # cells: an unreached island this close to a province joins it
+    unit_admin: list[int] = field(default_factory=list)  # admin unit per land unit (else -1)
+    admin_follow: float = 0.0  # cells: an island follows its admin unit's province this far
+    shared: dict[int, set[int]] = field(default_factory=dict)  # unit of a divided admin unit
+    # → the provinces whose points lie in it (only they may have it)
 
 
 class Assignment:
@@ -137,6 +141,8 @@ class Assignment:
                     continue
                 if j in pb.pins and pb.pins[j] != p:
                     continue
+                if j in pb.shared and p not in pb.shared[j]:
+                    continue
                 heapq.heappush(heap, (d + math.hypot(self.cx[j] - x, self.cy[j] - y), j, p))
         # islands nobody reached: with the province of the nearest land within reach
         if pb.island_join > 0:
@@ -164,12 +170,30 @@ class Assignment:
             return
         ox = np.array([self.cx[k] for k in owned])
         oy = np.array([self.cy[k] for k in owned])
+        # an admin unit's islands follow the province that holds most of it (Nunavut's
+        # islands, Hawaii's, Tierra del Fuego's), within reach
+        admin_prov: dict[int, dict[int, int]] = {}
+        ua = self.pb.unit_admin
+        if ua:
+            for k in owned:
+                admin_prov.setdefault(ua[k], {}).setdefault(self.P[k], 0)
+                admin_prov[ua[k]][self.P[k]] += self.area[k]
         for k in range(self.u.n):
             if done[k] or not self.is_land[k] or k in self.pb.neutral:
                 continue
             if any(self.is_land[j] for j, _ in self.nbrs[k]):
                 continue  # not an island: land nobody reached (too far) stays neutral
             d = np.hypot(ox - self.cx[k], oy - self.cy[k])
+            if ua and ua[k] in admin_prov:
+                by = admin_prov[ua[k]]
+                p = max(by, key=by.__getitem__)
+                mine = np.array([self.P[j] == p for j in owned])
+                d_mine = d[mine].min() if mine.any() else 1e18
+                d_other = d[~mine].min() if (~mine).any() else 1e18
+                # unless it lies off another province's coast (islets off Quebec's shore)
+                if d_mine <= self.pb.admin_follow and d_mine <= 3 * d_other:
+                    self.P[k] = p
+                    continue
             i = int(d.argmin())
             if d[i] - math.sqrt(self.area[k]) <= self.pb.island_join:
                 self.P[k] = self.P[owned[i]]
@@ -288,6 +312,8 @@ class Assignment:
     # ---- local search ---------------------------------------------------------------------
     def allowed(self, k: int, b: int) -> bool:
         if b >= self.n:
+            return False
+        if k in self.pb.shared and b not in self.pb.shared[k]:
             return False
         return self.pb.land[b] == self.is_land[k]
 

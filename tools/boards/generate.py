@@ -23,13 +23,12 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 
-import trace  # noqa: E402
-
 import anchors  # noqa: E402
 import assign  # noqa: E402
 import geodata  # noqa: E402
 import grid  # noqa: E402
 import project  # noqa: E402
+import tracing  # noqa: E402
 import writer  # noqa: E402
 from geodata import say  # noqa: E402
 
@@ -160,6 +159,17 @@ def main(argv: list[str] | None = None) -> int:
             pin_parts[pid] = m.prov_index[prov]
     for item in hints.get("pin_points", []):
         pin_parts[part_at(*item["at"])] = m.prov_index[item["to"]]
+    for item in hints.get("pin_boxes", []):
+        la0, lo0, la1, lo1 = item["box"]
+        bx0, by0 = proj.px([lo0], [la1])
+        bx1, by1 = proj.px([lo1], [la0])
+        country = item.get("country", "").lower()
+        for pid, geom in enumerate(gr.part_geom):
+            if country and admin[gr.part_admin[pid]].country.lower() != country:
+                continue
+            rp = geom.representative_point()
+            if bx0[0] <= rp.x <= bx1[0] and by0[0] <= rp.y <= by1[0]:
+                pin_parts[pid] = m.prov_index[item["to"]]
     neutral_parts = {pid for name in hints.get("neutral", []) for pid in parts_named(name, False)}
     for la0, lo0, la1, lo1 in hints.get("neutral_boxes", []):
         bx0, by0 = proj.px([lo0], [la1])
@@ -168,6 +178,7 @@ def main(argv: list[str] | None = None) -> int:
             rp = geom.representative_point()
             if bx0[0] <= rp.x <= bx1[0] and by0[0] <= rp.y <= by1[0]:
                 neutral_parts.add(pid)
+    pin_parts = {pid: p for pid, p in pin_parts.items() if pid not in neutral_parts}
     # a part holding points of two provinces, or named by the hints, is divided into blocks
     seed_part: dict[int, set[int]] = {}
     from scipy import ndimage
@@ -185,7 +196,8 @@ def main(argv: list[str] | None = None) -> int:
                 seed_part.setdefault(pid, set()).add(p)
     divisible = {pid for pid, ps in seed_part.items() if len(ps) > 1}
     divisible |= {pid for name in hints.get("divide", []) for pid in parts_named(name)}
-    # halos: water around small island provinces belongs to them
+    # halos: water around small island provinces, and along narrow coastal ones, belongs
+    # to them. Which land each province has comes from a first growing without halos.
     claims = []
     for abbr, items in hints.get("claims", {}).items():
         if abbr not in m.prov_index:
@@ -193,12 +205,6 @@ def main(argv: list[str] | None = None) -> int:
         for lat, lon, r in items:
             x, y = proj.px([lon], [lat])
             claims.append((m.prov_index[abbr], float(x[0]) * ss, float(y[0]) * ss, r * ss))
-    zone = anchors.halo_zones(gr, seeds, land, seed_part, pin_parts, hints.get("halos", {}),
-                              m, float(g.get("auto_halo_px", 14)),
-                              float(g.get("auto_halo_area", 1400)), say, claims)
-    units = grid.make_units(gr, int(g.get("water_block", 12)), int(g.get("land_block", 16)),
-                            divisible, proj.wrap, zone, say)
-    timer.step("units made")
     adjacent = set()
     for e in v.edges:
         a, b = m.loc_prov[m.loc_index[e.a]], m.loc_prov[m.loc_index[e.b]]
@@ -206,19 +212,47 @@ def main(argv: list[str] | None = None) -> int:
             adjacent.add((min(a, b), max(a, b)))
     connectors = pair_set(m, hints.get("connectors", []), "connectors")
     no_passage = pair_set(m, hints.get("no_passage", []), "no_passage")
-    pins = {}
-    for k in range(units.n):
-        if units.land[k] and int(units.part[k]) in pin_parts:
-            pins[k] = pin_parts[int(units.part[k])]
-    uzone = np.zeros(units.n, dtype=np.int64)
-    np.maximum.at(uzone, units.uid.ravel(), zone.ravel())
-    for k in np.nonzero(uzone)[0].tolist():
-        pins[k] = int(uzone[k]) - 1
-    neutral = {k for k in range(units.n) if units.land[k] and int(units.part[k]) in neutral_parts}
-    pb = assign.Problem(names, land, seeds, adjacent, connectors | no_passage, pins, neutral,
-                        float(g.get("max_land_px", 260)) * ss,
-                        float(g.get("island_join_px", 18)) * ss)
     w = assign.Weights(target=float(g.get("target_px", 9)) * ss)
+
+    def problem(units, zone):
+        pins = {}
+        for k in range(units.n):
+            if units.land[k] and int(units.part[k]) in pin_parts:
+                pins[k] = pin_parts[int(units.part[k])]
+        uzone = np.zeros(units.n, dtype=np.int64)
+        np.maximum.at(uzone, units.uid.ravel(), zone.ravel())
+        for k in np.nonzero(uzone)[0].tolist():
+            pins[k] = int(uzone[k]) - 1
+        neutral = {k for k in range(units.n)
+                   if units.land[k] and int(units.part[k]) in neutral_parts}
+        unit_admin = [gr.part_admin[int(units.part[k])] if units.land[k] else -1
+                      for k in range(units.n)]
+        shared = {}
+        for k in range(units.n):
+            if units.land[k] and int(units.part[k]) in divisible:
+                owners = seed_part.get(int(units.part[k]), set())
+                if owners:
+                    shared[k] = owners
+        return assign.Problem(names, land, seeds, adjacent, connectors | no_passage, pins,
+                              neutral, float(g.get("max_land_px", 260)) * ss,
+                              float(g.get("island_join_px", 18)) * ss, unit_admin,
+                              float(g.get("admin_follow_px", 120)) * ss, shared)
+
+    block_w, block_l = int(g.get("water_block", 12)), int(g.get("land_block", 16))
+    zone0 = anchors.halo_zones(gr, land, {}, {}, m, 0, 0, say, claims)
+    units0 = grid.make_units(gr, block_w, block_l, divisible, proj.wrap, zone0, say)
+    first = assign.Assignment(units0, problem(units0, zone0), w, say)
+    first.grow()
+    owner = np.asarray(first.P, dtype=np.int32)[units0.uid]
+    timer.step("first growing (for halos)")
+    zone = anchors.halo_zones(gr, land, anchors.land_of(owner, gr, len(names)),
+                              hints.get("halos", {}), m, float(g.get("auto_halo_px", 14)),
+                              float(g.get("auto_halo_area", 1400)), say, claims,
+                              owner, float(g.get("min_room_px", 11.5)), adjacent)
+    del first, units0, owner
+    units = grid.make_units(gr, block_w, block_l, divisible, proj.wrap, zone, say)
+    timer.step("units made")
+    pb = problem(units, zone)
     asg = assign.Assignment(units, pb, w, say)
     asg.grow()
     timer.step("grown")
@@ -235,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
         tiny[0] = False
         surface_land &= ~tiny[lab]
     face = region * 2 + surface_land.astype(np.int32)
-    arcs = trace.trace(face, say)
+    arcs = tracing.trace(face, say)
     timer.step("traced")
     board = writer.build_board(v, m, proj, ss, face, arcs, hints, connectors, no_passage,
                                asg.NEUTRAL, seeds, say)

@@ -6,13 +6,19 @@ import itertools
 import json
 import os
 import tempfile
-import trace
 from pathlib import Path
 
 import anchors
 import numpy as np
+import tracing
 
-from polydip.render.board import FORMAT, crossing_arcs, province_on_land, signed_area
+from polydip.render.board import (
+    FORMAT,
+    crossing_arcs,
+    encode_ints,
+    province_on_land,
+    signed_area,
+)
 
 QUANTUM = 0.25  # board pixels per stored unit
 SOURCE = ("Natural Earth 10m admin-1 (v4.1.0, via Debian qgis-common world_map.gpkg) and "
@@ -28,10 +34,10 @@ def _tolerance(lf: int, rf: int, tol: dict) -> float:
     return tol["land"] if ls == 1 else tol["sea"]
 
 
-def simplify_arcs(arcs: list[trace.Arc], ss: int, tol: dict, say) -> list[list[tuple]]:
+def simplify_arcs(arcs: list[tracing.Arc], ss: int, tol: dict, say) -> list[list[tuple]]:
     """Smoothed, simplified arcs in quantised units; an arc that would cross another is
     simplified less until none does."""
-    smoothed = [[(x / ss, y / ss) for x, y in trace.smooth(a.pts)] for a in arcs]
+    smoothed = [[(x / ss, y / ss) for x, y in tracing.smooth(a.pts)] for a in arcs]
     level = [1.0] * len(arcs)
 
     def quant(pts):
@@ -46,7 +52,7 @@ def simplify_arcs(arcs: list[trace.Arc], ss: int, tol: dict, say) -> list[list[t
 
     def make(i):
         t = _tolerance(arcs[i].left, arcs[i].right, tol) * level[i]
-        return quant(trace.simplify(smoothed[i], t))
+        return quant(tracing.simplify(smoothed[i], t))
 
     result = [make(i) for i in range(len(arcs))]
     for attempt in range(6):
@@ -62,7 +68,7 @@ def simplify_arcs(arcs: list[trace.Arc], ss: int, tol: dict, say) -> list[list[t
     return result
 
 
-def rings_of_faces(arcs: list[trace.Arc], q: list[list[tuple]]) -> dict[int, list[list[int]]]:
+def rings_of_faces(arcs: list[tracing.Arc], q: list[list[tuple]]) -> dict[int, list[list[int]]]:
     by_face: dict[int, dict[tuple, list[int]]] = {}
     for i, a in enumerate(arcs):
         if a.left >= 0:
@@ -125,7 +131,7 @@ def build_board(v, m, proj, ss: int, face: np.ndarray, arcs, hints, connectors, 
         flat = [pts[0][0], pts[0][1]]
         for (x0, y0), (x1, y1) in itertools.pairwise(pts):
             flat += [x1 - x0, y1 - y0]
-        enc.append(flat)
+        enc.append(encode_ints(flat))
     return {
         "format": FORMAT,
         "variant": v.name,

@@ -4,7 +4,9 @@ A board file (`NAME.board.json` beside the variant file `NAME.toml`) is written 
 generator in `tools/boards/` and read here with no geometry library. It holds:
 
 - `arcs`: every border between two faces, once, as integer coordinates in units of
-  `quantum` pixels, delta-encoded (`[x0, y0, dx1, dy1, ...]`);
+  `quantum` pixels, delta-encoded (`x0, y0, dx1, dy1, ...`) and written as text with the
+  polyline algorithm (each integer zigzag-encoded, in 5-bit groups, lowest first, each
+  group + 63 as one character, 0x20 marking that another group follows);
 - `regions`: per province (and `neutral` for land and water that is no province), its
   faces: `land` and `water` rings, each ring a list of arc references (`i` walks arc i
   forward, `~i` = -i-1 backward), the face on the left of the walk (y down);
@@ -148,12 +150,15 @@ def decode_board(data: dict, size: int = 0) -> Board:
     q = float(data["quantum"])
     arcs: list[list[Point]] = []
     for enc in data["arcs"]:
+        nums = decode_ints(enc)
         x = y = 0
         pts: list[Point] = []
-        for k in range(0, len(enc), 2):
-            x += enc[k]
-            y += enc[k + 1]
+        for k in range(0, len(nums) - 1, 2):
+            x += nums[k]
+            y += nums[k + 1]
             pts.append((x * q, y * q))
+        if len(pts) < 2:
+            raise ValueError("an arc has fewer than two points")
         arcs.append(pts)
     n = len(arcs)
     regions: dict[str, dict[str, list[Ring]]] = {}
@@ -174,6 +179,36 @@ def decode_board(data: dict, size: int = 0) -> Board:
         no_passage={(min(a, b), max(a, b)) for a, b in data.get("no_passage", [])},
         unit_radius=float(data.get("unit_radius", 10)), projection=data.get("projection", {}),
         insets=[tuple(float(c) for c in box) for box in data.get("insets", [])], size=size)
+
+
+def encode_ints(nums: list[int]) -> str:
+    """Integers as text, the polyline algorithm's way (see the module docstring)."""
+    out = []
+    for v in nums:
+        v = ~(v << 1) if v < 0 else v << 1
+        while v >= 0x20:
+            out.append(chr((0x20 | (v & 0x1F)) + 63))
+            v >>= 5
+        out.append(chr(v + 63))
+    return "".join(out)
+
+
+def decode_ints(text: str) -> list[int]:
+    nums = []
+    v = shift = 0
+    for ch in text:
+        b = ord(ch) - 63
+        if not 0 <= b < 64:
+            raise ValueError(f"bad character {ch!r} in an arc")
+        v |= (b & 0x1F) << shift
+        if b & 0x20:
+            shift += 5
+            continue
+        nums.append(~(v >> 1) if v & 1 else v >> 1)
+        v = shift = 0
+    if shift:
+        raise ValueError("an arc ends in the middle of a number")
+    return nums
 
 
 # ---- geometry, pure Python -------------------------------------------------------------------
