@@ -88,25 +88,31 @@ def halo_zones(gr, land, prov_parts: dict[int, set[int]], halo_hints: dict, m,
                                index=np.arange(1, n + 1))
         fat = []
         for p in range(n):
-            if land[p] and p not in radius and p in prov_parts and best[p] < min_room:
+            coastal = any((min(p, q), max(p, q)) in adjacent and not land[q]
+                          for q in range(n))
+            if land[p] and coastal and p not in radius and p in prov_parts \
+                    and best[p] < min_room:
                 radius[p] = float(min(12.0, max(5.0, 2.2 * (min_room - best[p]) + 3)))
                 fat.append(f"{m.prov_abbr[p]} {radius[p]:.0f}")
         if fat:
             say(f"  coastal waters (px) for narrow provinces: {', '.join(fat)}")
-    radius = {p: r for p, r in radius.items() if r > 0 and p in prov_parts}
+    radius = {p: r for p, r in radius.items() if r > 0}
     if not radius:
         return zone
     # each halo stays `gap` px clear of the land of provinces it is not adjacent to, so
     # seas pass between islands
     gap = 10.0 * ss
     h, w = part.shape
-    part_prov = np.full(len(gr.part_area) + 1, -1, dtype=np.int32)
-    for q, pids in prov_parts.items():
-        for pid in pids:
-            part_prov[pid + 1] = q
-    prov_of_cell = part_prov[part]
+    if owner is not None:  # who holds each land cell after the first growing
+        prov_of_cell = np.where(part > 0, owner, -1)
+    else:
+        part_prov = np.full(len(gr.part_area) + 1, -1, dtype=np.int32)
+        for q, pids in prov_parts.items():
+            for pid in pids:
+                part_prov[pid + 1] = q
+        prov_of_cell = part_prov[part]
     for p, r in sorted(radius.items()):
-        own = np.isin(part, [pid + 1 for pid in prov_parts[p]])
+        own = prov_of_cell == p
         ys, xs = np.nonzero(own)
         if not len(ys):
             continue
@@ -128,8 +134,10 @@ def halo_zones(gr, land, prov_parts: dict[int, set[int]], halo_hints: dict, m,
         d_other = np.minimum(d_other, d_any + gap)
         ok = ~sub_land & (d_own <= rr) & (d_other >= d_own + gap) & (zone[y0:y1, x0:x1] == 0)
         zone[y0:y1, x0:x1][ok] = p + 1
-    say(f"  halos for {len(radius)} provinces: "
-        + ", ".join(sorted(m.prov_abbr[p] for p in radius)))
+    area = np.bincount(zone.ravel(), minlength=len(m.prov_abbr) + 1) / (ss * ss)
+    say(f"  halos (px²) for {len(radius)} provinces: "
+        + ", ".join(f"{m.prov_abbr[p]} {area[p + 1]:.0f}" for p in sorted(
+            radius, key=lambda q: m.prov_abbr[q])))
     return zone
 
 
@@ -139,6 +147,8 @@ def _edt_inside(mask: np.ndarray) -> np.ndarray:
     return ndimage.distance_transform_edt(padded)[1:-1, 1:-1]
 
 
+ROOM = 11.5  # px wanted from an anchor to its province's outline (the check wants 10, and
+# simplified outlines move up to a pixel)
 CHAR_W = 0.64  # average glyph width of the label font (bold), in font sizes
 LINE_H = 1.1
 
@@ -187,16 +197,16 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
         dseed = np.hypot(px - sx, py - sy)
         # room first (10.5 px from the outline), then land for land provinces, then near
         # the province's own point
-        score = 20.0 * np.minimum(clear, 10.6) + np.minimum(clear, 14.0) - 0.04 * dseed
+        score = 20.0 * np.minimum(clear, ROOM) + np.minimum(clear, 14.0) - 0.04 * dseed
         if land[p]:
             score = score + 12.0 * on_land
         i = int(score.argmax())
-        if clear.max() < 10.5:
+        if clear.max() < ROOM:
             narrow.append(f"{m.prov_abbr[p]} {clear.max():.1f}")
         ux, uy = float(px[i]), float(py[i])
         rec = {"unit": [ux, uy]}
         coasts = {}
-        good = clear >= 10.5
+        good = clear >= ROOM
         for c in v.provinces[m.prov_abbr[p]].coasts:
             seas = coast_seas.get((p, c), set())
             if not seas:
@@ -220,7 +230,7 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
         idx = np.nonzero(sel)[0][::step]
         cands[p] = (px[idx], py[idx], clear[idx], (x0, y0, sub == p))
     if narrow:
-        say(f"  provinces with no point 10.5 px inside: {', '.join(narrow)}")
+        say(f"  provinces with no point {ROOM} px inside: {', '.join(narrow)}")
     # labels, hardest first: avoid other labels and every unit
     units = [(xy[0], xy[1]) for rec in out.values()
              for xy in [rec["unit"], *rec.get("coasts", {}).values()]]
@@ -268,7 +278,7 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
         ux, uy = rec["unit"]
         lx, ly = rec["label"]
         du = np.hypot(cx - ux, cy - uy)
-        ok = (cl >= 10.5) & (du >= 2.2 * unit_r)
+        ok = (cl >= ROOM) & (du >= 2.2 * unit_r)
         for a0, b0, a1, b1 in boxes:
             ok &= ~((cx > a0 - unit_r) & (cx < a1 + unit_r) & (cy > b0 - unit_r)
                     & (cy < b1 + unit_r))

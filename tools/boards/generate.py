@@ -12,6 +12,7 @@ writes `src/polydip/variants/data/NAME.board.json` (or --out) and prints the fig
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 import tomllib
@@ -249,6 +250,14 @@ def main(argv: list[str] | None = None) -> int:
                               hints.get("halos", {}), m, float(g.get("auto_halo_px", 14)),
                               float(g.get("auto_halo_area", 1400)), say, claims,
                               owner, float(g.get("min_room_px", 11.5)), adjacent)
+    if os.environ.get("BOARDS_DEBUG"):  # the halo zones as a picture, for hint authors
+        from PIL import Image
+
+        rng = np.random.default_rng(0)
+        pal = rng.integers(60, 255, size=(len(names) + 2, 3), dtype=np.uint8)
+        img = np.where((gr.part > 0)[..., None], pal[np.clip(owner, 0, len(names))] // 2, 230)
+        img = np.where((zone > 0)[..., None], pal[zone], img).astype(np.uint8)
+        Image.fromarray(img).save(os.environ["BOARDS_DEBUG"])
     del first, units0, owner
     units = grid.make_units(gr, block_w, block_l, divisible, proj.wrap, zone, say)
     timer.step("units made")

