@@ -245,10 +245,11 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
         bw, bh = label_box(name, full, label_size, bool(v.provinces[abbr].supply_center))
         ux, uy = out[p]["unit"]
         du = np.hypot(cx - ux, cy - uy)
-        cost = 0.25 * np.abs(du - 24.0) - 1.5 * (cy > uy) - 0.3 * np.minimum(cl, 16)
+        cost = (0.25 * np.abs(du - 24.0) + 0.6 * np.maximum(du - 45.0, 0) - 1.5 * (cy > uy)
+                - 0.3 * np.minimum(cl, 16))
         bx0, bx1 = cx - bw / 2, cx + bw / 2
         by0, by1 = cy - bh / 2, cy + bh / 2
-        r = unit_r + 2
+        r = unit_r * 1.6  # a fleet's hull and sail reach this far
         for u0, u1 in zip(ux_all.tolist(), uy_all.tolist(), strict=True):
             near = (u0 > bx0 - r) & (u0 < bx1 + r) & (u1 > by0 - r) & (u1 < by1 + r)
             cost = cost + 60.0 * near
