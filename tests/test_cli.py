@@ -35,7 +35,8 @@ def test_a_phase_from_new_to_process(tmp_path, capsys) -> None:
                          "A Warsaw - Silesia")
     assert code == 1  # one order refused, the other kept
     assert "belongs to Russia" in err
-    assert "A Munich -> Burgundy" in out and "Warsaw" not in out
+    # what was understood is echoed back, in the standard notation on the standard map
+    assert "A MUN - BUR" in out and "Warsaw" not in out
     code, out, _ = run(capsys, "process", game)
     assert code == 0
     assert "A MUN - BUR  (bounced)" in out  # the GM's word (issue 5)
@@ -52,7 +53,7 @@ def test_orders_from_a_file(tmp_path, capsys) -> None:
     orders = tmp_path / "orders.txt"
     orders.write_text("# England\nF LON - ENG\n\nF EDI - NTH\nA LVP - YOR\n")
     code, out, _ = run(capsys, "orders", game, "England", "--file", str(orders))
-    assert code == 0 and "(3)" in out
+    assert code == 0 and "England, Spring 1901 Movement (S1901M): 3 orders" in out
 
 
 def test_new_refuses_to_overwrite(tmp_path, capsys) -> None:
@@ -206,7 +207,7 @@ def test_variant_import_writes_a_checked_toml(tmp_path, capsys) -> None:
 @pytest.mark.parametrize("req", [
     {"contested": True}, {"contested": -3}, {"units": {"France": "A PAR"}},
     {"orders": {"France": [1]}}, {"dislodged": {"France": [{"unit": "A PAR", "from": []}]}},
-    {"phase": "S1901R"}, {"options": {"convoy_paradox": "1999"}}, {"variant": 5}, [],
+    {"phase": "S1901X"}, {"options": {"convoy_paradox": "1999"}}, {"variant": 5}, [],
     {"centers": {"France": ["NTH"]}}, {"extra": "x"}, {"id": 7, "units": {"Frnace": []}},
 ])
 def test_malformed_requests_get_an_error_line_not_a_crash(req) -> None:

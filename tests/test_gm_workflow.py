@@ -70,21 +70,23 @@ def test_a_whole_phase_typed_orders_report_and_render(tmp_path, capsys) -> None:
 
     # 1. orders from a message: unreadable lines reported with line, reason and suggestion
     code, out, err = run(capsys, "orders", game, "--file", str(msg))
-    assert code == 1  # some lines were not taken ...
-    assert "line 1: Hi GM, here are the orders for Spring 1901:" in err
+    assert code == 1  # a line was not taken ...
     assert "line 31: A Smyrna - Burgandy" in err and "did you mean Burgundy?" in err
-    assert "line 33: Cheers, the players" in err
-    assert "England orders for S1901M (3):" in out  # ... and every order read was kept
-    assert "Turkey orders for S1901M (3):" in out
+    assert "1 line(s) not taken" in err  # the greeting and the signature are no errors:
+    assert "Ignored 2 lines that are not orders (lines 1, 33)." in out  # (issue 8)
+    assert "England, Spring 1901 Movement (S1901M): 3 orders" in out  # ... and every order
+    assert "Turkey, Spring 1901 Movement (S1901M): 3 orders" in out  # read was kept
     assert "Every power has ordered" in out
     saved = json.loads((tmp_path / "game.json").read_text())
     assert sum(len(v) for v in saved["current"]["orders"].values()) == 22
 
     # orders can be replaced until the phase is processed
     code, out, _ = run(capsys, "orders", game, "Germany: A Munich - Ruhr")
-    assert code == 0 and "A Munich - Ruhr" in out and "A Munich - Burgundy" not in out
+    assert code == 0 and "  A MUN - RUH\n" in out and "  A MUN - BUR\n" not in out
+    # ... and the confirmation says so (issue 8)
+    assert "'A Munich - Ruhr' replaces the earlier order 'A Munich - Burgundy'" in out
     code, out, _ = run(capsys, "orders", game, "Germany: A Munich - Burgundy")
-    assert "A Munich - Burgundy" in out and "Ruhr" not in out
+    assert "  A MUN - BUR\n" in out and "  A MUN - RUH\n" not in out
 
     # 2. the adjudication report
     code, out, _ = run(capsys, "process", game)
@@ -145,10 +147,10 @@ def test_orders_for_one_power_as_arguments(tmp_path, capsys) -> None:
     game = str(tmp_path / "game.json")
     run(capsys, "new", "standard", game)
     code, out, _err = run(capsys, "orders", game, "France", "A PAR - BUR", "A Mar - Spa")
-    assert code == 0 and "France orders for S1901M (2):" in out
+    assert code == 0 and "France, Spring 1901 Movement (S1901M): 2 orders" in out
     assert "Still to order: " in out and "France (F BRE)" in out
     _code, out, _err = run(capsys, "orders", game, "--clear", "France")
-    assert "France orders for S1901M (0):" in out
+    assert "France, Spring 1901 Movement (S1901M): 0 orders" in out
 
 
 def test_render_errors_are_messages(tmp_path, capsys) -> None:

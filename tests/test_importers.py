@@ -24,6 +24,7 @@ import pytest
 from polydip.errors import NotSupportedError, VariantError
 from polydip.game.game import Game
 from polydip.geography.map import Map
+from polydip.oneshot import adjudicate_request
 from polydip.play import random_orders
 from polydip.variants.check import check_variant
 from polydip.variants.importers import import_variant
@@ -227,7 +228,8 @@ CFG_HEAD = ("[variant]\nname=t\n[homes]\nNTH=NOR\nUNO=SUD\n[positions]\nNTH=FLT 
     ("[variant]\nnmae=x\n", 2, ["unknown [variant] key 'nmae'", "did you mean name?"]),
     ("[variant]\nstart=SPRING 1901\n[borders]\nNOR=AMY\n[homes]\nA=NOR\n", 2,
      ["start='SPRING 1901' is not a turn", "SPR 1901"]),
-    ("[variant]\nbase=elsewhere\n", 2, ["base variant 'elsewhere' not found", "search path"]),
+    ("[variant]\nbase=elsewhere\n", 2,
+     ["base variant 'elsewhere' not found", "--search-path DIR", "POLYDIP_VARIANT_PATH"]),
     (CFG_HEAD + "NOR=AMY SUD, FLT SUD\nSUD=FLT NOR\n", 9,
      ["one-way army adjacency NOR -> SUD"]),
     (CFG_HEAD + "NOR=AMY, FLT (SUD NXS)\nSUD=FLT NOR\n", 9, ["unknown coast 'NXS'", "NCS"]),
@@ -293,9 +295,102 @@ def test_dpjudge_dummy_power_becomes_neutral(tmp_path: Path) -> None:
     assert check_variant(v) == []
 
 
+# ---- DPjudge's Imperial: ownership restrictions and HOME_BUILDS ----------------------------
+# tests/data/importers/imperial/ holds DPjudge's Imperial map files as they are (map data,
+# used as facts): imperial.map with the .politics, .locations, .geography and .military it USEs.
+
+IMPERIAL = DATA / "imperial" / "imperial.map"
+
+
+def test_imperial_imports_as_is_and_checks() -> None:
+    v = import_variant(IMPERIAL)
+    assert check_variant(v) == []
+    assert len(v.provinces) == 356
+    assert sum(1 for p in v.provinces.values() if p.supply_center) == 172
+    assert len(v.powers) == 13
+    assert v.calendar.start == "S1861M" and v.victory.centers == 84
+
+
+def test_an_ownership_restriction_becomes_a_controlled_passage() -> None:
+    """DPjudge map syntax: "BLA ABUTS AEG(CON,SMY) indicates that a unit in the Black Sea is
+    adjacent to the Aegean Sea if and only if the power that owns the unit also owns both
+    Constantinople and Smyrna"; Imperial's rules: "The player that owns Constantinople (and
+    only that player) may move a fleet directly from the Black Sea to the Aegean Sea, or
+    vice-versa." imperial.geography lists AEG ... BLA(CON) and BLA ... AEG(CON)."""
+    v = import_variant(IMPERIAL)
+    assert v.rules["controlled_passages"] == {"passage": [
+        {"name": "AEG-BLA (owner of CON)", "edges": ["AEG-BLA"], "controllers": ["CON"]}]}
+    assert "imperial.geography:211" in v.notes and "imperial.geography:249" in v.notes
+    path = str(IMPERIAL)
+    for fleet, to in (("F BLA", "AEG"), ("F AEG", "BLA")):
+        order = f"{fleet} - {to}"
+        russian = {"variant": path, "phase": "S1861M", "units": {"Russia": [fleet]},
+                   "orders": {"Russia": [order]}}
+        assert adjudicate_request(russian)["results"] == {order: ["void"]}  # Turkey owns CON
+        russian["centers"] = {"Russia": ["CON"]}
+        assert adjudicate_request(russian)["units"] == {"Russia": [f"F {to}"]}
+        turkish = {"variant": path, "phase": "S1861M", "units": {"Turkey": [fleet]},
+                   "orders": {"Turkey": [order]}}
+        assert adjudicate_request(turkish)["units"] == {"Turkey": [f"F {to}"]}
+    # nor may another power's fleet support across it
+    req = {"variant": path, "phase": "S1861M", "centers": {"Turkey": ["CON"]},
+           "units": {"Russia": ["F BLA", "F GRE"], "Turkey": ["F AEG"]},
+           "orders": {"Russia": ["F GRE - AEG", "F BLA S F GRE - AEG"]}}
+    out = adjudicate_request(req)
+    assert out["results"]["F BLA S F GRE - AEG"] == ["void"]
+    assert out["results"]["F GRE - AEG"] == ["bounce"]
+
+
+def test_home_builds_allows_any_owned_home_center() -> None:
+    """DPjudge's rule HOME_BUILDS (imperial.map: RULE HOME_BUILDS): "players may build in any
+    owned center that was an original home center for any of the powers in the game"."""
+    v = import_variant(IMPERIAL)
+    assert v.rules["build_sites"] == {"policy": "any_home"}
+    req = {"variant": str(IMPERIAL), "phase": "W1861A",
+           "centers": {"Britain": ["LON", "EDI", "PAR", "DEN"]}, "units": {"Britain": []},
+           "orders": {"Britain": ["A PAR B", "F DEN B", "F LON B"]}}
+    out = adjudicate_request(req)
+    # Paris (a French home) and London are build sites; Denmark (neutral) is not
+    assert out["results"]["A PAR B"] == [] and out["results"]["F LON B"] == []
+    assert out["results"]["F DEN B"] == ["void"]
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("WATER WES ABUTS EAS(SUD)\nWATER EAS ABUTS WES\n",
+     ["differs by direction", "WES -> EAS(SUD)", "EAS lists WES without a restriction"]),
+    ("WATER WES ABUTS EAS(SUD)\nWATER EAS ABUTS WES(NOR)\n", ["differs by direction"]),
+])
+def test_an_ownership_restriction_one_way_only_is_named(tmp_path: Path, text: str,
+                                                         words: list[str]) -> None:
+    f = tmp_path / "m.map"
+    f.write_text(MAP_HEAD + "COAST NOR ABUTS WES EAS\nCOAST SUD ABUTS WES EAS\n"
+                 "West Sea = wes\nEast Sea = eas\n" + text.replace("ABUTS WES", "ABUTS NOR SUD WES")
+                 .replace("ABUTS EAS", "ABUTS NOR SUD EAS"))
+    with pytest.raises(NotSupportedError) as exc:
+        import_variant(f)
+    for w in words:
+        assert w in str(exc.value), str(exc.value)
+
+
+def test_an_ownership_restriction_names_supply_centers(tmp_path: Path) -> None:
+    f = tmp_path / "m.map"
+    f.write_text(MAP_HEAD + "COAST NOR ABUTS WES EAS\nCOAST SUD ABUTS WES EAS\n"
+                 "West Sea = wes\nEast Sea = eas\nWATER WES ABUTS NOR SUD EAS(WES)\n"
+                 "WATER EAS ABUTS NOR SUD WES(WES)\n")
+    with pytest.raises(VariantError, match=r"m.map:12: EAS -> WES\(WES\): WES is not a supply "
+                       "center"):
+        import_variant(f)
+
+
+def test_imperial_plays() -> None:
+    g = play_random(import_variant(IMPERIAL), years=4)
+    assert g.position.phase.year >= 1864
+
+
 # ---- the writer -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("source", ["standard", "tiny.map", "tiny_variant.map", "tiny.cfg"])
+@pytest.mark.parametrize("source", ["standard", "tiny.map", "tiny_variant.map", "tiny.cfg",
+                                    "imperial/imperial.map"])
 def test_writer_round_trip(source: str) -> None:
     v = load_variant(source) if source == "standard" else import_variant(DATA / source)
     text = variant_to_toml(v)
@@ -389,14 +484,21 @@ def _parterre_files() -> list:
 
 
 @pytest.mark.parametrize("path", _parterre_files(), ids=lambda p: getattr(p, "name", "none"))
-def test_parterre_variant(path: Path) -> None:
-    search = [os.environ["POLYDIP_PARLANCE"]] if os.environ.get("POLYDIP_PARLANCE") else []
+def test_parterre_variant(path: Path, capsys) -> None:
+    """With Parlance's data folder in POLYDIP_VARIANT_PATH (or Parlance installed), every
+    Parterre variant imports and checks, also from the command line (issue 18)."""
     try:
-        v = import_variant(path, search)
+        v = import_variant(path)
     except VariantError as exc:
-        if "base variant" in str(exc) and not search:
-            pytest.skip("needs Parlance's standard.cfg: set POLYDIP_PARLANCE")
+        if "base variant" in str(exc):
+            pytest.skip("needs Parlance's standard.cfg: put parlance/data in "
+                        "POLYDIP_VARIANT_PATH")
         raise
+    from polydip.cli.main import main
+
+    code = main(["variant", "check", str(path)])
+    out = capsys.readouterr().out
+    assert code == (1 if CHECK_PROBLEMS.get(path.name) else 0), out
     assert [str(p) for p in check_variant(v)] == CHECK_PROBLEMS.get(path.name, [])
     if path.name in SOURCE_DEFECTS:
         assert SOURCE_DEFECTS[path.name][1] in v.notes

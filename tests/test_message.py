@@ -44,17 +44,25 @@ def test_the_issue_example_is_read_whole() -> None:
     assert [o.line for o in msg.orders] == [2, 3, 6, 7, 9, 10]
 
 
-def test_noise_lines_are_reported_and_do_not_break_the_rest() -> None:
+def test_lines_plainly_not_orders_are_ignored_and_counted() -> None:
+    """Issue 8: greetings and signatures are summarised as "ignored N lines that are not
+    orders" instead of one long error each."""
     text = "Hi GM,\nOrders for Spring 1901:\n\n" + ISSUE_EXAMPLE + "\nThanks,\nBob\n"
     _g, msg = _read(text)
     assert len(msg.orders) == 6
+    assert msg.problems == []
+    assert msg.ignored == [1, 2, 15, 16]
+
+
+def test_lines_that_look_like_orders_keep_their_detailed_error() -> None:
+    _g, msg = _read("France\nA Pari - Bur\nArmy Burgandy holds\nFrnace:\nA quick note\n")
     bad = {p.line: p for p in msg.problems}
-    assert sorted(bad) == [1, 2, 15, 16]
-    assert bad[1].text == "Hi GM," and bad[1].reason == "not an order or a power name"
-    assert "A PAR - BUR" in bad[1].suggestion  # shows how an order is written
-    assert bad[2].reason == "not a power name or an order"
-    assert "England" in bad[2].suggestion  # names the powers
-    assert all(p.suggestion for p in msg.problems)
+    assert sorted(bad) == [2, 3, 4]
+    assert "did you mean Paris?" in bad[2].reason + bad[2].suggestion
+    assert "Burgundy" in bad[3].reason + bad[3].suggestion
+    assert bad[4].reason == "not a power name or an order"
+    assert bad[4].suggestion == "did you mean France?"
+    assert msg.ignored == [5]  # "A quick note" starts with A, but names no place
 
 
 def test_typos_get_a_suggestion() -> None:
@@ -113,7 +121,7 @@ def test_retreat_and_adjustment_phases() -> None:
         "dislodged": {"Germany": [{"unit": "A BEL", "from": "PIC"}]}})
     _g, msg = _read("Germany: A Bel R Hol\nGermany: A Bel - Ruh\nFrance: A Pic R Bur\n", g)
     assert [o.text for o in msg.orders] == ["A Bel - Ruh"]  # the later order wins
-    assert "no unit in Picardy" in msg.problems[0].reason
+    assert msg.problems[0].reason == "no dislodged unit in Picardy"
     g.position = build_position(g.map, {"phase": "W1901A", "units": {"France": ["A PAR"]},
                                         "centers": {"France": ["PAR", "MAR", "BRE"]}})
     _g, msg = _read("France\nBuild A Mar\nBuild Bre\nWAIVE\nA Par - Bur\n", g)

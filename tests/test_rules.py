@@ -43,9 +43,18 @@ def test_standard_builds_only_on_home_centers() -> None:
     assert g.phase == "W1901A"
     assert g.position.owners[g.map.prov_index["N1"]] == g.power("Red")
     assert set(g.legal_orders("Red")) == {"A1", "A2"}  # vacant homes only, not N1/N2
-    assert g.set_orders("Red", ["A N1 B"]) == []  # accepted as an order, judged on processing
-    out = g.process()
-    assert [r.result for r in out.results if r.text == "A N1 B"] == [["void"]]
+    # refused when given, with the reason and the sites (issue 8, item 5)
+    assert g.set_orders("Red", ["A N1 B"]) == [
+        "'A N1 B': North is occupied (build sites: A1, A2)"]
+    assert g.orders == {}
+    # the adjudicator judges the same way when the order reaches it anyway
+    from polydip.adjudication.adjustments import resolve_adjustments
+    from polydip.orders.parser import parse_order
+
+    m = g.map
+    built = resolve_adjustments(m, g.position, [[parse_order(m, "A N1 B", "A")]])
+    assert built.results[g.power("Red")][0][1] == ["void"]
+    assert len(built.units) == len(g.position.units)
 
 
 def test_chaos_builds_on_any_center_owned_at_the_beginning_of_the_year() -> None:
@@ -77,6 +86,21 @@ def test_owned_policy_and_bad_policy() -> None:
         tiny('[rules.build_sites]\npolicy = "anywhere"\n')
     with pytest.raises(VariantError, match="unknown rule"):
         tiny('[rules.build_site]\npolicy = "owned"\n')
+
+
+def test_any_home_policy_builds_on_owned_home_centers_of_any_power() -> None:
+    """DPjudge's rule HOME_BUILDS (Imperial): "players may build in any owned center that was
+    an original home center for any of the powers in the game"."""
+    g = tiny('[rules.build_sites]\npolicy = "any_home"\n', **NO_WIN)
+    # Red takes Blue's home B1 (its fleet out of the way) and the neutral N2
+    play_year(g, {"Red": ["F A1 - N2", "A A2 - N1"], "Blue": ["F B1 - S"]},
+              {"Red": ["F N2 - B1", "A N1 - N2"]})
+    assert g.phase == "W1901A"
+    owners = g.position.owners
+    assert owners[g.map.prov_index["B1"]] == owners[g.map.prov_index["N2"]] == g.power("Red")
+    g.position.units = [u for u in g.position.units if u.power != g.power("Red")]
+    # B1 (Blue's home) and Red's own homes are build sites; N2, owned but neutral, is not
+    assert set(g.legal_orders("Red")) == {"A1", "A2", "B1"}
 
 
 # ---- victory -----------------------------------------------------------------------------
@@ -111,6 +135,20 @@ def test_game_ends_when_no_center_changed_hands_for_n_years() -> None:
     assert g.phase == "S1903M"
     assert g.status == "drawn"
     assert g.winners == [g.power("Red"), g.power("Blue")]
+
+
+def test_no_change_years_count_from_the_first_year_centers_can_change() -> None:
+    """Seed 004: "Das Spiel beginnt im Winter 1859" and ends "wenn innerhalb von vier Jahren
+    kein Versorgungszentrum den Besitzer gewechselt hat": a game starting after its year's
+    center update counts its years from the next one (1860 and 1861 here, not 1859)."""
+    text = (TINY.replace('units = ["F A1", "A A2"]', 'units = ["A A2"]')
+            + '\n[calendar]\nstart = "W1859A"\n')
+    g = Game.new(parse_variant(text.replace("centers = 4", "centers = 6\nno_change_years = 2")))
+    assert g.phase == "W1859A"
+    while g.status == "active":
+        g.process()
+    assert g.phase == "S1862M"  # after the falls of 1860 and 1861
+    assert g.status == "drawn"
 
 
 def test_game_ends_after_the_last_year() -> None:
@@ -198,6 +236,13 @@ def test_dislodged_neutral_units_are_disbanded(tmp_path) -> None:
     v = tiny_file(tmp_path, NEUTRAL)
     units = {"Neutral": ["A N1"], "Red": ["A A2", "A N2"]}
     out = adjudicate(v, units=units, orders={"Red": ["A A2 - N1", "A N2 S A A2 - N1"]})
+    # no retreat anywhere: destroyed at once, and no retreat phase (issue 17)
+    assert out["dislodged"] == {} and out["next_phase"] == "F1901M"
+    assert out["destroyed"] == {"Neutral": [{"unit": "A N1", "from": "A2"}]}
+    assert "Neutral" not in out["units"]
+    # with the option keep_empty_retreats the retreat phase is kept; the unit is disbanded there
+    out = adjudicate(v, units=units, orders={"Red": ["A A2 - N1", "A N2 S A A2 - N1"]},
+                     options={"keep_empty_retreats": True})
     assert out["dislodged"] == {"Neutral": [{"unit": "A N1", "from": "A2", "retreats": []}]}
     nxt = adjudicate(v, phase=out["next_phase"], units=out["units"],
                      dislodged={"Neutral": [{"unit": "A N1", "from": "A2"}]})
@@ -217,7 +262,26 @@ def test_the_alaskan_army_retreats_to_a_free_center(tmp_path) -> None:
     assert nxt["units"]["Neutral"] == ["A B1"]  # ordered by nobody: it goes by itself
     units["Blue"] = ["F B1"]
     out = adjudicate(v, units=units, orders={"Red": ["A A2 - N1", "A N2 S A A2 - N1"]})
-    assert out["dislodged"]["Neutral"][0]["retreats"] == []
+    assert out["destroyed"] == {"Neutral": [{"unit": "A N1", "from": "A2"}]}
+
+
+def test_random_orders_leave_neutral_units_alone(tmp_path) -> None:
+    """Seed 004: neutral units "bekommen immer Haltebefehle" (always hold): the random player
+    (demos, benchmarks, random-game tests) gives them no order, though it may support them."""
+    import random
+
+    from polydip.play import random_orders
+
+    g = Game.new(parse_variant(TINY + NEUTRAL))
+    neutral = g.power("Neutral")
+    supported = False
+    for seed in range(40):
+        orders = random_orders(g.map, g.position, random.Random(seed))
+        assert neutral not in orders
+        supported |= any(o.endswith("S A N1") for lst in orders.values() for o in lst)
+        for p, lst in orders.items():
+            assert g.set_orders(p, lst) == []
+    assert supported
 
 
 def test_an_unconquered_province_joins_a_power(tmp_path) -> None:
@@ -237,8 +301,7 @@ def test_an_unconquered_province_joins_a_power(tmp_path) -> None:
     text = TINY.replace('"F A1"', '"A A1"').replace("centers = 4", "centers = 9")
     g = Game.new(parse_variant(text + NEUTRAL + event))
     play_year(g, {"Red": ["A A1 - N2"]}, {"Red": ["A A2 - N1", "A N2 S A A2 - N1"]})
-    assert g.phase == "F1901R"
-    g.process()  # the neutral army is disbanded without orders
+    assert g.phase == "W1901A"  # the neutral army is destroyed: no retreat phase
     while g.position.phase.year < 1903:
         g.process()
     assert g.position.owners[g.map.prov_index["N1"]] == g.power("Red")
@@ -314,13 +377,13 @@ def test_control_counts_from_the_start_of_the_turn(tmp_path) -> None:
     """Seed 002: "If your side ... controlled a canal or narrow strait at the start of your
     turn, you may move sea units through it (you can't use it in the same turn that you
     capture it)"."""
-    g = Game.new(parse_variant(open(strait(tmp_path)).read()))  # noqa: SIM115
+    g = Game.new(parse_variant(Path(strait(tmp_path)).read_text()))
     g.set_orders("Red", ["F A1 - N2"])
     g.process()
     g.set_orders("Red", ["F N2 - S"])
     g.process()  # N2 changes owner at the end of this fall
     assert g.position.owners[g.map.prov_index["N2"]] == -1  # left before the fall ended
-    g = Game.new(parse_variant(open(strait(tmp_path)).read()))  # noqa: SIM115
+    g = Game.new(parse_variant(Path(strait(tmp_path)).read_text()))
     g.set_orders("Red", ["F A1 - N2"])
     g.process()
     g.process()  # Red holds N2 through the fall: it owns N2 from now on
@@ -336,7 +399,7 @@ def test_control_counts_from_the_start_of_the_turn(tmp_path) -> None:
 
 
 def test_legal_orders_leave_out_closed_passages(tmp_path) -> None:
-    g = Game.new(parse_variant(open(strait(tmp_path)).read()))  # noqa: SIM115
+    g = Game.new(parse_variant(Path(strait(tmp_path)).read_text()))
     g.set_orders("Red", ["F A1 - S"])
     g.process()
     assert "F S - T" not in g.legal_orders("Red")["F S"]
@@ -418,9 +481,9 @@ def test_the_first_captured_center_becomes_the_only_fleet_home() -> None:
     assert "F N2 B" not in legal.get("N2", [])  # occupied anyway; A1 and A2 are free
     assert legal["A1"] == ["A A1 B", "WAIVE"]  # no fleet outside the captured home
     problems = g.set_orders("Red", ["F A1 B", "A A2 B"])
-    assert problems == []
+    assert problems == ["'F A1 B': the variant's rules allow no fleet in Alpha One now"]
     out = g.process()
-    assert [r.result for r in out.results if r.text == "F A1 B"] == [["void"]]
+    assert [r.result for r in out.results if r.text == "A A2 B"] == [[]]
     assert g.position.extra["capture_home"] == {"Red": "N2"}
     assert g.map.prov_index["N2"] in g.position.homes[g.power("Red")]
     play_year(g, {"Red": ["A N2 - A1"]}, {})
@@ -495,7 +558,7 @@ def test_a_home_center_held_by_another_party_at_the_start() -> None:
     play_year(g, {"Red": ["A A1 - N2"]}, {"Red": ["A N2 - A1"]})
     assert g.phase == "S1902M"  # nothing to build while the rebels hold N1
     play_year(g, {"Red": ["A A1 - N2"]}, {"Red": ["A A2 - N1", "A N2 S A A2 - N1"]})
-    g.process()  # the rebels are disbanded: neutral units do not retreat
+    # the rebels are destroyed (neutral units do not retreat): no retreat phase
     assert g.position.owners[n1] == red
     assert g.phase == "W1902A"
     assert set(g.legal_orders("Red")) == {"A1", "A2"}  # N1 is Red's home again (occupied)

@@ -19,16 +19,19 @@ from polydip.state import Position
 
 def random_orders(m: Map, pos: Position, rng: random.Random, support_rate: float = 0.35,
                   legal: dict[str, list[str]] | None = None) -> dict[int, list[str]]:
-    """Orders for every power that has something to order, as order strings."""
+    """Orders for every power that has something to order, as order strings. Units of neutral
+    powers get none (they always hold, and retreat by themselves): they neither move, support
+    nor convoy, though other powers may support them in holding."""
     if legal is None:
         legal = legal_orders(m, pos)
     out: dict[int, list[str]] = {}
     if pos.phase.type == "M":
         owner = {m.unit_str(u.kind, u.loc): u.power for u in pos.units}
+        neutral = {u for u, p in owner.items() if m.power_neutral[p]}
         chosen: dict[str, str] = {}
         for unit, lst in legal.items():
             moves = [o for o in lst if " - " in o and " S " not in o and " C " not in o]
-            if moves and rng.random() > 0.15:
+            if moves and rng.random() > 0.15 and unit not in neutral:
                 chosen[unit] = rng.choice(moves)
             else:
                 chosen[unit] = f"{unit} H"
@@ -36,7 +39,7 @@ def random_orders(m: Map, pos: Position, rng: random.Random, support_rate: float
         units = list(legal)
         rng.shuffle(units)
         for unit in units:
-            if rng.random() >= support_rate:
+            if rng.random() >= support_rate or unit in neutral:
                 continue
             lst = legal[unit]
             options = []
@@ -60,15 +63,17 @@ def random_orders(m: Map, pos: Position, rng: random.Random, support_rate: float
                 army, dest = unit, o.split(" - ")[1][:-4]
                 for fleet, lst in legal.items():
                     conv = f"{fleet} C {army} - {dest}"
-                    if conv in lst and plain.get(fleet) != "S":
+                    if conv in lst and plain.get(fleet) != "S" and fleet not in neutral:
                         chosen[fleet] = conv
                         plain[fleet] = "C"
         for unit, o in chosen.items():
-            out.setdefault(owner[unit], []).append(o)
+            if unit not in neutral:
+                out.setdefault(owner[unit], []).append(o)
     elif pos.phase.type == "R":
         owner = {m.unit_str(d.kind, d.loc): d.power for d in pos.dislodged}
         for unit, lst in legal.items():
-            out.setdefault(owner[unit], []).append(rng.choice(lst))
+            if not m.power_neutral[owner[unit]]:
+                out.setdefault(owner[unit], []).append(rng.choice(lst))
     else:
         counts = adjustment_counts(m, pos)
         for p, delta in enumerate(counts):

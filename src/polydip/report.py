@@ -17,6 +17,9 @@ from polydip.adjudication.adjustments import adjustment_counts, build_sites
 from polydip.errors import PolydipError
 from polydip.game.calendar import season_name
 from polydip.game.engine import MOVEMENT_TYPES, bind_to_units, parse_orders
+from polydip.orders.describe import describe, describe_text
+from polydip.orders.describe import place as place_words
+from polydip.orders.describe import unit as unit_words
 
 FORMATS = ("text", "markdown", "json")
 
@@ -29,6 +32,7 @@ class OrderLine:
     result: list[str]  # the engine's words ([] = succeeded)
     words: list[str]  # the GM's words
     ordered: bool = True  # False: the unit was given no order (it held, or was disbanded)
+    text: str = ""  # as shown: in full names ("Army Paris (PAR): move to ...") or notation
 
     @property
     def succeeded(self) -> bool:
@@ -48,6 +52,9 @@ class DislodgedLine:
     unit: str
     attacker: str | None  # province the attack came from
     retreats: list[str]  # where it may retreat ([] = it is destroyed)
+    shown: str = ""  # the unit as shown (full names or notation)
+    attacker_shown: str = ""
+    retreats_shown: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -56,7 +63,8 @@ class Adjustment:
     centers: int
     units: int
     change: int  # + builds allowed, - removals due
-    sites: list[str]  # free home centers where it may build
+    sites: list[str]  # build sites (under the variant's build rule) where it may build
+    sites_shown: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -73,11 +81,16 @@ class Report:
     next_title: str
     status: str = "active"
     winners: list[str] = field(default_factory=list)
+    nmr: list[str] = field(default_factory=list)  # powers that had to order and gave nothing
+    waived: dict[str, int] = field(default_factory=dict)  # adjustments: builds not made
+    names: str = "short"  # how places are shown: "full" or "short"
+    centers_shown: dict[str, str] = field(default_factory=dict)  # center → as shown
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["center_changes"] = [{"center": c, "from": a, "to": b}
                                for c, a, b in self.center_changes]
+        del d["centers_shown"]
         return d
 
 
@@ -85,10 +98,11 @@ def phase_title(variant, phase) -> str:
     return season_name(variant.calendar, phase)
 
 
-def build_report(game, record, final: bool = False) -> Report:
+def build_report(game, record, final: bool = False, names: str = "short") -> Report:
     """The report of one processed phase (`record`, a PhaseRecord of `game`).
 
     `final`: the record is the game's last one, so the game's status (won, drawn) applies.
+    `names`: "full" shows places by name and code ("Toronto (TOR)"), "short" by code.
     """
     m, v = game.map, game.variant
     pos, outcome = record.position, record.outcome
@@ -98,14 +112,22 @@ def build_report(game, record, final: bool = False) -> Report:
     sections = {p: PowerSection(m.powers[p]) for p in range(len(m.powers))}
     for r in outcome.results:
         words = gm_words(ptype, r.result, r.text, r.text in ordered)
-        explicit = ptype == "A" or r.text in ordered
-        sections[r.power].orders.append(OrderLine(r.text, list(r.result), words, explicit))
+        # a neutral unit is never ordered: it holds (or is disbanded) by its rule
+        explicit = ptype == "A" or r.text in ordered or m.power_neutral[r.power]
+        shown = _order_words(m, ptype, r.text, names)
+        sections[r.power].orders.append(OrderLine(r.text, list(r.result), words, explicit,
+                                                  shown))
     for p, msg in outcome.errors:
         sections[p].rejected.append(msg)
-    dislodged = [DislodgedLine(m.powers[d.power], m.unit_str(d.kind, d.loc),
-                               m.prov_abbr[d.attacker] if d.attacker >= 0 else None,
-                               [m.loc_name[x] for x in d.retreats])
-                 for d in (nxt.dislodged if ptype == "M" else [])]
+    dislodged = []
+    for d in [*nxt.dislodged, *outcome.destroyed] if ptype == "M" else []:
+        att = d.attacker if d.attacker >= 0 else None
+        dislodged.append(DislodgedLine(
+            m.powers[d.power], m.unit_str(d.kind, d.loc),
+            m.prov_abbr[att] if att is not None else None,
+            [m.loc_name[x] for x in d.retreats], unit_words(m, d.kind, d.loc, names),
+            place_words(m, att, names) if att is not None else "",
+            [place_words(m, x, names) for x in d.retreats]))
     changes = [(m.prov_abbr[c], m.powers[a] if a >= 0 else None, m.powers[b])
                for c, a, b in outcome.center_changes]
     centers = {m.powers[p]: len(nxt.centers_of(p)) for p in range(len(m.powers))}
@@ -116,16 +138,52 @@ def build_report(game, record, final: bool = False) -> Report:
             n_units = sum(1 for u in nxt.units if u.power == p)
             if delta == 0 and not n_units and not centers[m.powers[p]]:
                 continue
-            sites = [m.prov_abbr[s] for s in build_sites(m, nxt, p)] if delta > 0 else []
+            sites = build_sites(m, nxt, p) if delta > 0 else []
             adjustments.append(Adjustment(m.powers[p], centers[m.powers[p]], n_units, delta,
-                                          sites))
+                                          [m.prov_abbr[s] for s in sites],
+                                          [place_words(m, s, names) for s in sites]))
     rep = Report(v.name, pos.phase.name, phase_title(v, pos.phase),
                  [s for s in sections.values() if s.orders or s.rejected], dislodged, changes,
                  centers, adjustments, nxt.phase.name, phase_title(v, nxt.phase))
+    rep.names = names
+    rep.centers_shown = {m.prov_abbr[c]: place_words(m, c, names)
+                         for c, _a, _b in outcome.center_changes}
+    rep.nmr = [m.powers[p] for p in missed_orders(game, record)]
+    if ptype == "A":
+        rep.waived = _waived(m, pos, outcome)
     if final and game.is_over:
         rep.status = game.status
         rep.winners = [m.powers[p] for p in game.winners]
     return rep
+
+
+def missed_orders(game, record) -> list[int]:
+    """Powers that had something to order in the phase and gave no order at all (NMR)."""
+    from polydip.game.game import powers_to_order
+
+    given = {p for p, lst in record.orders.items() if lst}
+    return [p for p in powers_to_order(game.map, record.position) if p not in given]
+
+
+def _waived(m, pos, outcome) -> dict[str, int]:
+    """Per power, the builds it was allowed and did not make (waived or left unused)."""
+    counts = adjustment_counts(m, pos)
+    out = {}
+    for p, delta in enumerate(counts):
+        if delta <= 0:
+            continue
+        room = min(delta, len(build_sites(m, pos, p)))
+        made = sum(1 for r in outcome.results
+                   if r.power == p and not r.result and r.text.endswith(" B"))
+        if made < room:
+            out[m.powers[p]] = room - made
+    return out
+
+
+def _order_words(m, ptype: str, text: str, names: str) -> str:
+    if names == "short":
+        return _order_text(ptype, text)
+    return describe_text(m, text, ptype, names)
 
 
 def _explicitly_ordered(game, record) -> set[str]:
@@ -172,7 +230,7 @@ def format_report(rep: Report, fmt: str = "text") -> str:
 
 
 def _gm_order(order: str) -> str:
-    """'F LON B' → 'Build F LON'; 'A PAR D' → 'Remove A PAR' (adjustments read better)."""
+    """'F LON B' → 'Build F LON'; 'A PAR D' → 'Disband A PAR' (adjustments read better)."""
     if order.endswith(" B"):
         return f"Build {order[:-2]}"
     if order.endswith(" D"):
@@ -180,12 +238,11 @@ def _gm_order(order: str) -> str:
     return order
 
 
-def _order_text(rep: Report, o: OrderLine) -> str:
-    text = o.order
-    if rep.phase.endswith("A"):
-        text = _gm_order(text).replace("Disband ", "Remove ")
-    elif rep.phase.endswith("R"):
-        text = _gm_order(text)
+def _order_text(ptype: str, text: str) -> str:
+    if ptype == "A":
+        return _gm_order(text).replace("Disband ", "Remove ")
+    if ptype == "R":
+        return _gm_order(text)
     return text
 
 
@@ -193,8 +250,8 @@ def _adjustment_words(a: Adjustment) -> str:
     if a.change > 0:
         n = min(a.change, len(a.sites))
         if not n:
-            return f"may build {a.change} but has no free home center"
-        s = f"builds {n}" + f" (free home centers: {', '.join(a.sites)})"
+            return f"may build {a.change} but has no free build site"
+        s = f"builds {n} (build sites: {', '.join(a.sites_shown or a.sites)})"
         if n < a.change:
             s += f"; {a.change - n} more allowed but no room"
         return s
@@ -203,27 +260,40 @@ def _adjustment_words(a: Adjustment) -> str:
     return "no change"
 
 
+def _order_line(o: OrderLine) -> tuple[str, list[str]]:
+    words = o.words + ([] if o.ordered else ["no order"])
+    return o.text or o.order, words
+
+
+def _center(rep: Report, c: str) -> str:
+    return rep.centers_shown.get(c, c)
+
+
 def _text(rep: Report) -> str:
     lines = [f"{rep.phase}: {rep.title}"]
     for s in rep.powers:
         lines.append(f"  {s.power}:")
         for o in s.orders:
-            words = o.words + ([] if o.ordered else ["no order"])
+            text, words = _order_line(o)
             res = f"  ({', '.join(words)})" if words else ""
-            lines.append(f"    {_order_text(rep, o)}{res}")
+            lines.append(f"    {text}{res}")
         for e in s.rejected:
             lines.append(f"    rejected: {e}")
+    if rep.nmr:
+        lines.append(f"  No orders from (NMR): {', '.join(rep.nmr)}")
     if rep.dislodged:
         lines.append("  Dislodged:")
         for d in rep.dislodged:
-            frm = f" (attacked from {d.attacker})" if d.attacker else ""
-            where = (f"may retreat to {', '.join(d.retreats)}" if d.retreats
-                     else "no retreat: destroyed")
-            lines.append(f"    {d.power} {d.unit}{frm}: {where}")
+            frm = f" (attacked from {d.attacker_shown or d.attacker})" if d.attacker else ""
+            where = (f"may retreat to {', '.join(d.retreats_shown or d.retreats)}"
+                     if d.retreats else "no retreat: destroyed")
+            lines.append(f"    {d.power} {d.shown or d.unit}{frm}: {where}")
+    for p, n in rep.waived.items():
+        lines.append(f"  {p}: {n} build{'s' if n > 1 else ''} waived")
     if rep.center_changes:
         lines.append("  Center changes:")
         for c, a, b in rep.center_changes:
-            lines.append(f"    {c}: {a or 'neutral'} → {b}")
+            lines.append(f"    {_center(rep, c)}: {a or 'neutral'} → {b}")
     if rep.adjustments:
         lines.append(f"  Adjustments due ({rep.next_title}):")
         for a in rep.adjustments:
@@ -245,23 +315,28 @@ def _markdown(rep: Report) -> str:
         out.append(f"**{s.power}**")
         out.append("")
         for o in s.orders:
-            words = o.words + ([] if o.ordered else ["no order"])
+            text, words = _order_line(o)
             res = f" — *{', '.join(words)}*" if words else ""
-            out.append(f"- `{_order_text(rep, o)}`{res}")
+            out.append(f"- `{text}`{res}")
         for e in s.rejected:
             out.append(f"- rejected: {e}")
         out.append("")
+    if rep.nmr:
+        out += [f"**No orders from (NMR):** {', '.join(rep.nmr)}", ""]
     if rep.dislodged:
         out += ["**Dislodged**", ""]
         for d in rep.dislodged:
-            frm = f" (attacked from {d.attacker})" if d.attacker else ""
-            where = (f"may retreat to {', '.join(d.retreats)}" if d.retreats
-                     else "no retreat: *destroyed*")
-            out.append(f"- {d.power} `{d.unit}`{frm}: {where}")
+            frm = f" (attacked from {d.attacker_shown or d.attacker})" if d.attacker else ""
+            where = (f"may retreat to {', '.join(d.retreats_shown or d.retreats)}"
+                     if d.retreats else "no retreat: *destroyed*")
+            out.append(f"- {d.power} `{d.shown or d.unit}`{frm}: {where}")
+        out.append("")
+    if rep.waived:
+        out += [f"- {p}: {n} build{'s' if n > 1 else ''} waived" for p, n in rep.waived.items()]
         out.append("")
     if rep.center_changes:
         out += ["**Center changes**", ""]
-        out += [f"- {c}: {a or 'neutral'} → {b}" for c, a, b in rep.center_changes]
+        out += [f"- {_center(rep, c)}: {a or 'neutral'} → {b}" for c, a, b in rep.center_changes]
         out.append("")
     if rep.adjustments or rep.center_changes:
         out += ["| Power | Centers | Units | Adjustment |", "|---|---:|---:|---|"]
@@ -278,6 +353,30 @@ def _markdown(rep: Report) -> str:
     else:
         out.append(f"**Next:** {rep.next_title} ({rep.next_phase})")
     return "\n".join(out)
+
+
+# ---- pending orders ----------------------------------------------------------------------------
+
+def pending_lines(game, power: int, names: str = "full") -> list[str]:
+    """A power's pending orders as polydip understood them, bound to the units they order
+    ("Army Toronto (TOR): hold"), in the order they were given."""
+    m, pos = game.map, game.position
+    ptype = pos.phase.type
+    texts = game.orders.get(power, [])
+    parsed, _ = parse_orders(m, pos.phase, {power: texts})
+    orders = parsed.get(power, [])
+    if ptype == "A":
+        return [describe_text(m, o.format(m), "A", names) for o in orders]
+    units = pos.units if ptype == "M" else pos.dislodged
+    allowed = MOVEMENT_TYPES if ptype == "M" else ("R", "D")
+    bound, _ = bind_to_units(m, units, {power: orders}, allowed)
+    where = {id(o): u for u, o in zip(units, bound, strict=True) if o is not None}
+    out = []
+    for o in orders:
+        u = where.get(id(o))
+        out.append(describe(m, o, names, u.kind, u.loc) if u is not None
+                   else describe(m, o, names))
+    return out
 
 
 # ---- history ---------------------------------------------------------------------------------

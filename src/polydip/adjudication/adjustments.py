@@ -50,6 +50,66 @@ def build_sites(m: Map, pos: Position, power: int) -> list[int]:
     return [p for p in homes if pos.owners[p] == power and p not in occupied]
 
 
+def build_problem(m: Map, pos: Position, power: int, o: Order,
+                  sites: set[int] | None = None) -> str | None:
+    """Why the build order `o` of `power` cannot be carried out, in words; None when it can.
+    `sites`: the build sites still free (default: all of them, as the phase begins)."""
+    if o.kind is None:
+        return f"say what to build ({' or '.join(m.kinds)})"
+    prov = m.loc_prov[o.loc]
+    name = m.prov_name[prov]
+    if sites is None:
+        sites = set(build_sites(m, pos, power))
+    if prov not in sites:
+        return _not_a_site(m, pos, power, prov, sites)
+    loc = m.unit_loc(o.kind, o.loc)
+    kind = m.kind_names[o.kind]
+    if loc < 0:
+        coasts = ", ".join(m.loc_name[c] for c in m.prov_coast_locs[prov])
+        return f"say on which coast of {name} to build the {kind} ({coasts})"
+    if not m.occupy[o.kind][loc]:
+        return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} cannot stand in {name}"
+    if m.rules and not m.rules.may_build(m, pos, power, o.kind, prov):
+        return f"the variant's rules allow no {kind} in {name} now"
+    return None
+
+
+def adjustment_problem(m: Map, pos: Position, power: int, o: Order) -> str | None:
+    """Why an adjustment order cannot be carried out now (refused when it is given), or
+    None. The adjudication itself still judges the orders in the order given."""
+    delta = adjustment_counts(m, pos)[power]
+    who = m.powers[power]
+    if o.type == BUILD:
+        if delta <= 0:
+            return f"{who} has no builds this phase"
+        return build_problem(m, pos, power, o)
+    if o.type == WAIVE:
+        return None if delta > 0 else f"{who} has no builds to waive"
+    if o.type == DISBAND:
+        prov = m.loc_prov[o.loc]
+        if not any(u.power == power and m.loc_prov[u.loc] == prov for u in pos.units):
+            return f"{who} has no unit in {m.prov_name[prov]}"
+        if delta >= 0:
+            return f"{who} has no units to remove this phase"
+        return None
+    return "not an order for an adjustment phase"
+
+
+def _not_a_site(m: Map, pos: Position, power: int, prov: int, sites: set[int]) -> str:
+    name = m.prov_name[prov]
+    free = ", ".join(sorted(m.prov_abbr[s] for s in sites)) or "none"
+    if any(m.loc_prov[u.loc] == prov for u in pos.units):
+        why = f"{name} is occupied"
+    elif not m.is_sc[prov]:
+        why = f"{name} is not a supply center"
+    elif pos.owners[prov] != power:
+        owner = pos.owners[prov]
+        why = f"{name} belongs to {m.powers[owner]}" if owner >= 0 else f"{name} is neutral"
+    else:
+        why = f"{name} is not a build site of {m.powers[power]} now"
+    return f"{why} (build sites: {free})"
+
+
 def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
                         options: dict | None = None) -> AdjustmentResult:
     options = options or {}
@@ -66,14 +126,10 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
             if delta > 0 and done < delta:
                 if o.type == WAIVE:
                     ok = True
-                elif o.type == BUILD and o.kind is not None:
-                    loc = m.unit_loc(o.kind, o.loc)
-                    prov = m.loc_prov[o.loc]
-                    if (loc >= 0 and prov in sites and m.occupy[o.kind][loc]
-                            and (not m.rules or m.rules.may_build(m, pos, power, o.kind, prov))):
-                        units.append(Unit(power, o.kind, loc))
-                        sites.discard(prov)
-                        ok = True
+                elif o.type == BUILD and build_problem(m, pos, power, o, sites) is None:
+                    units.append(Unit(power, o.kind, m.unit_loc(o.kind, o.loc)))
+                    sites.discard(m.loc_prov[o.loc])
+                    ok = True
             elif delta < 0 and done < -delta and o.type == DISBAND:
                 prov = m.loc_prov[o.loc]
                 for i, u in enumerate(units):

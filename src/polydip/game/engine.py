@@ -27,7 +27,7 @@ from polydip.orders.model import (
     Order,
 )
 from polydip.orders.parser import parse_order
-from polydip.state import Phase, Position
+from polydip.state import Dislodged, Phase, Position
 
 MOVEMENT_TYPES = (HOLD, MOVE, SUPPORT, CONVOY)
 
@@ -43,7 +43,8 @@ class PhaseOutcome:
     """What processing a phase produced. `results` (one per order, in diplomacy notation) is
     built on first use: simulations that never read it do not pay for the strings."""
 
-    __slots__ = ("_results", "center_changes", "errors", "phase", "position", "standoffs")
+    __slots__ = ("_results", "center_changes", "destroyed", "errors", "phase", "position",
+                 "standoffs")
 
     def __init__(self, phase: Phase, position: Position,
                  results: list[OrderResult] | Callable[[], list[OrderResult]],
@@ -55,6 +56,8 @@ class PhaseOutcome:
         self.errors = errors if errors is not None else []  # (power, message)
         self.center_changes = center_changes if center_changes is not None else []
         self.standoffs: frozenset[int] = frozenset()  # provinces left empty by a standoff
+        # units dislodged with nowhere to retreat, destroyed at once (no retreat phase)
+        self.destroyed: list[Dislodged] = []
 
     @property
     def results(self) -> list[OrderResult]:
@@ -152,6 +155,7 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
     new = pos.copy()
     results: list[OrderResult] | Callable[[], list[OrderResult]] = []
     errors: list[tuple[int, str]] = []
+    destroyed: list[Dislodged] = []
     if phase.type == "M":
         bound, errors = bind_to_units(m, pos.units, orders, MOVEMENT_TYPES)
         blocked = m.rules.blocked(m, pos, options) if m.rules else None
@@ -167,6 +171,10 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
         new.contested = mr.contested
         if m.rules:
             new.dislodged = [m.rules.retreat(m, new, d) for d in new.dislodged]
+        if new.dislodged and not any(d.retreats for d in new.dislodged) \
+                and not options.get("keep_empty_retreats", False):
+            # no dislodged unit may go anywhere: they are destroyed, and no retreat phase
+            destroyed, new.dislodged = new.dislodged, []
     elif phase.type == "R":
         if m.rules:
             auto = m.rules.retreat_orders(m, pos)
@@ -204,6 +212,7 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
     new.phase = next_phase(m, new, phase, changes)
     out = PhaseOutcome(phase, new, results, errors, changes)
     out.standoffs = standoffs
+    out.destroyed = destroyed
     return out
 
 
@@ -211,7 +220,10 @@ def next_phase(m: Map, pos: Position, done: Phase, changes: list) -> Phase:
     """Advance from `done`, updating center owners when the season that changes them ends."""
     cal = m.variant.calendar
     if done.type == "M" and pos.dislodged:
-        return Phase(done.year, done.season, "R")
+        # the retreats that follow: in the same season (Spring Retreats), or the next
+        # season's when the calendar gives retreats a season of their own (phase B of A-D)
+        after = following(cal, done)
+        return after if after.type == "R" else Phase(done.year, done.season, "R")
     pos.contested = frozenset()  # standoffs matter only to the retreats that follow
     nxt = following(cal, done)
     while True:

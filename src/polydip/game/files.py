@@ -15,14 +15,15 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
+import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from polydip.errors import GameFileError, PolydipError
 from polydip.game.engine import OrderResult, PhaseOutcome
 from polydip.geography.map import Map, compile_map
-from polydip.state import Position
+from polydip.state import Dislodged, Position
 from polydip.variants.loader import load_variant
 
 FORMAT = "polydip-game"
@@ -91,6 +92,20 @@ def _orders_from(m: Map, data: Any, where: str) -> dict[int, list[str]]:
     return out
 
 
+def _destroyed_from(m: Map, data: Any, where: str) -> list[Dislodged]:
+    """Units destroyed without a retreat phase, as position_to_json writes dislodged units."""
+    from polydip.oneshot import parse_unit, power_index
+
+    out = []
+    for pname, lst in data.items():
+        p = power_index(m, pname)
+        for d in lst:
+            kind, loc = parse_unit(m, d["unit"])
+            att = m.prov_index.get(str(d.get("from") or ""), -1)
+            out.append(Dislodged(p, kind, loc, att, bool(d.get("convoyed"))))
+    return out
+
+
 def game_to_json(game) -> dict[str, Any]:
     m = game.map
     hist = []
@@ -105,6 +120,9 @@ def game_to_json(game) -> dict[str, Any]:
             "center_changes": [[m.prov_abbr[p], m.powers[a] if a >= 0 else None, m.powers[b]]
                                for p, a, b in o.center_changes],
         })
+        if o.destroyed:  # dislodged with nowhere to retreat: destroyed without a retreat phase
+            hist[-1]["destroyed"] = position_to_json(
+                m, Position(o.phase, [], [], o.destroyed))["dislodged"]
     v = game.variant
     return {
         "format": FORMAT,
@@ -181,6 +199,7 @@ def _game_from_json(data: Any, where: str) -> Any:
             nxt = (position_from_json(m, data["history"][i + 1]["position"], w)
                    if i + 1 < len(data["history"]) else game.position)
             outcome = PhaseOutcome(pos.phase, nxt, results, errors, changes)
+            outcome.destroyed = _destroyed_from(m, h.get("destroyed") or {}, f"{w}.destroyed")
             game.history.append(PhaseRecord(pos, _orders_from(m, h.get("orders", {}), w),
                                             outcome))
         game.status = str(data.get("status", "active"))
@@ -193,21 +212,86 @@ def _game_from_json(data: Any, where: str) -> Any:
     return game
 
 
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write `text` to `path` so that the file is either the old one or the new one."""
+def write_atomic(path: str | Path, text: str | bytes) -> None:
+    """Write `text` (or bytes) to `path` so that the file is either the old one or the new
+    one.
+
+    The new file keeps the old one's permissions; a new file gets the usual ones (0666 less
+    the umask, e.g. 0644), not the 0600 of a private temporary file.
+    """
     path = Path(path)
     directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        mode: int | None = stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        mode = None
+    for attempt in range(100):
+        tmp = directory / f".{path.name}.{os.getpid()}.{attempt}.tmp"
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            break
+        except FileExistsError:
+            continue
+    else:  # pragma: no cover - a hundred stale temporary files
+        raise OSError(f"cannot create a temporary file beside {path}")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(text.encode("utf-8") if isinstance(text, str) else text)
             f.flush()
             os.fsync(f.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+@contextlib.contextmanager
+def locked(path: str | Path) -> Iterator[None]:
+    """Hold the exclusive lock of a game file: every command that changes the file holds it
+    for its whole read-modify-write, so concurrent commands (seven players' orders handled
+    at once) run one after the other and none is lost. The lock is a hidden file beside
+    the game file (".game.json.lock"), locked with the operating system's advisory lock."""
+    path = Path(path)
+    lock_path = path.parent / f".{path.name}.lock"
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError as exc:
+        raise GameFileError(f"{path}: cannot lock: {exc.strerror or exc}") from exc
+    try:
+        _lock(fd)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+if os.name == "nt":  # pragma: no cover - Windows
+    import msvcrt
+
+    def _lock(fd: int) -> None:
+        while True:
+            try:
+                msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
+                return
+            except OSError:
+                continue
+else:
+    import fcntl
+
+    def _lock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+
+
+@contextlib.contextmanager
+def game_transaction(path: str | Path) -> Iterator[Any]:
+    """Load a game under its lock and save it when the block ends without an error:
+    `with game_transaction("g.json") as game: game.set_orders(...)`."""
+    with locked(path):
+        game = load_game(path)
+        yield game
+        save_game(game, path)
 
 
 def save_game(game, path: str | Path) -> None:

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from polydip.adjudication.adjustments import adjustment_counts, adjustment_problem, build_sites
 from polydip.errors import GameFileError, OrderError, PolydipError, did_you_mean
+from polydip.game.calendar import phase_cycle
 from polydip.game.engine import (
     MOVEMENT_TYPES,
     PhaseOutcome,
@@ -23,7 +25,7 @@ from polydip.game.engine import (
 from polydip.geography.map import Map, compile_map
 from polydip.options import check_options, defaults
 from polydip.orders.legal import legal_orders
-from polydip.orders.model import BUILD, DISBAND, RETREAT, WAIVE
+from polydip.orders.model import DISBAND, RETREAT
 from polydip.state import Position, Unit
 from polydip.variants.loader import load_variant
 from polydip.variants.model import Variant, Victory
@@ -89,26 +91,14 @@ class Game:
         return self.status != "active"
 
     def power(self, name: str) -> int:
-        key = name.strip().lower()
-        if key in self.map.power_index:
-            return self.map.power_index[key]
-        for i, letter in enumerate(self.map.power_letters):
-            if letter.lower() == key:
-                return i
+        got = self.map.find_power(name)
+        if got is not None:
+            return got
         raise PolydipError(f"unknown power {name!r}" + did_you_mean(name, self.map.powers))
 
     def powers_to_order(self) -> list[int]:
         """Powers that have something to order in the current phase."""
-        pos, m = self.position, self.map
-        if pos.phase.type == "M":
-            powers = {u.power for u in pos.units}
-        elif pos.phase.type == "R":
-            powers = {d.power for d in pos.dislodged}
-        else:
-            from polydip.adjudication.adjustments import adjustment_counts
-
-            powers = {p for p, d in enumerate(adjustment_counts(m, pos)) if d != 0}
-        return sorted(p for p in powers if not m.power_neutral[p])
+        return powers_to_order(self.map, self.position)
 
     def legal_orders(self, power: int | str | None = None) -> dict[str, list[str]]:
         if isinstance(power, str):
@@ -141,12 +131,18 @@ class Game:
             kept_text = [t for t in kept_text if t not in bad]
         else:
             for o in parsed.get(p, []):
-                if o.type not in (BUILD, DISBAND, WAIVE):
-                    problems.append(f"{o.text!r}: not an order for an adjustment phase")
+                why = adjustment_problem(self.map, self.position, p, o)
+                if why:
+                    problems.append(f"{o.text!r}: {why}")
                     kept_text.remove(o.text)
+        if not kept_text and orders:
+            return problems  # nothing taken: the orders given before stay as they were
         if replace:
             merged = self._merge(p, kept_text)
-            self.orders[p] = merged
+            if merged:
+                self.orders[p] = merged
+            else:
+                self.orders.pop(p, None)
         else:
             self.orders.setdefault(p, []).extend(kept_text)
         return problems
@@ -237,7 +233,14 @@ class Game:
         for rec in reversed(self.history):
             if rec.outcome.center_changes:
                 return rec.position.phase.year
-        return self.history[0].position.phase.year - 1
+        # no change yet: count from the first year whose centers could change, which is the
+        # next one for a game that starts after its year's update (in Winter, say)
+        start = self.history[0].position.phase
+        cal = self.variant.calendar
+        cycle = phase_cycle(cal)
+        update = max(i for i, (s, t) in enumerate(cycle)
+                     if s == cal.centers_change_after and t != "A")
+        return start.year if cycle.index((start.season, start.type)) > update else start.year - 1
 
     def declare_draw(self, powers: list[int | str] | None = None) -> None:
         """End the game as a draw shared by `powers` (default: every power with a center)."""
@@ -259,6 +262,19 @@ class Game:
         from polydip.game.files import load_game
 
         return load_game(path)
+
+
+def powers_to_order(m: Map, pos: Position) -> list[int]:
+    """Powers that have something to order in the phase of `pos`: units to move, dislodged
+    units to retreat, builds or removals to make (neutral powers never order)."""
+    if pos.phase.type == "M":
+        powers = {u.power for u in pos.units}
+    elif pos.phase.type == "R":
+        powers = {d.power for d in pos.dislodged}
+    else:
+        powers = {p for p, d in enumerate(adjustment_counts(m, pos))
+                  if d < 0 or (d > 0 and build_sites(m, pos, p))}
+    return sorted(p for p in powers if not m.power_neutral[p])
 
 
 def initial_position(m: Map) -> Position:

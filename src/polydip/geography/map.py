@@ -9,18 +9,13 @@ what the adjudicator reads in its hot loops.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from functools import lru_cache
 
-from polydip.errors import VariantError
-from polydip.variants.model import Variant
-
-COAST_WORDS = {
-    "NC": ("nc", "north coast", "north", "n", "ncs"),
-    "SC": ("sc", "south coast", "south", "s", "scs"),
-    "EC": ("ec", "east coast", "east", "e", "ecs"),
-    "WC": ("wc", "west coast", "west", "w", "wcs"),
-}
+from polydip.errors import VariantError, did_you_mean
+from polydip.geography.names import build_index, lookup, name_key
+from polydip.variants.model import DEFAULT_COASTS, Variant
 
 
 class Map:
@@ -46,6 +41,7 @@ class Map:
         self.prov_index = {a: i for i, a in enumerate(self.prov_abbr)}
         self.is_sc = [p.supply_center is not None for p in provs]
         self.sc_kind = [p.supply_center for p in provs]
+        self.sc_value = [p.center_value if p.supply_center else 0 for p in provs]
         self.sc_list = [i for i, x in enumerate(self.is_sc) if x]
         self.prov_terrain = [p.terrain for p in provs]
         self.convoy_prov = [v.terrains[p.terrain].convoy for p in provs]
@@ -65,6 +61,15 @@ class Map:
             self.prov_coast_locs.append(tuple(ids))
         self.n_loc = len(self.loc_name)
         self.loc_index = {n: i for i, n in enumerate(self.loc_name)}
+        # the words each coast may be written with (coast_loc reads them)
+        self.coast_words: list[_CoastWords | None] = [None] * self.n_loc
+        for i, p in enumerate(provs):
+            for loc in self.prov_coast_locs[i]:
+                c = self.loc_coast[loc] or ""
+                known = v.coasts.get(c) or DEFAULT_COASTS.get(c)
+                name = p.coast_names.get(c) or (known.name if known else "")
+                aliases = known.aliases if known and not p.coast_names.get(c) else ()
+                self.coast_words[loc] = _CoastWords(c, name, aliases)
 
         # who may stand where
         nk = len(self.kinds)
@@ -86,6 +91,8 @@ class Map:
             la = self._edge_loc(e.a, e.key)
             lb = self._edge_loc(e.b, e.key)
             pa, pb = self.loc_prov[la], self.loc_prov[lb]
+            if not v.edge_kinds[e.kind].units:
+                continue  # a border marker (a mountain border, a river no unit sails yet)
             self.prov_neighbours[pa].add(pb)
             self.prov_neighbours[pb].add(pa)
             for letter in v.edge_kinds[e.kind].units:
@@ -104,6 +111,11 @@ class Map:
                 for loc in range(self.n_loc):
                     if self.occupy[k][loc] and not adj_sets[k][loc]:
                         self.occupy[k][loc] = False
+        # no unit moves to where it may not stand; an edge there still counts for convoys
+        # (a convoy lands armies on a glacier no fleet may enter)
+        for k in range(nk):
+            for loc in range(self.n_loc):
+                adj_sets[k][loc] = {x for x in adj_sets[k][loc] if self.occupy[k][x]}
         self.adj: list[list[tuple[int, ...]]] = [
             [tuple(sorted(s)) for s in per_kind] for per_kind in adj_sets
         ]
@@ -137,12 +149,18 @@ class Map:
         # provinces an army may be convoyed to from each convoy province
         self.convoy_shore: list[tuple[int, ...]] = [tuple(sorted(s)) for s in shore]
 
+        for p in v.powers:
+            for what in ("homes", "centers"):
+                for h in getattr(p, what):
+                    if h not in self.prov_index:
+                        raise self._fail(f"powers.{p.name}.{what}", f"unknown province {h!r}"
+                                         + did_you_mean(h, self.prov_abbr), f'"{h}"')
         self.homes: list[tuple[int, ...]] = [
             tuple(self.prov_index[h] for h in p.homes) for p in v.powers
         ]
-        self.power_index = {}
-        for i, p in enumerate(v.powers):
-            self.power_index[p.name.lower()] = i
+        # every name a power is known by (name, adjective, aliases; letters apart)
+        self.power_index = build_index(
+            (i, [p.name, p.adjective, *p.aliases]) for i, p in enumerate(v.powers))
         self.names = self._build_names()
         # memo tables of derived facts, filled lazily by the modules that use them
         self.memo: dict[str, dict] = {}
@@ -161,37 +179,89 @@ class Map:
     def _edge_loc(self, name: str, key: str) -> int:
         loc = self.loc_index.get(name)
         if loc is None:
-            raise VariantError(f"{self.variant.path}: [{key}] unknown place {name!r}")
+            raise self._fail(key, f"unknown place {name!r}"
+                             + did_you_mean(name, self.loc_name), name)
         return loc
 
+    def _fail(self, key: str, msg: str, needle: str) -> VariantError:
+        line = self.variant.line_of(needle)
+        where = f" line {line}:" if line else ""
+        return VariantError(f"{self.variant.path}:{where} [{key}] {msg}")
+
     def _build_names(self) -> dict[str, int]:
-        names: dict[str, int] = {}
-        for i, p in enumerate(self.variant.provinces.values()):
-            for n in (p.abbr, p.name, *p.aliases):
-                names.setdefault(normalize_name(n), i)
-        return names
+        return build_index((i, [p.abbr, p.name, *p.aliases])
+                           for i, p in enumerate(self.variant.provinces.values()))
 
     # ---- lookups used at the edges -------------------------------------------------------
 
+    def find_power(self, name: str) -> int | None:
+        """The power a typed name means: its name, adjective, an alias ("US", "Brasil") or
+        its letter; None when none."""
+        key = name_key(name)
+        got = self.power_index.get(key)
+        if got is None:
+            got = lookup(self.power_index, key.split()) if key else None
+        if got is None and len(key) == 1:
+            for i, letter in enumerate(self.power_letters):
+                if letter.lower() == key:
+                    return i
+        return got
+
     def power_of(self, name: str) -> int:
-        return self.power_index[name.lower()]
+        got = self.find_power(name)
+        if got is None:
+            raise KeyError(name)
+        return got
+
+    def find_place(self, text: str) -> int | None:
+        """The province a typed name means ("Bogotá", "W Caribbean", "La Guajira")."""
+        key = name_key(text)
+        got = self.names.get(key)
+        return got if got is not None or not key else lookup(self.names, key.split())
 
     def loc_of(self, text: str) -> int:
         """Location id of "STP/SC", "stp", "St Petersburg"... (KeyError when unknown)."""
         t = text.strip()
         if "/" in t:
             prov, coast = t.split("/", 1)
-            p = self.names[normalize_name(prov)]
+            p = self.find_place(prov)
+            if p is None:
+                raise KeyError(prov)
             return self.coast_loc(p, coast)
-        return self.names[normalize_name(t)]
+        p = self.find_place(t)
+        if p is None:
+            raise KeyError(t)
+        return p
 
     def coast_loc(self, prov: int, coast: str) -> int:
-        c = coast.strip().strip("()").upper()
-        for loc in self.prov_coast_locs[prov]:
-            lc = self.loc_coast[loc]
-            if lc == c or c.lower() in COAST_WORDS.get(lc or "", ()):
-                return loc
+        """The coast of `prov` that `coast` designates: its abbreviation ("NC", "nb"), its
+        name ("north coast", "(lake shore)"), an alias ("ncs"), or any shortening of the
+        name's words in order ("n", "north", "nwb" for "north-west bank", "sec" and "rib"
+        for "sea coast" and "river bank"). KeyError when none or more than one coast fits."""
+        locs = self.prov_coast_locs[prov]
+        text = _coast_text(coast)
+        if not locs or not text:
+            raise KeyError(f"{self.prov_abbr[prov]}/{coast}")
+        exact = [loc for loc in locs if self.coast_words[loc].exact(text)]  # type: ignore
+        if len(exact) == 1:
+            return exact[0]
+        fits = [loc for loc in locs if self.coast_words[loc].shortens(text)]  # type: ignore
+        if len(fits) == 1:
+            return fits[0]
         raise KeyError(f"{self.prov_abbr[prov]}/{coast}")
+
+    def reads_as_coast(self, prov: int, coast: str, exact: bool = False) -> bool:
+        """Whether `coast` designates one coast of `prov` (exact: its abbreviation, name or
+        alias, not a shortening)."""
+        text = _coast_text(coast)
+        if exact:
+            return sum(self.coast_words[loc].exact(text)  # type: ignore
+                       for loc in self.prov_coast_locs[prov]) == 1
+        try:
+            self.coast_loc(prov, coast)
+        except KeyError:
+            return False
+        return True
 
     def unit_loc(self, kind: int, loc: int) -> int:
         """Where a unit of `kind` named at `loc` stands; -1 if the coast is needed/ambiguous."""
@@ -215,6 +285,61 @@ class Map:
         return f"{self.kinds[kind]} {self.loc_name[loc]}"
 
 
+_BRACKETS = re.compile(r"[()\[\]{}/]")
+_SEPARATORS = re.compile(r"[\s\-_.]+")
+
+
+def _coast_text(text: str) -> str:
+    """A typed coast designation folded for matching: lower case, no brackets, one space."""
+    return " ".join(_SEPARATORS.split(_BRACKETS.sub(" ", text.lower()))).strip()
+
+
+class _CoastWords:
+    """The designations one coast answers to."""
+
+    __slots__ = ("exact_forms", "words")
+
+    def __init__(self, abbr: str, name: str, aliases: tuple[str, ...]) -> None:
+        forms = {abbr.lower(), *(_coast_text(a) for a in aliases)}
+        if name:
+            forms.add(_coast_text(name))
+        self.exact_forms = {f.replace(" ", "") for f in forms if f}
+        self.words = _coast_text(name).split() if name else []
+
+    def exact(self, text: str) -> bool:
+        return text.replace(" ", "") in self.exact_forms
+
+    def shortens(self, text: str) -> bool:
+        """`text` is a prefix of the name's first word followed by prefixes of the next
+        words, in order, each at least one letter: "n", "nor", "nb", "north b", "nwb" (for
+        "north-west bank"), "rib" (for "river bank")."""
+        if self.exact(text):
+            return True
+        return bool(self.words) and _shortens(text.replace(" ", ""), self.words)
+
+
+_DEFAULT_WORDS = [_CoastWords(c.abbr, c.name, c.aliases) for c in DEFAULT_COASTS.values()]
+
+
+def default_coast_word(text: str) -> bool:
+    """Whether `text` reads as one of the coasts every variant knows ("nc", "south")."""
+    t = _coast_text(text)
+    return bool(t) and any(w.shortens(t) for w in _DEFAULT_WORDS)
+
+
+def _shortens(s: str, words: list[str]) -> bool:
+    if not s:
+        return True
+    if not words:
+        return False
+    w = words[0]
+    # take 1..len(w) letters of this word (the first word must give at least one)
+    for n in range(min(len(w), len(s)), 0, -1):
+        if s[:n] == w[:n] and _shortens(s[n:], words[1:]):
+            return True
+    return False
+
+
 @lru_cache(maxsize=4096)
 def _bfs(m: Map, sources: tuple[int, ...]) -> tuple[int, ...]:
     dist = [-1] * m.n_prov
@@ -230,11 +355,8 @@ def _bfs(m: Map, sources: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(dist)
 
 
-def normalize_name(name: str) -> str:
-    """Lower case, with punctuation folded, for matching typed place names."""
-    s = (name.lower().replace(".", " ").replace("-", " ").replace("'", "").replace("’", "")
-         .replace("_", " "))
-    return " ".join(s.split())
+# the key typed place names are matched on (kept under its older name for importers)
+normalize_name = name_key
 
 
 _CACHE: dict[int, Map] = {}

@@ -16,14 +16,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from polydip.errors import OrderError, PolydipError, did_you_mean
-from polydip.game.engine import MOVEMENT_TYPES, bind_to_units
+from polydip.adjudication.adjustments import adjustment_problem
+from polydip.errors import OrderError, did_you_mean
+from polydip.game.engine import MOVEMENT_TYPES
 from polydip.geography.map import Map
+from polydip.geography.names import name_key, or_list, suggest
 from polydip.orders.model import BUILD, DISBAND, RETREAT, WAIVE, Order
 from polydip.orders.parser import parse_order
 from polydip.state import Position
 
 _BULLET = re.compile(r"^\s*(?:[-*•·>]|\d+[.)])\s+")
+_DECORATION = re.compile(r"^[-=*#_~+|<>\s]+|[-=*#_~+|<>\s]+$")
+_ARROW = re.compile(r"->|=>|→|–|—")
+_ADJUST_WORDS = {"build", "builds", "remove", "removes", "disband", "disbands", "waive"}
+_ORDER_VERBS = {"-", "h", "hold", "holds", "s", "support", "supports", "c", "convoy",
+                "convoys", "r", "retreat", "retreats", "move", "moves", "to", "attack",
+                "attacks", "via", "d", "b"}
 _DID_YOU_MEAN = re.compile(r"\s*\(did you mean ([^)]*)\?\)")
 _FILLER = {"orders", "order", "for", "of", "the", "s", "from", "by"}
 _PHASE_WORDS = {"movement", "moves", "move", "retreat", "retreats", "adjustment",
@@ -68,6 +76,7 @@ class Message:
     notes: list[str] = field(default_factory=list)  # e.g. an order replaced within the message
     powers: list[int] = field(default_factory=list)  # powers named, in order of appearance
     last_power: int | None = None  # the power the message ended with (for what follows)
+    ignored: list[int] = field(default_factory=list)  # lines that are plainly not orders
 
     def by_power(self) -> dict[int, list[MessageOrder]]:
         out: dict[int, list[MessageOrder]] = {}
@@ -94,10 +103,9 @@ def read_message(m: Map, pos: Position, text: str, default_power: int | None = N
 
 def merge(first: Message, second: Message) -> Message:
     """Two messages read one after the other (e.g. arguments, then a file)."""
-    out = Message(first.orders + second.orders, first.problems + second.problems,
-                  first.notes + second.notes, first.powers + second.powers,
-                  second.last_power)
-    return out
+    return Message(first.orders + second.orders, first.problems + second.problems,
+                   first.notes + second.notes, first.powers + second.powers,
+                   second.last_power, first.ignored + second.ignored)
 
 
 def apply_message(game, msg: Message, replace_all: bool = False, add: bool = False
@@ -109,10 +117,24 @@ def apply_message(game, msg: Message, replace_all: bool = False, add: bool = Fal
     `add` orders are appended as they are.
     """
     found: list[LineProblem] = []
+    m = game.map
     for power, lst in msg.by_power().items():
         if replace_all:
             game.clear_orders(power)
+        before = {}
+        if not add and game.position.phase.type != "A":
+            for text in game.orders.get(power, []):
+                try:
+                    before[m.loc_prov[parse_order(m, text, game.position.phase.type).loc]] = text
+                except OrderError:
+                    continue
         problems = game.set_orders(power, [o.text for o in lst], replace=not add)
+        kept = set(game.orders.get(power, []))
+        for o in lst:
+            old = before.get(m.loc_prov[o.order.loc])
+            if old is not None and old != o.text and o.text in kept:
+                msg.notes.append(f"line {o.line}: {o.text!r} replaces the earlier order "
+                                 f"{old!r}")
         for p in problems:
             line = next((o for o in lst if repr(o.text) in p), None)
             found.append(LineProblem(line.line if line else 0, line.text if line else "",
@@ -129,59 +151,95 @@ class _Reader:
         self.m = m
         self.pos = pos
         self.phase = pos.phase.type
-        names: dict[str, int] = {}
-        for i, p in enumerate(m.variant.powers):
-            for n in (p.name, p.adjective):
-                if n:
-                    names[_words_key(n)] = i
-        self.power_names = names
         self.seasons = {s.name.lower() for s in m.variant.calendar.seasons}
+        self.kind_words = ({k.lower() for k in m.kinds} | {k.lower() for k in m.kind_names})
+        self.power_words = [n for p in m.variant.powers
+                            for n in (p.name, p.adjective, *p.aliases) if n]
 
     # -- one line --------------------------------------------------------------------------
 
     def line(self, msg: Message, n: int, raw: str, current: int | None) -> int | None:
         text = _BULLET.sub("", raw).strip().strip("*_").strip()
-        if not text or text.startswith(("#", "//")):
+        if not text:
             return current
-        header = self.header(text.rstrip(":").strip())
+        header = self.header(text)
+        if text.startswith(("#", "//")) and header is None:
+            return current  # a comment (a Markdown heading "## Spain" is a heading)
         if header is not None:
             msg.powers.append(header)
             return header
-        if text.endswith(":") and not self._starts_like_order(text):
-            # a heading that is not a power: what follows belongs to no known power
-            close = did_you_mean(text.rstrip(":").split()[0] if text.rstrip(":").split()
-                                 else text, self.m.powers)
-            powers = ", ".join(self.m.powers)
-            msg.problems.append(LineProblem(
-                n, text, "not a power name or an order",
-                close.strip()[1:-1] if close else f"the powers are {powers}"))
-            return None if close else current
         if ":" in text:
             left, right = text.split(":", 1)
-            p = self.header(left.strip().strip("*_").strip())
+            p = self.header(left)
             if p is not None:
                 msg.powers.append(p)
                 if right.strip():
                     self.order(msg, n, right.strip().strip("*_").strip(), p, text)
                 return p
-        self.order(msg, n, text, current, text)
+        if self.looks_like_order(text):
+            self.order(msg, n, text, current, text)
+            return current
+        near = self.near_power(text)
+        if near:
+            msg.problems.append(LineProblem(n, text, "not a power name or an order",
+                                            f"did you mean {near}?"))
+            return None if text.rstrip().endswith(":") else current
+        msg.ignored.append(n)  # a greeting, a signature, a remark: plainly not an order
         return current
 
     def header(self, text: str) -> int | None:
-        """The power a header line names ("England", "French orders", "Orders for Italy")."""
-        words = [w for w in re.split(r"[\s:,()\[\]'’*_]+", text.lower()) if w]
+        """The power a heading names ("England", "-- Mexico --", "French orders", "Orders
+        for Italy", "Mexico's orders:", "US:")."""
+        text = _DECORATION.sub("", text).strip().rstrip(":").strip()
+        words = [w for w in re.split(r"[\s:,()\[\]*_]+", text) if w]
         if not words or len(words) > 8:
             return None
-        words = [w for w in words if w not in _FILLER]
+        words = [w for w in words if _key(w) not in _FILLER]
         for k in range(len(words), 0, -1):
-            p = self.power_names.get(" ".join(words[:k]))
+            head = " ".join(words[:k])
+            if head.endswith(("'s", "’s")):
+                head = head[:-2]
+            p = self.m.find_power(head)
             if p is not None:
-                rest = words[k:]
+                rest = [_key(w) for w in words[k:]]
                 if all(w in _FILLER or w in _PHASE_WORDS or w in self.seasons
                        or re.fullmatch(r"[a-z]?\d+[a-z]?", w) for w in rest):
                     return p
                 return None
         return None
+
+    def looks_like_order(self, text: str) -> bool:
+        """Does the line look like an order (so an error is worth a detailed report)?
+        A unit kind followed by a place (or a near miss of one), an adjustment word, or a
+        place name with an order word or arrow beside it."""
+        words = [w for w in re.split(r"[\s,;:.!?()/]+", _ARROW.sub(" - ", text.lower())) if w]
+        if not words:
+            return False
+        m = self.m
+        if words[0] in _ADJUST_WORDS:
+            return True
+        if words[0] in self.kind_words and len(words) > 1:
+            return self._place_at(words, 1, near=True)
+        has_verb = any(w in _ORDER_VERBS for w in words)
+        return has_verb and any(self._place_at(words, i) for i in range(len(words))) \
+            and m.find_power(words[0]) is None
+
+    def _place_at(self, words: list[str], i: int, near: bool = False) -> bool:
+        m = self.m
+        for n in (3, 2, 1):
+            run = words[i:i + n]
+            if len(run) == n and m.find_place(" ".join(run)) is not None:
+                return True
+        return near and bool(suggest(" ".join(words[i:i + 2]), m.prov_name)
+                             or suggest(words[i], m.prov_name))
+
+    def near_power(self, text: str) -> str:
+        """The power a heading-like line probably meant ("Frnace:"), or ''."""
+        head = _DECORATION.sub("", text).strip().rstrip(":").split(":")[0].strip()
+        if not head or len(head.split()) > 3:
+            return ""
+        close = suggest(head, self.power_words, n=2)
+        return or_list(close) if close else ""
 
     def order(self, msg: Message, n: int, text: str, power: int | None, line: str) -> None:
         text = text.rstrip(".;").strip()
@@ -242,29 +300,38 @@ class _Reader:
         return "put the power's name on a line before its orders, or write 'France: ...'"
 
     def check(self, o: Order, power: int) -> tuple[str, str] | None:
-        """Does the order fit the position (unit there, the power's own, the phase's kind)?"""
+        """Does the order fit the position (unit there, the power's own, the phase's kind,
+        a build where one can be made)?  (reason, suggestion) when it does not."""
         m, pos = self.m, self.pos
-        if self.phase in ("M", "R"):
-            units = pos.units if self.phase == "M" else pos.dislodged
-            allowed = MOVEMENT_TYPES if self.phase == "M" else (RETREAT, DISBAND)
-            _bound, errors = bind_to_units(m, units, {power: [o]}, allowed)
-            if errors:
-                reason = errors[0][1].split(": ", 1)[-1]
-                if "belongs to" in reason:
-                    return reason, (f"put it under {reason.rsplit(' ', 1)[-1]}, or check "
-                                    "the province")
-                if reason.startswith("no unit"):
-                    mine = sorted(m.unit_str(u.kind, u.loc) for u in units if u.power == power)
-                    what = "dislodged units" if self.phase == "R" else "units"
-                    return reason, (f"{m.powers[power]}'s {what}: {', '.join(mine)}" if mine
-                                    else f"{m.powers[power]} has no {what} to order")
-                return reason, _EXAMPLES[self.phase]
-            return None
-        if o.type not in (BUILD, DISBAND, WAIVE):
-            return "not an order for an adjustment phase", _EXAMPLES["A"]
-        if o.type == BUILD and o.kind is None:
-            kinds = " or ".join(m.kinds)
-            return "say what to build", f"'Build {m.kinds[0]} {m.loc_name[o.loc]}' ({kinds})"
+        if self.phase == "A":
+            why = adjustment_problem(m, pos, power, o)
+            if why is None:
+                return None
+            if o.type not in (BUILD, DISBAND, WAIVE):
+                return why, _EXAMPLES["A"]
+            if why.endswith(")") and "(" in why:  # "... (build sites: X, Y)"
+                reason, _, sites = why[:-1].rpartition(" (")
+                return reason, sites
+            return why, ""
+        units = pos.units if self.phase == "M" else pos.dislodged
+        allowed = MOVEMENT_TYPES if self.phase == "M" else (RETREAT, DISBAND)
+        if o.type not in allowed:
+            return "not an order for this phase", _EXAMPLES[self.phase]
+        prov = m.loc_prov[o.loc]
+        here = [u for u in units if m.loc_prov[u.loc] == prov]
+        if not here:
+            mine = sorted(m.unit_str(u.kind, u.loc) for u in units if u.power == power)
+            what = "dislodged units" if self.phase == "R" else "units"
+            return (f"no {'dislodged ' if self.phase == 'R' else ''}unit in "
+                    f"{m.prov_name[prov]}",
+                    f"{m.powers[power]}'s {what}: {', '.join(mine)}" if mine
+                    else f"{m.powers[power]} has no {what} to order")
+        if all(u.power != power for u in here):
+            owner = m.powers[here[0].power]
+            return (f"the unit in {m.prov_name[prov]} belongs to {owner}",
+                    f"put it under {owner}, or check the province")
+        if m.power_neutral[power]:
+            return f"{m.powers[power]} is neutral: its units always hold", ""
         return None
 
     def drop_replaced(self, msg: Message) -> None:
@@ -291,14 +358,5 @@ def _split(raw: str) -> list[str]:
     return parts if len(parts) > 1 else [raw]
 
 
-def _words_key(name: str) -> str:
-    return " ".join(w for w in re.split(r"[\s:,()'’]+", name.lower()) if w)
-
-
-def read_power(m: Map, name: str) -> int:
-    """A power by name, adjective or letter (for --power)."""
-    key = _words_key(name)
-    for i, p in enumerate(m.variant.powers):
-        if key in (_words_key(p.name), _words_key(p.adjective or ""), p.letter.lower()):
-            return i
-    raise PolydipError(f"unknown power {name!r}" + did_you_mean(name, m.powers))
+def _key(word: str) -> str:
+    return name_key(word)

@@ -16,8 +16,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from polydip.errors import OrderError, did_you_mean
-from polydip.geography.map import COAST_WORDS, Map, normalize_name
+from polydip.errors import OrderError
+from polydip.geography.map import Map, default_coast_word
+from polydip.geography.names import name_key, or_list, suggest
 from polydip.orders.model import (
     BUILD,
     CONVOY,
@@ -30,7 +31,8 @@ from polydip.orders.model import (
     Order,
 )
 
-_TOKEN = re.compile(r"\(|\)|/|-|,|[^\s()/,\-]+")
+_TOKEN = re.compile(r"\(|\)|\[|\]|/|-|,|[^\s()\[\]/,\-]+")
+_CLOSERS = {"(": ")", "[": "]", "/": None}
 _ARROWS = re.compile(r"->|=>|→|–|—|>")
 
 KW_HOLD = {"h", "hold", "holds", "stand", "stands"}
@@ -43,6 +45,8 @@ KW_DISBAND = {"d", "disband", "disbands", "remove", "removes", "destroy"}
 KW_VIA = {"via", "by"}
 KW_WAIVE = {"waive", "waives", "waived"}
 _FILLER = {"the", "in", "of", "at"}
+_BRACKETS = {"(", ")", "[", "]", "/"}
+_ORDER_WORDS = (KW_HOLD | KW_MOVE | KW_SUPPORT | KW_CONVOY | KW_RETREAT | KW_VIA) - {"s", "c"}
 
 
 class _Cursor:
@@ -52,6 +56,7 @@ class _Cursor:
         cleaned = _ARROWS.sub(" - ", text.replace(".", " ").strip().rstrip(";"))
         self.toks = [t.lower() for t in _TOKEN.findall(cleaned) if t != ","]
         self.i = 0
+        self.last_place = (-1, "", -1)  # the last place name read: start, what, end
 
     def peek(self, k: int = 0) -> str | None:
         j = self.i + k
@@ -92,43 +97,80 @@ class _Cursor:
             raise self.error(f"missing {what}")
         best = None
         for n in range(min(6, len(self.toks) - self.i), 0, -1):
-            words = [t for t in self.toks[self.i:self.i + n]]
-            if words[0] == "-" or words[-1] == "-":
+            words = self.toks[self.i:self.i + n]
+            if words[0] == "-" or words[-1] == "-" or any(w in _BRACKETS for w in words):
                 continue
-            joined = normalize_name(" ".join(w for w in words if w != "-"))
-            if joined in m.names:
-                best = (n, m.names[joined])
+            if "-" in words:  # a hyphenated name ("Rio-Grande"): only as written
+                prov = m.names.get(name_key(" ".join(w for w in words if w != "-")))
+            else:
+                prov = m.find_place(" ".join(words))
+            if prov is not None:
+                best = (n, prov)
                 break
         if best is None:
-            word = self.toks[self.i]
-            # join a few words for the suggestion when they look like a name
-            guess = word
-            raise self.error(f"unknown {what} {guess!r}" + did_you_mean(guess, self._candidates()))
+            raise self.error(f"unknown {what} {self.guess()!r}" + self.suggestion())
         n, prov = best
         self.i += n
+        self.last_place = (self.i - n, what, self.i)
         return self._coast(prov)
 
-    def _candidates(self) -> list[str]:
+    def guess(self) -> str:
+        """The words that were probably meant as the name: up to the next order word."""
+        words = []
+        for w in self.toks[self.i:self.i + 4]:
+            if w in _BRACKETS or w in _ORDER_WORDS:
+                break
+            words.append(w)
+        return " ".join(words) or self.toks[self.i]
+
+    def suggestions(self) -> list[str]:
         m = self.m
-        aliases = [a for p in m.variant.provinces.values() for a in p.aliases]
-        return m.prov_abbr + m.prov_name + aliases
+        names = m.prov_name + [a for p in m.variant.provinces.values() for a in p.aliases]
+        return suggest(self.guess(), names) or suggest(self.toks[self.i], names + m.prov_abbr)
+
+    def suggestion(self) -> str:
+        close = self.suggestions()
+        return f" (did you mean {or_list(close)}?)" if close else ""
+
+    def misread(self, start: int, end: int) -> str:
+        """' (did you mean X?)' when the words from `start` look like a misspelled name
+        longer than the words up to `end` that were read as a place (a short alias read
+        from a misspelled long name: "Gulf of Mexco")."""
+        self.i = start
+        if len(self.guess().split()) < 2:
+            return ""
+        close = [c for c in self.suggestions() if len(name_key(c).split()) > end - start]
+        return f" (did you mean {or_list(close)}?)" if close else ""
 
     def _coast(self, prov: int) -> int:
+        """An optional coast after a province: "/nc", "(north coast)", "[nb]", "(lake
+        shore)", or bare when it is exactly one of the province's coasts ("sc", "nb")."""
         m = self.m
         t = self.peek()
-        if t in ("/", "("):
+        if t in _CLOSERS:
+            closer = _CLOSERS[t]
             self.i += 1
-            words = []
-            while not self.at_end() and self.peek() not in (")",) and len(words) < 3:
+            ahead = self.toks[self.i:self.i + 7]
+            if closer is not None and closer in ahead:
+                # "(north-west bank)", "[nb]": everything up to the closing bracket
+                n = ahead.index(closer)
+                self.i += n + 1
+                return self._coast_loc(prov, " ".join(ahead[:n]))
+            words: list[str] = []
+            while not self.at_end() and len(words) < 4:
                 w = self.peek()
+                if w in (")", "]"):
+                    break
+                if w == "-" and words and self.peek(1) and self._reads_as_coast(
+                        prov, " ".join([*words, self.peek(1) or ""])):
+                    self.i += 1  # "/north-west bank": a hyphen inside the coast's name
+                    continue
                 if words and (w in KW_MOVE or w in KW_SUPPORT or w in KW_CONVOY or w in KW_VIA):
                     break
+                if words and not self._reads_as_coast(prov, " ".join([*words, w])):
+                    break  # "/nc S ...": the coast is the word(s) that read as one
                 words.append(self.take())
-                if w in ("coast", "cs") or (len(words) == 1 and _is_coast_token(w)):
-                    # stop after "nc" or after "... coast"
-                    if w in ("coast", "cs") or self.peek() not in ("coast", "cs"):
-                        break
-            if self.peek() == ")":
+            if closer is not None and self.peek() == closer:
                 self.i += 1
             return self._coast_loc(prov, " ".join(words))
         if t and len(t) == 2 and t.endswith("c") and m.prov_coast_locs[prov]:
@@ -137,7 +179,18 @@ class _Cursor:
         if t in ("north", "south", "east", "west") and self.peek(1) == "coast":
             self.i += 2
             return self._coast_loc(prov, f"{t} coast")
+        if m.prov_coast_locs[prov]:
+            # a bare designation that is exactly one of this province's coasts: "nb", "lake
+            # shore" (never a shortening, which could be an order word such as "s")
+            for n in (3, 2, 1):
+                words = self.toks[self.i:self.i + n]
+                if len(words) == n and m.reads_as_coast(prov, " ".join(words), exact=True):
+                    self.i += n
+                    return self._coast_loc(prov, " ".join(words))
         return prov
+
+    def _reads_as_coast(self, prov: int, text: str) -> bool:
+        return self.m.reads_as_coast(prov, text) or default_coast_word(text)
 
     def _coast_loc(self, prov: int, coast: str) -> int:
         m = self.m
@@ -150,10 +203,6 @@ class _Cursor:
             # an unknown coast on a multi-coast province: keep the province (no coast); the
             # order is then judged as if the coast were omitted
             return prov
-
-
-def _is_coast_token(w: str) -> bool:
-    return any(w in words for words in COAST_WORDS.values()) or (len(w) == 2 and w.endswith("c"))
 
 
 def parse_order(m: Map, text: str, phase_type: str = "M") -> Order:
@@ -241,6 +290,7 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
 
     kind = c.kind()
     loc = c.place("unit location")
+    loc_start, _, loc_end = c.last_place
     verb = c.peek()
     if verb is None:
         if phase_type == "M":
@@ -311,6 +361,10 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
     try:
         dest = c.place()
     except OrderError:
+        # "F Gulf of Mexco H": a misspelled long name, of which a short alias was read
+        named = c.misread(loc_start, loc_end)
+        if named:
+            raise c.error(f"unknown unit location {c.guess()!r}" + named) from None
         raise c.error(f"unknown order word {verb!r}; expected -, S, C, H, R, B or D"
                       + _hint(phase_type)) from None
     _expect_end(c)
@@ -322,6 +376,11 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
 def _expect_end(c: _Cursor) -> None:
     if not c.at_end():
         rest = " ".join(c.toks[c.i:])
+        start, what, end = c.last_place
+        if start >= 0:  # "F VER - Gulf of Mexco": a short alias read of a misspelled name
+            named = c.misread(start, end)
+            if named:
+                raise c.error(f"unknown {what} {c.guess()!r}" + named)
         raise c.error(f"unexpected {rest!r} at the end of the order")
 
 

@@ -8,12 +8,11 @@ needs the system's cairo library, libcairo2 on Debian and Ubuntu).
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 from pathlib import Path
 
 from polydip.errors import PolydipError
+from polydip.game.files import write_atomic
 from polydip.render.svg import WIDTH, render_svg
 from polydip.render.view import PhaseView, phase_view
 
@@ -58,21 +57,22 @@ def svg_to_png(svg: str, width: int = WIDTH) -> bytes:
 
 
 def _write_bytes_atomic(path: str | Path, data: bytes) -> None:
-    """Like polydip.game.files.write_atomic, for bytes, and readable by others as a new file
-    would be (a picture is made to be posted or served; mkstemp alone gives mode 0600)."""
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    write_atomic(path, data)
+
+
+def check_output(path: str | Path) -> None:
+    """Refuse, before anything is drawn or adjudicated, a picture path polydip cannot
+    write: a wrong extension, a missing folder, a folder not writable, PNG without cairo."""
+    p = Path(path)
+    fmt = p.suffix.lower().lstrip(".")
+    if fmt not in FORMATS:
+        raise PolydipError(f"{path}: write the picture to a .svg or .png file")
+    folder = p.parent if str(p.parent) else Path(".")
+    if not folder.is_dir():
+        raise PolydipError(f"{path}: no folder {folder}")
+    if p.is_dir():
+        raise PolydipError(f"{path}: is a folder; name a .svg or .png file")
+    if not os.access(folder, os.W_OK):
+        raise PolydipError(f"{path}: cannot write in {folder}")
+    if fmt == "png":
+        svg_to_png("<svg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/>", 1)

@@ -16,6 +16,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from polydip.game.calendar import season_name
 from polydip.geography.map import Map
+from polydip.orders.describe import default_names
 from polydip.orders.model import BUILD, CONVOY, DISBAND, HOLD, MOVE, RETREAT, SUPPORT
 from polydip.render.board import load_board
 from polydip.render.boardsvg import BoardGeo, draw_labels, draw_provinces
@@ -55,7 +56,6 @@ from polydip.render.view import PhaseView
 WIDTH = 1600
 TITLE_H = 64
 KEY_ROW = 40  # height of one row of the legend band under the map
-FULL_NAMES_ABOVE = 80  # provinces: more than this and labels show full names by default
 
 # border style per edge kind: (color, width, dash)
 EDGE_STYLES: dict[str, tuple[str, float, str]] = {
@@ -133,7 +133,7 @@ def _layout(m: Map, map_w: float) -> _Geo:
 def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
                board: bool = True) -> str:
     """The SVG of a phase. `names`: "full" or "short" labels (default: full names when the
-    map has more than FULL_NAMES_ABOVE provinces). `board=False` draws the schematic even
+    map has more than 80 provinces, as in reports). `board=False` draws the schematic even
     when the variant has a board."""
     m = game.map
     v = m.variant
@@ -148,7 +148,7 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
         from polydip.errors import PolydipError
 
         raise PolydipError(f"names: {names!r}; use \"full\" or \"short\"")
-    full = names == "full" if names else m.n_prov > FULL_NAMES_ABOVE
+    full = (names or default_names(m)) == "full"
     pos = view.position
     colors = power_colors([p.color or "#888888" for p in v.powers])
     legend_top = TITLE_H + geo.height

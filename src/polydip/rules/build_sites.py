@@ -5,6 +5,10 @@ policy = "home"                  # standard: vacant home centers the power owns
 policy = "owned_at_year_start"   # any vacant center the power owned when the year began and
                                  # still owns (the Chaos rule; War in the Americas)
 policy = "owned"                 # any vacant center the power owns now
+policy = "any_home"              # any vacant center the power owns that is a home center of
+                                 # some power (DPjudge's HOME_BUILDS: "players may build in
+                                 # any owned center that was an original home center for any
+                                 # of the powers in the game"; Imperial)
 """
 
 from __future__ import annotations
@@ -14,13 +18,14 @@ from typing import Any, ClassVar
 from polydip.rules import register
 from polydip.rules.base import Rule
 
-POLICIES = ("home", "owned_at_year_start", "owned")
+POLICIES = ("home", "owned_at_year_start", "owned", "any_home")
 
 
 @register
 class BuildSites(Rule):
     name = "build_sites"
-    params_doc: ClassVar[dict[str, str]] = {"policy": "home | owned_at_year_start | owned"}
+    params_doc: ClassVar[dict[str, str]] = {
+        "policy": "home | owned_at_year_start | owned | any_home"}
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
@@ -31,6 +36,10 @@ class BuildSites(Rule):
             return None
         occupied = {m.loc_prov[u.loc] for u in pos.units}
         owners = pos.owners
+        if self.policy == "any_home":
+            homes = {p for lst in m.homes for p in lst}
+            return [p for p in m.sc_list
+                    if owners[p] == power and p in homes and p not in occupied]
         if self.policy == "owned":
             start = owners
         else:

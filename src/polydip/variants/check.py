@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from polydip.errors import PolydipError
+from polydip.errors import PolydipError, did_you_mean
 from polydip.geography.map import normalize_name
 from polydip.variants.model import Variant
 
@@ -50,8 +50,6 @@ def check_variant(v: Variant) -> list[Problem]:
                 if prov in provs and "/" in end:
                     hint = f" ({prov} has coasts {', '.join(provs[prov].coasts) or 'none'})"
                 elif prov not in provs:
-                    from polydip.errors import did_you_mean
-
                     hint = did_you_mean(prov, provs)
                 add(e.key, f"unknown place {end!r}{hint}", f"{e.a}-{e.b}")
         if e.a == e.b:
@@ -64,9 +62,13 @@ def check_variant(v: Variant) -> list[Problem]:
                     v.unit_kinds[k].coastal for k in kinds):
                 add(e.key, f"{prov} has coasts {', '.join(provs[prov].coasts)}: a {e.kind} "
                     f"edge must name one ({prov}/{provs[prov].coasts[0]})", f"{e.a}-{e.b}")
-            if prov in provs:
+            if prov in provs and kinds:  # (an edge kind no unit crosses marks a border)
                 occupy = v.terrains[provs[prov].terrain].occupy
-                if not occupy & kinds:
+                # a convoying kind's edge to land it cannot enter (a glacier's shore) is
+                # where convoyed units land: it is meaningful
+                shore = any(v.unit_kinds[k].convoys for k in kinds) and any(
+                    v.unit_kinds[k].convoyed for k in occupy if k in v.unit_kinds)
+                if not occupy & kinds and not shore:
                     add(e.key, f"{e.kind} edge touches {prov}, where no unit that crosses "
                         f"{e.kind} edges ({', '.join(sorted(kinds))}) may stand",
                         f"{e.a}-{e.b}")
@@ -91,11 +93,19 @@ def check_variant(v: Variant) -> list[Problem]:
             add(key, f"letter {p.letter!r} is used by more than one power", f'"{p.name}"')
         if not p.homes and not p.neutral:
             add(key, "power has no home center", f'"{p.name}"')
-        for h in p.homes + p.centers:
-            if h not in provs:
-                add(key, f"unknown province {h!r}", f'"{p.name}"')
-            elif not provs[h].supply_center:
-                add(key, f"{h} is not a supply center", f'"{p.name}"')
+        for what in ("homes", "centers"):
+            for h in getattr(p, what):
+                if what == "centers" and h in p.homes:
+                    continue  # reported once, as a home
+                if h not in provs:
+                    add(f"{key}.{what}", f"unknown province {h!r}" + did_you_mean(h, provs),
+                        f'"{h}"')
+                elif not provs[h].supply_center:
+                    add(f"{key}.{what}", f"{h} is not a supply center", f'"{p.name}"')
+        for t in p.territory:
+            if t not in provs:
+                add(f"{key}.territory", f"unknown province {t!r} in territory"
+                    + did_you_mean(t, provs), f'"{t}"')
     owners = Counter(c for p in v.powers for c in p.centers)
     for c, n in owners.items():
         if n > 1:
@@ -107,7 +117,11 @@ def check_variant(v: Variant) -> list[Problem]:
         from polydip.geography.map import Map
         from polydip.oneshot import parse_unit
 
-        m = Map(replace(v, edges=[e for e in v.edges if e.a in locs and e.b in locs]))
+        # compile what is sound (the problems above are reported already)
+        powers = [replace(p, homes=[h for h in p.homes if h in provs],
+                          centers=[c for c in p.centers if c in provs]) for p in v.powers]
+        m = Map(replace(v, edges=[e for e in v.edges if e.a in locs and e.b in locs],
+                        powers=powers))
         taken: dict[int, str] = {}
         for p in v.powers:
             for t in p.units:
@@ -123,14 +137,15 @@ def check_variant(v: Variant) -> list[Problem]:
                 taken[prov] = t
     except PolydipError as exc:
         add("edges", str(exc))
-    # victory is reachable
-    n_sc = sum(1 for p in provs.values() if p.supply_center)
+    # victory is reachable (centers count by their value: a capital worth 2 counts twice)
+    n_sc = v.center_total()
     if v.victory.centers > n_sc:
         add("victory.centers", f"{v.victory.centers} centers needed but the map has {n_sc}")
     if "supply_centers" in v.declared and v.declared["supply_centers"] != n_sc:
         add("variant.supply_centers",
-            f"declares {v.declared['supply_centers']} supply centers, the map has {n_sc}",
-            "supply_centers")
+            f"declares {v.declared['supply_centers']} supply centers, the map has {n_sc}"
+            + (" (counted by value)" if any(p.center_value != 1 for p in provs.values())
+               else ""), "supply_centers")
     if "provinces" in v.declared and v.declared["provinces"] != len(provs):
         add("variant.provinces",
             f"declares {v.declared['provinces']} provinces, the map has {len(provs)}",

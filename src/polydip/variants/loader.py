@@ -11,6 +11,7 @@ from polydip.errors import VariantError, did_you_mean
 from polydip.variants.model import (
     PHASE_TYPES,
     Calendar,
+    CoastName,
     Edge,
     EdgeKind,
     Power,
@@ -21,6 +22,7 @@ from polydip.variants.model import (
     Variant,
     Victory,
 )
+from polydip.variants.search import search_path as search
 
 DEFAULT_UNIT_KINDS = {
     "A": {"name": "army", "convoyed": True},
@@ -52,8 +54,13 @@ def builtin_names() -> list[str]:
 _LOADED: dict[tuple, Variant] = {}
 
 
-def load_variant(name_or_path: str | Path) -> Variant:
+def load_variant(name_or_path: str | Path,
+                 search_path: list[str | Path] | None = None) -> Variant:
     """Load a built-in variant by name, or a variant file by path.
+
+    `search_path`: folders where the files a `.map`/`.cfg` variant includes are looked for
+    (besides the command line's, POLYDIP_VARIANT_PATH and Parlance's data: see
+    polydip.variants.search).
 
     The same file gives the same Variant object while it is unchanged, so its compiled map
     (and the caches the engine keeps per map) serve every game of that variant. Treat the
@@ -65,38 +72,47 @@ def load_variant(name_or_path: str | Path) -> Variant:
     except OSError:
         st = None
     key = (str(path.resolve()), st.st_mtime_ns, st.st_size) if st else (str(name_or_path),)
+    if st and path.suffix.lower() in (".map", ".cfg"):  # what it includes may come from
+        key += tuple(str(p) for p in search(search_path))  # any folder of the search path
     v = _LOADED.get(key)
     if v is None:
-        v = _load_variant(name_or_path)
+        v = _load_variant(name_or_path, search_path)
         if len(_LOADED) > 64:
             _LOADED.clear()
         _LOADED[key] = v
     return v
 
 
-def _load_variant(name_or_path: str | Path) -> Variant:
+def _load_variant(name_or_path: str | Path, search_path: list[str | Path] | None) -> Variant:
     text_name = str(name_or_path)
     path = Path(text_name)
-    if path.suffix == "" and not path.is_file():
+    if path.suffix == "" and not _is_file(path):
         if text_name.lower() not in builtin_names():
             raise VariantError(
-                f"no variant named {text_name!r}"
+                f"no variant named {text_name[:80]!r}"
                 + did_you_mean(text_name, builtin_names())
                 + f"; built-in variants: {', '.join(builtin_names())}"
             )
         res = resources.files("polydip.variants") / "data" / f"{text_name.lower()}.toml"
         return parse_variant(res.read_text(encoding="utf-8"), f"<built-in {text_name.lower()}>")
-    if not path.exists():
-        raise VariantError(f"{path}: no such file")
+    if not _is_file(path):
+        raise VariantError(f"{text_name[:80]}: no such variant file")
     if path.suffix.lower() in (".map", ".cfg"):
         from polydip.variants.importers import import_variant
 
-        return import_variant(path)
+        return import_variant(path, search_path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise VariantError(f"{path}: cannot read: {exc}") from exc
     return parse_variant(text, str(path))
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):  # a name too long for a path, a NUL byte
+        return False
 
 
 def parse_variant(text: str, path: str = "<string>") -> Variant:
@@ -179,8 +195,8 @@ class _Reader:
 
     def read(self) -> Variant:
         d = self.data
-        known = {"variant", "unit_kinds", "terrains", "edge_kinds", "powers", "provinces",
-                 "edges", "calendar", "victory", "options", "rules"}
+        known = {"variant", "unit_kinds", "terrains", "edge_kinds", "coasts", "powers",
+                 "provinces", "edges", "calendar", "victory", "options", "rules"}
         for k in d:
             if k not in known:
                 raise self.fail(k, "unknown section" + did_you_mean(k, known), f"{k}")
@@ -214,6 +230,19 @@ class _Reader:
                     raise self.fail(f"edge_kinds.{name}.units", f"unknown unit kind {u!r}")
             edge_kinds[name] = EdgeKind(name, frozenset(units))
 
+        coasts: dict[str, CoastName] = {}  # DEFAULT_COASTS apply where this is silent
+        for abbr, v in self.table(d.get("coasts", {}), "coasts").items():
+            key = f"coasts.{abbr}"
+            v = self.table(v, key)
+            for k in v:
+                if k not in ("name", "aliases"):
+                    raise self.fail(f"{key}.{k}", "unknown key" + did_you_mean(k, ["name",
+                                                                                   "aliases"]))
+            if not abbr.isalnum() or abbr.upper() != abbr:
+                raise self.fail(key, "a coast abbreviation is upper-case letters and digits")
+            coasts[abbr] = CoastName(abbr, self.get(v, "name", str, key),
+                                     tuple(self.strlist(v, "aliases", key, [])))
+
         provinces: dict[str, Province] = {}
         for abbr, v in self.table(self.get(d, "provinces", dict, "provinces"), "provinces").items():
             key = f"provinces.{abbr}"
@@ -234,6 +263,24 @@ class _Reader:
                 sc_kind = sc
             else:
                 raise self.fail(f"{key}.supply_center", "must be true, false or a kind name")
+            value = self.get(v, "center_value", int, key, 1)
+            if value < 1:
+                raise self.fail(f"{key}.center_value", "must be 1 or more", f"[{key}]")
+            if value != 1 and sc_kind is None:
+                raise self.fail(f"{key}.center_value", "only a supply center has a value",
+                                f"[{key}]")
+            raw_coasts = v.get("coasts", [])
+            coast_names: dict[str, str] = {}
+            if isinstance(raw_coasts, dict):
+                # the table form names this province's coasts in its own words
+                for c, name in raw_coasts.items():
+                    if not isinstance(name, str):
+                        raise self.fail(f"{key}.coasts.{c}", "must be the coast's name, like "
+                                        "\"sea coast\"", f"[{key}]")
+                    coast_names[c.upper()] = name
+                coast_list = list(coast_names)
+            else:
+                coast_list = [c.upper() for c in self.strlist(v, "coasts", key, [])]
             coords = self.point(v.get("coords"), f"{key}.coords")
             coast_coords = {c: self.point(xy, f"{key}.coast_coords.{c}") for c, xy in
                             self.table(v.get("coast_coords", {}), f"{key}.coast_coords").items()}
@@ -242,8 +289,11 @@ class _Reader:
                 name=self.get(v, "name", str, key),
                 terrain=terrain,
                 supply_center=sc_kind,
-                coasts=[c.upper() for c in self.strlist(v, "coasts", key, [])],
+                center_value=value,
+                coasts=coast_list,
+                coast_names=coast_names,
                 aliases=self.strlist(v, "aliases", key, []),
+                tags=self.strlist(v, "tags", key, []),
                 coords=coords,
                 coast_coords=coast_coords,
             )
@@ -264,6 +314,8 @@ class _Reader:
                 units=self.strlist(v, "units", key, []),
                 centers=self.strlist(v, "centers", key, list(homes)),
                 neutral=self.get(v, "neutral", bool, key, False),
+                aliases=self.strlist(v, "aliases", key, []),
+                territory=self.strlist(v, "territory", key, []),
             ))
 
         edges = []
@@ -301,7 +353,7 @@ class _Reader:
                 seasons[-2].abbr if len(seasons) > 1 else seasons[0].abbr),
         )
         vic = self.table(d.get("victory", {}), "victory")
-        n_sc = sum(1 for p in provinces.values() if p.supply_center)
+        n_sc = sum(p.center_value for p in provinces.values() if p.supply_center)
         victory = self.victory(vic, "victory", Victory(n_sc // 2 + 1))
         presets = self.table(vic.get("presets", {}), "victory.presets")
         for name, tbl in presets.items():
@@ -332,4 +384,5 @@ class _Reader:
                       if isinstance(meta.get(k), int)},
             path=self.path,
             text=self.text,
+            coasts=coasts,
         )

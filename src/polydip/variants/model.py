@@ -27,7 +27,7 @@ class Terrain:
 @dataclass(frozen=True, slots=True)
 class EdgeKind:
     name: str
-    units: frozenset[str]  # unit kind letters that may cross
+    units: frozenset[str]  # unit kind letters that may cross; none: a border marker
 
 
 @dataclass(slots=True)
@@ -40,6 +40,8 @@ class Power:
     units: list[str]
     centers: list[str]
     neutral: bool = False  # no player: its units always hold (rules/neutral_units.py)
+    aliases: list[str] = field(default_factory=list)  # other names players use ("US", "UK")
+    territory: list[str] = field(default_factory=list)  # provinces it holds at the start
 
 
 @dataclass(slots=True)
@@ -48,10 +50,31 @@ class Province:
     name: str
     terrain: str
     supply_center: str | None = None  # None, or a kind: "center", "home", "capital", ...
+    center_value: int = 1  # what the center counts for (a capital may count 2)
     coasts: list[str] = field(default_factory=list)
+    coast_names: dict[str, str] = field(default_factory=dict)  # this province's own words
+    tags: list[str] = field(default_factory=list)  # classes rule modules select provinces by
     aliases: list[str] = field(default_factory=list)
     coords: tuple[float, float] | None = None
     coast_coords: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class CoastName:
+    """What a coast abbreviation stands for: the words players may write for it."""
+
+    abbr: str  # "NC"
+    name: str  # "north coast"
+    aliases: tuple[str, ...] = ()  # further spellings ("ncs")
+
+
+# the coast words every variant knows; a variant's [coasts] table adds or overrides
+DEFAULT_COASTS = {
+    "NC": CoastName("NC", "north coast", ("ncs",)),
+    "SC": CoastName("SC", "south coast", ("scs",)),
+    "EC": CoastName("EC", "east coast", ("ecs",)),
+    "WC": CoastName("WC", "west coast", ("wcs",)),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +131,13 @@ class Variant:
     options: dict[str, Any]
     rules: dict[str, dict[str, Any]]
     declared: dict[str, int] = field(default_factory=dict)  # counts the file claims
+    coasts: dict[str, CoastName] = field(default_factory=dict)  # [coasts] (DEFAULT_COASTS)
     path: str = ""  # the file it was read from
     text: str = ""  # the file's text, to find line numbers for messages
+
+    def center_total(self) -> int:
+        """All supply centers counted by their value (a capital worth 2 counts twice)."""
+        return sum(p.center_value for p in self.provinces.values() if p.supply_center)
 
     def power(self, name: str) -> Power:
         for p in self.powers:

@@ -78,6 +78,15 @@ def variant_to_toml(v: Variant) -> str:
         for k, t in edge_kinds.items():
             w(f"{_key(k)} = {_value(t)}")
 
+    if v.coasts:
+        w("")
+        w("[coasts]")
+        for k, c in v.coasts.items():
+            t: dict[str, Any] = {"name": c.name}
+            if c.aliases:
+                t["aliases"] = list(c.aliases)
+            w(f"{_key(k)} = {_value(t)}")
+
     for p in v.powers:
         w("")
         w("[[powers]]")
@@ -98,10 +107,16 @@ def variant_to_toml(v: Variant) -> str:
             w("supply_center = true")
         elif p.supply_center:
             w(f"supply_center = {_str(p.supply_center)}")
-        if p.coasts:
+        if p.center_value != 1:
+            w(f"center_value = {p.center_value}")
+        if p.coast_names:
+            w(f"coasts = {_value({c: p.coast_names[c] for c in p.coasts})}")
+        elif p.coasts:
             w(f"coasts = {_value(list(p.coasts))}")
         if p.aliases:
             w(f"aliases = {_value(list(p.aliases))}")
+        if p.tags:
+            w(f"tags = {_value(list(p.tags))}")
         if p.coords is not None:
             w(f"coords = {_value(list(p.coords))}")
         if p.coast_coords:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from polydip.errors import NotSupportedError, VariantError
 from polydip.variants.model import Variant
+from polydip.variants.search import search_path as search
 
 SUFFIXES = {".map": "DPjudge / diplomacy package map", ".cfg": "Parlance / Parterre variant"}
 
@@ -23,8 +24,10 @@ def import_variant(path: str | Path, search_path: list[str | Path] | None = None
     """Read a `.map` or `.cfg` variant file into a Variant.
 
     `search_path`: further folders where files the variant includes are looked for
-    (`USE x.map`, `MAP x`, `base=x`), after the folder of the including file.
+    (`USE x.map`, `MAP x`, `base=x`), after the folder of the including file; then those
+    of the command line, POLYDIP_VARIANT_PATH and Parlance's data (variants/search.py).
     """
+    search_path = search(search_path)
     p = Path(path)
     suffix = p.suffix.lower()
     if suffix not in SUFFIXES:

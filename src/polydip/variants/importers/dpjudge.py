@@ -41,6 +41,7 @@ from polydip.variants.importers._common import (
     variant_name,
 )
 from polydip.variants.model import Variant
+from polydip.variants.search import HOW_TO_ADD
 
 TERRAIN_WORDS = {"WATER": "sea", "COAST": "coast", "LAND": "land", "PORT": "port",
                  "SHUT": "impassable"}
@@ -53,6 +54,7 @@ STANDARD_FLOW = ["SPRING:MOVEMENT,RETREATS", "FALL:MOVEMENT,RETREATS", "WINTER:A
 # DPjudge rule words polydip implements, and the [rules] table each becomes
 RULES = {
     "BUILD_ANY": ("build_sites", {"policy": "owned"}),
+    "HOME_BUILDS": ("build_sites", {"policy": "any_home"}),
 }
 # DPjudge directives that change the game and that polydip cannot represent yet
 UNSUPPORTED_DIRECTIVES = {
@@ -84,6 +86,9 @@ KEYWORDS = (["VICTORY", "USE", "USES", "MAP", "BEGIN", "RULE", "RULES", "OWNS", 
              "UNPLAYED", "UNOWNED", "NEUTRAL", "FLOW"] + list(TERRAIN_WORDS)
             + list(UNSUPPORTED_DIRECTIVES) + list(IGNORED_DIRECTIVES))
 _ABBR = re.compile(r"^[A-Za-z0-9]+(/[A-Za-z0-9]+)?$")
+# an adjacency open only to the owner of some centers: BLA(CON), AEG(CON,SMY)
+_OWNERS_ONLY = re.compile(
+    r"^([A-Za-z0-9]+(?:/[A-Za-z0-9]+)?)\(([A-Za-z0-9]+(?:,[A-Za-z0-9]+)*)\)$")
 
 # CSS colour names used by the SVG maps the diplomacy package ships
 _CSS = {"royalblue": "#4169e1", "forestgreen": "#228b22", "darkviolet": "#9400d3",
@@ -126,6 +131,8 @@ class _Reader:
         self.loc_type: dict[str, str] = {}
         self.loc_ref: dict[str, Ref] = {}
         self.loc_abut: dict[str, list[tuple[str, Ref]]] = {}
+        # ownership restrictions: (place, neighbour as listed) -> centers its user must own
+        self.owners_only: dict[tuple[str, str], tuple[tuple[str, ...], Ref]] = {}
         self.names: dict[str, tuple[str, list[str], Ref]] = {}  # ABBR -> name, aliases, ref
         self.name_seen: dict[str, tuple[str, Ref]] = {}  # upper-case full name -> abbr, ref
         self.pow_name: dict[str, str] = {}
@@ -161,7 +168,7 @@ class _Reader:
                 return cand
         raise fail(ref, f"included file {name!r} not found (looked in "
                    f"{', '.join(str(d) for d in dirs)})",
-                   "put it beside the including file or pass its folder as a search path")
+                   "put it beside the including file, or " + HOW_TO_ADD)
 
     def _display(self, path: Path) -> str:
         if path.parent.resolve() == self.top.parent.resolve():
@@ -484,6 +491,8 @@ class _Reader:
             ulst[:] = [(u, r) for u, r in ulst if u[2:].split("/")[0] != prov]
         for alst in self.loc_abut.values():
             alst[:] = [(a, r) for a, r in alst if not self._matches(a, place)]
+        self.owners_only = {k: v for k, v in self.owners_only.items()
+                            if not (self._matches(k[0], place) or self._matches(k[1], place))}
 
     def _terrain(self, word: list[str], ref: Ref) -> None:
         up = word[0].upper()
@@ -503,6 +512,9 @@ class _Reader:
             self.loc_type.pop(other, None)
             self.loc_ref.pop(other, None)
             self.loc_abut.pop(other, None)
+            self.owners_only = {((place if k[0] == other else k[0]), k[1]): v
+                                for k, v in self.owners_only.items()
+                                if k[0] != other or up == "AMEND"}
             if place.isupper():
                 for loc in [x for x in self.locs if x.upper().startswith(place.upper() + "/")]:
                     self._drop(loc.upper())
@@ -514,6 +526,7 @@ class _Reader:
             self.loc_ref[place] = ref
             if len(word) > 2:
                 self.loc_abut[place] = []
+                self.owners_only = {k: v for k, v in self.owners_only.items() if k[0] != place}
         elif place not in self.loc_type:
             raise fail(ref, f"AMEND {place}: {place} is not declared yet",
                        "declare it with its terrain first")
@@ -522,9 +535,19 @@ class _Reader:
             if dest[0] == "-":
                 cut = dest[1:].upper()
                 abuts[:] = [(a, r) for a, r in abuts if not a.upper().startswith(cut)]
+                self.owners_only = {k: v for k, v in self.owners_only.items()
+                                    if k[0] != place or not k[1].upper().startswith(cut)}
                 continue
-            if ":" in dest or "(" in dest or not (dest[0].isalnum() and dest[-1].isalnum()):
-                raise unsupported(ref, f"special adjacency restrictions ({dest})")
+            owners = _OWNERS_ONLY.match(dest)
+            if owners:
+                # "AEG(CON,SMY)": adjacent only for a unit whose power owns CON and SMY
+                dest = owners.group(1)
+                centers = tuple(sorted({c.upper() for c in owners.group(2).split(",")}))
+                self.owners_only[(place, dest)] = (centers, ref)
+            elif ":" in dest or "(" in dest or not (dest[0].isalnum() and dest[-1].isalnum()):
+                raise unsupported(ref, f"special adjacency restrictions ({dest})",
+                                  "polydip reads only center ownership restrictions such as "
+                                  "BLA(CON)")
             if not _ABBR.match(dest):
                 raise fail(ref, f"invalid place abbreviation {dest!r} in the list of {place}")
             abuts.append((dest, ref))
@@ -588,6 +611,7 @@ class _Reader:
                 d.provinces[c].supply_center = True
 
         # adjacency, unit kind by unit kind, as diplomacy.engine.map.Map._abuts decides it
+        restricted: dict[tuple[str, str, str], tuple[tuple[str, ...], Ref]] = {}
         for loc in self.locs:
             typ = self.loc_type[loc]
             up = loc.upper()
@@ -603,11 +627,18 @@ class _Reader:
                 dtype = self._area(dup) or self._area(dprov)
                 if dtype == "SHUT" or typ == "SHUT":
                     continue
+                owners = self.owners_only.get((loc, dest))
                 if army_here and dtype != "WATER" and dest != dest.title():
                     d.army.setdefault((up, dprov), ref)
+                    if owners:
+                        restricted[("A", up, dprov)] = owners
                 if (fleet_here and dest[0] == dup[0] and dtype != "LAND"
                         and dup in self.loc_type):
                     d.fleet.setdefault((up, dup), ref)
+                    if owners:
+                        restricted[("F", up, dup)] = owners
+        if restricted:
+            self._owner_passages(d, restricted, scs, notes)
 
         # powers
         players = [p for p in self.pow_name if p in self.homes]
@@ -682,6 +713,51 @@ class _Reader:
         d.notes = notes
         self._svg(d)
         return d
+
+    def _owner_passages(self, d: Draft,
+                        restricted: dict[tuple[str, str, str], tuple[tuple[str, ...], Ref]],
+                        scs: set[str], notes: list[str]) -> None:
+        """Ownership restrictions (`BLA(CON)`) as [rules.controlled_passages].
+
+        DPjudge's map documentation: `BLA ABUTS AEG(CON,SMY)` "indicates that a unit in the
+        Black Sea is adjacent to the Aegean Sea if and only if the power that owns the unit
+        also owns both Constantinople and Smyrna". A controlled passage whose controllers are
+        those centers says the same (an SC is controlled by its owner), as long as the edge is
+        restricted both ways alike: polydip's edges, and its passages, go both ways.
+        """
+        groups: dict[tuple[str, ...], list[str]] = {}
+        where: dict[tuple[str, ...], list[str]] = {}
+        for (kind, a, b), (centers, ref) in sorted(restricted.items()):
+            table = d.army if kind == "A" else d.fleet
+            back = restricted.get((kind, b, a))
+            if back is None and (b, a) not in table:
+                continue  # a one-way adjacency: build_variant names it
+            shown = f"{a} -> {b}({','.join(centers)})"
+            if back is None or back[0] != centers:
+                other = (f"with {b} -> {a}({','.join(back[0])})" if back
+                         else f"{b} lists {a} without a restriction")
+                raise unsupported(ref, f"an ownership restriction that differs by direction "
+                                  f"({shown}, {other})", "restrict the adjacency both ways alike")
+            for c in centers:
+                if c not in scs:
+                    raise fail(ref, f"{shown}: {c} is not a supply center",
+                               "an ownership restriction names supply centers")
+            where.setdefault(centers, []).append(f"{shown} at {ref}")
+            edge = f"{a}-{b}" if a < b else f"{b}-{a}"
+            if edge not in groups.setdefault(centers, []):
+                groups[centers].append(edge)
+        passages = []
+        for centers, edges in groups.items():
+            owner = ", ".join(centers)
+            passages.append({"name": f"{' '.join(edges)} (owner of {owner})", "edges": edges,
+                             "controllers": list(centers)})
+            notes.append(
+                f"Ownership restrictions ({'; '.join(where[centers])}) became [rules."
+                f"controlled_passages]: {', '.join(edges)} may be crossed only by units of the "
+                f"power that owns {owner} at the start of the turn (DPjudge: the unit's power "
+                "must own the centers). As in DPjudge, the restriction governs moves, supports "
+                "and retreats across the edge, not the chain of fleets of a convoy.")
+        d.rules["controlled_passages"] = {"passage": passages}
 
     # ---- coordinates and colours from the diplomacy package's SVG maps -------------------
 

@@ -39,6 +39,7 @@ from polydip.variants.importers._common import (
     variant_name,
 )
 from polydip.variants.model import Variant
+from polydip.variants.search import HOW_TO_ADD
 
 SECTIONS = ("variant", "powers", "provinces", "homes", "ownership", "positions", "borders")
 VARIANT_KEYS = ("name", "base", "mapname", "description", "judge", "start")
@@ -146,8 +147,7 @@ class _Builder:
             if found is None:
                 raise fail(ref, f"base variant {base!r} not found (looked for {base}.cfg in "
                            f"{', '.join(str(d) for d in dirs)})",
-                           "pass the folder that holds it as a search path (Parlance ships "
-                           "standard.cfg in parlance/data/)")
+                           HOW_TO_ADD)
             if found.resolve() in seen:
                 raise fail(ref, f"base variant {base!r} leads back to itself")
             seen.add(found.resolve())

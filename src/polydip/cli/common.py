@@ -1,0 +1,83 @@
+"""Helpers shared by the command modules."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from polydip.errors import PolydipError
+
+EXIT_USAGE, EXIT_ERROR, EXIT_BUG = 2, 1, 3
+
+
+def parse_options(items: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in items:
+        if "=" not in item:
+            raise PolydipError(f"option {item!r}: write KEY=VALUE")
+        k, val = item.split("=", 1)
+        val = val.strip()
+        if val[:1] in ("{", "[", '"') or val.lower() in ("true", "false", "null") or \
+                val.lstrip("-").isdigit():
+            try:  # a table or list option: --option 'passage_permissions={"Suez": ...}'
+                out[k.strip()] = json.loads(val.lower() if val.lower() in ("true", "false",
+                                                                             "null") else val)
+                continue
+            except json.JSONDecodeError as exc:
+                raise PolydipError(f"option {k.strip()}: {val!r} is not valid JSON "
+                                   f"({exc.msg}); write KEY=VALUE or KEY='{{...}}'") from exc
+        out[k.strip()] = val
+    return out
+
+
+def phase_title(g) -> str:
+    from polydip.game.calendar import season_name
+
+    return f"{season_name(g.variant.calendar, g.position.phase)} ({g.phase})"
+
+
+def read_text(name: str) -> str:
+    if name == "-":
+        return sys.stdin.read()
+    try:
+        return Path(name).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise PolydipError(f"{name}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PolydipError(f"{name}: cannot read: {exc}") from exc
+
+
+def print_outcome(g) -> None:
+    from polydip.report import build_report, format_report
+
+    print(format_report(build_report(g, g.history[-1], final=True), "text"))
+
+
+def add_names_option(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--names", choices=["full", "short"], default=None,
+                   help=f"{what}: full province names with their codes ('Toronto (TOR)') or "
+                   "codes only ('TOR'); default full for variants of more than 80 "
+                   "provinces, where codes are easy to confuse")
+
+
+def names_for(args: argparse.Namespace, m) -> str:
+    from polydip.orders.describe import default_names
+
+    return args.names or default_names(m)
+
+
+def check_picture_path(path: str) -> None:
+    """Refuse a picture file polydip could not write, before anything else happens."""
+    from polydip.render import check_output
+
+    check_output(path)
+
+
+def add_search_path_option(p: argparse.ArgumentParser, *also: str) -> None:
+    p.add_argument("--search-path", *also, action="append", default=[], metavar="DIR",
+                   dest="search_path",
+                   help="a folder where files a variant file includes are looked for "
+                   "(repeatable; also POLYDIP_VARIANT_PATH)")

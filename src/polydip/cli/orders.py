@@ -1,0 +1,126 @@
+"""`polydip orders`: give orders for the current phase, from arguments or a pasted message.
+
+The whole read-modify-write of the game file runs under the file's lock, so orders sent by
+several players at the same moment all land. What was understood is echoed back in the
+form players read (full names by default on big maps), with every replaced order and every
+line not taken.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from polydip.cli.common import EXIT_ERROR, add_names_option, names_for, read_text
+from polydip.errors import PolydipError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    o = sub.add_parser(
+        "orders", help="give orders for the current phase (one power's, or a whole message)",
+        description="Give orders for the current phase. Each argument is one line of a "
+        "message: a power's name on its own line, then that power's orders, or "
+        "'Power: order' lines; --file reads a pasted message (e-mail, forum post). Lines "
+        "that cannot be read are reported with the reason and a suggestion; the others are "
+        "kept. A new order for a unit replaces its earlier one until the phase is processed.")
+    o.add_argument("gamefile", help="the game file (polydip new makes one)")
+    o.add_argument("lines", nargs="*", metavar="LINE",
+                   help="a power name, then its orders: France 'A PAR - BUR' 'F BRE - MAO'")
+    o.add_argument("--file", help="read a message from a file ('-' = standard input)")
+    o.add_argument("--add", action="store_true", help="add to the powers' orders instead of "
+                   "replacing orders for the same units")
+    o.add_argument("--replace-all", action="store_true", help="a power named in the message "
+                   "loses all its earlier orders for this phase first")
+    o.add_argument("--clear", metavar="POWER", action="append", default=[],
+                   help="clear a power's orders (repeatable; 'all' for every power)")
+    add_names_option(o, "how the orders understood are echoed")
+    o.set_defaults(func=cmd_orders)
+
+
+def cmd_orders(args: argparse.Namespace) -> int:
+    from polydip.game.files import game_transaction
+    from polydip.orders.message import apply_message, merge, read_message
+
+    if not args.lines and not args.file and not args.clear:
+        raise PolydipError("no orders given (pass them as arguments or with --file)")
+    message = read_text(args.file) if args.file else None
+    with game_transaction(args.gamefile) as g:
+        if g.is_over:
+            raise PolydipError(f"the game is over ({g.status})")
+        cleared = []
+        for name in args.clear:
+            if name.lower() == "all":
+                g.clear_orders(None)
+            else:
+                cleared.append(g.power(name))
+                g.clear_orders(cleared[-1])
+        msg = read_message(g.map, g.position, "\n".join(args.lines))
+        if message is not None:  # its lines are numbered as in the file; a power named
+            msg = merge(msg, read_message(g.map, g.position, message,  # before carries on
+                                          msg.last_power))
+        problems = msg.problems + apply_message(g, msg, replace_all=args.replace_all,
+                                                add=args.add)
+    _confirm(g, args, msg, cleared)
+    if problems:
+        print(f"{len(problems)} line(s) not taken:", file=sys.stderr)
+        for pr in sorted(problems, key=lambda p: p.line):
+            where = f"line {pr.line}: " if pr.line else ""
+            print(f"  {where}{pr.text}\n      {pr.reason}"
+                  + (f"; {pr.suggestion}" if pr.suggestion else ""), file=sys.stderr)
+    return EXIT_ERROR if problems else 0
+
+
+def _confirm(g, args: argparse.Namespace, msg, cleared: list[int]) -> None:
+    from polydip.cli.common import phase_title
+    from polydip.report import pending_lines
+
+    m = g.map
+    names = names_for(args, m)
+    for note in msg.notes:
+        print(f"note: {note}")
+    shown = sorted(set(msg.powers) | {o.power for o in msg.orders} | set(cleared))
+    for power in shown:
+        lines = pending_lines(g, power, names)
+        print(f"{m.powers[power]}, {phase_title(g)}: {len(lines)} "
+              f"order{'' if len(lines) == 1 else 's'}")
+        for line in lines:
+            print(f"  {line}")
+    if msg.ignored:
+        n = len(msg.ignored)
+        print(f"Ignored {n} line{'' if n == 1 else 's'} that {'is' if n == 1 else 'are'} "
+              f"not orders (line{'' if n == 1 else 's'} "
+              f"{', '.join(map(str, msg.ignored))}).")
+    waiting = waiting_powers(g)
+    if waiting:
+        print("Still to order: " + "; ".join(waiting))
+    else:
+        print(f"Every power has ordered: run 'polydip process {args.gamefile}'.")
+
+
+def waiting_powers(g) -> list[str]:
+    """Powers with units (or adjustments) still without orders, and which."""
+    from polydip.adjudication.adjustments import adjustment_counts
+    from polydip.game.engine import MOVEMENT_TYPES, bind_to_units, parse_orders
+
+    m, pos = g.map, g.position
+    out = []
+    ptype = pos.phase.type
+    parsed, _ = parse_orders(m, pos.phase, g.orders)
+    if ptype in ("M", "R"):
+        units = pos.units if ptype == "M" else pos.dislodged
+        allowed = MOVEMENT_TYPES if ptype == "M" else ("R", "D")
+        bound, _ = bind_to_units(m, units, parsed, allowed)
+        for power in g.powers_to_order():
+            missing = [m.unit_str(u.kind, u.loc) for u, o in zip(units, bound, strict=True)
+                       if u.power == power and o is None]
+            if missing:
+                out.append(f"{m.powers[power]} ({', '.join(missing)})")
+    else:
+        counts = adjustment_counts(m, pos)
+        for power in g.powers_to_order():
+            given = len(parsed.get(power, []))
+            need = abs(counts[power])
+            if given < need:
+                what = "builds" if counts[power] > 0 else "removals"
+                out.append(f"{m.powers[power]} ({given} of {need} {what})")
+    return out

@@ -1,0 +1,197 @@
+"""`polydip variant ...`: list, show, import and check variants."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+from typing import Any
+
+from polydip.cli.common import EXIT_ERROR, EXIT_USAGE, add_search_path_option
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    v = sub.add_parser("variant", help="list, show, check or import variants")
+    vs = v.add_subparsers(title="variant commands", metavar="ACTION")
+    vl = vs.add_parser("list", help="list built-in variants")
+    vl.set_defaults(func=cmd_variant_list)
+    vsh = vs.add_parser("show", help="describe a variant: its powers and a table of its "
+                        "provinces")
+    vsh.add_argument("name", help="a built-in variant name or a variant file")
+    vsh.add_argument("--json", action="store_true", help="machine-readable output, with "
+                     "each province's neighbours per unit kind")
+    add_search_path_option(vsh)
+    vsh.set_defaults(func=cmd_variant_show)
+    vi = vs.add_parser("import", help="convert a DPjudge .map or Parlance .cfg file to TOML")
+    vi.add_argument("file", help="the .map or .cfg file")
+    vi.add_argument("-o", "--output", help="write the TOML here (default: standard output)")
+    add_search_path_option(vi, "--search")
+    vi.set_defaults(func=cmd_variant_import)
+    vc = vs.add_parser("check", help="check a variant file and report every problem")
+    vc.add_argument("name", help="a built-in variant name or a variant file")
+    vc.add_argument("--board", action="store_true", help="also check the variant's board "
+                    "against its map and print the figures (docs/boards.md)")
+    add_search_path_option(vc)
+    vc.set_defaults(func=cmd_variant_check)
+    v.set_defaults(func=lambda a: (v.print_help(), EXIT_USAGE)[1])
+
+
+def cmd_variant_list(args: argparse.Namespace) -> int:
+    from polydip.variants.loader import builtin_names, load_variant
+
+    names = builtin_names()
+    width = max(len(n) for n in names) + 2
+    for name in names:
+        v = load_variant(name)
+        players = sum(1 for p in v.powers if not p.neutral)
+        neutral = len(v.powers) - players
+        print(f"{name:{width}}{v.title} — {players} powers"
+              + (f" (and {neutral} neutral)" if neutral else "")
+              + f", {len(v.provinces)} provinces, {centers_text(v)}")
+    return 0
+
+
+def variant_summary(v) -> dict[str, Any]:
+    from polydip.geography.map import compile_map
+
+    m = compile_map(v)
+    provinces = []
+    for i, (abbr, p) in enumerate(v.provinces.items()):
+        provinces.append({
+            "abbr": abbr,
+            "name": p.name,
+            "terrain": p.terrain,
+            "supply_center": p.supply_center is not None,
+            "coasts": list(p.coasts),
+            "army": any(m.occupy[k][i] for k in range(len(m.kinds)) if not m.kind_coastal[k]),
+            "fleet": any(m.occupy[k][loc] for k in range(len(m.kinds)) if m.kind_coastal[k]
+                         for loc in (i, *m.prov_coast_locs[i])),
+            "neighbours": _neighbours(m, i),
+        })
+    return {
+        "name": v.name,
+        "title": v.title,
+        "version": v.version,
+        "provinces": provinces,
+        "powers": [{"name": p.name, "letter": p.letter, "color": p.color, "homes": p.homes}
+                   for p in v.powers],
+        "units": {p.name: list(p.units) for p in v.powers},
+        "centers": {p.name: list(p.centers) for p in v.powers},
+        "victory": {"centers": v.victory.centers, "last_year": v.victory.last_year},
+        "calendar": {"start": v.calendar.start,
+                     "seasons": [{"name": s.name, "abbr": s.abbr, "phases": list(s.phases)}
+                                 for s in v.calendar.seasons]},
+        "rules": v.rules,
+        "options": v.options,
+    }
+
+
+def centers_text(v) -> str:
+    """'34 centers'; '63 centers (71 by value)' where capitals count twice."""
+    n = sum(1 for p in v.provinces.values() if p.supply_center)
+    total = v.center_total()
+    return f"{n} centers" + (f" ({total} by value)" if total != n else "")
+
+
+def _neighbours(m, prov: int) -> dict[str, list[str]]:
+    """Per unit kind letter, the places a unit of that kind standing in `prov` may move to
+    (for a unit kind on coasts: from any coast; the coast is named in the place)."""
+    out = {}
+    for k, letter in enumerate(m.kinds):
+        locs = (prov, *m.prov_coast_locs[prov])
+        dests = sorted({m.loc_name[d] for loc in locs if m.occupy[k][loc] for d in m.adj[k][loc]})
+        if dests:
+            out[letter] = dests
+    return out
+
+
+def cmd_variant_show(args: argparse.Namespace) -> int:
+    from polydip.variants.loader import load_variant
+
+    v = load_variant(args.name)
+    info = variant_summary(v)
+    if args.json:
+        print(json.dumps(info, indent=1))
+        return 0
+    print(f"{v.title} ({v.name}, version {v.version})")
+    if v.designer:
+        print(f"  designer: {v.designer}")
+    if v.source:
+        print(f"  source:   {v.source}")
+    print(f"  {len(info['provinces'])} provinces, {centers_text(v)}; "
+          f"victory at {v.victory.centers} centers; starts {v.calendar.start}")
+    for p in v.powers:
+        also = f" (also {', '.join(p.aliases)})" if p.aliases else ""
+        what = [f"homes {', '.join(p.homes)}" if p.homes else "",
+                f"centers {', '.join(p.centers)}" if p.centers != p.homes else "",
+                f"units {', '.join(p.units)}" if p.units else "no units"]
+        print(f"  {p.name} ({p.letter}){' (neutral)' if p.neutral else ''}{also}: "
+              + "; ".join(w for w in what if w))
+    if v.rules:
+        print(f"  rules: {', '.join(v.rules)}")
+    _province_table(v)
+    return 0
+
+
+def _province_table(v) -> None:
+    """Every province: code, name, terrain, supply center (and whose home), coasts."""
+    from rich.console import Console
+    from rich.table import Table
+
+    home_of = {h: p.name for p in v.powers for h in p.homes}
+    table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
+    for col in ("code", "name", "terrain", "center", "coasts", "also called"):
+        table.add_column(col, overflow="fold")
+    for abbr, p in sorted(v.provinces.items()):
+        center = ""
+        if p.supply_center:
+            center = f"home of {home_of[abbr]}" if abbr in home_of else (
+                "center" if p.supply_center in ("center", "home") else p.supply_center)
+        table.add_row(abbr, p.name, p.terrain, center, " ".join(p.coasts),
+                      ", ".join(p.aliases))
+    print()
+    Console(width=shutil.get_terminal_size((140, 24)).columns).print(table)
+
+
+def cmd_variant_import(args: argparse.Namespace) -> int:
+    from polydip.game.files import write_atomic
+    from polydip.variants.check import check_variant
+    from polydip.variants.importers import import_variant
+    from polydip.variants.writer import variant_to_toml
+
+    v = import_variant(args.file)
+    text = variant_to_toml(v)
+    if args.output:
+        write_atomic(args.output, text)
+        problems = check_variant(v)
+        print(f"wrote {args.output}: {v.title} — {len(v.provinces)} provinces, "
+              f"{len(v.powers)} powers" + (f"; {len(problems)} problem(s): run "
+                                           f"'polydip variant check {args.output}'"
+                                           if problems else ""))
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_variant_check(args: argparse.Namespace) -> int:
+    from polydip.variants.check import check_variant
+    from polydip.variants.loader import load_variant
+
+    v = load_variant(args.name)
+    problems = check_variant(v)
+    where = v.path
+    board_ok = True
+    if args.board:
+        from polydip.variants.check import board_report
+
+        board_ok, text = board_report(v)
+        print(text)
+    if not problems:
+        print(f"{where}: OK — {len(v.provinces)} provinces, {len(v.edges)} edges, "
+              f"{centers_text(v)}, {len(v.powers)} powers")
+        return 0 if board_ok else EXIT_ERROR
+    for pr in problems:
+        print(f"{where}: {pr}")
+    print(f"{len(problems)} problem(s) found")
+    return EXIT_ERROR
