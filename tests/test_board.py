@@ -123,3 +123,27 @@ def test_board_report_for_a_variant_without_board(tmp_path) -> None:
     v.path = str(tmp_path / "mine.toml")
     ok, text = board_report(v)
     assert not ok and "has no board" in text
+
+
+def test_a_board_that_wraps_touches_across_its_seam() -> None:
+    """A world board is a cylinder: what lies on its left edge touches what lies on its right
+    edge (the 1933 world's wraparound seas)."""
+    from polydip.render.board import FORMAT, encode_ints
+
+    def arc(*pts):
+        flat = [pts[0][0], pts[0][1]]
+        for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
+            flat += [x1 - x0, y1 - y0]
+        return encode_ints(flat)
+
+    data = {
+        "format": FORMAT, "variant": "t", "width": 10, "height": 10, "quantum": 1,
+        "arcs": [arc((5, 0), (5, 10)), arc((5, 0), (0, 0)), arc((0, 0), (0, 10)),
+                 arc((0, 10), (5, 10)), arc((5, 10), (10, 10)), arc((10, 10), (10, 0)),
+                 arc((10, 0), (5, 0))],
+        "regions": {"A": {"land": [[1, 2, 3, ~0]]}, "B": {"land": [[0, 4, 5, 6]]}},
+        "anchors": {}, "connectors": [], "projection": {"wrap": False},
+    }
+    assert touch_lengths(decode_board(data)) == {("A", "B"): 10.0}
+    data["projection"]["wrap"] = True
+    assert touch_lengths(decode_board(data)) == {("A", "B"): 20.0}

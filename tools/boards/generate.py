@@ -101,9 +101,6 @@ def main(argv: list[str] | None = None) -> int:
         pts += [tuple(x) for x in extra.get(a, [])]
         latlon.append(pts)
     proj = project.from_hints(hints["projection"])
-    if proj.wrap:
-        raise SystemExit(f"{hints_path}: projection.wrap: boards whose seas continue across "
-                         "the left and right edges are not supported yet (docs/boards.md)")
     ph = hints["projection"]
     proj.fit([(lon, lat) for pts in latlon for lat, lon in pts], int(ph.get("width", 1600)),
              float(ph.get("pad_km", 400)), tuple(ph.get("extend_km", (0, 0, 0, 0))))

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import shapely
+import shapely.affinity
 from PIL import Image, ImageDraw
 from project import Projection
 from scipy import ndimage
@@ -35,8 +36,16 @@ class Grid:
 
 def project_geom(g: shapely.Geometry, proj: Projection, max_deg: float = 0.25
                  ) -> shapely.Geometry:
-    """`g` (lon/lat) in board pixels; long segments are cut first so they bend as they should."""
+    """`g` (lon/lat) in board pixels; long segments are cut first so they bend as they should,
+    and on a whole-world board geometry is cut at the seam (the meridian opposite the
+    centre) so nothing spans the map."""
     g = shapely.segmentize(g, max_deg)
+    if proj.kind == "equirect" and proj.lon0 % 360 != 0:
+        lo = proj.lon0 - 180
+        window = shapely.box(lo, -90, lo + 360, 90)
+        pieces = [shapely.affinity.translate(g, k, 0).intersection(window)
+                  for k in (-360, 0, 360)]
+        g = shapely.union_all([q for q in pieces if not q.is_empty])
 
     def tf(coords: np.ndarray) -> np.ndarray:
         x, y = proj.px(coords[:, 0], coords[:, 1])

@@ -2,7 +2,8 @@
 
 A board is drawn in a Lambert azimuthal equal-area projection (spherical) about a centre the
 hints name, or for a whole-world board an equirectangular one (`kind = "equirect"`, with
-`wrap = true` when the seas continue across the left and right edges). An optional smooth
+`wrap = true` when the seas continue across the left and right edges: the frame is then
+the whole way round, and geometry is cut at the seam, the meridian opposite `center`). An optional smooth
 radial magnifier enlarges a dense region (the Caribbean): inside radius R around its centre a
 distance r becomes R·h(r/R) with h(t) = k·t − 2(k−1)·t² + (k−1)·t³, which magnifies k times
 at the centre, meets the plain map at R with the same slope (no kink), and stays monotone for
@@ -61,7 +62,11 @@ class Projection:
         lon = np.radians(np.asarray(lon, dtype=float))
         lat = np.radians(np.asarray(lat, dtype=float))
         phi1, lam0 = np.radians(self.lat0), np.radians(self.lon0)
-        dl = (lon - lam0 + np.pi) % (2 * np.pi) - np.pi
+        dl = lon - lam0
+        # into [-π, π]; a vertex exactly on the seam (lon0 ± 180°, where geometry was cut)
+        # keeps its side
+        dl = np.where(dl > np.pi, dl - 2 * np.pi, dl)
+        dl = np.where(dl < -np.pi, dl + 2 * np.pi, dl)
         if self.kind == "equirect":
             x = EARTH_KM * dl * np.cos(phi1)
             y = EARTH_KM * lat
@@ -103,6 +108,13 @@ class Projection:
         x, y = self.km([p[0] for p in lonlat], [p[1] for p in lonlat])
         left, top, right, bottom = extend_km
         x0, x1 = x.min() - pad_km - left, x.max() + pad_km + right
+        if self.wrap:  # the whole way round: the left and right edges are one meridian
+            half = np.pi * EARTH_KM * np.cos(np.radians(self.lat0))
+            x0, x1 = -half, half
+            for m in self.magnifiers:
+                if abs(m.x) + m.radius > half:
+                    raise SystemExit("a magnifier reaches the seam of a board that wraps: "
+                                     "move it or make it smaller")
         y0, y1 = y.min() - pad_km - bottom, y.max() + pad_km + top
         self.x0, self.y1 = float(x0), float(y1)
         self.width = width
@@ -129,6 +141,9 @@ def from_hints(h: dict) -> Projection:
         raise SystemExit(f"projection.kind {kind!r}: use \"laea\" or \"equirect\"")
     lat0, lon0 = h["center"]
     p = Projection(kind, float(lat0), float(lon0), wrap=bool(h.get("wrap", False)))
+    if p.wrap and (kind != "equirect" or h.get("insets")):
+        raise SystemExit("projection.wrap needs kind = \"equirect\" and no insets (the left "
+                         "and right edges must meet)")
     for ins in h.get("insets", []):
         la0, lo0, la1, lo1 = ins["box"]
         dx, dy = ins["shift_km"]

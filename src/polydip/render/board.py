@@ -271,13 +271,41 @@ def clearance(board: Board, name: str, pt: Point) -> float:
 
 
 def touch_lengths(board: Board) -> dict[tuple[str, str], float]:
-    """Pairs of regions (names sorted) → the length of border they share, in pixels."""
+    """Pairs of regions (names sorted) → the length of border they share, in pixels. On a
+    board that wraps (the left and right edges are one meridian), what faces across that
+    seam touches too."""
     out: dict[tuple[str, str], float] = {}
-    for i, (a, b) in enumerate(board.arc_sides()):
+    sides = board.arc_sides()
+    for i, (a, b) in enumerate(sides):
         if a is None or b is None or a == b:
             continue
         key = (a, b) if a < b else (b, a)
         out[key] = out.get(key, 0.0) + polyline_length(board.arcs[i])
+    if board.projection.get("wrap"):
+        for (a, b), length in _seam_touches(board, sides).items():
+            key = (a, b) if a < b else (b, a)
+            out[key] = out.get(key, 0.0) + length
+    return out
+
+
+def _seam_touches(board: Board, sides) -> dict[tuple[str, str], float]:
+    """Overlaps of what lies on the left edge with what lies on the right edge."""
+    edges: dict[float, list[tuple[float, float, str]]] = {0.0: [], board.width: []}
+    for i, (a, b) in enumerate(sides):
+        region = a if b is None else b if a is None else None
+        if region is None:
+            continue
+        arc = board.arcs[i]
+        for x in edges:
+            if all(px == x for px, _ in arc):
+                ys = [py for _, py in arc]
+                edges[x].append((min(ys), max(ys), region))
+    out: dict[tuple[str, str], float] = {}
+    for y0, y1, a in edges[0.0]:
+        for v0, v1, b in edges[board.width]:
+            overlap = min(y1, v1) - max(y0, v0)
+            if overlap > 0 and a != b:
+                out[(a, b)] = out.get((a, b), 0.0) + overlap
     return out
 
 
