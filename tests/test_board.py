@@ -4,6 +4,7 @@ board file alone in pure Python, and the checks catch a board that does not fit 
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import subprocess
 import sys
@@ -132,7 +133,7 @@ def test_a_board_that_wraps_touches_across_its_seam() -> None:
 
     def arc(*pts):
         flat = [pts[0][0], pts[0][1]]
-        for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
+        for (x0, y0), (x1, y1) in itertools.pairwise(pts):
             flat += [x1 - x0, y1 - y0]
         return encode_ints(flat)
 
