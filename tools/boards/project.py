@@ -4,11 +4,12 @@ A board is drawn in a Lambert azimuthal equal-area projection (spherical) about 
 hints name, or for a whole-world board an equirectangular one (`kind = "equirect"`, with
 `wrap = true` when the seas continue across the left and right edges: the frame is then
 the whole way round, and geometry is cut at the seam, the meridian opposite `center`).
+
 An optional smooth radial magnifier enlarges a dense region (the Caribbean): inside radius
-R around its centre a distance r becomes R·h(r/R) with h(t) = k·t − 2(k−1)·t² + (k−1)·t³, which magnifies k times
-at the centre, meets the plain map at R with the same slope (no kink), and stays monotone for
-k < 4. An inset moves what lies in a lon/lat box by some km (Hawaii closer to the
-continent) and is drawn with a frame.
+R around its centre a distance r becomes R·h(r/R) with h(t) = k·t − 2(k−1)·t² + (k−1)·t³,
+which magnifies k times at the centre, meets the plain map at R with the same slope (no
+kink), and stays monotone for k < 4. An inset moves what lies in a lon/lat box by some km
+(Hawaii closer to the continent) and is drawn with a frame.
 
 The frame is the variant's points padded by `pad_km` (plus `extend_km` per side),
 scaled to `width` pixels.
