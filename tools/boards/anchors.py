@@ -238,18 +238,16 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
     uy_all = np.array([u[1] for u in units])
     boxes: list[tuple[float, float, float, float]] = []
     order = sorted(cands, key=lambda p: len(cands[p][0]))
-    for p in order:
+
+    def label_cost(p: int, bw: float, bh: float, reach: float = 1.6) -> np.ndarray:
         cx, cy, cl, (x0, y0, mask) = cands[p]
-        abbr = m.prov_abbr[p]
-        name = v.provinces[abbr].name if full else abbr
-        bw, bh = label_box(name, full, label_size, bool(v.provinces[abbr].supply_center))
         ux, uy = out[p]["unit"]
         du = np.hypot(cx - ux, cy - uy)
         cost = (0.25 * np.abs(du - 24.0) + 0.6 * np.maximum(du - 45.0, 0) - 1.5 * (cy > uy)
                 - 0.3 * np.minimum(cl, 16))
         bx0, bx1 = cx - bw / 2, cx + bw / 2
         by0, by1 = cy - bh / 2, cy + bh / 2
-        r = unit_r * 1.6  # a fleet's hull and sail reach this far
+        r = unit_r * reach  # a fleet's hull and sail reach 1.6 radii
         for u0, u1 in zip(ux_all.tolist(), uy_all.tolist(), strict=True):
             near = (u0 > bx0 - r) & (u0 < bx1 + r) & (u1 > by0 - r) & (u1 < by1 + r)
             cost = cost + 60.0 * near
@@ -268,8 +266,31 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
                 inside = np.zeros_like(ok)
                 inside[ok] = mask[qy[ok], qx[ok]]
                 outside += ~inside
-        cost = cost + 3.0 * outside
+        return cost + 3.0 * outside
+
+    for p in order:
+        cx, cy = cands[p][0], cands[p][1]
+        abbr = m.prov_abbr[p]
+        center = bool(v.provinces[abbr].supply_center)
+        name = v.provinces[abbr].name if full else abbr
+        bw, bh = label_box(name, full, label_size, center)
+        cost = label_cost(p, bw, bh)
         j = int(cost.argmin())
+        if full and cost[j] >= 60.0 and name != abbr:
+            # is a unit really under the text (not just near it)?
+            tight = label_cost(p, bw, bh, reach=0.9)
+            if tight[j] >= 60.0:
+                j2 = int(tight.argmin())
+                if tight[j2] < 60.0:
+                    j = j2
+        if full and label_cost(p, bw, bh, reach=0.9)[j] >= 60.0 and name != abbr:
+            # the full name covers a unit wherever it goes: the abbreviation, if it fits
+            sw, sh = label_box(abbr, False, label_size, center)
+            short = label_cost(p, sw, sh)
+            k = int(short.argmin())
+            if short[k] < 60.0:
+                j, bw, bh = k, sw, sh
+                out[p]["short_label"] = True
         lx, ly = float(cx[j]), float(cy[j])
         out[p]["label"] = [lx, ly]
         boxes.append((lx - bw / 2, ly - bh / 2, lx + bw / 2, ly + bh / 2))

@@ -11,7 +11,8 @@ generator in `tools/boards/` and read here with no geometry library. It holds:
   faces: `land` and `water` rings, each ring a list of arc references (`i` walks arc i
   forward, `~i` = -i-1 backward), the face on the left of the walk (y down);
 - `anchors`: per province, where its label, its unit, a dislodged unit and a fleet on each
-  named coast are drawn (board pixels);
+  named coast are drawn (board pixels), and `short_label` where the full name would cover a
+  unit wherever it went (the abbreviation is drawn instead);
 - `insets`: boxes of geography moved nearer the rest (Hawaii), drawn with a frame;
 - `connectors`: adjacent pairs that do not touch on the board (a canal, an island's land
   edge), each with the line that shows it; `no_passage`: touching pairs that are not adjacent.

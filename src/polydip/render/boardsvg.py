@@ -7,10 +7,12 @@ a picture then only colours the provinces and places units, orders and labels.
 
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass
 
 from polydip.geography.map import Map
-from polydip.render.board import Board, province_on_land
+from polydip.render.board import Board, polyline_length, province_on_land
 from polydip.render.draw import (
     BLOCKED_LINE,
     COAST_LINE,
@@ -100,6 +102,7 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
         if a != b:
             kinds.setdefault((min(a, b), max(a, b)), set()).add(e.kind)
     groups: dict[str, list[str]] = {}
+    crossing: dict[tuple[str, str], tuple[float, int]] = {}  # pair → its longest arc
     for i, (lf, rf) in enumerate(board.arc_faces()):
         if lf is None or rf is None:
             continue
@@ -107,6 +110,11 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
         pts = arcs_d[i]
         groups.setdefault(style, []).append(
             "M" + " ".join(f"{fmt(x)} {fmt(y)}" for x, y in pts))
+        pair = (min(lf[0], rf[0]), max(lf[0], rf[0]))
+        if lf[0] != rf[0] and _marked(kinds.get(pair, set())):
+            length = polyline_length(pts)
+            if length > crossing.get(pair, (0.0, -1))[0]:
+                crossing[pair] = (length, i)
     borders = []
     order = ["nation", "own-coast", "halo", "sea", "land", "coast", "impassable"]
     for style in sorted(groups, key=lambda s: (order.index(s) if s in order else 99, s)):
@@ -116,6 +124,12 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
             color, w, dash = STYLES[style]
         borders.append((style.replace("edge:", ""), color, w * k, dash, "".join(groups[style])))
     links = []
+    # a canal (or bridge, strait...) between provinces that touch: a mark across the middle
+    # of their border; rivers are drawn as the border itself
+    for (a, b), (_length, i) in sorted(crossing.items()):
+        kind = _marked(kinds[(a, b)])
+        p, q = _across(arcs_d[i], 9.0 * k)
+        links.append((a, b, kind, p, q))
     for a, b, (x1, y1, x2, y2) in board.connectors:
         ks = sorted(x for x in kinds.get((min(a, b), max(a, b)), set()) if x not in
                     ("land", "sea"))
@@ -140,15 +154,36 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
                     province_d, water_d, islet_d, neutral, borders, links, insets)
 
 
+def _marked(ks: set[str]) -> str:
+    """The special edge kind a border between two provinces is marked with ("" if none)."""
+    special = sorted(x for x in ks if x not in ("land", "sea", "river"))
+    return special[0] if special else ""
+
+
+def _across(pts: list[Point], half: float) -> tuple[Point, Point]:
+    """A short segment across a border line at half its length."""
+    total = polyline_length(pts)
+    run = 0.0
+    for (x0, y0), (x1, y1) in itertools.pairwise(pts):
+        d = math.hypot(x1 - x0, y1 - y0)
+        if d and run + d >= total / 2:
+            t = (total / 2 - run) / d
+            mx, my = x0 + t * (x1 - x0), y0 + t * (y1 - y0)
+            nx, ny = -(y1 - y0) / d, (x1 - x0) / d
+            return (mx - nx * half, my - ny * half), (mx + nx * half, my + ny * half)
+        run += d
+    (x0, y0), (x1, y1) = pts[0], pts[-1]
+    return (x0, y0), (x1, y1)
+
+
 def _border_style(lf, rf, kinds, board: Board, land: list[bool], m: Map) -> str:
     (ra, sa), (rb, sb) = lf, rf
     if ra == rb:
         return "own-coast"
     pair = (min(ra, rb), max(ra, rb))
     ks = kinds.get(pair, set())
-    special = sorted(x for x in ks if x not in ("land", "sea"))
-    if special:
-        return "edge:" + special[0]
+    if "river" in ks:
+        return "edge:river"
     if sa != sb:
         return "coast"
     if "neutral" in pair:
@@ -158,7 +193,7 @@ def _border_style(lf, rf, kinds, board: Board, land: list[bool], m: Map) -> str:
         lb = land[m.prov_index[rb]]
         if la or lb:
             return "halo"
-        return "sea" if ks or pair in board.no_passage else "impassable"
+        return "sea" if ks else "impassable"
     return "land" if ks else "impassable"
 
 
@@ -226,8 +261,9 @@ def draw_labels(svg: Svg, m: Map, geo: BoardGeo, full: bool, centers: list[tuple
     svg.add('<g class="labels">')
     for i in range(m.n_prov):
         x, y = geo.label[i]
-        name = m.variant.provinces[m.prov_abbr[i]].name if full else m.prov_abbr[i]
-        lines = label_lines(name, full)
+        short = not full or geo.board.anchors[m.prov_abbr[i]].get("short_label", False)
+        name = m.prov_abbr[i] if short else m.variant.provinces[m.prov_abbr[i]].name
+        lines = label_lines(name, not short)
         sea = not geo.land[i]
         y0 = y - (len(lines) - 1) * size * 0.55 + size * 0.35
         for n, line in enumerate(lines):
