@@ -76,15 +76,17 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
     arcs_d = []
     for arc in board.arcs:
         arcs_d.append([tf(p) for p in arc])
+    # each point written once ("x y", 0.1 px), shared by both faces and the border
+    arcs_s = [[f"{x:.1f} {y:.1f}" for x, y in arc] for arc in arcs_d]
 
     def rings_d(rings) -> str:
         out = []
         for ring in rings:
-            pts: list[Point] = []
+            parts: list[str] = []
             for ref in ring:
-                a = arcs_d[ref] if ref >= 0 else arcs_d[~ref][::-1]
-                pts.extend(a[1:] if pts else a)
-            out.append("M" + " ".join(f"{fmt(x)} {fmt(y)}" for x, y in pts) + "Z")
+                a = arcs_s[ref] if ref >= 0 else arcs_s[~ref][::-1]
+                parts.extend(a[1:] if parts else a)
+            out.append("M" + " ".join(parts) + "Z")
         return "".join(out)
 
     names = m.prov_abbr
@@ -108,8 +110,7 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
             continue
         style = _border_style(lf, rf, kinds, board, land, m)
         pts = arcs_d[i]
-        groups.setdefault(style, []).append(
-            "M" + " ".join(f"{fmt(x)} {fmt(y)}" for x, y in pts))
+        groups.setdefault(style, []).append("M" + " ".join(arcs_s[i]))
         pair = (min(lf[0], rf[0]), max(lf[0], rf[0]))
         if lf[0] != rf[0] and _marked(kinds.get(pair, set())):
             length = polyline_length(pts)
