@@ -187,9 +187,9 @@ land = ["AAA-BBB", "BBB-AAA", "AAA-CCC"]
     assert "line " in out
 
 
-def test_demo_runs_as_installed_command() -> None:
+def test_demo_runs_as_installed_command(tmp_path) -> None:
     res = subprocess.run([sys.executable, "-m", "polydip.cli.main", "demo", "--years", "1"],
-                         capture_output=True, text=True, timeout=60)
+                         capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     assert "S1901M:" in res.stdout and "F1901M:" in res.stdout
 

@@ -30,6 +30,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     vi.set_defaults(func=cmd_variant_import)
     vc = vs.add_parser("check", help="check a variant file and report every problem")
     vc.add_argument("name", help="a built-in variant name or a variant file")
+    vc.add_argument("--board", action="store_true", help="also check the variant's board "
+                    "against its map and print the figures (docs/boards.md)")
     add_search_path_option(vc)
     vc.set_defaults(func=cmd_variant_check)
     v.set_defaults(func=lambda a: (v.print_help(), EXIT_USAGE)[1])
@@ -179,10 +181,16 @@ def cmd_variant_check(args: argparse.Namespace) -> int:
     v = load_variant(args.name)
     problems = check_variant(v)
     where = v.path
+    board_ok = True
+    if args.board:
+        from polydip.variants.check import board_report
+
+        board_ok, text = board_report(v)
+        print(text)
     if not problems:
         print(f"{where}: OK — {len(v.provinces)} provinces, {len(v.edges)} edges, "
               f"{centers_text(v)}, {len(v.powers)} powers")
-        return 0
+        return 0 if board_ok else EXIT_ERROR
     for pr in problems:
         print(f"{where}: {pr}")
     print(f"{len(problems)} problem(s) found")
