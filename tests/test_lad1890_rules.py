@@ -190,6 +190,20 @@ def test_chilean_andes_example_4() -> None:
     assert out["results"]["A SJU - ATA"] == []
 
 
+@pytest.mark.parametrize(("option", "crosses"), [("ordered", True), ("given", False)])
+def test_a_chilean_andes_crossing_whose_support_is_cut(option: str, crosses: bool) -> None:
+    """"NO ARMY MAY CROSS this mountainous border UNLESS SUPPORTED by another unit": is an
+    army whose only support is cut "supported"? By default yes (a support was ordered), so it
+    crosses and cuts Atacama's support; with the option supported_crossing = "given" no,
+    and "the A San Juan would not make it across the mountains" (example 2)."""
+    out = adjudicate("A1891M", options={"supported_crossing": option},
+                     units={"Argentina": ["A SJU", "A LRI"], "Chile": ["A ATA", "A CDO", "A CAT"]},
+                     orders={"Argentina": ["A SJU - ATA", "A LRI S A SJU - ATA"],
+                             "Chile": ["A ATA S A CDO", "A CAT - LRI"]})
+    assert out["results"]["A LRI S A SJU - ATA"] == ["cut"]
+    assert out["results"]["A ATA S A CDO"] == (["cut"] if crosses else [])
+
+
 def test_the_chilean_andes_limit_armies_in_the_a_phase_only() -> None:
     """"During the FIRST MOVEMENT PHASE (A Phase: March-June) of any year, NO ARMY MAY CROSS
     this mountainous border UNLESS SUPPORTED": in the C phase an unsupported army crosses
@@ -524,9 +538,10 @@ def test_phases_are_written_as_the_seed_writes_them() -> None:
         assert adjudicate(typed)["phase"] == phase
 
 
-@pytest.mark.parametrize("seed", [3, 4])
-def test_random_games_with_the_rules_play_to_1917d(seed: int) -> None:
-    g = Game.new(V)
+@pytest.mark.parametrize(("seed", "options"), [
+    (3, {}), (4, {"supported_crossing": "given", "crossing_strength": "attack"})])
+def test_random_games_with_the_rules_play_to_1917d(seed: int, options: dict) -> None:
+    g = Game.new(V, options)
     rng = random.Random(seed)
     remembered = 0
     while not g.is_over:

@@ -191,6 +191,19 @@ def test_a_supported_crossing_goes_ahead(tmp_path) -> None:
     assert out["results"]["A A3 - B3"] == []
 
 
+@pytest.mark.parametrize(("option", "cut"), [("ordered", ["cut"]), ("given", [])])
+def test_a_crossing_whose_support_is_cut_follows_the_option(tmp_path, option, cut) -> None:
+    """"UNLESS SUPPORTED": with a support ordered but cut, the army crosses (and cuts) under
+    "ordered", the default; under "given" it is unsupported and does not cross."""
+    out = adjudicate(write(tmp_path, RIDGE), options={"supported_crossing": option},
+                     units={"Red": ["A A3", "A B2"], "Blue": ["A B3", "A C3", "A C2"]},
+                     orders={"Red": ["A A3 - B3", "A B2 S A A3 - B3"],
+                             "Blue": ["A B3 S A C3", "A C2 - B2"]})
+    assert out["results"]["A B2 S A A3 - B3"] == ["cut"]
+    assert out["results"]["A A3 - B3"] == ["bounce"]
+    assert out["results"]["A B3 S A C3"] == cut
+
+
 def test_a_ridge_only_limits_the_kinds_and_seasons_named(tmp_path) -> None:
     out = adjudicate(write(tmp_path, RIDGE.replace('["A"]', '["F"]')),
                      units={"Red": ["A A3"]}, orders={"Red": ["A A3 - B3"]})

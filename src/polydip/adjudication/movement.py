@@ -112,6 +112,7 @@ class _Movement(Resolver):
         "loc",
         "m",
         "move_supp",
+        "needy",
         "occ",
         "open_",
         "paradox",
@@ -173,6 +174,7 @@ class _Movement(Resolver):
         self.base: list[int] | None = None
         self.base_held: list[int] | None = None
         self.stuck: set[int] = set()  # moves a rule lets through only when supported: unsupported
+        self.needy: set[int] = set()  # ... supported, but only if a support is given (option)
         self._validate(orders, options)
 
     # ---- order validation (DATC 4.B, 4.C, 4.E.1): the checks are adjudication/legality's ---
@@ -361,11 +363,19 @@ class _Movement(Resolver):
         season = self.pos.phase.season if self.pos is not None else None
         needs = m.needs_support.get(season) if m.needs_support and season else None
         if needs:
+            given = options.get("supported_crossing", "ordered") == "given"
             for u in moves:
-                if (typ[u] == T_MOVE and not convoyed[u] and (kind[u], loc[u], dest[u]) in needs
-                        and not self.move_supp.get(u)):
-                    self.stuck.add(u)
-                    self.settle(u, False)
+                if typ[u] == T_MOVE and not convoyed[u] and (kind[u], loc[u], dest[u]) in needs:
+                    if not self.move_supp.get(u):
+                        self.stuck.add(u)
+                        self.settle(u, False)
+                    elif given:
+                        self.needy.add(u)
+
+    def _unsupported(self, u: int) -> bool:
+        """A move that crosses only if a support is given (option supported_crossing =
+        "given") and gets none: it does not cross, like a move stuck for want of support."""
+        return not any(self.resolve(s) for s in self.move_supp.get(u, _NONE))
 
     def _unit_at(self, prov: int, dest: int) -> int:
         """The unit an order names by its province; in an open space, the one moving to
@@ -420,6 +430,9 @@ class _Movement(Resolver):
     def _move(self, u: int) -> bool:
         if self.convoyed[u] and not self._path(u):
             return False
+        needy = self.needy
+        if needy and u in needy and self._unsupported(u):
+            return False
         dp = self.dest_prov[u]
         if self.open_[dp]:
             return True  # nobody bounces, nobody is kept out of an open space
@@ -427,6 +440,8 @@ class _Movement(Resolver):
             return True  # an empty province nobody else tries to enter
         att = self._attack(u)
         v = self.h2h[u]
+        if v >= 0 and needy and v in needy and self._unsupported(v):
+            v = -1  # the other never crosses: no head-to-head battle, it holds
         if v >= 0:
             if att <= self._defend(v):
                 return False
@@ -485,7 +500,7 @@ class _Movement(Resolver):
         return one + self._support_count(self.move_supp.get(u, _NONE))
 
     def _prevent(self, u: int) -> int:
-        if not self._path(u):
+        if not self._path(u) or (self.needy and u in self.needy and self._unsupported(u)):
             return 0
         v = self.h2h[u]
         if v >= 0 and self.resolve(v):
@@ -502,6 +517,8 @@ class _Movement(Resolver):
                 continue
             if self.convoyed[a] and self._convoy_spares(a, s):
                 continue
+            if self.needy and a in self.needy and self._unsupported(a):
+                continue  # it never crosses
             if self._path(a):
                 return True
         return False
@@ -565,11 +582,11 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
     # or convoy nobody attacks, and a move over land into an empty province nobody else
     # enters
     attackers, occ, settle = mv.attackers, mv.occ, mv.settle
-    stuck = mv.stuck
+    unsure = mv.stuck | mv.needy
     for u, t in enumerate(typ):
         if t == T_MOVE:
             dp = mv.dest_prov[u]
-            if (not mv.convoyed[u] and occ[dp] < 0 and not (stuck and u in stuck)
+            if (not mv.convoyed[u] and occ[dp] < 0 and not (unsure and u in unsure)
                     and len(attackers[dp]) == 1):
                 settle(u, True)
         elif t != T_HOLD and mv.prov[u] not in attackers:

@@ -12,8 +12,11 @@ seasons = ["A"]            # the seasons it applies in (abbreviations)
 kinds = ["A"]              # unit kinds it applies to (default: every kind)
 
 "Supported" is read as: some support order for the move is valid (a support that is cut
-still counts). An unsupported crossing is a legal order that fails: it reaches nobody, cuts
-no support, bounces nobody and leaves no standoff; its unit stays and may be dislodged.
+still counts). The game option `supported_crossing = "given"` reads it as: some support is
+given (not cut) — then a circle of such crossings cutting each other's supports is settled
+as a paradox by the resolver (all those supports fail). An unsupported crossing is a legal
+order that fails: it reaches nobody, cuts no support, bounces nobody and leaves no standoff;
+its unit stays and may be dislodged.
 """
 
 from __future__ import annotations
