@@ -480,3 +480,53 @@ def test_a_convoyed_army_goes_back_the_way_it_came(tmp_path) -> None:
     assert back["results"]["A C1 - C3 VIA"] == []
     other = adjudicate(str(path), **req, orders={"Red": ["A C1 - C0"]})
     assert other["results"]["A C1 - C0"] == ["void"]
+
+
+CIRCLE = """
+[variant]
+name = "circle"
+[edge_kinds]
+land = { units = ["A"] }
+ridge = { units = [] }
+[[powers]]
+name = "Red"
+homes = []
+units = []
+[[powers]]
+name = "Blue"
+homes = []
+units = []
+[provinces.P]
+name = "Pe"
+terrain = "land"
+[provinces.Q]
+name = "Qu"
+terrain = "land"
+[provinces.T]
+name = "Te"
+terrain = "land"
+[provinces.R]
+name = "Ar"
+terrain = "land"
+[edges]
+land = ["P-Q", "Q-T", "T-R"]
+ridge = ["P-Q", "R-T"]
+[victory]
+centers = 1
+[rules.supported_crossings]
+borders = "ridge"
+"""
+
+
+def test_two_crossings_cutting_each_others_support_under_given(tmp_path) -> None:
+    """Under supported_crossing = "given", two crossings whose supports each stand where the
+    other crossing goes form a paradox (each support stands exactly when the other is cut):
+    the resolver's backup rule settles it, both supports failing; nothing crashes."""
+    path = tmp_path / "circle.toml"
+    path.write_text(CIRCLE)
+    out = adjudicate_request({
+        "variant": str(path), "phase": "S1901M", "options": {"supported_crossing": "given"},
+        "units": {"Red": ["A P", "A T"], "Blue": ["A R", "A Q"]},
+        "orders": {"Red": ["A P - Q", "A T S A P - Q"], "Blue": ["A R - T", "A Q S A R - T"]}})
+    assert out["results"] == {"A P - Q": ["bounce"], "A T S A P - Q": ["cut"],
+                              "A R - T": ["bounce"], "A Q S A R - T": ["cut"]}
