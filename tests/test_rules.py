@@ -753,6 +753,8 @@ PASSAGE = ('[[rules.controlled_passages.passage]]\nname = "P"\nedges = ["S-A1"]\
      "[rules.controlled_passages.passage[0]] needs name, edges and controllers"),
     (PASSAGE + 'colour = "red"\n',
      "[rules.controlled_passages.passage[0]] unknown key(s) ['colour']"),
+    (PASSAGE.replace('"S-A1"', '"S-A1-N2"'),
+     "[rules.controlled_passages.passage[0]] edge 'S-A1-N2' is not declared under [edges]"),
     (PASSAGE.replace("S-A1", "A1-B1"),
      "[rules.controlled_passages.passage[0]] edge 'A1-B1' is not declared under [edges]"),
     (PASSAGE.replace('["N2"]', '["ZZ"]'),
@@ -799,7 +801,8 @@ def test_a_rule_with_wrong_parameters_is_an_error_naming_the_file_and_key(
 def test_rules_without_parameters_change_nothing() -> None:
     """Each rule module, switched on with nothing to do, plays like the standard rules."""
     for rule in ("[rules.events]\n", "[rules.no_swap]\n", "[rules.open_spaces]\n",
-                 "[rules.controlled_passages]\n", "[rules.build_sites]\n"):
+                 "[rules.controlled_passages]\n", "[rules.build_sites]\n",
+                 '[rules.capture_home]\npower = "Blue"\n'):
         g = tiny(rule, **NO_WIN)
         play_year(g, {"Red": ["A A2 - N1", "F A1 - N2"]}, {})
         assert g.phase == "W1901A", rule
@@ -825,7 +828,7 @@ def test_every_rule_module_is_known_and_a_bare_rule_changes_nothing() -> None:
         None, None, [], False, None, {}, {}, [], [], None, None)
 
 
-def test_capture_home_defaults_and_a_candidate_already_home() -> None:
+def test_capture_home_defaults_and_a_candidate_already_home(tmp_path) -> None:
     """Seed 004: "Nur in diesem VZ können Flotten gebaut werden" — `kind` is the fleet when
     not given; before any capture the power builds no fleet at all; a candidate the power
     already holds as a home becomes the capture home without being listed twice."""
@@ -844,6 +847,13 @@ def test_capture_home_defaults_and_a_candidate_already_home() -> None:
     assert g.position.extra["capture_home"] == {"Red": "A1"}
     assert g.position.homes[red].count(a1) == 1
     assert g.legal_orders("Red")["A1"] == ["A A1 B", "F A1 B", "WAIVE"]
+    # a winter position given on its own, before any capture: no fleet built
+    path = tmp_path / "capture.toml"
+    path.write_text(text + '[rules.capture_home]\npower = "Red"\ncandidates = ["N2"]\n')
+    out = adjudicate(str(path), phase="W1901A", units={"Blue": ["F B1"]},
+                     centers={"Red": ["A1", "A2"], "Blue": ["B1"]},
+                     orders={"Red": ["F A1 B", "A A2 B"]})
+    assert out["results"] == {"F A1 B": ["void"], "A A2 B": []}
 
 
 EVENTS_MAP = {**WILD,
