@@ -412,7 +412,7 @@ class MapRun:
         return {p: lst for p, lst in orders.items() if not m.power_neutral[p] and lst}
 
     def step(self, prof=None) -> None:
-        from common import auto_disband, dip_orders, resync_diplomacy_any
+        from common import dip_orders, resync_diplomacy_any
 
         from polydip.orders.legal import legal_orders
 
@@ -461,9 +461,8 @@ class MapRun:
             self.add(ptype, "dip_proc", timed(dg.process))
         self.phases += 1
         if dg is None:
-            auto_disband(g)
             return
-        after = auto_disband(g)
+        after = g.position
         self.refused += len(refused)
         for r in refused:
             r = str(r)

@@ -167,13 +167,13 @@ KNOWN_DEVIATIONS: dict[str, Deviation] = {d.key: d for d in (
         "as equal when the extra places are all occupied or contested."),
 )}
 
-# Not a DATC question, a convention: the diplomacy package disbands a dislodged unit that has
-# nowhere to retreat at once and skips a retreat phase where no unit can retreat; polydip keeps
-# such a unit in the retreat phase (its only order is to disband). The lock-step driver
-# processes polydip's retreat phase when every dislodged unit has no retreat, and the normal
-# form leaves out dislodged units with no retreat.
+# Not a DATC question, a convention: in a retreat phase where some dislodged units may retreat
+# and others may not, the diplomacy package disbands those with no retreat at once, while
+# polydip keeps them in the phase, where their only order is to disband. (A retreat phase in
+# which no unit may retreat is skipped by both.) The normal form leaves out dislodged units
+# with no retreat, and their disband orders are not given to the diplomacy package.
 NO_RETREAT_CONVENTION = ("the diplomacy package disbands at once a dislodged unit with no "
-                         "retreat and skips a retreat phase where no unit can retreat")
+                         "retreat, also in a retreat phase where other units may retreat")
 
 
 # ---- normal form -----------------------------------------------------------------------
@@ -290,16 +290,6 @@ def give_orders(g: Game, dg, orders: dict[int, list[str]],
     return problems
 
 
-def auto_disband(g: Game) -> Position:
-    """Process a polydip retreat phase where no dislodged unit can retreat
-    (NO_RETREAT_CONVENTION); return the position before it (or the current one)."""
-    pos = g.position
-    if (not g.is_over and pos.phase.type == "R"
-            and all(not d.retreats for d in pos.dislodged)):
-        g.process()
-    return pos
-
-
 def resync_diplomacy(m: Map, pos: Position, dg) -> None:
     """Make the diplomacy game's state the polydip position (units, dislodged units with their
     retreats, centers, phase), e.g. after a known deviation made the two engines diverge."""
@@ -347,12 +337,12 @@ def resync_diplomacy_any(m: Map, pos: Position, dg, names: list[str] | None = No
 def rerun_polydip(g: Game, pos0: Position, orders: dict[int, list[str]],
                   options: dict[str, Any] | None = None) -> tuple[Game, Position]:
     """Process pos0 with `orders` (and `options`) in a new polydip game; return the game and
-    its position right after the phase (before an automatic disband phase)."""
+    its position right after the phase."""
     g2 = Game(g.variant, g.map, pos0, dict(options if options is not None else g.options))
     for p, lst in orders.items():
         g2.set_orders(p, lst)
     g2.process()
-    return g2, auto_disband(g2)
+    return g2, g2.position
 
 
 def rerun_diplomacy(g: Game, pos0: Position, orders: dict[int, list[str]],
@@ -525,7 +515,7 @@ class LockStep:
               ) -> PhaseReport:
         """After both engines processed the phase from pos0: compare, explain, resync."""
         g, dg = self.g, self.dg
-        after = auto_disband(g)
+        after = g.position
         rep = PhaseReport(pos0.phase.name, orders, refused)
         poly, raw, dip, notes = compare(g, after, dg)
         if notes:

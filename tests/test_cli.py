@@ -187,9 +187,9 @@ land = ["AAA-BBB", "BBB-AAA", "AAA-CCC"]
     assert "line " in out
 
 
-def test_demo_runs_as_installed_command() -> None:
+def test_demo_runs_as_installed_command(tmp_path) -> None:
     res = subprocess.run([sys.executable, "-m", "polydip.cli.main", "demo", "--years", "1"],
-                         capture_output=True, text=True, timeout=60)
+                         capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     assert "S1901M:" in res.stdout and "F1901M:" in res.stdout
 
@@ -217,7 +217,7 @@ def test_variant_import_writes_a_checked_toml(tmp_path, capsys) -> None:
 @pytest.mark.parametrize("req", [
     {"contested": True}, {"contested": -3}, {"units": {"France": "A PAR"}},
     {"orders": {"France": [1]}}, {"dislodged": {"France": [{"unit": "A PAR", "from": []}]}},
-    {"phase": "S1901R"}, {"options": {"convoy_paradox": "1999"}}, {"variant": 5}, [],
+    {"phase": "S1901X"}, {"options": {"convoy_paradox": "1999"}}, {"variant": 5}, [],
     {"centers": {"France": ["NTH"]}}, {"extra": "x"}, {"id": 7, "units": {"Frnace": []}},
 ])
 def test_malformed_requests_get_an_error_line_not_a_crash(req) -> None:

@@ -39,8 +39,13 @@ def _check(step: dict, outcome: dict, where: str) -> None:
     exp = step.get("expect", {})
     if "units" in exp:
         assert _norm_units(outcome["units"]) == _norm_units(exp["units"]), where
+    # a unit dislodged with nowhere to retreat is destroyed at once (no retreat phase):
+    # for the DATC it is dislodged all the same, with no retreat
+    dislodged = {p: list(lst) for p, lst in outcome["dislodged"].items()}
+    for p, lst in outcome.get("destroyed", {}).items():
+        dislodged.setdefault(p, []).extend({**d, "retreats": []} for d in lst)
     if "dislodged" in exp or "units" in exp:
-        got = {p: [d["unit"] for d in lst] for p, lst in outcome["dislodged"].items()}
+        got = {p: [d["unit"] for d in lst] for p, lst in dislodged.items()}
         assert _norm_units(got) == _norm_units(exp.get("dislodged", {})), f"{where}: dislodged"
     by_unit = _results_by_unit(outcome)
     for u in exp.get("fails", []):
@@ -51,7 +56,7 @@ def _check(step: dict, outcome: dict, where: str) -> None:
     for order in exp.get("rejected", []):
         assert any(order in e for e in outcome["errors"]), f"{where}: {order} not rejected"
     if "retreats" in exp:
-        got = {d["unit"]: d["retreats"] for lst in outcome["dislodged"].values() for d in lst}
+        got = {d["unit"]: d["retreats"] for lst in dislodged.values() for d in lst}
         for unit, places in exp["retreats"].items():
             have = got.get(unit.upper())
             assert have is not None, f"{where}: {unit} is not dislodged"

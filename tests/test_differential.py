@@ -15,10 +15,10 @@ the game goes on. Any other disagreement fails the test with the phase, the orde
 positions. test_known_deviation shows each deviation on a small position, as an expected
 failure of the diplomacy package.
 
-One difference is a convention, not a rule: the diplomacy package disbands at once a
-dislodged unit that has nowhere to retreat (and skips a retreat phase where no unit can
-retreat); polydip keeps it in the retreat phase, where its only order is to disband. The
-lock-step driver processes such a polydip retreat phase at once and compares after it.
+One difference is a convention, not a rule: in a retreat phase where some dislodged units may
+retreat, the diplomacy package disbands at once those that have nowhere to go; polydip keeps
+them in the phase, where their only order is to disband. The comparison leaves them out.
+(A retreat phase where no unit can retreat is skipped by both engines.)
 
 Needs the optional extra `bench` (pip install -e '.[bench]'); skipped without it.
 """

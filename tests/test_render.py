@@ -35,12 +35,13 @@ def test_every_builtin_variant_has_coordinates() -> None:
 
 
 def test_schematic_regions_keep_every_province_and_most_borders() -> None:
+    """The schematic (for variants without a board): one region per province."""
     g = Game.new("standard")
-    svg = picture_svg(g)
+    svg = picture_svg(g, board=False)
     m = g.map
     drawn = set(re.findall(r'data-province="([A-Z]+)"', svg))
     assert drawn == set(m.prov_abbr)
-    geo = m.memo["render"][1600]
+    geo = m.memo["render"][("schematic", 1600)]
     for i in range(m.n_prov):
         assert inside(geo.site[i], geo.cells[i].points), m.prov_abbr[i]
     adjacent = set()
@@ -154,6 +155,7 @@ def test_png_at_1600_pixels(tmp_path) -> None:
 
 def test_a_variant_without_coordinates_is_a_clear_error(tmp_path) -> None:
     v = copy.deepcopy(load_variant("standard"))  # loaded variants are shared: copy to change
+    v.path = ""  # a variant from elsewhere: no board file beside it
     for p in v.provinces.values():
         p.coords = None
     m = compile_map(v)

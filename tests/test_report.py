@@ -74,7 +74,22 @@ def test_dislodged_units_with_their_retreats_and_destroyed() -> None:
     assert "    A BUR H  (dislodged, no order)" in text
     assert "    France A BUR (attacked from MUN): no retreat: destroyed" in text
     assert "    A SIL - MUN\n" in text  # into the province the attacker left
-    assert "Next: Spring 1901 Retreats (S1901R)" in text
+    # nowhere to retreat: destroyed at once, no retreat phase (issue 17)
+    assert "Next: Fall 1901 Movement (F1901M)" in text
+    france = g.power("France")
+    assert not [u for u in g.position.units
+                if u.power == france and g.map.loc_name[u.loc] == "BUR"]
+    # with keep_empty_retreats the phase is kept; an unordered unit is destroyed there
+    g = _game({"phase": "S1901M",
+               "units": {"Germany": ["A MUN", "A RUH", "A BOH"],
+                         "France": ["A BUR", "A PAR", "A MAR", "A GAS", "A PIC", "A BEL"],
+                         "Austria": ["A TYR", "A SIL"]},
+               "centers": {}})
+    g.options["keep_empty_retreats"] = True
+    g.set_orders("Germany", ["A MUN - BUR", "A RUH S A MUN - BUR", "A BOH - TYR"])
+    g.set_orders("Austria", ["A SIL - MUN"])
+    g.process()
+    assert g.phase == "S1901R"
     g.process()  # nobody orders the retreat: the unit is destroyed
     text = format_report(build_report(g, g.history[-1]), "text")
     assert "    Disband A BUR  (destroyed, no order)" in text

@@ -246,6 +246,13 @@ def test_dislodged_neutral_units_are_disbanded(tmp_path) -> None:
     v = tiny_file(tmp_path, NEUTRAL)
     units = {"Neutral": ["A N1"], "Red": ["A A2", "A N2"]}
     out = adjudicate(v, units=units, orders={"Red": ["A A2 - N1", "A N2 S A A2 - N1"]})
+    # no retreat anywhere: destroyed at once, and no retreat phase (issue 17)
+    assert out["dislodged"] == {} and out["next_phase"] == "F1901M"
+    assert out["destroyed"] == {"Neutral": [{"unit": "A N1", "from": "A2"}]}
+    assert "Neutral" not in out["units"]
+    # with the option keep_empty_retreats the retreat phase is kept; the unit is disbanded there
+    out = adjudicate(v, units=units, orders={"Red": ["A A2 - N1", "A N2 S A A2 - N1"]},
+                     options={"keep_empty_retreats": True})
     assert out["dislodged"] == {"Neutral": [{"unit": "A N1", "from": "A2", "retreats": []}]}
     nxt = adjudicate(v, phase=out["next_phase"], units=out["units"],
                      dislodged={"Neutral": [{"unit": "A N1", "from": "A2"}]})
@@ -286,7 +293,7 @@ def test_the_alaskan_army_retreats_to_a_free_center(tmp_path) -> None:
     # no free center: disbanded
     units = {"Neutral": ["A N1"], "Red": ["A A2", "A N2"], "Blue": ["F B1"]}
     out = adjudicate(v, units=units, orders={"Red": ["A A2 - N1", "A N2 S A A2 - N1"]})
-    assert out["dislodged"]["Neutral"][0]["retreats"] == []
+    assert out["destroyed"] == {"Neutral": [{"unit": "A N1", "from": "A2"}]}
 
 
 def test_neutral_powers_neither_build_nor_remove() -> None:
@@ -343,8 +350,7 @@ def test_an_unconquered_province_joins_a_power(tmp_path) -> None:
     text = TINY.replace('"F A1"', '"A A1"').replace("centers = 4", "centers = 9")
     g = Game.new(parse_variant(text + NEUTRAL + event))
     play_year(g, {"Red": ["A A1 - N2"]}, {"Red": ["A A2 - N1", "A N2 S A A2 - N1"]})
-    assert g.phase == "F1901R"
-    g.process()  # the neutral army is disbanded without orders
+    assert g.phase == "W1901A"  # the neutral army is destroyed: no retreat phase
     while g.position.phase.year < 1903:
         g.process()
     assert g.position.owners[g.map.prov_index["N1"]] == g.power("Red")
@@ -459,9 +465,14 @@ def test_no_retreat_through_a_closed_passage(tmp_path) -> None:
     for centers, retreats in (({"Red": ["A1", "A2"], "Blue": ["B1"]}, []),
                               ({"Red": ["A1", "A2", "N2"], "Blue": ["B1"]}, ["T"])):
         out = adjudicate(v, units=units, centers=centers, orders=attack)
-        assert out["dislodged"]["Red"] == [{"unit": "F S", "from": "B1", "retreats": retreats}]
+        if not retreats:  # nowhere to go: destroyed at once
+            assert out["destroyed"] == {"Red": [{"unit": "F S", "from": "B1"}]}
+            assert out["dislodged"] == {}
+        else:
+            assert out["dislodged"]["Red"] == [{"unit": "F S", "from": "B1",
+                                                "retreats": retreats}]
         # the retreat phase, given as a request of its own, agrees
-        nxt = adjudicate(v, phase=out["next_phase"], units=out["units"], centers=centers,
+        nxt = adjudicate(v, phase="S1901R", units=out["units"], centers=centers,
                          dislodged={"Red": [{"unit": "F S", "from": "B1"}]},
                          orders={"Red": ["F S R T"]})
         assert nxt["results"]["F S R T"] == ([] if retreats else ["void", "disband"])
@@ -699,7 +710,7 @@ def test_a_home_center_held_by_another_party_at_the_start() -> None:
     play_year(g, {"Red": ["A A1 - N2"]}, {"Red": ["A N2 - A1"]})
     assert g.phase == "S1902M"  # nothing to build while the rebels hold N1
     play_year(g, {"Red": ["A A1 - N2"]}, {"Red": ["A A2 - N1", "A N2 S A A2 - N1"]})
-    g.process()  # the rebels are disbanded: neutral units do not retreat
+    # the rebels are destroyed (neutral units do not retreat): no retreat phase
     assert g.position.owners[n1] == red
     assert g.phase == "W1902A"
     assert set(g.legal_orders("Red")) == {"A1", "A2"}  # N1 is Red's home again (occupied)

@@ -331,7 +331,7 @@ def test_the_alaskan_army_retreats_to_a_free_center() -> None:
     assert nxt["units"]["Russia"] == ["A BCO"]  # nobody orders it: it goes by itself
     # British Columbia occupied: no free center, the army is disbanded
     out = adjudicate({**units, "Canada": ["A NWT", "F GOA", "A BCO"]}, orders)
-    assert out["dislodged"]["Russia"][0]["retreats"] == []
+    assert out["destroyed"] == {"Russia": [{"unit": "A ALA", "from": "NWT"}]}
     # in a game: the army retreats, holds there and takes the center after the Fall
     g = Game.new(V)
     place(g, Phase(1861, "F", "M"), {"Russia": ["A ALA"], "Canada": ["A NWT", "F GOA"]})

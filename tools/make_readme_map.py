@@ -1,20 +1,25 @@
-"""Regenerate the README's map picture: docs/images/standard-f1901m.png.
+"""Regenerate the README's map pictures, drawn on the variants' boards:
 
-    python3 tools/make_readme_map.py [OUTPUT]
+    python3 tools/make_readme_map.py [OUTDIR]
 
-Plays a scripted 1901 of the standard game, typed as a game master receives orders (one
-pasted message per phase), and draws Fall 1901 with its results: moves, supports, a convoy,
-bounces, a dislodged unit and the held units. Needs CairoSVG for the PNG (it is a polydip
-dependency); with an .svg OUTPUT it needs nothing.
+- docs/images/standard-f1901m.png: a scripted 1901 of the standard game, typed as a game
+  master receives orders (one pasted message per phase), and Fall 1901 drawn with its
+  results: moves, supports, a convoy, bounces, a dislodged unit and the held units;
+- docs/images/wita-f1845m.png: War in the Americas, two seasons of random orders (seed 3)
+  from the rules text's start, Fall 1845 drawn with its results.
+
+Needs CairoSVG for the PNG (a polydip dependency).
 """
 
 from __future__ import annotations
 
+import random
 import sys
 from pathlib import Path
 
 from polydip.game.game import Game
 from polydip.orders.message import apply_message, read_message
+from polydip.play import random_orders
 from polydip.render import render_file
 from polydip.report import build_report, format_report
 
@@ -39,9 +44,7 @@ Turkey: A BUL - RUM; F ANK - BLA; A CON - BUL
 """
 
 
-def main(argv: list[str]) -> int:
-    out = Path(argv[0]) if argv else Path(__file__).resolve().parent.parent / "docs" / \
-        "images" / "standard-f1901m.png"
+def standard(out: Path) -> None:
     g = Game.new("standard", name="polydip")
     for text in (SPRING, FALL):
         msg = read_message(g.map, g.position, text)
@@ -53,6 +56,25 @@ def main(argv: list[str]) -> int:
     print(format_report(build_report(g, rec), "text"))
     render_file(g, out, phase=rec.position.phase.name)
     print(f"wrote {out}")
+
+
+def wita(out: Path) -> None:
+    g = Game.new("wita", name="polydip")
+    rng = random.Random(3)
+    while g.position.phase.name != "W1845A":
+        for p, lst in random_orders(g.map, g.position, rng).items():
+            g.set_orders(p, lst)
+        g.process()
+    rec = next(r for r in g.history if r.position.phase.name == "F1845M")
+    render_file(g, out, phase="F1845M")
+    print(f"wrote {out} ({len(rec.outcome.results)} orders)")
+
+
+def main(argv: list[str]) -> int:
+    outdir = Path(argv[0]) if argv else Path(__file__).resolve().parent.parent / "docs" / \
+        "images"
+    standard(outdir / "standard-f1901m.png")
+    wita(outdir / "wita-f1845m.png")
     return 0
 
 

@@ -8,16 +8,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
-from polydip.errors import PolydipError
+from polydip.errors import PolydipError, did_you_mean
 from polydip.game.engine import parse_orders, process
 from polydip.game.positions import build_position, power_lists
 from polydip.geography.map import Map, compile_map
 from polydip.notation import parse_unit, power_index
 from polydip.options import check_options
-from polydip.state import Position
-from polydip.variants.loader import load_variant
+from polydip.state import Dislodged, Position
+from polydip.variants.loader import builtin_names, load_variant
+
+# Limits of one request (documented in docs/adjudicate.md): a line beyond them gets an error
+# line of its own, like any other bad request.
+MAX_LINE = 1_000_000  # characters of one JSON line
+MAX_STRING = 1_000  # characters of any name, unit or order string
+MAX_ITEMS = 10_000  # entries of any list or object
+MAX_DEPTH = 32  # nesting of objects and lists (the 'extra' data of rule modules included)
 
 _VARIANTS: dict[str, Map] = {}
 
@@ -26,25 +34,71 @@ class RequestError(PolydipError):
     """A request that does not describe a position polydip can adjudicate."""
 
 
-def get_map(name: str) -> Map:
+def get_map(name: str, variant_files: bool = True) -> Map:
+    """The compiled map of a built-in variant, or of a variant file when `variant_files`
+    allows reading files by path (a service for other people turns that off)."""
     m = _VARIANTS.get(name)
-    if m is None:
-        m = compile_map(load_variant(name))
-        _VARIANTS[name] = m
+    if m is not None:
+        return m
+    if name.lower() not in builtin_names():
+        if not variant_files:
+            raise RequestError(
+                f"unknown variant {name[:60]!r}: this service reads no variant files (it "
+                f"runs with --no-variant-files); built-in variants: "
+                f"{', '.join(builtin_names())}")
+        if not _is_file(name):
+            raise RequestError(
+                f"unknown variant {name[:60]!r}: not a built-in variant and not a readable "
+                f"variant file; built-in variants: {', '.join(builtin_names())}"
+                + did_you_mean(name, builtin_names()))
+    m = compile_map(load_variant(name))
+    if len(_VARIANTS) > 64:
+        _VARIANTS.clear()
+    _VARIANTS[name] = m
     return m
 
 
-def adjudicate_request(req: Any) -> dict[str, Any]:
-    """Adjudicate one request; return the outcome (or {"error": ...})."""
+def _is_file(name: str) -> bool:
+    try:
+        return Path(name).is_file()
+    except (OSError, ValueError):  # a name too long for a path, a NUL byte, ...
+        return False
+
+
+def check_size(value: Any, where: str = "request", depth: int = 0) -> None:
+    """Refuse a request beyond the documented limits, before anything reads it."""
+    if depth > MAX_DEPTH:
+        raise RequestError(f"{where}: nested more than {MAX_DEPTH} levels deep")
+    if isinstance(value, str):
+        if len(value) > MAX_STRING:
+            raise RequestError(f"{where}: a string of {len(value):,} characters (at most "
+                               f"{MAX_STRING:,})")
+    elif isinstance(value, dict | list):
+        if len(value) > MAX_ITEMS:
+            raise RequestError(f"{where}: {len(value):,} entries (at most {MAX_ITEMS:,})")
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for k, v in items:
+            if isinstance(k, str) and len(k) > MAX_STRING:
+                raise RequestError(f"{where}: a key of {len(k):,} characters")
+            check_size(v, f"{where}.{str(k)[:40]}", depth + 1)
+
+
+def adjudicate_request(req: Any, variant_files: bool = True) -> dict[str, Any]:
+    """Adjudicate one request; return the outcome (or {"error": ...}). With
+    `variant_files=False` a request may only name built-in variants."""
     try:
         if not isinstance(req, dict):
             raise RequestError("a request is a JSON object")
+        check_size(req)
         unknown = set(req) - {"variant", "phase", "units", "dislodged", "contested", "centers",
                               "homes", "orders", "options", "id", "year_start_centers",
                               "extra"}
         if unknown:
             raise RequestError(f"unknown request key(s): {', '.join(sorted(unknown))}")
-        m = get_map(str(req.get("variant", "standard")))
+        variant = req.get("variant", "standard")
+        if not isinstance(variant, str):
+            raise RequestError(f"'variant' is a name or a file path, not {variant!r}")
+        m = get_map(variant, variant_files)
         options = dict(m.variant.options)
         opts = req.get("options") or {}
         if not isinstance(opts, dict):
@@ -61,7 +115,7 @@ def adjudicate_request(req: Any) -> dict[str, Any]:
         parsed, errors = parse_orders(m, pos.phase, typed)
         out = process(m, pos, parsed, options)
         res = outcome_json(m, out.position, out.results, errors + out.errors, pos.phase.name,
-                           req.get("id"))
+                           req.get("id"), out.destroyed)
         res["contested"] = sorted(m.prov_abbr[p] for p in out.standoffs)
         return res
     except PolydipError as exc:
@@ -74,8 +128,8 @@ def adjudicate_request(req: Any) -> dict[str, Any]:
     return res
 
 
-def outcome_json(m: Map, pos: Position, results, errors, phase: str, rid: Any = None
-                 ) -> dict[str, Any]:
+def outcome_json(m: Map, pos: Position, results, errors, phase: str, rid: Any = None,
+                 destroyed: list[Dislodged] = ()) -> dict[str, Any]:
     units: dict[str, list[str]] = {}
     for u in pos.units:
         units.setdefault(m.powers[u.power], []).append(m.unit_str(u.kind, u.loc))
@@ -103,6 +157,7 @@ def outcome_json(m: Map, pos: Position, results, errors, phase: str, rid: Any = 
         "units": units,
         "dislodged": dislodged,
         "contested": sorted(m.prov_abbr[p] for p in pos.contested),
+        "destroyed": _destroyed(m, destroyed),
         "centers": centers,
         "next_phase": pos.phase.name,
         "errors": [f"{m.powers[p]}: {msg}" for p, msg in errors],
@@ -110,20 +165,40 @@ def outcome_json(m: Map, pos: Position, results, errors, phase: str, rid: Any = 
     return out
 
 
-def run_lines(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
-    """JSON Lines in → one outcome per non-blank line, in order."""
+def _destroyed(m: Map, destroyed: list[Dislodged]) -> dict[str, list[dict[str, Any]]]:
+    """Units dislodged with nowhere to retreat, destroyed at once (no retreat phase)."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for d in destroyed:
+        out.setdefault(m.powers[d.power], []).append(
+            {"unit": m.unit_str(d.kind, d.loc),
+             "from": m.prov_abbr[d.attacker] if d.attacker >= 0 else None})
+    return out
+
+
+def run_lines(lines: Iterable[str], variant_files: bool = True) -> Iterator[dict[str, Any]]:
+    """JSON Lines in → exactly one outcome per line, in order, whatever the line holds: an
+    empty line, bad JSON, JSON nested too deep or a line too long gets an error line, and
+    the batch goes on."""
     for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            req = json.loads(line)
-        except json.JSONDecodeError as exc:
-            yield {"error": f"line {n}: not valid JSON: {exc.msg} (column {exc.colno})"}
-            continue
-        yield adjudicate_request(req)
+        yield read_line(line, n, variant_files)
+
+
+def read_line(line: str, n: int, variant_files: bool = True) -> dict[str, Any]:
+    if len(line) > MAX_LINE:
+        return {"error": f"line {n}: {len(line):,} characters; a request line has at most "
+                         f"{MAX_LINE:,}"}
+    if not line.strip():
+        return {"error": f"line {n}: empty; write one JSON request per line"}
+    try:
+        req = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return {"error": f"line {n}: not valid JSON: {exc.msg} (column {exc.colno})"}
+    except RecursionError:
+        return {"error": f"line {n}: JSON nested too deep (at most {MAX_DEPTH} levels)"}
+    return adjudicate_request(req, variant_files)
 
 
 # parse_unit, power_index and build_position live in polydip.notation and
 # polydip.game.positions; they stay importable from here for older callers
-__all__ = ["RequestError", "adjudicate_request", "build_position", "get_map", "outcome_json",
-           "parse_unit", "power_index", "run_lines"]
+__all__ = ["RequestError", "adjudicate_request", "build_position", "check_size", "get_map",
+           "outcome_json", "parse_unit", "power_index", "read_line", "run_lines"]

@@ -26,6 +26,11 @@ OPTIONS: dict[str, tuple[Any, tuple[Any, ...] | None, str]] = {
                                  "retreat to the army's starting province"),
     "civil_disorder": ("2023", ("2023", "1982"),
                        "DATC 4.D.8: which units civil disorder removes"),
+    "keep_empty_retreats": (False, (True, False),
+                            "keep a retreat phase in which no dislodged unit may retreat "
+                            "anywhere (its only orders are disbands); by default such units "
+                            "are destroyed at once and play goes on, as every site, DPjudge "
+                            "and the diplomacy package do"),
     "passage_permissions": ({}, None,
                             "controlled passages: {passage: {controlling power: [powers it "
                             "lets through]}} (rules/controlled_passages.py)"),

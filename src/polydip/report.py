@@ -120,7 +120,7 @@ def build_report(game, record, final: bool = False, names: str = "short") -> Rep
     for p, msg in outcome.errors:
         sections[p].rejected.append(msg)
     dislodged = []
-    for d in nxt.dislodged if ptype == "M" else []:
+    for d in [*nxt.dislodged, *outcome.destroyed] if ptype == "M" else []:
         att = d.attacker if d.attacker >= 0 else None
         dislodged.append(DislodgedLine(
             m.powers[d.power], m.unit_str(d.kind, d.loc),

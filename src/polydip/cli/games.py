@@ -45,6 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("-o", "--output", metavar="FILE",
                    help="map.svg or map.png (default: GAMEFILE's name and the phase, .svg)")
     r.add_argument("--width", type=int, default=1600, help="PNG width in pixels (default 1600)")
+    add_names_option(r, "province labels on the map")
     r.set_defaults(func=cmd_render)
 
     u = sub.add_parser("undo", help="step back one processed phase (its orders become "
@@ -147,7 +148,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     out = args.output or f"{Path(args.gamefile).with_suffix('').name}-{phase}.svg"
     if args.width < 200:
         raise PolydipError("--width: at least 200 pixels")
-    render_file(g, out, phase=args.phase, width=args.width)
+    render_file(g, out, phase=args.phase, width=args.width, names=args.names)
     what = "with its results" if view.processed else "with the orders given so far"
     n = len(view.orders)
     print(f"Drew {phase} ({n} order{'' if n == 1 else 's'}, {what}) to {out}")

@@ -30,6 +30,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     vi.set_defaults(func=cmd_variant_import)
     vc = vs.add_parser("check", help="check a variant file and report every problem")
     vc.add_argument("name", help="a built-in variant name or a variant file")
+    vc.add_argument("--board", action="store_true", help="also check the variant's board "
+                    "against its map and print the figures (docs/boards.md)")
     add_search_path_option(vc)
     vc.set_defaults(func=cmd_variant_check)
     v.set_defaults(func=lambda a: (v.print_help(), EXIT_USAGE)[1])
@@ -42,12 +44,11 @@ def cmd_variant_list(args: argparse.Namespace) -> int:
     width = max(len(n) for n in names) + 2
     for name in names:
         v = load_variant(name)
-        n_sc = sum(1 for p in v.provinces.values() if p.supply_center)
         players = sum(1 for p in v.powers if not p.neutral)
         neutral = len(v.powers) - players
         print(f"{name:{width}}{v.title} — {players} powers"
               + (f" (and {neutral} neutral)" if neutral else "")
-              + f", {len(v.provinces)} provinces, {n_sc} centers")
+              + f", {len(v.provinces)} provinces, {centers_text(v)}")
     return 0
 
 
@@ -86,6 +87,13 @@ def variant_summary(v) -> dict[str, Any]:
     }
 
 
+def centers_text(v) -> str:
+    """'34 centers'; '63 centers (71 by value)' where capitals count twice."""
+    n = sum(1 for p in v.provinces.values() if p.supply_center)
+    total = v.center_total()
+    return f"{n} centers" + (f" ({total} by value)" if total != n else "")
+
+
 def _neighbours(m, prov: int) -> dict[str, list[str]]:
     """Per unit kind letter, the places a unit of that kind standing in `prov` may move to
     (for a unit kind on coasts: from any coast; the coast is named in the place)."""
@@ -106,13 +114,12 @@ def cmd_variant_show(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(info, indent=1))
         return 0
-    n_sc = sum(1 for p in info["provinces"] if p["supply_center"])
     print(f"{v.title} ({v.name}, version {v.version})")
     if v.designer:
         print(f"  designer: {v.designer}")
     if v.source:
         print(f"  source:   {v.source}")
-    print(f"  {len(info['provinces'])} provinces, {n_sc} supply centers; "
+    print(f"  {len(info['provinces'])} provinces, {centers_text(v)}; "
           f"victory at {v.victory.centers} centers; starts {v.calendar.start}")
     for p in v.powers:
         also = f" (also {', '.join(p.aliases)})" if p.aliases else ""
@@ -174,11 +181,16 @@ def cmd_variant_check(args: argparse.Namespace) -> int:
     v = load_variant(args.name)
     problems = check_variant(v)
     where = v.path
+    board_ok = True
+    if args.board:
+        from polydip.variants.check import board_report
+
+        board_ok, text = board_report(v)
+        print(text)
     if not problems:
-        n_sc = sum(1 for p in v.provinces.values() if p.supply_center)
         print(f"{where}: OK — {len(v.provinces)} provinces, {len(v.edges)} edges, "
-              f"{n_sc} centers, {len(v.powers)} powers")
-        return 0
+              f"{centers_text(v)}, {len(v.powers)} powers")
+        return 0 if board_ok else EXIT_ERROR
     for pr in problems:
         print(f"{where}: {pr}")
     print(f"{len(problems)} problem(s) found")

@@ -28,7 +28,7 @@ from polydip.orders.model import (
     Order,
 )
 from polydip.orders.parser import parse_order
-from polydip.state import Phase, Position
+from polydip.state import Dislodged, Phase, Position
 
 MOVEMENT_TYPES = (HOLD, MOVE, SUPPORT, CONVOY)
 
@@ -44,7 +44,8 @@ class PhaseOutcome:
     """What processing a phase produced. `results` (one per order, in diplomacy notation) is
     built on first use: simulations that never read it do not pay for the strings."""
 
-    __slots__ = ("_results", "center_changes", "errors", "phase", "position", "standoffs")
+    __slots__ = ("_results", "center_changes", "destroyed", "errors", "phase", "position",
+                 "standoffs")
 
     def __init__(self, phase: Phase, position: Position,
                  results: list[OrderResult] | Callable[[], list[OrderResult]],
@@ -56,6 +57,8 @@ class PhaseOutcome:
         self.errors = errors if errors is not None else []  # (power, message)
         self.center_changes = center_changes if center_changes is not None else []
         self.standoffs: frozenset[int] = frozenset()  # provinces left empty by a standoff
+        # units dislodged with nowhere to retreat, destroyed at once (no retreat phase)
+        self.destroyed: list[Dislodged] = []
 
     @property
     def results(self) -> list[OrderResult]:
@@ -158,6 +161,7 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
     new = pos.copy()
     results: list[OrderResult] | Callable[[], list[OrderResult]] = []
     errors: list[tuple[int, str]] = []
+    destroyed: list[Dislodged] = []
     if phase.type == "M":
         bound, errors = bind_to_units(m, pos.units, orders, MOVEMENT_TYPES, pos=pos)
         blocked = closed_passages(m, pos, options)
@@ -173,6 +177,10 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
         new.contested = mr.contested
         if m.rules:
             new.dislodged = [m.rules.retreat(m, new, d) for d in new.dislodged]
+        if new.dislodged and not any(d.retreats for d in new.dislodged) \
+                and not options.get("keep_empty_retreats", False):
+            # no dislodged unit may go anywhere: they are destroyed, and no retreat phase
+            destroyed, new.dislodged = new.dislodged, []
     elif phase.type == "R":
         bound, errors = bind_to_units(m, pos.dislodged, orders, (RETREAT, DISBAND), pos=pos)
         auto = m.rules.retreat_orders(m, pos) if m.rules else None
@@ -209,6 +217,7 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
     new.phase = next_phase(m, new, phase, changes)
     out = PhaseOutcome(phase, new, results, errors, changes)
     out.standoffs = standoffs
+    out.destroyed = destroyed
     return out
 
 

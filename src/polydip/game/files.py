@@ -26,9 +26,9 @@ from polydip.game.positions import build_position, position_to_json
 from polydip.game.record import GameRecord, PhaseRecord
 from polydip.game.victory import victory_in_force
 from polydip.geography.map import Map, compile_map
-from polydip.notation import power_index
+from polydip.notation import parse_unit, power_index
 from polydip.options import check_options
-from polydip.state import Position
+from polydip.state import Dislodged, Position
 from polydip.variants.loader import load_variant
 
 FORMAT = "polydip-game"
@@ -63,6 +63,18 @@ def _orders_from(m: Map, data: Any, where: str) -> dict[int, list[str]]:
     return out
 
 
+def _destroyed_from(m: Map, data: Any, where: str) -> list[Dislodged]:
+    """Units destroyed without a retreat phase, as position_to_json writes dislodged units."""
+    out = []
+    for pname, lst in data.items():
+        p = power_index(m, pname)
+        for d in lst:
+            kind, loc = parse_unit(m, d["unit"])
+            att = m.prov_index.get(str(d.get("from") or ""), -1)
+            out.append(Dislodged(p, kind, loc, att, bool(d.get("convoyed"))))
+    return out
+
+
 def game_to_json(game: GameRecord) -> dict[str, Any]:
     m = game.map
     hist = []
@@ -77,6 +89,9 @@ def game_to_json(game: GameRecord) -> dict[str, Any]:
             "center_changes": [[m.prov_abbr[p], m.powers[a] if a >= 0 else None, m.powers[b]]
                                for p, a, b in o.center_changes],
         })
+        if o.destroyed:  # dislodged with nowhere to retreat: destroyed without a retreat phase
+            hist[-1]["destroyed"] = position_to_json(
+                m, Position(o.phase, [], [], o.destroyed))["dislodged"]
     v = game.variant
     return {
         "format": FORMAT,
@@ -149,6 +164,7 @@ def _game_from_json(data: Any, where: str) -> GameRecord:
             nxt = (position_from_json(m, data["history"][i + 1]["position"], w)
                    if i + 1 < len(data["history"]) else game.position)
             outcome = PhaseOutcome(pos.phase, nxt, results, errors, changes)
+            outcome.destroyed = _destroyed_from(m, h.get("destroyed") or {}, f"{w}.destroyed")
             game.history.append(PhaseRecord(pos, _orders_from(m, h.get("orders", {}), w),
                                             outcome))
         game.status = str(data.get("status", "active"))

@@ -93,8 +93,6 @@ def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
             attacker = (parse_province(m, d["from"], f"dislodged.{pname}") if d.get("from")
                         else -1)
             dislodged.append(Dislodged(p, k, loc, attacker, bool(d.get("convoyed", False))))
-    if phase.type == "R" and not dislodged:
-        raise PositionError(f"phase {phase.name} is a retreat phase but no unit is dislodged")
     if phase.type != "R" and dislodged:
         raise PositionError(f"dislodged units are given for a retreat phase, not {phase.name}")
     year_start = None

@@ -21,18 +21,22 @@ FORMATS = ("svg", "png")
 __all__ = ["FORMATS", "PhaseView", "phase_view", "render_file", "render_svg", "svg_to_png"]
 
 
-def picture_svg(game, phase: str | None = None) -> str:
-    """The SVG text of `phase` (default: the current one)."""
-    return render_svg(game, phase_view(game, phase), title=game.name)
+def picture_svg(game, phase: str | None = None, names: str | None = None,
+                board: bool = True) -> str:
+    """The SVG text of `phase` (default: the current one). `names`: "full" or "short"
+    province labels (default: full names on maps of more than 80 provinces). The variant's
+    board is drawn when it has one (`board=False`: the schematic)."""
+    return render_svg(game, phase_view(game, phase), title=game.name, names=names, board=board)
 
 
-def render_file(game, path: str | Path, phase: str | None = None, width: int = WIDTH) -> str:
+def render_file(game, path: str | Path, phase: str | None = None, width: int = WIDTH,
+                names: str | None = None) -> str:
     """Draw `phase` to `path` (.svg or .png, written atomically like
     polydip.game.files.write_atomic); return the format used."""
     fmt = Path(path).suffix.lower().lstrip(".")
     if fmt not in FORMATS:
         raise PolydipError(f"{path}: write the picture to a .svg or .png file")
-    svg = picture_svg(game, phase)
+    svg = picture_svg(game, phase, names)
     try:
         data = svg.encode("utf-8") if fmt == "svg" else svg_to_png(svg, width)
         _write_bytes_atomic(path, data)

@@ -3,7 +3,8 @@
 The picture is made for posting at 1600 px width: a title bar, the map, and a legend with
 the powers' colors, center and unit counts, and a key to the symbols. Every element that a
 test or a tool may look for carries a class and a data attribute: units are
-`<g class="unit" data-unit="F LON" data-power="England">`, orders are
+`<g class="unit" data-unit="F LON" data-power="England" data-at="x,y">` (data-at: where it is
+drawn), orders are
 `<g class="order move failed" data-order="A MUN - BUR" data-result="bounce">`.
 """
 
@@ -15,7 +16,29 @@ from xml.sax.saxutils import escape, quoteattr
 
 from polydip.game.calendar import season_name
 from polydip.geography.map import Map
+from polydip.orders.describe import default_names
 from polydip.orders.model import BUILD, CONVOY, DISBAND, HOLD, MOVE, RETREAT, SUPPORT
+from polydip.render.board import load_board
+from polydip.render.boardsvg import BoardGeo, draw_labels, draw_provinces
+from polydip.render.boardsvg import layout as board_layout
+from polydip.render.colors import mix as _mix
+from polydip.render.colors import power_colors
+from polydip.render.draw import (
+    BLOCKED_LINE,
+    COAST_LINE,
+    FAIL,
+    FONT,
+    INK,
+    LAND,
+    LAND_LINE,
+    PAPER,
+    SEA,
+    SEA_LINE,
+)
+from polydip.render.draw import Svg as _Svg
+from polydip.render.draw import fmt as _fmt
+from polydip.render.draw import pts as _pts
+from polydip.render.draw import text_color as _text_color
 from polydip.render.geometry import (
     Point,
     centroid,
@@ -33,17 +56,6 @@ from polydip.render.view import PhaseView
 WIDTH = 1600
 TITLE_H = 64
 KEY_ROW = 40  # height of one row of the legend band under the map
-FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
-
-PAPER = "#f3efe6"
-SEA = "#b4cfe4"
-SEA_LINE = "#8fb3cf"
-LAND = "#e9dfc4"
-COAST_LINE = "#4f7896"
-LAND_LINE = "#8c7b66"
-BLOCKED_LINE = "#3c3128"
-INK = "#1e1e1e"
-FAIL = "#d0161b"
 
 # border style per edge kind: (color, width, dash)
 EDGE_STYLES: dict[str, tuple[str, float, str]] = {
@@ -59,70 +71,13 @@ OTHER_EDGE = ("#8a3ea8", 3.0, "6 3")
 
 @dataclass(slots=True)
 class _Geo:
-    """Where everything of the map goes in the picture."""
+    """Where everything of the schematic map goes in the picture."""
 
     site: list[Point]  # per province: its centre
     loc: list[Point]  # per location: where a unit there is drawn
     cells: list
     height: float
     unit_r: float
-
-
-def _mix(color: str, other: str, t: float) -> str:
-    """`color` moved a fraction `t` toward `other` (both #rrggbb)."""
-    a, b = _rgb(color), _rgb(other)
-    return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(a, b, strict=True))
-
-
-def _rgb(color: str) -> tuple[int, int, int]:
-    c = color.lstrip("#")
-    if len(c) == 3:
-        c = "".join(ch * 2 for ch in c)
-    try:
-        return int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)
-    except ValueError:
-        return (128, 128, 128)
-
-
-def _text_color(color: str) -> str:
-    r, g, b = _rgb(color)
-    return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
-
-
-def _fmt(v: float) -> str:
-    return f"{v:.1f}".rstrip("0").rstrip(".")
-
-
-def _pts(points: list[Point]) -> str:
-    return " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in points)
-
-
-class _Svg:
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-
-    def add(self, s: str) -> None:
-        self.parts.append(s)
-
-    def line(self, p: Point, q: Point, stroke: str, width: float, dash: str = "",
-             extra: str = "") -> None:
-        d = f' stroke-dasharray="{dash}"' if dash else ""
-        self.add(f'<line x1="{_fmt(p[0])}" y1="{_fmt(p[1])}" x2="{_fmt(q[0])}" '
-                 f'y2="{_fmt(q[1])}" stroke="{stroke}" stroke-width="{_fmt(width)}"{d}'
-                 f' stroke-linecap="round"{extra}/>')
-
-    def text(self, x: float, y: float, s: str, size: float, fill: str = INK,
-             weight: str = "normal", anchor: str = "middle", style: str = "",
-             halo: str = "") -> None:
-        extra = f' font-style="{style}"' if style else ""
-        if halo:  # a stroked copy underneath (paint-order is not supported everywhere)
-            self.add(f'<text x="{_fmt(x)}" y="{_fmt(y)}" font-size="{_fmt(size)}" '
-                     f'font-weight="{weight}" text-anchor="{anchor}" fill="{halo}" '
-                     f'stroke="{halo}" stroke-width="3.5" stroke-linejoin="round"{extra}>'
-                     f"{escape(s)}</text>")
-        self.add(f'<text x="{_fmt(x)}" y="{_fmt(y)}" font-size="{_fmt(size)}" '
-                 f'font-weight="{weight}" text-anchor="{anchor}" fill="{fill}"{extra}>'
-                 f"{escape(s)}</text>")
 
 
 # ---- layout ---------------------------------------------------------------------------------
@@ -175,15 +130,27 @@ def _layout(m: Map, map_w: float) -> _Geo:
 
 # ---- the picture ----------------------------------------------------------------------------
 
-def render_svg(game, view: PhaseView, title: str = "") -> str:
+def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
+               board: bool = True) -> str:
+    """The SVG of a phase. `names`: "full" or "short" labels (default: full names when the
+    map has more than 80 provinces, as in reports). `board=False` draws the schematic even
+    when the variant has a board."""
     m = game.map
     v = m.variant
     map_w = WIDTH
-    geo = m.memo.setdefault("render", {}).get(map_w)
+    drawn = load_board(v) if board else None
+    key = ("board" if drawn else "schematic", map_w)
+    geo = m.memo.setdefault("render", {}).get(key)
     if geo is None:
-        geo = m.memo["render"][map_w] = _layout(m, map_w)
+        geo = (board_layout(m, drawn, map_w, TITLE_H) if drawn else _layout(m, map_w))
+        m.memo["render"][key] = geo
+    if names not in (None, "full", "short"):
+        from polydip.errors import PolydipError
+
+        raise PolydipError(f"names: {names!r}; use \"full\" or \"short\"")
+    full = (names or default_names(m)) == "full"
     pos = view.position
-    colors = [p.color or "#888888" for p in v.powers]
+    colors = power_colors([p.color or "#888888" for p in v.powers])
     legend_top = TITLE_H + geo.height
     height = legend_top + _legend_height(m)
     svg = _Svg()
@@ -193,15 +160,53 @@ def render_svg(game, view: PhaseView, title: str = "") -> str:
     phase_name = season_name(v.calendar, pos.phase)
     svg.add(f"<title>{escape(v.title)} — {escape(phase_name)} ({pos.phase.name})</title>")
     svg.add(f'<rect width="{WIDTH}" height="{_fmt(height)}" fill="{PAPER}"/>')
-    _provinces(svg, m, geo, pos, colors)
+    if isinstance(geo, BoardGeo):
+        fills, owners = _fills(m, pos, colors, geo.land)
+        draw_provinces(svg, m, geo, fills, owners)
+    else:
+        _provinces(svg, m, geo, pos, colors)
     where = _unit_places(m, geo, pos)
     _orders(svg, m, geo, view, colors, where)
     _units(svg, m, geo, view, colors, where)
-    _centers_and_labels(svg, m, geo, pos, colors)
+    if isinstance(geo, BoardGeo):
+        draw_labels(svg, m, geo, full, _center_marks(m, pos, colors))
+    else:
+        _centers_and_labels(svg, m, geo, pos, colors)
     _title(svg, v, pos, title, map_w)
     _legend(svg, m, pos, colors, legend_top, geo.unit_r)
     svg.add("</svg>")
     return "\n".join(svg.parts) + "\n"
+
+
+def _fills(m: Map, pos, colors: list[str], land: list[bool]) -> tuple[list[str], list[str]]:
+    fills, owners = [], []
+    for i in range(m.n_prov):
+        o = pos.owners[i]
+        if not land[i]:
+            fills.append(SEA)
+        elif o >= 0:
+            fills.append(_mix(colors[o], "#ffffff", 0.42))
+        else:
+            fills.append(LAND)
+        owners.append(m.powers[o] if o >= 0 else "")
+    return fills, owners
+
+
+def _center_marks(m: Map, pos, colors: list[str]) -> list[tuple[str, str]]:
+    """Per province: (marker fill, home ring colour) for a supply center, else ("", "")."""
+    home: dict[str, int] = {}
+    for p, power in enumerate(m.variant.powers):
+        for h in power.homes:
+            home.setdefault(h, p)
+    out = []
+    for i in range(m.n_prov):
+        if not m.is_sc[i]:
+            out.append(("", ""))
+            continue
+        o = pos.owners[i]
+        h = home.get(m.prov_abbr[i])
+        out.append((colors[o] if o >= 0 else "#ffffff", colors[h] if h is not None else ""))
+    return out
 
 
 def _provinces(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str]) -> None:
@@ -339,19 +344,22 @@ def _unit_shape(m: Map, kind: int, x: float, y: float, r: float, fill: str, stro
             f'font-weight="bold" text-anchor="middle" fill="{tc}">{escape(letter)}</text>')
 
 
-def _unit_places(m: Map, geo: _Geo, pos) -> dict[tuple[str, int], Point]:
+def _unit_places(m: Map, geo: _Geo | BoardGeo, pos) -> dict[tuple[str, int], Point]:
     """Where each unit is drawn, keyed by ("unit" | "dislodged", location)."""
     r = geo.unit_r
     where: dict[tuple[str, int], Point] = {}
     for u in pos.units:
         where[("unit", u.loc)] = geo.loc[u.loc]
     for d in pos.dislodged:
+        if isinstance(geo, BoardGeo):
+            where[("dislodged", d.loc)] = geo.disl[m.loc_prov[d.loc]]
+            continue
         x, y = geo.loc[d.loc]
         where[("dislodged", d.loc)] = (x + r * 1.5, y - r * 1.5)
     return where
 
 
-def _units(svg: _Svg, m: Map, geo: _Geo, view: PhaseView, colors: list[str],
+def _units(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: list[str],
            where: dict[tuple[str, int], Point]) -> None:
     pos = view.position
     r = geo.unit_r
@@ -360,7 +368,8 @@ def _units(svg: _Svg, m: Map, geo: _Geo, view: PhaseView, colors: list[str],
     for u in pos.units:
         x, y = where[("unit", u.loc)]
         name = m.unit_str(u.kind, u.loc)
-        svg.add(f'<g class="unit" data-unit="{name}" data-power="{m.powers[u.power]}">')
+        svg.add(f'<g class="unit" data-unit="{name}" data-power="{m.powers[u.power]}" '
+                f'data-at="{_fmt(x)},{_fmt(y)}">')
         if u.loc in dislodged_now:
             svg.add(f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r * 1.75)}" '
                     f'fill="none" stroke="{FAIL}" stroke-width="3" stroke-dasharray="5 3"/>')
@@ -370,7 +379,8 @@ def _units(svg: _Svg, m: Map, geo: _Geo, view: PhaseView, colors: list[str],
         x, y = where[("dislodged", d.loc)]
         name = m.unit_str(d.kind, d.loc)
         svg.add(f'<g class="unit dislodged" data-unit="{name}" '
-                f'data-power="{m.powers[d.power]}" opacity="0.92">')
+                f'data-power="{m.powers[d.power]}" data-at="{_fmt(x)},{_fmt(y)}" '
+                'opacity="0.92">')
         svg.add(_unit_shape(m, d.kind, x, y, r * 0.85, colors[d.power], FAIL,
                             ' stroke-dasharray="4 2"'))
         svg.add("</g>")
@@ -436,7 +446,7 @@ def _badge(svg: _Svg, x: float, y: float, kind: str, ok: bool = True) -> None:
     svg.add("</g>")
 
 
-def _orders(svg: _Svg, m: Map, geo: _Geo, view: PhaseView, colors: list[str],
+def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: list[str],
             where: dict[tuple[str, int], Point]) -> None:
     r = geo.unit_r
     occupied = {m.loc_prov[u.loc] for u in view.position.units}
@@ -570,8 +580,8 @@ KEY_ITEM_W = 196
 def _key_items(m: Map) -> list[str]:
     items = ["army", "fleet"] + [m.kind_names[k] for k in range(len(m.kinds))
                                  if m.kinds[k] not in ("A", "F")]
-    items += ["supply center", "move", "retreat", "support", "convoy", "hold", "failed order",
-              "dislodged unit", "build / remove", "no passage"]
+    items += ["supply center", "home center", "move", "retreat", "support", "convoy", "hold",
+              "failed order", "dislodged unit", "build / remove", "no passage"]
     items += [f"{k} crossing" for k in sorted(m.variant.edge_kinds) if k not in ("land", "sea")]
     return items
 
@@ -621,6 +631,12 @@ def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float) -> 
             svg.add(f'<circle cx="{_fmt(sx)}" cy="{_fmt(yy)}" r="7" fill="#ffffff" '
                     f'stroke="{INK}" stroke-width="2"/><circle cx="{_fmt(sx)}" '
                     f'cy="{_fmt(yy)}" r="2.4" fill="{INK}"/>')
+        elif label == "home center":
+            svg.add(f'<circle cx="{_fmt(sx)}" cy="{_fmt(yy)}" r="8.2" fill="{gray}" '
+                    f'stroke="{INK}" stroke-width="1.2"/><circle cx="{_fmt(sx)}" '
+                    f'cy="{_fmt(yy)}" r="5.6" fill="#ffffff" stroke="{INK}" '
+                    f'stroke-width="1.6"/><circle cx="{_fmt(sx)}" cy="{_fmt(yy)}" r="1.9" '
+                    f'fill="{INK}"/>')
         elif label == "move":
             _arrow(svg, (x, yy), (x + 62, yy), gray, 0, 0, False)
         elif label == "retreat":

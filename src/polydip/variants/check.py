@@ -149,4 +149,218 @@ def check_variant(v: Variant) -> list[Problem]:
     seasons = {s.abbr for s in v.calendar.seasons}
     if v.calendar.centers_change_after not in seasons:
         add("calendar.centers_change_after", f"unknown season {v.calendar.centers_change_after!r}")
+    problems += [Problem("board", msg) for msg in board_problems(v)]
     return problems
+
+
+# ---- boards (`polydip variant check NAME --board`) -------------------------------------------
+# Kept apart from the checks above: a board is drawing data, checked against the map it draws.
+
+BOARD_WIDTH = 1600  # the figures are for a picture this wide
+MIN_TOUCH = 5.0  # px: an adjacent pair must share this much border ...
+MAX_CONNECTORS = 0.03  # ... or be a declared connector (at most this share of the pairs)
+WRONG_TOUCH = 2.0  # px: a non-adjacent pair sharing this much border touches
+MIN_CLEARANCE = 10.0  # px: from a label or unit anchor to its province's outline
+MIN_AREA = 600.0  # px²
+MAX_BOARD_KB = 250
+
+
+@dataclass(slots=True)
+class BoardFigures:
+    lines: list[str]  # the figures, one per line
+    problems: list[str]  # each target missed, and each inconsistency
+
+
+def _adjacent_pairs(v: Variant) -> set[tuple[str, str]]:
+    out = set()
+    for e in v.edges:
+        a, b = e.a.split("/")[0], e.b.split("/")[0]
+        if a != b:
+            out.add((min(a, b), max(a, b)))
+    return out
+
+
+def board_consistency(v: Variant, board) -> list[str]:
+    """Problems that make a board unusable for this variant: missing or unknown provinces,
+    anchors, rings that do not close, arcs used other than once from each side."""
+    problems = []
+    names = set(v.provinces)
+    drawn = set(board.regions) - {"neutral"}
+    for a in sorted(names - drawn):
+        problems.append(f"province {a} is not on the board")
+    for a in sorted(drawn - names):
+        problems.append(f"the board draws {a}, which is no province of {v.name}")
+    for a in sorted(names):
+        anc = board.anchors.get(a)
+        if anc is None or "unit" not in anc or "label" not in anc:
+            problems.append(f"{a} has no unit or label anchor")
+            continue
+        for c in v.provinces[a].coasts:
+            if c not in anc.get("coasts", {}):
+                problems.append(f"{a}/{c} has no anchor for a fleet on that coast")
+    for a, b, _line in board.connectors:
+        if a not in names or b not in names:
+            problems.append(f"connector {a}-{b} names no province")
+    fwd = [0] * len(board.arcs)
+    rev = [0] * len(board.arcs)
+    for name, faces in board.regions.items():
+        for surface, rings in faces.items():
+            for ring in rings:
+                for k, ref in enumerate(ring):
+                    if ref >= 0:
+                        fwd[ref] += 1
+                    else:
+                        rev[~ref] += 1
+                    nxt = ring[(k + 1) % len(ring)]
+                    end = board.arcs[ref][-1] if ref >= 0 else board.arcs[~ref][0]
+                    start = board.arcs[nxt][0] if nxt >= 0 else board.arcs[~nxt][-1]
+                    if end != start:
+                        problems.append(f"{name or 'neutral'} ({surface}): a ring does not "
+                                        "close")
+                        break
+    w, h = board.width, board.height
+    for i, arc in enumerate(board.arcs):
+        on_frame = all(x in (0, w) or y in (0, h) for x, y in arc)
+        if fwd[i] > 1 or rev[i] > 1 or fwd[i] + rev[i] == 0 or (
+                fwd[i] + rev[i] == 1 and not on_frame):
+            problems.append(f"arc {i} is used {fwd[i]} times forward and {rev[i]} backward")
+    return problems
+
+
+def board_problems(v: Variant) -> list[str]:
+    """The board's consistency with the variant, when it has a board (plain `variant
+    check`; the figures are `variant check --board`)."""
+    from polydip.render.board import board_path, read_board
+
+    path = board_path(v)
+    if path is None:
+        return []
+    try:
+        board = read_board(path)
+    except PolydipError as exc:
+        return [str(exc)]
+    return [f"{path.name}: {msg}" for msg in board_consistency(v, board)]
+
+
+def check_board(v: Variant, board) -> BoardFigures:
+    """The figures of a board against its map, and every target it misses."""
+    from polydip.render.board import (
+        clearance,
+        crossing_arcs,
+        region_area,
+        signed_area,
+        touch_lengths,
+    )
+
+    lines: list[str] = []
+    problems = board_consistency(v, board)
+    k = BOARD_WIDTH / board.width
+    touch = {pair: length * k for pair, length in touch_lengths(board).items()}
+    adjacent = _adjacent_pairs(v)
+    connectors = {(min(a, b), max(a, b)) for a, b, _ in board.connectors}
+    missing = sorted(p for p in adjacent if touch.get(p, 0.0) < MIN_TOUCH and p not in connectors)
+    short = sorted(p for p in adjacent & connectors if touch.get(p, 0.0) >= MIN_TOUCH)
+    wrong_all = sorted(p for p, ln in touch.items() if ln >= WRONG_TOUCH and p not in adjacent
+                       and "neutral" not in p)
+    wrong = [p for p in wrong_all if p not in board.no_passage]
+    n_adj = len(adjacent)
+    share = len(connectors & adjacent) / n_adj if n_adj else 0.0
+    lines.append(f"adjacent pairs: {n_adj}; touching along >= {MIN_TOUCH:g} px: "
+                 f"{n_adj - len(missing) - len(connectors & adjacent)}; declared connectors: "
+                 f"{len(connectors & adjacent)} ({share:.1%}, at most {MAX_CONNECTORS:.0%}); "
+                 f"neither: {len(missing)}")
+    for a, b in missing:
+        problems.append(f"{a}-{b} are adjacent but share only {touch.get((a, b), 0):.1f} px "
+                        "of border (draw them touching, or declare a connector)")
+    if share > MAX_CONNECTORS:
+        problems.append(f"{len(connectors & adjacent)} connectors are {share:.1%} of the "
+                        f"adjacent pairs (at most {MAX_CONNECTORS:.0%})")
+    for a, b in sorted(connectors - adjacent):
+        problems.append(f"connector {a}-{b}: the two provinces are not adjacent")
+    del short
+    lines.append(f"non-adjacent pairs touching along >= {WRONG_TOUCH:g} px: {len(wrong_all)} "
+                 f"({len(wrong_all) - len(wrong)} declared no passage); undeclared: "
+                 f"{len(wrong)}")
+    for a, b in wrong:
+        problems.append(f"{a}-{b} are not adjacent but share {touch[(a, b)]:.1f} px of border")
+    # anchors
+    n_anchor = 0
+    worst = (float("inf"), "")
+    low: list[str] = []
+    beside = 0
+    for a in v.provinces:
+        anc = board.anchors.get(a)
+        if not anc:
+            continue
+        points = [("label", anc["label"]), ("unit", anc["unit"])]
+        points += [(f"coast {c}", xy) for c, xy in anc.get("coasts", {}).items()]
+        for what, xy in points:
+            n_anchor += 1
+            c = clearance(board, a, (xy[0], xy[1])) * k
+            if c < worst[0]:
+                worst = (c, f"{a} {what}")
+            if c < MIN_CLEARANCE:
+                low.append(f"{a} {what} ({c:.1f} px)")
+        if "dislodged" not in anc or clearance(board, a, tuple(anc["dislodged"])) * k < 0:
+            beside += 1
+    lines.append(f"label and unit anchors: {n_anchor}; with >= {MIN_CLEARANCE:g} px clearance: "
+                 f"{n_anchor - len(low)}; smallest: {worst[0]:.1f} px ({worst[1]}); "
+                 f"dislodged units drawn inside their province: {len(v.provinces) - beside}, "
+                 f"beside it: {beside}")
+    for item in low:
+        problems.append(f"anchor too close to the province outline: {item}")
+    areas = {a: region_area(board, a) * k * k for a in v.provinces if a in board.regions}
+    if areas:
+        small = min(areas, key=areas.__getitem__)
+        lines.append(f"smallest province: {small} {areas[small]:.0f} px² (at least "
+                     f"{MIN_AREA:g})")
+        for a, ar in sorted(areas.items()):
+            if ar < MIN_AREA:
+                problems.append(f"{a} covers only {ar:.0f} px² (at least {MIN_AREA:g})")
+    # coverage: the faces tile the frame (areas add up, no arc crosses another)
+    total = 0.0
+    negative = []
+    for name, faces in board.regions.items():
+        for surface, rings in faces.items():
+            ar = sum(signed_area(board.ring_points(r)) for r in rings)
+            total += ar
+            if ar <= 0:
+                negative.append(f"{name} ({surface})")
+    frame = board.width * board.height
+    crossings = crossing_arcs(board.arcs)
+    gap = abs(total - frame) / frame
+    ok_cov = not crossings and gap < 1e-6 and not negative and not problems_of_arcs(problems)
+    lines.append(f"coverage: {len(board.arcs)} arcs, {sum(len(a) for a in board.arcs)} points; "
+                 f"faces cover {total / frame:.6%} of the frame; crossing arcs: "
+                 f"{len(crossings)}; {'valid' if ok_cov else 'NOT VALID'}")
+    if gap >= 1e-6:
+        problems.append(f"the faces cover {total:.0f} px² of a {frame:.0f} px² frame")
+    for item in negative:
+        problems.append(f"face {item} has no area (rings turned the wrong way)")
+    for i, j in crossings[:20]:
+        problems.append(f"arcs {i} and {j} cross")
+    kb = board.size / 1024
+    lines.append(f"board file: {kb:.0f} KB (at most {MAX_BOARD_KB})")
+    if kb > MAX_BOARD_KB:
+        problems.append(f"the board file is {kb:.0f} KB (at most {MAX_BOARD_KB})")
+    return BoardFigures(lines, problems)
+
+
+def problems_of_arcs(problems: list[str]) -> bool:
+    return any(p.startswith("arc ") or "does not close" in p for p in problems)
+
+
+def board_report(v: Variant, path=None) -> tuple[bool, str]:
+    """(all targets met, the text `variant check --board` prints)."""
+    from polydip.render.board import board_path, read_board
+
+    path = path or board_path(v)
+    if path is None:
+        return False, f"{v.name} has no board (NAME.board.json beside the variant file)"
+    board = read_board(path)
+    fig = check_board(v, board)
+    out = [f"{path}:"] + [f"  {line}" for line in fig.lines]
+    out += [f"  problem: {p}" for p in fig.problems]
+    out.append("  all targets met" if not fig.problems else
+               f"  {len(fig.problems)} problem(s)")
+    return not fig.problems, "\n".join(out)

@@ -71,17 +71,17 @@ def load_variant(name_or_path: str | Path,
 def _load_variant(name_or_path: str | Path, search_path: list[str | Path] | None) -> Variant:
     text_name = str(name_or_path)
     path = Path(text_name)
-    if path.suffix == "" and not path.is_file():
+    if path.suffix == "" and not _is_file(path):
         if text_name.lower() not in builtin_names():
             raise VariantError(
-                f"no variant named {text_name!r}"
+                f"no variant named {text_name[:80]!r}"
                 + did_you_mean(text_name, builtin_names())
                 + f"; built-in variants: {', '.join(builtin_names())}"
             )
         res = resources.files("polydip.variants") / "data" / f"{text_name.lower()}.toml"
         return parse_variant(res.read_text(encoding="utf-8"), f"<built-in {text_name.lower()}>")
-    if not path.exists():
-        raise VariantError(f"{path}: no such file")
+    if not _is_file(path):
+        raise VariantError(f"{text_name[:80]}: no such variant file")
     if path.suffix.lower() in (".map", ".cfg"):
         return import_variant(path, search_path)
     try:
@@ -89,6 +89,13 @@ def _load_variant(name_or_path: str | Path, search_path: list[str | Path] | None
     except (OSError, UnicodeDecodeError) as exc:
         raise VariantError(f"{path}: cannot read: {exc}") from exc
     return parse_variant(text, str(path))
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):  # a name too long for a path, a NUL byte
+        return False
 
 
 def parse_variant(text: str, path: str = "<string>") -> Variant:

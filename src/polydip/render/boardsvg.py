@@ -1,0 +1,290 @@
+"""Draw a variant's board: provinces on real geography, from its board file (render.board).
+
+Everything that does not change from phase to phase (the province outlines as SVG paths,
+the borders grouped by style, the anchors) is built once per map and kept in the map's memo;
+a picture then only colours the provinces and places units, orders and labels.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+from polydip.geography.map import Map
+from polydip.render.board import Board, polyline_length, province_on_land
+from polydip.render.draw import (
+    BLOCKED_LINE,
+    COAST_LINE,
+    INK,
+    LAND_LINE,
+    NEUTRAL_LAND,
+    SEA,
+    SEA_INK,
+    SEA_LINE,
+    Point,
+    Svg,
+    fmt,
+)
+
+# border style per edge kind: (color, width, dash)
+EDGE_STYLES: dict[str, tuple[str, float, str]] = {
+    "canal": ("#0f8fb0", 3.2, "7 4"),
+    "river": ("#2d6fd6", 3.2, ""),
+    "bridge": ("#8b5a2b", 3.2, "3 3"),
+    "strait": ("#0f8fb0", 2.6, "2 4"),
+}
+OTHER_EDGE = ("#8a3ea8", 2.6, "6 3")
+STYLES: dict[str, tuple[str, float, str]] = {
+    "coast": (COAST_LINE, 1.3, ""),
+    "own-coast": (COAST_LINE, 0.9, ""),
+    "land": (LAND_LINE, 1.1, ""),
+    "sea": (SEA_LINE, 1.1, ""),
+    "halo": ("#6f9bbd", 1.1, "4 3"),
+    "nation": ("#b3a991", 0.8, ""),
+    "impassable": (BLOCKED_LINE, 2.6, ""),
+}
+
+
+@dataclass(slots=True)
+class BoardGeo:
+    board: Board
+    scale: float
+    top: float
+    height: float  # of the map in the picture
+    unit_r: float
+    loc: list[Point]  # per location: where a unit there is drawn
+    label: list[Point]  # per province
+    disl: list[Point]  # per province: where a unit dislodged from it is drawn
+    land: list[bool]  # per province: drawn on land
+    province_d: list[str]  # per province: its outline as an SVG path
+    water_d: list[str]  # per province: its water faces (lakes, an island's halo) if land
+    islet_d: list[str]  # per province: its land faces (islets) if a sea
+    neutral: tuple[str, str]  # the neutral land and water paths
+    borders: list[tuple[str, str, float, str, str]]  # (class, colour, width, dash, path)
+    links: list[tuple[str, str, str, Point, Point]]  # connectors: (a, b, kind, p, q)
+    insets: list[tuple[Point, Point]]  # frames around moved geography
+
+
+def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
+    v = m.variant
+    k = width / board.width
+
+    def tf(p: Point) -> Point:
+        return (p[0] * k, top + p[1] * k)
+
+    arcs_d = []
+    for arc in board.arcs:
+        arcs_d.append([tf(p) for p in arc])
+    # each point written once ("x y", 0.1 px), shared by both faces and the border
+    arcs_s = [[f"{x:.1f} {y:.1f}" for x, y in arc] for arc in arcs_d]
+
+    def rings_d(rings) -> str:
+        out = []
+        for ring in rings:
+            parts: list[str] = []
+            for ref in ring:
+                a = arcs_s[ref] if ref >= 0 else arcs_s[~ref][::-1]
+                parts.extend(a[1:] if parts else a)
+            out.append("M" + " ".join(parts) + "Z")
+        return "".join(out)
+
+    names = m.prov_abbr
+    land = [province_on_land(v, a) for a in names]
+    province_d, water_d, islet_d = [], [], []
+    for i, a in enumerate(names):
+        province_d.append(rings_d(board.rings(a)))
+        water_d.append(rings_d(board.rings(a, "water")) if land[i] else "")
+        islet_d.append("" if land[i] else rings_d(board.rings(a, "land")))
+    neutral = (rings_d(board.rings("neutral", "land")), rings_d(board.rings("neutral", "water")))
+    # border styles
+    kinds: dict[tuple[str, str], set[str]] = {}
+    for e in v.edges:
+        a, b = e.a.split("/")[0], e.b.split("/")[0]
+        if a != b:
+            kinds.setdefault((min(a, b), max(a, b)), set()).add(e.kind)
+    groups: dict[str, list[str]] = {}
+    crossing: dict[tuple[str, str], tuple[float, int]] = {}  # pair → its longest arc
+    for i, (lf, rf) in enumerate(board.arc_faces()):
+        if lf is None or rf is None:
+            continue
+        style = _border_style(lf, rf, kinds, board, land, m)
+        pts = arcs_d[i]
+        groups.setdefault(style, []).append("M" + " ".join(arcs_s[i]))
+        pair = (min(lf[0], rf[0]), max(lf[0], rf[0]))
+        if lf[0] != rf[0] and _marked(kinds.get(pair, set())):
+            length = polyline_length(pts)
+            if length > crossing.get(pair, (0.0, -1))[0]:
+                crossing[pair] = (length, i)
+    borders = []
+    order = ["nation", "own-coast", "halo", "sea", "land", "coast", "impassable"]
+    for style in sorted(groups, key=lambda s: (order.index(s) if s in order else 99, s)):
+        if style.startswith("edge:"):
+            color, w, dash = EDGE_STYLES.get(style[5:], OTHER_EDGE)
+        else:
+            color, w, dash = STYLES[style]
+        borders.append((style.replace("edge:", ""), color, w * k, dash, "".join(groups[style])))
+    links = []
+    # a canal (or bridge, strait...) between provinces that touch: a mark across the middle
+    # of their border; rivers are drawn as the border itself
+    for (a, b), (_length, i) in sorted(crossing.items()):
+        kind = _marked(kinds[(a, b)])
+        p, q = _across(arcs_d[i], 9.0 * k)
+        links.append((a, b, kind, p, q))
+    for a, b, (x1, y1, x2, y2) in board.connectors:
+        ks = sorted(x for x in kinds.get((min(a, b), max(a, b)), set()) if x not in
+                    ("land", "sea"))
+        links.append((a, b, ks[0] if ks else "", tf((x1, y1)), tf((x2, y2))))
+    # anchors
+    unit_r = board.unit_radius * k
+    label, disl, loc = [], [], []
+    for a in names:
+        anc = board.anchors[a]
+        u = tf(tuple(anc["unit"]))
+        label.append(tf(tuple(anc["label"])))
+        d = anc.get("dislodged")
+        disl.append(tf(tuple(d)) if d else (u[0] + unit_r * 1.7, u[1] - unit_r * 1.7))
+        loc.append(u)
+    for i, a in enumerate(names):
+        coasts = board.anchors[a].get("coasts", {})
+        for c in v.provinces[a].coasts:
+            loc.append(tf(tuple(coasts[c])) if c in coasts else loc[i])
+    insets = [(tf((x0 - 10, y0 - 10)), tf((x1 + 10, y1 + 10)))
+              for x0, y0, x1, y1 in board.insets]
+    return BoardGeo(board, k, top, board.height * k, unit_r, loc, label, disl, land,
+                    province_d, water_d, islet_d, neutral, borders, links, insets)
+
+
+def _marked(ks: set[str]) -> str:
+    """The special edge kind a border between two provinces is marked with ("" if none)."""
+    special = sorted(x for x in ks if x not in ("land", "sea", "river"))
+    return special[0] if special else ""
+
+
+def _across(pts: list[Point], half: float) -> tuple[Point, Point]:
+    """A short segment across a border line at half its length."""
+    total = polyline_length(pts)
+    run = 0.0
+    for (x0, y0), (x1, y1) in itertools.pairwise(pts):
+        d = math.hypot(x1 - x0, y1 - y0)
+        if d and run + d >= total / 2:
+            t = (total / 2 - run) / d
+            mx, my = x0 + t * (x1 - x0), y0 + t * (y1 - y0)
+            nx, ny = -(y1 - y0) / d, (x1 - x0) / d
+            return (mx - nx * half, my - ny * half), (mx + nx * half, my + ny * half)
+        run += d
+    (x0, y0), (x1, y1) = pts[0], pts[-1]
+    return (x0, y0), (x1, y1)
+
+
+def _border_style(lf, rf, kinds, board: Board, land: list[bool], m: Map) -> str:
+    (ra, sa), (rb, sb) = lf, rf
+    if ra == rb:
+        return "own-coast"
+    pair = (min(ra, rb), max(ra, rb))
+    ks = kinds.get(pair, set())
+    if "river" in ks:
+        return "edge:river"
+    if sa != sb:
+        return "coast"
+    if "neutral" in pair:
+        return "nation" if sa == "land" else "sea"
+    if sa == "water":
+        la = land[m.prov_index[ra]]
+        lb = land[m.prov_index[rb]]
+        if la or lb:
+            return "halo"
+        return "sea" if ks else "impassable"
+    return "land" if ks else "impassable"
+
+
+def draw_provinces(svg: Svg, m: Map, geo: BoardGeo, fills: list[str], owners: list[str]
+                   ) -> None:
+    svg.add('<g class="provinces" stroke="none">')
+    land_d, water_d = geo.neutral
+    if water_d:
+        svg.add(f'<path class="neutral water" d="{water_d}" fill="{SEA}"/>')
+    if land_d:
+        svg.add(f'<path class="neutral land" d="{land_d}" fill="{NEUTRAL_LAND}"/>')
+    for i in range(m.n_prov):
+        svg.add(f'<path class="province" data-province="{m.prov_abbr[i]}" '
+                f'data-owner="{owners[i]}" d="{geo.province_d[i]}" fill="{fills[i]}" '
+                'fill-rule="evenodd"/>')
+    for i in range(m.n_prov):
+        if geo.water_d[i]:
+            svg.add(f'<path class="water" d="{geo.water_d[i]}" fill="{SEA}" '
+                    'fill-opacity="0.78" fill-rule="evenodd"/>')
+        if geo.islet_d[i]:
+            svg.add(f'<path class="islet" d="{geo.islet_d[i]}" fill="{NEUTRAL_LAND}" '
+                    'fill-rule="evenodd"/>')
+    svg.add("</g>")
+    svg.add('<g class="borders" fill="none" stroke-linejoin="round" stroke-linecap="round">')
+    for cls, color, w, dash, d in geo.borders:
+        da = f' stroke-dasharray="{dash}"' if dash else ""
+        svg.add(f'<path class="border {cls}" d="{d}" stroke="{color}" '
+                f'stroke-width="{fmt(w)}"{da}/>')
+    for (x0, y0), (x1, y1) in geo.insets:
+        svg.add(f'<rect class="inset" x="{fmt(x0)}" y="{fmt(y0)}" width="{fmt(x1 - x0)}" '
+                f'height="{fmt(y1 - y0)}" fill="none" stroke="#51606e" stroke-width="1.2" '
+                'stroke-dasharray="6 4"/>')
+    for a, b, kind, p, q in geo.links:
+        color, w, dash = EDGE_STYLES.get(kind, ("#3d4f5f", 2.4, "2 3")) if kind else \
+            ("#3d4f5f", 2.4, "2 3")
+        svg.add(f'<g class="border link" data-link="{a}-{b}">')
+        svg.line(p, q, "#ffffff", w + 2.5)
+        svg.line(p, q, color, w, dash)
+        for x, y in (p, q):
+            svg.add(f'<circle cx="{fmt(x)}" cy="{fmt(y)}" r="2.6" fill="{color}"/>')
+        svg.add("</g>")
+    svg.add("</g>")
+
+
+def label_lines(name: str, full: bool) -> list[str]:
+    if not full:
+        return [name]
+    if len(name) <= 12 or " " not in name:
+        return [name]
+    words = name.split()
+    best = None
+    for k in range(1, len(words)):
+        a, b = " ".join(words[:k]), " ".join(words[k:])
+        score = max(len(a), len(b))
+        if best is None or score < best[0]:
+            best = (score, [a, b])
+    return best[1] if best else [name]
+
+
+def draw_labels(svg: Svg, m: Map, geo: BoardGeo, full: bool, centers: list[tuple[str, str]]
+                ) -> None:
+    """Province names at their label anchors, each supply center's marker beside it.
+    `centers[i]`: (fill, home ring colour or "") for a supply center, else ("", "")."""
+    size = 10.5 if full else 12.0
+    svg.add('<g class="labels">')
+    for i in range(m.n_prov):
+        x, y = geo.label[i]
+        short = not full or geo.board.anchors[m.prov_abbr[i]].get("short_label", False)
+        name = m.prov_abbr[i] if short else m.variant.provinces[m.prov_abbr[i]].name
+        lines = label_lines(name, not short)
+        sea = not geo.land[i]
+        y0 = y - (len(lines) - 1) * size * 0.55 + size * 0.35
+        for n, line in enumerate(lines):
+            if sea:
+                svg.text(x, y0 + n * size * 1.1, line, size, SEA_INK, "bold", style="italic",
+                         halo=SEA, halo_width=3)
+            else:
+                svg.text(x, y0 + n * size * 1.1, line, size, "#3a3026", "bold",
+                         halo="#ffffff", halo_width=3)
+        fill, ring = centers[i]
+        if fill:
+            wmax = max(len(s) for s in lines) * size * 0.62
+            cx, cy = x - wmax / 2 - 9, y0 - size * 0.35
+            abbr = m.prov_abbr[i]
+            home = f' data-home="{ring}"' if ring else ""
+            svg.add(f'<g class="center" data-center="{abbr}"{home}>')
+            if ring:
+                svg.add(f'<circle cx="{fmt(cx)}" cy="{fmt(cy)}" r="8.2" fill="{ring}" '
+                        f'stroke="{INK}" stroke-width="1.2"/>')
+            svg.add(f'<circle cx="{fmt(cx)}" cy="{fmt(cy)}" r="5.6" fill="{fill}" '
+                    f'stroke="{INK}" stroke-width="1.6"/>'
+                    f'<circle cx="{fmt(cx)}" cy="{fmt(cy)}" r="1.9" fill="{INK}"/></g>')
+    svg.add("</g>")

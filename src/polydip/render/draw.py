@@ -1,0 +1,64 @@
+"""SVG primitives and the colours both map styles (board and schematic) share."""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from polydip.render.colors import SEA, mix, rgb
+
+Point = tuple[float, float]
+
+FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
+PAPER = "#f3efe6"
+SEA_LINE = "#8fb3cf"
+LAND = "#ebe4d1"  # land that no power owns
+NEUTRAL_LAND = "#d9d4c7"  # land that is no province
+COAST_LINE = "#4f7896"
+LAND_LINE = "#8c7b66"
+BLOCKED_LINE = "#3c3128"
+INK = "#1e1e1e"
+FAIL = "#d0161b"
+SEA_INK = "#2c5d85"
+
+__all__ = ["SEA", "mix", "rgb"]
+
+
+def text_color(color: str) -> str:
+    r, g, b = rgb(color)
+    return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
+
+
+def fmt(v: float) -> str:
+    return f"{v:.1f}".rstrip("0").rstrip(".")
+
+
+def pts(points: list[Point]) -> str:
+    return " ".join(f"{fmt(x)},{fmt(y)}" for x, y in points)
+
+
+class Svg:
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def add(self, s: str) -> None:
+        self.parts.append(s)
+
+    def line(self, p: Point, q: Point, stroke: str, width: float, dash: str = "",
+             extra: str = "") -> None:
+        d = f' stroke-dasharray="{dash}"' if dash else ""
+        self.add(f'<line x1="{fmt(p[0])}" y1="{fmt(p[1])}" x2="{fmt(q[0])}" '
+                 f'y2="{fmt(q[1])}" stroke="{stroke}" stroke-width="{fmt(width)}"{d}'
+                 f' stroke-linecap="round"{extra}/>')
+
+    def text(self, x: float, y: float, s: str, size: float, fill: str = INK,
+             weight: str = "normal", anchor: str = "middle", style: str = "",
+             halo: str = "", halo_width: float = 3.5) -> None:
+        extra = f' font-style="{style}"' if style else ""
+        if halo:  # a stroked copy underneath (paint-order is not supported everywhere)
+            self.add(f'<text x="{fmt(x)}" y="{fmt(y)}" font-size="{fmt(size)}" '
+                     f'font-weight="{weight}" text-anchor="{anchor}" fill="{halo}" '
+                     f'stroke="{halo}" stroke-width="{fmt(halo_width)}" '
+                     f'stroke-linejoin="round"{extra}>{escape(s)}</text>')
+        self.add(f'<text x="{fmt(x)}" y="{fmt(y)}" font-size="{fmt(size)}" '
+                 f'font-weight="{weight}" text-anchor="{anchor}" fill="{fill}"{extra}>'
+                 f"{escape(s)}</text>")

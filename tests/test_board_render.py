@@ -1,0 +1,152 @@
+"""Drawing a phase on a board (issue 9): units stand inside their own province, a dislodged
+unit beside its own, one element per province with data-province, names full or short."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from polydip.game.game import Game
+from polydip.oneshot import build_position
+from polydip.render import picture_svg
+from polydip.render.board import load_board
+
+
+def _rings(d: str) -> list[list[tuple[float, float]]]:
+    rings = []
+    for part in d.split("M")[1:]:
+        nums = [float(x) for x in part.rstrip("Z").split()]
+        rings.append(list(zip(nums[0::2], nums[1::2], strict=True)))
+    return rings
+
+
+def _inside(pt: tuple[float, float], rings) -> bool:
+    x, y = pt
+    inside = False
+    for ring in rings:
+        for (x0, y0), (x1, y1) in zip(ring, ring[1:] + ring[:1], strict=True):
+            if (y0 > y) != (y1 > y) and x0 + (y - y0) * (x1 - x0) / (y1 - y0) > x:
+                inside = not inside
+    return inside
+
+
+def _dist_to(pt, rings) -> float:
+    best = float("inf")
+    for ring in rings:
+        for (x0, y0), (x1, y1) in zip(ring, ring[1:] + ring[:1], strict=True):
+            dx, dy = x1 - x0, y1 - y0
+            n2 = dx * dx + dy * dy or 1e-9
+            t = max(0.0, min(1.0, ((pt[0] - x0) * dx + (pt[1] - y0) * dy) / n2))
+            best = min(best, ((pt[0] - x0 - t * dx) ** 2 + (pt[1] - y0 - t * dy) ** 2) ** .5)
+    return best
+
+
+def _provinces(svg: str) -> dict[str, list]:
+    return {a: _rings(d) for a, d in re.findall(
+        r'<path class="province" data-province="([A-Z0-9_]+)"[^>]* d="([^"]*)"', svg)}
+
+
+def _units(svg: str, cls: str = "unit") -> list[tuple[str, tuple[float, float]]]:
+    out = []
+    for unit, x, y in re.findall(rf'<g class="{cls}" data-unit="([^"]+)" data-power="[^"]*" '
+                                 r'data-at="([-\d.]+),([-\d.]+)"', svg):
+        out.append((unit, (float(x), float(y))))
+    return out
+
+
+def _check_units_inside(svg: str, game) -> None:
+    provs = _provinces(svg)
+    assert set(provs) == set(game.map.prov_abbr)  # one element per province
+    units = _units(svg)
+    assert units
+    for unit, at in units:
+        prov = unit.split()[1].split("/")[0]
+        assert _inside(at, provs[prov]), f"{unit} drawn at {at} is not inside {prov}"
+    for unit, at in _units(svg, "unit dislodged"):
+        prov = unit.split()[1].split("/")[0]
+        # inside its own province, or just beside it: never nearer another province
+        assert _inside(at, provs[prov]) or _dist_to(at, provs[prov]) < 25, unit
+
+
+def test_a_wita_year_on_the_board() -> None:
+    """Moves, a supported attack that dislodges, a convoy, the retreat and builds: every
+    unit is drawn inside its province (its coast for fleets), the dislodged one beside its
+    own province."""
+    g = Game.new("wita")
+    g.position = build_position(g.map, {
+        "phase": "S1845M",
+        "units": {"Mexico": ["A NLE", "A NME", "F GOM", "A VER", "F CHP/SC"],
+                  "United States": ["A TEX", "A NOR", "F NYC"],
+                  "Colombia": ["F CLI/NC", "A BOG"], "Great Britain": ["F TRI", "A MON"]},
+        "centers": {"Mexico": ["MEX", "VER", "GDL"], "United States": ["WAS", "NYC", "NOR"],
+                    "Colombia": ["BOG", "CRT", "CLI"]}})
+    g.set_orders("Mexico", ["A NLE - TEX", "A NME S A NLE - TEX", "F GOM C A VER - YUC",
+                            "A VER - YUC VIA", "F CHP/SC - GOT"])
+    g.set_orders("United States", ["A TEX H", "A NOR - FLO", "F NYC - NYB"])
+    g.set_orders("Colombia", ["F CLI/NC - GOU", "A BOG - CRT"])
+    g.set_orders("Great Britain", ["F TRI - DEL", "A MON - TOR"])
+    g.process()
+    svg = picture_svg(g, "S1845M")
+    found = {text: cls for cls, text in
+             re.findall(r'class="order ([a-z ]+)" data-order="([^"]*)"', svg)}
+    assert found["A NME S A NLE - TEX"] == "support"
+    assert found["F GOM C A VER - YUC"] == "convoy"
+    assert found["A VER - YUC VIA"] == "move"
+    _check_units_inside(svg, g)
+    # the retreat phase: A TEX was dislodged; it retreats
+    assert g.position.phase.name == "S1845R"
+    g.set_orders("United States", ["A TEX R KAN"])
+    svg = picture_svg(g)
+    assert re.search(r'class="unit dislodged" data-unit="A TEX"', svg)
+    assert re.search(r'class="order retreat" data-order="A TEX R KAN"', svg)
+    _check_units_inside(svg, g)
+    g.process()
+    _check_units_inside(picture_svg(g, "S1845R"), g)
+    # builds
+    g.position = build_position(g.map, {
+        "phase": "W1845A", "units": {"Mexico": ["A TEX", "A YUC"]},
+        "centers": {"Mexico": ["MEX", "VER", "GDL", "TEX", "YUC"]}})
+    g.set_orders("Mexico", ["Build F VER", "Build A MEX", "Build A GDL"])
+    svg = picture_svg(g)
+    assert len(re.findall(r'class="order build"', svg)) == 3
+    _check_units_inside(svg, g)
+
+
+def test_full_names_by_default_on_big_maps() -> None:
+    g = Game.new("wita")
+    assert ">Northwest<" in picture_svg(g) or ">Northwest Territories<" in picture_svg(g)
+    assert ">NWT<" in picture_svg(g, names="short")
+    s = picture_svg(Game.new("standard"))
+    assert ">PAR<" in s and ">Paris<" not in s
+    assert ">Paris<" in picture_svg(Game.new("standard"), names="full")
+
+
+def test_home_centers_are_marked() -> None:
+    svg = picture_svg(Game.new("standard"))
+    homes = re.findall(r'class="center" data-center="([A-Z]+)" data-home=', svg)
+    assert sorted(homes) == sorted(h for p in Game.new("standard").variant.powers
+                                   for h in p.homes)
+
+
+def test_no_power_is_drawn_in_the_sea_colour() -> None:
+    from polydip.render.colors import SEA, difference, mix, power_colors
+
+    for name in ("standard", "wita"):
+        g = Game.new(name)
+        colors = power_colors([p.color for p in g.variant.powers])
+        for c in colors:
+            assert difference(mix(c, "#ffffff", 0.42), SEA) >= 20
+        assert all(difference(a, b) >= 20 for i, a in enumerate(colors)
+                   for b in colors[:i])
+
+
+@pytest.mark.parametrize("name", ["standard", "wita"])
+def test_render_time(name: str) -> None:
+    g = Game.new(name)
+    load_board(g.variant)
+    picture_svg(g)  # the board's outlines are built once per map
+    t = time.perf_counter()
+    picture_svg(g)
+    assert time.perf_counter() - t < 0.2

@@ -1,0 +1,107 @@
+"""The one-shot contract survives any line (issue 19): exactly one output line per input line,
+no request can end the batch, and variant files are read only where the setting allows.
+
+Shapes a hostile client sends: JSON nested 100,000 deep, strings of megabytes, lists of a
+million entries, wrong types in every field, a variant that names a system file or is too
+long for a path, bytes that are not UTF-8.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from polydip.oneshot import MAX_DEPTH, MAX_ITEMS, MAX_LINE, MAX_STRING, run_lines
+
+GOOD = {"phase": "S1901M", "units": {"France": ["A PAR"]}, "orders": {"France": ["A PAR - BUR"]}}
+FIELDS = ("variant", "phase", "units", "dislodged", "contested", "centers", "homes", "orders",
+          "options", "id", "year_start_centers", "extra")
+ODD = [None, True, 0, -1, 1.5, "", "x" * 50, [], {}, [[]], [None], {"": None},
+       {"France": None}, {"France": [None]}, {"France": [1]}, {"France": {"a": 1}},
+       {"France": ["A PAR", "A PAR"]}, ["A PAR"], "S1901M", {"Nowhere": []}]
+
+
+def outcomes(lines: list[str], **kw) -> list[dict]:
+    out = list(run_lines(lines, **kw))
+    assert len(out) == len(lines)  # one line out per line in, whatever it held
+    for o in out:
+        assert not str(o.get("error", "")).startswith("internal error"), o
+    return out
+
+
+def test_deep_nesting_is_an_error_line_and_the_batch_goes_on() -> None:
+    lines = ["[" * 100_000, json.dumps(GOOD), "{\"extra\": " + "[" * 500 + "]" * 500 + "}",
+             json.dumps({**GOOD, "extra": {"a": [[[[[[[[[[[[]]]]]]]]]]]]}})]
+    out = outcomes(lines)
+    assert "nested too deep" in out[0]["error"]
+    assert out[1]["units"] == {"France": ["A BUR"]}
+    assert f"nested more than {MAX_DEPTH} levels" in out[2]["error"]
+    assert "error" not in out[3]  # nesting within the limit is fine
+
+
+def test_huge_strings_lists_and_lines_are_refused_with_the_limit() -> None:
+    lines = [
+        json.dumps({**GOOD, "variant": "v" * 300}),
+        json.dumps({**GOOD, "orders": {"France": ["A PAR - BUR" + " " * 5_000]}}),
+        json.dumps({**GOOD, "units": {"France": ["A PAR"] * (MAX_ITEMS + 1)}}),
+        json.dumps({**GOOD, "id": "x" * (MAX_LINE + 10)}),
+        "",
+        json.dumps(GOOD),
+    ]
+    out = outcomes(lines)
+    assert "unknown variant 'vvvv" in out[0]["error"]
+    assert f"at most {MAX_STRING:,}" in out[1]["error"]
+    assert f"at most {MAX_ITEMS:,}" in out[2]["error"]
+    assert f"at most {MAX_LINE:,}" in out[3]["error"]
+    assert "empty" in out[4]["error"]
+    assert "error" not in out[5]
+
+
+def test_odd_types_in_every_field() -> None:
+    rng = random.Random(19)
+    lines = []
+    for field in FIELDS:
+        for value in ODD:
+            lines.append(json.dumps({**GOOD, field: value}))
+    for _ in range(300):  # several fields at once
+        req = dict(GOOD)
+        for field in rng.sample(FIELDS, rng.randint(1, 4)):
+            req[field] = rng.choice(ODD)
+        lines.append(json.dumps(req))
+    lines += ["null", "[]", "7", '"S1901M"', "{", "}", "\x00", "{}"]
+    outcomes(lines)
+
+
+def test_variant_files_are_a_setting() -> None:
+    req = json.dumps({**GOOD, "variant": "/etc/passwd"})
+    on, = outcomes([req])
+    assert "not valid TOML" in on["error"]  # a command-line user may load any file
+    off, = outcomes([req], variant_files=False)
+    assert off["error"].startswith("unknown variant '/etc/passwd': this service reads no "
+                                   "variant files (it runs with --no-variant-files)")
+    ok, = outcomes([json.dumps({**GOOD, "variant": "wita", "phase": "S1845M",
+                                "units": {}, "orders": {}})], variant_files=False)
+    assert "error" not in ok
+    missing, = outcomes([json.dumps({**GOOD, "variant": "no/such/file.toml"})])
+    assert "not a built-in variant and not a readable variant file" in missing["error"]
+
+
+@pytest.mark.parametrize("flag", [[], ["--no-variant-files"]])
+def test_the_command_answers_every_line(flag) -> None:
+    raw = b"\n".join([b"[" * 100_000, json.dumps(GOOD).encode(), b"\xff\xfe not utf-8",
+                      json.dumps({**GOOD, "variant": "/etc/hostname"}).encode(),
+                      json.dumps(GOOD).encode()]) + b"\n"
+    res = subprocess.run([sys.executable, "-m", "polydip.cli.main", "adjudicate", *flag],
+                         input=raw, capture_output=True, timeout=120)
+    assert res.stderr == b""
+    out = [json.loads(line) for line in res.stdout.splitlines()]
+    assert len(out) == 5
+    assert "nested too deep" in out[0]["error"] and "not UTF-8" in out[2]["error"]
+    assert out[1]["units"] == out[4]["units"] == {"France": ["A BUR"]}
+    if flag:
+        assert "--no-variant-files" in out[3]["error"]
+    assert res.returncode == 1  # some lines failed
