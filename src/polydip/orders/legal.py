@@ -143,7 +143,9 @@ def legal_orders(m: Map, pos: Position, power: int | None = None,
                  options: dict | None = None) -> dict[str, list[str]]:
     """Unit (or build site) → list of legal orders, for one power or all."""
     if pos.phase.type == "M":
-        return _movement(m, pos, power, closed_passages(m, pos, options or {}),
+        if not m.rules:
+            return _movement(m, pos, power, {}, {})
+        return _movement(m, pos, power, closed_passages(m, pos, options),
                          move_limits(m, pos))
     if pos.phase.type == "R":
         return _retreats(m, pos, power)
@@ -154,21 +156,12 @@ def _movement(m: Map, pos: Position, power: int | None, closed: Closed, limits: 
               ) -> dict[str, list[str]]:
     t = _tables(m)
     unit_s, moves, partners, supports = t.unit, t.moves, t.partners, t.supports
-    loc_prov = m.loc_prov
+    loc_prov, support_prov = m.loc_prov, m.support_reach
     holds = m.rules.unit_holds if m.rules and m.rules.has_holds else None
     # units a rule holds: no orders of their own, supported only in holding, never convoyed
     held_units = {u for u in pos.units if holds(m, pos, u)} if holds else set()
-    held = ({(u.kind, u.loc) for u in held_units}
-            - {(u.kind, u.loc) for u in pos.units if u not in held_units})
     at = {u.loc: u for u in pos.units}
     placed = {(u.kind, u.loc) for u in pos.units}
-    # units whose moves a passage or a rule limits now: supports of their moves are worked
-    # out one by one (for each unit of that kind there: several in an open space)
-    special: dict[tuple[int, int], list[Unit]] = {}
-    if closed or limits:
-        for u in pos.units:
-            if (closed or (u.power, u.kind, u.loc) in limits) and u not in held_units:
-                special.setdefault((u.kind, u.loc), []).append(u)
     seas = convoy_seas(m, pos.units, pos)
     # convoyed moves: army province -> (fleet provinces that can carry it, destinations and
     # the fleet provinces on their routes, what the string caches key them by)
@@ -176,7 +169,8 @@ def _movement(m: Map, pos: Position, power: int | None, closed: Closed, limits: 
     if seas:
         for u in pos.units:
             p = loc_prov[u.loc]
-            if m.kind_convoyed[u.kind] and m.convoy_touch[p] and u not in held_units:
+            if (m.kind_convoyed[u.kind] and m.convoy_touch[p]
+                    and not (held_units and u in held_units)):
                 comp = fleet_component(m, p, seas)
                 dests = _convoy_table(m, u.kind, p, comp) if comp else {}
                 tag: object = comp
@@ -187,42 +181,27 @@ def _movement(m: Map, pos: Position, power: int | None, closed: Closed, limits: 
                 if dests:
                     convoys[p] = (comp, dests, tag)
     into = _convoy_only(m, at, convoys, closed) if convoys else {}
+    # passages closed, moves limited, units held, open spaces: the general (slower) path
+    special = (_Special(m, pos, closed, limits, held_units)
+               if closed or limits or held_units or m.has_open_spaces else None)
     out: dict[str, list[str]] = {}
     for u in pos.units:
         if power is not None and u.power != power:
             continue
         k, loc = u.kind, u.loc
-        if held_units and u in held_units:
-            continue  # orders for it are refused
         p = loc_prov[loc]
         us = unit_s[k][loc]
-        if closed or (limits and (u.power, k, loc) in limits):
-            mine = support_reach(m, k, loc, u.power, closed)
-            lst = [f"{us} H"] + [f"{us} - {m.loc_name[d]}"
-                                 for d in move_locs(m, k, loc, u.power, closed)
-                                 if not limited(limits, u.power, k, loc, loc_prov[d])]
-        else:
-            mine = m.support_reach[k][loc]
+        if special is None:
+            mine = support_prov[k][loc]
             lst = list(moves[k][loc])
-        if p in convoys:
-            lst.extend(t.via(us, convoys[p]))
-        for pl in partners[(k, loc)] & placed:
-            if held and pl in held:
-                if loc_prov[pl[1]] in mine and may_support_hold(m, pl[0], loc_prov[pl[1]]):
-                    lst.append(f"{us} S {unit_s[pl[0]][pl[1]]}")
-            elif special and pl in special:
-                theirs = frozenset().union(*(_moves_into(m, v, closed, limits)
-                                             for v in special[pl] if v is not u))
-                lst.extend(_supports(m, us, unit_s[pl[0]][pl[1]], mine, p, loc_prov[pl[1]],
-                                     theirs, pl[0]))
-            else:
-                lst.extend(supports(k, loc, pl[0], pl[1]))
-        if m.has_open_spaces and m.open_space[p]:
-            # in an open space, another unit of the same kind stands on the same place
-            for v in pos.units:
-                if v is not u and v.loc == loc and v.kind == k and v not in held_units:
-                    lst.extend(_supports(m, us, us, mine, p, p,
-                                         _moves_into(m, v, closed, limits), k))
+            if p in convoys:
+                lst.extend(t.via(us, convoys[p]))
+            for k2, loc2 in partners[(k, loc)] & placed:
+                lst.extend(supports(k, loc, k2, loc2))
+        else:
+            if u in held_units:
+                continue  # orders for it are refused
+            mine, lst = special.orders(u, us, p, convoys.get(p), partners[(k, loc)] & placed)
         if convoys:
             if into:
                 _convoy_supports(m, us, p, mine, into, seas, lst)
@@ -232,6 +211,53 @@ def _movement(m: Map, pos: Position, power: int | None, closed: Closed, limits: 
                         lst.extend(t.convoys(us, k, p, at_prov(m, at, ap), entry, seas))
         out[us] = lst
     return out
+
+
+class _Special:
+    """Moves and supports of a unit when a rule closes passages, limits where units may
+    move, holds units, or lets several units share an open space."""
+
+    def __init__(self, m: Map, pos: Position, closed: Closed, limits: Limits,
+                 held_units: set[Unit]) -> None:
+        self.m, self.pos, self.closed, self.limits = m, pos, closed, limits
+        self.held_units = held_units
+        self.t = _tables(m)
+        # places of held units (unless a unit not held shares one, in an open space)
+        self.held = ({(u.kind, u.loc) for u in held_units}
+                     - {(u.kind, u.loc) for u in pos.units if u not in held_units})
+        # the units on each place that may move (several in an open space)
+        self.movers: dict[tuple[int, int], list[Unit]] = {}
+        for u in pos.units:
+            if u not in held_units:
+                self.movers.setdefault((u.kind, u.loc), []).append(u)
+
+    def orders(self, u: Unit, us: str, p: int, convoy: tuple | None,
+               partners: set[tuple[int, int]]) -> tuple[frozenset[int], list[str]]:
+        m, t, closed, limits = self.m, self.t, self.closed, self.limits
+        k, loc = u.kind, u.loc
+        mine = support_reach(m, k, loc, u.power, closed)
+        lst = [f"{us} H"] + [f"{us} - {m.loc_name[d]}"
+                             for d in move_locs(m, k, loc, u.power, closed)
+                             if not limited(limits, u.power, k, loc, m.loc_prov[d])]
+        if convoy is not None:
+            lst.extend(t.via(us, convoy))
+        for pl in partners:
+            them = t.unit[pl[0]][pl[1]]
+            there = m.loc_prov[pl[1]]
+            if pl in self.held:
+                if there in mine and may_support_hold(m, pl[0], there):
+                    lst.append(f"{us} S {them}")
+            else:
+                theirs = frozenset().union(*(_moves_into(m, v, closed, limits)
+                                             for v in self.movers[pl] if v is not u))
+                lst.extend(_supports(m, us, them, mine, p, there, theirs, pl[0]))
+        if m.open_space[p]:
+            # in an open space, another unit of the same kind stands on the same place
+            for v in self.pos.units:
+                if v is not u and v.loc == loc and v.kind == k and v not in self.held_units:
+                    lst.extend(_supports(m, us, us, mine, p, p,
+                                         _moves_into(m, v, closed, limits), k))
+        return mine, lst
 
 
 def _moves_into(m: Map, v: Unit, closed: Closed, limits: Limits) -> frozenset[int]:
@@ -256,29 +282,32 @@ def at_prov(m: Map, at: dict, prov: int):
 
 
 def _convoy_only(m: Map, at: dict, convoys: dict, closed: Closed
-                 ) -> dict[int, list[tuple[str, int, int]]]:
+                 ) -> dict[int, list[tuple[str, int, int, frozenset[int]]]]:
     """Destination → convoyed moves there that the army could not make without a convoy
     (not adjacent, or over an edge closed to it now): (army string, army province,
-    destination)."""
-    into: dict[int, list[tuple[str, int, int]]] = {}
+    destination, fleet provinces on its routes)."""
+    into: dict[int, list[tuple[str, int, int, frozenset[int]]]] = {}
     for ap, (_comp, dests, _k) in convoys.items():
         a = at_prov(m, at, ap)
         direct = _moves_into(m, a, closed, {})
         army = m.unit_str(a.kind, a.loc)
-        for dp in dests:
+        for dp, route in dests.items():
             if dp not in direct:
-                into.setdefault(dp, []).append((army, ap, dp))
+                into.setdefault(dp, []).append((army, ap, dp, route))
     return into
 
 
 def _convoy_supports(m: Map, us: str, p: int, mine: frozenset[int],
-                     into: dict[int, list[tuple[str, int, int]]], seas: frozenset[int],
-                     lst: list[str]) -> None:
+                     into: dict[int, list[tuple[str, int, int, frozenset[int]]]],
+                     seas: frozenset[int], lst: list[str]) -> None:
     """Supports of convoyed moves that could not be made without a convoy, and not only by
-    a convoy through the supporter itself (DATC 6.D.31)."""
+    a convoy through the supporter itself (DATC 6.D.31; a supporter on no route of the
+    move cannot be needed by it)."""
     for q in mine:
-        for army, ap, dp in into.get(q, ()):
-            if ap != p and dp != p and route_without(m, ap, dp, seas, p):
+        for army, ap, dp, route in into.get(q, ()):
+            # (a route set that is empty means no chain of fleets at all: ask)
+            if ap != p and dp != p and ((route and p not in route)
+                                        or route_without(m, ap, dp, seas, p)):
                 lst.append(f"{us} S {army} - {m.prov_abbr[dp]}")
 
 
