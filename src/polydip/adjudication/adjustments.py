@@ -47,17 +47,21 @@ def adjustment_counts(m: Map, pos: Position) -> list[int]:
     return counts
 
 
-def build_sites(m: Map, pos: Position, power: int) -> list[int]:
+def build_sites(m: Map, pos: Position, power: int, extra: bool = True) -> list[int]:
     """Provinces where `power` may build now: by default its owned, vacant home centers; a
     build-site rule of the variant may say otherwise (rules/build_sites.py), and rules may
-    add sites where only some of the builds may go (`site_groups`)."""
-    usual = _usual_sites(m, pos, power)
-    groups = m.rules.extra_build_sites(m, pos, power) if m.rules else None
-    if not groups:
-        return usual
-    out, seen = list(usual), set(usual)
-    for sites, _ in groups:
-        for p in sites:
+    add sites where only some of the builds may go (`site_groups`; `extra` False leaves
+    them out)."""
+    sites = m.rules.build_sites(m, pos, power) if m.rules else None
+    if sites is None:
+        occupied = {m.loc_prov[u.loc] for u in pos.units}
+        homes = pos.homes[power] if pos.homes else m.homes[power]
+        sites = [p for p in homes if pos.owners[p] == power and p not in occupied]
+    if not (extra and m.rules.has_extra_sites):
+        return sites
+    out, seen = list(sites), set(sites)
+    for group, _ in m.rules.extra_build_sites(m, pos, power):
+        for p in group:
             if p not in seen:
                 seen.add(p)
                 out.append(p)
@@ -69,17 +73,8 @@ def site_groups(m: Map, pos: Position, power: int
     """The usual build sites of `power` now, and the groups of further sites rules add, each
     with how many builds may go there (Latin American Diplomacy's one build off the centers
     in years ending 0 or 5: rules/territory_builds.py)."""
-    groups = m.rules.extra_build_sites(m, pos, power) if m.rules else []
-    return _usual_sites(m, pos, power), groups
-
-
-def _usual_sites(m: Map, pos: Position, power: int) -> list[int]:
-    sites = m.rules.build_sites(m, pos, power) if m.rules else None
-    if sites is None:
-        occupied = {m.loc_prov[u.loc] for u in pos.units}
-        homes = pos.homes[power] if pos.homes else m.homes[power]
-        sites = [p for p in homes if pos.owners[p] == power and p not in occupied]
-    return sites
+    groups = m.rules.extra_build_sites(m, pos, power) if m.rules.has_extra_sites else []
+    return build_sites(m, pos, power, extra=False), groups
 
 
 def build_room(m: Map, pos: Position, power: int) -> int:
@@ -194,9 +189,12 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
         free: set[int] = set()
         limited = None  # the sites only some builds may use, when a rule adds them
         if delta > 0:
-            usual, groups = site_groups(m, pos, power)
-            free = set(usual)
-            limited = _FreeSites(usual, groups) if groups else None
+            if m.rules.has_extra_sites:
+                usual, groups = site_groups(m, pos, power)
+                free = set(usual)
+                limited = _FreeSites(usual, groups) if groups else None
+            else:
+                free = set(build_sites(m, pos, power))
         done = 0
         for o in orders[power] if power < len(orders) else []:
             ok = False

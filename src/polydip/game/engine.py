@@ -162,8 +162,8 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
     results: list[OrderResult] | Callable[[], list[OrderResult]] = []
     errors: list[tuple[int, str]] = []
     destroyed: list[Dislodged] = []
-    moved: list[tuple[Unit, Unit, bool]] = []  # for the rules' after_phase hook
-    remember = bool(m.rules) and m.rules.has_after_phase
+    moved: list[tuple[Unit, Unit, bool]] | tuple = ()  # for the rules' after_phase hook
+    remember = m.rules.has_after_phase
     if phase.type == "M":
         bound, errors = bind_to_units(m, pos.units, orders, MOVEMENT_TYPES, pos=pos)
         blocked = closed_passages(m, pos, options)

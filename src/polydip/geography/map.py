@@ -218,7 +218,7 @@ class Map:
                  for loc, dests in enumerate(per_kind)]
                 for k, per_kind in enumerate(self.move_locs)]
         # units a rule allows to move only to some provinces now (rules.move_limits)
-        self.has_move_limits = bool(rules) and rules.has_move_limits
+        self.has_move_limits = rules.has_move_limits
         # centers worth more than one (a capital counting twice)
         self.has_center_values = any(v != 1 for v, sc in zip(self.sc_value, self.is_sc,
                                                              strict=True) if sc)

@@ -289,7 +289,7 @@ def _convoy_only(m: Map, at: dict, convoys: dict, closed: Closed
     into: dict[int, list[tuple[str, int, int, frozenset[int]]]] = {}
     for ap, (_comp, dests, _k) in convoys.items():
         a = at_prov(m, at, ap)
-        direct = _moves_into(m, a, closed, {})
+        direct = _moves_into(m, a, closed, {}) if closed else m.reach_prov[a.kind][a.loc]
         army = m.unit_str(a.kind, a.loc)
         for dp, route in dests.items():
             if dp not in direct:

@@ -189,6 +189,10 @@ class RuleSet:
                              if type(r).extra_build_sites is not Rule.extra_build_sites]
         self._after = [r for r in rules if type(r).after_phase is not Rule.after_phase]
         self._limits = [r for r in rules if type(r).move_limits is not Rule.move_limits]
+        # (plain flags: the engine reads them on every phase)
+        self.has_extra_sites = bool(self._extra_sites)
+        self.has_after_phase = bool(self._after)
+        self.has_move_limits = bool(self._limits)
 
     def __bool__(self) -> bool:
         return bool(self.rules)
@@ -255,14 +259,6 @@ class RuleSet:
                     moved: list[tuple[Any, Any, bool]]) -> None:
         for r in self._after:
             r.after_phase(m, before, after, moved)
-
-    @property
-    def has_after_phase(self) -> bool:
-        return bool(self._after)
-
-    @property
-    def has_move_limits(self) -> bool:
-        return bool(self._limits)
 
     def move_limits(self, m: Any, pos: Any) -> dict[tuple[int, int, int], frozenset[int]]:
         """Per unit (power, kind, location): the only provinces it may move to now."""
