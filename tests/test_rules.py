@@ -290,6 +290,12 @@ def test_the_alaskan_army_retreats_to_a_free_center(tmp_path) -> None:
     nxt = adjudicate(v, phase=out["next_phase"], units=out["units"],
                      dislodged={"Neutral": [{"unit": "A N1", "from": "A2"}]})
     assert nxt["units"]["Neutral"] == ["A B1"]
+    # only N2 free: it goes there, and the result names that retreat (not an earlier one)
+    units = {"Neutral": ["A N1"], "Red": ["A A2", "A W1"], "Blue": ["F B1"]}
+    out = adjudicate(v, units=units, orders={"Red": ["A A2 - N1", "A W1 S A A2 - N1"]})
+    nxt = adjudicate(v, phase=out["next_phase"], units=out["units"],
+                     dislodged={"Neutral": [{"unit": "A N1", "from": "A2"}]})
+    assert nxt["units"]["Neutral"] == ["A N2"] and nxt["results"] == {"A N1 R N2": []}
     # no free center: disbanded
     units = {"Neutral": ["A N1"], "Red": ["A A2", "A N2"], "Blue": ["F B1"]}
     out = adjudicate(v, units=units, orders={"Red": ["A A2 - N1", "A N2 S A A2 - N1"]})
