@@ -108,6 +108,11 @@ def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: 
             if o.type not in allowed:
                 errors.append((power, f"{o.text!r}: not an order for this phase"))
                 continue
+            if o.at >= 0 and not m.has_attack_spaces:
+                errors.append((power, f"{o.text!r}: attacks (AT) are ordered only in spaces "
+                               "where units meet through them (oceans), which this variant "
+                               "does not have"))
+                continue
             p = loc_prov[o.loc]
             i = _pick(units, several[p], power, o, bound) if p in several else first[p]
             if i < 0:

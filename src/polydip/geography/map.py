@@ -176,10 +176,16 @@ class Map:
         # memo tables of derived facts, filled lazily by the modules that use them
         self.memo: dict[str, dict] = {}
         self.rules = compile_rules(variant)
-        opens = self.rules.open_spaces()
+        attacks = self.rules.attack_spaces()
+        opens = self.rules.open_spaces() | attacks
         # provinces with no stacking limit, where units never bounce (rules/open_spaces.py)
         self.open_space: list[bool] = [a in opens for a in self.prov_abbr]
         self.has_open_spaces = bool(opens)
+        # open spaces where units meet only through attack orders, and the margin by which
+        # an attack there disbands the unit it beats (rules/oceans.py)
+        self.attack_space: list[bool] = [a in attacks for a in self.prov_abbr]
+        self.has_attack_spaces = bool(attacks)
+        self.rout_margin: int | None = self.rules.rout_margin()
         # province pairs across which units never swap, even by convoy (rules/no_swap.py)
         self.no_swap: frozenset[tuple[int, int]] = frozenset(
             (self.prov_index[x], self.prov_index[y])

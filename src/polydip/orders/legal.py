@@ -37,6 +37,7 @@ from polydip.adjudication.legality import (
     support_reach,
 )
 from polydip.geography.map import Map
+from polydip.orders.attack import attack_orders, rivals, space_supports
 from polydip.state import Position, Unit
 
 
@@ -221,6 +222,7 @@ class _Special:
                  held_units: set[Unit]) -> None:
         self.m, self.pos, self.closed, self.limits = m, pos, closed, limits
         self.held_units = held_units
+        self.near: dict[int, list[int]] | None = None  # rival powers per attack space
         self.t = _tables(m)
         # places of held units (unless a unit not held shares one, in an open space)
         self.held = ({(u.kind, u.loc) for u in held_units}
@@ -257,6 +259,17 @@ class _Special:
                 if v is not u and v.loc == loc and v.kind == k and v not in self.held_units:
                     lst.extend(_supports(m, us, us, mine, p, p,
                                          _moves_into(m, v, closed, limits), k))
+        if m.has_attack_spaces:  # attacks, and supports into the unit's own attack space
+            if self.near is None:
+                self.near = rivals(m, self.pos.units)
+            dests = [d for d in move_locs(m, k, loc, u.power, closed)
+                     if not limited(limits, u.power, k, loc, m.loc_prov[d])]
+            lst.extend(attack_orders(m, u, us, dests, self.near))
+            if m.attack_space[p]:
+                lst.extend(space_supports(
+                    m, u, us, [v for v in self.pos.units if v not in self.held_units],
+                    lambda v: _moves_into(m, v, closed, limits),
+                    lambda kind, prov: may_support_hold(m, kind, prov)))
         return mine, lst
 
 

@@ -18,7 +18,9 @@ class Order:
     `kind`/`aux_kind` are unit-kind indices or None when the writer left the type out.
     `loc` is the location the writer named (a province id, or a coast id when a coast was
     written). For SUPPORT, `target` is None for a support to hold. For BUILD, `loc` is where
-    to build. `via` is the "via convoy" tag of a move.
+    to build. `via` is the "via convoy" tag of a move. `at` is the power an attack order
+    names (orders/attack.py: "F MAO - EAO AT BRAZIL", "F PBS AT PERU"; on a support, the
+    attack it supports), -1 for none.
     """
 
     type: str
@@ -29,6 +31,7 @@ class Order:
     aux_loc: int | None = None
     via: bool = False
     text: str = ""
+    at: int = -1
 
     def format(self, m: Map, unit: str | None = None, other: str | None = None) -> str:
         """The order in the `diplomacy` notation: "A PAR - BUR", "F NTH C A LON - BEL".
@@ -37,10 +40,11 @@ class Order:
         if self.type == WAIVE:
             return "WAIVE"
         unit = unit or _unit(m, self.kind, self.loc)
+        at = f" AT {m.powers[self.at].upper()}" if self.at >= 0 else ""
         if self.type == HOLD:
-            return f"{unit} H"
+            return f"{unit}{at}" if at else f"{unit} H"
         if self.type == MOVE:
-            return f"{unit} - {m.loc_name[self.target]}" + (" VIA" if self.via else "")
+            return f"{unit} - {m.loc_name[self.target]}" + (" VIA" if self.via else "") + at
         if self.type == RETREAT:
             return f"{unit} R {m.loc_name[self.target]}"
         if self.type == DISBAND:
@@ -50,8 +54,8 @@ class Order:
         other = other or _unit(m, self.aux_kind, self.aux_loc)
         if self.type == SUPPORT:
             if self.target is None:
-                return f"{unit} S {other}"
-            return f"{unit} S {other} - {m.loc_name[self.target]}"
+                return f"{unit} S {other}{at}"
+            return f"{unit} S {other} - {m.loc_name[self.target]}{at}"
         return f"{unit} C {other} - {m.loc_name[self.target]}"
 
 

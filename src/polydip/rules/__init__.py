@@ -22,6 +22,7 @@ from polydip.rules import (  # noqa: F401
     mountains,
     neutral_units,
     no_swap,
+    oceans,
     open_spaces,
     rainforests,
     supported_crossings,

@@ -26,6 +26,11 @@ Hooks (a rule implements the ones it needs; RuleSet combines them). Positions:
   may_build(m, pos, power, kind, prov) -> bool|None a build of this kind there allowed?
 The map (asked once, when a variant is compiled; the Map keeps the answers as plain tables):
   open_spaces() -> [province]                       no stacking limit, no bounce there
+  attack_spaces() -> [province]                     open spaces where units meet only through
+                                                    attack orders (orders/attack.py: "F MAO -
+                                                    EAO AT BRAZIL"); also open spaces
+  rout_margin() -> int | None                       a unit beaten in an attack space by an
+                                                    attack this much stronger is disbanded
   no_swap_pairs() -> [(a, b)]                        no swapping across, even by convoy
   no_support(m) -> {(kind, loc, province)}          a unit of `kind` on `loc` may not support
                                                     into `province` (to hold there or to move
@@ -91,6 +96,12 @@ class Rule:
 
     def open_spaces(self) -> list[str]:
         return []
+
+    def attack_spaces(self) -> list[str]:
+        return []
+
+    def rout_margin(self) -> int | None:
+        return None
 
     def no_swap_pairs(self) -> list[tuple[str, str]]:
         return []
@@ -297,6 +308,16 @@ class RuleSet:
     def open_spaces(self) -> set[str]:
         """Provinces without stacking limit where units never bounce (rules/open_spaces)."""
         return {p for r in self.rules for p in r.open_spaces()}
+
+    def attack_spaces(self) -> set[str]:
+        """Open spaces where units meet only through attack orders (rules/oceans)."""
+        return {p for r in self.rules for p in r.attack_spaces()}
+
+    def rout_margin(self) -> int | None:
+        """The smallest margin by which an attack in an attack space disbands the unit it
+        beats (None: beaten units retreat)."""
+        got = [x for r in self.rules if (x := r.rout_margin()) is not None]
+        return min(got) if got else None
 
     def no_swap_pairs(self) -> set[tuple[str, str]]:
         """Province pairs units never swap across, not even by convoy (rules/no_swap)."""
