@@ -16,6 +16,8 @@ map with weakened or conditional moves gets _RuleMovement, which overrides them.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from polydip.adjudication.convoy import provinces_on_routes
 from polydip.adjudication.legality import (
     Closed,
@@ -123,6 +125,7 @@ class _Movement(Resolver):
         "pos",
         "power",
         "prov",
+        "shift",
         "stack",
         "stuck",
         "sup_prov",
@@ -180,6 +183,7 @@ class _Movement(Resolver):
         self.stuck: set[int] | frozenset[int] = _NO_MOVES  # moves a rule lets through only
         self.needy: set[int] | frozenset[int] = _NO_MOVES  # when supported: without; with a
         # support that must be given (an option); sets of their own in _RuleMovement
+        self.shift: dict[int, int] | None = None  # coast changes (_RuleMovement): unit -> coast
         self._validate(orders, options)
 
     # ---- order validation (DATC 4.B, 4.C, 4.E.1): the checks are adjudication/legality's ---
@@ -552,6 +556,36 @@ class _RuleMovement(_Movement):
 
     __slots__ = ()
 
+    def _validate(self, orders: list[Order | None], options: dict) -> None:
+        if self.m.coast_change:
+            orders = self._coast_changes(orders)
+        super()._validate(orders, options)
+
+    def _coast_changes(self, orders: list[Order | None]) -> list[Order | None]:
+        """Moves from one coast of a province to another (Map.coast_change) hold for the
+        phase and are remembered in `shift`; a support of a move within one province is a
+        support to hold."""
+        m = self.m
+        loc_prov, change = m.loc_prov, m.coast_change
+        out = list(orders)
+        shift = {}
+        for u, o in enumerate(orders):
+            if o is None or o.target is None:
+                continue
+            if o.type == MOVE and loc_prov[o.target] == self.prov[u]:
+                others = change.get((self.kind[u], self.loc[u]), ())
+                target = o.target
+                if target == self.prov[u] and len(others) == 1:
+                    target = others[0]  # the one other coast it may go to
+                if target in others and o.at < 0:
+                    shift[u] = target
+                    out[u] = None  # it holds
+            elif (o.type == SUPPORT and o.aux_loc is not None
+                  and loc_prov[o.target] == loc_prov[o.aux_loc]):
+                out[u] = replace(o, target=None)  # "understood as a support order to Hold"
+        self.shift = shift or None
+        return out
+
     def _rule_strengths(self, moves: list[int], options: dict) -> None:
         """Moves over an edge a rule weakens (Map.move_strength) get their strength before
         supports; moves a rule lets through only with support (Map.needs_support) that have
@@ -580,6 +614,18 @@ class _RuleMovement(_Movement):
                         self.stuck.add(u)
                     elif given:
                         self.needy.add(u)
+
+    def _hold(self, p: int) -> int:
+        o = self.occ[p]
+        if o < 0:
+            return 0
+        if self.typ[o] == T_MOVE and self.resolve(o):
+            return 0
+        # (a unit weaker where it stands, Map.hold_strength: a flotilla in deep water)
+        one = self.m.hold_strength.get((self.kind[o], p), 1) if self.m.hold_strength else 1
+        if self.typ[o] == T_MOVE:
+            return one
+        return one + self._support_count(self.hold_supp.get(o, _NONE))
 
     def _unsupported(self, u: int) -> bool:
         """A move that crosses only if a support is given (option supported_crossing =
@@ -800,13 +846,16 @@ class _AttackMovement(_RuleMovement):
         supports; staying, 1 plus its supports to hold (1 when it failed to leave). An
         attack on x's power does not count x's power's supports."""
         ex = self.power[x] if self._at_in(y, p) == self.power[x] else -1
+        m = self.m
         if self.prov[y] == p:
+            one = m.hold_strength.get((self.kind[y], p), 1) if m.hold_strength else 1
             if self.typ[y] == T_MOVE:
-                return 1
-            return 1 + self._support_count(self.hold_supp.get(y, _NONE), ex)
+                return one
+            return one + self._support_count(self.hold_supp.get(y, _NONE), ex)
         if not self._path(y):
             return 0
-        return 1 + self._support_count(self.move_supp.get(y, _NONE), ex)
+        one = 1 if self.base is None else self.base[y]
+        return one + self._support_count(self.move_supp.get(y, _NONE), ex)
 
     def _move(self, u: int) -> bool:
         dp = self.dest_prov[u]
@@ -882,7 +931,8 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
     `pos`: the position, for the rules' hooks."""
     options = options or {}
     cls = (_AttackMovement if m.has_attack_spaces else
-           _RuleMovement if m.move_strength or m.needs_support else _Movement)
+           _RuleMovement if (m.move_strength or m.needs_support or m.hold_strength
+                             or m.coast_change) else _Movement)
     mv = cls(m, units, orders, options, blocked, pos)
     n = len(units)
     resolve = mv.resolve
@@ -919,6 +969,9 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
     new_units: list[Unit] = list(units)
     for u in moved:
         new_units[u] = Unit(mv.power[u], mv.kind[u], dest[u])
+    if mv.shift:  # coast changes of the units that were not dislodged
+        for u, coast in mv.shift.items():
+            new_units[u] = Unit(mv.power[u], mv.kind[u], coast)
     if dislodger:
         new_units = [nu for u, nu in enumerate(new_units) if u not in dislodger]
     occupied = [False] * m.n_prov

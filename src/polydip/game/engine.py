@@ -92,6 +92,7 @@ def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: 
     unless `auto` (orders a rule gave itself). `pos` is the position the units stand in, for
     that hook."""
     holds = m.rules.unit_holds if m.rules and m.rules.has_holds and not auto else None
+    refuse = m.rules.refuse if m.rules and m.rules.has_refuse else None
     loc_prov = m.loc_prov
     first = [-1] * m.n_prov  # a unit in each province
     several: dict[int, list[int]] = {}  # provinces holding more than one (open spaces)
@@ -121,6 +122,10 @@ def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: 
             if units[i].power != power:
                 errors.append((power, f"{o.text!r}: the unit in {m.prov_name[p]} belongs to "
                                f"{m.powers[units[i].power]}"))
+                continue
+            why = refuse(m, units[i], o) if refuse is not None else None
+            if why:
+                errors.append((power, f"{o.text!r}: {why}"))
                 continue
             if holds is not None and holds(m, pos, units[i]):
                 errors.append((power, f"{o.text!r}: the unit in {m.prov_name[p]} always holds "

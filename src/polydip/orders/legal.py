@@ -241,6 +241,8 @@ class _Special:
         lst = [f"{us} H"] + [f"{us} - {m.loc_name[d]}"
                              for d in move_locs(m, k, loc, u.power, closed)
                              if not limited(limits, u.power, k, loc, m.loc_prov[d])]
+        if m.coast_change and (k, loc) in m.coast_change:  # to another coast of its province
+            lst.extend(f"{us} - {m.loc_name[c]}" for c in m.coast_change[(k, loc)])
         if convoy is not None:
             lst.extend(t.via(us, convoy))
         for pl in partners:
@@ -254,11 +256,11 @@ class _Special:
                                              for v in self.movers[pl] if v is not u))
                 lst.extend(_supports(m, us, them, mine, p, there, theirs, pl[0]))
         if m.open_space[p]:
-            # in an open space, another unit of the same kind stands on the same place
+            # in an open space, other units stand on the same place
             for v in self.pos.units:
-                if v is not u and v.loc == loc and v.kind == k and v not in self.held_units:
-                    lst.extend(_supports(m, us, us, mine, p, p,
-                                         _moves_into(m, v, closed, limits), k))
+                if v is not u and v.loc == loc and v not in self.held_units:
+                    lst.extend(_supports(m, us, m.unit_str(v.kind, v.loc), mine, p, p,
+                                         _moves_into(m, v, closed, limits), v.kind))
         if m.has_attack_spaces:  # attacks, and supports into the unit's own attack space
             if self.near is None:
                 self.near = rivals(m, self.pos.units)

@@ -274,6 +274,8 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
     c = _Cursor(m, text)
     if c.at_end():
         raise c.error("empty order")
+    if "anchor" in c.toks or "ships" in c.toks:  # "Sink additional ships", "Disband anchor"
+        _not_yet(c, c.toks)
     first = c.peek()
     if first in KW_WAIVE:
         return Order(WAIVE, text=text)
@@ -323,7 +325,10 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
     if verb in KW_MOVE:
         if c.peek() == "to":  # "moves to"
             c.take()
-        dest = c.place("destination")
+        if c.peek() in _CLOSERS:  # "R Guyana [rib] to [sec]": another coast of its province
+            dest = c._coast(c.m.loc_prov[loc])
+        else:
+            dest = c.place("destination")
         at = _attack(c)
         via = False
         while at < 0 and c.peek() in KW_MOVE:  # a path: A YOR - NTH - BEL
@@ -405,9 +410,21 @@ def _attack(c: _Cursor) -> int:
     return -1
 
 
+_LATER = {"anchor": "anchor markers", "ships": "anchor markers", "convert": "changing a "
+          "unit's kind", "canal": "canal building"}
+
+
+def _not_yet(c: _Cursor, words: list[str]) -> None:
+    """Orders of Latin American Diplomacy's part 2 still to come: a clear refusal."""
+    later = [what for w, what in _LATER.items() if w in words]
+    if later:
+        raise c.error(f"not supported yet: {later[0]} ({' '.join(words)!r})")
+
+
 def _expect_end(c: _Cursor) -> None:
     if not c.at_end():
         rest = " ".join(c.toks[c.i:])
+        _not_yet(c, c.toks[c.i:])
         start, what, end = c.last_place
         if start >= 0:  # "F VER - Gulf of Mexco": a short alias read of a misspelled name
             named = c.misread(start, end)

@@ -13,6 +13,8 @@ Hooks (a rule implements the ones it needs; RuleSet combines them). Positions:
                                                     each move and retreat that succeeded; a
                                                     rule keeps what it remembers in
                                                     after.extra
+  refuse(m, unit, order) -> str | None              a reason to refuse this order for this
+                                                    unit (an order a rule does not support)
   unit_holds(m, pos, unit) -> bool                  the unit always holds: orders for it
                                                     are refused (neutral units)
   retreat(m, pos, dislodged) -> Dislodged | None    changes a dislodged unit's options
@@ -35,6 +37,14 @@ The map (asked once, when a variant is compiled; the Map keeps the answers as pl
   no_support(m) -> {(kind, loc, province)}          a unit of `kind` on `loc` may not support
                                                     into `province` (to hold there or to move
                                                     there)
+  more_support(m) -> {(kind, loc, province)}        a unit of `kind` on `loc` may support into
+                                                    `province` too, though it cannot move there
+                                                    (the other tables apply to these supports)
+  coast_changes(m) -> {(kind, loc, loc2)}          a unit of `kind` may move from coast loc to
+                                                    coast loc2 of the same province (it holds
+                                                    for the phase, then stands on loc2)
+  hold_strength(m) -> {(kind, province): int}       the strength before supports of a unit of
+                                                    `kind` staying in `province` (standard: 1)
   no_hold_support(m) -> {(kind, province)}          a unit of `kind` in `province` may not be
                                                     supported to hold
   move_strength(m) -> {(kind, a, b): int}           the strength of a move from location a
@@ -85,6 +95,9 @@ class Rule:
     def unit_holds(self, m: Any, pos: Any, unit: Any) -> bool:
         return False
 
+    def refuse(self, m: Any, unit: Any, order: Any) -> str | None:
+        return None
+
     def retreat(self, m: Any, pos: Any, d: Any) -> Any:
         return None
 
@@ -126,6 +139,15 @@ class Rule:
         return set()
 
     def no_hold_support(self, m: Any) -> set[tuple[int, int]]:
+        return set()
+
+    def more_support(self, m: Any) -> set[tuple[int, int, int]]:
+        return set()
+
+    def hold_strength(self, m: Any) -> dict[tuple[int, int], int]:
+        return {}
+
+    def coast_changes(self, m: Any) -> set[tuple[int, int, int]]:
         return set()
 
     def move_strength(self, m: Any) -> dict[tuple[int, int, int], int]:
@@ -190,6 +212,8 @@ class RuleSet:
         self._year = [r for r in rules if type(r).year_start is not Rule.year_start]
         self._events = [r for r in rules if type(r).before_phase is not Rule.before_phase]
         self._holds = [r for r in rules if type(r).unit_holds is not Rule.unit_holds]
+        self._refuse = [r for r in rules if type(r).refuse is not Rule.refuse]
+        self.has_refuse = bool(self._refuse)
         self._retreat = [r for r in rules if type(r).retreat is not Rule.retreat]
         self._retreat_orders = [r for r in rules
                                 if type(r).retreat_orders is not Rule.retreat_orders]
@@ -231,6 +255,13 @@ class RuleSet:
 
     def unit_holds(self, m: Any, pos: Any, unit: Any) -> bool:
         return any(r.unit_holds(m, pos, unit) for r in self._holds)
+
+    def refuse(self, m: Any, unit: Any, order: Any) -> str | None:
+        for r in self._refuse:
+            why = r.refuse(m, unit, order)
+            if why:
+                return why
+        return None
 
     def retreat(self, m: Any, pos: Any, d: Any) -> Any:
         for r in self._retreat:
@@ -286,6 +317,20 @@ class RuleSet:
 
     def no_hold_support(self, m: Any) -> set[tuple[int, int]]:
         return {x for r in self.rules for x in r.no_hold_support(m)}
+
+    def more_support(self, m: Any) -> set[tuple[int, int, int]]:
+        return {x for r in self.rules for x in r.more_support(m)}
+
+    def coast_changes(self, m: Any) -> set[tuple[int, int, int]]:
+        return {x for r in self.rules for x in r.coast_changes(m)}
+
+    def hold_strength(self, m: Any) -> dict[tuple[int, int], int]:
+        """The weakest strength any rule gives a unit staying in a province."""
+        out: dict[tuple[int, int], int] = {}
+        for r in self.rules:
+            for key, val in r.hold_strength(m).items():
+                out[key] = min(val, out.get(key, val))
+        return out
 
     def move_strength(self, m: Any) -> dict[tuple[int, int, int], int]:
         """The weakest strength any rule gives each move it names."""
@@ -378,7 +423,7 @@ def supports_into(m: Any, provinces: set[int] | None, targets: Any = None,
     letters = m.kinds if kinds is None else kinds
     for letter in letters:
         k = m.kind_index[letter]
-        for loc, reach in enumerate(m.reach_prov[k]):
+        for loc, reach in enumerate(m.support_base[k]):
             p = m.loc_prov[loc]
             if not reach or (provinces is not None and p not in provinces):
                 continue
