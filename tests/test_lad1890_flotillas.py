@@ -17,6 +17,8 @@ from polydip.game.game import Game
 from polydip.geography.map import compile_map
 from polydip.oneshot import adjudicate_request
 from polydip.play import random_orders
+from polydip.render import picture_svg
+from polydip.report import build_report, format_report
 from polydip.state import Phase, Unit
 from polydip.variants.loader import load_variant
 
@@ -293,18 +295,19 @@ def test_peru_builds_a_flotilla_in_loreto_in_1890d() -> None:
 
 @pytest.mark.parametrize("seed", [2, 9])
 def test_random_games_with_flotillas_play_to_1917d(seed: int) -> None:
-    """Random games build flotillas, sail them up the rivers and into the sea, and play to
-    the end without an error."""
+    """Random games build flotillas, sail them up the rivers and into the sea, send fleets
+    up rivers (leaving anchor markers), and play to the end without an error."""
     g = Game.new(V)
     rng = random.Random(seed)
-    flotilla_moves = 0
+    flotilla_moves = anchored = 0
     while not g.is_over:
         for p, lst in random_orders(g.map, g.position, rng).items():
             flotilla_moves += sum(o.startswith("R ") and " - " in o for o in lst)
             assert g.set_orders(p, lst) == [], (g.phase, lst)
         g.process()
+        anchored += "anchors" in g.position.extra
     assert g.position.phase.year == 1918
-    assert flotilla_moves > 20
+    assert flotilla_moves > 20 and anchored > 0
 
 
 def test_a_position_with_a_flotilla_is_saved_and_read_back(tmp_path) -> None:
@@ -316,23 +319,159 @@ def test_a_position_with_a_flotilla_is_saved_and_read_back(tmp_path) -> None:
     assert back.position.units == g.position.units
 
 
-# ---- not supported yet: anchors, fleets turning into flotillas, canals ------------------------
+# ---- 6.C-D fleets and flotillas, anchor markers -----------------------------------------------
 
-@pytest.mark.parametrize(("units", "order", "phase", "what"), [
-    ({"Brazil": ["F AMP"]}, "F Amapa to Para", "A1891M", "becoming a river flotilla"),
-    ({"Britain": ["F GUY/SC"]}, "F GUY - GBS capture ships", "A1891M", "anchor markers"),
-    ({"Britain": ["F GUY/SC"]}, "F Guyana Sink additional ships", "A1891M", "anchor markers"),
-    ({"Britain": ["R TRI"]}, "R Trinidad & Tobago to Guyana[sec], convert to Fleet", "A1891M",
-     "kind"),
-    ({"Colombia": ["A PAN"]}, "Build Panama Canal", "D1891A", "canal building"),
-])
-def test_the_orders_still_to_come_are_refused_as_not_supported_yet(units: dict, order: str,
-                                                                  phase: str, what: str) -> None:
-    """"F Amapa to Para [becomes R, Anchor Marker left in Amapa]", "capture ships", "Sink
-    Additional Ships", "convert to Fleet" (6.C-D) and canal building wait for a later part:
-    each is refused with a reason, never read as something else."""
-    power = next(iter(units))
-    out = adjudicate_request({"variant": "lad1890", "phase": phase, "units": units,
-                              "orders": {power: [order]}})
+def test_a_fleet_going_up_a_river_becomes_a_flotilla_and_leaves_its_ships() -> None:
+    """"once ordered to proceed to an inland province by way of a river, a Fleet
+    AUTOMATICALLY becomes a River Flotilla. The GM will leave an Anchor Marker where the
+    Fleet left behind its large ships (in the Coastal Province). Example: F Amapa to Para
+    [becomes R, Anchor Marker left in Amapa].\""""
+    out = adjudicate({"Brazil": ["F AMP"]}, {"Brazil": ["F Amapa to Para"]})
+    assert out["results"] == {"F AMP - PRA": []}
+    assert out["units"] == {"Brazil": ["R PRA"]}
+    assert out["extra"] == {"anchors": {"AMP": 1}}
+
+
+def test_a_fleet_that_fails_to_go_up_the_river_stays_a_fleet() -> None:
+    """Bounced on its way up (the move is a flotilla's, strength 1), the fleet stays where
+    it was, a fleet, and leaves no marker."""
+    out = adjudicate({"Brazil": ["F AMP"], "France": ["R MRJ"]},
+                     {"Brazil": ["F AMP - PRA"], "France": ["R MRJ - PRA"]})
+    assert out["results"]["F AMP - PRA"] == ["bounce"]
+    assert out["units"]["Brazil"] == ["F AMP"] and "extra" not in out
+
+
+def test_a_flotilla_entering_from_the_markers_coast_converts_at_once() -> None:
+    """"If the River Flotilla enters the Coastal Province from the same coast as the one
+    where the Anchor Marker was left, then it may move into the Coastal Province and convert
+    into a Fleet on the same Movement Phase. For example: (Anchor Marker left at Guyana
+    [sec]): R Trinidad & Tobago to Guyana[sec], convert to Fleet.\""""
+    out = adjudicate({"Britain": ["R TRI"]},
+                     {"Britain": ["R Trinidad & Tobago to Guyana[sec], convert to Fleet"]},
+                     extra={"anchors": {"GUY/SC": 1}})
+    assert out["units"] == {"Britain": ["F GUY/SC"]} and "extra" not in out
+
+
+def test_a_flotilla_on_the_other_bank_first_crosses_then_converts() -> None:
+    """"But the River Flotilla must first change banks/coasts if the Anchor Marker is not
+    on the same bank/coast/shore as that from which it enters. Example: Fall: R Rio Branco
+    to Guyana [rib]; Spring: R Guyana [rib] to Guyana [sec], convert to Fleet." The command
+    given must make it clear: without "convert" the flotilla stays one."""
+    extra = {"anchors": {"GUY/SC": 1}}
+    fall = adjudicate({"Britain": ["R RBR"]},
+                      {"Britain": ["R Rio Branco to Guyana [rib], convert to fleet"]},
+                      extra=extra)
+    assert fall["units"] == {"Britain": ["R GUY/RB"]} and fall["extra"] == extra
+    spring = adjudicate(fall["units"],
+                        {"Britain": ["R Guyana [rib] to Guyana [sec], convert to Fleet"]},
+                        phase="A1892M", extra=fall["extra"])
+    assert spring["units"] == {"Britain": ["F GUY/SC"]} and "extra" not in spring
+    plain = adjudicate(fall["units"], {"Britain": ["R Guyana [rib] to Guyana [sec]"]},
+                       phase="A1892M", extra=fall["extra"])
+    assert plain["units"] == {"Britain": ["R GUY/SC"]} and plain["extra"] == extra
+
+
+def test_markers_belong_to_no_power() -> None:
+    """"Anchor Markers are never identified with a particular power, and thus the anchor
+    marker (the ships) captured by a River Flotilla need not be ones left by that same
+    power": Brazil's ships in Amapá make a French flotilla a fleet."""
+    left = adjudicate({"Brazil": ["F AMP"]}, {"Brazil": ["F AMP - PRA"]})
+    out = adjudicate({"France": ["R MRJ"]}, {"France": ["R MRJ - AMP convert to fleet"]},
+                     phase="C1891M", extra=left["extra"])
+    assert out["units"] == {"France": ["F AMP"]} and "extra" not in out
+
+
+def test_a_fleet_captures_carries_releases_and_sinks_a_marker() -> None:
+    """"To capture an Anchor Marker, a Fleet moving into a Coastal Province where an Anchor
+    Marker is located must order capture ships ... This can be ordered on the same turn.
+    Then the Fleet may take the additional ships with it wherever it goes ... until the Fleet
+    is in a Coastal Province and orders Release Anchor Marker, leaving the anchor marker in
+    that province." "TO DESTROY AN ANCHOR MARKER a fleet which has captured, or is in the
+    same Coastal Province as the Anchor Marker may be ordered to: Sink Additional Ships\""""
+    a = adjudicate({"Spain": ["F GBS"]}, {"Spain": ["F GBS - GUY capture ships"]},
+                   extra={"anchors": {"GUY/SC": 1}})
+    assert a["extra"] == {"ships": {"F GUY/SC": 1}}
+    c = adjudicate(a["units"], {"Spain": ["F GUY - TRI"]}, phase="C1891M", extra=a["extra"])
+    assert c["units"] == {"Spain": ["F TRI"]} and c["extra"] == {"ships": {"F TRI": 1}}
+    at_sea = adjudicate({"Spain": ["F GBS"]}, {"Spain": ["F GBS release anchor marker"]},
+                        extra={"ships": {"F GBS": 1}})  # not in a coastal province
+    assert at_sea["extra"] == {"ships": {"F GBS": 1}}
+    r = adjudicate({"Spain": ["F SUR"]}, {"Spain": ["F Surinam Release Anchor Marker"]},
+                   extra={"ships": {"F SUR": 1}})
+    assert r["extra"] == {"anchors": {"SUR": 1}}
+    s = adjudicate({"Spain": ["F SUR"]}, {"Spain": ["F SUR sink additional ships"]},
+                   extra=r["extra"])
+    assert "extra" not in s
+    s = adjudicate({"Spain": ["F SUR"]}, {"Spain": ["F SUR disband anchor marker"]},
+                   extra={"ships": {"F SUR": 1}})
+    assert "extra" not in s
+
+
+def test_one_marker_at_a_time_and_only_fleets_sink_them() -> None:
+    """"A fleet may not capture more than one anchor marker at a time." "Armies and River
+    Flotillas may not destroy anchor markers." Sinking "costs one turn, i.e. it cannot be
+    given on a turn when the Fleet is moving\""""
+    out = adjudicate({"Spain": ["F GBS"]}, {"Spain": ["F GBS - GUY capture"]},
+                     extra={"anchors": {"GUY/SC": 1}, "ships": {"F GBS": 1}})
+    assert out["extra"] == {"anchors": {"GUY/SC": 1}, "ships": {"F GUY/SC": 1}}
+    for unit, order in (("A GUY", "A GUY sink additional ships"),
+                        ("R GUY/RB", "R GUY sink additional ships"),
+                        ("F GUY/SC", "F GUY - GBS sink additional ships")):
+        power = "Britain"
+        out = adjudicate_request({"variant": "lad1890", "phase": "A1891M",
+                                  "units": {power: [unit]}, "orders": {power: [order]},
+                                  "extra": {"anchors": {"GUY/SC": 1}}})
+        [error] = out["errors"]
+        assert "sink" in error and out["extra"] == {"anchors": {"GUY/SC": 1}}
+
+
+def test_a_carried_marker_goes_with_its_fleet_into_a_retreat() -> None:
+    """The ships travel with the fleet "wherever it goes": dislodged, it keeps them."""
+    out = adjudicate({"Spain": ["F GUY/SC"], "Britain": ["F GBS", "F TRI"]},
+                     {"Britain": ["F GBS - GUY", "F TRI S F GBS - GUY"]},
+                     extra={"ships": {"F GUY/SC": 1}})
+    [d] = out["dislodged"]["Spain"]
+    assert out["extra"] == {"ships": {"F GUY/SC": 1}}
+    back = adjudicate_request({"variant": "lad1890", "phase": "B1891R", "units": out["units"],
+                               "dislodged": {"Spain": [{"unit": "F GUY/SC", "from": "GBS"}]},
+                               "orders": {"Spain": [f"F GUY/SC R {d['retreats'][0]}"]},
+                               "extra": out["extra"]})
+    assert back["extra"] == {"ships": {f"F {d['retreats'][0]}": 1}}
+
+
+def test_legal_orders_list_the_anchor_orders() -> None:
+    """Up-river moves, capture, release, sink and convert are among a unit's legal orders
+    where they apply."""
+    g = Game.new(V)
+    g.position.phase = Phase(1891, "A", "M")
+    g.position.units = [Unit(g.power("Brazil"), F, M.loc_of("AMP")),
+                        Unit(g.power("Spain"), F, M.loc_of("GBS")),
+                        Unit(g.power("France"), R, M.loc_of("MRJ"))]
+    g.position.extra = {"anchors": {"GUY/SC": 1, "AMP": 1}}
+    brazil = g.legal_orders("Brazil")["F AMP"]
+    assert "F AMP - PRA" in brazil and "F AMP SINK" in brazil and "F AMP CAPTURE" in brazil
+    assert "F GBS - GUY/SC CAPTURE" in g.legal_orders("Spain")["F GBS"]
+    assert "R MRJ - AMP CONVERT" in g.legal_orders("France")["R MRJ"]
+
+
+def test_the_report_and_the_map_show_the_markers() -> None:
+    g = Game.new(V)
+    g.position.phase = Phase(1891, "A", "M")
+    g.position.units = [Unit(g.power("Brazil"), F, M.loc_of("AMP"))]
+    assert g.set_orders("Brazil", ["F Amapa to Para"]) == []
+    g.process()
+    text = format_report(build_report(g, g.history[-1]))
+    assert "Anchor markers: AMP" in text
+    assert 'data-marker="AMP"' in picture_svg(g)
+
+
+# ---- not supported yet: canals --------------------------------------------------------------
+
+def test_canal_building_is_refused_as_not_supported_yet() -> None:
+    """"Build Panama Canal" (canal building) waits for a later part: refused with a reason,
+    never read as something else."""
+    out = adjudicate_request({"variant": "lad1890", "phase": "D1891A",
+                              "units": {"Colombia": ["A PAN"]},
+                              "orders": {"Colombia": ["Build Panama Canal"]}})
     [error] = out["errors"]
-    assert "not supported yet" in error and what in error
+    assert "not supported yet" in error and "canal building" in error

@@ -73,6 +73,21 @@ class MovementResult:
         return [(u, Unit(u.power, u.kind, mv.dest[i]), mv.convoyed[i])
                 for i, u in enumerate(before) if mv.typ[i] == T_MOVE and ok[i]]
 
+    def finals(self, before: list[Unit]) -> list[Unit | None]:
+        """Where each unit of the input position ends the phase (None: dislodged)."""
+        mv, ok, shift = self._mv, self._ok, self._mv.shift or {}
+        out: list[Unit | None] = []
+        for i, u in enumerate(before):
+            if i in self._dislodger:
+                out.append(None)
+            elif mv.typ[i] == T_MOVE and ok[i]:
+                out.append(Unit(u.power, u.kind, mv.dest[i]))
+            elif i in shift:
+                out.append(Unit(u.power, u.kind, shift[i]))
+            else:
+                out.append(u)
+        return out
+
     @property
     def results(self) -> list[list[str]]:
         if self._results is None:

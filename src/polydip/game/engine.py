@@ -109,6 +109,10 @@ def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: 
             if o.type not in allowed:
                 errors.append((power, f"{o.text!r}: not an order for this phase"))
                 continue
+            if o.act and not (m.rules and m.rules.has_after_orders):
+                errors.append((power, f"{o.text!r}: anchor orders ({o.act}) are not part of "
+                               "this variant"))
+                continue
             if o.at >= 0 and not m.has_attack_spaces:
                 errors.append((power, f"{o.text!r}: attacks (AT) are ordered only in spaces "
                                "where units meet through them (oceans), which this variant "
@@ -177,7 +181,9 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
     if phase.type == "M":
         bound, errors = bind_to_units(m, pos.units, orders, MOVEMENT_TYPES, pos=pos)
         blocked = closed_passages(m, pos, options)
-        mr = resolve_movement(m, pos.units, bound, options, blocked, pos)
+        # the units as they move (a rule may change a kind: a fleet going up a river)
+        moving = m.rules.moving_kinds(m, pos, bound) if m.rules.has_after_orders else pos.units
+        mr = resolve_movement(m, moving, bound, options, blocked, pos)
         units = pos.units
 
         def results() -> list[OrderResult]:
@@ -187,10 +193,12 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
         new.units = mr.units
         new.dislodged = mr.dislodged
         if remember:
-            moved = mr.moved(pos.units)
+            moved = mr.moved(moving)
         new.contested = mr.contested
         if m.rules:
             new.dislodged = [m.rules.retreat(m, new, d) for d in new.dislodged]
+        if m.rules.has_after_orders:  # what the orders did beyond moving (anchor markers)
+            m.rules.after_orders(m, pos, new, moving, bound, mr.finals(moving))
         if new.dislodged and not any(d.retreats for d in new.dislodged) \
                 and not options.get("keep_empty_retreats", False):
             # no dislodged unit may go anywhere: they are destroyed, and no retreat phase

@@ -51,6 +51,13 @@ def describe(m: Map, o: Order, names: str = "full", kind: int | None = None,
     if o.type == BUILD:
         return f"build {unit(m, k, at)}"
     me = unit(m, k, at)
+    if o.act:
+        acts = {"convert": "become a fleet", "capture": "capture the anchor marker",
+                "release": "release its anchor marker", "sink": "sink the additional ships"}
+        if o.type == HOLD:
+            return f"{me}: {acts.get(o.act, o.act)}"
+        if o.type == MOVE:
+            return f"{me}: move to {place(m, o.target)} and {acts.get(o.act, o.act)}"
     if o.type == HOLD:
         if o.at >= 0:
             return f"{me}: attack {m.powers[o.at]}'s units where it stands"

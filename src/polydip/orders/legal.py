@@ -241,6 +241,8 @@ class _Special:
         lst = [f"{us} H"] + [f"{us} - {m.loc_name[d]}"
                              for d in move_locs(m, k, loc, u.power, closed)
                              if not limited(limits, u.power, k, loc, m.loc_prov[d])]
+        if m.rules.has_more_orders:  # orders a rule adds (anchor markers)
+            lst.extend(m.rules.more_orders(m, self.pos, u, us))
         if m.coast_change and (k, loc) in m.coast_change:  # to another coast of its province
             lst.extend(f"{us} - {m.loc_name[c]}" for c in m.coast_change[(k, loc)])
         if convoy is not None:

@@ -20,7 +20,9 @@ class Order:
     written). For SUPPORT, `target` is None for a support to hold. For BUILD, `loc` is where
     to build. `via` is the "via convoy" tag of a move. `at` is the power an attack order
     names (orders/attack.py: "F MAO - EAO AT BRAZIL", "F PBS AT PERU"; on a support, the
-    attack it supports), -1 for none.
+    attack it supports), -1 for none. `act` is what a unit does with anchor markers besides
+    its move or hold (rules/anchors.py: "convert", "capture", "release", "sink"), "" for
+    nothing.
     """
 
     type: str
@@ -32,6 +34,7 @@ class Order:
     via: bool = False
     text: str = ""
     at: int = -1
+    act: str = ""
 
     def format(self, m: Map, unit: str | None = None, other: str | None = None) -> str:
         """The order in the `diplomacy` notation: "A PAR - BUR", "F NTH C A LON - BEL".
@@ -41,10 +44,12 @@ class Order:
             return "WAIVE"
         unit = unit or _unit(m, self.kind, self.loc)
         at = f" AT {m.powers[self.at].upper()}" if self.at >= 0 else ""
+        act = f" {self.act.upper()}" if self.act else ""
         if self.type == HOLD:
-            return f"{unit}{at}" if at else f"{unit} H"
+            return f"{unit}{at}{act}" if at or act else f"{unit} H"
         if self.type == MOVE:
-            return f"{unit} - {m.loc_name[self.target]}" + (" VIA" if self.via else "") + at
+            return (f"{unit} - {m.loc_name[self.target]}" + (" VIA" if self.via else "") + at
+                    + act)
         if self.type == RETREAT:
             return f"{unit} R {m.loc_name[self.target]}"
         if self.type == DISBAND:

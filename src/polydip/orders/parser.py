@@ -274,8 +274,6 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
     c = _Cursor(m, text)
     if c.at_end():
         raise c.error("empty order")
-    if "anchor" in c.toks or "ships" in c.toks:  # "Sink additional ships", "Disband anchor"
-        _not_yet(c, c.toks)
     first = c.peek()
     if first in KW_WAIVE:
         return Order(WAIVE, text=text)
@@ -296,6 +294,10 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
     loc = c.place("unit location")
     loc_start, _, loc_end = c.last_place
     verb = c.peek()
+    if phase_type == "M" and (verb in _ACTS or (verb in KW_DISBAND and c.peek(1) == "anchor")):
+        act = _act(c)  # "F GUY sink additional ships": an anchor order without moving
+        _expect_end(c)
+        return Order(HOLD, kind=kind, loc=loc, text=text, act=act)
     if phase_type == "M" and (verb in KW_AT or verb == "a"):
         at = _attack(c)  # "F PBS AT PERU": an attack without moving
         if at >= 0:
@@ -330,6 +332,7 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
         else:
             dest = c.place("destination")
         at = _attack(c)
+        act = _act(c) if phase_type == "M" else ""
         via = False
         while at < 0 and c.peek() in KW_MOVE:  # a path: A YOR - NTH - BEL
             c.take()
@@ -345,7 +348,8 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
             raise c.error("moves are not ordered in an adjustment phase" + _hint("A"))
         if at >= 0 and phase_type != "M":
             raise c.error("an attack (AT) is only ordered in a movement phase")
-        return Order(MOVE, kind=kind, loc=loc, target=dest, via=via, text=text, at=at)
+        return Order(MOVE, kind=kind, loc=loc, target=dest, via=via, text=text, at=at,
+                     act=act)
     if verb in KW_SUPPORT or verb in KW_CONVOY:
         if phase_type != "M":
             raise c.error("supports and convoys are only ordered in a movement phase"
@@ -410,8 +414,36 @@ def _attack(c: _Cursor) -> int:
     return -1
 
 
-_LATER = {"anchor": "anchor markers", "ships": "anchor markers", "convert": "changing a "
-          "unit's kind", "canal": "canal building"}
+_LATER = {"canal": "canal building"}
+# what a unit does with anchor markers (rules/anchors.py): the first word, and the words that
+# may follow it ("convert to fleet", "capture ships", "release anchor marker", "sink
+# additional ships", "disband anchor marker")
+_ACTS = {"convert": "convert", "converts": "convert", "becomes": "convert",
+         "capture": "capture", "captures": "capture", "release": "release",
+         "releases": "release", "sink": "sink", "sinks": "sink"}
+_ACT_WORDS = {"to", "into", "a", "fleet", "f", "ships", "the", "anchor", "marker", "markers",
+              "additional", "its"}
+
+
+def _act(c: _Cursor) -> str:
+    """An anchor order's act after the unit or the destination ("convert to fleet", "capture
+    ships", "release anchor marker", "sink additional ships", "disband anchor marker"), read
+    to the end of the order; "" when none stands here."""
+    word = c.peek()
+    if word in KW_DISBAND and c.peek(1) == "anchor":
+        act = "sink"
+    elif word in _ACTS:
+        act = _ACTS[word]
+    else:
+        return ""
+    rest = c.toks[c.i + 1:]
+    odd = [w for w in rest if w not in _ACT_WORDS]
+    if odd:
+        raise c.error(f"unexpected {' '.join(odd)!r} after {word!r} (anchor orders: 'convert "
+                      "to fleet', 'capture ships', 'release anchor marker', 'sink additional "
+                      "ships')")
+    c.i = len(c.toks)
+    return act
 
 
 def _not_yet(c: _Cursor, words: list[str]) -> None:

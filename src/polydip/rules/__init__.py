@@ -14,6 +14,7 @@ from polydip.errors import VariantError, did_you_mean
 
 # importing a rule module registers its class: every module is imported here
 from polydip.rules import (  # noqa: F401
+    anchors,
     build_sites,
     capture_home,
     coast_changes,
@@ -21,7 +22,6 @@ from polydip.rules import (  # noqa: F401
     deep_waters,
     deserts,
     events,
-    kind_changes,
     mountains,
     neutral_units,
     no_swap,

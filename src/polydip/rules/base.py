@@ -13,6 +13,16 @@ Hooks (a rule implements the ones it needs; RuleSet combines them). Positions:
                                                     each move and retreat that succeeded; a
                                                     rule keeps what it remembers in
                                                     after.extra
+  moving_kinds(m, pos, orders) -> [Unit] | None     the units as they move this phase (a fleet
+                                                    ordered up a river moves as a flotilla)
+  after_orders(m, before, after, units, orders, finals) -> None
+                                                    after a movement phase: `units` as they
+                                                    moved, their `orders`, where each ended
+                                                    (`finals`, None: dislodged)
+  more_orders(m, pos, unit, us) -> [str]            orders beyond moves and supports a unit
+                                                    may give now (listed by legal orders)
+  report_lines(m, pos) -> [str]                     what players should know of the position
+  markers(m, pos) -> [(loc, label)]                 markers to draw on the map
   refuse(m, unit, order) -> str | None              a reason to refuse this order for this
                                                     unit (an order a rule does not support)
   unit_holds(m, pos, unit) -> bool                  the unit always holds: orders for it
@@ -97,6 +107,22 @@ class Rule:
 
     def refuse(self, m: Any, unit: Any, order: Any) -> str | None:
         return None
+
+    def moving_kinds(self, m: Any, pos: Any, orders: list) -> list | None:
+        return None
+
+    def after_orders(self, m: Any, before: Any, after: Any, units: list, orders: list,
+                     finals: list) -> None:
+        return None
+
+    def more_orders(self, m: Any, pos: Any, unit: Any, us: str) -> list[str]:
+        return []
+
+    def report_lines(self, m: Any, pos: Any) -> list[str]:
+        return []
+
+    def markers(self, m: Any, pos: Any) -> list[tuple[int, str]]:
+        return []
 
     def retreat(self, m: Any, pos: Any, d: Any) -> Any:
         return None
@@ -214,6 +240,11 @@ class RuleSet:
         self._holds = [r for r in rules if type(r).unit_holds is not Rule.unit_holds]
         self._refuse = [r for r in rules if type(r).refuse is not Rule.refuse]
         self.has_refuse = bool(self._refuse)
+        self._kinds_moving = [r for r in rules if type(r).moving_kinds is not Rule.moving_kinds]
+        self._after_orders = [r for r in rules if type(r).after_orders is not Rule.after_orders]
+        self._more_orders = [r for r in rules if type(r).more_orders is not Rule.more_orders]
+        self.has_after_orders = bool(self._after_orders)
+        self.has_more_orders = bool(self._more_orders)
         self._retreat = [r for r in rules if type(r).retreat is not Rule.retreat]
         self._retreat_orders = [r for r in rules
                                 if type(r).retreat_orders is not Rule.retreat_orders]
@@ -255,6 +286,27 @@ class RuleSet:
 
     def unit_holds(self, m: Any, pos: Any, unit: Any) -> bool:
         return any(r.unit_holds(m, pos, unit) for r in self._holds)
+
+    def moving_kinds(self, m: Any, pos: Any, orders: list) -> list:
+        """The units as they move this phase (pos.units unless a rule changes a kind)."""
+        units = pos.units
+        for r in self._kinds_moving:
+            units = r.moving_kinds(m, pos, orders) or units
+        return units
+
+    def after_orders(self, m: Any, before: Any, after: Any, units: list, orders: list,
+                     finals: list) -> None:
+        for r in self._after_orders:
+            r.after_orders(m, before, after, units, orders, finals)
+
+    def more_orders(self, m: Any, pos: Any, unit: Any, us: str) -> list[str]:
+        return [o for r in self._more_orders for o in r.more_orders(m, pos, unit, us)]
+
+    def report_lines(self, m: Any, pos: Any) -> list[str]:
+        return [line for r in self.rules for line in r.report_lines(m, pos)]
+
+    def markers(self, m: Any, pos: Any) -> list[tuple[int, str]]:
+        return [x for r in self.rules for x in r.markers(m, pos)]
 
     def refuse(self, m: Any, unit: Any, order: Any) -> str | None:
         for r in self._refuse:
