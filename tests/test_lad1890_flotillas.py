@@ -463,15 +463,3 @@ def test_the_report_and_the_map_show_the_markers() -> None:
     text = format_report(build_report(g, g.history[-1]))
     assert "Anchor markers: AMP" in text
     assert 'data-marker="AMP"' in picture_svg(g)
-
-
-# ---- not supported yet: canals --------------------------------------------------------------
-
-def test_canal_building_is_refused_as_not_supported_yet() -> None:
-    """"Build Panama Canal" (canal building) waits for a later part: refused with a reason,
-    never read as something else."""
-    out = adjudicate_request({"variant": "lad1890", "phase": "D1891A",
-                              "units": {"Colombia": ["A PAN"]},
-                              "orders": {"Colombia": ["Build Panama Canal"]}})
-    [error] = out["errors"]
-    assert "not supported yet" in error and "canal building" in error

@@ -372,9 +372,13 @@ def test_exactly_the_listed_provinces_have_coasts_banks_or_shores() -> None:
     ("MSK", "LS", {"LNI"}, "Len and Miskito Coast each have both a Lake Shore [ls]"),
 ])
 def test_each_sea_coast_opens_to_its_waters(prov, coast, waters, sentence) -> None:
+    """(Before any canal is built: a canal's edges, closed until then, are left out; they
+    are tests/test_lad1890_canals.py's.)"""
     loc = M.loc_index[f"{prov}/{coast}"]
+    canal = {frozenset((e.a, e.b)) for e in V.edges if e.kind == "canal"}
     water = {M.prov_abbr[M.loc_prov[x]] for x in M.adj_set[F][loc]
-             if V.provinces[M.prov_abbr[M.loc_prov[x]]].terrain in ("sea", "ocean", "lake")}
+             if V.provinces[M.prov_abbr[M.loc_prov[x]]].terrain in ("sea", "ocean", "lake")
+             and frozenset((M.loc_name[loc], M.loc_name[x])) not in canal}
     assert water == waters, sentence
 
 

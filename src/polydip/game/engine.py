@@ -224,11 +224,14 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
             for o in lst:
                 if o.type not in (BUILD, DISBAND, WAIVE):
                     errors.append((power, f"{o.text!r}: not an order for an adjustment phase"))
-                elif o.type == BUILD and o.kind is None:
+                elif o.type == BUILD and o.kind is None and not o.act:
                     errors.append((power, f"{o.text!r}: say what to build (A or F)"))
                 else:
                     per_power[power].append(o)
         ar = resolve_adjustments(m, pos, per_power, options)
+        counted = [(p, o) for p, lst in enumerate(ar.results) for o, r in lst if o.act and not r]
+        if counted:  # build orders with an act that counted (canal builds)
+            m.rules.acts_done(m, pos, new, counted)
         for power, lst in enumerate(ar.results):
             for o, r in lst:
                 results.append(OrderResult(power, o.format(m), r))

@@ -49,6 +49,8 @@ def describe(m: Map, o: Order, names: str = "full", kind: int | None = None,
     if o.type == WAIVE:
         return "waive a build"
     if o.type == BUILD:
+        if o.act == "canal":
+            return f"build the canal of {place(m, o.loc)}"
         return f"build {unit(m, k, at)}"
     me = unit(m, k, at)
     if o.act:

@@ -55,7 +55,7 @@ class Order:
         if self.type == DISBAND:
             return f"{unit} D"
         if self.type == BUILD:
-            return f"{unit} B"
+            return f"BUILD {m.loc_name[self.loc]} CANAL" if self.act == "canal" else f"{unit} B"
         other = other or _unit(m, self.aux_kind, self.aux_loc)
         if self.type == SUPPORT:
             if self.target is None:

@@ -279,6 +279,12 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
         return Order(WAIVE, text=text)
     if first in KW_BUILD and phase_type == "A":
         c.take()
+        if "canal" in c.toks[c.i:]:  # "Build Panama Canal": a canal build (rules/canals.py)
+            c.toks = c.toks[:c.i] + [w for w in c.toks[c.i:]
+                                     if w not in ("canal", "in", "through", "the", "a")]
+            loc = c.place("canal province")
+            _expect_end(c)
+            return Order(BUILD, loc=m.loc_prov[loc], text=text, act="canal")
         kind = c.kind()
         loc = c.place()
         _expect_end(c)
@@ -414,7 +420,6 @@ def _attack(c: _Cursor) -> int:
     return -1
 
 
-_LATER = {"canal": "canal building"}
 # what a unit does with anchor markers (rules/anchors.py): the first word, and the words that
 # may follow it ("convert to fleet", "capture ships", "release anchor marker", "sink
 # additional ships", "disband anchor marker")
@@ -446,17 +451,9 @@ def _act(c: _Cursor) -> str:
     return act
 
 
-def _not_yet(c: _Cursor, words: list[str]) -> None:
-    """Orders of Latin American Diplomacy's part 2 still to come: a clear refusal."""
-    later = [what for w, what in _LATER.items() if w in words]
-    if later:
-        raise c.error(f"not supported yet: {later[0]} ({' '.join(words)!r})")
-
-
 def _expect_end(c: _Cursor) -> None:
     if not c.at_end():
         rest = " ".join(c.toks[c.i:])
-        _not_yet(c, c.toks[c.i:])
         start, what, end = c.last_place
         if start >= 0:  # "F VER - Gulf of Mexco": a short alias read of a misspelled name
             named = c.misread(start, end)

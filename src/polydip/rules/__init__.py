@@ -16,6 +16,7 @@ from polydip.errors import VariantError, did_you_mean
 from polydip.rules import (  # noqa: F401
     anchors,
     build_sites,
+    canals,
     capture_home,
     coast_changes,
     controlled_passages,

@@ -21,6 +21,10 @@ Hooks (a rule implements the ones it needs; RuleSet combines them). Positions:
                                                     (`finals`, None: dislodged)
   more_orders(m, pos, unit, us) -> [str]            orders beyond moves and supports a unit
                                                     may give now (listed by legal orders)
+  adjustment_acts(m, pos, orders) -> {(power, i)}   the build orders with an act (a canal
+                                                    build) that count, by power and index
+  acts_done(m, pos, after, counted) -> None         after the adjustments: the act orders
+                                                    that counted, as (power, order)
   report_lines(m, pos) -> [str]                     what players should know of the position
   markers(m, pos) -> [(loc, label)]                 markers to draw on the map
   refuse(m, unit, order) -> str | None              a reason to refuse this order for this
@@ -117,6 +121,12 @@ class Rule:
 
     def more_orders(self, m: Any, pos: Any, unit: Any, us: str) -> list[str]:
         return []
+
+    def adjustment_acts(self, m: Any, pos: Any, orders: list) -> set[tuple[int, int]]:
+        return set()
+
+    def acts_done(self, m: Any, pos: Any, after: Any, counted: list) -> None:
+        return None
 
     def report_lines(self, m: Any, pos: Any) -> list[str]:
         return []
@@ -301,6 +311,13 @@ class RuleSet:
 
     def more_orders(self, m: Any, pos: Any, unit: Any, us: str) -> list[str]:
         return [o for r in self._more_orders for o in r.more_orders(m, pos, unit, us)]
+
+    def adjustment_acts(self, m: Any, pos: Any, orders: list) -> set[tuple[int, int]]:
+        return {x for r in self.rules for x in r.adjustment_acts(m, pos, orders)}
+
+    def acts_done(self, m: Any, pos: Any, after: Any, counted: list) -> None:
+        for r in self.rules:
+            r.acts_done(m, pos, after, counted)
 
     def report_lines(self, m: Any, pos: Any) -> list[str]:
         return [line for r in self.rules for line in r.report_lines(m, pos)]
