@@ -4,8 +4,11 @@ the sentence it checks (seed 001, "Latin American Diplomacy" by Michael Zmolek).
 
 from __future__ import annotations
 
+import random
+
 from polydip.game.game import Game
 from polydip.oneshot import adjudicate_request
+from polydip.play import random_orders
 from polydip.report import build_report, format_report
 from polydip.state import Phase, Unit
 from polydip.variants.loader import load_variant
@@ -118,3 +121,29 @@ def test_the_report_tracks_canal_progress() -> None:
     assert g.set_orders("Colombia", ["Build Panama Canal"]) == []
     g.process()
     assert "Canal Panamá (PAN): 1 of 4 builds" in format_report(build_report(g, g.history[-1]))
+
+
+def test_legal_orders_offer_the_canal_build() -> None:
+    """A power with builds due that controls a canal's province with a unit there finds
+    "BUILD PAN CANAL" among its adjustment orders, and so do the others ("Players not in
+    control of Panama may contribute"); nobody may while nobody controls it with a unit."""
+    g = Game.new(V)
+    g.position.phase = Phase(1891, "D", "A")
+    m = g.map
+    g.position.units = [Unit(g.power("Colombia"), m.kind_index["A"], m.loc_of("PAN"))]
+    assert "BUILD PAN CANAL" in g.legal_orders("Colombia")["PAN"]
+    assert g.legal_orders("Mexico")["PAN"] == ["BUILD PAN CANAL"]
+    g.position.units = []
+    assert "PAN" not in g.legal_orders("Mexico")
+
+
+def test_random_games_build_canals_and_play_to_1917d() -> None:
+    """Random legal orders build canals (León's opens) and the game plays to its end."""
+    g = Game.new(V)
+    rng = random.Random(2)
+    while not g.is_over:
+        for p, lst in random_orders(g.map, g.position, rng).items():
+            assert g.set_orders(p, lst) == [], (g.phase, lst)
+        g.process()
+    assert g.position.phase.year == 1918
+    assert g.position.extra["canals"]["open"]

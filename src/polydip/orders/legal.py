@@ -364,6 +364,9 @@ def _adjustments(m: Map, pos: Position, power: int | None) -> dict[str, list[str
                         locs = [prov] if m.occupy[k][prov] else []
                     opts += [f"{m.kinds[k]} {m.loc_name[c]} B" for c in locs]
                 out[m.prov_abbr[prov]] = [*opts, "WAIVE"]
+            if m.rules:  # in place of a build (a canal build)
+                for place, lst in m.rules.more_adjustments(m, pos, pw).items():
+                    out.setdefault(place, []).extend(x for x in lst if x not in out.get(place, ()))
         elif delta < 0:
             for u in pos.units:
                 if u.power == pw:

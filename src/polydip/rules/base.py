@@ -23,6 +23,8 @@ Hooks (a rule implements the ones it needs; RuleSet combines them). Positions:
                                                     may give now (listed by legal orders)
   adjustment_acts(m, pos, orders) -> {(power, i)}   the build orders with an act (a canal
                                                     build) that count, by power and index
+  more_adjustments(m, pos, power) -> {place: [str]} adjustment orders beyond builds and
+                                                    removals `power` may give now (listed)
   acts_done(m, pos, after, counted) -> None         after the adjustments: the act orders
                                                     that counted, as (power, order)
   report_lines(m, pos) -> [str]                     what players should know of the position
@@ -127,6 +129,9 @@ class Rule:
 
     def acts_done(self, m: Any, pos: Any, after: Any, counted: list) -> None:
         return None
+
+    def more_adjustments(self, m: Any, pos: Any, power: int) -> dict[str, list[str]]:
+        return {}
 
     def report_lines(self, m: Any, pos: Any) -> list[str]:
         return []
@@ -318,6 +323,13 @@ class RuleSet:
     def acts_done(self, m: Any, pos: Any, after: Any, counted: list) -> None:
         for r in self.rules:
             r.acts_done(m, pos, after, counted)
+
+    def more_adjustments(self, m: Any, pos: Any, power: int) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for r in self.rules:
+            for place, lst in r.more_adjustments(m, pos, power).items():
+                out.setdefault(place, []).extend(lst)
+        return out
 
     def report_lines(self, m: Any, pos: Any) -> list[str]:
         return [line for r in self.rules for line in r.report_lines(m, pos)]

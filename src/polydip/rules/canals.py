@@ -128,6 +128,22 @@ class Canals(Rule):
                     room -= 1
         return out
 
+    def more_adjustments(self, m: Any, pos: Any, power: int) -> dict[str, list[str]]:
+        """Canal builds `power` may order now (with builds due), for each unfinished canal
+        whose controller has a unit in its province: the controller's own, or another
+        power's contribution (counted if the occupier builds too in that phase)."""
+        state = self._state(pos)
+        out = {}
+        for prov in self.canals:
+            if prov in state.get("open", {}):
+                continue
+            p = m.prov_index[prov]
+            here = {u.power for u in pos.units if m.loc_prov[u.loc] == p}
+            builder = self.controller(m, pos, p)
+            if builder in here and (power == builder or power not in here):
+                out[prov] = [f"BUILD {prov} CANAL"]
+        return out
+
     def acts_done(self, m: Any, pos: Any, after: Any, counted: list[tuple[int, Any]]) -> None:
         """After the adjustments: the progress of each canal, and when it opens."""
         if not counted:
