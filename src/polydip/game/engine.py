@@ -182,7 +182,7 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
         bound, errors = bind_to_units(m, pos.units, orders, MOVEMENT_TYPES, pos=pos)
         blocked = closed_passages(m, pos, options)
         # the units as they move (a rule may change a kind: a fleet going up a river)
-        moving = m.rules.moving_kinds(m, pos, bound) if m.rules.has_after_orders else pos.units
+        moving = m.rules.moving_kinds(m, pos, bound) if m.rules.has_kind_moves else pos.units
         mr = resolve_movement(m, moving, bound, options, blocked, pos)
         units = pos.units
 

@@ -259,6 +259,7 @@ class RuleSet:
         self._after_orders = [r for r in rules if type(r).after_orders is not Rule.after_orders]
         self._more_orders = [r for r in rules if type(r).more_orders is not Rule.more_orders]
         self.has_after_orders = bool(self._after_orders)
+        self.has_kind_moves = bool(self._kinds_moving)
         self.has_more_orders = bool(self._more_orders)
         self._retreat = [r for r in rules if type(r).retreat is not Rule.retreat]
         self._retreat_orders = [r for r in rules
