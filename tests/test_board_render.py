@@ -3,6 +3,7 @@ unit beside its own, one element per province with data-province, names full or 
 
 from __future__ import annotations
 
+import math
 import re
 import time
 
@@ -12,6 +13,7 @@ from polydip.game.game import Game
 from polydip.oneshot import build_position
 from polydip.render import picture_svg
 from polydip.render.board import load_board
+from polydip.variants.loader import builtin_names
 
 
 def _rings(d: str) -> list[list[tuple[float, float]]]:
@@ -130,16 +132,23 @@ def test_home_centers_are_marked() -> None:
                                    for h in p.homes)
 
 
-def test_no_power_is_drawn_in_the_sea_colour() -> None:
-    from polydip.render.colors import SEA, difference, mix, power_colors
+@pytest.mark.parametrize("name", builtin_names())
+def test_every_power_has_a_colour_of_its_own(name: str) -> None:
+    """Issue 9: no power close to the sea's colour, powers told apart also by colour-blind
+    players; beyond ten powers (LAD 1890 has 12, The Twentieth Century 13) no two powers
+    share a colour and every pair differs clearly for normal vision."""
+    from polydip.render.colors import SEA, _views, difference, mix, power_colors
 
-    for name in ("standard", "wita"):
-        g = Game.new(name)
-        colors = power_colors([p.color for p in g.variant.powers])
-        for c in colors:
-            assert difference(mix(c, "#ffffff", 0.42), SEA) >= 20
-        assert all(difference(a, b) >= 20 for i, a in enumerate(colors)
-                   for b in colors[:i])
+    powers = Game.new(name).variant.powers
+    colors = power_colors([p.color or "#888888" for p in powers])
+    assert len(set(colors)) == len(powers)
+    for c in colors:
+        assert difference(mix(c, "#ffffff", 0.42), SEA) >= 20
+    pairs = [(a, b) for i, a in enumerate(colors) for b in colors[:i]]
+    if len(powers) <= 10:
+        assert all(difference(a, b) >= 20 for a, b in pairs)
+    else:
+        assert all(math.dist(_views(a)[0], _views(b)[0]) >= 30 for a, b in pairs)
 
 
 @pytest.mark.parametrize("name", ["standard", "wita"])
@@ -150,3 +159,16 @@ def test_render_time(name: str) -> None:
     t = time.perf_counter()
     picture_svg(g)
     assert time.perf_counter() - t < 0.2
+
+
+def test_the_legend_counts_centers_by_value_as_the_report_does() -> None:
+    """LAD 1890: "capitals count 2 for victory and adjustments" — the legend's count is the
+    one the report and the adjustments use, not the number of provinces."""
+    g = Game.new("lad1890")
+    m = g.map
+    argentina = m.powers.index("Argentina")
+    owned = g.position.centers_of(argentina)
+    by_value = sum(m.sc_value[c] for c in owned)
+    assert by_value > len(owned)  # Buenos Aires, a capital, counts twice
+    assert f">{by_value} centers · " in picture_svg(g).split('class="legend"')[1].split(
+        ">Argentina<")[1]

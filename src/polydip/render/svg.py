@@ -603,6 +603,8 @@ def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float) -> 
         x = 20 + col * cell_w
         yy = y + row * KEY_ROW + 14
         n_sc = len(pos.centers_of(p))
+        if m.has_center_values:  # as the report counts them: a capital worth 2 counts twice
+            n_sc = sum(m.sc_value[c] for c in pos.centers_of(p))
         n_u = sum(1 for u in pos.units if u.power == p)
         svg.add(f'<rect x="{_fmt(x)}" y="{_fmt(yy - 19)}" width="30" height="26" rx="5" '
                 f'fill="{colors[p]}" stroke="{INK}" stroke-width="1.5"/>')
