@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 
 from polydip.geography.map import Map
-from polydip.render.board import Board, polyline_length, province_on_land
+from polydip.render.board import Board, impassable, polyline_length, province_on_land
 from polydip.render.draw import (
     BLOCKED_LINE,
     COAST_LINE,
@@ -57,6 +57,8 @@ class BoardGeo:
     label: list[Point]  # per province
     disl: list[Point]  # per province: where a unit dislodged from it is drawn
     land: list[bool]  # per province: drawn on land
+    blocked: list[bool]  # per province: impassable (no unit may enter)
+    slots: list[list[Point]]  # per province: where more units stand (an open space)
     province_d: list[str]  # per province: its outline as an SVG path
     water_d: list[str]  # per province: its water faces (lakes, an island's halo) if land
     islet_d: list[str]  # per province: its land faces (islets) if a sea
@@ -64,6 +66,7 @@ class BoardGeo:
     borders: list[tuple[str, str, float, str, str]]  # (class, colour, width, dash, path)
     links: list[tuple[str, str, str, Point, Point]]  # connectors: (a, b, kind, p, q)
     insets: list[tuple[Point, Point]]  # frames around moved geography
+    boxes: list[list[Point]]  # outlines of off-map spaces
 
 
 def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
@@ -90,7 +93,8 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
         return "".join(out)
 
     names = m.prov_abbr
-    land = [province_on_land(v, a) for a in names]
+    land = [province_on_land(v, a, board) for a in names]
+    blocked = [impassable(v, a) for a in names]
     province_d, water_d, islet_d = [], [], []
     for i, a in enumerate(names):
         province_d.append(rings_d(board.rings(a)))
@@ -134,7 +138,8 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
     for a, b, (x1, y1, x2, y2) in board.connectors:
         ks = sorted(x for x in kinds.get((min(a, b), max(a, b)), set()) if x not in
                     ("land", "sea"))
-        links.append((a, b, ks[0] if ks else "", tf((x1, y1)), tf((x2, y2))))
+        p, q = _at_least(tf((x1, y1)), tf((x2, y2)), 16.0 * k)
+        links.append((a, b, ks[0] if ks else "", p, q))
     # anchors
     unit_r = board.unit_radius * k
     label, disl, loc = [], [], []
@@ -149,10 +154,25 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
         coasts = board.anchors[a].get("coasts", {})
         for c in v.provinces[a].coasts:
             loc.append(tf(tuple(coasts[c])) if c in coasts else loc[i])
+    slots = [[tf(tuple(xy)) for xy in board.anchors[a].get("slots", [])] for a in names]
     insets = [(tf((x0 - 10, y0 - 10)), tf((x1 + 10, y1 + 10)))
               for x0, y0, x1, y1 in board.insets]
-    return BoardGeo(board, k, top, board.height * k, unit_r, loc, label, disl, land,
-                    province_d, water_d, islet_d, neutral, borders, links, insets)
+    boxes = [[tf(p) for p in box] for box in board.boxes]
+    return BoardGeo(board, k, top, board.height * k, unit_r, loc, label, disl, land, blocked,
+                    slots, province_d, water_d, islet_d, neutral, borders, links, insets,
+                    boxes)
+
+
+def _at_least(p: Point, q: Point, length: float) -> tuple[Point, Point]:
+    """A connector between provinces that almost touch, lengthened about its middle so that
+    it can be seen."""
+    d = math.dist(p, q)
+    if d >= length:
+        return p, q
+    ux, uy = ((q[0] - p[0]) / d, (q[1] - p[1]) / d) if d > 0 else (1.0, 0.0)
+    mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+    h = length / 2
+    return (mx - ux * h, my - uy * h), (mx + ux * h, my + uy * h)
 
 
 def _marked(ks: set[str]) -> str:
@@ -227,6 +247,10 @@ def draw_provinces(svg: Svg, m: Map, geo: BoardGeo, fills: list[str], owners: li
         svg.add(f'<rect class="inset" x="{fmt(x0)}" y="{fmt(y0)}" width="{fmt(x1 - x0)}" '
                 f'height="{fmt(y1 - y0)}" fill="none" stroke="#51606e" stroke-width="1.2" '
                 'stroke-dasharray="6 4"/>')
+    for box in geo.boxes:
+        d = "M" + " ".join(f"{fmt(x)} {fmt(y)}" for x, y in box) + "Z"
+        svg.add(f'<path class="box" d="{d}" fill="none" stroke="#51606e" stroke-width="1.6" '
+                'stroke-dasharray="7 4"/>')
     for a, b, kind, p, q in geo.links:
         color, w, dash = EDGE_STYLES.get(kind, ("#3d4f5f", 2.4, "2 3")) if kind else \
             ("#3d4f5f", 2.4, "2 3")
