@@ -246,7 +246,7 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
     order = sorted(cands, key=lambda p: len(cands[p][0]))
 
     def label_cost(p: int, bw: float, bh: float, reach: float = 1.6) -> np.ndarray:
-        cx, cy, cl, (x0, y0, mask) = cands[p]
+        cx, cy, cl, _ = cands[p]
         ux, uy = out[p]["unit"]
         du = np.hypot(cx - ux, cy - uy)
         cost = (0.25 * np.abs(du - 24.0) + 0.6 * np.maximum(du - 45.0, 0) - 1.5 * (cy > uy)
@@ -261,9 +261,14 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
             ow = np.clip(np.minimum(bx1, a1) - np.maximum(bx0, a0), 0, None)
             oh = np.clip(np.minimum(by1, b1) - np.maximum(by0, b0), 0, None)
             cost = cost + 0.5 * ow * oh
-        # how much of the box lies outside the province
+        return cost + 8.0 * outside_count(p, bw, bh)
+
+    def outside_count(p: int, bw: float, bh: float) -> np.ndarray:
+        """Per candidate: how many of six points of the label's box lie outside the
+        province (its corners and the middles of its long sides)."""
+        cx, cy, _cl, (x0, y0, mask) = cands[p]
         h, w = mask.shape
-        outside = np.zeros_like(cost)
+        outside = np.zeros(len(cx))
         for fx in (-0.5, 0.0, 0.5):
             for fy in (-0.5, 0.5):
                 qx = ((cx + fx * bw) * ss - x0).astype(int)
@@ -272,7 +277,7 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
                 inside = np.zeros_like(ok)
                 inside[ok] = mask[qy[ok], qx[ok]]
                 outside += ~inside
-        return cost + 8.0 * outside
+        return outside
 
     for p in order:
         cx, cy = cands[p][0], cands[p][1]
@@ -295,6 +300,16 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
             short = label_cost(p, sw, sh)
             k = int(short.argmin())
             if short[k] < 60.0:
+                j, bw, bh = k, sw, sh
+                out[p]["short_label"] = True
+        if full and name != abbr and not out[p].get("short_label") \
+                and outside_count(p, bw, bh)[j] >= 3:
+            # half the full name would lie in the neighbours (a small island): the
+            # abbreviation, if it fits better
+            sw, sh = label_box(abbr, False, label_size, center)
+            short = label_cost(p, sw, sh)
+            k = int(short.argmin())
+            if short[k] < 60.0 and outside_count(p, sw, sh)[k] < outside_count(p, bw, bh)[j]:
                 j, bw, bh = k, sw, sh
                 out[p]["short_label"] = True
         lx, ly = float(cx[j]), float(cy[j])

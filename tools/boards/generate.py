@@ -168,6 +168,30 @@ def draw_channels(gr, proj, hints: dict, ss: int) -> int:
     return len(items)
 
 
+def widen_water(gr, proj, hints: dict, ss: int) -> int:
+    """`[[widen]]`: water near a point made wider by `by_px` (a lake or a strait too narrow
+    for a unit and its name), within `radius_px` of `at` ([lat, lon]); the land it takes
+    is the shore's, drawn as water."""
+    from scipy import ndimage
+
+    for item in hints.get("widen", []):
+        lat, lon = item["at"]
+        x, y = proj.px([lon], [lat])
+        cx, cy = float(x[0]) * ss, float(y[0]) * ss
+        r = float(item["radius_px"]) * ss
+        by = float(item["by_px"]) * ss
+        y0, y1 = max(int(cy - r - by), 0), min(int(cy + r + by) + 1, gr.h)
+        x0, x1 = max(int(cx - r - by), 0), min(int(cx + r + by) + 1, gr.w)
+        sub = gr.part[y0:y1, x0:x1]
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        disc = (xx + 0.5 - cx) ** 2 + (yy + 0.5 - cy) ** 2 <= r * r
+        near = ndimage.distance_transform_edt(sub != 0) <= by
+        take = disc & near & (sub != 0)
+        sub[take] = 0
+        gr.lake[y0:y1, x0:x1][take] = False
+    return len(hints.get("widen", []))
+
+
 def stamp_boxes(zone: np.ndarray, box_px: dict[int, list[list[float]]], ss: int) -> None:
     for p, rects in box_px.items():
         for x0, y0, x1, y1 in rects:
@@ -191,7 +215,7 @@ def touching_pairs(region: np.ndarray, n: int, wrap: bool = False) -> set[tuple[
 
 def fix_junctions(region: np.ndarray, on_land: np.ndarray, land: list[bool],
                   adjacent: set[tuple[int, int]], free: set[tuple[int, int]], n: int,
-                  max_edges: int = 16) -> int:
+                  max_edges: int = 100) -> int:
     """Cell by cell, undo the short wrong touches left where four provinces meet (the units
     are blocks; a junction needs single cells): a cell of one side of a wrong pair that
     touches the other side goes to a third neighbouring province of its surface when that
@@ -203,7 +227,7 @@ def fix_junctions(region: np.ndarray, on_land: np.ndarray, land: list[bool],
             or (min(a, b), max(a, b)) in free
 
     moved = 0
-    for _round in range(4):
+    for _round in range(40):
         wrong: dict[tuple[int, int], list[tuple[int, int]]] = {}
         for dy, dx in ((0, 1), (1, 0)):
             a = region[:h - dy, :w - dx]
@@ -306,6 +330,7 @@ def main(argv: list[str] | None = None) -> int:
     gr = grid.rasterise([a.geom for a in admin], lakes, proj, ss, sea_lake_pts,
                         float(g.get("min_lake_px", 40)), say)
     draw_channels(gr, proj, hints, ss)
+    widen_water(gr, proj, hints, ss)
     box_px = place_boxes(gr, proj, boxes, ss)
     timer.step(f"rasterised {gr.w} x {gr.h} cells")
     # seeds in grid cells

@@ -32,10 +32,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--crop", help="X0,Y0,X1,Y1 in board pixels")
     ap.add_argument("--zoom", type=float, default=2.0)
     ap.add_argument("--names", choices=["full", "short"])
+    ap.add_argument("--regions", action="store_true",
+                    help="fill every province with a colour of its own (to see its extent)")
     args = ap.parse_args(argv)
     if args.board:
         board = read_board(Path(args.board))
         svg_module.load_board = lambda v, path=None: board  # draw this board, not the shipped one
+    if args.regions:
+        original = svg_module._fills
+
+        def fills(m, pos, colors, land, blocked):
+            rng = random.Random(7)
+            out, owners = original(m, pos, colors, land, blocked)
+            return [f"#{rng.randrange(0x60, 0xf0):02x}{rng.randrange(0x60, 0xf0):02x}"
+                    f"{rng.randrange(0x60, 0xf0):02x}" for _ in out], owners
+
+        svg_module._fills = fills
     g = Game.new(args.variant, name="preview")
     rng = random.Random(1)
     for _ in range(args.phases):

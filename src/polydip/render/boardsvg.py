@@ -24,17 +24,12 @@ from polydip.render.draw import (
     SEA_LINE,
     Point,
     Svg,
+    border_class,
+    edge_style,
     fmt,
 )
 
-# border style per edge kind: (color, width, dash)
-EDGE_STYLES: dict[str, tuple[str, float, str]] = {
-    "canal": ("#0f8fb0", 3.2, "7 4"),
-    "river": ("#2d6fd6", 3.2, ""),
-    "bridge": ("#8b5a2b", 3.2, "3 3"),
-    "strait": ("#0f8fb0", 2.6, "2 4"),
-}
-OTHER_EDGE = ("#8a3ea8", 2.6, "6 3")
+# border styles: (colour, width, dash)
 STYLES: dict[str, tuple[str, float, str]] = {
     "coast": (COAST_LINE, 1.3, ""),
     "own-coast": (COAST_LINE, 0.9, ""),
@@ -116,7 +111,7 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
         pts = arcs_d[i]
         groups.setdefault(style, []).append("M" + " ".join(arcs_s[i]))
         pair = (min(lf[0], rf[0]), max(lf[0], rf[0]))
-        if lf[0] != rf[0] and _marked(kinds.get(pair, set())):
+        if lf[0] != rf[0] and lf[1] == rf[1] and _marked(v, kinds.get(pair, set())):
             length = polyline_length(pts)
             if length > crossing.get(pair, (0.0, -1))[0]:
                 crossing[pair] = (length, i)
@@ -124,7 +119,7 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
     order = ["nation", "own-coast", "halo", "sea", "land", "coast", "impassable"]
     for style in sorted(groups, key=lambda s: (order.index(s) if s in order else 99, s)):
         if style.startswith("edge:"):
-            color, w, dash = EDGE_STYLES.get(style[5:], OTHER_EDGE)
+            color, w, dash = edge_style(v, style[5:])
         else:
             color, w, dash = STYLES[style]
         borders.append((style.replace("edge:", ""), color, w * k, dash, "".join(groups[style])))
@@ -132,7 +127,7 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
     # a canal (or bridge, strait...) between provinces that touch: a mark across the middle
     # of their border; rivers are drawn as the border itself
     for (a, b), (_length, i) in sorted(crossing.items()):
-        kind = _marked(kinds[(a, b)])
+        kind = _marked(v, kinds[(a, b)])
         p, q = _across(arcs_d[i], 9.0 * k)
         links.append((a, b, kind, p, q))
     for a, b, (x1, y1, x2, y2) in board.connectors:
@@ -175,9 +170,10 @@ def _at_least(p: Point, q: Point, length: float) -> tuple[Point, Point]:
     return (mx - ux * h, my - uy * h), (mx + ux * h, my + uy * h)
 
 
-def _marked(ks: set[str]) -> str:
-    """The special edge kind a border between two provinces is marked with ("" if none)."""
-    special = sorted(x for x in ks if x not in ("land", "sea", "river"))
+def _marked(v, ks: set[str]) -> str:
+    """The crossing kind (canal, bridge, strait) a border between two provinces of one
+    surface is marked with ("" if none)."""
+    special = sorted(x for x in ks if x not in ("land", "sea") and not border_class(v, x))
     return special[0] if special else ""
 
 
@@ -203,12 +199,15 @@ def _border_style(lf, rf, kinds, board: Board, land: list[bool], m: Map) -> str:
         return "own-coast"
     pair = (min(ra, rb), max(ra, rb))
     ks = kinds.get(pair, set())
-    if "river" in ks:
+    classes = sorted(x for x in ks if border_class(m.variant, x))
+    if "river" in classes:
         return "edge:river"
     if sa != sb:
         return "coast"
     if "neutral" in pair:
         return "nation" if sa == "land" else "sea"
+    if classes:  # a mountain or rainforest border: the most particular class (the
+        return "edge:" + classes[0]  # Greater Andes before mountain)
     if sa == "water":
         la = land[m.prov_index[ra]]
         lb = land[m.prov_index[rb]]
@@ -252,7 +251,7 @@ def draw_provinces(svg: Svg, m: Map, geo: BoardGeo, fills: list[str], owners: li
         svg.add(f'<path class="box" d="{d}" fill="none" stroke="#51606e" stroke-width="1.6" '
                 'stroke-dasharray="7 4"/>')
     for a, b, kind, p, q in geo.links:
-        color, w, dash = EDGE_STYLES.get(kind, ("#3d4f5f", 2.4, "2 3")) if kind else \
+        color, w, dash = edge_style(m.variant, kind) if kind else \
             ("#3d4f5f", 2.4, "2 3")
         svg.add(f'<g class="border link" data-link="{a}-{b}">')
         svg.line(p, q, "#ffffff", w + 2.5)

@@ -36,6 +36,8 @@ from polydip.render.draw import (
     PAPER,
     SEA,
     SEA_LINE,
+    border_class,
+    edge_style,
 )
 from polydip.render.draw import Svg as _Svg
 from polydip.render.draw import fmt as _fmt
@@ -58,18 +60,6 @@ from polydip.render.view import PhaseView
 WIDTH = 1600
 TITLE_H = 64
 KEY_ROW = 40  # height of one row of the legend band under the map
-
-# border style per edge kind: (color, width, dash)
-EDGE_STYLES: dict[str, tuple[str, float, str]] = {
-    "land": (LAND_LINE, 1.2, ""),
-    "sea": (SEA_LINE, 1.2, ""),
-    "canal": ("#0f8fb0", 4.0, "7 4"),
-    "river": ("#2d6fd6", 4.0, ""),
-    "bridge": ("#8b5a2b", 4.0, "3 3"),
-    "strait": ("#0f8fb0", 3.0, "2 4"),
-}
-OTHER_EDGE = ("#8a3ea8", 3.0, "6 3")
-
 
 @dataclass(slots=True)
 class _Geo:
@@ -243,7 +233,7 @@ def _provinces(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str]) -> None:
         ks = kinds.get((i, j), set())
         special = sorted(k for k in ks if k not in ("land", "sea"))
         if special:
-            color, width, dash = EDGE_STYLES.get(special[0], OTHER_EDGE)
+            color, width, dash = edge_style(v, special[0])
             kind = special[0]
         elif is_sea[i] != is_sea[j]:
             color, width, dash, kind = COAST_LINE, 2.0, "", "coast"
@@ -265,7 +255,7 @@ def _provinces(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str]) -> None:
         if (i, j) in borders:
             continue
         special = sorted(k for k in ks if k not in ("land", "sea"))
-        color, width, dash = (EDGE_STYLES.get(special[0], OTHER_EDGE) if special
+        color, width, dash = (edge_style(v, special[0]) if special
                               else ("#5f6f7d", 2.0, "2 4"))
         a, b = geo.cells[i].points, geo.cells[j].points
         p, q = closest_points(a, b) if a and b else (geo.site[i], geo.site[j])
@@ -601,13 +591,39 @@ def _key_items(m: Map) -> list[str]:
                                  if m.kinds[k] not in ("A", "F")]
     items += ["supply center", "home center", "move", "retreat", "support", "convoy", "hold",
               "failed order", "dislodged unit", "build / remove", "no passage"]
-    items += [f"{k} crossing" for k in sorted(m.variant.edge_kinds) if k not in ("land", "sea")]
+    v = m.variant
+    crossing = set()  # kinds joining two provinces of one surface (not a coast)
+    for e in v.edges:
+        a, b = m.prov_index[e.a.split("/")[0]], m.prov_index[e.b.split("/")[0]]
+        if a != b and _is_land(m, a) == _is_land(m, b):
+            crossing.add(e.kind)
+    for k in sorted(v.edge_kinds):
+        if k in ("land", "sea"):
+            continue
+        name = k.replace("_", " ")
+        if border_class(v, k):
+            items.append(f"{name} border")
+        elif k in crossing:
+            items.append(f"{name} crossing")
     return items
+
+
+def _key_layout(m: Map) -> list[tuple[str, float, int]]:
+    """The legend's key items, flowed into rows: (label, x, row)."""
+    out = []
+    x, row = 14.0, 0
+    for label in _key_items(m):
+        w = max(KEY_ITEM_W, 68 + len(label) * 16 * 0.52 + 20)
+        if x + w > WIDTH - 8 and x > 14:
+            x, row = 14.0, row + 1
+        out.append((label, x, row))
+        x += w
+    return out
 
 
 def _legend_height(m: Map) -> float:
     power_rows = -(-len(m.powers) // POWERS_PER_ROW)
-    key_rows = -(-len(_key_items(m)) // (WIDTH // KEY_ITEM_W))
+    key_rows = _key_layout(m)[-1][2] + 1
     return 24 + power_rows * KEY_ROW + 12 + key_rows * KEY_ROW + 16
 
 
@@ -637,10 +653,8 @@ def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float) -> 
     svg.line((20, y - 8), (WIDTH - 20, y - 8), "#d8d2c4", 1)
     gray = "#9a9a9a"
     army = next((k for k in range(len(m.kinds)) if m.kinds[k] == "A"), 0)
-    per_row = WIDTH // KEY_ITEM_W
-    for n, label in enumerate(_key_items(m)):
-        row, col = divmod(n, per_row)
-        x = 14 + col * KEY_ITEM_W
+    edge_names = {k.replace("_", " "): k for k in m.variant.edge_kinds}
+    for label, x, row in _key_layout(m):
         yy = y + row * KEY_ROW + 16
         sx = x + 30  # the symbol's centre
         svg.text(x + 68, yy + 6, label, 16, INK, anchor="start")
@@ -683,7 +697,8 @@ def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float) -> 
             _badge(svg, sx + 13, yy, "cross")
         elif label == "no passage":
             svg.line((x, yy), (x + 60, yy), BLOCKED_LINE, 3.2)
-        else:  # an edge kind
-            color, width, dash = EDGE_STYLES.get(label.split()[0], OTHER_EDGE)
+        else:  # an edge kind: "<kind> crossing" or "<kind> border"
+            kind = edge_names.get(label.rsplit(" ", 1)[0], "")
+            color, width, dash = edge_style(m.variant, kind)
             svg.line((x, yy), (x + 60, yy), color, width, dash)
     svg.add("</g>")
