@@ -105,18 +105,23 @@ def cmd_show(args: argparse.Namespace) -> int:
         final = rec is g.history[-1]
         print(format_report(build_report(g, rec, final=final, names=names), args.format))
         return 0
+    from polydip.adjudication.adjustments import adjustment_counts
     from polydip.game.calendar import season_name
     from polydip.orders.describe import place, unit
     from polydip.report import pending_lines
 
     print(f"{g.variant.title} — {season_name(g.variant.calendar, pos.phase)} ({pos.phase.name})"
           + ("" if g.status == "active" else f" — game {g.status}"))
+    due = adjustment_counts(m, pos) if pos.phase.type == "A" and rec is None else None
     for power in range(len(m.powers)):
         units = [unit(m, u.kind, u.loc, names) for u in pos.units if u.power == power]
         centers = pos.centers_of(power)
         if not units and not centers:
             continue
-        head = f"  {m.powers[power]} ({len(centers)} centers, {len(units)} units)"
+        worth = sum(m.sc_value[c] for c in centers)  # a capital worth 2 counts twice
+        head = f"  {m.powers[power]} ({worth} centers, {len(units)} units)"
+        if due and due[power]:
+            head += f" — {'builds' if due[power] > 0 else 'removes'} {abs(due[power])}"
         if names == "full":
             print(head + ":" + "".join(f"\n      {u}" for u in units))
         else:
@@ -156,7 +161,7 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
-    from polydip.game.files import game_transaction
+    from polydip.game.game import game_transaction
 
     with game_transaction(args.gamefile) as g:
         rec = g.undo()
@@ -168,7 +173,8 @@ def cmd_undo(args: argparse.Namespace) -> int:
 
 def cmd_convert(args: argparse.Namespace) -> int:
     from polydip.game.dipjson import game_to_diplomacy
-    from polydip.game.files import load_game, write_atomic
+    from polydip.game.files import write_atomic
+    from polydip.game.game import load_game
 
     g = load_game(args.infile)
     done = len(g.history)

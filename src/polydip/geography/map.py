@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from polydip.errors import VariantError, did_you_mean
 from polydip.geography.names import build_index, lookup, name_key
+from polydip.rules import compile_rules
 from polydip.variants.model import DEFAULT_COASTS, Variant
 
 
@@ -122,9 +123,19 @@ class Map:
         self.adj_set: list[list[frozenset[int]]] = [
             [frozenset(s) for s in per_kind] for per_kind in adj_sets
         ]
+        # locations a unit of kind k on loc can move to over an edge: adjacent, and a place
+        # it may stand on
+        self.move_locs: list[list[tuple[int, ...]]] = [
+            [tuple(d for d in self.adj[k][loc] if self.occupy[k][d]) for loc in range(self.n_loc)]
+            for k in range(nk)
+        ]
+        self.move_locs_set: list[list[frozenset[int]]] = [
+            [frozenset(x) for x in per_kind] for per_kind in self.move_locs
+        ]
         # provinces a unit of kind k on loc can move into (for support: coasts do not matter)
         self.reach_prov: list[list[frozenset[int]]] = [
-            [frozenset(self.loc_prov[x] for x in s) for s in per_kind] for per_kind in adj_sets
+            [frozenset(self.loc_prov[x] for x in s if self.occupy[k][x]) for s in per_kind]
+            for k, per_kind in enumerate(adj_sets)
         ]
         # convoy geometry: convoy provinces next to each province (by any convoying kind)
         convoy_kinds = [k for k in range(nk) if self.kind_convoys[k]]
@@ -164,8 +175,6 @@ class Map:
         self.names = self._build_names()
         # memo tables of derived facts, filled lazily by the modules that use them
         self.memo: dict[str, dict] = {}
-        from polydip.rules import compile_rules
-
         self.rules = compile_rules(variant)
         opens = self.rules.open_spaces()
         # provinces with no stacking limit, where units never bounce (rules/open_spaces.py)
@@ -175,6 +184,44 @@ class Map:
         self.no_swap: frozenset[tuple[int, int]] = frozenset(
             (self.prov_index[x], self.prov_index[y])
             for a, b in self.rules.no_swap_pairs() for x, y in ((a, b), (b, a)))
+        self._compile_rule_tables()
+
+    def _compile_rule_tables(self) -> None:
+        """What the rule modules change in supports, strengths and retreats, as plain tables
+        the adjudicator reads (rules/base.py names the hooks). Without such rules each table
+        is the standard one itself, so the standard game reads the same lists as before."""
+        rules = self.rules
+        # provinces a unit of kind k on loc may support into (a subset of reach_prov)
+        self.support_reach: list[list[frozenset[int]]] = self.reach_prov
+        no_support = rules.no_support(self) if rules else set()
+        if no_support:
+            self.support_reach = [
+                [frozenset(q for q in reach if (k, loc, q) not in no_support)
+                 for loc, reach in enumerate(per_kind)]
+                for k, per_kind in enumerate(self.reach_prov)]
+        # (kind, province): a unit of that kind there may not be supported to hold
+        self.no_hold_support: frozenset[tuple[int, int]] = frozenset(
+            rules.no_hold_support(self) if rules else ())
+        # (kind, from loc, to loc) -> strength of the move before supports, when not 1
+        self.move_strength: dict[tuple[int, int, int], int] = (
+            {key: v for key, v in rules.move_strength(self).items() if v != 1} if rules else {})
+        # season -> moves that fail unless supported (and then cut nothing)
+        self.needs_support: dict[str, frozenset[tuple[int, int, int]]] = (
+            {s: frozenset(moves) for s, moves in rules.needs_support(self).items() if moves}
+            if rules else {})
+        # where a dislodged unit of kind k on loc may retreat, before occupation
+        self.retreat_locs: list[list[tuple[int, ...]]] = self.move_locs
+        no_retreat = rules.no_retreat(self) if rules else set()
+        if no_retreat:
+            self.retreat_locs = [
+                [tuple(d for d in dests if (k, loc, d) not in no_retreat)
+                 for loc, dests in enumerate(per_kind)]
+                for k, per_kind in enumerate(self.move_locs)]
+        # units a rule allows to move only to some provinces now (rules.move_limits)
+        self.has_move_limits = rules.has_move_limits
+        # centers worth more than one (a capital counting twice)
+        self.has_center_values = any(v != 1 for v, sc in zip(self.sc_value, self.is_sc,
+                                                             strict=True) if sc)
 
     def _edge_loc(self, name: str, key: str) -> int:
         loc = self.loc_index.get(name)

@@ -8,7 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from polydip.errors import VariantError, did_you_mean
+from polydip.variants.importers import import_variant
 from polydip.variants.model import (
+    DEFAULT_CALENDAR,
+    DEFAULT_EDGE_KINDS,
+    DEFAULT_TERRAINS,
+    DEFAULT_UNIT_KINDS,
     PHASE_TYPES,
     Calendar,
     CoastName,
@@ -23,26 +28,6 @@ from polydip.variants.model import (
     Victory,
 )
 from polydip.variants.search import search_path as search
-
-DEFAULT_UNIT_KINDS = {
-    "A": {"name": "army", "convoyed": True},
-    "F": {"name": "fleet", "coastal": True, "convoys": True},
-}
-DEFAULT_TERRAINS = {
-    "land": {"occupy": ["A"]},
-    "coast": {"occupy": ["A", "F"]},
-    "sea": {"occupy": ["F"], "convoy": True},
-}
-DEFAULT_EDGE_KINDS = {"land": {"units": ["A"]}, "sea": {"units": ["F"]}}
-DEFAULT_CALENDAR = {
-    "start": "S1901M",
-    "centers_change_after": "F",
-    "seasons": [
-        {"name": "Spring", "abbr": "S", "phases": ["movement", "retreats"]},
-        {"name": "Fall", "abbr": "F", "phases": ["movement", "retreats"]},
-        {"name": "Winter", "abbr": "W", "phases": ["adjustments"]},
-    ],
-}
 
 
 def builtin_names() -> list[str]:
@@ -98,8 +83,6 @@ def _load_variant(name_or_path: str | Path, search_path: list[str | Path] | None
     if not _is_file(path):
         raise VariantError(f"{text_name[:80]}: no such variant file")
     if path.suffix.lower() in (".map", ".cfg"):
-        from polydip.variants.importers import import_variant
-
         return import_variant(path, search_path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -173,7 +156,7 @@ class _Reader:
 
     def victory(self, vic: dict[str, Any], key: str, base: Victory) -> Victory:
         known = {"centers", "last_year", "last_year_result", "more_than_others", "check",
-                 "check_season", "no_change_years", "presets"}
+                 "check_season", "no_change_years", "draw", "presets"}
         for k in vic:
             if k not in known:
                 raise self.fail(f"{key}.{k}", "unknown key" + did_you_mean(k, known))
@@ -186,11 +169,14 @@ class _Reader:
             check=self.get(vic, "check", str, key, base.check),
             check_season=self.get(vic, "check_season", str, key, base.check_season),
             no_change_years=self.get(vic, "no_change_years", int, key, base.no_change_years),
+            draw=self.get(vic, "draw", str, key, base.draw),
         )
         if v.check not in ("after_update", "start_of_season"):
             raise self.fail(f"{key}.check", "must be \"after_update\" or \"start_of_season\"")
         if v.last_year_result not in ("draw", "most_centers"):
             raise self.fail(f"{key}.last_year_result", "must be \"draw\" or \"most_centers\"")
+        if v.draw not in ("any", "all"):
+            raise self.fail(f"{key}.draw", "must be \"any\" or \"all\"")
         return v
 
     def read(self) -> Variant:
