@@ -194,6 +194,7 @@ def clear_polydip_caches() -> None:
     """Empty every cache polydip keeps between calls (parsed orders, per-map tables, convoy
     geometry), so a replay starts as cold as a new process."""
     import polydip.adjudication.convoy as convoy
+    import polydip.adjudication.legality as legality
     import polydip.game.engine as engine
     import polydip.orders.legal as legal
     import polydip.orders.parser as parser
@@ -201,8 +202,7 @@ def clear_polydip_caches() -> None:
     parser._parse_cached.cache_clear()
     engine._DESCRIBED.clear()
     for f in (convoy._necessary, convoy.fleet_reach, convoy.fleet_component, legal._tables,
-              legal._convoy_table,
-              legal._routes_without):
+              legal._convoy_table, legality.route_without, legality._convoy_reach):
         f.cache_clear()
 
 

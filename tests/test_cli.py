@@ -54,6 +54,16 @@ def test_orders_from_a_file(tmp_path, capsys) -> None:
     orders.write_text("# England\nF LON - ENG\n\nF EDI - NTH\nA LVP - YOR\n")
     code, out, _ = run(capsys, "orders", game, "England", "--file", str(orders))
     assert code == 0 and "England, Spring 1901 Movement (S1901M): 3 orders" in out
+    # the comment and the blank line are skipped; the three orders are kept for England
+    from polydip.game.game import Game
+
+    g = Game.load(game)
+    assert g.orders == {g.power("England"): ["F LON - ENG", "F EDI - NTH", "A LVP - YOR"]}
+    code, out, _ = run(capsys, "process", game)
+    assert code == 0
+    g = Game.load(game)
+    assert {g.map.unit_str(u.kind, u.loc) for u in g.position.units
+            if u.power == g.power("England")} == {"F ENG", "F NTH", "A YOR"}
 
 
 def test_new_refuses_to_overwrite(tmp_path, capsys) -> None:

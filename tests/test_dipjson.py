@@ -16,9 +16,8 @@ import pytest
 
 from polydip.cli.main import main
 from polydip.errors import GameFileError, NotSupportedError
-from polydip.game.dipjson import game_from_diplomacy, game_to_diplomacy
+from polydip.game.dipjson import game_to_diplomacy
 from polydip.game.engine import parse_orders, process
-from polydip.game.files import load_game
 from polydip.game.game import Game
 from polydip.play import random_orders
 from polydip.state import Position
@@ -221,7 +220,7 @@ def test_export_a_finished_game_ends_with_completed() -> None:
     g.declare_draw()
     data = game_to_diplomacy(g)
     assert [p["name"] for p in data["phases"]] == ["S1901M", "F1901M", "COMPLETED"]
-    back = game_from_diplomacy(json.loads(json.dumps(data)))
+    back = Game.from_diplomacy(json.loads(json.dumps(data)))
     assert back.status == "drawn" and back.phase == "F1901M" and len(back.history) == 1
     try:
         from diplomacy.utils.export import from_saved_game_format
@@ -248,7 +247,7 @@ def test_import_of_a_diplomacy_game_matches_the_package() -> None:
     dg = play_diplomacy(seed=10)
     data = json.loads(json.dumps(to_saved_game_format(dg)))
     assert any(p["name"].endswith("R") for p in data["phases"])  # the seed has retreats
-    g = game_from_diplomacy(data, "dg")
+    g = Game.from_diplomacy(data, "dg")
     m = g.map
     positions = all_positions(g)
     assert [p.phase.name for p in positions] == [p["name"] for p in data["phases"]]
@@ -278,7 +277,7 @@ def test_polydip_plays_on_from_an_imported_game() -> None:
     pytest.importorskip("diplomacy")
     from diplomacy.utils.export import to_saved_game_format
 
-    g = game_from_diplomacy(to_saved_game_format(play_diplomacy(seed=11, until="F1902M")))
+    g = Game.from_diplomacy(to_saved_game_format(play_diplomacy(seed=11, until="F1902M")))
     assert g.phase == "F1902M"
     rng = random.Random(1)
     for _ in range(4):
@@ -296,7 +295,7 @@ def test_round_trip_keeps_positions_orders_and_results(seed: int) -> None:
     g = play_polydip(seed)
     unit = g.position.units[0]
     g.set_orders(unit.power, [f"{g.map.unit_str(unit.kind, unit.loc)} H"])
-    back = game_from_diplomacy(json.loads(json.dumps(game_to_diplomacy(g))))
+    back = Game.from_diplomacy(json.loads(json.dumps(game_to_diplomacy(g))))
     assert [norm(back, p) for p in all_positions(back)] == [norm(g, p) for p in all_positions(g)]
     for a, b in zip(g.history, back.history, strict=True):
         assert given(b.orders) == given(a.orders), a.position.phase
@@ -315,9 +314,9 @@ def test_round_trip_through_files_and_the_cli(tmp_path, capsys) -> None:
     data = json.loads(dip.read_text())
     assert data["map"] == "standard" and "format" not in data
     back = tmp_path / "back.json"
-    assert main(["convert", str(dip), str(back)]) == 0  # load_game sees the package's format
+    assert main(["convert", str(dip), str(back)]) == 0  # Game.load sees the package's format
     assert "a polydip game file" in capsys.readouterr().out
-    g2 = load_game(back)
+    g2 = Game.load(back)
     assert [norm(g2, p) for p in all_positions(g2)] == [norm(g, p) for p in all_positions(g)]
 
 
@@ -325,7 +324,7 @@ def test_round_trip_through_files_and_the_cli(tmp_path, capsys) -> None:
 
 
 def test_fixture_reads_as_a_polydip_game() -> None:
-    g = load_game(FIXTURE)
+    g = Game.load(FIXTURE)
     m = g.map
     assert g.name == "dipjson-fixture"
     assert [r.position.phase.name for r in g.history] == ["S1901M", "F1901M", "F1901R", "W1901A"]
@@ -358,7 +357,7 @@ def test_fixture_reads_as_a_polydip_game() -> None:
 
 def test_fixture_history_agrees_with_polydip_adjudication() -> None:
     """Each phase of the file, adjudicated again by polydip, gives the file's next phase."""
-    g = load_game(FIXTURE)
+    g = Game.load(FIXTURE)
     for rec in g.history:
         parsed, errors = parse_orders(g.map, rec.position.phase, rec.orders)
         assert errors == []
@@ -374,7 +373,7 @@ def test_fixture_history_agrees_with_polydip_adjudication() -> None:
 
 def test_fixture_exports_back_to_the_same_file_content() -> None:
     data = json.loads(FIXTURE.read_text())
-    out = game_to_diplomacy(load_game(FIXTURE))
+    out = game_to_diplomacy(Game.load(FIXTURE))
     assert [p["name"] for p in out["phases"]] == [p["name"] for p in data["phases"]]
     for mine, theirs in zip(out["phases"], data["phases"], strict=True):
         for key in ("units", "centers", "homes"):
@@ -391,12 +390,12 @@ def test_fixture_exports_back_to_the_same_file_content() -> None:
 def test_a_file_starting_with_a_retreat_phase_uses_its_retreat_places() -> None:
     data = json.loads(FIXTURE.read_text())
     data["phases"] = data["phases"][2:]  # no movement phase to find the attacker in
-    g = game_from_diplomacy(copy.deepcopy(data))
+    g = Game.from_diplomacy(copy.deepcopy(data))
     (d,) = g.history[0].position.dislodged
     assert d.attacker == -1
     assert sorted(g.map.loc_name[x] for x in d.retreats) == ["BOH", "KIE", "RUH"]
     del data["phases"][0]["state"]["retreats"]  # nothing to go on: every empty neighbour
-    (d,) = game_from_diplomacy(data).history[0].position.dislodged
+    (d,) = Game.from_diplomacy(data).history[0].position.dislodged
     assert sorted(g.map.loc_name[x] for x in d.retreats) == ["BOH", "BUR", "KIE", "RUH", "SIL"]
 
 
@@ -454,7 +453,7 @@ def test_malformed_files_name_the_problem(tmp_path, path, value, expect) -> None
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data))
     with pytest.raises(GameFileError, match=expect) as info:
-        load_game(bad)
+        Game.load(bad)
     assert str(bad) in str(info.value)
 
 
@@ -462,20 +461,20 @@ def test_another_map_is_not_supported(tmp_path) -> None:
     data = json.loads(FIXTURE.read_text())
     data["map"] = "ancmed"
     with pytest.raises(NotSupportedError, match="ancmed"):
-        game_from_diplomacy(data)
+        Game.from_diplomacy(data)
     data = json.loads(FIXTURE.read_text())
     data["phases"][0]["state"]["map"] = "modern"
     with pytest.raises(NotSupportedError, match="modern"):
-        game_from_diplomacy(data)
+        Game.from_diplomacy(data)
 
 
 def test_not_a_saved_game() -> None:
     with pytest.raises(GameFileError, match="not a diplomacy saved game"):
-        game_from_diplomacy([])  # type: ignore[arg-type]
+        Game.from_diplomacy([])  # type: ignore[arg-type]
     data = copy.deepcopy(json.loads(FIXTURE.read_text()))
     data["phases"] = [{"name": "COMPLETED", "state": {"units": {}}}]
     with pytest.raises(GameFileError, match="COMPLETED"):
-        game_from_diplomacy(data)
+        Game.from_diplomacy(data)
 
 
 def test_cli_convert_reports_a_malformed_file(tmp_path, capsys) -> None:

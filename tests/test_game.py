@@ -55,8 +55,13 @@ def test_dislodgement_leads_to_a_retreat_phase_with_options() -> None:
     g.process()
     g.set_orders("Germany", ["A MUN - TYR", "A BER - MUN"])
     g.set_orders("Austria", ["A VIE - TYR"])
-    g.process()  # Munich-Tyrolia and Vienna-Tyrolia bounce; nothing dislodged
-    assert g.phase == "W1901A" or g.phase == "S1902M"
+    out = g.process()  # Munich-Tyrolia and Vienna-Tyrolia bounce; nothing dislodged
+    results = {r.text: r.result for r in out.results}
+    assert results["A MUN - TYR"] == ["bounce"] and results["A VIE - TYR"] == ["bounce"]
+    assert results["A BER - MUN"] == ["bounce"]  # Munich stayed where it was
+    assert out.position.dislodged == [] and out.center_changes == []
+    assert g.phase == "S1902M"  # no retreat, nobody to build or remove
+    assert {"A MUN", "A BER"} <= units_of(g, "Germany") and "A VIE" in units_of(g, "Austria")
     g2 = Game.new("standard")
     g2.set_orders("Austria", ["A VIE - TYR", "A BUD - VIE"])
     g2.set_orders("Italy", ["A VEN H"])

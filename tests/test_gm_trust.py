@@ -249,7 +249,7 @@ def test_greetings_and_signatures_are_ignored_and_counted(wita, capsys) -> None:
 # ---- 5. adjustments said right -------------------------------------------------------------
 
 def winter(variant: str, position: dict) -> Game:
-    from polydip.oneshot import build_position
+    from polydip.game.positions import build_position
 
     g = Game.new(variant)
     g.position = build_position(g.map, position)

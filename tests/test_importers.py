@@ -293,6 +293,10 @@ def test_dpjudge_dummy_power_becomes_neutral(tmp_path: Path) -> None:
     assert [p.neutral for p in v.powers] == [False, False, True]
     assert "DUMMY" in v.notes
     assert check_variant(v) == []
+    # a dummy's units hold: the neutral_units rule refuses orders for them
+    assert "neutral_units" in v.rules
+    g = Game.new(v)
+    assert "always holds" in g.set_orders(g.map.powers[2], ["A HIL - SUD"])[0]
 
 
 # ---- DPjudge's Imperial: ownership restrictions and HOME_BUILDS ----------------------------

@@ -113,7 +113,7 @@ def test_orders_can_be_replaced_until_the_phase_is_processed() -> None:
 
 
 def test_retreat_and_adjustment_phases() -> None:
-    from polydip.oneshot import build_position
+    from polydip.game.positions import build_position
 
     g = Game.new("standard")
     g.position = build_position(g.map, {

@@ -112,6 +112,16 @@ def test_unit_type_may_be_omitted_or_wrong() -> None:
     # DATC 4.C.1/4.C.2: the order stands; the unit's real kind is used when it is bound
     assert parse_order(M, "PAR - BUR").kind is None
     assert parse_order(M, "F PAR - BUR").kind == M.kind_index["F"]
+    from polydip.game.game import Game
+
+    for written in ("PAR - BUR", "F PAR - BUR"):
+        g = Game.new("standard")
+        assert g.set_orders("France", [written, "A MAR S F PAR - BUR"]) == []
+        out = g.process()
+        results = {r.text: r.result for r in out.results}
+        assert results["A PAR - BUR"] == []  # named as the army it is
+        assert [r for t, r in results.items() if t.startswith("A MAR S")] == [[]]
+        assert "A BUR" in {g.map.unit_str(u.kind, u.loc) for u in g.position.units}
 
 
 def test_the_fast_reading_of_canonical_orders_equals_the_full_parser() -> None:

@@ -11,8 +11,8 @@ import pytest
 
 from polydip.errors import PolydipError
 from polydip.game.game import Game
+from polydip.game.positions import build_position
 from polydip.geography.map import compile_map
-from polydip.oneshot import build_position
 from polydip.render import picture_svg, render_file
 from polydip.render.geometry import fit_regions, inside, shared_borders, voronoi_cells
 from polydip.variants.loader import builtin_names, load_variant
@@ -165,10 +165,23 @@ def test_a_variant_without_coordinates_is_a_clear_error(tmp_path) -> None:
 
 
 def test_other_unit_kinds_are_drawn_with_their_letter() -> None:
-    from polydip.render.svg import _unit_shape
+    """An army is a circle, a fleet a ship; a kind a variant adds (a river flotilla, R) is a
+    diamond with its own letter."""
+    from pathlib import Path
 
-    g = Game.new("standard")
-    shape = _unit_shape(g.map, 0, 10, 10, 12, "#123456", "#000")
-    assert ">A<" in shape and "<circle" in shape
-    shape = _unit_shape(g.map, 1, 10, 10, 12, "#123456", "#000")
-    assert ">F<" in shape and "<polygon" in shape
+    from polydip.render.svg import _unit_shape
+    from polydip.variants.loader import parse_variant
+
+    text = (Path(__file__).parent / "variants" / "tiny.toml").read_text()
+    text = text.replace("[[powers]]", '[unit_kinds]\nA = { name = "army", convoyed = true }\n'
+                        'F = { name = "fleet", coastal = true, convoys = true }\n'
+                        'R = { name = "river flotilla" }\n\n[[powers]]', 1)
+    m = compile_map(parse_variant(text, "kinds.toml"))
+    army, fleet, flotilla = (_unit_shape(m, m.kind_index[k], 10, 10, 12, "#123456", "#000")
+                             for k in ("A", "F", "R"))
+    assert ">A<" in army and "<circle" in army and "<polygon" not in army
+    assert ">F<" in fleet and fleet.count("<polygon") == 2  # hull and sail
+    assert ">R<" in flotilla and flotilla.count("<polygon") == 1 and "<circle" not in flotilla
+    # a diamond: four corners around the unit's place
+    pts = re.search(r'points="([^"]*)"', flotilla).group(1).split()
+    assert len(pts) == 4

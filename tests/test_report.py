@@ -10,7 +10,7 @@ import pytest
 
 from polydip.errors import PolydipError
 from polydip.game.game import Game
-from polydip.oneshot import build_position
+from polydip.game.positions import build_position
 from polydip.report import build_report, format_report, gm_words, history_lines
 
 

@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from polydip.adjudication.adjustments import adjustment_counts
 from polydip.errors import PolydipError, VariantError
 from polydip.game.game import Game
+from polydip.state import Unit
 from polydip.variants.loader import parse_variant
 
 TINY = (Path(__file__).parent / "variants" / "tiny.toml").read_text()
@@ -113,13 +115,21 @@ def test_victory_at_n_centers_after_the_fall() -> None:
 
 def test_victory_preset_more_than_any_other() -> None:
     """Seed 000 (issue 4): PlayDiplomacy's "24 centers and more than any other power" as a
-    named alternative to the default victory condition."""
-    extra = "[victory.presets.strict]\ncenters = 3\nmore_than_others = true\n"
-    for option, result in (("default", "active"), ("strict", "won")):
-        g = tiny(extra, **NO_WIN)
+    named alternative to the default victory condition: with it, a tie for the most centers
+    wins nothing; without it, the powers tied at the top share the victory."""
+    extra = ("[victory.presets.strict]\ncenters = 2\nmore_than_others = true\n"
+             "[victory.presets.shared]\ncenters = 2\n")
+    tie = {'homes = ["B1"]': 'homes = ["B1"]\ncenters = ["B1", "N2"]'}  # Red 2, Blue 2
+    for option, start, result, winners in (
+            ("default", {}, "active", []),  # 9 centers needed
+            ("strict", {}, "won", ["Red"]),  # Red 2 centers, Blue 1
+            ("shared", {}, "won", ["Red"]),
+            ("strict", tie, "active", []),
+            ("shared", tie, "won", ["Red", "Blue"])):
+        g = tiny(extra, **NO_WIN, **start)
         g.options["victory"] = option
-        play_year(g, {"Red": ["A A2 - N1"], "Blue": ["F B1 - N2"]}, {})
-        assert g.status == result  # Red 3 centers, Blue 2
+        g.process()  # checked after each phase
+        assert (g.status, [g.map.powers[p] for p in g.winners]) == (result, winners), option
     with pytest.raises(PolydipError, match="no preset 'nosuch'"):
         Game.new(parse_variant(TINY), {"victory": "nosuch"})
 
@@ -249,20 +259,59 @@ def test_dislodged_neutral_units_are_disbanded(tmp_path) -> None:
     assert "Neutral" not in nxt["units"]
 
 
+WILD = {  # a province without a center next to N1
+    "[edges]": '[provinces.W1]\nname = "Wilds"\nterrain = "land"\n\n[edges]',
+    'land = ["A1-A2",': 'land = ["N1-W1", "A1-A2",',
+    "supply_centers = 6\nprovinces = 6": "supply_centers = 6\nprovinces = 7",
+}
+
+
 def test_the_alaskan_army_retreats_to_a_free_center(tmp_path) -> None:
     """Seed 004: "Die Armee in Alaska (Ala) versucht sich in ein freies VZ zurückzuziehen,
     sobald sie aus Alaska vertrieben wird. Ist ein Rückzug nicht möglich, so wird die Armee
     aufgelöst." (dislodged, it retreats to a free center; if it cannot, it is disbanded)."""
-    v = tiny_file(tmp_path, NEUTRAL + 'retreat_to_free_center = ["N1"]\n')
+    v = tiny_file(tmp_path, NEUTRAL + 'retreat_to_free_center = ["N1"]\n', **WILD)
     units = {"Neutral": ["A N1"], "Red": ["A A2", "A N2"]}
     out = adjudicate(v, units=units, orders={"Red": ["A A2 - N1", "A N2 S A A2 - N1"]})
-    assert out["dislodged"]["Neutral"][0]["retreats"] == ["B1"]  # a center; A2 is blocked
+    # B1 is a free center; W1 is free but no center; A2 is where the attack came from
+    assert out["dislodged"]["Neutral"][0]["retreats"] == ["B1"]
     nxt = adjudicate(v, phase=out["next_phase"], units=out["units"],
                      dislodged={"Neutral": [{"unit": "A N1", "from": "A2"}]})
     assert nxt["units"]["Neutral"] == ["A B1"]  # ordered by nobody: it goes by itself
-    units["Blue"] = ["F B1"]
+    # orders for it are refused: it goes where the rule says
+    nxt = adjudicate(v, phase=out["next_phase"], units=out["units"],
+                     dislodged={"Neutral": [{"unit": "A N1", "from": "A2"}]},
+                     orders={"Neutral": ["A N1 R W1"]})
+    assert nxt["units"]["Neutral"] == ["A B1"] and "always holds" in nxt["errors"][0]
+    # two free centers (B1, N2): the first in alphabetical order
+    units = {"Neutral": ["A N1"], "Red": ["A A2", "A W1"]}
+    out = adjudicate(v, units=units, orders={"Red": ["A A2 - N1", "A W1 S A A2 - N1"]})
+    assert out["dislodged"]["Neutral"][0]["retreats"] == ["B1", "N2"]
+    nxt = adjudicate(v, phase=out["next_phase"], units=out["units"],
+                     dislodged={"Neutral": [{"unit": "A N1", "from": "A2"}]})
+    assert nxt["units"]["Neutral"] == ["A B1"]
+    # no free center: disbanded
+    units = {"Neutral": ["A N1"], "Red": ["A A2", "A N2"], "Blue": ["F B1"]}
     out = adjudicate(v, units=units, orders={"Red": ["A A2 - N1", "A N2 S A A2 - N1"]})
     assert out["destroyed"] == {"Neutral": [{"unit": "A N1", "from": "A2"}]}
+
+
+def test_neutral_powers_neither_build_nor_remove() -> None:
+    """Seed 004: the neutral armies hold and are disbanded when dislodged; a power without a
+    player has nobody to build or remove units (the module's reading)."""
+    text = (TINY.replace("centers = 4", "centers = 9")
+            + NEUTRAL.replace('centers = ["N1"]', 'centers = ["N1", "N2"]'))
+    g = Game.new(parse_variant(text))
+    neutral = g.power("Neutral")
+    assert adjustment_counts(g.map, g.position)[neutral] == 0  # 2 centers, 1 unit
+    play_year(g, {}, {})
+    assert g.phase == "S1902M"  # nobody had anything to adjust: no winter
+    g.position.units = [u for u in g.position.units if u.power != neutral]
+    g.position.owners[g.map.prov_index["N1"]] = -1
+    g.position.owners[g.map.prov_index["N2"]] = -1
+    g.position.units.append(Unit(neutral, g.map.kind_index["A"], g.map.prov_index["N2"]))
+    g.position.units.append(Unit(neutral, g.map.kind_index["A"], g.map.prov_index["N1"]))
+    assert adjustment_counts(g.map, g.position)[neutral] == 0  # 0 centers, 2 units
 
 
 def test_random_orders_leave_neutral_units_alone(tmp_path) -> None:
@@ -350,19 +399,84 @@ def test_the_controller_passes_and_may_permit_others(tmp_path) -> None:
 
 def test_a_strait_split_between_two_powers_is_closed_to_all(tmp_path) -> None:
     """Seed 002: "If one side controls one territory and the other controls the other, the
-    canal or strait is closed to all sea units."."""
+    canal or strait is closed to all sea units." — to the power holding either side,
+    whichever it is."""
     v = strait(tmp_path, controllers='["N2", "B1"]')
-    split = {"Red": ["A1", "A2", "N2"], "Blue": ["B1"]}
-    both = {"Red": ["A1", "A2", "N2", "B1"]}
-    units = {"Red": ["F S"]}
-    assert adjudicate(v, units=units, centers=split, orders={"Red": ["F S - T"]})[
-        "results"] == {"F S - T": ["void"]}
-    assert adjudicate(v, units=units, centers=both, orders={"Red": ["F S - T"]})[
-        "units"] == {"Red": ["F T"]}
+    for split in ({"Red": ["A1", "A2", "N2"], "Blue": ["B1"]},
+                  {"Red": ["A1", "A2", "B1"], "Blue": ["N2"]}):
+        for power in ("Red", "Blue"):
+            out = adjudicate(v, units={power: ["F S"]}, centers=split,
+                             orders={power: ["F S - T"]})
+            assert out["results"] == {"F S - T": ["void"]}, (split, power)
+    # the power holding both sides passes, the other does not
+    for owner, other in (("Red", "Blue"), ("Blue", "Red")):
+        both = {owner: ["N2", "B1"], other: ["A1", "A2"]}
+        assert adjudicate(v, units={owner: ["F S"]}, centers=both,
+                          orders={owner: ["F S - T"]})["units"] == {owner: ["F T"]}
+        assert adjudicate(v, units={other: ["F S"]}, centers=both,
+                          orders={other: ["F S - T"]})["results"] == {"F S - T": ["void"]}
     # a closed strait cannot carry support either
+    split = {"Red": ["A1", "A2", "N2"], "Blue": ["B1"]}
     units = {"Red": ["F S", "F B1"], "Blue": ["F T"]}
     out = adjudicate(v, units=units, centers=split, orders={"Red": ["F B1 - T", "F S S F B1 - T"]})
     assert out["results"]["F S S F B1 - T"] == ["void"]
+
+
+GEO = (Path(__file__).parent / "variants" / "geo.toml").read_text()
+
+
+def geo_strait(tmp_path, edges: str, controllers: str) -> str:
+    path = tmp_path / "geo.toml"
+    path.write_text(GEO + f'\n[[rules.controlled_passages.passage]]\nname = "Duo Strait"\n'
+                    f"edges = {edges}\ncontrollers = {controllers}\n")
+    return str(path)
+
+
+def test_a_passage_from_a_coast_and_a_province_controlled_by_a_unit(tmp_path) -> None:
+    """Seed 002: "control of the land territories surrounding these features gives the
+    controlling power ... the ability to travel through them"; a territory without a center
+    is controlled by the power whose unit stands in it (the module's reading). The passage
+    leaves from a coast (DUO/NC) of a two-coast province."""
+    v = geo_strait(tmp_path, '["DUO/NC-W"]', '["ISL"]')
+    move = {"Blue": ["F DUO/NC - W"]}
+    # Blue's army stands in Isle: Blue controls the passage
+    out = adjudicate(v, units={"Blue": ["F DUO/NC", "A ISL"]}, orders=move)
+    assert out["results"]["F DUO/NC - W"] == [] and "F W" in out["units"]["Blue"]
+    # Red's army stands there, or nobody's: closed to Blue's fleet on the north coast
+    for units in ({"Blue": ["F DUO/NC"], "Red": ["A ISL"]}, {"Blue": ["F DUO/NC"]}):
+        out = adjudicate(v, units=units, orders=move)
+        assert out["results"]["F DUO/NC - W"] == ["void"], units
+    # the other coast is not part of the passage
+    out = adjudicate(v, units={"Blue": ["F DUO/SC"], "Red": ["A ISL"]},
+                     orders={"Blue": ["F DUO/SC - BOX"]})
+    assert out["results"]["F DUO/SC - BOX"] == []
+    # and the legal orders agree
+    g = Game.new(parse_variant(Path(v).read_text(), v))
+    assert "F DUO/NC - W" not in g.legal_orders("Blue")["F DUO/NC"]
+
+
+def test_no_retreat_through_a_closed_passage(tmp_path) -> None:
+    """Seed 002: "You can't move sea units through a canal or narrow strait that is
+    controlled by a neutral territory" — a retreat is a move, and may not go through it
+    either."""
+    v = strait(tmp_path)
+    units = {"Red": ["F S", "A A1"], "Blue": ["F B1", "F N2"]}
+    attack = {"Blue": ["F B1 - S", "F N2 S F B1 - S"]}
+    for centers, retreats in (({"Red": ["A1", "A2"], "Blue": ["B1"]}, []),
+                              ({"Red": ["A1", "A2", "N2"], "Blue": ["B1"]}, ["T"])):
+        out = adjudicate(v, units=units, centers=centers, orders=attack)
+        if retreats:
+            assert out["dislodged"]["Red"] == [
+                {"unit": "F S", "from": "B1", "retreats": retreats}]
+            phase = out["next_phase"]
+        else:  # nowhere to go: destroyed at once, without a retreat phase
+            assert out["destroyed"]["Red"] == [{"unit": "F S", "from": "B1"}]
+            phase = out["phase"].replace("M", "R")
+        # the retreat phase, given as a request of its own, agrees
+        nxt = adjudicate(v, phase=phase, units=out["units"], centers=centers,
+                         dislodged={"Red": [{"unit": "F S", "from": "B1"}]},
+                         orders={"Red": ["F S R T"]})
+        assert nxt["results"]["F S R T"] == ([] if retreats else ["void", "disband"])
 
 
 def test_exempt_unit_kinds_pass_regardless(tmp_path) -> None:
@@ -459,11 +573,32 @@ def test_fleets_leaving_an_open_space_may_be_supported(tmp_path) -> None:
 
 
 def test_armies_may_be_convoyed_through_an_open_space(tmp_path) -> None:
-    """Seed 004: "Armeen können über Cape Horn transportiert werden"."""
+    """Seed 004: "Armeen können über Cape Horn transportiert werden" — and since "man kann
+    keine Flotte aus Cape Horn vertreiben", an attack on the space does not disrupt the
+    convoy."""
     v = tiny_file(tmp_path, OPEN)
     out = adjudicate(v, units={"Red": ["A A1", "F S"], "Blue": ["F S"]},
                      orders={"Red": ["A A1 - B1", "F S C A A1 - B1"]})
     assert "A B1" in out["units"]["Red"]
+    # a fleet entering the space, even with support, neither dislodges nor disrupts
+    out = adjudicate(v, units={"Red": ["A A1", "F S"], "Blue": ["F N2", "F B1"]},
+                     orders={"Red": ["A A1 - B1", "F S C A A1 - B1"],
+                             "Blue": ["F N2 - S", "F B1 - S"]})
+    assert out["results"]["F S C A A1 - B1"] == [] and out["dislodged"] == {}
+    assert sorted(out["units"]["Red"]) == ["A B1", "F S"]
+
+
+def test_support_from_an_open_space_is_neither_cut_nor_lost(tmp_path) -> None:
+    """Seed 004: "Es gibt kein Limit der einziehenden Flotten ... man kann keine Flotte aus
+    Cape Horn vertreiben": a fleet entering the space meets nobody, so it cuts no support
+    given from there, and the supporting fleet is not dislodged."""
+    v = tiny_file(tmp_path, OPEN)
+    units = {"Red": ["F A1", "F S"], "Blue": ["F N2", "F B1"]}
+    orders = {"Red": ["F A1 - N2", "F S S F A1 - N2"], "Blue": ["F B1 - S"]}
+    out = adjudicate(v, units=units, orders=orders)
+    assert out["results"]["F S S F A1 - N2"] == []
+    assert out["dislodged"] == {"Blue": [{"unit": "F N2", "from": "A1",
+                                          "retreats": ["B1", "S"]}]}
 
 
 # ---- a home gained by capture ------------------------------------------------------------
@@ -492,6 +627,19 @@ def test_the_first_captured_center_becomes_the_only_fleet_home() -> None:
     g.set_orders("Red", ["Build F Neutral Port"])
     g.process()
     assert "Red F N2" in units(g)
+
+
+def test_two_candidates_taken_in_one_year_the_first_listed_becomes_home() -> None:
+    """Seed 004: "Das erstbesetzte VZ wird zum Heimat-VZ" — both taken in the same year:
+    the first listed (the module's reading)."""
+    text = TINY.replace('"F A1"', '"A A1"').replace("centers = 4", "centers = 9")
+    for candidates, home in ((["N2", "N1"], "N2"), (["N1", "N2"], "N1")):
+        rule = (f'[rules.capture_home]\npower = "Red"\ncandidates = {candidates!r}\n'
+                'kind = "F"\n').replace("'", '"')
+        g = Game.new(parse_variant(text + rule))
+        play_year(g, {"Red": ["A A1 - N2", "A A2 - N1"]}, {})
+        assert g.position.extra["capture_home"] == {"Red": home}
+        assert g.map.prov_index[home] in g.position.homes[g.power("Red")]
 
 
 # ---- calendars ---------------------------------------------------------------------------
@@ -562,3 +710,114 @@ def test_a_home_center_held_by_another_party_at_the_start() -> None:
     assert g.position.owners[n1] == red
     assert g.phase == "W1902A"
     assert set(g.legal_orders("Red")) == {"A1", "A2"}  # N1 is Red's home again (occupied)
+
+
+# ---- the hooks -----------------------------------------------------------------------------
+
+def test_every_hook_is_called_and_every_hook_named_exists() -> None:
+    """A hook a rule may implement is called by the engine (outside rules/), and the hooks a
+    rule module's documentation names exist."""
+    import inspect
+    import re
+
+    import polydip
+    from polydip.rules.base import Rule
+
+    hooks = [n for n, f in vars(Rule).items() if inspect.isfunction(f)
+             and not n.startswith("_") and n != "param"
+             and "mutmut" not in n and "ǁ" not in n]  # (helpers mutation testing adds)
+    src = Path(polydip.__file__).parent
+    engine = "\n".join(p.read_text() for p in src.rglob("*.py") if "rules" not in p.parts)
+    for hook in hooks:
+        assert re.search(rf"rules\.{hook}\b", engine), f"hook {hook} is never called"
+    for p in (src / "rules").glob("*.py"):
+        for named in re.findall(r"the `(\w+)` hook", p.read_text()):
+            assert named in hooks, f"{p.name} names a hook {named!r} that does not exist"
+
+
+# ---- parameters --------------------------------------------------------------------------
+
+PASSAGE = ('[[rules.controlled_passages.passage]]\nname = "P"\nedges = ["S-A1"]\n'
+           'controllers = ["N2"]\n')
+
+
+@pytest.mark.parametrize("rule, message", [
+    ('[rules.build_sites]\nmode = "home"\n',
+     "[rules.build_sites] unknown parameter(s) mode; this rule takes policy"),
+    ('[rules.build_sites]\npolicy = "anywhere"\n',
+     "[rules.build_sites] policy = 'anywhere' is not one of"),
+    ('[rules.capture_home]\npower = "Green"\ncandidates = ["N2"]\n',
+     "[rules.capture_home] power = 'Green' is not one of 'Red', 'Blue'"),
+    ('[rules.capture_home]\npower = "Red"\ncandidates = ["S"]\n',
+     "[rules.capture_home] 'S' is not a supply center"),
+    ('[rules.capture_home]\npower = "Red"\ncandidates = ["ZZ"]\n',
+     "[rules.capture_home] 'ZZ' is not a supply center"),
+    ('[rules.capture_home]\npower = "Red"\ncandidates = ["N2"]\nkind = "Z"\n',
+     "[rules.capture_home] kind = 'Z' is not one of 'A', 'F'"),
+    ('[rules.controlled_passages]\npassage = ["S-A1"]\n',
+     "[rules.controlled_passages.passage[0]] needs name, edges and controllers"),
+    (PASSAGE.replace('controllers = ["N2"]\n', ""),
+     "[rules.controlled_passages.passage[0]] needs name, edges and controllers"),
+    (PASSAGE + 'colour = "red"\n',
+     "[rules.controlled_passages.passage[0]] unknown key(s) ['colour']"),
+    (PASSAGE.replace("S-A1", "A1-B1"),
+     "[rules.controlled_passages.passage[0]] edge 'A1-B1' is not declared under [edges]"),
+    (PASSAGE.replace('["N2"]', '["ZZ"]'),
+     "[rules.controlled_passages.passage[0]] unknown province 'ZZ'"),
+    (PASSAGE + 'exempt = ["Z"]\n',
+     "[rules.controlled_passages.passage[0]] unknown unit kind 'Z'"),
+    ('[[rules.events.join]]\nat = "W1867"\nprovince = "N1"\nfrom = "Red"\n',
+     "[rules.events.join[0]] needs exactly at, province, from, to"),
+    ('[[rules.events.join]]\nat = "1867"\nprovince = "N1"\nfrom = "Red"\nto = "Blue"\n',
+     "[rules.events.join[0]] at = '1867': write season and year, like W1867"),
+    ('[[rules.events.join]]\nat = "X1867"\nprovince = "N1"\nfrom = "Red"\nto = "Blue"\n',
+     "[rules.events.join[0]] at = 'X1867': write season and year"),
+    ('[[rules.events.join]]\nat = "W1867"\nprovince = "N1"\nfrom = "Red"\nto = "Green"\n',
+     "[rules.events.join[0]] unknown power 'Green'"),
+    ('[[rules.events.join]]\nat = "W1867"\nprovince = "N1"\nfrom = "Green"\nto = "Red"\n',
+     "[rules.events.join[0]] unknown power 'Green'"),
+    ('[[rules.events.join]]\nat = "W1867"\nprovince = "ZZ"\nfrom = "Red"\nto = "Blue"\n',
+     "[rules.events.join[0]] unknown province 'ZZ'"),
+    (NEUTRAL + 'retreat_to_free_center = ["ZZ"]\n',
+     "[rules.neutral_units] unknown province 'ZZ'"),
+    ("[rules.neutral_units]\n", "[rules.neutral_units] no power has neutral = true"),
+    ('[rules.no_swap]\npairs = ["A1"]\n', "[rules.no_swap] 'A1': write two provinces"),
+    ('[rules.no_swap]\npairs = ["A1-ZZ"]\n', "[rules.no_swap] 'A1-ZZ': write two provinces"),
+    ('[rules.no_swap]\npairs = ["ZZ-A1"]\n', "[rules.no_swap] 'ZZ-A1': write two provinces"),
+    ('[rules.open_spaces]\nprovinces = ["ZZ"]\n', "[rules.open_spaces] unknown province 'ZZ'"),
+    ("[rules.open_space]\n", "[rules.open_space] unknown rule (did you mean open_spaces?)"),
+])
+def test_a_rule_with_wrong_parameters_is_an_error_naming_the_file_and_key(
+        rule: str, message: str) -> None:
+    with pytest.raises(VariantError) as exc:
+        Game.new(parse_variant(TINY + "\n" + rule, "tiny.toml"))
+    assert str(exc.value).startswith("tiny.toml: ") and message in str(exc.value)
+
+
+def test_rules_without_parameters_change_nothing() -> None:
+    """Each rule module, switched on with nothing to do, plays like the standard rules."""
+    for rule in ("[rules.events]\n", "[rules.no_swap]\n", "[rules.open_spaces]\n",
+                 "[rules.controlled_passages]\n", "[rules.build_sites]\n"):
+        g = tiny(rule, **NO_WIN)
+        play_year(g, {"Red": ["A A2 - N1", "F A1 - N2"]}, {})
+        assert g.phase == "W1901A", rule
+        assert g.legal_orders("Red") == {"A1": ["A A1 B", "F A1 B", "WAIVE"],
+                                         "A2": ["A A2 B", "WAIVE"]}, rule
+
+
+def test_every_rule_module_is_known_and_a_bare_rule_changes_nothing() -> None:
+    """Every module in rules/ registers its rule; the hooks of the base class are the
+    standard rules ("nothing to change")."""
+    import polydip.rules as rules_pkg
+    from polydip.rules import known_rules
+    from polydip.rules.base import Rule
+
+    files = {p.stem for p in Path(rules_pkg.__file__).parent.glob("*.py")} - {"__init__", "base"}
+    assert set(known_rules()) == files
+    bare = Rule({}, parse_variant(TINY), "rules.bare")
+    assert (bare.build_sites(None, None, 0), bare.year_start(None, None),
+            bare.before_phase(None, None, None), bare.unit_holds(None, None, None),
+            bare.retreat(None, None, None), bare.retreat_orders(None, None),
+            bare.blocked(None, None, {}), bare.open_spaces(), bare.no_swap_pairs(),
+            bare.centers_changed(None, None), bare.may_build(None, None, 0, 0, 0)) == (
+        None, None, [], False, None, {}, {}, [], [], None, None)

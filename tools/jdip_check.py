@@ -211,7 +211,7 @@ class Board:
 
     def unit(self, text: str) -> str:
         """Canonical 'A PAR' / 'F STP/SC' (falls back to the upper-cased text)."""
-        from polydip.oneshot import parse_unit
+        from polydip.notation import parse_unit
 
         try:
             kind, loc = parse_unit(self.m, text)

@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from polydip.errors import PolydipError, did_you_mean
-from polydip.game.calendar import parse_phase
 from polydip.game.engine import parse_orders, process
+from polydip.game.positions import build_position, power_lists
 from polydip.geography.map import Map, compile_map
+from polydip.notation import parse_unit, power_index
 from polydip.options import check_options
-from polydip.state import Dislodged, Position, Unit
+from polydip.state import Dislodged, Position
 from polydip.variants.loader import builtin_names, load_variant
 
 # Limits of one request (documented in docs/adjudicate.md): a line beyond them gets an error
@@ -82,146 +83,6 @@ def check_size(value: Any, where: str = "request", depth: int = 0) -> None:
             check_size(v, f"{where}.{str(k)[:40]}", depth + 1)
 
 
-def power_index(m: Map, name: Any) -> int:
-    if not isinstance(name, str):
-        raise RequestError(f"a power name must be a string, not {name!r}")
-    got = m.find_power(name)
-    if got is not None:
-        return got
-    raise RequestError(f"unknown power {name!r}" + did_you_mean(name, m.powers))
-
-
-def parse_unit(m: Map, text: Any) -> tuple[int, int]:
-    """'A PAR' / 'F STP/SC' / 'Fleet St Petersburg (sc)' → (kind, location)."""
-    if not isinstance(text, str) or not text.strip():
-        raise RequestError(f"a unit is written like \"A PAR\", not {text!r}")
-    parts = text.strip().split(None, 1)
-    if len(parts) != 2:
-        raise RequestError(f"unit {text!r}: write the kind and the place, like \"A PAR\"")
-    word, place = parts
-    kind = None
-    for k, letter in enumerate(m.kinds):
-        if word.upper() == letter or word.lower() == m.kind_names[k]:
-            kind = k
-    if kind is None:
-        raise RequestError(f"unit {text!r}: unknown unit kind {word!r} "
-                           f"(kinds: {', '.join(m.kinds)})")
-    place = place.replace("(", "/").replace(")", "").strip()
-    try:
-        loc = m.loc_of(place)
-    except KeyError:
-        raise RequestError(f"unit {text!r}: unknown place {place!r}"
-                           + did_you_mean(place.split("/")[0], m.prov_abbr + m.prov_name)
-                           ) from None
-    where = m.unit_loc(kind, loc)
-    if where < 0:
-        coasts = ", ".join(m.loc_name[c] for c in m.prov_coast_locs[m.loc_prov[loc]])
-        raise RequestError(f"unit {text!r}: say which coast ({coasts})")
-    if not m.occupy[kind][where]:
-        kind_name = m.kind_names[kind]
-        raise RequestError(f"unit {text!r}: {'an' if kind_name[0] in 'aeiou' else 'a'} "
-                           f"{kind_name} cannot stand in "
-                           f"{m.prov_name[m.loc_prov[where]]}")
-    return kind, where
-
-
-def _prov(m: Map, text: Any, what: str) -> int:
-    if not isinstance(text, str):
-        raise RequestError(f"{what}: a province is a string, not {text!r}")
-    try:
-        return m.loc_prov[m.loc_of(text)]
-    except KeyError:
-        raise RequestError(f"{what}: unknown province {text!r}"
-                           + did_you_mean(text, m.prov_abbr + m.prov_name)) from None
-
-
-def _mapping(req: dict, key: str) -> dict:
-    val = req.get(key, {})
-    if val is None:
-        return {}
-    if not isinstance(val, dict):
-        raise RequestError(f"{key!r} must be an object of power → list")
-    for k, v in val.items():
-        if not isinstance(v, list):
-            raise RequestError(f"{key}.{k} must be a list")
-    return val
-
-
-def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
-    cal = m.variant.calendar
-    phase = parse_phase(cal, str(req.get("phase", cal.start)))
-    units: list[Unit] = []
-    seen: dict[int, str] = {}
-    for pname, lst in _mapping(req, "units").items():
-        p = power_index(m, pname)
-        for t in lst:
-            k, loc = parse_unit(m, t)
-            prov = m.loc_prov[loc]
-            if prov in seen and not m.open_space[prov]:
-                raise RequestError(f"two units in {m.prov_abbr[prov]}: {seen[prov]} and {t}")
-            seen[prov] = t
-            units.append(Unit(p, k, loc))
-    owners = [-1] * m.n_prov
-    if "centers" in req and req["centers"] is not None:
-        for pname, lst in _mapping(req, "centers").items():
-            p = power_index(m, pname)
-            for c in lst:
-                prov = _prov(m, c, f"centers.{pname}")
-                if not m.is_sc[prov]:
-                    raise RequestError(
-                        f"centers.{pname}: {m.prov_abbr[prov]} is not a supply center")
-                owners[prov] = p
-    else:
-        for i, pw in enumerate(m.variant.powers):
-            for c in pw.centers:
-                owners[m.prov_index[c]] = i
-    homes = [tuple(h) for h in m.homes]
-    if req.get("homes"):
-        for pname, lst in _mapping(req, "homes").items():
-            homes[power_index(m, pname)] = tuple(_prov(m, c, f"homes.{pname}") for c in lst)
-    raw_contested = req.get("contested") or []
-    if not isinstance(raw_contested, list):
-        raise RequestError("'contested' must be a list of provinces")
-    contested = frozenset(_prov(m, c, "contested") for c in raw_contested)
-    occupied = {m.loc_prov[u.loc] for u in units}
-    from polydip.adjudication.retreats import retreat_options
-
-    dislodged: list[Dislodged] = []
-    for pname, lst in _mapping(req, "dislodged").items():
-        p = power_index(m, pname)
-        for d in lst:
-            if isinstance(d, str):
-                d = {"unit": d}
-            if not isinstance(d, dict) or "unit" not in d:
-                raise RequestError(f"dislodged.{pname}: each entry is "
-                                   "{\"unit\": \"A PAR\", \"from\": \"BUR\"}")
-            k, loc = parse_unit(m, d["unit"])
-            if d.get("from") is not None and not isinstance(d["from"], str):
-                raise RequestError(f"dislodged.{pname}: 'from' is the attacker's province")
-            attacker = _prov(m, d["from"], f"dislodged.{pname}") if d.get("from") else -1
-            convoyed = bool(d.get("convoyed", False))
-            to_origin = (options or {}).get("retreat_to_convoy_origin", True)
-            blocked = -1 if convoyed and to_origin else attacker
-            where = retreat_options(m, k, loc, occupied, contested, blocked)
-            dislodged.append(Dislodged(p, k, loc, attacker, convoyed, where))
-    if phase.type != "R" and dislodged:
-        raise RequestError(f"dislodged units are given for a retreat phase, not {phase.name}")
-    year_start = None
-    if req.get("year_start_centers"):
-        year_start = [-1] * m.n_prov
-        for pname, lst in _mapping(req, "year_start_centers").items():
-            p = power_index(m, pname)
-            for c in lst:
-                year_start[_prov(m, c, f"year_start_centers.{pname}")] = p
-    extra = req.get("extra") or {}
-    if not isinstance(extra, dict):
-        raise RequestError("'extra' must be an object")
-    pos = Position(phase, units, owners, dislodged, contested, homes, year_start, dict(extra))
-    if m.rules and dislodged:
-        pos.dislodged = [m.rules.retreat(m, pos, d) for d in dislodged]
-    return pos
-
-
 def adjudicate_request(req: Any, variant_files: bool = True) -> dict[str, Any]:
     """Adjudicate one request; return the outcome (or {"error": ...}). With
     `variant_files=False` a request may only name built-in variants."""
@@ -246,7 +107,7 @@ def adjudicate_request(req: Any, variant_files: bool = True) -> dict[str, Any]:
         check_options(options)
         pos = build_position(m, req, options)
         typed: dict[int, list[str]] = {}
-        for pname, lst in _mapping(req, "orders").items():
+        for pname, lst in power_lists(req, "orders").items():
             p = power_index(m, pname)
             if not all(isinstance(t, str) for t in lst):
                 raise RequestError(f"orders.{pname}: orders are strings")
@@ -335,3 +196,9 @@ def read_line(line: str, n: int, variant_files: bool = True) -> dict[str, Any]:
     except RecursionError:
         return {"error": f"line {n}: JSON nested too deep (at most {MAX_DEPTH} levels)"}
     return adjudicate_request(req, variant_files)
+
+
+# parse_unit, power_index and build_position live in polydip.notation and
+# polydip.game.positions; they stay importable from here for older callers
+__all__ = ["RequestError", "adjudicate_request", "build_position", "get_map", "outcome_json",
+           "parse_unit", "power_index", "read_line", "run_lines"]

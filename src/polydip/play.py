@@ -36,6 +36,8 @@ def random_orders(m: Map, pos: Position, rng: random.Random, support_rate: float
             else:
                 chosen[unit] = f"{unit} H"
         plain = {u: o.split(" ", 2)[2] for u, o in chosen.items()}  # "- BUR" / "H" / ...
+        for unit in owner:  # units a rule holds have no legal orders of their own: they hold
+            plain.setdefault(unit, "H")
         units = list(legal)
         rng.shuffle(units)
         for unit in units:

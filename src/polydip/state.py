@@ -7,8 +7,10 @@ rule, not an assumption of the data.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from polydip.geography.map import Map
+if TYPE_CHECKING:  # annotations only: this data module imports nothing of polydip
+    from polydip.geography.map import Map
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ rest (DATC 4.D.8, the 2023 rulebook by default).
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 
 from polydip.geography.map import Map
@@ -170,8 +171,6 @@ def civil_disorder_order(m: Map, pos: Position, power: int, units: list[Unit],
 
 def _distance_1982(m: Map, u: Unit, homes: list[int]) -> int:
     """DATC v2 reading of the 1982 rule: fleets move as fleets, armies also cross water."""
-    from collections import deque
-
     if not homes:
         return 0
     start = m.loc_prov[u.loc]

@@ -8,11 +8,16 @@ choices of DATC chapter 4 where rulebooks differ (see docs/options.md).
 
 from __future__ import annotations
 
-from polydip.adjudication.convoy import (
-    fleet_reach,
-    necessary,
-    provinces_on_routes,
-    route_exists,
+from polydip.adjudication.convoy import provinces_on_routes
+from polydip.adjudication.legality import (
+    Closed,
+    convoy_reach,
+    convoy_seas,
+    may_convoy,
+    move_target,
+    route_without,
+    shut,
+    support_reach,
 )
 from polydip.adjudication.resolver import Resolver
 from polydip.adjudication.retreats import retreat_options
@@ -92,20 +97,23 @@ class _Movement(Resolver):
         "occ",
         "open_",
         "paradox",
+        "pos",
         "power",
         "prov",
         "stack",
         "sup_prov",
         "typ",
+        "units",
         "void",
     )
 
     def __init__(self, m: Map, units: list[Unit], orders: list[Order | None],
-                 options: dict, blocked: dict[int, set[tuple[int, int, int]]] | None = None
-                 ) -> None:
+                 options: dict, blocked: Closed | None = None, pos: object = None) -> None:
         n = len(units)
         super().__init__(n)
         self.m = m
+        self.units = units
+        self.pos = pos
         self.paradox = options.get("convoy_paradox", "szykman")
         self.any_route = options.get("multi_route_disruption", "all") == "any"
         self.power = [u.power for u in units]
@@ -143,7 +151,7 @@ class _Movement(Resolver):
         self.blocked = blocked or {}
         self._validate(orders, options)
 
-    # ---- order validation (DATC 4.B, 4.C, 4.E.1) ----------------------------------------
+    # ---- order validation (DATC 4.B, 4.C, 4.E.1): the checks are adjudication/legality's ---
 
     def _validate(self, orders: list[Order | None], options: dict) -> None:
         m = self.m
@@ -155,19 +163,17 @@ class _Movement(Resolver):
         moves, supports, convoys = [], [], []
         direct = {}  # move -> its destination is adjacent (no convoy needed)
         # pass 1: moves (destination, coasts) — convoy need decided after convoys are read
-        cache = m.memo.setdefault("move_dest", {})
+        cache = m.memo.setdefault("move_target", {})
         for u, o in enumerate(orders):
             if o is None:
                 continue
             t = o.type
             if t == MOVE:
-                key = (kind[u], loc[u], o.target)
-                got = cache.get(key)
+                got = cache.get((kind[u], loc[u], o.target))
                 if got is None:
-                    d = self._move_dest(u, o.target)
-                    got = cache[key] = (d, d >= 0 and d in m.adj_set[kind[u]][loc[u]])
+                    got = move_target(m, kind[u], loc[u], o.target)
                 d = got[0]
-                if d < 0 or (blocked and (kind[u], loc[u], d) in blocked.get(power[u], ())):
+                if d < 0 or (blocked and shut(blocked, power[u], kind[u], loc[u], d)):
                     void[u] = True
                     continue
                 typ[u] = T_MOVE
@@ -186,10 +192,8 @@ class _Movement(Resolver):
             o = orders[u]
             tp = loc_prov[o.target]
             a = self._unit_at(loc_prov[o.aux_loc], tp) if o.aux_loc is not None else -1
-            if (a < 0 or not m.kind_convoys[kind[u]] or not m.convoy_prov[prov[u]]
-                    or not m.kind_convoyed[kind[a]] or typ[a] != T_MOVE
-                    or dest_prov[a] != tp
-                    or not necessary(m, prov[a], tp, prov[u], self._seas())):
+            if (a < 0 or typ[a] != T_MOVE or dest_prov[a] != tp
+                    or not may_convoy(m, kind[u], prov[u], kind[a], prov[a], tp, self._seas())):
                 void[u] = True
                 continue
             typ[u] = T_CONVOY
@@ -214,13 +218,16 @@ class _Movement(Resolver):
                         typ[f] = T_HOLD
                         void[f] = True
                 fleets = conv_fleets[u] = [f for f in fleets if typ[f] == T_CONVOY]
-            if not direct[u]:
-                # a move that needs a convoy is legal when a convoy route could exist at all
-                # (DATC 6.D.8); without convoy orders it simply fails
-                if not fleets and not self._fleet_route(u, -1):
+            if not direct[u] or (via and adjacent == "2023"):
+                # a move that needs a convoy (or says it goes by one and may not fall back on
+                # the land route) is legal when a convoy route could exist at all (DATC
+                # 6.D.8, 6.D.32); without convoy orders it simply fails
+                if not fleets and dest_prov[u] not in convoy_reach(m, kind[u], prov[u],
+                                                                   self._seas()):
                     typ[u] = T_HOLD
                     void[u] = True
                     continue
+            if not direct[u]:
                 convoyed[u] = True
             elif fleets or via:
                 if via or own:
@@ -238,6 +245,7 @@ class _Movement(Resolver):
                 del conv_fleets[u]
         # pass 4: supports
         reach_prov = m.reach_prov
+        closed_to = blocked.get if blocked else None
         sup_prov, hold_supp, move_supp = self.sup_prov, self.hold_supp, self.move_supp
         occ, open_ = self.occ, self.open_
         for u in supports:
@@ -254,8 +262,8 @@ class _Movement(Resolver):
                 void[u] = True
                 continue
             reach = reach_prov[kind[u]][loc[u]]
-            if blocked and power[u] in blocked:
-                reach = self._open_reach(u)
+            if closed_to is not None and closed_to(power[u]):
+                reach = support_reach(m, kind[u], loc[u], power[u], blocked)
             if target is None:
                 if typ[s] == T_MOVE or prov[s] not in reach:
                     void[u] = True
@@ -270,7 +278,7 @@ class _Movement(Resolver):
                         # a coast named in the support must be the move's (6.B.9)
                         or (target != tp and dest[s] != target)
                         or (convoyed[s] and not direct[s]
-                            and not self._fleet_route(s, prov[u]))):
+                            and not route_without(m, prov[s], tp, self._seas(), prov[u]))):
                     void[u] = True
                     continue
                 typ[u] = T_SUPPORT
@@ -311,57 +319,11 @@ class _Movement(Resolver):
                 return u
         return here[0] if here and dest < 0 else -1
 
-    def _open_reach(self, u: int) -> frozenset[int]:
-        """Provinces u could move to now, leaving out passages closed to its power."""
-        m, k, loc = self.m, self.kind[u], self.loc[u]
-        closed = self.blocked[self.power[u]]
-        return frozenset(m.loc_prov[d] for d in m.adj[k][loc] if (k, loc, d) not in closed)
-
     def _seas(self) -> frozenset[int]:
         """Convoy provinces holding a unit that may convoy (computed once per phase)."""
         if self.fleet_seas is None:
-            m = self.m
-            self.fleet_seas = frozenset(
-                self.prov[f] for f in range(len(self.prov))
-                if m.kind_convoys[self.kind[f]] and m.convoy_prov[self.prov[f]])
+            self.fleet_seas = convoy_seas(self.m, self.units, self.pos)
         return self.fleet_seas
-
-    def _fleet_route(self, u: int, without: int) -> bool:
-        """Could the fleets on the board (but the one in province `without`) carry u's move?
-        A convoyed move with no such route is illegal (DATC 6.D.32), and so is a support
-        that only a convoy through the supporter itself could make valid (6.D.31)."""
-        m = self.m
-        seas = self._seas()
-        if without not in seas:
-            return self.dest_prov[u] in fleet_reach(m, self.prov[u], seas)
-        return route_exists(m, self.prov[u], self.dest_prov[u],
-                            lambda p: p in seas and p != without)
-
-    def _move_dest(self, u: int, target: int | None) -> int:
-        """The location a move order goes to, or -1 when the order is illegal."""
-        m = self.m
-        if target is None:
-            return -1
-        k, loc = self.kind[u], self.loc[u]
-        tprov = m.loc_prov[target]
-        if tprov == self.prov[u]:
-            return -1
-        adj = m.adj_set[k][loc]
-        if not m.kind_coastal[k]:
-            if not m.occupy[k][tprov]:
-                return -1
-            if tprov in adj or (m.kind_convoyed[k] and m.convoy_touch[self.prov[u]]
-                                and m.convoy_touch[tprov]):
-                return tprov
-            return -1
-        coasts = m.prov_coast_locs[tprov]
-        if not coasts:
-            return target if target in adj else -1
-        if target != tprov:  # a coast was written: it must be reachable (DATC 4.B.3)
-            return target if target in adj else -1
-        reachable = [c for c in coasts if c in adj]
-        # DATC 4.B.1 / 4.B.2: no coast given — fine when only one coast can be reached
-        return reachable[0] if len(reachable) == 1 else -1
 
     # ---- decisions -----------------------------------------------------------------------
 
@@ -525,13 +487,13 @@ class _Movement(Resolver):
 
 
 def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
-                     options: dict | None = None,
-                     blocked: dict[int, set[tuple[int, int, int]]] | None = None
-                     ) -> MovementResult:
+                     options: dict | None = None, blocked: Closed | None = None,
+                     pos: object = None) -> MovementResult:
     """Adjudicate a movement phase. `orders[i]` is the order of `units[i]` (None = hold).
-    `blocked`: per power, moves (kind, from, to) closed to it now (controlled passages)."""
+    `blocked`: per power, moves (kind, from, to) closed to it now (controlled passages);
+    `pos`: the position, for the rules' hooks."""
     options = options or {}
-    mv = _Movement(m, units, orders, options, blocked)
+    mv = _Movement(m, units, orders, options, blocked, pos)
     n = len(units)
     resolve = mv.resolve
     typ = mv.typ
@@ -578,10 +540,8 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
     for u, a in sorted(dislodger.items()):
         k, loc = mv.kind[u], mv.loc[u]
         blocked_from = -1 if (mv.convoyed[a] and retreat_from_convoy) else mv.prov[a]
-        where = retreat_options(m, k, loc, occupied, contested, blocked_from)
-        closed = mv.blocked.get(mv.power[u]) if mv.blocked else None
-        if closed:
-            where = tuple(d for d in where if (k, loc, d) not in closed)
+        where = retreat_options(m, k, loc, occupied, contested, blocked_from, mv.power[u],
+                                mv.blocked)
         dislodged.append(Dislodged(mv.power[u], k, loc, mv.prov[a], mv.convoyed[a], where))
     return MovementResult(new_units, dislodged, frozenset(contested), list(orders), mv, ok,
                           dislodger)

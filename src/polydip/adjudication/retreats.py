@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from polydip.adjudication.legality import Closed, move_locs
 from polydip.geography.map import Map
 from polydip.orders.model import DISBAND, RETREAT, Order
 from polydip.state import Dislodged, Unit
@@ -71,14 +72,15 @@ def _retreat_loc(m: Map, d: Dislodged, target: int) -> int:
 
 
 def retreat_options(m: Map, kind: int, loc: int, occupied: set[int] | list[bool],
-                    contested: frozenset[int] | set[int], blocked: int) -> tuple[int, ...]:
-    """Where a unit dislodged from `loc` may go: adjacent, empty, not left empty by a
-    standoff, and not the province its attacker came from (`blocked`, -1 for none)."""
+                    contested: frozenset[int] | set[int], blocked: int, power: int = -1,
+                    closed: Closed | None = None) -> tuple[int, ...]:
+    """Where a unit dislodged from `loc` may go: where it could move (not through a passage
+    closed to its `power`), empty, not left empty by a standoff, and not the province its
+    attacker came from (`blocked`, -1 for none)."""
     prov = m.loc_prov
     return tuple(
-        d for d in m.adj[kind][loc]
-        if m.occupy[kind][d] and not _in(occupied, prov[d]) and prov[d] not in contested
-        and prov[d] != blocked
+        d for d in move_locs(m, kind, loc, power, closed)
+        if not _in(occupied, prov[d]) and prov[d] not in contested and prov[d] != blocked
     )
 
 

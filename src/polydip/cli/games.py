@@ -156,7 +156,7 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
-    from polydip.game.files import game_transaction
+    from polydip.game.game import game_transaction
 
     with game_transaction(args.gamefile) as g:
         rec = g.undo()
@@ -168,7 +168,8 @@ def cmd_undo(args: argparse.Namespace) -> int:
 
 def cmd_convert(args: argparse.Namespace) -> int:
     from polydip.game.dipjson import game_to_diplomacy
-    from polydip.game.files import load_game, write_atomic
+    from polydip.game.files import write_atomic
+    from polydip.game.game import load_game
 
     g = load_game(args.infile)
     done = len(g.history)

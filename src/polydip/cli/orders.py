@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_orders(args: argparse.Namespace) -> int:
-    from polydip.game.files import game_transaction
+    from polydip.game.game import game_transaction
     from polydip.orders.message import apply_message, merge, read_message
 
     if not args.lines and not args.file and not args.clear:

@@ -40,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_process(args: argparse.Namespace) -> int:
-    from polydip.game.files import game_transaction
+    from polydip.game.game import game_transaction
     from polydip.report import build_report, format_report
 
     if args.map:

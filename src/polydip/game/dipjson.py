@@ -29,7 +29,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from polydip.adjudication.adjustments import adjustment_counts, build_sites
 from polydip.errors import GameFileError, NotSupportedError, PolydipError
+from polydip.game.calendar import parse_phase
 from polydip.game.engine import (
     MOVEMENT_TYPES,
     OrderResult,
@@ -38,9 +40,16 @@ from polydip.game.engine import (
     next_phase,
     parse_orders,
 )
-from polydip.geography.map import Map
+from polydip.game.positions import build_position
+from polydip.game.record import GameRecord, PhaseRecord
+from polydip.game.victory import game_end, victory_in_force
+from polydip.geography.map import Map, compile_map
+from polydip.notation import parse_unit, power_index
+from polydip.options import defaults
 from polydip.orders.model import BUILD, DISBAND, MOVE, RETREAT, WAIVE, Order
+from polydip.orders.parser import parse_order
 from polydip.state import Dislodged, Phase, Position
+from polydip.variants.loader import load_variant
 
 MAP_NAME = "standard"
 RULES = ["NO_PRESS", "POWER_CHOICE"]  # what the package writes for a default game
@@ -51,7 +60,7 @@ CIVIL_DISORDER = "civil disorder"  # polydip's word for a removal it chose itsel
 # ---- export ---------------------------------------------------------------------------------
 
 
-def game_to_diplomacy(game) -> dict[str, Any]:
+def game_to_diplomacy(game: GameRecord) -> dict[str, Any]:
     """The game as the `diplomacy` package's saved game (a dict ready for json.dumps)."""
     v = game.variant
     if v.name.lower() != MAP_NAME:
@@ -124,7 +133,6 @@ def _advance_influence(m: Map, done: Phase, inf: list[list[int]], after: Positio
 
 def _state(m: Map, pos: Position, influence: list[list[int]], base: dict[str, Any],
            stamp: int) -> dict[str, Any]:
-    from polydip.adjudication.adjustments import adjustment_counts, build_sites
 
     names = [p.upper() for p in m.powers]
     units: dict[str, list[str]] = {n: [] for n in names}
@@ -240,11 +248,14 @@ def _results_out(m: Map, pos: Position, results: list[OrderResult]) -> dict[str,
 # ---- import ---------------------------------------------------------------------------------
 
 
-def game_from_diplomacy(data: dict[str, Any], where: str = "game"):
-    """A polydip Game from the package's saved game (a dict, as json.loads gives it)."""
-    from polydip.geography.map import compile_map
-    from polydip.variants.loader import load_variant
+def is_diplomacy_game(data: Any) -> bool:
+    """Is this JSON content the package's saved game (rather than a polydip game file)?"""
+    return isinstance(data, dict) and "phases" in data and "format" not in data
 
+
+def record_from_diplomacy(data: dict[str, Any], where: str = "game") -> GameRecord:
+    """The game the package's saved game holds (a dict, as json.loads gives it); Game.load
+    and Game.from_diplomacy make it a Game."""
     if not isinstance(data, dict) or "phases" not in data:
         raise GameFileError(f"{where}: not a diplomacy saved game (an object with \"phases\")")
     map_name = data.get("map", MAP_NAME)
@@ -262,10 +273,8 @@ def game_from_diplomacy(data: dict[str, Any], where: str = "game"):
                             f"({exc.__class__.__name__}: {exc})") from exc
 
 
-def _read_game(data: dict[str, Any], phases: list[Any], variant, m: Map, where: str):
-    from polydip.game.game import Game, PhaseRecord
-    from polydip.options import defaults
-
+def _read_game(data: dict[str, Any], phases: list[Any], variant, m: Map, where: str
+               ) -> GameRecord:
     reader = _Reader(m, where)
 
     raw = [reader.phase(i, ph) for i, ph in enumerate(phases)]
@@ -290,7 +299,7 @@ def _read_game(data: dict[str, Any], phases: list[Any], variant, m: Map, where: 
     options.update(variant.options)
     cur = raw[-1]
     pending = {p: lst for p, lst in cur.orders.items() if lst is not None}
-    game = Game(variant, m, positions[-1], options, pending,
+    game = GameRecord(variant, m, positions[-1], options, pending,
                 name=str(data.get("id") or ""))
     for i, ph in enumerate(raw[:-1]):
         pos, nxt = positions[i], positions[i + 1]
@@ -300,8 +309,10 @@ def _read_game(data: dict[str, Any], phases: list[Any], variant, m: Map, where: 
         outcome = PhaseOutcome(pos.phase, nxt, results, [], changes)
         orders = {p: list(lst) for p, lst in ph.orders.items() if lst}  # [] = no orders
         game.history.append(PhaseRecord(pos, orders, outcome))
-    game._check_end()
-    if completed and not game.is_over:
+    end = game_end(m, victory_in_force(variant, options), game.position, game.history)
+    if end is not None:
+        game.status, game.winners = end
+    if completed and game.status == "active":
         game.status = "drawn"
         game.winners = [p for p in range(len(m.powers)) if game.position.centers_of(p)]
     return game
@@ -337,8 +348,6 @@ class _Reader:
         return GameFileError(f"{where}: {msg}")
 
     def power(self, w: str, name: Any) -> int:
-        from polydip.oneshot import power_index
-
         try:
             return power_index(self.m, name)
         except PolydipError as exc:
@@ -428,8 +437,6 @@ class _Reader:
         return req
 
     def _build(self, ph: _Phase, req: dict[str, Any]) -> Position:
-        from polydip.oneshot import build_position
-
         try:
             return build_position(self.m, req)
         except PolydipError as exc:
@@ -440,8 +447,6 @@ class _Reader:
         m = self.m
         req = self._request(ph, ph.name)
         try:
-            from polydip.game.calendar import parse_phase
-
             phase = parse_phase(m.variant.calendar, ph.name)
         except PolydipError as exc:
             raise self.fail(ph.where, f"name: {exc}") from None
@@ -529,8 +534,6 @@ class _Reader:
         return pos
 
     def _loc_of_unit(self, ph: _Phase, text: str) -> int:
-        from polydip.oneshot import parse_unit
-
         try:
             return parse_unit(self.m, text)[1]
         except PolydipError as exc:
@@ -540,8 +543,6 @@ class _Reader:
                ) -> list[tuple[int, int, bool, bool, list[str]]]:
         """(source province, destination province, written "via convoy", could go by land,
         result words) of each move ordered in a movement phase."""
-        from polydip.orders.parser import parse_order
-
         m = self.m
         out = []
         for lst in ph.orders.values():
@@ -577,9 +578,6 @@ class _Reader:
         In a retreat phase the package also reports the units it destroyed at once for
         having nowhere to go (they are not on its board any more): their owner is read from
         the phase before."""
-        from polydip.oneshot import parse_unit
-        from polydip.orders.parser import parse_order
-
         m = self.m
         typ = pos.phase.type
         by_prov: dict[int, tuple[int, str]] = {}  # province → (power, order text)

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites, resolve_adjustments
+from polydip.adjudication.legality import closed_passages
 from polydip.adjudication.movement import resolve_movement
 from polydip.adjudication.retreats import resolve_retreats
 from polydip.errors import OrderError
@@ -83,8 +84,14 @@ def parse_orders(m: Map, phase: Phase, orders: dict[int, list[str]]
 
 
 def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: tuple[str, ...],
-                  auto: bool = False) -> tuple[list[Order | None], list[tuple[int, str]]]:
-    """Give each unit its order (the last one given wins, DATC 4.D.3)."""
+                  auto: bool = False, pos: Position | None = None
+                  ) -> tuple[list[Order | None], list[tuple[int, str]]]:
+    """Give each unit its order (the last one given wins, DATC 4.D.3).
+
+    An order for a unit that a rule holds (the `unit_holds` hook: neutral units) is refused,
+    unless `auto` (orders a rule gave itself). `pos` is the position the units stand in, for
+    that hook."""
+    holds = m.rules.unit_holds if m.rules and m.rules.has_holds and not auto else None
     loc_prov = m.loc_prov
     first = [-1] * m.n_prov  # a unit in each province
     several: dict[int, list[int]] = {}  # provinces holding more than one (open spaces)
@@ -97,14 +104,9 @@ def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: 
     bound: list[Order | None] = [None] * len(units)
     errors: list[tuple[int, str]] = []
     for power, lst in orders.items():
-        neutral = m.power_neutral[power] and not auto
         for o in lst:
             if o.type not in allowed:
                 errors.append((power, f"{o.text!r}: not an order for this phase"))
-                continue
-            if neutral:
-                errors.append((power, f"{o.text!r}: {m.powers[power]} is neutral: its units "
-                               "always hold"))
                 continue
             p = loc_prov[o.loc]
             i = _pick(units, several[p], power, o, bound) if p in several else first[p]
@@ -114,6 +116,10 @@ def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: 
             if units[i].power != power:
                 errors.append((power, f"{o.text!r}: the unit in {m.prov_name[p]} belongs to "
                                f"{m.powers[units[i].power]}"))
+                continue
+            if holds is not None and holds(m, pos, units[i]):
+                errors.append((power, f"{o.text!r}: the unit in {m.prov_name[p]} always holds "
+                               "(a rule of this variant): orders for it are refused"))
                 continue
             bound[i] = o
     return bound, errors
@@ -157,9 +163,9 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
     errors: list[tuple[int, str]] = []
     destroyed: list[Dislodged] = []
     if phase.type == "M":
-        bound, errors = bind_to_units(m, pos.units, orders, MOVEMENT_TYPES)
-        blocked = m.rules.blocked(m, pos, options) if m.rules else None
-        mr = resolve_movement(m, pos.units, bound, options, blocked)
+        bound, errors = bind_to_units(m, pos.units, orders, MOVEMENT_TYPES, pos=pos)
+        blocked = closed_passages(m, pos, options)
+        mr = resolve_movement(m, pos.units, bound, options, blocked, pos)
         units = pos.units
 
         def results() -> list[OrderResult]:
@@ -176,12 +182,11 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
             # no dislodged unit may go anywhere: they are destroyed, and no retreat phase
             destroyed, new.dislodged = new.dislodged, []
     elif phase.type == "R":
-        if m.rules:
-            auto = m.rules.retreat_orders(m, pos)
-            if auto:
-                orders = {**orders, **auto}
-        bound, errors = bind_to_units(m, pos.dislodged, orders, (RETREAT, DISBAND),
-                                      auto=True)
+        bound, errors = bind_to_units(m, pos.dislodged, orders, (RETREAT, DISBAND), pos=pos)
+        auto = m.rules.retreat_orders(m, pos) if m.rules else None
+        if auto:  # orders a rule gives units nobody orders (neutral units)
+            given, _ = bind_to_units(m, pos.dislodged, auto, (RETREAT, DISBAND), auto=True)
+            bound = [a if a is not None else o for o, a in zip(bound, given, strict=True)]
         rr = resolve_retreats(m, pos.dislodged, bound)
         for d, o, r in zip(pos.dislodged, bound, rr.results, strict=True):
             text = describe(m, d, o) if o is not None else f"{m.unit_str(d.kind, d.loc)} D"

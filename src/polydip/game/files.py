@@ -22,7 +22,12 @@ from typing import Any
 
 from polydip.errors import GameFileError, PolydipError
 from polydip.game.engine import OrderResult, PhaseOutcome
+from polydip.game.positions import build_position, position_to_json
+from polydip.game.record import GameRecord, PhaseRecord
+from polydip.game.victory import victory_in_force
 from polydip.geography.map import Map, compile_map
+from polydip.notation import parse_unit, power_index
+from polydip.options import check_options
 from polydip.state import Dislodged, Position
 from polydip.variants.loader import load_variant
 
@@ -30,39 +35,7 @@ FORMAT = "polydip-game"
 VERSION = 1
 
 
-def position_to_json(m: Map, pos: Position) -> dict[str, Any]:
-    units: dict[str, list[str]] = {}
-    for u in pos.units:
-        units.setdefault(m.powers[u.power], []).append(m.unit_str(u.kind, u.loc))
-    dislodged: dict[str, list[dict[str, Any]]] = {}
-    for d in pos.dislodged:
-        e: dict[str, Any] = {"unit": m.unit_str(d.kind, d.loc)}
-        if d.attacker >= 0:
-            e["from"] = m.prov_abbr[d.attacker]
-        if d.convoyed:
-            e["convoyed"] = True
-        dislodged.setdefault(m.powers[d.power], []).append(e)
-    centers = {m.powers[p]: [m.prov_abbr[c] for c in pos.centers_of(p)]
-               for p in range(len(m.powers))}
-    homes = {m.powers[p]: [m.prov_abbr[c] for c in h] for p, h in enumerate(pos.homes)}
-    out: dict[str, Any] = {"phase": pos.phase.name, "units": units, "centers": centers,
-                           "homes": homes}
-    if dislodged:
-        out["dislodged"] = dislodged
-    if pos.contested:
-        out["contested"] = sorted(m.prov_abbr[p] for p in pos.contested)
-    if pos.year_start_owners is not None and pos.year_start_owners != pos.owners:
-        out["year_start_centers"] = {
-            m.powers[p]: [m.prov_abbr[c] for c, o in enumerate(pos.year_start_owners) if o == p]
-            for p in range(len(m.powers))}
-    if pos.extra:
-        out["extra"] = pos.extra
-    return out
-
-
 def position_from_json(m: Map, data: Any, where: str) -> Position:
-    from polydip.oneshot import build_position
-
     if not isinstance(data, dict):
         raise GameFileError(f"{where}: a position is an object")
     try:
@@ -76,8 +49,6 @@ def _orders_json(m: Map, orders: dict[int, list[str]]) -> dict[str, list[str]]:
 
 
 def _orders_from(m: Map, data: Any, where: str) -> dict[int, list[str]]:
-    from polydip.oneshot import power_index
-
     if not isinstance(data, dict):
         raise GameFileError(f"{where}: orders are an object of power → list")
     out = {}
@@ -94,8 +65,6 @@ def _orders_from(m: Map, data: Any, where: str) -> dict[int, list[str]]:
 
 def _destroyed_from(m: Map, data: Any, where: str) -> list[Dislodged]:
     """Units destroyed without a retreat phase, as position_to_json writes dislodged units."""
-    from polydip.oneshot import parse_unit, power_index
-
     out = []
     for pname, lst in data.items():
         p = power_index(m, pname)
@@ -106,7 +75,7 @@ def _destroyed_from(m: Map, data: Any, where: str) -> list[Dislodged]:
     return out
 
 
-def game_to_json(game) -> dict[str, Any]:
+def game_to_json(game: GameRecord) -> dict[str, Any]:
     m = game.map
     hist = []
     for rec in game.history:
@@ -140,7 +109,8 @@ def game_to_json(game) -> dict[str, Any]:
     }
 
 
-def game_from_json(data: Any, where: str = "game") -> Any:
+def game_from_json(data: Any, where: str = "game") -> GameRecord:
+    """The game a polydip game file holds (json.loads of it); `where` names it in errors."""
     try:
         return _game_from_json(data, where)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
@@ -148,10 +118,7 @@ def game_from_json(data: Any, where: str = "game") -> Any:
                             ) from exc
 
 
-def _game_from_json(data: Any, where: str) -> Any:
-    from polydip.game.game import Game, PhaseRecord
-    from polydip.oneshot import power_index
-
+def _game_from_json(data: Any, where: str) -> GameRecord:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise GameFileError(f"{where}: not a polydip game file (no \"format\": \"{FORMAT}\")")
     ver = data.get("version")
@@ -179,15 +146,13 @@ def _game_from_json(data: Any, where: str) -> Any:
     options = data.get("options") or {}
     if not isinstance(options, dict):
         raise GameFileError(f"{where}: 'options' must be an object")
-    game = Game(variant, m, position_from_json(m, cur.get("position"), f"{where}: current"),
+    game = GameRecord(variant, m, position_from_json(m, cur.get("position"), f"{where}: current"),
                 dict(options), _orders_from(m, cur.get("orders", {}),
                                                               f"{where}: current.orders"),
                 name=str(data.get("name", "")))
     try:
-        from polydip.options import check_options
-
         check_options(game.options)
-        game.victory  # noqa: B018 - validates the 'victory' option against the variant
+        victory_in_force(variant, game.options)  # validates the 'victory' option
         for i, h in enumerate(data.get("history") or []):
             w = f"{where}: history[{i}]"
             pos = position_from_json(m, h.get("position"), w)
@@ -284,24 +249,15 @@ else:
         fcntl.flock(fd, fcntl.LOCK_EX)
 
 
-@contextlib.contextmanager
-def game_transaction(path: str | Path) -> Iterator[Any]:
-    """Load a game under its lock and save it when the block ends without an error:
-    `with game_transaction("g.json") as game: game.set_orders(...)`."""
-    with locked(path):
-        game = load_game(path)
-        yield game
-        save_game(game, path)
-
-
-def save_game(game, path: str | Path) -> None:
+def save_game(game: GameRecord, path: str | Path) -> None:
     try:
         write_atomic(path, json.dumps(game_to_json(game), indent=1) + "\n")
     except OSError as exc:
         raise GameFileError(f"{path}: cannot write: {exc.strerror or exc}") from exc
 
 
-def load_game(path: str | Path):
+def read_json(path: str | Path) -> Any:
+    """The JSON content of a game file (polydip's, or the diplomacy package's)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -309,12 +265,7 @@ def load_game(path: str | Path):
     except (OSError, UnicodeDecodeError) as exc:
         raise GameFileError(f"{path}: cannot read: {exc}") from exc
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise GameFileError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: "
                             f"{exc.msg})") from exc
-    if isinstance(data, dict) and "phases" in data and "format" not in data:
-        from polydip.game.dipjson import game_from_diplomacy
-
-        return game_from_diplomacy(data, str(path))
-    return game_from_json(data, str(path))

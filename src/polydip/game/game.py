@@ -7,14 +7,16 @@ position, orders, results and center changes, so any past phase can be shown or 
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass, field, replace
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 from polydip.adjudication.adjustments import adjustment_counts, adjustment_problem, build_sites
-from polydip.errors import GameFileError, OrderError, PolydipError, did_you_mean
-from polydip.game.calendar import phase_cycle
+from polydip.errors import GameFileError, OrderError, PolydipError
+from polydip.game.calendar import parse_phase
+from polydip.game.dipjson import is_diplomacy_game, record_from_diplomacy
 from polydip.game.engine import (
     MOVEMENT_TYPES,
     PhaseOutcome,
@@ -22,7 +24,11 @@ from polydip.game.engine import (
     parse_orders,
     process,
 )
+from polydip.game.files import game_from_json, locked, read_json, save_game
+from polydip.game.record import GameRecord, PhaseRecord
+from polydip.game.victory import game_end, victory_in_force
 from polydip.geography.map import Map, compile_map
+from polydip.notation import parse_unit, power_index
 from polydip.options import check_options, defaults
 from polydip.orders.legal import legal_orders
 from polydip.orders.model import DISBAND, RETREAT
@@ -32,25 +38,8 @@ from polydip.variants.model import Variant, Victory
 
 
 @dataclass(slots=True)
-class PhaseRecord:
-    """A processed phase: the position it started from, what was ordered, what happened."""
-
-    position: Position
-    orders: dict[int, list[str]]
-    outcome: PhaseOutcome
-
-
-@dataclass(slots=True)
-class Game:
-    variant: Variant
-    map: Map
-    position: Position
-    options: dict[str, Any] = field(default_factory=dict)
-    orders: dict[int, list[str]] = field(default_factory=dict)  # pending, as typed
-    history: list[PhaseRecord] = field(default_factory=list)
-    status: str = "active"  # active | won | drawn
-    winners: list[int] = field(default_factory=list)
-    name: str = ""
+class Game(GameRecord):
+    """A game: its data (GameRecord) and what one does with it."""
 
     # ---- creation --------------------------------------------------------------------------
 
@@ -70,15 +59,7 @@ class Game:
     @property
     def victory(self) -> Victory:
         """The victory condition in force: the variant's, or the preset the options name."""
-        v = self.variant.victory
-        name = self.options.get("victory", "default")
-        if name == "default":
-            return v
-        if name not in v.presets:
-            known = ", ".join(["default", *v.presets])
-            raise PolydipError(f"option victory: {self.variant.name} has no preset {name!r} "
-                               f"(choose from {known})")
-        return replace(v, **v.presets[name], presets={})
+        return victory_in_force(self.variant, self.options)
 
     # ---- state ---------------------------------------------------------------------------
 
@@ -91,10 +72,8 @@ class Game:
         return self.status != "active"
 
     def power(self, name: str) -> int:
-        got = self.map.find_power(name)
-        if got is not None:
-            return got
-        raise PolydipError(f"unknown power {name!r}" + did_you_mean(name, self.map.powers))
+        """A power by its name, adjective, letter or alias, in any case."""
+        return power_index(self.map, name)
 
     def powers_to_order(self) -> list[int]:
         """Powers that have something to order in the current phase."""
@@ -125,7 +104,8 @@ class Game:
         if ph in ("M", "R"):
             units = self.position.units if ph == "M" else self.position.dislodged
             allowed = MOVEMENT_TYPES if ph == "M" else (RETREAT, DISBAND)
-            _bound, bind_errors = bind_to_units(self.map, units, parsed, allowed)
+            _bound, bind_errors = bind_to_units(self.map, units, parsed, allowed,
+                                                pos=self.position)
             problems += [msg for _, msg in bind_errors]
             bad = {msg.split("'")[1] for _, msg in bind_errors if "'" in msg}
             kept_text = [t for t in kept_text if t not in bad]
@@ -194,53 +174,9 @@ class Game:
         return rec
 
     def _check_end(self) -> None:
-        m, pos = self.map, self.position
-        vic = self.victory
-        counts = [0] * len(m.powers)
-        for o, c in Counter(pos.owners).items():
-            if o >= 0 and not m.power_neutral[o]:  # neutrals neither win nor share a draw
-                counts[o] = c
-        ranked = sorted(counts, reverse=True)
-        best = ranked[0] if ranked else 0
-        check_now = pos.phase.type != "R"
-        if vic.check == "start_of_season":
-            check_now = pos.phase.season == vic.check_season and pos.phase.type == "M"
-        if check_now and best >= vic.centers:
-            leaders = [p for p, c in enumerate(counts) if c == best]
-            if len(leaders) == 1 and (not vic.more_than_others or len(ranked) < 2
-                                      or ranked[1] < best):
-                self.status, self.winners = "won", leaders
-                return
-        alive = ({u.power for u in pos.units if not m.power_neutral[u.power]}
-                 | {p for p, c in enumerate(counts) if c > 0})
-        if len(alive) == 1:
-            self.status, self.winners = "won", sorted(alive)
-            return
-        if vic.last_year is not None and pos.phase.year > vic.last_year:
-            leaders = [p for p, c in enumerate(counts) if c == best]
-            if vic.last_year_result == "most_centers" and len(leaders) == 1:
-                self.status, self.winners = "won", leaders
-            else:
-                self.status = "drawn"
-                self.winners = sorted(alive)
-            return
-        if vic.no_change_years is not None and self.history:
-            last = self._last_center_change_year()
-            if pos.phase.year - last > vic.no_change_years:
-                self.status, self.winners = "drawn", sorted(alive)
-
-    def _last_center_change_year(self) -> int:
-        for rec in reversed(self.history):
-            if rec.outcome.center_changes:
-                return rec.position.phase.year
-        # no change yet: count from the first year whose centers could change, which is the
-        # next one for a game that starts after its year's update (in Winter, say)
-        start = self.history[0].position.phase
-        cal = self.variant.calendar
-        cycle = phase_cycle(cal)
-        update = max(i for i, (s, t) in enumerate(cycle)
-                     if s == cal.centers_change_after and t != "A")
-        return start.year if cycle.index((start.season, start.type)) > update else start.year - 1
+        end = game_end(self.map, self.victory, self.position, self.history)
+        if end is not None:
+            self.status, self.winners = end
 
     def declare_draw(self, powers: list[int | str] | None = None) -> None:
         """End the game as a draw shared by `powers` (default: every power with a center)."""
@@ -253,15 +189,40 @@ class Game:
     # ---- files ---------------------------------------------------------------------------
 
     def save(self, path: str | Path) -> None:
-        from polydip.game.files import save_game
-
+        """Write the game to `path` in polydip's game file format (atomically)."""
         save_game(self, path)
 
     @classmethod
     def load(cls, path: str | Path) -> Game:
-        from polydip.game.files import load_game
+        """A game from a polydip game file or a diplomacy package saved game."""
+        data = read_json(path)
+        if is_diplomacy_game(data):
+            return cls.from_record(record_from_diplomacy(data, str(path)))
+        return cls.from_record(game_from_json(data, str(path)))
 
-        return load_game(path)
+    @classmethod
+    def from_diplomacy(cls, data: Any, where: str = "game") -> Game:
+        """A game from the diplomacy package's saved game (a dict, as json.loads gives it)."""
+        return cls.from_record(record_from_diplomacy(data, where))
+
+    @classmethod
+    def from_record(cls, rec: GameRecord) -> Game:
+        return cls(**{f.name: getattr(rec, f.name) for f in fields(GameRecord)})
+
+
+def load_game(path: str | Path) -> Game:
+    """A game from a polydip game file or a diplomacy package saved game."""
+    return Game.load(path)
+
+
+@contextlib.contextmanager
+def game_transaction(path: str | Path) -> Iterator[Game]:
+    """Load a game under its file's lock (game/files.locked) and save it when the block ends
+    without an error: `with game_transaction("g.json") as game: game.set_orders(...)`."""
+    with locked(path):
+        game = Game.load(path)
+        yield game
+        save_game(game, path)
 
 
 def powers_to_order(m: Map, pos: Position) -> list[int]:
@@ -278,9 +239,6 @@ def powers_to_order(m: Map, pos: Position) -> list[int]:
 
 
 def initial_position(m: Map) -> Position:
-    from polydip.game.calendar import parse_phase
-    from polydip.oneshot import parse_unit
-
     v = m.variant
     units = []
     for i, p in enumerate(v.powers):

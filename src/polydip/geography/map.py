@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from polydip.errors import VariantError, did_you_mean
 from polydip.geography.names import build_index, lookup, name_key
+from polydip.rules import compile_rules
 from polydip.variants.model import DEFAULT_COASTS, Variant
 
 
@@ -122,9 +123,19 @@ class Map:
         self.adj_set: list[list[frozenset[int]]] = [
             [frozenset(s) for s in per_kind] for per_kind in adj_sets
         ]
+        # locations a unit of kind k on loc can move to over an edge: adjacent, and a place
+        # it may stand on
+        self.move_locs: list[list[tuple[int, ...]]] = [
+            [tuple(d for d in self.adj[k][loc] if self.occupy[k][d]) for loc in range(self.n_loc)]
+            for k in range(nk)
+        ]
+        self.move_locs_set: list[list[frozenset[int]]] = [
+            [frozenset(x) for x in per_kind] for per_kind in self.move_locs
+        ]
         # provinces a unit of kind k on loc can move into (for support: coasts do not matter)
         self.reach_prov: list[list[frozenset[int]]] = [
-            [frozenset(self.loc_prov[x] for x in s) for s in per_kind] for per_kind in adj_sets
+            [frozenset(self.loc_prov[x] for x in s if self.occupy[k][x]) for s in per_kind]
+            for k, per_kind in enumerate(adj_sets)
         ]
         # convoy geometry: convoy provinces next to each province (by any convoying kind)
         convoy_kinds = [k for k in range(nk) if self.kind_convoys[k]]
@@ -164,8 +175,6 @@ class Map:
         self.names = self._build_names()
         # memo tables of derived facts, filled lazily by the modules that use them
         self.memo: dict[str, dict] = {}
-        from polydip.rules import compile_rules
-
         self.rules = compile_rules(variant)
         opens = self.rules.open_spaces()
         # provinces with no stacking limit, where units never bounce (rules/open_spaces.py)

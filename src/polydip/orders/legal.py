@@ -3,7 +3,10 @@
 "Legal" follows DATC 4.E.1: an order that could be valid given the units on the board —
 convoys and convoyed moves need a chain of fleets on the board, a support of a convoyed move
 must not need the supporting fleet itself (6.D.31), a convoying fleet must be necessary for
-some route (6.G.19).
+some route (6.G.19). The checks are those the adjudicator applies
+(adjudication/legality.py): every order listed here is accepted by it, and every order it
+accepts is listed (tests/test_legality.py checks both on random positions of every variant).
+Units a rule holds (neutral units) have no orders; passages a rule closes are left out.
 
 Speed: everything that depends only on the map is built once per map and cached as tuples of
 strings — a unit's holds and moves, and for each pair of unit placements the supports one
@@ -16,14 +19,20 @@ from __future__ import annotations
 from functools import lru_cache
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
-from polydip.adjudication.convoy import (
-    fleet_component,
-    necessary,
-    provinces_on_routes,
-    routes_through,
+from polydip.adjudication.convoy import fleet_component, routes_through
+from polydip.adjudication.legality import (
+    Closed,
+    closed_passages,
+    convoy_reach,
+    convoy_seas,
+    may_convoy,
+    move_locs,
+    route_without,
+    shut,
+    support_reach,
 )
 from polydip.geography.map import Map
-from polydip.state import Position
+from polydip.state import Position, Unit
 
 
 class _Tables:
@@ -37,8 +46,7 @@ class _Tables:
         self.unit = [[f"{k} {m.loc_name[loc]}" for loc in range(m.n_loc)] for k in m.kinds]
         self.moves = [
             [(f"{self.unit[k][loc]} H",) + tuple(
-                f"{self.unit[k][loc]} - {m.loc_name[d]}" for d in m.adj[k][loc]
-                if m.occupy[k][d])
+                f"{self.unit[k][loc]} - {m.loc_name[d]}" for d in m.move_locs[k][loc])
              for loc in range(m.n_loc)]
             for k in range(nk)
         ]
@@ -67,9 +75,9 @@ class _Tables:
         self.pair: dict[tuple[int, int, int, int], tuple[str, ...]] = {}
         self.conv: dict[tuple, tuple[str, ...]] = {}
 
-    def via(self, us: str, p: int, entry: tuple) -> tuple[str, ...]:
-        """"A X - Y VIA" orders of an army in province p, given its convoy table entry."""
-        key = (us, entry[0])
+    def via(self, us: str, entry: tuple) -> tuple[str, ...]:
+        """"A X - Y VIA" orders of an army, given its convoy table entry."""
+        key = (us, entry[2])
         got = self.conv.get(key)
         if got is None:
             if len(self.conv) > 100_000:  # bound the memory of very long simulations
@@ -78,37 +86,44 @@ class _Tables:
             got = self.conv[key] = tuple(f"{us} - {abbr[dp]} VIA" for dp in entry[1])
         return got
 
-    def convoys(self, us: str, p: int, army: str, ap: int, entry: tuple) -> tuple[str, ...]:
-        """Convoy orders a fleet `us` in province p may give the army `army` in ap."""
-        key = (us, army, entry[0])
+    def convoys(self, us: str, k: int, p: int, army: Unit, entry: tuple,
+                seas: frozenset[int]) -> tuple[str, ...]:
+        """Convoy orders a fleet `us` (kind k) in province p may give `army`."""
+        key = (us, self.unit[army.kind][army.loc], entry[2])
         got = self.conv.get(key)
         if got is None:
             if len(self.conv) > 100_000:
                 self.conv.clear()
             m = self.m
+            ap = m.loc_prov[army.loc]
             got = self.conv[key] = tuple(
-                f"{us} C {army} - {m.prov_abbr[dp]}" for dp, route in entry[1].items()
-                if p in route and necessary(m, ap, dp, p, entry[0]))
+                f"{us} C {key[1]} - {m.prov_abbr[dp]}" for dp, route in entry[1].items()
+                if p in route and may_convoy(m, k, p, army.kind, ap, dp, seas))
         return got
 
     def supports(self, k: int, loc: int, k2: int, loc2: int) -> tuple[str, ...]:
         """Supports a unit (k, loc) may give a unit (k2, loc2), moves without convoy."""
         key = (k, loc, k2, loc2)
         got = self.pair.get(key)
-        if got is not None:
-            return got
-        m = self.m
-        us, them = self.unit[k][loc], self.unit[k2][loc2]
-        mine = m.reach_prov[k][loc]
-        own = m.loc_prov[loc]
-        out = []
-        if m.loc_prov[loc2] in mine:
-            out.append(f"{us} S {them}")
-        for q in sorted(m.reach_prov[k2][loc2]):
-            if q in mine and q != own:
-                out.append(f"{us} S {them} - {m.prov_abbr[q]}")
-        got = self.pair[key] = tuple(out)
+        if got is None:
+            m = self.m
+            got = self.pair[key] = _supports(m, self.unit[k][loc], self.unit[k2][loc2],
+                                             m.reach_prov[k][loc], m.loc_prov[loc],
+                                             m.loc_prov[loc2], m.reach_prov[k2][loc2])
         return got
+
+
+def _supports(m: Map, us: str, them: str, mine: frozenset[int], own: int, their_prov: int,
+              theirs: frozenset[int]) -> tuple[str, ...]:
+    """Supports `us` (reaching the provinces `mine`, standing in `own`) may give `them`
+    (standing in `their_prov`, moving over an edge into the provinces `theirs`)."""
+    out = []
+    if their_prov in mine:
+        out.append(f"{us} S {them}")
+    for q in sorted(theirs):
+        if q in mine and q != own:
+            out.append(f"{us} S {them} - {m.prov_abbr[q]}")
+    return tuple(out)
 
 
 @lru_cache(maxsize=64)
@@ -120,89 +135,86 @@ def legal_orders(m: Map, pos: Position, power: int | None = None,
                  options: dict | None = None) -> dict[str, list[str]]:
     """Unit (or build site) → list of legal orders, for one power or all."""
     if pos.phase.type == "M":
-        out = _movement(m, pos, power)
-        if m.rules:
-            blocked = m.rules.blocked(m, pos, options or {})
-            if blocked:
-                _drop_closed(m, pos, blocked, out)
-        return out
+        return _movement(m, pos, power, closed_passages(m, pos, options or {}))
     if pos.phase.type == "R":
         return _retreats(m, pos, power)
     return _adjustments(m, pos, power)
 
 
-def _movement(m: Map, pos: Position, power: int | None) -> dict[str, list[str]]:
+def _movement(m: Map, pos: Position, power: int | None, closed: Closed
+              ) -> dict[str, list[str]]:
     t = _tables(m)
     unit_s, moves, partners, supports = t.unit, t.moves, t.partners, t.supports
     loc_prov = m.loc_prov
+    holds = m.rules.unit_holds if m.rules and m.rules.has_holds else None
+    # units a rule holds: no orders of their own, supported only in holding, never convoyed
+    held_units = {u for u in pos.units if holds(m, pos, u)} if holds else set()
+    held = ({(u.kind, u.loc) for u in held_units}
+            - {(u.kind, u.loc) for u in pos.units if u not in held_units})
     at = {u.loc: u for u in pos.units}
     placed = {(u.kind, u.loc) for u in pos.units}
-    seas = {loc_prov[u.loc] for u in pos.units
-            if m.kind_convoys[u.kind] and m.convoy_prov[loc_prov[u.loc]]}
-    # convoyed moves: army province -> (fleet provinces that can carry it, destinations)
-    convoys: dict[int, tuple[frozenset[int], dict[int, frozenset[int]]]] = {}
+    unit_at = {(u.kind, u.loc): u for u in pos.units} if closed else {}
+    seas = convoy_seas(m, pos.units, pos)
+    # convoyed moves: army province -> (fleet provinces that can carry it, destinations and
+    # the fleet provinces on their routes, what the string caches key them by)
+    convoys: dict[int, tuple[frozenset[int], dict[int, frozenset[int]], object]] = {}
     if seas:
         for u in pos.units:
             p = loc_prov[u.loc]
-            if m.kind_convoyed[u.kind] and m.convoy_touch[p]:
-                comp, dests = _convoy_destinations(m, p, frozenset(seas))
+            if m.kind_convoyed[u.kind] and m.convoy_touch[p] and u not in held_units:
+                comp = fleet_component(m, p, seas)
+                dests = _convoy_table(m, u.kind, p, comp) if comp else {}
+                tag: object = comp
+                if closed and closed.get(u.power):
+                    dests = {q: r for q, r in dests.items()
+                             if not shut(closed, u.power, u.kind, p, q)}
+                    tag = (comp, tuple(dests))
                 if dests:
-                    convoys[p] = (comp, dests)
-    into = _convoy_only(m, t, at, convoys) if convoys else {}
+                    convoys[p] = (comp, dests, tag)
+    into = _convoy_only(m, at, convoys) if convoys else {}
     out: dict[str, list[str]] = {}
     for u in pos.units:
         if power is not None and u.power != power:
             continue
         k, loc = u.kind, u.loc
+        if held_units and u in held_units:
+            continue  # orders for it are refused
         p = loc_prov[loc]
         us = unit_s[k][loc]
-        lst = list(moves[k][loc])
+        if closed:
+            mine = support_reach(m, k, loc, u.power, closed)
+            lst = [f"{us} H"] + [f"{us} - {m.loc_name[d]}"
+                                 for d in move_locs(m, k, loc, u.power, closed)]
+        else:
+            mine = m.reach_prov[k][loc]
+            lst = list(moves[k][loc])
         if p in convoys:
-            lst.extend(t.via(us, p, convoys[p]))
-        for k2, loc2 in partners[(k, loc)] & placed:
-            lst.extend(supports(k, loc, k2, loc2))
+            lst.extend(t.via(us, convoys[p]))
+        for pl in partners[(k, loc)] & placed:
+            if held and pl in held:
+                if loc_prov[pl[1]] in mine:
+                    lst.append(f"{us} S {unit_s[pl[0]][pl[1]]}")
+            elif closed:
+                v = unit_at[pl]
+                lst.extend(_supports(m, us, unit_s[pl[0]][pl[1]], mine, p, loc_prov[pl[1]],
+                                     support_reach(m, v.kind, v.loc, v.power, closed)))
+            else:
+                lst.extend(supports(k, loc, pl[0], pl[1]))
+        if m.has_open_spaces and m.open_space[p]:
+            # in an open space, another unit of the same kind stands on the same place
+            for v in pos.units:
+                if v is not u and v.loc == loc and v.kind == k and v not in held_units:
+                    lst.extend(_supports(m, us, us, mine, p, p,
+                                         support_reach(m, k, loc, v.power, closed)))
         if convoys:
             if into:
-                _convoy_supports(m, u, p, us, into, lst)
+                _convoy_supports(m, us, p, mine, into, seas, lst)
             if m.kind_convoys[k] and p in seas:
                 for ap, entry in convoys.items():
                     if p in entry[0]:
-                        a = at_prov(m, at, ap)
-                        lst.extend(t.convoys(us, p, unit_s[a.kind][a.loc], ap, entry))
+                        lst.extend(t.convoys(us, k, p, at_prov(m, at, ap), entry, seas))
         out[us] = lst
     return out
-
-
-def _drop_closed(m: Map, pos: Position, blocked: dict[int, set[tuple[int, int, int]]],
-                 out: dict[str, list[str]]) -> None:
-    """Remove moves and supports through passages closed to the unit's power."""
-    for u in pos.units:
-        closed = blocked.get(u.power)
-        us = m.unit_str(u.kind, u.loc)
-        if not closed or us not in out:
-            continue
-        shut = {m.loc_prov[d] for d in m.adj[u.kind][u.loc] if (u.kind, u.loc, d) in closed}
-        if not shut:
-            continue
-        still = {m.loc_prov[d] for d in m.adj[u.kind][u.loc]
-                 if (u.kind, u.loc, d) not in closed}
-        gone = {m.prov_abbr[p] for p in shut - still}
-        if not gone:
-            continue
-
-        out[us] = [o for o in out[us] if _keeps(o, gone)]
-
-
-def _keeps(order: str, gone: set[str]) -> bool:
-    """Does `order` avoid the provinces in `gone` (reachable only through a closed passage)?"""
-    if " C " in order or order.endswith(" H"):
-        return True
-    if " S " in order:
-        rest = order.split(" S ", 1)[1].split(" ")
-        target = rest[3] if len(rest) == 4 else rest[1]
-        return target.split("/")[0] not in gone
-    dest = order.split(" - ", 1)[1].split(" ")[0].split("/")[0]
-    return dest not in gone or order.endswith(" VIA")
 
 
 def at_prov(m: Map, at: dict, prov: int):
@@ -216,55 +228,39 @@ def at_prov(m: Map, at: dict, prov: int):
     return u
 
 
-def _convoy_only(m: Map, t: _Tables, at: dict, convoys: dict
-                 ) -> dict[int, list[tuple[str, int, int, frozenset[int]]]]:
+def _convoy_only(m: Map, at: dict, convoys: dict
+                 ) -> dict[int, list[tuple[str, int, int]]]:
     """Destination → convoyed moves there that no army could make without a convoy:
-    (army string, army province, destination, fleet provinces on its routes)."""
-    into: dict[int, list[tuple[str, int, int, frozenset[int]]]] = {}
-    for ap, (_comp, dests) in convoys.items():
+    (army string, army province, destination)."""
+    into: dict[int, list[tuple[str, int, int]]] = {}
+    for ap, (_comp, dests, _k) in convoys.items():
         a = at_prov(m, at, ap)
         direct = m.reach_prov[a.kind][a.loc]
-        army = t.unit[a.kind][a.loc]
-        for dp, route in dests.items():
+        army = m.unit_str(a.kind, a.loc)
+        for dp in dests:
             if dp not in direct:
-                into.setdefault(dp, []).append((army, ap, dp, route))
+                into.setdefault(dp, []).append((army, ap, dp))
     return into
 
 
-def _convoy_supports(m: Map, u, p: int, us: str,
-                     into: dict[int, list[tuple[str, int, int, frozenset[int]]]],
+def _convoy_supports(m: Map, us: str, p: int, mine: frozenset[int],
+                     into: dict[int, list[tuple[str, int, int]]], seas: frozenset[int],
                      lst: list[str]) -> None:
-    """Supports of convoyed moves that could not be made without a convoy."""
-    for q in m.reach_prov[u.kind][u.loc]:
-        for army, ap, dp, route in into.get(q, ()):
-            if ap == p or dp == p:
-                continue
-            if p in route and not _routes_without(m, ap, dp, route, p):
-                continue  # every convoy goes through the supporter itself (6.D.31)
-            lst.append(f"{us} S {army} - {m.prov_abbr[dp]}")
-
-
-@lru_cache(maxsize=1 << 17)
-def _routes_without(m: Map, origin: int, dest: int, route: frozenset[int], p: int) -> bool:
-    return bool(provinces_on_routes(m, origin, dest, route - {p}))
-
-
-def _convoy_destinations(m: Map, origin: int, seas: frozenset[int]
-                         ) -> tuple[frozenset[int], dict[int, frozenset[int]]]:
-    """The fleet provinces connected to `origin`, and for each province an army there could
-    reach through them, the fleet provinces on some route there."""
-    comp = fleet_component(m, origin, seas)
-    if not comp:
-        return frozenset(), {}
-    return comp, _convoy_table(m, origin, comp)
+    """Supports of convoyed moves that could not be made without a convoy, and not only by
+    a convoy through the supporter itself (DATC 6.D.31)."""
+    for q in mine:
+        for army, ap, dp in into.get(q, ()):
+            if ap != p and dp != p and route_without(m, ap, dp, seas, p):
+                lst.append(f"{us} S {army} - {m.prov_abbr[dp]}")
 
 
 @lru_cache(maxsize=1 << 14)
-def _convoy_table(m: Map, origin: int, comp: frozenset[int]) -> dict[int, frozenset[int]]:
-    army = m.army
-    dests = sorted({q for s in comp for q in m.convoy_shore[s]
-                    if q != origin and m.occupy[army][q]})
-    return {q: routes_through(m, origin, q, comp) for q in dests}
+def _convoy_table(m: Map, kind: int, origin: int, comp: frozenset[int]
+                  ) -> dict[int, frozenset[int]]:
+    """For each province an army of `kind` in `origin` could be convoyed to through the
+    fleet provinces `comp` (connected to it), the fleet provinces on some route there."""
+    return {q: routes_through(m, origin, q, comp)
+            for q in sorted(convoy_reach(m, kind, origin, comp))}
 
 
 def _retreats(m: Map, pos: Position, power: int | None) -> dict[str, list[str]]:

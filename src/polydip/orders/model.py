@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from polydip.geography.map import Map
+if TYPE_CHECKING:  # annotations only: this data module imports nothing of polydip
+    from polydip.geography.map import Map
 
 HOLD, MOVE, SUPPORT, CONVOY, RETREAT, DISBAND, BUILD, WAIVE = "H", "-", "S", "C", "R", "D", "B", "W"
 

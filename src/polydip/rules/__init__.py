@@ -11,43 +11,32 @@ from __future__ import annotations
 from typing import Any
 
 from polydip.errors import VariantError, did_you_mean
-from polydip.rules.base import Rule, RuleSet
 
-_REGISTRY: dict[str, type[Rule]] = {}
-
-
-def register(cls: type[Rule]) -> type[Rule]:
-    _REGISTRY[cls.name] = cls
-    return cls
+# importing a rule module registers its class: every module is imported here
+from polydip.rules import (  # noqa: F401
+    build_sites,
+    capture_home,
+    controlled_passages,
+    events,
+    neutral_units,
+    no_swap,
+    open_spaces,
+)
+from polydip.rules.base import REGISTRY, Rule, RuleSet, register
 
 
 def known_rules() -> list[str]:
-    _load_all()
-    return sorted(_REGISTRY)
-
-
-def _load_all() -> None:
-    # importing the modules registers their classes
-    from polydip.rules import (  # noqa: F401
-        build_sites,
-        capture_home,
-        controlled_passages,
-        events,
-        neutral_units,
-        no_swap,
-        open_spaces,
-    )
+    return sorted(REGISTRY)
 
 
 def compile_rules(variant: Any) -> RuleSet:
-    _load_all()
     rules = []
     for name, params in variant.rules.items():
-        cls = _REGISTRY.get(name)
+        cls = REGISTRY.get(name)
         if cls is None:
             raise VariantError(f"{variant.path}: [rules.{name}] unknown rule"
-                               + did_you_mean(name, _REGISTRY)
-                               + f"; known rules: {', '.join(sorted(_REGISTRY))}")
+                               + did_you_mean(name, REGISTRY)
+                               + f"; known rules: {', '.join(sorted(REGISTRY))}")
         rules.append(cls(params, variant, f"rules.{name}"))
     return RuleSet(rules)
 

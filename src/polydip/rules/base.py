@@ -4,7 +4,8 @@ Hooks (a rule implements the ones it needs; RuleSet combines them):
   build_sites(m, pos, power) -> list[int] | None   provinces where `power` may build now
   year_start(m, pos) -> None                        bookkeeping when a new year begins
   before_phase(m, pos, phase) -> list[str]          scheduled events; returns what happened
-  unit_holds(m, pos, unit) -> bool                  the unit always holds (neutrals)
+  unit_holds(m, pos, unit) -> bool                  the unit always holds: orders for it
+                                                    are refused (neutral units)
   retreat(m, pos, dislodged) -> Dislodged | None    changes a dislodged unit's options
   retreat_orders(m, pos) -> {power: [Order]}        orders for units no player orders
   blocked(m, pos, options) -> {power: {(kind, a, b)}}  moves a power may not make now
@@ -22,6 +23,9 @@ from polydip.errors import VariantError
 
 
 class Rule:
+    """A rule module's class: `name` is its key in the variant file ([rules.NAME]),
+    `params_doc` the parameters it takes; it overrides the hooks it needs."""
+
     name: ClassVar[str] = ""
     params_doc: ClassVar[dict[str, str]] = {}
 
@@ -78,6 +82,15 @@ class Rule:
             raise VariantError(f"{self.variant.path}: [{self.key}] {name} = {val!r} is not "
                                f"one of {', '.join(map(repr, choices))}")
         return val
+
+
+REGISTRY: dict[str, type[Rule]] = {}
+
+
+def register(cls: type[Rule]) -> type[Rule]:
+    """Class decorator: make a rule module's class known by its `name`."""
+    REGISTRY[cls.name] = cls
+    return cls
 
 
 class RuleSet:

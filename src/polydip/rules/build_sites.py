@@ -1,4 +1,4 @@
-"""Where a power may build (the `adjustment` hook).
+"""Where a power may build (the `build_sites` hook).
 
 [rules.build_sites]
 policy = "home"                  # standard: vacant home centers the power owns
@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from polydip.rules import register
-from polydip.rules.base import Rule
+from polydip.rules.base import Rule, register
 
 POLICIES = ("home", "owned_at_year_start", "owned", "any_home")
 

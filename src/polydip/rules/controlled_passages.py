@@ -32,8 +32,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from polydip.errors import PolydipError, VariantError
-from polydip.rules import register
-from polydip.rules.base import Rule
+from polydip.rules.base import Rule, register
 
 
 @register
@@ -70,15 +69,18 @@ class ControlledPassages(Rule):
             self.passages.append((str(p["name"]), edges, list(p["controllers"]), exempt))
 
     def controller(self, m: Any, pos: Any, provinces: list[str]) -> int:
-        """The power controlling all of `provinces`, or -1 (split, or nobody)."""
-        who = set()
+        """The power controlling all of `provinces`, or -1 (split, or nobody).
+
+        A supply center is controlled by its owner; any other province by the power whose
+        unit stands in it (units of several powers in an open space: nobody)."""
+        who: set[int] = set()
         for abbr in provinces:
             prov = m.prov_index[abbr]
             if m.is_sc[prov]:
                 who.add(pos.owners[prov])
             else:
-                here = [u.power for u in pos.units if m.loc_prov[u.loc] == prov]
-                who.add(here[0] if here else -1)
+                here = {u.power for u in pos.units if m.loc_prov[u.loc] == prov}
+                who.add(here.pop() if len(here) == 1 else -1)
         if len(who) != 1:
             return -1
         return who.pop()
@@ -96,17 +98,26 @@ class ControlledPassages(Rule):
                 allowed.add(ctrl)
                 granted = permissions.get(name, {}).get(m.powers[ctrl], [])
                 allowed.update(m.power_of(p) for p in granted)
+            shut = self._moves(m, edges, exempt)
             for power in range(len(m.powers)):
-                if power in allowed:
+                if power not in allowed and shut:
+                    out.setdefault(power, set()).update(shut)
+        return out
+
+    @staticmethod
+    def _moves(m: Any, edges: list[tuple[str, str]], exempt: frozenset[str]
+               ) -> set[tuple[int, int, int]]:
+        """The (kind, from, to) moves over `edges`, both ways, of the kinds not exempt: a
+        coastal kind (fleet) between the locations named (coasts included), any other kind
+        between their provinces."""
+        out = set()
+        for a, b in edges:
+            for k, letter in enumerate(m.kinds):
+                if letter in exempt:
                     continue
-                closed = out.setdefault(power, set())
-                for a, b in edges:
-                    la, lb = m.loc_index[a], m.loc_index[b]
-                    for k, letter in enumerate(m.kinds):
-                        if letter in exempt:
-                            continue
-                        if not m.kind_coastal[k]:
-                            la, lb = m.loc_prov[la], m.loc_prov[lb]
-                        closed.add((k, la, lb))
-                        closed.add((k, lb, la))
-        return {p: s for p, s in out.items() if s}
+                la, lb = m.loc_index[a], m.loc_index[b]
+                if not m.kind_coastal[k]:
+                    la, lb = m.loc_prov[la], m.loc_prov[lb]
+                out.add((k, la, lb))
+                out.add((k, lb, la))
+        return out

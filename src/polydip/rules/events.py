@@ -20,8 +20,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from polydip.errors import VariantError
-from polydip.rules import register
-from polydip.rules.base import Rule
+from polydip.rules.base import Rule, register
 
 _AT = re.compile(r"^([A-Za-z]+)(\d+)$")
 

@@ -16,8 +16,7 @@ from typing import Any, ClassVar
 
 from polydip.errors import VariantError
 from polydip.orders.model import DISBAND, RETREAT, Order
-from polydip.rules import register
-from polydip.rules.base import Rule
+from polydip.rules.base import Rule, register
 
 
 @register
@@ -34,6 +33,9 @@ class NeutralUnits(Rule):
                 raise VariantError(f"{variant.path}: [{key}] unknown province {p!r}")
         if not any(pw.neutral for pw in variant.powers):
             raise VariantError(f"{variant.path}: [{key}] no power has neutral = true")
+
+    def unit_holds(self, m: Any, pos: Any, unit: Any) -> bool:
+        return m.power_neutral[unit.power]
 
     def retreat(self, m: Any, pos: Any, d: Any) -> Any:
         if not m.power_neutral[d.power]:

@@ -18,8 +18,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from polydip.errors import VariantError
-from polydip.rules import register
-from polydip.rules.base import Rule
+from polydip.rules.base import Rule, register
 
 
 @register

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from polydip.errors import PolydipError, did_you_mean
-from polydip.geography.map import normalize_name
+from polydip.geography.map import Map, normalize_name
+from polydip.notation import parse_unit
 from polydip.variants.model import Variant
 
 
@@ -112,11 +113,6 @@ def check_variant(v: Variant) -> list[Problem]:
             add("powers", f"center {c} is owned by {n} powers at the start")
     # starting units stand on legal places (compile the map to use its rules)
     try:
-        from dataclasses import replace
-
-        from polydip.geography.map import Map
-        from polydip.oneshot import parse_unit
-
         # compile what is sound (the problems above are reported already)
         powers = [replace(p, homes=[h for h in p.homes if h in provs],
                           centers=[c for c in p.centers if c in provs]) for p in v.powers]

@@ -8,7 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from polydip.errors import VariantError, did_you_mean
+from polydip.variants.importers import import_variant
 from polydip.variants.model import (
+    DEFAULT_CALENDAR,
+    DEFAULT_EDGE_KINDS,
+    DEFAULT_TERRAINS,
+    DEFAULT_UNIT_KINDS,
     PHASE_TYPES,
     Calendar,
     CoastName,
@@ -23,26 +28,6 @@ from polydip.variants.model import (
     Victory,
 )
 from polydip.variants.search import search_path as search
-
-DEFAULT_UNIT_KINDS = {
-    "A": {"name": "army", "convoyed": True},
-    "F": {"name": "fleet", "coastal": True, "convoys": True},
-}
-DEFAULT_TERRAINS = {
-    "land": {"occupy": ["A"]},
-    "coast": {"occupy": ["A", "F"]},
-    "sea": {"occupy": ["F"], "convoy": True},
-}
-DEFAULT_EDGE_KINDS = {"land": {"units": ["A"]}, "sea": {"units": ["F"]}}
-DEFAULT_CALENDAR = {
-    "start": "S1901M",
-    "centers_change_after": "F",
-    "seasons": [
-        {"name": "Spring", "abbr": "S", "phases": ["movement", "retreats"]},
-        {"name": "Fall", "abbr": "F", "phases": ["movement", "retreats"]},
-        {"name": "Winter", "abbr": "W", "phases": ["adjustments"]},
-    ],
-}
 
 
 def builtin_names() -> list[str]:
@@ -98,8 +83,6 @@ def _load_variant(name_or_path: str | Path, search_path: list[str | Path] | None
     if not _is_file(path):
         raise VariantError(f"{text_name[:80]}: no such variant file")
     if path.suffix.lower() in (".map", ".cfg"):
-        from polydip.variants.importers import import_variant
-
         return import_variant(path, search_path)
     try:
         text = path.read_text(encoding="utf-8")

@@ -7,6 +7,27 @@ from typing import Any
 
 PHASE_TYPES = {"movement": "M", "retreats": "R", "adjustments": "A"}
 
+# what a variant file leaves out: the standard game's unit kinds, terrains, edges, calendar
+DEFAULT_UNIT_KINDS = {
+    "A": {"name": "army", "convoyed": True},
+    "F": {"name": "fleet", "coastal": True, "convoys": True},
+}
+DEFAULT_TERRAINS = {
+    "land": {"occupy": ["A"]},
+    "coast": {"occupy": ["A", "F"]},
+    "sea": {"occupy": ["F"], "convoy": True},
+}
+DEFAULT_EDGE_KINDS = {"land": {"units": ["A"]}, "sea": {"units": ["F"]}}
+DEFAULT_CALENDAR = {
+    "start": "S1901M",
+    "centers_change_after": "F",
+    "seasons": [
+        {"name": "Spring", "abbr": "S", "phases": ["movement", "retreats"]},
+        {"name": "Fall", "abbr": "F", "phases": ["movement", "retreats"]},
+        {"name": "Winter", "abbr": "W", "phases": ["adjustments"]},
+    ],
+}
+
 
 @dataclass(frozen=True, slots=True)
 class UnitKind:

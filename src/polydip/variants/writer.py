@@ -14,13 +14,13 @@ import re
 from dataclasses import MISSING, Field, fields
 from typing import Any
 
-from polydip.variants.loader import (
+from polydip.variants.model import (
     DEFAULT_CALENDAR,
     DEFAULT_EDGE_KINDS,
     DEFAULT_TERRAINS,
     DEFAULT_UNIT_KINDS,
+    Variant,
 )
-from polydip.variants.model import Variant
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 # power keys written even when they hold the loader's default, for a reader's sake

@@ -14,6 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from polydip.errors import NotSupportedError, VariantError
+from polydip.variants.importers.dpjudge import import_map
+from polydip.variants.importers.parlance import import_cfg
 from polydip.variants.model import Variant
 from polydip.variants.search import search_path as search
 
@@ -37,11 +39,7 @@ def import_variant(path: str | Path, search_path: list[str | Path] | None = None
     if not p.is_file():
         raise VariantError(f"{p}: no such file")
     if suffix == ".map":
-        from polydip.variants.importers.dpjudge import import_map
-
         return import_map(p, search_path)
-    from polydip.variants.importers.parlance import import_cfg
-
     return import_cfg(p, search_path)
 
 

@@ -16,8 +16,10 @@ from typing import Any
 
 from polydip.errors import NotSupportedError, VariantError, did_you_mean
 from polydip.geography.map import normalize_name
-from polydip.variants.loader import DEFAULT_CALENDAR, DEFAULT_EDGE_KINDS, DEFAULT_UNIT_KINDS
 from polydip.variants.model import (
+    DEFAULT_CALENDAR,
+    DEFAULT_EDGE_KINDS,
+    DEFAULT_UNIT_KINDS,
     Calendar,
     Edge,
     EdgeKind,

@@ -692,8 +692,10 @@ class _Reader:
                          f"'port': {', '.join(sorted(ports))}.")
         if self.dummies:
             names = [self.pow_name[p] for p in self.dummies if p in self.pow_name]
+            d.rules.setdefault("neutral_units", {})
             notes.append("DUMMY powers (played by nobody in DPjudge, so their units hold) are "
-                         "imported as neutral powers (neutral = true: their units always hold; "
+                         "imported as neutral powers (neutral = true, with [rules.neutral_units]:"
+                         " their units always hold and are disbanded when dislodged; "
                          "they neither build, remove nor win, where a DPjudge dummy in civil "
                          "disorder would remove units it cannot keep): "
                          + ", ".join(names) + ".")

@@ -1,0 +1,142 @@
+"""Which orders a unit may give: the one source of the checks that both the movement
+validator (adjudication/movement.py) and the legal-order lister (orders/legal.py) apply.
+
+- Moves: `move_target` reads where a move goes (coasts, DATC 4.B), `move_locs` lists where
+  a unit may go over an edge; `convoy_reach` where an army could be convoyed through the
+  fleets on the board (a convoyed move with no possible route is illegal, DATC 6.D.32).
+- Supports: a unit supports into a province it could move to (`support_reach`); the support
+  of a convoyed move that only a convoy through the supporter could make is illegal
+  (`route_without`, DATC 6.D.31).
+- Convoys: a fleet may convoy an army only when it is necessary for some route
+  (`may_convoy`, DATC 4.E.1 and 6.G.19).
+- Passages a rule closes to a power this turn (rules/controlled_passages.py) are applied
+  here and only here (`shut`, used by `move_locs`, `support_reach` and the retreats).
+
+Everything takes and returns plain ids; what depends only on the map is cached on it.
+`closed` is the rules' `blocked` table: per power, the (kind, from location, to location)
+moves it may not make now ({} when no rule closes anything).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from polydip.adjudication.convoy import fleet_reach, necessary, route_exists
+from polydip.geography.map import Map
+
+Closed = dict[int, set[tuple[int, int, int]]]
+
+
+# ---- passages ------------------------------------------------------------------------------
+
+def closed_passages(m: Map, pos: object, options: dict) -> Closed:
+    """The moves closed to each power in this position (the rules' `blocked` hook)."""
+    return m.rules.blocked(m, pos, options) if m.rules else {}
+
+
+def shut(closed: Closed, power: int, kind: int, a: int, b: int) -> bool:
+    """Is the move of a `kind` unit of `power` from location a to b through a closed
+    passage?"""
+    return bool(closed) and (kind, a, b) in closed.get(power, ())
+
+
+# ---- moves ---------------------------------------------------------------------------------
+
+def move_locs(m: Map, kind: int, loc: int, power: int = -1, closed: Closed | None = None
+              ) -> tuple[int, ...]:
+    """The locations a unit may move to over an edge (no convoy): adjacent, a place it may
+    stand on, and not through a passage closed to its power."""
+    locs = m.move_locs[kind][loc]
+    if closed and closed.get(power):
+        return tuple(d for d in locs if not shut(closed, power, kind, loc, d))
+    return locs
+
+
+def support_reach(m: Map, kind: int, loc: int, power: int = -1, closed: Closed | None = None
+                  ) -> frozenset[int]:
+    """The provinces a unit could move into over an edge, which it may support into."""
+    if closed and closed.get(power):
+        return frozenset(m.loc_prov[d] for d in move_locs(m, kind, loc, power, closed))
+    return m.reach_prov[kind][loc]
+
+
+def move_target(m: Map, kind: int, loc: int, target: int | None) -> tuple[int, bool]:
+    """Where a move from `loc` written to `target` (a province or a coast) goes, and whether
+    it goes over an edge: (destination location, adjacent); destination -1 when the order is
+    illegal. A move of a convoyable kind to a coastal province it is not next to is legal
+    here; it needs a convoy route (`convoy_reach`). Cached per map."""
+    cache = m.memo.setdefault("move_target", {})
+    key = (kind, loc, target)
+    got = cache.get(key)
+    if got is None:
+        d = _move_target(m, kind, loc, target)
+        got = cache[key] = (d, d >= 0 and d in m.move_locs_set[kind][loc])
+    return got
+
+
+def _move_target(m: Map, k: int, loc: int, target: int | None) -> int:
+    if target is None:
+        return -1
+    tprov = m.loc_prov[target]
+    if tprov == m.loc_prov[loc]:
+        return -1
+    adj = m.move_locs_set[k][loc]
+    if not m.kind_coastal[k]:
+        if not m.occupy[k][tprov]:
+            return -1
+        if tprov in adj or (m.kind_convoyed[k] and m.convoy_touch[m.loc_prov[loc]]
+                            and m.convoy_touch[tprov]):
+            return tprov
+        return -1
+    coasts = m.prov_coast_locs[tprov]
+    if not coasts or target != tprov:
+        # no coasts there, or a coast was written: it must be reachable (DATC 4.B.3)
+        return target if target in adj else -1
+    reachable = [c for c in coasts if c in adj]
+    # DATC 4.B.1 / 4.B.2: no coast given — fine when only one coast can be reached
+    return reachable[0] if len(reachable) == 1 else -1
+
+
+def convoy_reach(m: Map, kind: int, origin: int, seas: frozenset[int]) -> frozenset[int]:
+    """Provinces a unit of `kind` in province `origin` could be convoyed to through the
+    convoy provinces `seas` (those holding a unit that may convoy)."""
+    if not m.kind_convoyed[kind] or not seas:
+        return frozenset()
+    return _convoy_reach(m, kind, origin, seas)
+
+
+@lru_cache(maxsize=1 << 14)
+def _convoy_reach(m: Map, kind: int, origin: int, seas: frozenset[int]) -> frozenset[int]:
+    occupy = m.occupy[kind]
+    return frozenset(q for q in fleet_reach(m, origin, seas) if occupy[q])
+
+
+def convoy_seas(m: Map, units, pos: object = None) -> frozenset[int]:
+    """The convoy provinces holding a unit that may convoy — not one a rule holds (a
+    neutral fleet takes no convoy order)."""
+    loc_prov, convoys, sea = m.loc_prov, m.kind_convoys, m.convoy_prov
+    holds = m.rules.unit_holds if m.rules and m.rules.has_holds else None
+    return frozenset(loc_prov[u.loc] for u in units if convoys[u.kind] and sea[loc_prov[u.loc]]
+                     and (holds is None or not holds(m, pos, u)))
+
+
+# ---- supports and convoys ------------------------------------------------------------------
+
+@lru_cache(maxsize=1 << 17)
+def route_without(m: Map, origin: int, dest: int, seas: frozenset[int], p: int) -> bool:
+    """Could the fleets in `seas`, but the one in province p, convoy origin → dest? (A
+    support needing a convoy through the supporter itself is illegal, DATC 6.D.31.)"""
+    if p not in seas:
+        return dest in fleet_reach(m, origin, seas)
+    return route_exists(m, origin, dest, lambda q: q in seas and q != p)
+
+
+def may_convoy(m: Map, fleet_kind: int, fleet_prov: int, army_kind: int, origin: int,
+               dest: int, seas: frozenset[int]) -> bool:
+    """May a `fleet_kind` unit in `fleet_prov` convoy an `army_kind` unit from origin to
+    dest: it may convoy there, the army may be convoyed and stand in dest, and the fleet is
+    necessary for some route of the fleets on the board (DATC 4.E.1, 6.G.19)."""
+    return (m.kind_convoys[fleet_kind] and m.convoy_prov[fleet_prov]
+            and m.kind_convoyed[army_kind] and dest != origin
+            and dest in convoy_reach(m, army_kind, origin, seas)
+            and necessary(m, origin, dest, fleet_prov, seas))

@@ -1,0 +1,160 @@
+"""A position written as JSON, in the shape of a one-shot request, and read back.
+
+{"phase": "F1901R", "units": {"France": ["A PAR", "F STP/SC"]},
+ "dislodged": {"Germany": [{"unit": "A MUN", "from": "BUR", "convoyed": false}]},
+ "contested": ["SIL"], "centers": {...}, "homes": {...}, "year_start_centers": {...},
+ "extra": {...}}
+
+One-shot requests (polydip.oneshot), saved games (game/files.py) and the diplomacy package's
+files (game/dipjson.py) all describe positions this way. A dislodged unit's retreat places
+are worked out from the position, as the adjudicator works them out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from polydip.adjudication.legality import closed_passages
+from polydip.adjudication.retreats import retreat_options
+from polydip.errors import PolydipError
+from polydip.game.calendar import parse_phase
+from polydip.geography.map import Map
+from polydip.notation import parse_province, parse_unit, power_index
+from polydip.state import Dislodged, Position, Unit
+
+
+class PositionError(PolydipError):
+    """A position description that does not describe a position polydip can play."""
+
+
+def power_lists(req: dict, key: str) -> dict:
+    """req[key], checked to be an object of power → list (absent or null: empty)."""
+    val = req.get(key, {})
+    if val is None:
+        return {}
+    if not isinstance(val, dict):
+        raise PositionError(f"{key!r} must be an object of power → list")
+    for k, v in val.items():
+        if not isinstance(v, list):
+            raise PositionError(f"{key}.{k} must be a list")
+    return val
+
+
+def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
+    """The Position a request (or a saved position) describes."""
+    cal = m.variant.calendar
+    phase = parse_phase(cal, str(req.get("phase", cal.start)))
+    units: list[Unit] = []
+    seen: dict[int, str] = {}
+    for pname, lst in power_lists(req, "units").items():
+        p = power_index(m, pname)
+        for t in lst:
+            k, loc = parse_unit(m, t)
+            prov = m.loc_prov[loc]
+            if prov in seen and not m.open_space[prov]:
+                raise PositionError(f"two units in {m.prov_abbr[prov]}: {seen[prov]} and {t}")
+            seen[prov] = t
+            units.append(Unit(p, k, loc))
+    owners = [-1] * m.n_prov
+    if "centers" in req and req["centers"] is not None:
+        for pname, lst in power_lists(req, "centers").items():
+            p = power_index(m, pname)
+            for c in lst:
+                prov = parse_province(m, c, f"centers.{pname}")
+                if not m.is_sc[prov]:
+                    raise PositionError(
+                        f"centers.{pname}: {m.prov_abbr[prov]} is not a supply center")
+                owners[prov] = p
+    else:
+        for i, pw in enumerate(m.variant.powers):
+            for c in pw.centers:
+                owners[m.prov_index[c]] = i
+    homes = [tuple(h) for h in m.homes]
+    if req.get("homes"):
+        for pname, lst in power_lists(req, "homes").items():
+            homes[power_index(m, pname)] = tuple(
+                parse_province(m, c, f"homes.{pname}") for c in lst)
+    raw_contested = req.get("contested") or []
+    if not isinstance(raw_contested, list):
+        raise PositionError("'contested' must be a list of provinces")
+    contested = frozenset(parse_province(m, c, "contested") for c in raw_contested)
+    dislodged: list[Dislodged] = []  # their retreats are worked out below
+    for pname, lst in power_lists(req, "dislodged").items():
+        p = power_index(m, pname)
+        for d in lst:
+            if isinstance(d, str):
+                d = {"unit": d}
+            if not isinstance(d, dict) or "unit" not in d:
+                raise PositionError(f"dislodged.{pname}: each entry is "
+                                    "{\"unit\": \"A PAR\", \"from\": \"BUR\"}")
+            k, loc = parse_unit(m, d["unit"])
+            if d.get("from") is not None and not isinstance(d["from"], str):
+                raise PositionError(f"dislodged.{pname}: 'from' is the attacker's province")
+            attacker = (parse_province(m, d["from"], f"dislodged.{pname}") if d.get("from")
+                        else -1)
+            dislodged.append(Dislodged(p, k, loc, attacker, bool(d.get("convoyed", False))))
+    if phase.type != "R" and dislodged:
+        raise PositionError(f"dislodged units are given for a retreat phase, not {phase.name}")
+    year_start = None
+    if req.get("year_start_centers"):
+        year_start = [-1] * m.n_prov
+        for pname, lst in power_lists(req, "year_start_centers").items():
+            p = power_index(m, pname)
+            for c in lst:
+                year_start[parse_province(m, c, f"year_start_centers.{pname}")] = p
+    extra = req.get("extra") or {}
+    if not isinstance(extra, dict):
+        raise PositionError("'extra' must be an object")
+    pos = Position(phase, units, owners, dislodged, contested, homes, year_start, dict(extra))
+    if dislodged:
+        pos.dislodged = retreats(m, pos, options or {})
+    return pos
+
+
+def retreats(m: Map, pos: Position, options: dict) -> list[Dislodged]:
+    """The dislodged units of `pos` with the places they may retreat to, as the adjudicator
+    gives them. Passages a rule closes are read from this board (the units after the
+    movement), the adjudicator reads them at the start of the movement phase: the two differ
+    only when a unit moved into or out of a passage's controlling province."""
+    occupied = {m.loc_prov[u.loc] for u in pos.units}
+    closed = closed_passages(m, pos, options)
+    to_origin = options.get("retreat_to_convoy_origin", True)
+    out = []
+    for d in pos.dislodged:
+        blocked = -1 if d.convoyed and to_origin else d.attacker
+        where = retreat_options(m, d.kind, d.loc, occupied, pos.contested, blocked, d.power,
+                                closed)
+        d = Dislodged(d.power, d.kind, d.loc, d.attacker, d.convoyed, where)
+        out.append(m.rules.retreat(m, pos, d) if m.rules else d)
+    return out
+
+
+def position_to_json(m: Map, pos: Position) -> dict[str, Any]:
+    """The position in the shape build_position reads."""
+    units: dict[str, list[str]] = {}
+    for u in pos.units:
+        units.setdefault(m.powers[u.power], []).append(m.unit_str(u.kind, u.loc))
+    dislodged: dict[str, list[dict[str, Any]]] = {}
+    for d in pos.dislodged:
+        e: dict[str, Any] = {"unit": m.unit_str(d.kind, d.loc)}
+        if d.attacker >= 0:
+            e["from"] = m.prov_abbr[d.attacker]
+        if d.convoyed:
+            e["convoyed"] = True
+        dislodged.setdefault(m.powers[d.power], []).append(e)
+    centers = {m.powers[p]: [m.prov_abbr[c] for c in pos.centers_of(p)]
+               for p in range(len(m.powers))}
+    homes = {m.powers[p]: [m.prov_abbr[c] for c in h] for p, h in enumerate(pos.homes)}
+    out: dict[str, Any] = {"phase": pos.phase.name, "units": units, "centers": centers,
+                           "homes": homes}
+    if dislodged:
+        out["dislodged"] = dislodged
+    if pos.contested:
+        out["contested"] = sorted(m.prov_abbr[p] for p in pos.contested)
+    if pos.year_start_owners is not None and pos.year_start_owners != pos.owners:
+        out["year_start_centers"] = {
+            m.powers[p]: [m.prov_abbr[c] for c, o in enumerate(pos.year_start_owners) if o == p]
+            for p in range(len(m.powers))}
+    if pos.extra:
+        out["extra"] = pos.extra
+    return out

@@ -1,0 +1,75 @@
+"""When a game ends, and who wins: the variant's [victory] table (or a preset of it chosen
+with the game option `victory`), read against the position and the history."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from typing import Any
+
+from polydip.errors import PolydipError
+from polydip.game.calendar import phase_cycle
+from polydip.geography.map import Map
+from polydip.state import Position
+from polydip.variants.model import Variant, Victory
+
+
+def victory_in_force(variant: Variant, options: dict[str, Any]) -> Victory:
+    """The victory condition in force: the variant's, or the preset the options name."""
+    v = variant.victory
+    name = options.get("victory", "default")
+    if name == "default":
+        return v
+    if name not in v.presets:
+        known = ", ".join(["default", *v.presets])
+        raise PolydipError(f"option victory: {variant.name} has no preset {name!r} "
+                           f"(choose from {known})")
+    return replace(v, **v.presets[name], presets={})
+
+
+def game_end(m: Map, vic: Victory, pos: Position, history: list[Any]
+             ) -> tuple[str, list[int]] | None:
+    """("won" | "drawn", the winners or the powers sharing the draw), or None while the game
+    goes on. `history` is the list of processed phases (game/record.PhaseRecord).
+
+    A power owning `vic.centers` centers wins when no other owns more; powers tied for the
+    most share the victory — unless `more_than_others`, where the winner must own more than
+    any other power and a tie at the top plays on. Neutral powers neither win nor share a
+    draw; a power left alone on the board wins."""
+    counts = [0] * len(m.powers)
+    for o, c in Counter(pos.owners).items():
+        if o >= 0 and not m.power_neutral[o]:
+            counts[o] = c
+    best = max(counts, default=0)
+    check_now = pos.phase.type != "R"
+    if vic.check == "start_of_season":
+        check_now = pos.phase.season == vic.check_season and pos.phase.type == "M"
+    leaders = [p for p, c in enumerate(counts) if c == best]
+    if check_now and best >= vic.centers and (len(leaders) == 1 or not vic.more_than_others):
+        return "won", leaders
+    alive = ({u.power for u in pos.units if not m.power_neutral[u.power]}
+             | {p for p, c in enumerate(counts) if c > 0})
+    if len(alive) == 1:
+        return "won", sorted(alive)
+    if vic.last_year is not None and pos.phase.year > vic.last_year:
+        if vic.last_year_result == "most_centers" and len(leaders) == 1:
+            return "won", leaders
+        return "drawn", sorted(alive)
+    if vic.no_change_years is not None and history:
+        if pos.phase.year - _last_center_change_year(m, history) > vic.no_change_years:
+            return "drawn", sorted(alive)
+    return None
+
+
+def _last_center_change_year(m: Map, history: list[Any]) -> int:
+    for rec in reversed(history):
+        if rec.outcome.center_changes:
+            return rec.position.phase.year
+    # no change yet: count from the first year whose centers could change, which is the
+    # next one for a game that starts after its year's update (in Winter, say)
+    start = history[0].position.phase
+    cal = m.variant.calendar
+    cycle = phase_cycle(cal)
+    update = max(i for i, (s, t) in enumerate(cycle)
+                 if s == cal.centers_change_after and t != "A")
+    return start.year if cycle.index((start.season, start.type)) > update else start.year - 1
