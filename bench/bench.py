@@ -191,19 +191,18 @@ def bench_phase(ls: LockStep, stats: Stats, repeat: int, prof=None, record=None)
 
 
 def clear_polydip_caches() -> None:
-    """Empty every cache polydip keeps between calls (parsed orders, per-map tables, convoy
-    geometry), so a replay starts as cold as a new process."""
-    import polydip.adjudication.convoy as convoy
-    import polydip.adjudication.legality as legality
+    """Empty every cache polydip keeps between calls (parsed orders, the order table and
+    per-map memo tables, convoy geometry), so a replay starts as cold as a new process."""
+    from common import base_game
+
     import polydip.game.engine as engine
-    import polydip.orders.legal as legal
     import polydip.orders.parser as parser
+    import polydip.orders.table as table
 
     parser._parse_cached.cache_clear()
     engine._DESCRIBED.clear()
-    for f in (convoy._necessary, convoy.fleet_reach, convoy.fleet_component, legal._tables,
-              legal._convoy_table, legality.route_without, legality._convoy_reach):
-        f.cache_clear()
+    table.order_table.cache_clear()
+    base_game().map.memo.clear()
 
 
 def replay(record: list, stats: Stats) -> None:

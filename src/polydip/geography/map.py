@@ -159,6 +159,12 @@ class Map:
                         shore[q].add(p)
         # provinces an army may be convoyed to from each convoy province
         self.convoy_shore: list[tuple[int, ...]] = [tuple(sorted(s)) for s in shore]
+        # the same two as int bit masks of provinces (adjudication/convoy.py), and the
+        # provinces (not coasts) each kind may stand in
+        self.occupy_mask: list[int] = [
+            _mask({p for p in range(self.n_prov) if self.occupy[k][p]}) for k in range(nk)]
+        self.convoy_touch_mask: list[int] = [_mask(s) for s in touch]
+        self.convoy_shore_mask: list[int] = [_mask(s) for s in shore]
 
         for p in v.powers:
             for what in ("homes", "centers"):
@@ -292,6 +298,13 @@ class Map:
 
     def unit_str(self, kind: int, loc: int) -> str:
         return f"{self.kinds[kind]} {self.loc_name[loc]}"
+
+
+def _mask(provinces: set[int]) -> int:
+    out = 0
+    for p in provinces:
+        out |= 1 << p
+    return out
 
 
 _BRACKETS = re.compile(r"[()\[\]{}/]")

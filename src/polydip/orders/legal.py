@@ -1,4 +1,5 @@
-"""Legal orders of a position, as order strings in the diplomacy package's notation.
+"""Legal orders of a position: as codes of the map's order table (orders/table.py), and as
+order strings in the diplomacy package's notation built from them.
 
 "Legal" follows DATC 4.E.1: an order that could be valid given the units on the board —
 convoys and convoyed moves need a chain of fleets on the board, a support of a convoyed move
@@ -8,291 +9,239 @@ some route (6.G.19). The checks are those the adjudicator applies
 accepts is listed (tests/test_legality.py checks both on random positions of every variant).
 Units a rule holds (neutral units) have no orders; passages a rule closes are left out.
 
-Speed: everything that depends only on the map is built once per map and cached as tuples of
-strings — a unit's holds and moves, and for each pair of unit placements the supports one
-may give the other. Per position, only the lookups of who stands where, and the convoys, are
-done.
+Speed: what depends only on the map is in the order table — a unit's hold and moves, and for
+each pair of unit slots the supports one may give the other — so a position costs a lookup
+per pair of neighbouring units, and the convoys, answered from one convoy geometry per set of
+fleets on the board (adjudication/convoy.py).
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
-from polydip.adjudication.convoy import fleet_component, routes_through
+from polydip.adjudication.convoy import bits, geometry, necessary_mask
 from polydip.adjudication.legality import (
     Closed,
     closed_passages,
-    convoy_reach,
     convoy_seas,
-    may_convoy,
     move_locs,
-    route_without,
     shut,
     support_reach,
 )
 from polydip.geography.map import Map
-from polydip.state import Position, Unit
-
-
-class _Tables:
-    """Per-map string tables, filled lazily."""
-
-    __slots__ = ("conv", "m", "moves", "pair", "partners", "unit")
-
-    def __init__(self, m: Map) -> None:
-        self.m = m
-        nk = len(m.kinds)
-        self.unit = [[f"{k} {m.loc_name[loc]}" for loc in range(m.n_loc)] for k in m.kinds]
-        self.moves = [
-            [(f"{self.unit[k][loc]} H",) + tuple(
-                f"{self.unit[k][loc]} - {m.loc_name[d]}" for d in m.move_locs[k][loc])
-             for loc in range(m.n_loc)]
-            for k in range(nk)
-        ]
-        # placements (kind, loc) of units that can stand somewhere
-        places = [(k, loc) for k in range(nk) for loc in range(m.n_loc) if m.occupy[k][loc]]
-        # reach by province for each placement (moves without convoy)
-        reach = {pl: m.reach_prov[pl[0]][pl[1]] for pl in places}
-        by_prov: dict[int, list[tuple[int, int]]] = {}
-        for pl in places:
-            by_prov.setdefault(m.loc_prov[pl[1]], []).append(pl)
-        # partners of a supporter: placements whose province or move targets it can reach
-        self.partners: dict[tuple[int, int], frozenset[tuple[int, int]]] = {}
-        for pl in places:
-            mine = reach[pl]
-            own = m.loc_prov[pl[1]]
-            cands = set()
-            for q in mine:
-                for other in by_prov.get(q, ()):
-                    cands.add(other)
-                for q2 in m.prov_neighbours[q]:
-                    for other in by_prov.get(q2, ()):
-                        if other[1] != pl[1] and (reach[other] & mine) - {own}:
-                            cands.add(other)
-            cands.discard(pl)
-            self.partners[pl] = frozenset(cands)
-        self.pair: dict[tuple[int, int, int, int], tuple[str, ...]] = {}
-        self.conv: dict[tuple, tuple[str, ...]] = {}
-
-    def via(self, us: str, entry: tuple) -> tuple[str, ...]:
-        """"A X - Y VIA" orders of an army, given its convoy table entry."""
-        key = (us, entry[2])
-        got = self.conv.get(key)
-        if got is None:
-            if len(self.conv) > 100_000:  # bound the memory of very long simulations
-                self.conv.clear()
-            abbr = self.m.prov_abbr
-            got = self.conv[key] = tuple(f"{us} - {abbr[dp]} VIA" for dp in entry[1])
-        return got
-
-    def convoys(self, us: str, k: int, p: int, army: Unit, entry: tuple,
-                seas: frozenset[int]) -> tuple[str, ...]:
-        """Convoy orders a fleet `us` (kind k) in province p may give `army`."""
-        key = (us, self.unit[army.kind][army.loc], entry[2])
-        got = self.conv.get(key)
-        if got is None:
-            if len(self.conv) > 100_000:
-                self.conv.clear()
-            m = self.m
-            ap = m.loc_prov[army.loc]
-            got = self.conv[key] = tuple(
-                f"{us} C {key[1]} - {m.prov_abbr[dp]}" for dp, route in entry[1].items()
-                if p in route and may_convoy(m, k, p, army.kind, ap, dp, seas))
-        return got
-
-    def supports(self, k: int, loc: int, k2: int, loc2: int) -> tuple[str, ...]:
-        """Supports a unit (k, loc) may give a unit (k2, loc2), moves without convoy."""
-        key = (k, loc, k2, loc2)
-        got = self.pair.get(key)
-        if got is None:
-            m = self.m
-            got = self.pair[key] = _supports(m, self.unit[k][loc], self.unit[k2][loc2],
-                                             m.reach_prov[k][loc], m.loc_prov[loc],
-                                             m.loc_prov[loc2], m.reach_prov[k2][loc2])
-        return got
-
-
-def _supports(m: Map, us: str, them: str, mine: frozenset[int], own: int, their_prov: int,
-              theirs: frozenset[int]) -> tuple[str, ...]:
-    """Supports `us` (reaching the provinces `mine`, standing in `own`) may give `them`
-    (standing in `their_prov`, moving over an edge into the provinces `theirs`)."""
-    out = []
-    if their_prov in mine:
-        out.append(f"{us} S {them}")
-    for q in sorted(theirs):
-        if q in mine and q != own:
-            out.append(f"{us} S {them} - {m.prov_abbr[q]}")
-    return tuple(out)
-
-
-@lru_cache(maxsize=64)
-def _tables(m: Map) -> _Tables:
-    return _Tables(m)
+from polydip.orders.table import OrderTable, order_table
+from polydip.state import Position
 
 
 def legal_orders(m: Map, pos: Position, power: int | None = None,
                  options: dict | None = None) -> dict[str, list[str]]:
     """Unit (or build site) → list of legal orders, for one power or all."""
-    if pos.phase.type == "M":
-        return _movement(m, pos, power, closed_passages(m, pos, options or {}))
-    if pos.phase.type == "R":
-        return _retreats(m, pos, power)
-    return _adjustments(m, pos, power)
+    t = order_table(m)
+    texts = t.texts
+    out: dict[str, list[str]] = {}
+    typ = pos.phase.type
+    if typ == "M":
+        units = pos.units
+        for u, codes in zip(units, movement_codes(m, pos, options, t), strict=True):
+            if codes is not None and (power is None or u.power == power):
+                out[t.slot_text[t.slot_of[u.kind][u.loc]]] = [texts[c] for c in codes]
+    elif typ == "R":
+        for d, codes in zip(pos.dislodged, retreat_codes(m, pos, t), strict=True):
+            if power is None or d.power == power:
+                out[t.slot_text[t.slot_of[d.kind][d.loc]]] = [texts[c] for c in codes]
+    else:
+        counts = adjustment_counts(m, pos)
+        for pw in range(len(m.powers)) if power is None else [power]:
+            if counts[pw] > 0:
+                for prov, codes in build_codes(m, pos, pw, t):
+                    out[m.prov_abbr[prov]] = [texts[c] for c in codes]
+            elif counts[pw] < 0:
+                for u in pos.units:
+                    if u.power == pw:
+                        s = t.slot_of[u.kind][u.loc]
+                        out[t.slot_text[s]] = [texts[t.disband + s]]
+    return out
 
 
-def _movement(m: Map, pos: Position, power: int | None, closed: Closed
-              ) -> dict[str, list[str]]:
-    t = _tables(m)
-    unit_s, moves, partners, supports = t.unit, t.moves, t.partners, t.supports
-    loc_prov = m.loc_prov
+def movement_codes(m: Map, pos: Position, options: dict | None = None,
+                   t: OrderTable | None = None) -> list[list[int] | None]:
+    """Per unit of `pos.units`, the codes of its legal orders (None: a unit a rule holds,
+    which takes no orders)."""
+    if t is None:
+        t = order_table(m)
+    closed = closed_passages(m, pos, options or {})
+    units = pos.units
+    slot_of = t.slot_of
+    slots = [slot_of[u.kind][u.loc] for u in units]
     holds = m.rules.unit_holds if m.rules and m.rules.has_holds else None
     # units a rule holds: no orders of their own, supported only in holding, never convoyed
-    held_units = {u for u in pos.units if holds(m, pos, u)} if holds else set()
-    held = ({(u.kind, u.loc) for u in held_units}
-            - {(u.kind, u.loc) for u in pos.units if u not in held_units})
-    at = {u.loc: u for u in pos.units}
-    placed = {(u.kind, u.loc) for u in pos.units}
-    unit_at = {(u.kind, u.loc): u for u in pos.units} if closed else {}
-    seas = convoy_seas(m, pos.units, pos)
-    # convoyed moves: army province -> (fleet provinces that can carry it, destinations and
-    # the fleet provinces on their routes, what the string caches key them by)
-    convoys: dict[int, tuple[frozenset[int], dict[int, frozenset[int]], object]] = {}
-    if seas:
-        for u in pos.units:
-            p = loc_prov[u.loc]
-            if m.kind_convoyed[u.kind] and m.convoy_touch[p] and u not in held_units:
-                comp = fleet_component(m, p, seas)
-                dests = _convoy_table(m, u.kind, p, comp) if comp else {}
-                tag: object = comp
-                if closed and closed.get(u.power):
-                    dests = {q: r for q, r in dests.items()
-                             if not shut(closed, u.power, u.kind, p, q)}
-                    tag = (comp, tuple(dests))
-                if dests:
-                    convoys[p] = (comp, dests, tag)
-    into = _convoy_only(m, at, convoys) if convoys else {}
-    out: dict[str, list[str]] = {}
-    for u in pos.units:
-        if power is not None and u.power != power:
+    held = [holds(m, pos, u) for u in units] if holds is not None else None
+    placed = set(slots)
+    held_slots: set[int] = set()
+    if held is not None and any(held):
+        held_slots = ({s for s, h in zip(slots, held, strict=True) if h}
+                      - {s for s, h in zip(slots, held, strict=True) if not h})
+    out: list[list[int] | None] = []
+    pair, partners, hold_and_moves = t.pair, t.partners, t.hold_and_moves
+    stacked = m.has_open_spaces
+    for i in range(len(units)):
+        if held is not None and held[i]:
+            out.append(None)
             continue
-        k, loc = u.kind, u.loc
-        if held_units and u in held_units:
-            continue  # orders for it are refused
-        p = loc_prov[loc]
-        us = unit_s[k][loc]
-        if closed:
-            mine = support_reach(m, k, loc, u.power, closed)
-            lst = [f"{us} H"] + [f"{us} - {m.loc_name[d]}"
-                                 for d in move_locs(m, k, loc, u.power, closed)]
-        else:
-            mine = m.reach_prov[k][loc]
-            lst = list(moves[k][loc])
-        if p in convoys:
-            lst.extend(t.via(us, convoys[p]))
-        for pl in partners[(k, loc)] & placed:
-            if held and pl in held:
-                if loc_prov[pl[1]] in mine:
-                    lst.append(f"{us} S {unit_s[pl[0]][pl[1]]}")
-            elif closed:
-                v = unit_at[pl]
-                lst.extend(_supports(m, us, unit_s[pl[0]][pl[1]], mine, p, loc_prov[pl[1]],
-                                     support_reach(m, v.kind, v.loc, v.power, closed)))
+        s = slots[i]
+        if closed:  # the supports a unit may give depend on where its partners may go
+            out.append(_closed_unit(m, t, pos, i, s, closed, held_slots, held))
+            continue
+        codes = list(hold_and_moves[s])
+        mine = pair[s]
+        for p in partners[s] & placed:
+            if p in held_slots:
+                c = t.sh_code[s].get(p)
+                if c is not None:
+                    codes.append(c)
             else:
-                lst.extend(supports(k, loc, pl[0], pl[1]))
-        if m.has_open_spaces and m.open_space[p]:
+                codes.extend(mine[p])
+        if stacked and s in mine:
             # in an open space, another unit of the same kind stands on the same place
-            for v in pos.units:
-                if v is not u and v.loc == loc and v.kind == k and v not in held_units:
-                    lst.extend(_supports(m, us, us, mine, p, p,
-                                         support_reach(m, k, loc, v.power, closed)))
-        if convoys:
-            if into:
-                _convoy_supports(m, us, p, mine, into, seas, lst)
-            if m.kind_convoys[k] and p in seas:
-                for ap, entry in convoys.items():
-                    if p in entry[0]:
-                        lst.extend(t.convoys(us, k, p, at_prov(m, at, ap), entry, seas))
-        out[us] = lst
+            if any(slots[j] == s and j != i and not (held and held[j])
+                   for j in range(len(units))):
+                codes.extend(c for c in mine[s] if c >= t.support_move)
+        out.append(codes)
+    seas = convoy_seas(m, units, pos)
+    if seas:
+        _add_convoys(m, t, pos, slots, held, closed, seas, out)
     return out
 
 
-def at_prov(m: Map, at: dict, prov: int):
-    """The unit in province `prov` (on its province location or one of its coasts)."""
-    u = at.get(prov)
-    if u is None:
-        for c in m.prov_coast_locs[prov]:
-            u = at.get(c)
-            if u is not None:
-                break
-    return u
-
-
-def _convoy_only(m: Map, at: dict, convoys: dict
-                 ) -> dict[int, list[tuple[str, int, int]]]:
-    """Destination → convoyed moves there that no army could make without a convoy:
-    (army string, army province, destination)."""
-    into: dict[int, list[tuple[str, int, int]]] = {}
-    for ap, (_comp, dests, _k) in convoys.items():
-        a = at_prov(m, at, ap)
-        direct = m.reach_prov[a.kind][a.loc]
-        army = m.unit_str(a.kind, a.loc)
-        for dp in dests:
-            if dp not in direct:
-                into.setdefault(dp, []).append((army, ap, dp))
-    return into
-
-
-def _convoy_supports(m: Map, us: str, p: int, mine: frozenset[int],
-                     into: dict[int, list[tuple[str, int, int]]], seas: frozenset[int],
-                     lst: list[str]) -> None:
-    """Supports of convoyed moves that could not be made without a convoy, and not only by
-    a convoy through the supporter itself (DATC 6.D.31)."""
-    for q in mine:
-        for army, ap, dp in into.get(q, ()):
-            if ap != p and dp != p and route_without(m, ap, dp, seas, p):
-                lst.append(f"{us} S {army} - {m.prov_abbr[dp]}")
-
-
-@lru_cache(maxsize=1 << 14)
-def _convoy_table(m: Map, kind: int, origin: int, comp: frozenset[int]
-                  ) -> dict[int, frozenset[int]]:
-    """For each province an army of `kind` in `origin` could be convoyed to through the
-    fleet provinces `comp` (connected to it), the fleet provinces on some route there."""
-    return {q: routes_through(m, origin, q, comp)
-            for q in sorted(convoy_reach(m, kind, origin, comp))}
-
-
-def _retreats(m: Map, pos: Position, power: int | None) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for d in pos.dislodged:
-        if power is not None and d.power != power:
+def _closed_unit(m: Map, t: OrderTable, pos: Position, i: int, s: int, closed: Closed,
+                 held_slots: set[int], held: list[bool] | None) -> list[int]:
+    """The orders of a unit where a rule closes passages (rules/controlled_passages.py): its
+    moves, and supports into where both it and the supported unit may go now."""
+    u = pos.units[i]
+    k, loc = u.kind, u.loc
+    codes = [s] + [t.move_code(s, d) for d in move_locs(m, k, loc, u.power, closed)]
+    mine = support_reach(m, k, loc, u.power, closed)
+    own = m.loc_prov[loc]
+    # the partners, one unit per slot; of the ordered unit's own slot (an open space), one
+    # that takes orders
+    at = {t.slot_of[v.kind][v.loc]: v for j, v in enumerate(pos.units)
+          if j != i and not (v.kind == k and v.loc == loc and held and held[j])}
+    for p in sorted(at):
+        v = at[p]
+        vp = m.loc_prov[v.loc]
+        if p == s and not m.open_space[own]:
             continue
-        us = m.unit_str(d.kind, d.loc)
-        out[us] = [f"{us} R {m.loc_name[r]}" for r in d.retreats] + [f"{us} D"]
+        if vp in mine and vp != own:
+            codes.append(t.sh_code[s][p])
+        if p in held_slots:
+            continue
+        theirs = support_reach(m, v.kind, v.loc, v.power, closed)
+        for q in sorted(theirs & mine):
+            if q != own and q != vp:
+                codes.append(t.sm_code[(s, p, q)])
+    return codes
+
+
+def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
+                 held: list[bool] | None, closed: Closed, seas: frozenset[int],
+                 out: list[list[int] | None]) -> None:
+    """Convoyed moves ("VIA"), supports of moves only a convoy makes, and convoys."""
+    g = geometry(m, seas)
+    loc_prov = m.loc_prov
+    units = pos.units
+    # armies that may be convoyed: (unit index, province, destinations)
+    armies: list[tuple[int, int, list[int]]] = []
+    for i, u in enumerate(units):
+        k = u.kind
+        p = loc_prov[u.loc]
+        if not m.kind_convoyed[k] or (held and held[i]):
+            continue
+        reach = g.reach(p) & m.occupy_mask[k]
+        if not reach:
+            continue
+        dests = bits(reach)
+        if closed and closed.get(u.power):
+            dests = [q for q in dests if not shut(closed, u.power, k, p, q)]
+        if dests:
+            armies.append((i, p, dests))
+    if not armies:
+        return
+    # moves there that no army could make without a convoy: destination -> (army, origin)
+    into: dict[int, list[tuple[int, int]]] = {}
+    via, n_dest, army_index, dest_index = t.via, t.n_dest, t.army_index, t.dest_index
+    for i, p, dests in armies:
+        a = slots[i]
+        codes = out[i]
+        base = via + army_index[a] * n_dest
+        if codes is not None:
+            codes.extend([base + dest_index[q] for q in dests])
+        direct = m.reach_prov[units[i].kind][units[i].loc]
+        for q in dests:
+            if q not in direct:
+                into.setdefault(q, []).append((a, p))
+    # supports of those moves, not only by a convoy through the supporter (DATC 6.D.31)
+    if into:
+        for i, u in enumerate(units):
+            codes = out[i]
+            if codes is None:
+                continue
+            s = slots[i]
+            p = loc_prov[u.loc]
+            if closed and closed.get(u.power):
+                mine = support_reach(m, u.kind, u.loc, u.power, closed)
+            else:
+                mine = m.reach_prov[u.kind][u.loc]
+            for q in t.reach_list[s]:
+                if q in into and q != p and q in mine:
+                    for a, ap in into[q]:
+                        if ap != p and g.route_without(ap, q, p):
+                            codes.append(t.support_convoyed_code(s, a, q))
+    # convoys: a fleet necessary for some route of the army (DATC 4.E.1, 6.G.19)
+    fleet_at: dict[int, list[int]] = {}
+    fleets = 0
+    for i, u in enumerate(units):
+        p = loc_prov[u.loc]
+        if out[i] is not None and m.kind_convoys[u.kind] and p in seas:
+            fleet_at.setdefault(p, []).append(i)
+            fleets |= 1 << p
+    if not fleets:
+        return
+    for i, p, dests in armies:
+        a = slots[i]
+        for q in dests:
+            nec = necessary_mask(m, p, q, seas, g) & fleets
+            while nec:
+                low = nec & -nec
+                nec ^= low
+                for f in fleet_at[low.bit_length() - 1]:
+                    out[f].append(t.convoy_code(slots[f], a, q))  # type: ignore[union-attr]
+
+
+def retreat_codes(m: Map, pos: Position, t: OrderTable | None = None) -> list[list[int]]:
+    """Per dislodged unit, the codes of its legal orders: its retreats, then disband."""
+    if t is None:
+        t = order_table(m)
+    out = []
+    for d in pos.dislodged:
+        s = t.slot_of[d.kind][d.loc]
+        out.append([t.retreat_code(s, r) for r in d.retreats] + [t.disband + s])
     return out
 
 
-def _adjustments(m: Map, pos: Position, power: int | None) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    counts = adjustment_counts(m, pos)
-    for pw in range(len(m.powers)) if power is None else [power]:
-        delta = counts[pw]
-        if delta > 0:
-            for prov in build_sites(m, pos, pw):
-                opts = []
-                for k in range(len(m.kinds)):
-                    if m.rules and not m.rules.may_build(m, pos, pw, k, prov):
-                        continue
-                    if m.kind_coastal[k] and m.prov_coast_locs[prov]:
-                        locs = [c for c in m.prov_coast_locs[prov] if m.occupy[k][c]]
-                    else:
-                        locs = [prov] if m.occupy[k][prov] else []
-                    opts += [f"{m.kinds[k]} {m.loc_name[c]} B" for c in locs]
-                out[m.prov_abbr[prov]] = [*opts, "WAIVE"]
-        elif delta < 0:
-            for u in pos.units:
-                if u.power == pw:
-                    us = m.unit_str(u.kind, u.loc)
-                    out[us] = [f"{us} D"]
+def build_codes(m: Map, pos: Position, power: int, t: OrderTable | None = None
+                ) -> list[tuple[int, list[int]]]:
+    """(build site, codes of the builds there and WAIVE) for a power that may build."""
+    if t is None:
+        t = order_table(m)
+    out = []
+    for prov in build_sites(m, pos, power):
+        codes = []
+        for k in range(len(m.kinds)):
+            if m.rules and not m.rules.may_build(m, pos, power, k, prov):
+                continue
+            if m.kind_coastal[k] and m.prov_coast_locs[prov]:
+                locs = [c for c in m.prov_coast_locs[prov] if m.occupy[k][c]]
+            else:
+                locs = [prov] if m.occupy[k][prov] else []
+            codes += [t.build + t.slot_of[k][c] for c in locs]
+        out.append((prov, [*codes, t.waive]))
     return out
