@@ -183,3 +183,48 @@ def test_convoy_routes_on_simple_chains_match_a_brute_force_search() -> None:
                 walk(w, [w])
         touch = [tuple(sorted(x)) for x in adj]
         assert _block_of_edge(touch, nodes, s, t) == found
+
+
+def test_fleets_on_routes_from_the_block_cut_tree_match_a_brute_force_search() -> None:
+    """One geometry per fleet configuration answers for every origin and destination which
+    fleets lie on some simple convoy chain (adjudication/convoy.FleetGeometry); it must agree
+    with trying every chain, on many random sea graphs, ends next to any fleets."""
+    import random
+
+    from polydip.adjudication.convoy import FleetGeometry, bits
+
+    class Graph:  # the parts of a Map the geometry reads
+        def __init__(self, adj: list[set[int]]) -> None:
+            self.convoy_touch = [tuple(sorted(x)) for x in adj]
+            self.convoy_touch_set = [frozenset(x) for x in adj]
+            self.convoy_touch_mask = [sum(1 << v for v in x) for x in adj]
+            self.convoy_shore_mask = [0] * len(adj)
+            self.memo: dict = {}
+
+    rng = random.Random(2)
+    for _ in range(300):
+        n, ends = rng.randint(2, 9), 4
+        adj: list[set[int]] = [set() for _ in range(n + ends)]
+        for a in range(n):
+            for b in range(a + 1, n + ends):
+                if rng.random() < (0.3 if b < n else 0.35):
+                    adj[a].add(b)
+                    adj[b].add(a)
+        g = FleetGeometry(Graph(adj), frozenset(range(n)))  # type: ignore[arg-type]
+        for s in range(n, n + ends):
+            for t in range(n, n + ends):
+                if s == t:
+                    continue
+                found: set[int] = set()
+
+                def walk(v: int, path: list[int], adj=adj, found=found, t=t, n=n) -> None:
+                    if t in adj[v]:
+                        found.update(path)
+                    for w in adj[v]:
+                        if w < n and w not in path:
+                            walk(w, [*path, w])
+
+                for w in adj[s]:
+                    if w < n:
+                        walk(w, [w])
+                assert set(bits(g.routes(s, t))) == found

@@ -127,7 +127,8 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
             if delta > 0 and done < delta:
                 if o.type == WAIVE:
                     ok = True
-                elif o.type == BUILD and build_problem(m, pos, power, o, sites) is None:
+                elif (o.type == BUILD and o.kind is not None
+                      and build_problem(m, pos, power, o, sites) is None):
                     units.append(Unit(power, o.kind, m.unit_loc(o.kind, o.loc)))
                     sites.discard(m.loc_prov[o.loc])
                     ok = True
@@ -175,7 +176,7 @@ def _distance_1982(m: Map, u: Unit, homes: list[int]) -> int:
         return 0
     start = m.loc_prov[u.loc]
     if m.kind_coastal[u.kind]:
-        graph = [set() for _ in range(m.n_prov)]
+        graph: list[set[int]] = [set() for _ in range(m.n_prov)]
         for loc, nbrs in enumerate(m.adj[u.kind]):
             for x in nbrs:
                 graph[m.loc_prov[loc]].add(m.loc_prov[x])

@@ -109,7 +109,7 @@ class FleetGeometry:
                 for v in bits(frontier):
                     nxt |= touch[v]
                     shore |= shore_mask[v]
-                frontier = nxt & fmask & ~cmask
+                frontier = nxt & left & ~cmask
                 cmask |= frontier
             left &= ~cmask
             comp_shore.append(shore)
@@ -405,7 +405,8 @@ def _block_of_edge(touch: list[tuple[int, ...]], nodes: set[int], s: int, t: int
     return (result - {s, t}) & nodes
 
 
-def _reach(touch: list[tuple[int, ...]], start: list[int], nodes: set[int]) -> set[int]:
+def _reach(touch: list[tuple[int, ...]], start: list[int], nodes: set[int] | frozenset[int]
+           ) -> set[int]:
     seen = set(start)
     stack = list(start)
     while stack:

@@ -190,6 +190,7 @@ class _Movement(Resolver):
         # pass 2: convoy orders
         for u in convoys:
             o = orders[u]
+            assert o is not None and o.target is not None
             tp = loc_prov[o.target]
             a = self._unit_at(loc_prov[o.aux_loc], tp) if o.aux_loc is not None else -1
             if (a < 0 or typ[a] != T_MOVE or dest_prov[a] != tp
@@ -203,7 +204,9 @@ class _Movement(Resolver):
         adjacent = options.get("adjacent_convoy", "2023")
         for u in moves:
             fleets = conv_fleets.get(u)
-            via = orders[u].via
+            o = orders[u]
+            assert o is not None
+            via = o.via
             if not fleets and not via and direct[u]:
                 continue  # the common case: an ordinary move
             own = False
@@ -250,6 +253,7 @@ class _Movement(Resolver):
         occ, open_ = self.occ, self.open_
         for u in supports:
             o = orders[u]
+            assert o is not None
             target = o.target
             if o.aux_loc is None:
                 void[u] = True

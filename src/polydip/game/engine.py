@@ -294,7 +294,7 @@ def update_centers(m: Map, pos: Position) -> list[tuple[int, int, int]]:
     """Give each center to the power whose unit stands in it; return (center, old owner,
     new owner) per change. The owners list is replaced, not changed in place, when a center
     changes hands (positions of earlier phases may share it)."""
-    changes = []
+    changes: list[tuple[int, int, int]] = []
     owners = pos.owners
     is_sc, loc_prov = m.is_sc, m.loc_prov
     for u in pos.units:

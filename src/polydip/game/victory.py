@@ -71,9 +71,10 @@ def game_end(m: Map, vic: Victory, pos: Position, history: list[Any],
 
 
 def _last_center_change_year(m: Map, history: list[Any]) -> int:
-    for rec in reversed(history):
+    for i in range(len(history) - 1, -1, -1):
+        rec = history[i]
         if rec.outcome.center_changes:
-            return rec.position.phase.year
+            return int(rec.position.phase.year)
     # no change yet: count from the first year whose centers could change, which is the
     # next one for a game that starts after its year's update (in Winter, say)
     start = history[0].position.phase

@@ -168,6 +168,7 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
     # moves there that no army could make without a convoy: destination -> (army, origin)
     into: dict[int, list[tuple[int, int]]] = {}
     via, n_dest, army_index, dest_index = t.via, t.n_dest, t.army_index, t.dest_index
+    n_army = t.n_army
     for i, p, dests in armies:
         a = slots[i]
         codes = out[i]
@@ -190,11 +191,14 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
                 mine = support_reach(m, u.kind, u.loc, u.power, closed)
             else:
                 mine = m.reach_prov[u.kind][u.loc]
-            for q in t.reach_list[s]:
+            targets = t.reach_list[s]
+            for r in range(len(targets)):
+                q = targets[r]
                 if q in into and q != p and q in mine:
+                    base = t.support_convoyed + (t.sr_off[s] + r) * n_army
                     for a, ap in into[q]:
                         if ap != p and g.route_without(ap, q, p):
-                            codes.append(t.support_convoyed_code(s, a, q))
+                            codes.append(base + army_index[a])
     # convoys: a fleet necessary for some route of the army (DATC 4.E.1, 6.G.19)
     fleet_at: dict[int, list[int]] = {}
     fleets = 0
@@ -205,15 +209,17 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
             fleets |= 1 << p
     if not fleets:
         return
+    convoy, fleet_index = t.convoy, t.fleet_index
     for i, p, dests in armies:
-        a = slots[i]
+        a = army_index[slots[i]]
         for q in dests:
             nec = necessary_mask(m, p, q, seas, g) & fleets
             while nec:
                 low = nec & -nec
                 nec ^= low
                 for f in fleet_at[low.bit_length() - 1]:
-                    out[f].append(t.convoy_code(slots[f], a, q))  # type: ignore[union-attr]
+                    code = convoy + (fleet_index[slots[f]] * n_army + a) * n_dest + dest_index[q]
+                    out[f].append(code)  # type: ignore[union-attr]
 
 
 def retreat_codes(m: Map, pos: Position, t: OrderTable | None = None) -> list[list[int]]:

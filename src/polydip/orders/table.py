@@ -32,6 +32,12 @@ and DISBAND, BUILD and WAIVE are enumerated when the table is built; the others 
 (their order objects are made when first asked for), so the table of a world-sized map costs
 no more than its enumerated part. `size` is the number of codes.
 
+A computed family holds every combination of its parts, also those no position makes legal
+(a retreat to a place that is not adjacent, a convoy by a fleet far from any route); legal
+orders never list them. One such combination says the same as an enumerated order: a
+SUPPORT_CONVOYED code of a move that could also be made over an edge reads like the
+SUPPORT_MOVE code, which is the one legal orders list and `support_code` gives.
+
 Several units of one slot (an open space holding two fleets of the same kind) have the same
 codes: a code names what an order says, and the order binds to a unit as a typed one does.
 """
@@ -112,12 +118,12 @@ class OrderTable:
         self.sh_items: list[tuple[int, int]] = []  # (supporter, supported)
         self.sh_code: list[dict[int, int]] = []  # per supporter: supported slot -> code
         for s in range(n):
-            codes = {}
+            held: dict[int, int] = {}
             for q in self.reach_list[s]:
                 for t in in_prov.get(q, ()):
-                    codes[t] = self.support_hold + len(self.sh_items)
+                    held[t] = self.support_hold + len(self.sh_items)
                     self.sh_items.append((s, t))
-            self.sh_code.append(codes)
+            self.sh_code.append(held)
         self.support_move = self.support_hold + len(self.sh_items)
         bases.append(self.support_move)
         self.sm_items: list[tuple[int, int, int]] = []  # (supporter, supported, target)
