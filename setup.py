@@ -20,6 +20,8 @@ from setuptools.command.build_ext import build_ext
 # import only each other, the data modules and what stays interpreted
 COMPILED = [
     "src/polydip/state.py",
+    "src/polydip/geography/map.py",
+    "src/polydip/orders/table.py",
     "src/polydip/adjudication/resolver.py",
     "src/polydip/adjudication/movement.py",
     "src/polydip/adjudication/convoy.py",

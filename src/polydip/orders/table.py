@@ -48,6 +48,7 @@ from bisect import bisect_right
 from functools import lru_cache
 
 from polydip.geography.map import Map
+from polydip.orders.lazy import Lazy
 from polydip.orders.model import (
     BUILD,
     CONVOY,
@@ -62,18 +63,6 @@ from polydip.orders.model import (
 
 FAMILIES = ("HOLD", "MOVE", "SUPPORT_HOLD", "SUPPORT_MOVE", "DISBAND", "BUILD", "WAIVE",
             "RETREAT", "VIA", "CONVOY", "SUPPORT_CONVOYED")
-
-
-class _Lazy(dict):
-    """code -> value, made on first use by the table (a plain dict lookup after that)."""
-
-    def __init__(self, make) -> None:  # type: ignore[no-untyped-def]
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, code: int):  # type: ignore[no-untyped-def]
-        value = self[code] = self.make(code)
-        return value
 
 
 class OrderTable:
@@ -193,8 +182,8 @@ class OrderTable:
         self.size = self.support_convoyed + len(self.sr_items) * na
         self._bases = bases
         # code -> Order, code -> text: made on first use, a dict lookup after that
-        self.orders: dict[int, Order] = _Lazy(self._make)
-        self.texts: dict[int, str] = _Lazy(self._make_text)
+        self.orders: dict[int, Order] = Lazy(self._make)
+        self.texts: dict[int, str] = Lazy(self._make_text)
 
     # ---- encoding ------------------------------------------------------------------------
 
