@@ -38,3 +38,19 @@ def test_a_standoff_needs_two_units_with_strength_to_prevent() -> None:
     assert out["results"]["A LON - BEL"] == ["bounce"] and out["contested"] == ["BEL"]
     pic = next(d for d in out["dislodged"]["France"] if d["unit"] == "A PIC")
     assert sorted(pic["retreats"]) == ["BRE"]
+
+
+def test_a_unit_is_not_dislodged_by_its_own_power_even_with_foreign_support() -> None:
+    """Rulebook (DATC 6.D.10-6.D.13): "A country cannot dislodge its own unit" —
+    also when the attack has foreign support, which would otherwise outweigh the hold. The
+    random differential test used to be the only guard of this rule."""
+    out = adjudicate(units={"Germany": ["A BER", "A MUN"], "Russia": ["A SIL"]},
+                     orders={"Germany": ["A BER - MUN", "A MUN H"],
+                             "Russia": ["A SIL S A BER - MUN"]})
+    assert out["results"]["A BER - MUN"] == ["bounce"]
+    assert sorted(out["units"]["Germany"]) == ["A BER", "A MUN"]
+    assert out["dislodged"] == {} and out["destroyed"] == {}
+    # the same attack on a foreign unit dislodges it
+    out = adjudicate(units={"Germany": ["A BER"], "Austria": ["A MUN"], "Russia": ["A SIL"]},
+                     orders={"Germany": ["A BER - MUN"], "Russia": ["A SIL S A BER - MUN"]})
+    assert out["results"]["A BER - MUN"] == []

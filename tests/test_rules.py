@@ -290,6 +290,12 @@ def test_the_alaskan_army_retreats_to_a_free_center(tmp_path) -> None:
     nxt = adjudicate(v, phase=out["next_phase"], units=out["units"],
                      dislodged={"Neutral": [{"unit": "A N1", "from": "A2"}]})
     assert nxt["units"]["Neutral"] == ["A B1"]
+    # only N2 free: it goes there, and the result names that retreat (not an earlier one)
+    units = {"Neutral": ["A N1"], "Red": ["A A2", "A W1"], "Blue": ["F B1"]}
+    out = adjudicate(v, units=units, orders={"Red": ["A A2 - N1", "A W1 S A A2 - N1"]})
+    nxt = adjudicate(v, phase=out["next_phase"], units=out["units"],
+                     dislodged={"Neutral": [{"unit": "A N1", "from": "A2"}]})
+    assert nxt["units"]["Neutral"] == ["A N2"] and nxt["results"] == {"A N1 R N2": []}
     # no free center: disbanded
     units = {"Neutral": ["A N1"], "Red": ["A A2", "A N2"], "Blue": ["F B1"]}
     out = adjudicate(v, units=units, orders={"Red": ["A A2 - N1", "A N2 S A A2 - N1"]})
@@ -465,15 +471,14 @@ def test_no_retreat_through_a_closed_passage(tmp_path) -> None:
     for centers, retreats in (({"Red": ["A1", "A2"], "Blue": ["B1"]}, []),
                               ({"Red": ["A1", "A2", "N2"], "Blue": ["B1"]}, ["T"])):
         out = adjudicate(v, units=units, centers=centers, orders=attack)
-        if retreats:
-            assert out["dislodged"]["Red"] == [
-                {"unit": "F S", "from": "B1", "retreats": retreats}]
-            phase = out["next_phase"]
-        else:  # nowhere to go: destroyed at once, without a retreat phase
-            assert out["destroyed"]["Red"] == [{"unit": "F S", "from": "B1"}]
-            phase = out["phase"].replace("M", "R")
+        if not retreats:  # nowhere to go: destroyed at once
+            assert out["destroyed"] == {"Red": [{"unit": "F S", "from": "B1"}]}
+            assert out["dislodged"] == {}
+        else:
+            assert out["dislodged"]["Red"] == [{"unit": "F S", "from": "B1",
+                                                "retreats": retreats}]
         # the retreat phase, given as a request of its own, agrees
-        nxt = adjudicate(v, phase=phase, units=out["units"], centers=centers,
+        nxt = adjudicate(v, phase="S1901R", units=out["units"], centers=centers,
                          dislodged={"Red": [{"unit": "F S", "from": "B1"}]},
                          orders={"Red": ["F S R T"]})
         assert nxt["results"]["F S R T"] == ([] if retreats else ["void", "disband"])
@@ -485,6 +490,11 @@ def test_exempt_unit_kinds_pass_regardless(tmp_path) -> None:
     v = strait(tmp_path, exempt='["F"]')
     out = adjudicate(v, units={"Blue": ["F S"]}, orders={"Blue": ["F S - T"]})
     assert out["units"] == {"Blue": ["F T"]}
+    # another kind exempt: fleets are still held back
+    (tmp_path / "armies").mkdir()
+    v = strait(tmp_path / "armies", exempt='["A"]')
+    out = adjudicate(v, units={"Blue": ["F S"]}, orders={"Blue": ["F S - T"]})
+    assert out["results"] == {"F S - T": ["void"]}
 
 
 def test_control_counts_from_the_start_of_the_turn(tmp_path) -> None:
@@ -760,6 +770,8 @@ PASSAGE = ('[[rules.controlled_passages.passage]]\nname = "P"\nedges = ["S-A1"]\
      "[rules.controlled_passages.passage[0]] needs name, edges and controllers"),
     (PASSAGE + 'colour = "red"\n',
      "[rules.controlled_passages.passage[0]] unknown key(s) ['colour']"),
+    (PASSAGE.replace('"S-A1"', '"S-A1-N2"'),
+     "[rules.controlled_passages.passage[0]] edge 'S-A1-N2' is not declared under [edges]"),
     (PASSAGE.replace("S-A1", "A1-B1"),
      "[rules.controlled_passages.passage[0]] edge 'A1-B1' is not declared under [edges]"),
     (PASSAGE.replace('["N2"]', '["ZZ"]'),
@@ -785,7 +797,16 @@ PASSAGE = ('[[rules.controlled_passages.passage]]\nname = "P"\nedges = ["S-A1"]\
     ('[rules.no_swap]\npairs = ["A1-ZZ"]\n', "[rules.no_swap] 'A1-ZZ': write two provinces"),
     ('[rules.no_swap]\npairs = ["ZZ-A1"]\n', "[rules.no_swap] 'ZZ-A1': write two provinces"),
     ('[rules.open_spaces]\nprovinces = ["ZZ"]\n', "[rules.open_spaces] unknown province 'ZZ'"),
+    ('[rules.no_swap]\npairs = ["A1-N2-B1"]\n', "[rules.no_swap] 'A1-N2-B1': write two"),
     ("[rules.open_space]\n", "[rules.open_space] unknown rule (did you mean open_spaces?)"),
+    ('[rules.capture_home]\ncandidates = ["N2"]\n',
+     "[rules.capture_home] power = '' is not one of 'Red', 'Blue'"),
+    *[(f"[rules.{name}]\ncolour = 1\n", f"[rules.{name}] unknown parameter(s) colour; "
+       f"this rule takes {takes}")
+      for name, takes in (("build_sites", "policy"), ("capture_home", "power, candidates"),
+                          ("controlled_passages", "passage"), ("events", "join"),
+                          ("neutral_units", "retreat_to_free_center"), ("no_swap", "pairs"),
+                          ("open_spaces", "provinces"))],
 ])
 def test_a_rule_with_wrong_parameters_is_an_error_naming_the_file_and_key(
         rule: str, message: str) -> None:
@@ -797,7 +818,8 @@ def test_a_rule_with_wrong_parameters_is_an_error_naming_the_file_and_key(
 def test_rules_without_parameters_change_nothing() -> None:
     """Each rule module, switched on with nothing to do, plays like the standard rules."""
     for rule in ("[rules.events]\n", "[rules.no_swap]\n", "[rules.open_spaces]\n",
-                 "[rules.controlled_passages]\n", "[rules.build_sites]\n"):
+                 "[rules.controlled_passages]\n", "[rules.build_sites]\n",
+                 '[rules.capture_home]\npower = "Blue"\n'):
         g = tiny(rule, **NO_WIN)
         play_year(g, {"Red": ["A A2 - N1", "F A1 - N2"]}, {})
         assert g.phase == "W1901A", rule
@@ -821,3 +843,148 @@ def test_every_rule_module_is_known_and_a_bare_rule_changes_nothing() -> None:
             bare.blocked(None, None, {}), bare.open_spaces(), bare.no_swap_pairs(),
             bare.centers_changed(None, None), bare.may_build(None, None, 0, 0, 0)) == (
         None, None, [], False, None, {}, {}, [], [], None, None)
+
+
+def test_capture_home_defaults_and_a_candidate_already_home(tmp_path) -> None:
+    """Seed 004: "Nur in diesem VZ können Flotten gebaut werden" — `kind` is the fleet when
+    not given; before any capture the power builds no fleet at all; a candidate the power
+    already holds as a home becomes the capture home without being listed twice."""
+    text = TINY.replace('"F A1"', '"A A1"').replace("centers = 4", "centers = 9")
+    g = Game.new(parse_variant(text + '[rules.capture_home]\npower = "Red"\n'
+                                      'candidates = ["B1"]\n'))
+    play_year(g, {"Red": ["A A1 - N2"]}, {"Red": ["A N2 - A1"]})  # N2 gained, not a candidate
+    assert "capture_home" not in g.position.extra or not g.position.extra["capture_home"]
+    play_year(g, {"Red": ["A A2 - N1"]}, {})
+    assert g.phase == "W1902A"
+    assert g.legal_orders("Red")["A2"] == ["A A2 B", "WAIVE"]  # no fleet before a capture
+    g = Game.new(parse_variant(text + '[rules.capture_home]\npower = "Red"\n'
+                                      'candidates = ["A1"]\n'))
+    play_year(g, {"Red": ["A A1 - N2"]}, {})
+    red, a1 = g.power("Red"), g.map.prov_index["A1"]
+    assert g.position.extra["capture_home"] == {"Red": "A1"}
+    assert g.position.homes[red].count(a1) == 1
+    assert g.legal_orders("Red")["A1"] == ["A A1 B", "F A1 B", "WAIVE"]
+    # a winter position given on its own, before any capture: no fleet built
+    path = tmp_path / "capture.toml"
+    path.write_text(text + '[rules.capture_home]\npower = "Red"\ncandidates = ["N2"]\n')
+    out = adjudicate(str(path), phase="W1901A", units={"Blue": ["F B1"]},
+                     centers={"Red": ["A1", "A2"], "Blue": ["B1"]},
+                     orders={"Red": ["F A1 B", "A A2 B"]})
+    assert out["results"] == {"F A1 B": ["void"], "A A2 B": []}
+
+
+EVENTS_MAP = {**WILD,
+              'homes = ["B1"]': 'homes = ["B1"]\ncenters = ["B1", "N2"]',
+              'units = ["F B1"]': 'units = ["F B1"]\n\n[[powers]]\nname = "Neutral"\n'
+              'letter = "N"\nneutral = true\nunits = ["A N1", "A W1"]\ncenters = ["N1"]'}
+
+
+def test_events_fire_on_their_date_each_on_its_own() -> None:
+    """Seed 004: "Wurde das russische Alaska (Ala) bis zum Winter 1867 nicht erobert, so
+    schließt sich dieses Gebiet automatisch den Vereinigten Staaten von Amerika an. Die
+    neutrale Armee in Alaska steht dann unter der Flagge der Vereinigten Staaten!" — several
+    joins, listed in any order; a province without a center joins with its army; one no
+    longer held does not join, and the others still do; only the units in the province
+    change sides."""
+    joins = "".join(f'[[rules.events.join]]\nat = "{at}"\nprovince = "{prov}"\n'
+                    f'from = "Neutral"\nto = "Blue"\n'
+                    for at, prov in (("W1903", "N1"), ("W1902", "N2"), ("W1902", "W1")))
+    text = TINY.replace("centers = 4", "centers = 9")
+    for old, new in EVENTS_MAP.items():
+        text = text.replace(old, new)
+    g = Game.new(parse_variant(text + "[rules.neutral_units]\n" + joins))
+    for _ in range(2):
+        play_year(g, {}, {})
+    assert g.phase == "S1903M"
+    # W1902: N2 is Blue's, not the neutral power's: it does not join; W1 (no center) does,
+    # with its army; the neutral army in N1 stays neutral until W1903
+    assert g.position.extra["log"] == ["W1902A: N2 was conquered: it does not join Blue",
+                                       "W1902A: W1 joins Blue"]
+    assert {"Blue A W1", "Neutral A N1"} <= units(g)
+    assert g.position.owners[g.map.prov_index["N1"]] == g.power("Neutral")
+    play_year(g, {}, {})
+    assert {"Blue A W1", "Blue A N1"} <= units(g)
+    assert g.position.owners[g.map.prov_index["N1"]] == g.power("Blue")
+
+
+def test_the_rule_set_calls_each_hook_of_every_rule_that_has_it() -> None:
+    """RuleSet hands each hook to the rules that implement it, with the map and the
+    position; events of several rules add up; the first rule with an answer decides build
+    sites and permissions; retreats pass through every rule."""
+    from polydip.rules.base import Rule, RuleSet
+
+    calls: list[tuple] = []
+
+    class Recorder(Rule):
+        def year_start(self, m, pos):
+            calls.append(("year_start", self.key, m, pos))
+
+        def before_phase(self, m, pos, phase):
+            return [f"{self.key} {m} {pos} {phase}"]
+
+        def unit_holds(self, m, pos, unit):
+            calls.append(("unit_holds", self.key, m, pos, unit))
+            return self.key == "second"
+
+        def retreat(self, m, pos, d):
+            return f"{d}+{self.key}:{m}:{pos}"
+
+        def centers_changed(self, m, pos):
+            calls.append(("centers_changed", self.key, m, pos))
+
+    v = parse_variant(TINY)
+    rs = RuleSet([Recorder({}, v, "first"), Rule({}, v, "bare"), Recorder({}, v, "second")])
+    rs.year_start("m", "pos")
+    rs.centers_changed("m", "pos")
+    assert calls == [("year_start", "first", "m", "pos"), ("year_start", "second", "m", "pos"),
+                     ("centers_changed", "first", "m", "pos"),
+                     ("centers_changed", "second", "m", "pos")]
+    assert rs.before_phase("m", "pos", "W1901A") == ["first m pos W1901A",
+                                                     "second m pos W1901A"]
+    calls.clear()
+    assert rs.has_holds and rs.unit_holds("m", "pos", "unit") is True
+    assert calls[-1] == ("unit_holds", "second", "m", "pos", "unit")
+    assert rs.retreat("m", "pos", "d") == "d+first:m:pos+second:m:pos"
+    assert not RuleSet([Rule({}, v, "bare")]).has_holds
+
+
+@pytest.mark.parametrize("policy, sites", [
+    ("home", ["A1", "A2"]),  # vacant owned homes
+    ("owned", ["A1", "A2", "N1", "N2"]),  # any vacant center owned now
+    ("owned_at_year_start", ["A1", "A2", "N2"]),  # owned now and when the year began
+])
+def test_build_site_policies_on_a_given_position(tmp_path, policy: str, sites) -> None:
+    """Seed 000 (War in the Americas): "units may be built on any supply center owned by a
+    power at the beginning of the year" — against the standard home centers and any owned
+    center, on a winter position given with the centers owned when the year began."""
+    v = tiny_file(tmp_path, f'[rules.build_sites]\npolicy = "{policy}"\n',
+                  **{"centers = 4": "centers = 9"})
+    req = {"phase": "W1901A", "units": {"Red": [], "Blue": ["F B1"]},
+           "centers": {"Red": ["A1", "A2", "N1", "N2"], "Blue": ["B1"]},
+           "year_start_centers": {"Red": ["A1", "A2", "N2"], "Blue": ["B1", "N1"]},
+           "orders": {"Red": [f"A {s} B" for s in ("A1", "A2", "N1", "N2")]}}
+    out = adjudicate(v, **req)
+    built = sorted(u.split()[1] for u in out["units"].get("Red", []))
+    assert built == sites
+    # without year_start_centers, the year began with the centers owned now
+    out = adjudicate(v, **{k: w for k, w in req.items() if k != "year_start_centers"})
+    built = sorted(u.split()[1] for u in out["units"].get("Red", []))
+    assert built == (["A1", "A2"] if policy == "home" else ["A1", "A2", "N1", "N2"])
+
+
+def test_the_first_free_center_is_the_first_by_name_not_by_place_in_the_file(tmp_path) -> None:
+    """Seed 004: "Die Armee in Alaska (Ala) versucht sich in ein freies VZ zurückzuziehen" —
+    which one, when several are free, the rule does not say: the first in alphabetical
+    order (the module's reading), whatever order the file declares them in."""
+    extra = {"[edges]": '[provinces.A0]\nname = "Aleph"\nterrain = "land"\nsupply_center = true'
+                        '\n\n[edges]',
+             'land = ["A1-A2",': 'land = ["N1-A0", "A1-A2",',
+             "supply_centers = 6\nprovinces = 6": "supply_centers = 7\nprovinces = 7"}
+    v = tiny_file(tmp_path, NEUTRAL + 'retreat_to_free_center = ["N1"]\n', **extra)
+    units = {"Neutral": ["A N1"], "Red": ["A A2", "A N2"]}
+    out = adjudicate(v, units=units, orders={"Red": ["A A2 - N1", "A N2 S A A2 - N1"]})
+    assert sorted(out["dislodged"]["Neutral"][0]["retreats"]) == ["A0", "B1"]
+    nxt = adjudicate(v, phase=out["next_phase"], units=out["units"],
+                     dislodged={"Neutral": [{"unit": "A N1", "from": "A2"}]})
+    assert nxt["units"]["Neutral"] == ["A A0"]
+    assert nxt["results"] == {"A N1 R A0": []}

@@ -200,5 +200,5 @@ def read_line(line: str, n: int, variant_files: bool = True) -> dict[str, Any]:
 
 # parse_unit, power_index and build_position live in polydip.notation and
 # polydip.game.positions; they stay importable from here for older callers
-__all__ = ["RequestError", "adjudicate_request", "build_position", "get_map", "outcome_json",
-           "parse_unit", "power_index", "read_line", "run_lines"]
+__all__ = ["RequestError", "adjudicate_request", "build_position", "check_size", "get_map",
+           "outcome_json", "parse_unit", "power_index", "read_line", "run_lines"]

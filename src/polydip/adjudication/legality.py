@@ -27,9 +27,9 @@ Closed = dict[int, set[tuple[int, int, int]]]
 
 # ---- passages ------------------------------------------------------------------------------
 
-def closed_passages(m: Map, pos: object, options: dict) -> Closed:
+def closed_passages(m: Map, pos: object, options: dict | None) -> Closed:
     """The moves closed to each power in this position (the rules' `blocked` hook)."""
-    return m.rules.blocked(m, pos, options) if m.rules else {}
+    return m.rules.blocked(m, pos, options or {}) if m.rules else {}
 
 
 def shut(closed: Closed, power: int, kind: int, a: int, b: int) -> bool:
@@ -107,9 +107,11 @@ def convoy_seas(m: Map, units, pos: object = None) -> frozenset[int]:
     """The convoy provinces holding a unit that may convoy — not one a rule holds (a
     neutral fleet takes no convoy order)."""
     loc_prov, convoys, sea = m.loc_prov, m.kind_convoys, m.convoy_prov
-    holds = m.rules.unit_holds if m.rules and m.rules.has_holds else None
-    return frozenset(loc_prov[u.loc] for u in units if convoys[u.kind] and sea[loc_prov[u.loc]]
-                     and (holds is None or not holds(m, pos, u)))
+    if m.rules and m.rules.has_holds:
+        holds = m.rules.unit_holds
+        return frozenset({loc_prov[u.loc] for u in units if convoys[u.kind]
+                          and sea[loc_prov[u.loc]] and not holds(m, pos, u)})
+    return frozenset({loc_prov[u.loc] for u in units if convoys[u.kind] and sea[loc_prov[u.loc]]})
 
 
 # ---- supports and convoys ------------------------------------------------------------------
@@ -124,8 +126,8 @@ def may_convoy(m: Map, fleet_kind: int, fleet_prov: int, army_kind: int, origin:
                dest: int, seas: frozenset[int]) -> bool:
     """May a `fleet_kind` unit in `fleet_prov` convoy an `army_kind` unit from origin to
     dest: it may convoy there, the army may be convoyed and stand in dest, and the fleet is
-    necessary for some route of the fleets on the board (DATC 4.E.1, 6.G.19)."""
+    necessary for some route of the fleets in `seas` (DATC 4.E.1, 6.G.19) — so such a route
+    exists."""
     return (m.kind_convoys[fleet_kind] and m.convoy_prov[fleet_prov]
-            and m.kind_convoyed[army_kind] and dest != origin
-            and dest in convoy_reach(m, army_kind, origin, seas)
+            and m.kind_convoyed[army_kind] and m.occupy[army_kind][dest] and dest != origin
             and necessary(m, origin, dest, fleet_prov, seas))

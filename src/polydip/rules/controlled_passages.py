@@ -54,7 +54,8 @@ class ControlledPassages(Rule):
                 raise VariantError(f"{variant.path}: [{k}] unknown key(s) {sorted(unknown)}")
             edges = []
             for e in p["edges"]:
-                a, _, b = str(e).partition("-")
+                ends = str(e).split("-")
+                a, b = ends if len(ends) == 2 else ("", "")
                 if (a, b) not in declared:
                     raise VariantError(f"{variant.path}: [{k}] edge {e!r} is not declared "
                                        "under [edges]")

@@ -52,12 +52,10 @@ class Events(Rule):
                                int(mt.group(2)), ev["province"], ev["from"], ev["to"]))
 
     def before_phase(self, m: Any, pos: Any, phase: Any) -> list[str]:
-        done = pos.extra.setdefault("events", [])
-        out = []
-        for ev_id, season, year, prov_abbr, frm, to in self.joins:
-            if ev_id in done or (phase.year, phase.season) != (year, season):
+        out = []  # the game reaches each phase once: an event fires once, on its date
+        for _ev_id, season, year, prov_abbr, frm, to in self.joins:
+            if (phase.year, phase.season) != (year, season):
                 continue
-            done.append(ev_id)
             prov = m.prov_index[prov_abbr]
             a, b = m.power_of(frm), m.power_of(to)
             owner = pos.owners[prov] if m.is_sc[prov] else a

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from polydip.errors import VariantError
-from polydip.orders.model import DISBAND, RETREAT, Order
+from polydip.orders.model import RETREAT, Order
 from polydip.rules.base import Rule, register
 
 
@@ -46,14 +46,14 @@ class NeutralUnits(Rule):
         return replace(d, retreats=tuple(r for r in d.retreats if m.is_sc[m.loc_prov[r]]))
 
     def retreat_orders(self, m: Any, pos: Any) -> dict[int, list[Any]]:
+        """A dislodged neutral unit with somewhere to go retreats to the first free center
+        in alphabetical order (the others, unordered, are disbanded)."""
         out: dict[int, list[Any]] = {}
         for d in pos.dislodged:
-            if m.power_neutral[d.power]:
-                text = f"{m.unit_str(d.kind, d.loc)} (neutral)"
-                if d.retreats:  # the first free center in alphabetical order
-                    dest = min(d.retreats, key=lambda r: m.loc_name[r])
-                    o = Order(RETREAT, kind=d.kind, loc=d.loc, target=dest, text=text)
-                else:
-                    o = Order(DISBAND, kind=d.kind, loc=d.loc, text=text)
-                out.setdefault(d.power, []).append(o)
+            if m.power_neutral[d.power] and d.retreats:
+                dest = min(d.retreats, key=lambda r: m.loc_name[r])
+                unit = m.unit_str(d.kind, d.loc)  # the text names the order (describe's key)
+                out.setdefault(d.power, []).append(Order(
+                    RETREAT, kind=d.kind, loc=d.loc, target=dest,
+                    text=f"{unit} R {m.loc_name[dest]}"))
         return out

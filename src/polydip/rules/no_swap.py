@@ -30,7 +30,8 @@ class NoSwap(Rule):
         super().__init__(params, variant, key)
         self.pairs: list[tuple[str, str]] = []
         for p in self.param("pairs", []):
-            a, _, b = str(p).partition("-")
+            ends = str(p).split("-")
+            a, b = ends if len(ends) == 2 else ("", "")
             if a not in variant.provinces or b not in variant.provinces:
                 raise VariantError(f"{variant.path}: [{key}] {p!r}: write two provinces, "
                                    "like \"ALA-NWT\"")
