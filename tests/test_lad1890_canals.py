@@ -138,9 +138,10 @@ def test_legal_orders_offer_the_canal_build() -> None:
 
 
 def test_random_games_build_canals_and_play_to_1917d() -> None:
-    """Random legal orders build canals (León's opens) and the game plays to its end."""
+    """Random legal orders build canals (in this game Panama's opens, in 1902) and the game
+    plays to its end."""
     g = Game.new(V)
-    rng = random.Random(2)
+    rng = random.Random(0)
     while not g.is_over:
         for p, lst in random_orders(g.map, g.position, rng).items():
             assert g.set_orders(p, lst) == [], (g.phase, lst)

@@ -47,11 +47,11 @@ class Order:
         act = f" {self.act.upper()}" if self.act else ""
         if self.type == HOLD:
             return f"{unit}{at}{act}" if at or act else f"{unit} H"
+        target = m.loc_name[self.target] if self.target is not None else "?"
         if self.type == MOVE:
-            return (f"{unit} - {m.loc_name[self.target]}" + (" VIA" if self.via else "") + at
-                    + act)
+            return f"{unit} - {target}" + (" VIA" if self.via else "") + at + act
         if self.type == RETREAT:
-            return f"{unit} R {m.loc_name[self.target]}"
+            return f"{unit} R {target}"
         if self.type == DISBAND:
             return f"{unit} D"
         if self.type == BUILD:
@@ -60,8 +60,8 @@ class Order:
         if self.type == SUPPORT:
             if self.target is None:
                 return f"{unit} S {other}{at}"
-            return f"{unit} S {other} - {m.loc_name[self.target]}{at}"
-        return f"{unit} C {other} - {m.loc_name[self.target]}"
+            return f"{unit} S {other} - {target}{at}"
+        return f"{unit} C {other} - {target}"
 
 
 def _unit(m: Map, kind: int | None, loc: int | None) -> str:
