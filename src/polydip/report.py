@@ -93,6 +93,7 @@ class Report:
     waived: dict[str, int] = field(default_factory=dict)  # adjustments: builds not made
     names: str = "short"  # how places are shown: "full" or "short"
     centers_shown: dict[str, str] = field(default_factory=dict)  # center → as shown
+    notes: list[str] = field(default_factory=list)  # what the rules show of the position after
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -166,6 +167,8 @@ def build_report(game, record, final: bool = False, names: str = "short") -> Rep
     rep.centers_shown = {m.prov_abbr[c]: place_words(m, c, names)
                          for c, _a, _b in outcome.center_changes}
     rep.nmr = [m.powers[p] for p in missed_orders(game, record)]
+    if m.rules:  # (anchor markers on the map)
+        rep.notes = m.rules.report_lines(m, nxt)
     if ptype == "A":
         rep.waived = _waived(m, pos, outcome)
     if final and game.is_over:
@@ -322,6 +325,7 @@ def _text(rep: Report) -> str:
     if rep.center_changes or rep.adjustments:
         counts = ", ".join(f"{p} {n}" for p, n in rep.centers.items() if n)
         lines.append(f"  Supply centers: {counts}")
+    lines += [f"  {note}" for note in rep.notes]
     if rep.status != "active":
         lines.append(f"Game over: {rep.status} — {', '.join(rep.winners)}")
     else:

@@ -123,6 +123,8 @@ def build_problem(m: Map, pos: Position, power: int, o: Order,
                   sites: set[int] | None = None) -> str | None:
     """Why the build order `o` of `power` cannot be carried out, in words; None when it can.
     `sites`: the build sites still free (default: all of them, as the phase begins)."""
+    if o.act:  # a build of something else (a canal): the rule judges it with all orders
+        return None
     if o.kind is None:
         return f"say what to build ({' or '.join(m.kinds)})"
     prov = m.loc_prov[o.loc]
@@ -186,6 +188,9 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
     units = list(pos.units)
     results: list[list[tuple[Order, list[str]]]] = [[] for _ in m.powers]
     removed_cd: list[list[Unit]] = [[] for _ in m.powers]
+    # build orders with an act (a canal build) that a rule counts, by (power, index)
+    acts = (m.rules.adjustment_acts(m, pos, orders)
+            if m.rules and any(o.act for lst in orders for o in lst) else set())
     for power in range(len(m.powers)):
         delta = counts[power]
         free: set[int] = set()
@@ -198,11 +203,13 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
             else:
                 free = set(build_sites(m, pos, power))
         done = 0
-        for o in orders[power] if power < len(orders) else []:
+        for i, o in enumerate(orders[power] if power < len(orders) else []):
             ok = False
             if delta > 0 and done < delta:
                 if o.type == WAIVE:
                     ok = True
+                elif o.act:  # in place of a build (a canal build)
+                    ok = (power, i) in acts
                 elif (o.type == BUILD and o.kind is not None and build_problem(
                         m, pos, power, o, free if limited is None else limited.free()) is None):
                     units.append(Unit(power, o.kind, m.unit_loc(o.kind, o.loc)))

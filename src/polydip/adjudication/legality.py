@@ -73,8 +73,9 @@ def support_reach(m: Map, kind: int, loc: int, power: int = -1, closed: Closed |
     """The provinces a unit may support into: those it could move into over an edge, but
     where the map's rules forbid its support (Map.support_reach) or a passage is closed."""
     if closed and closed.get(power):
-        return m.support_reach[kind][loc].intersection(
-            m.loc_prov[d] for d in move_locs(m, kind, loc, power, closed))
+        # (not into a province it could reach only through a closed passage)
+        open_ = {m.loc_prov[d] for d in move_locs(m, kind, loc, power, closed)}
+        return m.support_reach[kind][loc] - (m.reach_prov[kind][loc] - open_)
     return m.support_reach[kind][loc]
 
 

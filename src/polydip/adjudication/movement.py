@@ -16,6 +16,8 @@ map with weakened or conditional moves gets _RuleMovement, which overrides them.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from polydip.adjudication.convoy import provinces_on_routes
 from polydip.adjudication.legality import (
     Closed,
@@ -71,6 +73,21 @@ class MovementResult:
         return [(u, Unit(u.power, u.kind, mv.dest[i]), mv.convoyed[i])
                 for i, u in enumerate(before) if mv.typ[i] == T_MOVE and ok[i]]
 
+    def finals(self, before: list[Unit]) -> list[Unit | None]:
+        """Where each unit of the input position ends the phase (None: dislodged)."""
+        mv, ok, shift = self._mv, self._ok, self._mv.shift or {}
+        out: list[Unit | None] = []
+        for i, u in enumerate(before):
+            if i in self._dislodger:
+                out.append(None)
+            elif mv.typ[i] == T_MOVE and ok[i]:
+                out.append(Unit(u.power, u.kind, mv.dest[i]))
+            elif i in shift:
+                out.append(Unit(u.power, u.kind, shift[i]))
+            else:
+                out.append(u)
+        return out
+
     @property
     def results(self) -> list[list[str]]:
         if self._results is None:
@@ -123,6 +140,7 @@ class _Movement(Resolver):
         "pos",
         "power",
         "prov",
+        "shift",
         "stack",
         "stuck",
         "sup_prov",
@@ -180,6 +198,7 @@ class _Movement(Resolver):
         self.stuck: set[int] | frozenset[int] = _NO_MOVES  # moves a rule lets through only
         self.needy: set[int] | frozenset[int] = _NO_MOVES  # when supported: without; with a
         # support that must be given (an option); sets of their own in _RuleMovement
+        self.shift: dict[int, int] | None = None  # coast changes (_RuleMovement): unit -> coast
         self._validate(orders, options)
 
     # ---- order validation (DATC 4.B, 4.C, 4.E.1): the checks are adjudication/legality's ---
@@ -556,6 +575,36 @@ class _RuleMovement(_Movement):
 
     __slots__ = ()
 
+    def _validate(self, orders: list[Order | None], options: dict) -> None:
+        if self.m.coast_change:
+            orders = self._coast_changes(orders)
+        super()._validate(orders, options)
+
+    def _coast_changes(self, orders: list[Order | None]) -> list[Order | None]:
+        """Moves from one coast of a province to another (Map.coast_change) hold for the
+        phase and are remembered in `shift`; a support of a move within one province is a
+        support to hold."""
+        m = self.m
+        loc_prov, change = m.loc_prov, m.coast_change
+        out = list(orders)
+        shift = {}
+        for u, o in enumerate(orders):
+            if o is None or o.target is None:
+                continue
+            if o.type == MOVE and loc_prov[o.target] == self.prov[u]:
+                others = change.get((self.kind[u], self.loc[u]), ())
+                target = o.target
+                if target == self.prov[u] and len(others) == 1:
+                    target = others[0]  # the one other coast it may go to
+                if target in others and o.at < 0:
+                    shift[u] = target
+                    out[u] = None  # it holds
+            elif (o.type == SUPPORT and o.aux_loc is not None
+                  and loc_prov[o.target] == loc_prov[o.aux_loc]):
+                out[u] = replace(o, target=None)  # "understood as a support order to Hold"
+        self.shift = shift or None
+        return out
+
     def _rule_strengths(self, moves: list[int], options: dict) -> None:
         """Moves over an edge a rule weakens (Map.move_strength) get their strength before
         supports; moves a rule lets through only with support (Map.needs_support) that have
@@ -584,6 +633,18 @@ class _RuleMovement(_Movement):
                         self.stuck.add(u)
                     elif given:
                         self.needy.add(u)
+
+    def _hold(self, p: int) -> int:
+        o = self.occ[p]
+        if o < 0:
+            return 0
+        if self.typ[o] == T_MOVE and self.resolve(o):
+            return 0
+        # (a unit weaker where it stands, Map.hold_strength: a flotilla in deep water)
+        one = self.m.hold_strength.get((self.kind[o], p), 1) if self.m.hold_strength else 1
+        if self.typ[o] == T_MOVE:
+            return one
+        return one + self._support_count(self.hold_supp.get(o, _NONE))
 
     def _unsupported(self, u: int) -> bool:
         """A move that crosses only if a support is given (option supported_crossing =
@@ -658,6 +719,229 @@ class _RuleMovement(_Movement):
         return False
 
 
+class _AttackMovement(_RuleMovement):
+    """The movement phase of a map with attack spaces (rules/oceans.py): any number of units
+    stand there and meet only through attack orders (Order.at, orders/attack.py). Outside
+    those spaces every decision is _RuleMovement's; in them, a unit meets only the units
+    hostile to it there - one of the two attacks the other's power - and the strengths are
+    compared unit against unit (the rules are listed in rules/oceans.py)."""
+
+    __slots__ = ("at", "foes_at", "foes_in", "sup_of")
+
+    def _validate(self, orders: list[Order | None], options: dict) -> None:
+        m = self.m
+        space, loc_prov, power, prov = m.attack_space, m.loc_prov, self.power, self.prov
+        n = len(orders)
+        at = self.at = [-1] * n
+        self.sup_of: dict[int, int] = {}  # support -> the unit it supports (attack spaces)
+        orders = list(orders)
+        bad = []
+        for u, o in enumerate(orders):
+            if o is None or o.at < 0 or o.type == SUPPORT:
+                continue
+            p = loc_prov[o.target] if o.type == MOVE and o.target is not None else prov[u]
+            if o.type not in (MOVE, HOLD) or o.at == power[u] or o.at >= len(m.powers) \
+                    or not space[p]:
+                bad.append(u)  # an attack outside an attack space, or on its own power
+                orders[u] = None
+                continue
+            at[u] = o.at
+        super()._validate(orders, options)
+        for u in bad:
+            self.void[u] = True
+        for u in range(n):
+            if at[u] >= 0 and orders[u].type == MOVE and self.typ[u] != T_MOVE:  # type: ignore[union-attr]
+                at[u] = -1  # a void move attacks nobody
+        self._space_supports(orders)
+        self._hostility()
+
+    def _at_in(self, u: int, p: int) -> int:
+        """The power unit u attacks in space p (-1: none)."""
+        if self.typ[u] == T_MOVE:
+            return self.at[u] if self.dest_prov[u] == p else -1
+        return self.at[u] if self.prov[u] == p else -1
+
+    def _space_supports(self, orders: list[Order | None]) -> None:
+        """Supports given in, into or of a unit in an attack space, judged again: the unit
+        supported is the one the order names among several (not the supporter itself; its
+        attack, when the order names one; else one of the supporter's power, an attacker
+        first), and a unit there may support a unit into or in its own space."""
+        m = self.m
+        space, loc_prov = m.attack_space, m.loc_prov
+        typ, void, dest, sup_prov = self.typ, self.void, self.dest, self.sup_prov
+        for u, o in enumerate(orders):
+            if o is None or o.type != SUPPORT or o.aux_loc is None:
+                continue
+            ap = loc_prov[o.aux_loc]
+            tp = loc_prov[o.target] if o.target is not None else -1
+            if not (space[ap] or (tp >= 0 and space[tp]) or o.at >= 0):
+                continue
+            if typ[u] == T_SUPPORT:  # undo what the standard checks made of it
+                lst = (self.move_supp if dest[u] >= 0 else self.hold_supp)
+                for key, sups in list(lst.items()):
+                    if u in sups:
+                        sups.remove(u)
+                        if not sups:
+                            del lst[key]
+            typ[u], dest[u], sup_prov[u] = T_HOLD, -1, -1
+            s = self._supported(u, o, ap, tp)
+            if s < 0:
+                void[u] = True
+                continue
+            typ[u], void[u] = T_SUPPORT, False
+            self.sup_of[u] = s
+            if tp < 0:
+                sup_prov[u] = ap
+                self.hold_supp.setdefault(s, []).append(u)
+            else:
+                sup_prov[u] = tp
+                dest[u] = s
+                self.move_supp.setdefault(s, []).append(u)
+
+    def _supported(self, u: int, o: Order, ap: int, tp: int) -> int:
+        """The unit support order o of unit u supports, or -1 when it is void."""
+        m = self.m
+        kind, power, prov, typ, at = self.kind, self.power, self.prov, self.typ, self.at
+        here = self.stack.get(ap, _NONE) if self.open_[ap] else (
+            (self.occ[ap],) if self.occ[ap] >= 0 else _NONE)
+        best, score = -1, -1
+        for s in here:
+            if s == u or (o.aux_kind is not None and kind[s] != o.aux_kind):
+                continue
+            if tp < 0:
+                if typ[s] == T_MOVE:
+                    continue
+            elif (typ[s] != T_MOVE or self.dest_prov[s] != tp
+                  or (o.target != tp and self.dest[s] != o.target) or self.convoyed[s]):
+                continue
+            if o.at >= 0 and at[s] != o.at:
+                continue
+            sc = 2 * (power[s] == power[u]) + (at[s] >= 0)
+            if sc > score:
+                best, score = s, sc
+        if best < 0:
+            return -1
+        into = prov[best] if tp < 0 else tp
+        if not (into == prov[u] and m.attack_space[into]):  # a support into its own space
+            reach = m.support_reach[kind[u]][self.loc[u]]
+            if self.blocked and self.blocked.get(power[u]):
+                reach = support_reach(m, kind[u], self.loc[u], power[u], self.blocked)
+            if into not in reach or into == prov[u]:
+                return -1
+        if tp < 0 and m.no_hold_support and (kind[best], prov[best]) in m.no_hold_support:
+            return -1
+        return best
+
+    def _hostility(self) -> None:
+        """For each unit, the units hostile to it in the space it stands in (foes_in) and in
+        the space it enters (foes_at): in attack spaces where some unit attacks."""
+        space, typ, prov, dest_prov, power = (self.m.attack_space, self.typ, self.prov,
+                                              self.dest_prov, self.power)
+        there: dict[int, list[int]] = {}
+        for u in range(len(typ)):
+            if space[prov[u]]:
+                there.setdefault(prov[u], []).append(u)
+            if typ[u] == T_MOVE and space[dest_prov[u]]:
+                there.setdefault(dest_prov[u], []).append(u)
+        self.foes_in: dict[int, list[int]] = {}
+        self.foes_at: dict[int, list[int]] = {}
+        at_in = self._at_in
+        for p, us in there.items():
+            attacks = [(u, at_in(u, p)) for u in us]
+            if all(a < 0 for _, a in attacks):
+                continue
+            for x, ax in attacks:
+                foes = [y for y, ay in attacks
+                        if power[y] != power[x] and (ax == power[y] or ay == power[x])]
+                if foes:
+                    (self.foes_in if prov[x] == p else self.foes_at)[x] = foes
+
+    def _present(self, y: int, p: int) -> bool:
+        """Unit y is in space p at the end of the phase, or tries to enter it."""
+        return self.prov[y] != p or self.typ[y] != T_MOVE or not self.resolve(y)
+
+    def _strength(self, y: int, p: int, x: int) -> int:
+        """Unit y's strength against unit x in space p: entering, 1 plus its move's
+        supports; staying, 1 plus its supports to hold (1 when it failed to leave). An
+        attack on x's power does not count x's power's supports."""
+        ex = self.power[x] if self._at_in(y, p) == self.power[x] else -1
+        m = self.m
+        if self.prov[y] == p:
+            one = m.hold_strength.get((self.kind[y], p), 1) if m.hold_strength else 1
+            if self.typ[y] == T_MOVE:
+                return one
+            return one + self._support_count(self.hold_supp.get(y, _NONE), ex)
+        if not self._path(y):
+            return 0
+        one = 1 if self.base is None else self.base[y]
+        return one + self._support_count(self.move_supp.get(y, _NONE), ex)
+
+    def _move(self, u: int) -> bool:
+        dp = self.dest_prov[u]
+        if not self.m.attack_space[dp]:
+            return super()._move(u)
+        if self.convoyed[u] and not self._path(u):
+            return False
+        for y in self.foes_at.get(u, _NONE):
+            if self._present(y, dp) and self._strength(u, dp, y) <= self._strength(y, dp, u):
+                return False
+        return True
+
+    def beaten(self, y: int) -> tuple[int, int] | None:
+        """(attacker, margin) of the strongest attack that beats unit y, staying in its
+        attack space, or None."""
+        p = self.prov[y]
+        best = None
+        for x in self.foes_in.get(y, _NONE):
+            if self._at_in(x, p) != self.power[y]:
+                continue
+            if self.prov[x] != p and not self.resolve(x):
+                continue  # an attack that did not enter
+            margin = self._strength(x, p, y) - self._strength(y, p, x)
+            if margin > 0 and (best is None or margin > best[1]):
+                best = (x, margin)
+        return best
+
+    def _dislodged(self, u: int) -> bool:
+        if self.m.attack_space[self.prov[u]]:
+            return u in self.foes_in and self.beaten(u) is not None
+        return super()._dislodged(u)
+
+    def _support_dislodged(self, s: int) -> bool:
+        if self.m.attack_space[self.prov[s]]:
+            return s in self.foes_in and self.beaten(s) is not None
+        return super()._support_dislodged(s)
+
+    def _support_cut(self, s: int) -> bool:
+        p = self.prov[s]
+        if not self.m.attack_space[p]:
+            return super()._support_cut(s)
+        foes = self.foes_in.get(s)
+        if not foes:
+            return False
+        w = self.sup_of.get(s, self.dest[s])
+        # a support into its own space is not cut by the power the supported attack attacks
+        against = self._at_in(w, p) if w >= 0 and self.sup_prov[s] == p else -1
+        for x in foes:
+            if self._at_in(x, p) != self.power[s] or self.power[x] == against:
+                continue
+            if self.prov[x] != p and (self.prov[x] == self.sup_prov[s] or not self._path(x)):
+                continue  # (an attack from where the support goes does not cut it)
+            return True
+        return False
+
+    def beaten_units(self) -> dict[int, tuple[int, int]]:
+        """Units beaten in attack spaces: unit -> (attacker, margin)."""
+        out = {}
+        for y in self.foes_in:
+            if self.typ[y] == T_MOVE and self.resolve(y):
+                continue  # it left
+            got = self.beaten(y)
+            if got is not None:
+                out[y] = got
+        return out
+
+
 def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
                      options: dict | None = None, blocked: Closed | None = None,
                      pos: Position | None = None) -> MovementResult:
@@ -665,7 +949,9 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
     `blocked`: per power, moves (kind, from, to) closed to it now (controlled passages);
     `pos`: the position, for the rules' hooks."""
     options = options or {}
-    cls = _RuleMovement if m.move_strength or m.needs_support else _Movement
+    cls = (_AttackMovement if m.has_attack_spaces else
+           _RuleMovement if (m.move_strength or m.needs_support or m.hold_strength
+                             or m.coast_change) else _Movement)
     mv = cls(m, units, orders, options, blocked, pos)
     n = len(units)
     resolve = mv.resolve
@@ -675,13 +961,14 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
     # enters
     attackers, occ, settle = mv.attackers, mv.occ, mv.settle
     needy = mv.needy  # (moves that cross only if a support is given: never sure)
+    space = m.attack_space if m.has_attack_spaces else None  # (attacks there: never sure)
     for u, t in enumerate(typ):
         if t == T_MOVE:
             dp = mv.dest_prov[u]
             if (not mv.convoyed[u] and occ[dp] < 0 and len(attackers[dp]) == 1
-                    and not (needy and u in needy)):
+                    and not (needy and u in needy) and not (space and space[dp])):
                 settle(u, True)
-        elif t != T_HOLD and mv.prov[u] not in attackers:
+        elif t != T_HOLD and mv.prov[u] not in attackers and not (space and space[mv.prov[u]]):
             settle(u, True)
     ok = [resolve(u) if t != T_HOLD else True for u, t in enumerate(typ)]
     # where each unit ends, who is dislodged
@@ -692,9 +979,18 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
         o = occ[dest_prov[u]]
         if o >= 0 and not (typ[o] == T_MOVE and ok[o]):
             dislodger[o] = u
+    routed: set[int] = set()  # beaten in an attack space by the margin that disbands
+    if space:
+        for o, (u, margin) in mv.beaten_units().items():  # type: ignore[attr-defined]
+            dislodger[o] = u
+            if m.rout_margin is not None and margin >= m.rout_margin:
+                routed.add(o)
     new_units: list[Unit] = list(units)
     for u in moved:
         new_units[u] = Unit(mv.power[u], mv.kind[u], dest[u])
+    if mv.shift:  # coast changes of the units that were not dislodged
+        for u, coast in mv.shift.items():
+            new_units[u] = Unit(mv.power[u], mv.kind[u], coast)
     if dislodger:
         new_units = [nu for u, nu in enumerate(new_units) if u not in dislodger]
     occupied = [False] * m.n_prov
@@ -715,8 +1011,8 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
     for u, a in sorted(dislodger.items()):
         k, loc = mv.kind[u], mv.loc[u]
         blocked_from = -1 if (mv.convoyed[a] and retreat_from_convoy) else mv.prov[a]
-        where = retreat_options(m, k, loc, occupied, contested, blocked_from, mv.power[u],
-                                mv.blocked)
+        where = () if u in routed else retreat_options(
+            m, k, loc, occupied, contested, blocked_from, mv.power[u], mv.blocked)
         dislodged.append(Dislodged(mv.power[u], k, loc, mv.prov[a], mv.convoyed[a], where))
     return MovementResult(new_units, dislodged, frozenset(contested), list(orders), mv, ok,
                           dislodger)

@@ -1,7 +1,7 @@
 """Retreat phase: each dislodged unit retreats to one of its allowed places or is disbanded.
 
-Two units retreating to the same province are both disbanded; a unit without a (valid)
-retreat order is disbanded.
+Two units retreating to the same province are both disbanded (not in an open space, which
+has no stacking limit); a unit without a (valid) retreat order is disbanded.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def resolve_retreats(m: Map, dislodged: list[Dislodged],
             if DISBANDED not in results[i]:
                 results[i].append(DISBANDED)
             continue
-        if count[m.loc_prov[t]] > 1:
+        if count[m.loc_prov[t]] > 1 and not m.open_space[m.loc_prov[t]]:
             results[i] += [BOUNCE, DISBANDED]
             continue
         d = dislodged[i]

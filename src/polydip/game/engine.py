@@ -92,6 +92,7 @@ def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: 
     unless `auto` (orders a rule gave itself). `pos` is the position the units stand in, for
     that hook."""
     holds = m.rules.unit_holds if m.rules and m.rules.has_holds and not auto else None
+    refuse = m.rules.refuse if m.rules and m.rules.has_refuse else None
     loc_prov = m.loc_prov
     first = [-1] * m.n_prov  # a unit in each province
     several: dict[int, list[int]] = {}  # provinces holding more than one (open spaces)
@@ -108,6 +109,15 @@ def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: 
             if o.type not in allowed:
                 errors.append((power, f"{o.text!r}: not an order for this phase"))
                 continue
+            if o.act and not (m.rules and m.rules.has_after_orders):
+                errors.append((power, f"{o.text!r}: anchor orders ({o.act}) are not part of "
+                               "this variant"))
+                continue
+            if o.at >= 0 and not m.has_attack_spaces:
+                errors.append((power, f"{o.text!r}: attacks (AT) are ordered only in spaces "
+                               "where units meet through them (oceans), which this variant "
+                               "does not have"))
+                continue
             p = loc_prov[o.loc]
             i = _pick(units, several[p], power, o, bound) if p in several else first[p]
             if i < 0:
@@ -116,6 +126,10 @@ def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: 
             if units[i].power != power:
                 errors.append((power, f"{o.text!r}: the unit in {m.prov_name[p]} belongs to "
                                f"{m.powers[units[i].power]}"))
+                continue
+            why = refuse(m, units[i], o) if refuse is not None else None
+            if why:
+                errors.append((power, f"{o.text!r}: {why}"))
                 continue
             if holds is not None and holds(m, pos, units[i]):
                 errors.append((power, f"{o.text!r}: the unit in {m.prov_name[p]} always holds "
@@ -173,7 +187,7 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
         for o in lst:
             if o.type not in (BUILD, DISBAND, WAIVE):
                 errors.append((power, f"{o.text!r}: not an order for an adjustment phase"))
-            elif o.type == BUILD and o.kind is None:
+            elif o.type == BUILD and o.kind is None and not o.act:
                 errors.append((power, f"{o.text!r}: say what to build (A or F)"))
             else:
                 per_power[power].append(o)
@@ -197,7 +211,9 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
     if phase.type == "M":
         bound: list[Order | None] = orders
         blocked = closed_passages(m, pos, options)
-        mr = resolve_movement(m, pos.units, bound, options, blocked, pos)
+        # the units as they move (a rule may change a kind: a fleet going up a river)
+        moving = m.rules.moving_kinds(m, pos, bound) if m.rules.has_kind_moves else pos.units
+        mr = resolve_movement(m, moving, bound, options, blocked, pos)
         units = pos.units
 
         def movement_results() -> list[OrderResult]:
@@ -208,10 +224,12 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
         new.units = mr.units
         new.dislodged = mr.dislodged
         if remember:
-            moved = mr.moved(pos.units)
+            moved = mr.moved(moving)
         new.contested = mr.contested
         if m.rules and new.dislodged:
             new.dislodged = [m.rules.retreat(m, new, d) for d in new.dislodged]
+        if m.rules.has_after_orders:  # what the orders did beyond moving (anchor markers)
+            m.rules.after_orders(m, pos, new, moving, bound, mr.finals(moving))
         if new.dislodged and not any(d.retreats for d in new.dislodged) \
                 and not options.get("keep_empty_retreats", False):
             # no dislodged unit may go anywhere: they are destroyed, and no retreat phase
@@ -235,6 +253,9 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
         new.contested = frozenset()
     else:
         ar = resolve_adjustments(m, pos, orders, options)
+        counted = [(p, o) for p, lst in enumerate(ar.results) for o, r in lst if o.act and not r]
+        if counted:  # build orders with an act that counted (canal builds)
+            m.rules.acts_done(m, pos, new, counted)
         listed = []
         for power, lst in enumerate(ar.results):
             for o, r in lst:

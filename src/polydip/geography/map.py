@@ -182,10 +182,16 @@ class Map:
         # memo tables of derived facts, filled lazily by the modules that use them
         self.memo: dict[str, dict] = {}
         self.rules = compile_rules(variant)
-        opens = self.rules.open_spaces()
+        attacks = self.rules.attack_spaces()
+        opens = self.rules.open_spaces() | attacks
         # provinces with no stacking limit, where units never bounce (rules/open_spaces.py)
         self.open_space: list[bool] = [a in opens for a in self.prov_abbr]
         self.has_open_spaces = bool(opens)
+        # open spaces where units meet only through attack orders, and the margin by which
+        # an attack there disbands the unit it beats (rules/oceans.py)
+        self.attack_space: list[bool] = [a in attacks for a in self.prov_abbr]
+        self.has_attack_spaces = bool(attacks)
+        self.rout_margin: int | None = self.rules.rout_margin()
         # province pairs across which units never swap, even by convoy (rules/no_swap.py)
         self.no_swap: frozenset[tuple[int, int]] = frozenset(
             (self.prov_index[x], self.prov_index[y])
@@ -197,14 +203,33 @@ class Map:
         the adjudicator reads (rules/base.py names the hooks). Without such rules each table
         is the standard one itself, so the standard game reads the same lists as before."""
         rules = self.rules
-        # provinces a unit of kind k on loc may support into (a subset of reach_prov)
-        self.support_reach: list[list[frozenset[int]]] = self.reach_prov
+        # provinces a unit of kind k on loc could support into: where it moves, and where a
+        # rule lets it support without moving there (rules.more_support)
+        self.support_base: list[list[frozenset[int]]] = self.reach_prov
+        more = rules.more_support(self) if rules else set()
+        if more:
+            extra: dict[tuple[int, int], set[int]] = {}
+            for k, loc, q in more:
+                extra.setdefault((k, loc), set()).add(q)
+            self.support_base = [
+                [reach | extra[(k, loc)] if (k, loc) in extra else reach
+                 for loc, reach in enumerate(per_kind)]
+                for k, per_kind in enumerate(self.reach_prov)]
+        # provinces a unit of kind k on loc may support into (a subset of support_base)
+        self.support_reach: list[list[frozenset[int]]] = self.support_base
         no_support = rules.no_support(self) if rules else set()
         if no_support:
             self.support_reach = [
                 [frozenset(q for q in reach if (k, loc, q) not in no_support)
                  for loc, reach in enumerate(per_kind)]
-                for k, per_kind in enumerate(self.reach_prov)]
+                for k, per_kind in enumerate(self.support_base)]
+        # (kind, coast) -> the other coasts of its province a unit of that kind may move to
+        self.coast_change: dict[tuple[int, int], tuple[int, ...]] = {}
+        for k, a, b in sorted(rules.coast_changes(self) if rules else ()):
+            self.coast_change[(k, a)] = (*self.coast_change.get((k, a), ()), b)
+        # (kind, province) -> strength before supports of a unit staying there, when not 1
+        self.hold_strength: dict[tuple[int, int], int] = (
+            {key: v for key, v in rules.hold_strength(self).items() if v != 1} if rules else {})
         # (kind, province): a unit of that kind there may not be supported to hold
         self.no_hold_support: frozenset[tuple[int, int]] = frozenset(
             rules.no_hold_support(self) if rules else ())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from polydip.errors import OrderError
 from polydip.geography.map import Map
+from polydip.orders.attack import attack_prose
 from polydip.orders.model import BUILD, CONVOY, DISBAND, HOLD, MOVE, RETREAT, SUPPORT, WAIVE, Order
 from polydip.orders.parser import parse_order
 
@@ -48,13 +49,24 @@ def describe(m: Map, o: Order, names: str = "full", kind: int | None = None,
     if o.type == WAIVE:
         return "waive a build"
     if o.type == BUILD:
+        if o.act == "canal":
+            return f"build the canal of {place(m, o.loc)}"
         return f"build {unit(m, k, at)}"
     me = unit(m, k, at)
+    if o.act:
+        acts = {"convert": "become a fleet", "capture": "capture the anchor marker",
+                "release": "release its anchor marker", "sink": "sink the additional ships"}
+        if o.type == HOLD:
+            return f"{me}: {acts.get(o.act, o.act)}"
+        if o.type == MOVE:
+            return f"{me}: move to {place(m, o.target)} and {acts.get(o.act, o.act)}"
     if o.type == HOLD:
+        if o.at >= 0:
+            return f"{me}: attack {m.powers[o.at]}'s units where it stands"
         return f"{me}: hold"
     if o.type == MOVE:
         via = " by convoy" if o.via else ""
-        return f"{me}: move to {place(m, o.target)}{via}"
+        return f"{me}: move to {place(m, o.target)}{via}{attack_prose(m, o.at)}"
     if o.type == RETREAT:
         return f"{me}: retreat to {place(m, o.target)}"
     if o.type == DISBAND:
@@ -62,8 +74,10 @@ def describe(m: Map, o: Order, names: str = "full", kind: int | None = None,
     other = unit(m, o.aux_kind, o.aux_loc if o.aux_loc is not None else -1)
     if o.type == SUPPORT:
         if o.target is None:
+            if o.at >= 0:
+                return f"{me}: support {other} in its attack on {m.powers[o.at]}'s units"
             return f"{me}: support {other} to hold"
-        return f"{me}: support {other} to {place(m, o.target)}"
+        return f"{me}: support {other} to {place(m, o.target)}{attack_prose(m, o.at)}"
     if o.type == CONVOY:
         return f"{me}: convoy {other} to {place(m, o.target)}"
     return o.text

@@ -16,6 +16,13 @@ each pair of unit slots the supports one may give the other — so a position co
 per pair of neighbouring units, and the convoys, answered from one convoy geometry per set of
 fleets on the board (adjudication/convoy.py). Rules that close passages or limit moves for
 a turn take a slower path per unit (`_special_unit`); the standard game never does.
+
+Orders that exist only where a rule adds them — attacks in attack spaces (orders/attack.py),
+a move to another coast of the unit's own province (`Map.coast_change`), what a rule adds
+for a unit (`more_orders`: anchor markers), supports between units of different kinds
+sharing an open space, and adjustment orders in place of builds (`more_adjustments`: canal
+building) — are not in the order table: the string lists get them from `variant_orders`
+and the adjustment branch; the integer fast path does not list them (docs/fastpath.md).
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from polydip.adjudication.legality import (
     support_reach,
 )
 from polydip.geography.map import Map
+from polydip.orders.attack import attack_orders, rivals, space_supports
 from polydip.orders.table import OrderTable, order_table
 from polydip.state import Position, Unit
 
@@ -50,6 +58,8 @@ def legal_orders(m: Map, pos: Position, power: int | None = None,
         for u, codes in zip(units, movement_codes(m, pos, options, t), strict=True):
             if codes is not None and (power is None or u.power == power):
                 out[t.slot_text[t.slot_of[u.kind][u.loc]]] = [texts[c] for c in codes]
+        if has_variant_orders(m):
+            variant_orders(m, pos, power, options, out)
     elif typ == "R":
         for d, codes in zip(pos.dislodged, retreat_codes(m, pos, t), strict=True):
             if power is None or d.power == power:
@@ -65,7 +75,64 @@ def legal_orders(m: Map, pos: Position, power: int | None = None,
                     if u.power == pw:
                         s = t.slot_of[u.kind][u.loc]
                         out[t.slot_text[s]] = [texts[t.disband + s]]
+            if m.rules and counts[pw] > 0:  # in place of a build (a canal build)
+                for place, lst in m.rules.more_adjustments(m, pos, pw).items():
+                    have = out.setdefault(place, [])
+                    have.extend(x for x in lst if x not in have)
     return out
+
+
+def has_variant_orders(m: Map) -> bool:
+    """Whether the map has movement orders beyond its order table (see the module doc)."""
+    return bool(m.has_attack_spaces or m.coast_change or m.has_open_spaces
+                or (m.rules and m.rules.has_more_orders))
+
+
+def variant_orders(m: Map, pos: Position, power: int | None, options: dict | None,
+                    out: dict[str, list[str]]) -> None:
+    """Add to `out` the movement orders of the module doc's list."""
+    closed: Closed = {}
+    limits: Limits = {}
+    if m.rules:
+        closed = closed_passages(m, pos, options or {})
+        limits = move_limits(m, pos)
+    holds = m.rules.unit_holds if m.rules and m.rules.has_holds else None
+    free = [u for u in pos.units if holds is None or not holds(m, pos, u)]
+    near = rivals(m, pos.units) if m.has_attack_spaces else {}
+    for u in free:
+        if power is not None and u.power != power:
+            continue
+        k, loc = u.kind, u.loc
+        p = m.loc_prov[loc]
+        us = m.unit_str(k, loc)
+        extra: list[str] = []
+        if m.rules and m.rules.has_more_orders:
+            extra += m.rules.more_orders(m, pos, u, us)
+        if m.coast_change and (k, loc) in m.coast_change:
+            extra += [f"{us} - {m.loc_name[c]}" for c in m.coast_change[(k, loc)]]
+        if m.open_space[p]:  # units of other kinds on the same place
+            mine = support_reach(m, k, loc, u.power, closed)
+            for v in free:
+                if v is not u and v.loc == loc and v.kind != k:
+                    them = m.unit_str(v.kind, v.loc)
+                    extra += [f"{us} S {them} - {m.prov_abbr[q]}"
+                              for q in sorted(_moves_into(m, v, closed, limits) & mine)
+                              if q != p]
+        if m.has_attack_spaces:
+            dests = [d for d in move_locs(m, k, loc, u.power, closed)
+                     if not limited(limits, u.power, k, loc, m.loc_prov[d])]
+            extra += attack_orders(m, u, us, dests, near)
+            if m.attack_space[p]:
+                extra += space_supports(m, u, us, free,
+                                        lambda v: _moves_into(m, v, closed, limits),
+                                        lambda kind, prov: may_support_hold(m, kind, prov))
+        if extra:
+            have = out.setdefault(us, [])
+            seen = set(have)
+            for o in extra:
+                if o not in seen:
+                    seen.add(o)
+                    have.append(o)
 
 
 def movement_codes(m: Map, pos: Position, options: dict | None = None,
@@ -218,7 +285,7 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
             s = slots[i]
             p = loc_prov[u.loc]
             mine = support_reach(m, u.kind, u.loc, u.power, closed)
-            targets = t.reach_list[s]
+            targets = t.support_list[s]
             for r in range(len(targets)):
                 q = targets[r]
                 if q in into and q != p and q in mine:

@@ -18,7 +18,11 @@ class Order:
     `kind`/`aux_kind` are unit-kind indices or None when the writer left the type out.
     `loc` is the location the writer named (a province id, or a coast id when a coast was
     written). For SUPPORT, `target` is None for a support to hold. For BUILD, `loc` is where
-    to build. `via` is the "via convoy" tag of a move.
+    to build. `via` is the "via convoy" tag of a move. `at` is the power an attack order
+    names (orders/attack.py: "F MAO - EAO AT BRAZIL", "F PBS AT PERU"; on a support, the
+    attack it supports), -1 for none. `act` is what a unit does with anchor markers besides
+    its move or hold (rules/anchors.py: "convert", "capture", "release", "sink"), "" for
+    nothing.
     """
 
     type: str
@@ -29,6 +33,8 @@ class Order:
     aux_loc: int | None = None
     via: bool = False
     text: str = ""
+    at: int = -1
+    act: str = ""
 
     def format(self, m: Map, unit: str | None = None, other: str | None = None) -> str:
         """The order in the `diplomacy` notation: "A PAR - BUR", "F NTH C A LON - BEL".
@@ -37,22 +43,24 @@ class Order:
         if self.type == WAIVE:
             return "WAIVE"
         unit = unit or _unit(m, self.kind, self.loc)
+        at = f" AT {m.powers[self.at].upper()}" if self.at >= 0 else ""
+        act = f" {self.act.upper()}" if self.act else ""
         if self.type == HOLD:
-            return f"{unit} H"
+            return f"{unit}{at}{act}" if at or act else f"{unit} H"
         target = m.loc_name[self.target] if self.target is not None else "?"
         if self.type == MOVE:
-            return f"{unit} - {target}" + (" VIA" if self.via else "")
+            return f"{unit} - {target}" + (" VIA" if self.via else "") + at + act
         if self.type == RETREAT:
             return f"{unit} R {target}"
         if self.type == DISBAND:
             return f"{unit} D"
         if self.type == BUILD:
-            return f"{unit} B"
+            return f"BUILD {m.loc_name[self.loc]} CANAL" if self.act == "canal" else f"{unit} B"
         other = other or _unit(m, self.aux_kind, self.aux_loc)
         if self.type == SUPPORT:
             if self.target is None:
-                return f"{unit} S {other}"
-            return f"{unit} S {other} - {target}"
+                return f"{unit} S {other}{at}"
+            return f"{unit} S {other} - {target}{at}"
         return f"{unit} C {other} - {target}"
 
 

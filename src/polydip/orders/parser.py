@@ -7,6 +7,7 @@ Accepted, in any case, with abbreviations, full names or aliases:
                       Remove pic · F North Sea Convoys A Yorkshire - Yorkshire · Spain(nc)
   prose               A Paris -> Burgundy · Army Paris moves to Burgundy · F Spain (north coast)
                       A Paris supports A Marseilles to Burgundy · A Paris holds
+  attacks             F MAO - EAO AT Brazil · F Peru Basin attacks Peru (orders/attack.py)
 A move written in a retreat phase is a retreat; "remove"/"disband" is a disband.
 A path ("A Yorkshire - North Sea - Belgium") is accepted and means "via convoy" (DATC 4.A.6).
 """
@@ -19,6 +20,7 @@ from functools import lru_cache
 from polydip.errors import OrderError
 from polydip.geography.map import Map, default_coast_word
 from polydip.geography.names import name_key, or_list, suggest
+from polydip.orders.attack import KW_AT, read_power
 from polydip.orders.model import (
     BUILD,
     CONVOY,
@@ -277,6 +279,12 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
         return Order(WAIVE, text=text)
     if first in KW_BUILD and phase_type == "A":
         c.take()
+        if "canal" in c.toks[c.i:]:  # "Build Panama Canal": a canal build (rules/canals.py)
+            c.toks = c.toks[:c.i] + [w for w in c.toks[c.i:]
+                                     if w not in ("canal", "in", "through", "the", "a")]
+            loc = c.place("canal province")
+            _expect_end(c)
+            return Order(BUILD, loc=m.loc_prov[loc], text=text, act="canal")
         kind = c.kind()
         loc = c.place()
         _expect_end(c)
@@ -292,6 +300,14 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
     loc = c.place("unit location")
     loc_start, _, loc_end = c.last_place
     verb = c.peek()
+    if phase_type == "M" and (verb in _ACTS or (verb in KW_DISBAND and c.peek(1) == "anchor")):
+        act = _act(c)  # "F GUY sink additional ships": an anchor order without moving
+        _expect_end(c)
+        return Order(HOLD, kind=kind, loc=loc, text=text, act=act)
+    if phase_type == "M" and (verb in KW_AT or verb == "a"):
+        at = _attack(c)  # "F PBS AT PERU": an attack without moving
+        if at >= 0:
+            return Order(HOLD, kind=kind, loc=loc, text=text, at=at)
     if verb is None:
         if phase_type == "M":
             return Order(HOLD, kind=kind, loc=loc, text=text)
@@ -317,9 +333,14 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
     if verb in KW_MOVE:
         if c.peek() == "to":  # "moves to"
             c.take()
-        dest = c.place("destination")
+        if c.peek() in _CLOSERS:  # "R Guyana [rib] to [sec]": another coast of its province
+            dest = c._coast(c.m.loc_prov[loc])
+        else:
+            dest = c.place("destination")
+        at = _attack(c)
+        act = _act(c) if phase_type == "M" else ""
         via = False
-        while c.peek() in KW_MOVE:  # a path: A YOR - NTH - BEL
+        while at < 0 and c.peek() in KW_MOVE:  # a path: A YOR - NTH - BEL
             c.take()
             dest = c.place("destination")
             via = True
@@ -331,7 +352,10 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
         _expect_end(c)
         if phase_type == "A":
             raise c.error("moves are not ordered in an adjustment phase" + _hint("A"))
-        return Order(MOVE, kind=kind, loc=loc, target=dest, via=via, text=text)
+        if at >= 0 and phase_type != "M":
+            raise c.error("an attack (AT) is only ordered in a movement phase")
+        return Order(MOVE, kind=kind, loc=loc, target=dest, via=via, text=text, at=at,
+                     act=act)
     if verb in KW_SUPPORT or verb in KW_CONVOY:
         if phase_type != "M":
             raise c.error("supports and convoys are only ordered in a movement phase"
@@ -339,10 +363,12 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
         aux_kind = c.kind()
         aux_loc = c.place("supported unit" if verb in KW_SUPPORT else "convoyed army")
         target = None
-        if c.peek() in KW_MOVE:
+        at = _attack(c)  # "S F PBS AT CHILE": the attack it supports
+        if at < 0 and c.peek() in KW_MOVE:
             c.take()
             target = c.place("destination")
-        elif c.peek() in KW_HOLD:
+            at = _attack(c)
+        elif at < 0 and c.peek() in KW_HOLD:
             c.take()
         if c.peek() in KW_VIA:  # "S A LON - BEL via convoy": the tag belongs to the move
             c.take()
@@ -352,10 +378,12 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
         if verb in KW_CONVOY:
             if target is None:
                 raise c.error("a convoy names the army's destination: F NTH C A LON - NWY")
+            if at >= 0:
+                raise c.error("a convoy names no attack (AT)")
             return Order(CONVOY, kind=kind, loc=loc, target=target, aux_kind=aux_kind,
                          aux_loc=aux_loc, text=text)
         return Order(SUPPORT, kind=kind, loc=loc, target=target, aux_kind=aux_kind,
-                     aux_loc=aux_loc, text=text)
+                     aux_loc=aux_loc, text=text, at=at)
     # "A PAR BUR": a bare destination is a move
     c.i -= 1
     try:
@@ -371,6 +399,56 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
     if phase_type == "R":
         return Order(RETREAT, kind=kind, loc=loc, target=dest, text=text)
     return Order(MOVE, kind=kind, loc=loc, target=dest, text=text)
+
+
+def _attack(c: _Cursor) -> int:
+    """An attack's power after "AT" (or "attack", or the seed's "A"), read to the end of the
+    order: its index, or -1 when no attack word stands here ("attack" may be a move's
+    verb, "A" an army). An "AT" naming no power is an error."""
+    word = c.peek()
+    if word not in KW_AT and word != "a":
+        return -1
+    rest = c.toks[c.i + 1:]
+    power = read_power(c.m, rest, loose=word == "a")
+    if power >= 0:
+        c.i = len(c.toks)
+        return power
+    if word == "at":
+        named = " ".join(rest)
+        raise c.error(f"AT names the power attacked; {named!r} is not a power" if named
+                      else "AT names the power attacked (F MAO - EAO AT BRAZIL)")
+    return -1
+
+
+# what a unit does with anchor markers (rules/anchors.py): the first word, and the words that
+# may follow it ("convert to fleet", "capture ships", "release anchor marker", "sink
+# additional ships", "disband anchor marker")
+_ACTS = {"convert": "convert", "converts": "convert", "becomes": "convert",
+         "capture": "capture", "captures": "capture", "release": "release",
+         "releases": "release", "sink": "sink", "sinks": "sink"}
+_ACT_WORDS = {"to", "into", "a", "fleet", "f", "ships", "the", "anchor", "marker", "markers",
+              "additional", "its"}
+
+
+def _act(c: _Cursor) -> str:
+    """An anchor order's act after the unit or the destination ("convert to fleet", "capture
+    ships", "release anchor marker", "sink additional ships", "disband anchor marker"), read
+    to the end of the order; "" when none stands here."""
+    word = c.peek()
+    if word in KW_DISBAND and c.peek(1) == "anchor":
+        act = "sink"
+    elif word in _ACTS:
+        act = _ACTS[word]
+    else:
+        return ""
+    rest = c.toks[c.i + 1:]
+    odd = [w for w in rest if w not in _ACT_WORDS]
+    if odd:
+        raise c.error(f"unexpected {' '.join(odd)!r} after {word!r} (anchor orders: 'convert "
+                      "to fleet', 'capture ships', 'release anchor marker', 'sink additional "
+                      "ships')")
+    c.i = len(c.toks)
+    return act
 
 
 def _expect_end(c: _Cursor) -> None:

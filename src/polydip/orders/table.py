@@ -25,8 +25,9 @@ Codes come in families, one block after the other:
 
 where s is the ordered unit's slot, a an army slot that may be convoyed (`army_slots`), f a
 slot that may convoy (`fleet_slots`), q a province an army may be landed in (`dest_provs`)
-and r the index of the target in the supporter's sorted reach. SUPPORT_MOVE lists, per
-supporter, every (supported slot, target) where both could move to the target over an edge;
+and r the index of the target among the provinces the supporter may support into (sorted;
+Map.support_base). SUPPORT_MOVE lists, per supporter, every (supported slot, target) where
+the supported unit could move to the target over an edge and the supporter may support there;
 SUPPORT_CONVOYED is a support of a move that only a convoy could make. The first four families
 and DISBAND, BUILD and WAIVE are enumerated when the table is built; the others are computed
 (their order objects are made when first asked for), so the table of a world-sized map costs
@@ -86,6 +87,10 @@ class OrderTable:
             in_prov.setdefault(p, []).append(s)
         reach = [m.reach_prov[k][loc] for k, loc in self.slots]
         self.reach_list: list[tuple[int, ...]] = [tuple(sorted(r)) for r in reach]
+        # where a slot may support into: where it moves, and where a rule lets it support
+        # without moving there (Map.support_base: a river flotilla beside a land province)
+        sbase = [m.support_base[k][loc] for k, loc in self.slots]
+        self.support_list: list[tuple[int, ...]] = [tuple(sorted(r)) for r in sbase]
         # ---- enumerated families ---------------------------------------------------------
         bases: list[int] = []
         self.hold = 0
@@ -108,7 +113,7 @@ class OrderTable:
         self.sh_code: list[dict[int, int]] = []  # per supporter: supported slot -> code
         for s in range(n):
             held: dict[int, int] = {}
-            for q in self.reach_list[s]:
+            for q in sorted(sbase[s]):
                 for t in in_prov.get(q, ()):
                     held[t] = self.support_hold + len(self.sh_items)
                     self.sh_items.append((s, t))
@@ -122,7 +127,7 @@ class OrderTable:
         self.sm_code: dict[tuple[int, int, int], int] = {}
         for s in range(n):
             own = self.slot_prov[s]
-            mine = reach[s]
+            mine = sbase[s]
             near: set[int] = set()
             for q in mine:
                 for q2 in (q, *m.prov_neighbours[q]):
@@ -183,7 +188,7 @@ class OrderTable:
         self.sr_items: list[tuple[int, int]] = []  # (supporter, target province)
         for s in range(n):
             self.sr_off.append(len(self.sr_items))
-            self.sr_items.extend((s, q) for q in self.reach_list[s])
+            self.sr_items.extend((s, q) for q in self.support_list[s])
         self.size = self.support_convoyed + len(self.sr_items) * na
         self._bases = bases
         # code -> Order, code -> text: made on first use, a dict lookup after that
@@ -239,8 +244,9 @@ class OrderTable:
                 * self.n_dest + self.dest_index[q])
 
     def support_convoyed_code(self, s: int, a: int, q: int) -> int:
-        """Slot s supporting army slot a's convoyed move to province q (q in s's reach)."""
-        r = self.reach_list[s].index(q)
+        """Slot s supporting army slot a's convoyed move to province q (q where s may
+        support into: Map.support_base)."""
+        r = self.support_list[s].index(q)
         return (self.support_convoyed + (self.sr_off[s] + r) * self.n_army
                 + self.army_index[a])
 
@@ -250,7 +256,7 @@ class OrderTable:
         if q < 0:
             return self.sh_code[s].get(t, -1)
         code = self.sm_code.get((s, t, q), -1)
-        if (code < 0 and self.army_index[t] >= 0 and q in self.reach_list[s]
+        if (code < 0 and self.army_index[t] >= 0 and q in self.support_list[s]
                 and q != self.slot_prov[s] and q != self.slot_prov[t]):
             code = self.support_convoyed_code(s, t, q)
         return code

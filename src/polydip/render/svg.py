@@ -340,16 +340,23 @@ def _unit_shape(m: Map, kind: int, x: float, y: float, r: float, fill: str, stro
 
 
 def _unit_places(m: Map, geo: _Geo | BoardGeo, pos) -> dict[tuple[str, int], Point]:
-    """Where each unit is drawn, keyed by ("unit" | "dislodged", location)."""
+    """Where each unit is drawn, keyed by ("unit" | "dislodged", location), by ("unit",
+    location, power) (the first such unit) and by ("unit#", index in the position)."""
     r = geo.unit_r
     where: dict[tuple, Point] = {}
     stacked: dict[int, int] = {}  # units already drawn per location (an open space)
+    count: dict[int, int] = {}
     for u in pos.units:
+        count[u.loc] = count.get(u.loc, 0) + 1
+    for i, u in enumerate(pos.units):
         p = m.loc_prov[u.loc]
         n = stacked.get(u.loc, 0)
         stacked[u.loc] = n + 1
         slots = geo.slots[p] if isinstance(geo, BoardGeo) else []
-        if n == 0:
+        if not slots and count[u.loc] > 1:  # schematic: side by side, centred on the place
+            x0, y0 = geo.loc[u.loc]
+            xy = (x0 + (n - (count[u.loc] - 1) / 2) * r * 2.5, y0)
+        elif n == 0:
             xy = geo.loc[u.loc]
         elif n <= len(slots):
             xy = slots[n - 1]
@@ -358,7 +365,8 @@ def _unit_places(m: Map, geo: _Geo | BoardGeo, pos) -> dict[tuple[str, int], Poi
             k = n - len(slots)
             xy = (x0 + k * r * 0.5, y0 + k * r * 0.5)
         where.setdefault(("unit", u.loc), xy)
-        where[("unit", u.loc, u.power)] = xy
+        where.setdefault(("unit", u.loc, u.power), xy)
+        where[("unit#", i)] = xy  # this very unit (several of one power may share an ocean)
     for d in pos.dislodged:
         if isinstance(geo, BoardGeo):
             where[("dislodged", d.loc)] = geo.disl[m.loc_prov[d.loc]]
@@ -372,14 +380,23 @@ def _units(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: lis
            where: dict[tuple[str, int], Point]) -> None:
     pos = view.position
     r = geo.unit_r
-    dislodged_now = {o.order.loc for o in view.orders if o.dislodged}
+    dislodged_now = {(o.power, o.order.loc) for o in view.orders if o.dislodged}
+    if m.rules:  # markers a rule keeps on the map (anchor markers): a tag by the place
+        for loc, label in m.rules.markers(m, pos):
+            x, y = geo.loc[loc]
+            x, y = x - r * 2.2, y + r * 1.4
+            svg.add(f'<g class="marker" data-marker="{escape(m.loc_name[loc])}">'
+                    f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r * 0.95)}" '
+                    f'fill="#ffffff" stroke="{INK}" stroke-width="1.8"/>'
+                    f'<text x="{_fmt(x)}" y="{_fmt(y + r * 0.4)}" font-size="{_fmt(r * 1.2)}" '
+                    f'text-anchor="middle" fill="{INK}">{escape(label)}</text></g>')
     svg.add('<g class="units">')
-    for u in pos.units:
-        x, y = where[("unit", u.loc, u.power)]
+    for i, u in enumerate(pos.units):
+        x, y = where[("unit#", i)]
         name = m.unit_str(u.kind, u.loc)
         svg.add(f'<g class="unit" data-unit="{name}" data-power="{m.powers[u.power]}" '
                 f'data-at="{_fmt(x)},{_fmt(y)}">')
-        if u.loc in dislodged_now:
+        if (u.power, u.loc) in dislodged_now:
             svg.add(f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r * 1.75)}" '
                     f'fill="none" stroke="{FAIL}" stroke-width="3" stroke-dasharray="5 3"/>')
         svg.add(_unit_shape(m, u.kind, x, y, r, colors[u.power], INK))
@@ -462,6 +479,7 @@ def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: li
     svg.add('<g class="orders">')
     # supports and convoys under moves; holds; then moves and retreats on top
     rank = {SUPPORT: 0, CONVOY: 0, HOLD: 1, MOVE: 2, RETREAT: 2, BUILD: 3, DISBAND: 3}
+    tags: dict[int, int] = {}  # attack tags drawn over each place so far
     for d in sorted(view.orders, key=lambda d: rank.get(d.order.type, 4)):
         o = d.order
         color = colors[d.power]
@@ -483,6 +501,10 @@ def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: li
                         f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r * 1.5)}" '
                         f'fill="none" stroke="{color}" stroke-width="3.4"'
                         + (' stroke-dasharray="6 4"' if d.failed else "") + "/>")
+            if o.at >= 0:  # an attack where it stands (an ocean): tags stacked above it
+                x, y = where.get(("unit", o.loc), geo.loc[o.loc])
+                i = tags[o.loc] = tags.get(o.loc, -1) + 1
+                _attack_label(svg, m, x, y - r * 2.6 - i * 22, o.at, color)
         elif o.type in (MOVE, RETREAT) and o.target is not None:
             src = (where.get(("dislodged", o.loc), geo.loc[o.loc]) if o.type == RETREAT
                    else where.get(("unit", o.loc, d.power), geo.loc[o.loc]))
@@ -491,6 +513,10 @@ def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: li
             _arrow(svg, src, dst, color, r * 1.1, end_gap, d.failed,
                    dash="10 5" if o.type == RETREAT else "",
                    width=4.2 if o.type == MOVE else 3.6)
+            if o.at >= 0:  # a move that attacks a power's units where it goes
+                _, c, _ = _curve(src, dst)
+                x, y = _bez(src, c, dst, 0.6)
+                _attack_label(svg, m, x, y - r * 1.2, o.at, color)
         elif o.type in (SUPPORT, CONVOY) and o.aux_loc is not None:
             src = where.get(("unit", o.loc, d.power), geo.loc[o.loc])
             aux = _aux_loc(m, view, o)
@@ -518,6 +544,19 @@ def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: li
             _badge(svg, x + r * 1.1, y - r * 1.1, "cross", "void" not in (d.result or []))
         svg.add("</g>")
     svg.add("</g>")
+
+
+def _attack_label(svg: _Svg, m: Map, x: float, y: float, power: int, color: str) -> None:
+    """'AT Brazil' on a tag of the attacker's colour: the power an attack order names."""
+    text = f"AT {m.powers[power]}"
+    fs = 15.0
+    w = len(text) * fs * 0.56 + 10
+    svg.add(f'<rect x="{_fmt(x - w / 2)}" y="{_fmt(y - fs * 0.85)}" width="{_fmt(w)}" '
+            f'height="{_fmt(fs * 1.35)}" rx="4" fill="{color}" stroke="{INK}" '
+            f'stroke-width="1.5"/>'
+            f'<text x="{_fmt(x)}" y="{_fmt(y + fs * 0.2)}" font-size="{_fmt(fs)}" '
+            f'font-weight="bold" text-anchor="middle" fill="{_text_color(color)}">'
+            f'{escape(text)}</text>')
 
 
 def _aux_loc(m: Map, view: PhaseView, o) -> int:

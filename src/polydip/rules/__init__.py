@@ -14,16 +14,22 @@ from polydip.errors import VariantError, did_you_mean
 
 # importing a rule module registers its class: every module is imported here
 from polydip.rules import (  # noqa: F401
+    anchors,
     build_sites,
+    canals,
     capture_home,
+    coast_changes,
     controlled_passages,
+    deep_waters,
     deserts,
     events,
     mountains,
     neutral_units,
     no_swap,
+    oceans,
     open_spaces,
     rainforests,
+    support_limits,
     supported_crossings,
     swamps,
     territory_builds,

@@ -13,6 +13,24 @@ Hooks (a rule implements the ones it needs; RuleSet combines them). Positions:
                                                     each move and retreat that succeeded; a
                                                     rule keeps what it remembers in
                                                     after.extra
+  moving_kinds(m, pos, orders) -> [Unit] | None     the units as they move this phase (a fleet
+                                                    ordered up a river moves as a flotilla)
+  after_orders(m, before, after, units, orders, finals) -> None
+                                                    after a movement phase: `units` as they
+                                                    moved, their `orders`, where each ended
+                                                    (`finals`, None: dislodged)
+  more_orders(m, pos, unit, us) -> [str]            orders beyond moves and supports a unit
+                                                    may give now (listed by legal orders)
+  adjustment_acts(m, pos, orders) -> {(power, i)}   the build orders with an act (a canal
+                                                    build) that count, by power and index
+  more_adjustments(m, pos, power) -> {place: [str]} adjustment orders beyond builds and
+                                                    removals `power` may give now (listed)
+  acts_done(m, pos, after, counted) -> None         after the adjustments: the act orders
+                                                    that counted, as (power, order)
+  report_lines(m, pos) -> [str]                     what players should know of the position
+  markers(m, pos) -> [(loc, label)]                 markers to draw on the map
+  refuse(m, unit, order) -> str | None              a reason to refuse this order for this
+                                                    unit (an order a rule does not support)
   unit_holds(m, pos, unit) -> bool                  the unit always holds: orders for it
                                                     are refused (neutral units)
   retreat(m, pos, dislodged) -> Dislodged | None    changes a dislodged unit's options
@@ -26,10 +44,23 @@ Hooks (a rule implements the ones it needs; RuleSet combines them). Positions:
   may_build(m, pos, power, kind, prov) -> bool|None a build of this kind there allowed?
 The map (asked once, when a variant is compiled; the Map keeps the answers as plain tables):
   open_spaces() -> [province]                       no stacking limit, no bounce there
+  attack_spaces() -> [province]                     open spaces where units meet only through
+                                                    attack orders (orders/attack.py: "F MAO -
+                                                    EAO AT BRAZIL"); also open spaces
+  rout_margin() -> int | None                       a unit beaten in an attack space by an
+                                                    attack this much stronger is disbanded
   no_swap_pairs() -> [(a, b)]                        no swapping across, even by convoy
   no_support(m) -> {(kind, loc, province)}          a unit of `kind` on `loc` may not support
                                                     into `province` (to hold there or to move
                                                     there)
+  more_support(m) -> {(kind, loc, province)}        a unit of `kind` on `loc` may support into
+                                                    `province` too, though it cannot move there
+                                                    (the other tables apply to these supports)
+  coast_changes(m) -> {(kind, loc, loc2)}          a unit of `kind` may move from coast loc to
+                                                    coast loc2 of the same province (it holds
+                                                    for the phase, then stands on loc2)
+  hold_strength(m) -> {(kind, province): int}       the strength before supports of a unit of
+                                                    `kind` staying in `province` (standard: 1)
   no_hold_support(m) -> {(kind, province)}          a unit of `kind` in `province` may not be
                                                     supported to hold
   move_strength(m) -> {(kind, a, b): int}           the strength of a move from location a
@@ -80,6 +111,34 @@ class Rule:
     def unit_holds(self, m: Any, pos: Any, unit: Any) -> bool:
         return False
 
+    def refuse(self, m: Any, unit: Any, order: Any) -> str | None:
+        return None
+
+    def moving_kinds(self, m: Any, pos: Any, orders: list) -> list | None:
+        return None
+
+    def after_orders(self, m: Any, before: Any, after: Any, units: list, orders: list,
+                     finals: list) -> None:
+        return None
+
+    def more_orders(self, m: Any, pos: Any, unit: Any, us: str) -> list[str]:
+        return []
+
+    def adjustment_acts(self, m: Any, pos: Any, orders: list) -> set[tuple[int, int]]:
+        return set()
+
+    def acts_done(self, m: Any, pos: Any, after: Any, counted: list) -> None:
+        return None
+
+    def more_adjustments(self, m: Any, pos: Any, power: int) -> dict[str, list[str]]:
+        return {}
+
+    def report_lines(self, m: Any, pos: Any) -> list[str]:
+        return []
+
+    def markers(self, m: Any, pos: Any) -> list[tuple[int, str]]:
+        return []
+
     def retreat(self, m: Any, pos: Any, d: Any) -> Any:
         return None
 
@@ -91,6 +150,12 @@ class Rule:
 
     def open_spaces(self) -> list[str]:
         return []
+
+    def attack_spaces(self) -> list[str]:
+        return []
+
+    def rout_margin(self) -> int | None:
+        return None
 
     def no_swap_pairs(self) -> list[tuple[str, str]]:
         return []
@@ -115,6 +180,15 @@ class Rule:
         return set()
 
     def no_hold_support(self, m: Any) -> set[tuple[int, int]]:
+        return set()
+
+    def more_support(self, m: Any) -> set[tuple[int, int, int]]:
+        return set()
+
+    def hold_strength(self, m: Any) -> dict[tuple[int, int], int]:
+        return {}
+
+    def coast_changes(self, m: Any) -> set[tuple[int, int, int]]:
         return set()
 
     def move_strength(self, m: Any) -> dict[tuple[int, int, int], int]:
@@ -183,6 +257,14 @@ class RuleSet:
         self._year = [r for r in rules if type(r).year_start is not Rule.year_start]
         self._events = [r for r in rules if type(r).before_phase is not Rule.before_phase]
         self._holds = [r for r in rules if type(r).unit_holds is not Rule.unit_holds]
+        self._refuse = [r for r in rules if type(r).refuse is not Rule.refuse]
+        self.has_refuse = bool(self._refuse)
+        self._kinds_moving = [r for r in rules if type(r).moving_kinds is not Rule.moving_kinds]
+        self._after_orders = [r for r in rules if type(r).after_orders is not Rule.after_orders]
+        self._more_orders = [r for r in rules if type(r).more_orders is not Rule.more_orders]
+        self.has_after_orders = bool(self._after_orders)
+        self.has_kind_moves = bool(self._kinds_moving)
+        self.has_more_orders = bool(self._more_orders)
         self._retreat = [r for r in rules if type(r).retreat is not Rule.retreat]
         self._retreat_orders = [r for r in rules
                                 if type(r).retreat_orders is not Rule.retreat_orders]
@@ -229,6 +311,48 @@ class RuleSet:
 
     def unit_holds(self, m: Any, pos: Any, unit: Any) -> bool:
         return any(r.unit_holds(m, pos, unit) for r in self._holds)
+
+    def moving_kinds(self, m: Any, pos: Any, orders: list) -> list:
+        """The units as they move this phase (pos.units unless a rule changes a kind)."""
+        units = pos.units
+        for r in self._kinds_moving:
+            units = r.moving_kinds(m, pos, orders) or units
+        return units
+
+    def after_orders(self, m: Any, before: Any, after: Any, units: list, orders: list,
+                     finals: list) -> None:
+        for r in self._after_orders:
+            r.after_orders(m, before, after, units, orders, finals)
+
+    def more_orders(self, m: Any, pos: Any, unit: Any, us: str) -> list[str]:
+        return [o for r in self._more_orders for o in r.more_orders(m, pos, unit, us)]
+
+    def adjustment_acts(self, m: Any, pos: Any, orders: list) -> set[tuple[int, int]]:
+        return {x for r in self.rules for x in r.adjustment_acts(m, pos, orders)}
+
+    def acts_done(self, m: Any, pos: Any, after: Any, counted: list) -> None:
+        for r in self.rules:
+            r.acts_done(m, pos, after, counted)
+
+    def more_adjustments(self, m: Any, pos: Any, power: int) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for r in self.rules:
+            for place, lst in r.more_adjustments(m, pos, power).items():
+                out.setdefault(place, []).extend(lst)
+        return out
+
+    def report_lines(self, m: Any, pos: Any) -> list[str]:
+        return [line for r in self.rules for line in r.report_lines(m, pos)]
+
+    def markers(self, m: Any, pos: Any) -> list[tuple[int, str]]:
+        return [x for r in self.rules for x in r.markers(m, pos)]
+
+    def refuse(self, m: Any, unit: Any, order: Any) -> str | None:
+        for r in self._refuse:
+            why = r.refuse(m, unit, order)
+            if why:
+                return why
+        return None
 
     def retreat(self, m: Any, pos: Any, d: Any) -> Any:
         for r in self._retreat:
@@ -285,6 +409,20 @@ class RuleSet:
     def no_hold_support(self, m: Any) -> set[tuple[int, int]]:
         return {x for r in self.rules for x in r.no_hold_support(m)}
 
+    def more_support(self, m: Any) -> set[tuple[int, int, int]]:
+        return {x for r in self.rules for x in r.more_support(m)}
+
+    def coast_changes(self, m: Any) -> set[tuple[int, int, int]]:
+        return {x for r in self.rules for x in r.coast_changes(m)}
+
+    def hold_strength(self, m: Any) -> dict[tuple[int, int], int]:
+        """The weakest strength any rule gives a unit staying in a province."""
+        out: dict[tuple[int, int], int] = {}
+        for r in self.rules:
+            for key, val in r.hold_strength(m).items():
+                out[key] = min(val, out.get(key, val))
+        return out
+
     def move_strength(self, m: Any) -> dict[tuple[int, int, int], int]:
         """The weakest strength any rule gives each move it names."""
         out: dict[tuple[int, int, int], int] = {}
@@ -306,6 +444,16 @@ class RuleSet:
     def open_spaces(self) -> set[str]:
         """Provinces without stacking limit where units never bounce (rules/open_spaces)."""
         return {p for r in self.rules for p in r.open_spaces()}
+
+    def attack_spaces(self) -> set[str]:
+        """Open spaces where units meet only through attack orders (rules/oceans)."""
+        return {p for r in self.rules for p in r.attack_spaces()}
+
+    def rout_margin(self) -> int | None:
+        """The smallest margin by which an attack in an attack space disbands the unit it
+        beats (None: beaten units retreat)."""
+        got = [x for r in self.rules if (x := r.rout_margin()) is not None]
+        return min(got) if got else None
 
     def no_swap_pairs(self) -> set[tuple[str, str]]:
         """Province pairs units never swap across, not even by convoy (rules/no_swap)."""
@@ -366,7 +514,7 @@ def supports_into(m: Any, provinces: set[int] | None, targets: Any = None,
     letters = m.kinds if kinds is None else kinds
     for letter in letters:
         k = m.kind_index[letter]
-        for loc, reach in enumerate(m.reach_prov[k]):
+        for loc, reach in enumerate(m.support_base[k]):
             p = m.loc_prov[loc]
             if not reach or (provinces is not None and p not in provinces):
                 continue

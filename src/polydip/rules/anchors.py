@@ -1,0 +1,241 @@
+"""Anchor markers: a fleet that goes up a river becomes a flotilla and leaves its ships behind;
+the ships (markers, of no power) are captured, carried, released or sunk.
+
+Latin American Diplomacy (seed 001, rules 6.C-D): "once ordered to proceed to an inland
+province by way of a river, a Fleet AUTOMATICALLY becomes a River Flotilla. The GM will leave
+an Anchor Marker where the Fleet left behind its large ships" ("F Amapa to Para [becomes R,
+Anchor Marker left in Amapa]"). "A River Flotilla which moves into a Coastal Province where an
+Anchor Marker has been left may convert into a Fleet by capturing the ships" - entering from
+the marker's own coast ("R Trinidad & Tobago to Guyana[sec], convert to Fleet"; "R Guyana
+[rib] to Guyana [sec], convert to Fleet"); "The command given must make it clear". "a Fleet
+moving into a Coastal Province where an Anchor Marker is located must order capture ships
+... the Anchor Marker symbol will travel with that Fleet ... until the Fleet is in a Coastal
+Province and orders Release Anchor Marker"; "A fleet may not capture more than one anchor
+marker at a time." "TO DESTROY AN ANCHOR MARKER a fleet which has captured, or is in the same
+Coastal Province as the Anchor Marker may be ordered to: Sink Additional Ships ... The order
+costs one turn". "Armies and River Flotillas may not destroy anchor markers."
+
+[rules.anchors]
+fleet = "F"
+flotilla = "R"
+coast = "coastal"          # tag of the provinces where a fleet releases a marker
+
+The orders (Order.act, orders/parser.py): "F AMP - PRA" (a move only a flotilla could make:
+the fleet moves as a flotilla and, if it gets there, stays one, leaving a marker on the place
+it left); "R TRI - GUY/SC CONVERT"; "F GBS - GUY CAPTURE" (or holding: "F GUY CAPTURE");
+"F GUY RELEASE"; "F GUY SINK". The markers are Position.extra["anchors"] (place -> how many)
+and the fleets carrying one Position.extra["ships"] (fleet -> 1), saved with games and carried
+by one-shot requests as "extra". Readings where the seed is silent: a fleet that fails to go
+up the river stays a fleet (dislodged on the way, it retreats as a fleet where a fleet may);
+a fleet carrying a marker that goes up a river leaves both sets of ships; a carrying fleet
+that is disbanded loses the marker with it; a flotilla converts only on the place it enters
+(or the coast it crosses to), in the phase it gets there.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from polydip.errors import VariantError
+from polydip.orders.model import HOLD, MOVE
+from polydip.rules.base import Rule, register
+from polydip.state import Dislodged, Unit
+
+ACTS = ("convert", "capture", "release", "sink")
+
+
+@register
+class Anchors(Rule):
+    name = "anchors"
+    params_doc: ClassVar[dict[str, str]] = {
+        "fleet": "the unit kind that leaves ships behind (default F)",
+        "flotilla": "the unit kind it becomes (default R)",
+        "coast": "tag of the provinces where a fleet may release a marker (default coastal)"}
+
+    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+        super().__init__(params, variant, key)
+        self.letters = []
+        for name, default in (("fleet", "F"), ("flotilla", "R")):
+            k = self.param(name, default)
+            if k not in variant.unit_kinds:
+                raise VariantError(f"{variant.path}: [{key}] {name} = {k!r}: a unit kind "
+                                   f"({', '.join(variant.unit_kinds)})")
+            self.letters.append(k)
+        self.params.setdefault("coast", "coastal")
+        self.coast = self.tag_param("coast")
+
+    def _kinds(self, m: Any) -> tuple[int, int]:
+        return m.kind_index[self.letters[0]], m.kind_index[self.letters[1]]
+
+    # ---- which orders, and how the units move --------------------------------------------
+
+    def _up_river(self, m: Any, unit: Any, target: int | None) -> bool:
+        """A move of a fleet that only a flotilla on its place could make."""
+        f, r = self._kinds(m)
+        if unit.kind != f or target is None or not m.occupy[r][unit.loc]:
+            return False
+        p = m.loc_prov[target]
+        return p not in m.reach_prov[f][unit.loc] and p in m.reach_prov[r][unit.loc]
+
+    def refuse(self, m: Any, unit: Any, order: Any) -> str | None:
+        if not order.act:
+            return None
+        f, r = self._kinds(m)
+        fleet, flotilla = m.kind_names[f], m.kind_names[r]
+        if order.act == "convert" and (unit.kind != r or order.type != MOVE):
+            return f"only a {flotilla} moving to an anchor marker converts into a {fleet}"
+        if order.act == "capture" and (unit.kind != f or order.type not in (MOVE, HOLD)):
+            return f"only a {fleet} captures an anchor marker"
+        if order.act in ("release", "sink") and (unit.kind != f or order.type != HOLD):
+            return (f"only a {fleet} that does not move may {order.act} an anchor marker "
+                    "(it costs the turn)")
+        if order.act == "capture" and self._up_river(m, unit, order.target):
+            return f"a {fleet} going up a river cannot capture an anchor marker"
+        return None
+
+    def moving_kinds(self, m: Any, pos: Any, orders: list) -> list | None:
+        """The units as they move: a fleet ordered up a river moves as a flotilla."""
+        r = self._kinds(m)[1]
+        out = None
+        for i, (u, o) in enumerate(zip(pos.units, orders, strict=True)):
+            if o is not None and o.type == MOVE and self._up_river(m, u, o.target):
+                if out is None:
+                    out = list(pos.units)
+                out[i] = Unit(u.power, r, u.loc)
+        return out
+
+    # ---- what the phase did to the markers ----------------------------------------------
+
+    def after_orders(self, m: Any, before: Any, after: Any, units: list, orders: list,
+                     finals: list) -> None:
+        f, r = self._kinds(m)
+        name = m.loc_name
+        markers: dict[str, int] = dict(after.extra.get("anchors", {}))
+        ships: dict[str, int] = dict(after.extra.get("ships", {}))
+        new = list(after.units)
+
+        def swap(old: Unit, to: Unit) -> None:
+            new[new.index(old)] = to
+
+        for orig, u, o, fin in zip(before.units, units, orders, finals, strict=True):
+            carrying = ships.pop(m.unit_str(f, orig.loc), 0) if orig.kind == f else 0
+            if orig.kind == f and u.kind == r:  # it went up a river, or tried to
+                if fin is not None and fin.loc != orig.loc:
+                    markers[name[orig.loc]] = markers.get(name[orig.loc], 0) + 1 + carrying
+                    carrying = 0
+                    continue
+                if fin is not None:
+                    swap(fin, orig)  # it stayed: still a fleet
+                    fin = orig
+                else:
+                    self._fleet_again(m, after, orig)
+            if fin is None:  # dislodged: its marker goes with it into the retreat
+                if carrying:
+                    ships[m.unit_str(f, orig.loc)] = carrying
+                continue
+            act = o.act if o is not None else ""
+            here = name[fin.loc]
+            if act == "convert" and fin.kind == r and fin.loc != orig.loc and markers.get(here):
+                markers[here] -= 1
+                swap(fin, Unit(fin.power, f, fin.loc))
+                fin = Unit(fin.power, f, fin.loc)
+            elif act == "capture" and fin.kind == f and not carrying and markers.get(here):
+                markers[here] -= 1
+                carrying = 1
+            elif (act == "release" and carrying and fin.loc == orig.loc
+                  and self._coastal(m, fin.loc)):
+                markers[here] = markers.get(here, 0) + carrying
+                carrying = 0
+            elif act == "sink" and fin.loc == orig.loc:
+                if carrying:
+                    carrying = 0
+                elif markers.get(here):
+                    markers[here] -= 1
+            if carrying and fin.kind == f:
+                ships[m.unit_str(f, fin.loc)] = carrying
+        after.units = new
+        self._store(after, markers, ships)
+
+    def _fleet_again(self, m: Any, after: Any, orig: Unit) -> None:
+        """A fleet dislodged on its way up a river: it retreats as a fleet."""
+        f, r = self._kinds(m)
+        for j, d in enumerate(after.dislodged):
+            if (d.power, d.kind, d.loc) == (orig.power, r, orig.loc):
+                fleet_moves = set(m.move_locs[f][orig.loc])
+                after.dislodged[j] = Dislodged(d.power, f, d.loc, d.attacker, d.convoyed,
+                                               tuple(x for x in d.retreats if x in fleet_moves))
+                return
+
+    def after_phase(self, m: Any, before: Any, after: Any, moved: list) -> None:
+        """Retreats and adjustments: carried markers go with their fleets, and are lost with
+        a fleet that is no more."""
+        ships = after.extra.get("ships")
+        if not ships or before.phase.type == "M":
+            return
+        f = self._kinds(m)[0]
+        ships = dict(ships)
+        for old, new, _ in moved:
+            key = m.unit_str(old.kind, old.loc)
+            if old.kind == f and key in ships:
+                ships[m.unit_str(new.kind, new.loc)] = ships.pop(key)
+        here = {m.unit_str(u.kind, u.loc) for u in after.units if u.kind == f}
+        here |= {m.unit_str(d.kind, d.loc) for d in after.dislodged if d.kind == f}
+        self._store(after, dict(after.extra.get("anchors", {})),
+                    {k: v for k, v in ships.items() if k in here})
+
+    def _coastal(self, m: Any, loc: int) -> bool:
+        return self.coast in m.variant.provinces[m.prov_abbr[m.loc_prov[loc]]].tags
+
+    @staticmethod
+    def _store(after: Any, markers: dict[str, int], ships: dict[str, int]) -> None:
+        for key, val in (("anchors", markers), ("ships", ships)):
+            val = {k: n for k, n in sorted(val.items()) if n > 0}
+            if val:
+                after.extra[key] = val
+            else:
+                after.extra.pop(key, None)
+
+    # ---- orders listed, and what players see ----------------------------------------------
+
+    def more_orders(self, m: Any, pos: Any, unit: Any, us: str) -> list[str]:
+        f, r = self._kinds(m)
+        markers = pos.extra.get("anchors", {})
+        carrying = m.unit_str(unit.kind, unit.loc) in pos.extra.get("ships", {})
+        out = []
+        if unit.kind == f:
+            # up a river: the moves only a flotilla on its place could make
+            if m.occupy[r][unit.loc]:
+                out += [f"{us} - {m.loc_name[d]}" for d in m.move_locs[r][unit.loc]
+                        if self._up_river(m, unit, d)]
+            if carrying:
+                if self._coastal(m, unit.loc):
+                    out.append(f"{us} RELEASE")
+                out.append(f"{us} SINK")
+            elif markers:
+                if markers.get(m.loc_name[unit.loc]):
+                    out += [f"{us} CAPTURE", f"{us} SINK"]
+                out += [f"{us} - {m.loc_name[d]} CAPTURE" for d in m.move_locs[f][unit.loc]
+                        if markers.get(m.loc_name[d])]
+        elif unit.kind == r and markers:
+            dests = [*m.move_locs[r][unit.loc], *m.coast_change.get((r, unit.loc), ())]
+            out += [f"{us} - {m.loc_name[d]} CONVERT" for d in dests
+                    if markers.get(m.loc_name[d]) and m.occupy[f][d]]
+        return out
+
+    def report_lines(self, m: Any, pos: Any) -> list[str]:
+        markers = pos.extra.get("anchors", {})
+        ships = pos.extra.get("ships", {})
+        out = []
+        if markers:
+            out.append("Anchor markers: " + ", ".join(
+                f"{loc}" + (f" x{n}" if n > 1 else "") for loc, n in markers.items()))
+        if ships:
+            out.append("Fleets carrying an anchor marker: " + ", ".join(ships))
+        return out
+
+    def markers(self, m: Any, pos: Any) -> list[tuple[int, str]]:
+        out = []
+        for loc, n in pos.extra.get("anchors", {}).items():
+            if loc in m.loc_index:
+                out.append((m.loc_index[loc], "⚓" + (str(n) if n > 1 else "")))
+        return out

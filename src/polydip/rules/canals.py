@@ -1,0 +1,172 @@
+"""Canal building: powers spend builds on a canal; once complete it opens in the next year's
+first movement phase, and its province connects the waters on both sides.
+
+Latin American Diplomacy (seed 001, "(Building) canals and porous provinces"): "the canal
+must be controlled by the building power, and that power must have a unit present and holding
+in the province of Panama on the turn the order 'Build Panama Canal' is given." "The cost of
+building the canal will be four years worth of one units builds" - "A player who controls
+Panama, and has three builds due on a particular turn, may spend all three builds on building
+the Canal". "If, during this period, another power takes over Panama, then the number of
+builds foregone is subtracted from the number needed to complete the Canal." "Players not in
+control of Panama may contribute ... However, this contribution towards the building of the
+canal will not count if the occupying power does not also submit the order Build Panama
+Canal on the same Second Retreat and Build Phase." "Once four builds have been spent on the
+building of the canal, the Canal will open in the first movement phase (A phase: March-June)
+of the succeeding year." Nicaragua: "building the section through Miskito Coast ... will
+cost 2 units, and building the section through León ... will cost 1 unit. Otherwise the same
+rules apply". "canals do not permit a fleet to move from one side to the other without first
+occupying the province".
+
+[rules.canals]
+canals = [{ province = "PAN", builds = 4, edges = ["PAN/NC-GPA", "PAN/SC-GMO"] }]
+
+`edges` are edges of the variant (an edge kind of their own, crossed by the units that use
+the canal) joining each coast of the province to the water on the other side; they are
+closed until the canal is open (from the first phase of the year after the last build). The
+order is "Build Panama Canal" ("Build Canal Panama", "Build León Canal"), in an adjustment
+phase, in place of a build. Progress is Position.extra["canals"] (province -> builds spent,
+and "open" -> the year each completed canal opens), shown in the report.
+Readings where the seed is silent: "controls" is owning the province's supply center, or,
+without one, having a unit there; "present and holding" is a unit of the power standing in
+the province in the adjustment phase; builds beyond those the canal still needs are void.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from polydip.errors import VariantError
+from polydip.orders.model import BUILD
+from polydip.rules.base import Rule, register
+
+
+@register
+class Canals(Rule):
+    name = "canals"
+    params_doc: ClassVar[dict[str, str]] = {
+        "canals": "[{province, builds, edges}]: the canals that may be built"}
+
+    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+        super().__init__(params, variant, key)
+        where = f"{variant.path}: [{key}]"
+        self.canals: dict[str, tuple[int, list[tuple[str, str]]]] = {}
+        canals = self.param("canals", [])
+        if not isinstance(canals, list) or not canals:
+            raise VariantError(f"{where} canals = a list of {{province, builds, edges}}")
+        for c in canals:
+            if not isinstance(c, dict) or set(c) != {"province", "builds", "edges"}:
+                raise VariantError(f"{where} each canal has province, builds and edges")
+            prov, builds, edges = c["province"], c["builds"], c["edges"]
+            if prov not in variant.provinces:
+                raise VariantError(f"{where} unknown province {prov!r}")
+            if not isinstance(builds, int) or builds < 1:
+                raise VariantError(f"{where} {prov}: builds = {builds!r}: 1 or more")
+            pairs = []
+            for e in edges:
+                a, _, b = str(e).partition("-")
+                if not any({x.a, x.b} == {a, b} for x in variant.edges):
+                    raise VariantError(f"{where} {prov}: {e!r} is not an edge of the map")
+                pairs.append((a, b))
+            self.canals[prov] = (builds, pairs)
+
+    # ---- the state ------------------------------------------------------------------------
+
+    @staticmethod
+    def _state(pos: Any) -> dict:
+        return pos.extra.get("canals", {})
+
+    def _is_open(self, pos: Any, prov: str) -> bool:
+        year = self._state(pos).get("open", {}).get(prov)
+        return year is not None and pos.phase.year >= year
+
+    def blocked(self, m: Any, pos: Any, options: dict) -> dict[int, set[tuple[int, int, int]]]:
+        shut: set[tuple[int, int, int]] = set()
+        for prov, (_, edges) in self.canals.items():
+            if self._is_open(pos, prov):
+                continue
+            for a, b in edges:
+                la, lb = m.loc_index[a], m.loc_index[b]
+                for k in range(len(m.kinds)):
+                    x, y = (la, lb) if m.kind_coastal[k] else (m.loc_prov[la], m.loc_prov[lb])
+                    shut |= {(k, x, y), (k, y, x)}
+        return {p: set(shut) for p in range(len(m.powers))} if shut else {}
+
+    # ---- the builds -------------------------------------------------------------------------
+
+    def controller(self, m: Any, pos: Any, prov: int) -> int:
+        """The power that controls a canal province: its center's owner, or without a
+        center the power with a unit there (-1: none)."""
+        if m.is_sc[prov]:
+            return pos.owners[prov]
+        here = [u.power for u in pos.units if m.loc_prov[u.loc] == prov]
+        return here[0] if here else -1
+
+    def adjustment_acts(self, m: Any, pos: Any, orders: list[list[Any]]
+                        ) -> set[tuple[int, int]]:
+        """The canal build orders that count, as (power, index among its orders)."""
+        ordered: dict[str, list[tuple[int, int]]] = {}
+        for power, lst in enumerate(orders):
+            for i, o in enumerate(lst):
+                if o.type == BUILD and o.act == "canal":
+                    ordered.setdefault(m.prov_abbr[m.loc_prov[o.loc]], []).append((power, i))
+        out: set[tuple[int, int]] = set()
+        state = self._state(pos)
+        for prov, orders_here in ordered.items():
+            if prov not in self.canals or prov in state.get("open", {}):
+                continue
+            p = m.prov_index[prov]
+            occupiers = {u.power for u in pos.units if m.loc_prov[u.loc] == p}
+            builder = self.controller(m, pos, p)
+            if builder < 0 or builder not in occupiers:
+                continue  # nobody controls it with a unit there: nothing counts
+            if not any(pw == builder for pw, _ in orders_here):
+                continue  # the others' contributions count only with the occupier's
+            room = self.canals[prov][0] - state.get(prov, 0)
+            for key in orders_here:
+                if room > 0:
+                    out.add(key)
+                    room -= 1
+        return out
+
+    def more_adjustments(self, m: Any, pos: Any, power: int) -> dict[str, list[str]]:
+        """Canal builds `power` may order now (with builds due), for each unfinished canal
+        whose controller has a unit in its province: the controller's own, or another
+        power's contribution (counted if the occupier builds too in that phase)."""
+        state = self._state(pos)
+        out = {}
+        for prov in self.canals:
+            if prov in state.get("open", {}):
+                continue
+            p = m.prov_index[prov]
+            here = {u.power for u in pos.units if m.loc_prov[u.loc] == p}
+            builder = self.controller(m, pos, p)
+            if builder in here and (power == builder or power not in here):
+                out[prov] = [f"BUILD {prov} CANAL"]
+        return out
+
+    def acts_done(self, m: Any, pos: Any, after: Any, counted: list[tuple[int, Any]]) -> None:
+        """After the adjustments: the progress of each canal, and when it opens."""
+        if not counted:
+            return
+        state = {k: (dict(v) if isinstance(v, dict) else v)
+                 for k, v in self._state(pos).items()}
+        for _power, o in counted:
+            prov = m.prov_abbr[m.loc_prov[o.loc]]
+            state[prov] = state.get(prov, 0) + 1
+            if state[prov] >= self.canals[prov][0]:
+                state.setdefault("open", {})[prov] = pos.phase.year + 1
+        after.extra["canals"] = state
+
+    def report_lines(self, m: Any, pos: Any) -> list[str]:
+        state = self._state(pos)
+        out = []
+        for prov, (need, _) in self.canals.items():
+            done = state.get(prov, 0)
+            opens = state.get("open", {}).get(prov)
+            if opens is not None:
+                out.append(f"Canal {m.prov_name[m.prov_index[prov]]} ({prov}): complete, "
+                           f"open from the first movement phase of {opens}")
+            elif done:
+                out.append(f"Canal {m.prov_name[m.prov_index[prov]]} ({prov}): {done} of "
+                           f"{need} builds")
+        return out

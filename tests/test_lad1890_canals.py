@@ -1,0 +1,150 @@
+"""Latin American Diplomacy 1890, part 2: canal building (Panamá, and Nicaragua in two
+sections), each example of the seed's "(Building) canals and porous provinces" a test quoting
+the sentence it checks (seed 001, "Latin American Diplomacy" by Michael Zmolek)."""
+
+from __future__ import annotations
+
+import random
+
+from polydip.game.game import Game
+from polydip.oneshot import adjudicate_request
+from polydip.play import random_orders
+from polydip.report import build_report, format_report
+from polydip.state import Phase, Unit
+from polydip.variants.loader import load_variant
+
+V = load_variant("lad1890")
+COLOMBIA = {"Colombia": ["PAN", "MED", "BOG", "QUI"]}  # 5 by value: builds due with 2 units
+
+
+def adjudicate(phase: str, units: dict, orders: dict, centers: dict | None = None,
+               extra: dict | None = None) -> dict:
+    req = {"variant": "lad1890", "phase": phase, "units": units, "orders": orders}
+    if centers is not None:
+        req["centers"] = centers
+    if extra:
+        req["extra"] = extra
+    out = adjudicate_request(req)
+    assert "error" not in out, out
+    return out
+
+
+def test_four_builds_complete_the_panama_canal_which_opens_the_next_a_phase() -> None:
+    """"The cost of building the canal will be four years worth of one units builds."
+    "Once four builds have been spent on the building of the canal, the Canal will open in
+    the first movement phase (A phase: March-June) of the succeeding year. Example: The
+    fourth build is spent in the build phase (D Phase: December-March) of 1891; units will
+    be able to use the canal in the first movement phase (A Phase: March-June) of 1892."
+    "canals do not permit a fleet to move from one side to the other without first occupying
+    the province\""""
+    units = {"Colombia": ["A PAN", "A MED"]}
+    extra: dict = {}
+    for year in (1888, 1889, 1890, 1891):  # one build a year, four years
+        out = adjudicate(f"D{year}A", units, {"Colombia": ["Build Panama Canal", "WAIVE",
+                                                           "WAIVE"]}, COLOMBIA, extra)
+        assert out["results"]["BUILD PAN CANAL"] == [], year
+        extra = out["extra"]
+    assert extra == {"canals": {"PAN": 4, "open": {"PAN": 1892}}}
+    shut = adjudicate("C1891M", {"Colombia": ["F PAN/NC"]}, {"Colombia": ["F PAN - GPA"]})
+    assert shut["results"]["F PAN/NC - GPA"] == ["void"]  # not yet open
+    through = adjudicate("A1892M", {"Colombia": ["F PAN/NC"]}, {"Colombia": ["F PAN - GPA"]},
+                         extra=extra)
+    assert through["units"] == {"Colombia": ["F GPA"]}
+    across = adjudicate("A1892M", {"Colombia": ["F GMO"]}, {"Colombia": ["F GMO - GPA"]},
+                        extra=extra)
+    assert across["results"]["F GMO - GPA"] == ["void"]  # it must first occupy Panamá
+
+
+def test_three_builds_due_may_all_go_to_the_canal() -> None:
+    """"A player who controls Panama, and has three builds due on a particular turn, may
+    spend all three builds on building the Canal if s/he so chooses. A unit must be present
+    in Panama and must HOLD on the turn when the order to build is given.\""""
+    out = adjudicate("D1891A", {"Colombia": ["A PAN", "A MED"]},
+                     {"Colombia": ["Build Panama Canal"] * 3}, COLOMBIA)
+    assert out["extra"] == {"canals": {"PAN": 3}}
+    assert out["units"] == {"Colombia": ["A PAN", "A MED"]}  # no unit built
+    out = adjudicate("D1891A", {"Colombia": ["A MED", "A BOG"]},
+                     {"Colombia": ["Build Panama Canal"]}, COLOMBIA)
+    assert out["results"]["BUILD PAN CANAL"] == ["void"] and "extra" not in out
+
+
+def test_others_contribute_only_with_the_occupier() -> None:
+    """"Players not in control of Panama may contribute to the building of the Canal by
+    foregoing builds they are due ... However, this contribution towards the building of the
+    canal will not count if the occupying power does not also submit the order Build Panama
+    Canal on the same Second Retreat and Build Phase.\""""
+    units = {"Colombia": ["A PAN", "A MED"], "Venezuela": ["A CCS"]}
+    centers = {**COLOMBIA, "Venezuela": ["CCS", "MCB"]}
+    alone = adjudicate("D1891A", units, {"Venezuela": ["Build Panama Canal"]}, centers)
+    assert alone["results"]["BUILD PAN CANAL"] == ["void"] and "extra" not in alone
+    both = adjudicate("D1891A", units, {"Venezuela": ["Build Panama Canal"],
+                                        "Colombia": ["Build Panama Canal"]}, centers)
+    assert both["extra"] == {"canals": {"PAN": 2}}
+
+
+def test_progress_survives_a_change_of_controller() -> None:
+    """"If, during this period, another power takes over Panama, then the number of builds
+    foregone is subtracted from the number needed to complete the Canal.\""""
+    out = adjudicate("D1891A", {"Venezuela": ["A PAN", "A CCS"]},
+                     {"Venezuela": ["Build Panama Canal"]},
+                     {"Venezuela": ["PAN", "CCS", "MCB"]}, extra={"canals": {"PAN": 3}})
+    assert out["extra"] == {"canals": {"PAN": 4, "open": {"PAN": 1892}}}
+
+
+def test_the_nicaragua_canal_has_two_sections() -> None:
+    """"This canal will cost in total only THREE units foregone. Moreover, the canal can be
+    built in two parts: building the section through Miskito Coast, connecting Bahía Punta
+    Gorda with Lago de Nicaragua will cost 2 units, and building the section through León,
+    connecting Golfo de Fonseca with Lago de Nicaragua will cost 1 unit." "a power could
+    build the Canal through León, while not in control of Miskito\""""
+    centers = {"Mexico": ["LEO", "MEX", "GDL", "SLP"]}
+    out = adjudicate("D1891A", {"Mexico": ["A LEO", "A MEX"]},
+                     {"Mexico": ["Build León Canal", "Build Miskito Coast Canal"]}, centers)
+    assert out["results"]["BUILD LEO CANAL"] == []
+    assert out["results"]["BUILD MSK CANAL"] == ["void"]  # nobody of Mexico's there
+    assert out["extra"] == {"canals": {"LEO": 1, "open": {"LEO": 1892}}}
+    lake = adjudicate("A1892M", {"Mexico": ["F LEO/SC"]}, {"Mexico": ["F LEO - LNI"]},
+                      extra=out["extra"])
+    assert lake["units"] == {"Mexico": ["F LNI"]}
+    out = adjudicate("D1891A", {"Mexico": ["A MSK", "A MEX"]},
+                     {"Mexico": ["Build Canal Miskito Coast"] * 3}, centers)
+    assert out["extra"] == {"canals": {"MSK": 2, "open": {"MSK": 1892}}}
+    assert out["results"]["BUILD MSK CANAL"] == ["void"]  # (the third: it needs only two)
+
+
+def test_the_report_tracks_canal_progress() -> None:
+    """"The GMs reports will track the progress of canal building.\""""
+    g = Game.new(V)
+    g.position.phase = Phase(1891, "D", "A")
+    m = g.map
+    g.position.units = [Unit(g.power("Colombia"), m.kind_index["A"], m.loc_of("PAN"))]
+    assert g.set_orders("Colombia", ["Build Panama Canal"]) == []
+    g.process()
+    assert "Canal Panamá (PAN): 1 of 4 builds" in format_report(build_report(g, g.history[-1]))
+
+
+def test_legal_orders_offer_the_canal_build() -> None:
+    """A power with builds due that controls a canal's province with a unit there finds
+    "BUILD PAN CANAL" among its adjustment orders, and so do the others ("Players not in
+    control of Panama may contribute"); nobody may while nobody controls it with a unit."""
+    g = Game.new(V)
+    g.position.phase = Phase(1891, "D", "A")
+    m = g.map
+    g.position.units = [Unit(g.power("Colombia"), m.kind_index["A"], m.loc_of("PAN"))]
+    assert "BUILD PAN CANAL" in g.legal_orders("Colombia")["PAN"]
+    assert g.legal_orders("Mexico")["PAN"] == ["BUILD PAN CANAL"]
+    g.position.units = []
+    assert "PAN" not in g.legal_orders("Mexico")
+
+
+def test_random_games_build_canals_and_play_to_1917d() -> None:
+    """Random legal orders build canals (in this game Panama's opens, in 1902) and the game
+    plays to its end."""
+    g = Game.new(V)
+    rng = random.Random(0)
+    while not g.is_over:
+        for p, lst in random_orders(g.map, g.position, rng).items():
+            assert g.set_orders(p, lst) == [], (g.phase, lst)
+        g.process()
+    assert g.position.phase.year == 1918
+    assert g.position.extra["canals"]["open"]
