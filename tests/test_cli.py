@@ -226,3 +226,24 @@ def test_malformed_requests_get_an_error_line_not_a_crash(req) -> None:
     out = adjudicate_request(req)
     assert set(out) <= {"error", "id"} and out["error"]
     assert not out["error"].startswith("internal error")
+
+
+def test_show_legal_lists_each_powers_orders_under_its_name(tmp_path, capsys) -> None:
+    """`polydip show --legal`: a GM finds a power's orders under its name, one unit a line
+    (wrapped between whole orders), and every order listed is one `polydip orders` takes."""
+    game = tmp_path / "g.json"
+    assert run(capsys, "new", "standard", str(game))[0] == 0
+    code, out, _ = run(capsys, "show", str(game), "--legal")
+    assert code == 0
+    listing = out.split("Legal orders (S1901M)")[1].splitlines()[1:]
+    assert listing[0] == "  Austria:"
+    powers = [line.strip(" :") for line in listing if line.startswith("  ") and
+              not line.startswith("    ")]
+    assert powers == ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
+    france = listing[listing.index("  France:") + 1:listing.index("  Germany:")]
+    orders = [o.strip() for line in france for o in line.split(": ", 1)[-1].split(",")
+              if o.strip()]
+    assert "F BRE - MAO" in orders and "A PAR S A MAR - BUR" in orders
+    assert all(len(line) <= 100 for line in listing)
+    code, out, err = run(capsys, "orders", str(game), "France", *orders[:40])
+    assert code == 0 and "not taken" not in out + err

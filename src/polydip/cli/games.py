@@ -138,8 +138,21 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(format_report(build_report(g, rec, final=rec is g.history[-1], names=names),
                             "text"))
     if args.legal:
-        for unit, lst in g.legal_orders().items():
-            print(f"  {unit}: {', '.join(lst)}")
+        print(f"Legal orders ({pos.phase.name}), as they may be typed:")
+        for power, name in enumerate(m.powers):
+            legal = g.legal_orders(power)
+            if not legal:
+                continue
+            print(f"  {name}:")
+            for where, lst in legal.items():
+                line = f"    {where}: "
+                for i, order in enumerate(lst):  # lines of whole orders, at most 100 wide
+                    text = order + ("," if i < len(lst) - 1 else "")
+                    if len(line) + len(text) > 100 and not line.endswith(": "):
+                        print(line.rstrip())
+                        line = " " * 6
+                    line += text + " "
+                print(line.rstrip())
     return 0
 
 
