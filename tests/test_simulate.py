@@ -261,3 +261,12 @@ def test_command_writes_shards_and_says_what_it_did(tmp_path, capsys):
     assert "3 games (3 year limit)" in err and "2 shards" in err
     assert sorted(p.name for p in out.iterdir()) == \
         ["games-00000.jsonl.gz", "games-00001.jsonl.gz", "manifest.json"]
+
+
+def test_ray_missing_is_a_clear_error(tmp_path, monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if Ray were not installed
+    assert main(["simulate", "--games", "1", "--out", str(tmp_path / "o"), "--ray", "auto",
+                 "--quiet"]) == 1
+    assert "--ray needs Ray: pip install 'polydip[ray]'" in capsys.readouterr().err

@@ -9,7 +9,9 @@ job skips the shards the manifest lists whose file is present and unchanged.
 from __future__ import annotations
 
 import json
+import logging
 import queue
+import socket
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
@@ -210,8 +212,9 @@ def _run_ray(job: Job, todo: list[int], address: str, progress: Progress | None
     except ImportError:
         raise PolydipError("--ray needs Ray: pip install 'polydip[ray]'") from None
     if not ray.is_initialized():
+        _check_reachable(address)
         try:
-            ray.init(address=address, log_to_driver=False, include_dashboard=False)
+            ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
         except Exception as exc:  # Ray raises ConnectionError, ValueError, RuntimeError...
             raise PolydipError(f"--ray {address}: cannot join the cluster ({exc})") from None
     task = ray.remote(max_retries=2)(play_shard)
@@ -223,3 +226,16 @@ def _run_ray(job: Job, todo: list[int], address: str, progress: Progress | None
             if progress is not None:
                 progress(r.games, r.phases)
             yield r
+
+
+def _check_reachable(address: str) -> None:
+    """Ray waits minutes for a head that is not there: look first (host:port addresses)."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "://" in address:
+        return  # 'auto' or a ray:// client address: Ray finds or checks it itself
+    try:
+        socket.create_connection((host, int(port)), timeout=10).close()
+    except OSError as exc:
+        raise PolydipError(f"--ray {address}: cannot join the cluster (nothing answers "
+                           f"there: {exc.strerror or exc}); start it with `ray start --head` "
+                           "(docs/simulate.md)") from None
