@@ -52,7 +52,7 @@ def ext_modules() -> list:
         # (the modules they import are type-checked for their signatures only)
         return mypycify(["--follow-imports=silent", *COMPILED], opt_level="3",
                         debug_level="0")
-    except Exception as exc:  # a type error mypyc refuses, no compiler...
+    except (Exception, SystemExit) as exc:  # a type error mypyc refuses (it exits), ...
         print(f"polydip: the compiled build failed ({exc}); building pure Python",
               file=sys.stderr)
         return []

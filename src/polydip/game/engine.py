@@ -28,7 +28,7 @@ from polydip.orders.model import (
     Order,
 )
 from polydip.orders.parser import parse_order
-from polydip.state import Dislodged, Phase, Position
+from polydip.state import Dislodged, Phase, Position, Unit
 
 MOVEMENT_TYPES = (HOLD, MOVE, SUPPORT, CONVOY)
 
@@ -192,6 +192,8 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
     if errors is None:
         errors = []
     destroyed: list[Dislodged] = []
+    moved: list[tuple[Unit, Unit, bool]] = []  # for the rules' after_phase hook
+    remember = m.rules.has_after_phase
     if phase.type == "M":
         bound: list[Order | None] = orders
         blocked = closed_passages(m, pos, options)
@@ -205,6 +207,8 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
         results = movement_results
         new.units = mr.units
         new.dislodged = mr.dislodged
+        if remember:
+            moved = mr.moved(pos.units)
         new.contested = mr.contested
         if m.rules and new.dislodged:
             new.dislodged = [m.rules.retreat(m, new, d) for d in new.dislodged]
@@ -225,6 +229,8 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
             listed.append(OrderResult(d.power, text, r))
         results = listed
         new.units = pos.units + rr.units
+        if remember:
+            moved = rr.moved(pos.dislodged)
         new.dislodged = []
         new.contested = frozenset()
     else:
@@ -238,6 +244,8 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
                                           ["civil disorder"]))
         results = listed
         new.units = ar.units
+    if remember:  # what rules remember of this phase (where a unit came from)
+        m.rules.after_phase(m, pos, new, moved)
     changes: list[tuple[int, int, int]] = []
     standoffs = new.contested
     new.phase = next_phase(m, new, phase, changes)

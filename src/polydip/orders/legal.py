@@ -7,12 +7,15 @@ must not need the supporting fleet itself (6.D.31), a convoying fleet must be ne
 some route (6.G.19). The checks are those the adjudicator applies
 (adjudication/legality.py): every order listed here is accepted by it, and every order it
 accepts is listed (tests/test_legality.py checks both on random positions of every variant).
-Units a rule holds (neutral units) have no orders; passages a rule closes are left out.
+Units a rule holds (neutral units) have no orders; passages a rule closes are left out, and
+so are moves a rule forbids a unit now (`move_limits`) and supports the map's rules forbid
+(Map.support_reach, Map.no_hold_support).
 
 Speed: what depends only on the map is in the order table — a unit's hold and moves, and for
 each pair of unit slots the supports one may give the other — so a position costs a lookup
 per pair of neighbouring units, and the convoys, answered from one convoy geometry per set of
-fleets on the board (adjudication/convoy.py).
+fleets on the board (adjudication/convoy.py). Rules that close passages or limit moves for
+a turn take a slower path per unit (`_special_unit`); the standard game never does.
 """
 
 from __future__ import annotations
@@ -21,15 +24,18 @@ from polydip.adjudication.adjustments import adjustment_counts, build_sites
 from polydip.adjudication.convoy import bits, geometry, necessary_mask
 from polydip.adjudication.legality import (
     Closed,
+    Limits,
     closed_passages,
     convoy_seas,
+    limited,
+    may_support_hold,
+    move_limits,
     move_locs,
-    shut,
     support_reach,
 )
 from polydip.geography.map import Map
 from polydip.orders.table import OrderTable, order_table
-from polydip.state import Position
+from polydip.state import Position, Unit
 
 
 def legal_orders(m: Map, pos: Position, power: int | None = None,
@@ -68,7 +74,11 @@ def movement_codes(m: Map, pos: Position, options: dict | None = None,
     which takes no orders)."""
     if t is None:
         t = order_table(m)
-    closed = closed_passages(m, pos, options or {})
+    closed: Closed = {}
+    limits: Limits = {}
+    if m.rules:
+        closed = closed_passages(m, pos, options or {})
+        limits = move_limits(m, pos)
     units = pos.units
     slot_of = t.slot_of
     slots = [slot_of[u.kind][u.loc] for u in units]
@@ -81,21 +91,22 @@ def movement_codes(m: Map, pos: Position, options: dict | None = None,
         held_slots = ({s for s, h in zip(slots, held, strict=True) if h}
                       - {s for s, h in zip(slots, held, strict=True) if not h})
     out: list[list[int] | None] = []
-    pair, partners, hold_and_moves = t.pair, t.partners, t.hold_and_moves
+    pair, partners, hold_and_moves, sh_legal = t.pair, t.partners, t.hold_and_moves, t.sh_legal
     stacked = m.has_open_spaces
     for i in range(len(units)):
         if held is not None and held[i]:
             out.append(None)
             continue
         s = slots[i]
-        if closed:  # the supports a unit may give depend on where its partners may go
-            out.append(_closed_unit(m, t, pos, i, s, closed, held_slots, held))
+        if closed or limits:  # the supports a unit may give depend on where its partners
+            # may go now
+            out.append(_special_unit(m, t, pos, i, s, closed, limits, held_slots, held))
             continue
         codes = list(hold_and_moves[s])
         mine = pair[s]
         for p in partners[s] & placed:
             if p in held_slots:
-                c = t.sh_code[s].get(p)
+                c = sh_legal[s].get(p)
                 if c is not None:
                     codes.append(c)
             else:
@@ -108,42 +119,58 @@ def movement_codes(m: Map, pos: Position, options: dict | None = None,
         out.append(codes)
     seas = convoy_seas(m, units, pos)
     if seas:
-        _add_convoys(m, t, pos, slots, held, closed, seas, out)
+        _add_convoys(m, t, pos, slots, held, closed, limits, seas, out)
     return out
 
 
-def _closed_unit(m: Map, t: OrderTable, pos: Position, i: int, s: int, closed: Closed,
-                 held_slots: set[int], held: list[bool] | None) -> list[int]:
-    """The orders of a unit where a rule closes passages (rules/controlled_passages.py): its
-    moves, and supports into where both it and the supported unit may go now."""
+def _special_unit(m: Map, t: OrderTable, pos: Position, i: int, s: int, closed: Closed,
+                  limits: Limits, held_slots: set[int], held: list[bool] | None) -> list[int]:
+    """The orders of a unit where a rule closes passages (rules/controlled_passages.py) or
+    lets units move only to some provinces now (`move_limits`): its moves, and supports into
+    where both it and the supported unit may go now."""
     u = pos.units[i]
     k, loc = u.kind, u.loc
-    codes = [s] + [t.move_code(s, d) for d in move_locs(m, k, loc, u.power, closed)]
+    loc_prov = m.loc_prov
+    codes = [s] + [t.move_code(s, d) for d in move_locs(m, k, loc, u.power, closed)
+                   if not limited(limits, u.power, k, loc, loc_prov[d])]
     mine = support_reach(m, k, loc, u.power, closed)
-    own = m.loc_prov[loc]
-    # the partners, one unit per slot; of the ordered unit's own slot (an open space), one
-    # that takes orders
-    at = {t.slot_of[v.kind][v.loc]: v for j, v in enumerate(pos.units)
-          if j != i and not (v.kind == k and v.loc == loc and held and held[j])}
-    for p in sorted(at):
-        v = at[p]
-        vp = m.loc_prov[v.loc]
+    own = loc_prov[loc]
+    # the other units taking orders, by slot (several on one slot in an open space)
+    movers: dict[int, list[Unit]] = {}
+    for j, v in enumerate(pos.units):
+        if j != i and not (held and held[j]):
+            movers.setdefault(t.slot_of[v.kind][v.loc], []).append(v)
+    for p in sorted(held_slots | movers.keys()):
         if p == s and not m.open_space[own]:
             continue
-        if vp in mine and vp != own:
+        pk, ploc = t.slots[p]
+        vp = loc_prov[ploc]
+        if vp in mine and vp != own and may_support_hold(m, pk, vp):
             codes.append(t.sh_code[s][p])
         if p in held_slots:
             continue
-        theirs = support_reach(m, v.kind, v.loc, v.power, closed)
+        theirs: set[int] = set()
+        for v in movers[p]:
+            theirs |= _moves_into(m, v, closed, limits)
         for q in sorted(theirs & mine):
             if q != own and q != vp:
                 codes.append(t.sm_code[(s, p, q)])
     return codes
 
 
+def _moves_into(m: Map, v: Unit, closed: Closed, limits: Limits) -> frozenset[int]:
+    """The provinces unit `v` may move into over an edge now."""
+    if closed and closed.get(v.power):
+        reach = frozenset(m.loc_prov[d] for d in move_locs(m, v.kind, v.loc, v.power, closed))
+    else:
+        reach = m.reach_prov[v.kind][v.loc]
+    allowed = limits.get((v.power, v.kind, v.loc)) if limits else None
+    return reach if allowed is None else reach & allowed
+
+
 def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
-                 held: list[bool] | None, closed: Closed, seas: frozenset[int],
-                 out: list[list[int] | None]) -> None:
+                 held: list[bool] | None, closed: Closed, limits: Limits,
+                 seas: frozenset[int], out: list[list[int] | None]) -> None:
     """Convoyed moves ("VIA"), supports of moves only a convoy makes, and convoys."""
     g = geometry(m, seas)
     loc_prov = m.loc_prov
@@ -159,8 +186,9 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
         if not reach:
             continue
         dests = bits(reach)
-        if closed and closed.get(u.power):
-            dests = [q for q in dests if not shut(closed, u.power, k, p, q)]
+        if limits and (u.power, k, u.loc) in limits:
+            # (a passage closed to it is no bar: a convoy does not cross it)
+            dests = [q for q in dests if not limited(limits, u.power, k, u.loc, q)]
         if dests:
             armies.append((i, p, dests))
     if not armies:
@@ -175,7 +203,9 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
         base = via + army_index[a] * n_dest
         if codes is not None:
             codes.extend([base + dest_index[q] for q in dests])
-        direct = m.reach_prov[units[i].kind][units[i].loc]
+        # (a move over an edge closed to it now could only be made by convoy)
+        direct = (_moves_into(m, units[i], closed, {}) if closed
+                  else m.reach_prov[units[i].kind][units[i].loc])
         for q in dests:
             if q not in direct:
                 into.setdefault(q, []).append((a, p))
@@ -187,10 +217,7 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
                 continue
             s = slots[i]
             p = loc_prov[u.loc]
-            if closed and closed.get(u.power):
-                mine = support_reach(m, u.kind, u.loc, u.power, closed)
-            else:
-                mine = m.reach_prov[u.kind][u.loc]
+            mine = support_reach(m, u.kind, u.loc, u.power, closed)
             targets = t.reach_list[s]
             for r in range(len(targets)):
                 q = targets[r]

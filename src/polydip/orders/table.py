@@ -141,6 +141,11 @@ class OrderTable:
                 if codes:
                     pairs[t] = tuple(codes)
             self.pair.append(pairs)
+        # per supporter: supported slot -> the code of the support to hold the map's rules
+        # allow (`pair` likewise holds only the supports they allow)
+        self.sh_legal: list[dict[int, int]] = self.sh_code
+        if m.support_reach is not m.reach_prov or m.no_hold_support:
+            self._forbid_supports(m)
         self.partners: list[frozenset[int]] = [frozenset(p) - {s}
                                                for s, p in enumerate(self.pair)]
         self.disband = self.support_move + len(self.sm_items)
@@ -184,6 +189,28 @@ class OrderTable:
         # code -> Order, code -> text: made on first use, a dict lookup after that
         self.orders: dict[int, Order] = Lazy(self._make)
         self.texts: dict[int, str] = Lazy(self._make_text)
+
+    def _forbid_supports(self, m: Map) -> None:
+        """Leave out of `pair` the supports the map's rules forbid for good (no support
+        into some provinces, Map.support_reach; no support to hold of some units,
+        Map.no_hold_support). Their codes stay in the table, as any order that can be
+        written does; legal orders never list them, and the adjudicator voids them."""
+        self.sh_legal = []
+        for s, (k, loc) in enumerate(self.slots):
+            sreach = m.support_reach[k][loc]
+            self.sh_legal.append({
+                t: c for t, c in self.sh_code[s].items()
+                if self.slot_prov[t] in sreach
+                and (self.slots[t][0], self.slot_prov[t]) not in m.no_hold_support})
+            kept: dict[int, tuple[int, ...]] = {}
+            for t, codes in self.pair[s].items():
+                ok = tuple(c for c in codes
+                           if (c < self.support_move and t in self.sh_legal[s])
+                           or (c >= self.support_move
+                               and self.sm_items[c - self.support_move][2] in sreach))
+                if ok:
+                    kept[t] = ok
+            self.pair[s] = kept
 
     # ---- encoding ------------------------------------------------------------------------
 
