@@ -144,9 +144,13 @@ class Rule:
                                "province has this tag")
         return tag
 
-    def edge_kind_param(self, name: str) -> str:
-        """A parameter naming an edge kind of the variant ("" when absent)."""
+    def edge_kind_param(self, name: str, required: bool = False) -> str:
+        """A parameter naming an edge kind of the variant ("" when absent and not
+        `required`)."""
         kind = self.param(name, "")
+        if required and not kind:
+            raise VariantError(f"{self.variant.path}: [{self.key}] needs {name} = an edge kind "
+                               f"(edge kinds: {', '.join(self.variant.edge_kinds) or 'none'})")
         if kind and kind not in self.variant.edge_kinds:
             raise VariantError(f"{self.variant.path}: [{self.key}] {name} = {kind!r} is not "
                                f"an edge kind (edge kinds: {', '.join(self.variant.edge_kinds)})")

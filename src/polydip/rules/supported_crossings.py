@@ -36,9 +36,7 @@ class SupportedCrossings(Rule):
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
-        self.borders = self.edge_kind_param("borders")
-        if not self.borders:
-            raise VariantError(f"{variant.path}: [{key}] needs borders = an edge kind")
+        self.borders = self.edge_kind_param("borders", required=True)
         known = [s.abbr for s in variant.calendar.seasons]
         self.seasons = self.param("seasons", known)
         if not isinstance(self.seasons, list) or any(s not in known for s in self.seasons):

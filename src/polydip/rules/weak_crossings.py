@@ -33,9 +33,7 @@ class WeakCrossings(Rule):
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
-        self.borders = self.edge_kind_param("borders")
-        if not self.borders:
-            raise VariantError(f"{variant.path}: [{key}] needs borders = an edge kind")
+        self.borders = self.edge_kind_param("borders", required=True)
         self.strength = self.param("strength", 0)
         if not isinstance(self.strength, int) or isinstance(self.strength, bool) \
                 or not 0 <= self.strength <= 1:
