@@ -60,16 +60,23 @@ CIVIL_DISORDER = "civil disorder"  # polydip's word for a removal it chose itsel
 # ---- export ---------------------------------------------------------------------------------
 
 
-def game_to_diplomacy(game: GameRecord) -> dict[str, Any]:
-    """The game as the `diplomacy` package's saved game (a dict ready for json.dumps)."""
+def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
+                      map_name: str | None = None) -> dict[str, Any]:
+    """The game as the `diplomacy` package's saved game (a dict ready for json.dumps).
+
+    `stamp`: the first phase's timestamp (default: now, in microseconds, as the package
+    writes; a fixed one makes the output reproducible). `map_name`: write a game of any
+    variant under this map name (the package itself knows the standard map only)."""
     v = game.variant
-    if v.name.lower() != MAP_NAME:
+    if map_name is None and v.name.lower() != MAP_NAME:
         raise NotSupportedError(f"variant {v.name!r}: only the standard map can be written in "
                                 "the diplomacy package's format")
+    map_name = map_name or MAP_NAME
     m = game.map
     game_id = game.name or "polydip"
-    base = {"game_id": game_id, "map": MAP_NAME, "rules": list(RULES)}
-    stamp = int(time.time() * 1_000_000)
+    base = {"game_id": game_id, "map": map_name, "rules": list(RULES)}
+    if stamp is None:
+        stamp = int(time.time() * 1_000_000)
     first = game.history[0].position if game.history else game.position
     influence = _initial_influence(m, first)
     phases = []
@@ -91,7 +98,7 @@ def game_to_diplomacy(game: GameRecord) -> dict[str, Any]:
         "results": {},
         "messages": [],
     }
-    if game.is_over and game.history:
+    if game.status != "active" and game.history:
         # the package ends a game with a phase named COMPLETED; a draw is declared without
         # processing the phase in play, which stays in the history with no results
         if game.status == "drawn":
@@ -104,7 +111,7 @@ def game_to_diplomacy(game: GameRecord) -> dict[str, Any]:
                        "messages": []})
     else:
         phases.append(current)
-    return {"id": game_id, "map": MAP_NAME, "rules": list(RULES), "phases": phases}
+    return {"id": game_id, "map": map_name, "rules": list(RULES), "phases": phases}
 
 
 def _initial_influence(m: Map, pos: Position) -> list[list[int]]:

@@ -1,0 +1,63 @@
+"""Playing one simulated game and writing it as the `diplomacy` package's saved game.
+
+A game is played on the fast path (FastGame) by a player (simulate/players.py) whose only
+source of randomness is `random.Random(seed)`: the same seed gives the same game in any
+process. The game is written as `polydip convert --to diplomacy` writes it
+(game/dipjson.py), with timestamps counted from 0 so that the bytes are reproducible.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from polydip.fast import FastGame
+from polydip.game.dipjson import MAP_NAME, game_to_diplomacy
+from polydip.game.game import Game
+from polydip.game.record import PhaseRecord
+from polydip.simulate.players import Player
+from polydip.variants.model import Variant
+
+
+@dataclass(slots=True)
+class GameResult:
+    """What the manifest counts of a game; `line` is its saved game, one line of JSON."""
+
+    seed: int
+    line: bytes
+    phases: int
+    status: str  # won | drawn | year_limit
+    final_phase: str
+
+
+def play_game(variant: Variant, options: dict[str, Any], seed: int, player: Player,
+              max_year: int | None) -> GameResult:
+    """Play one game from its seed until it ends or year `max_year` is over."""
+    game = Game.new(variant, options, name=f"polydip-{variant.name}-{seed}")
+    fg = FastGame.from_game(game)
+    rng = random.Random(seed)
+    table = fg.table
+    history: list[PhaseRecord] = []
+    while not fg.is_over:
+        pos = fg.position
+        if max_year is not None and pos.phase.year > max_year:
+            break
+        items = fg.items()
+        codes = player(fg, rng)
+        orders: dict[int, list[str]] = {}
+        seen: set[tuple[int, int]] = set()
+        for (p, _i), c in zip(items, codes, strict=True):
+            if c >= 0 and (p, c) not in seen:  # a build chosen twice is carried out once
+                seen.add((p, c))
+                orders.setdefault(p, []).append(table.texts[c])
+        outcome = fg.step(codes)
+        history.append(PhaseRecord(pos, orders, outcome))
+    game.position, game.history = fg.position, history
+    game.status, game.winners = fg.status, list(fg.winners)
+    map_name = None if variant.name.lower() == MAP_NAME else variant.name
+    data = game_to_diplomacy(game, stamp=0, map_name=map_name)
+    line = json.dumps(data, separators=(",", ":")).encode()
+    status = fg.status if fg.is_over else "year_limit"
+    return GameResult(seed, line, len(history), status, fg.position.phase.name)
