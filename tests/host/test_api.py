@@ -226,6 +226,9 @@ def test_the_gm_undoes_pauses_extends_replaces_and_downloads(client):
     deadline = t.gm_state()["deadline"]
     client.post(f"/api/gm/{t.gm}/deadline", json={"extend_minutes": 30})
     assert t.gm_state()["deadline"] > deadline
+    r = client.post(f"/api/gm/{t.gm}/deadline", json={"at": "23:59"})
+    assert r.json()["deadline"][11:16] == "23:59"  # the next 23:59 UTC
+    assert client.post(f"/api/gm/{t.gm}/deadline", json={"at": "25:00"}).status_code == 400
     client.post(f"/api/gm/{t.gm}/pause", json={"paused": True})
     s = t.gm_state()
     assert s["paused"] and s["deadline"] is None

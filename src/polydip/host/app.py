@@ -95,6 +95,8 @@ class PauseIn(BaseModel):
 class DeadlineIn(BaseModel):
     extend_minutes: float | None = Field(None, ge=-527040, le=527040)
     minutes_from_now: float | None = Field(None, ge=0, le=527040)
+    at: str | None = Field(None, max_length=5, pattern=r"^\d{1,2}:\d{2}$",
+                           description="a time of day, HH:MM in UTC: the next time it comes")
 
 
 class ReplaceIn(BaseModel):
@@ -208,7 +210,7 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
 
     @app.post("/api/gm/{token}/deadline", tags=["gm"], responses=ERRORS)
     def gm_deadline(token: Token, body: DeadlineIn) -> dict[str, str | None]:
-        d = host.set_deadline(token, body.extend_minutes, body.minutes_from_now)
+        d = host.set_deadline(token, body.extend_minutes, body.minutes_from_now, body.at)
         return {"deadline": d.isoformat(timespec="seconds") + "Z" if d else None}
 
     @app.post("/api/gm/{token}/replace", tags=["gm"], responses=ERRORS)
@@ -308,6 +310,7 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
     @app.post("/gm/{token}", include_in_schema=False)
     def gm_action(token: Token, action: Annotated[str, Form(max_length=20)],
                   minutes: Annotated[float | None, Form()] = None,
+                  at: Annotated[str, Form(max_length=5)] = "",
                   power: Annotated[str, Form(max_length=100)] = "") -> Response:
         if action == "process":
             host.process_now(token)
@@ -319,6 +322,8 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
             host.set_deadline(token, extend_minutes=minutes or 0)
         elif action == "deadline":
             host.set_deadline(token, minutes_from_now=minutes or 0)
+        elif action == "deadline_at":
+            host.set_deadline(token, at=at)
         elif action == "replace":
             host.replace_player(token, power)
         else:

@@ -2,7 +2,8 @@
 schema brought up to date with the Alembic migrations shipped in this package, and one
 transaction per request.
 
-SQLite allows one writer at a time; every transaction starts with BEGIN IMMEDIATE so that a
+SQLite allows one writer at a time: the transactions of one server queue on a lock, and each
+starts with BEGIN IMMEDIATE (for other processes on the same file) so that a
 read followed by a write never fails half-way ("database is locked") and waits its turn
 instead. PostgreSQL transactions lock the game's row (SELECT ... FOR UPDATE) for the same
 effect per game.
@@ -11,6 +12,7 @@ effect per game.
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -34,6 +36,7 @@ def make_engine(url: str) -> Engine:
             dbapi_conn.isolation_level = None  # SQLAlchemy's BEGIN below, not pysqlite's
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")  # WAL: safe from crashes of the app
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA busy_timeout=60000")
             cur.close()
@@ -65,10 +68,13 @@ class Database:
         self.engine = make_engine(url)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.locks_rows = self.engine.dialect.name != "sqlite"
+        # SQLite has one writer at a time: the server's threads queue here, in turn, rather
+        # than in SQLite's busy handler, which polls with growing sleeps (long waits)
+        self._one_writer = threading.Lock() if not self.locks_rows else None
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[Session]:
-        with self.sessions() as s, s.begin():
+        with self._one_writer or contextlib.nullcontext(), self.sessions() as s, s.begin():
             yield s
 
     def dispose(self) -> None:

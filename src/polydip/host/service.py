@@ -168,15 +168,19 @@ class Host:
     def game(self, s: Session, g: GameRow, seq: int | None = None) -> Game:
         """The game as phase `seq` began (default: the current phase), without its pending
         orders. Shared and cached: read it, never change it (see `fresh_game`)."""
-        row = self.phase_row(s, g, seq)
+        seq = g.seq if seq is None else seq
+        uid = s.scalar(select(PhaseRow.uid).where(PhaseRow.game_id == g.id,
+                                                  PhaseRow.seq == seq))
+        if uid is None:
+            raise NotFound(f"no phase {seq} in this game (0 to {g.seq})")
         with self._cache_lock:
-            game = self._cache.get(row.uid)
+            game = self._cache.get(uid)
             if game is not None:
-                self._cache.move_to_end(row.uid)
+                self._cache.move_to_end(uid)
                 return game
-        game = self._load(g, row)
+        game = self._load(g, self.phase_row(s, g, seq))  # the game file only when not cached
         with self._cache_lock:
-            self._cache[row.uid] = game
+            self._cache[uid] = game
             while len(self._cache) > 256:
                 self._cache.popitem(last=False)
         return game
@@ -192,11 +196,12 @@ class Host:
                                                              data["variant"].get("path", "")))
         return Game.from_record(game_from_json(data, f"game {g.id}"))
 
-    def pending(self, s: Session, g: GameRow, power: int) -> Game:
+    def pending(self, s: Session, g: GameRow, power: int, row: OrderRow | None = None
+                ) -> Game:
         """A view of the current phase holding only `power`'s pending orders (what that
-        power may see), to read or to give orders to."""
+        power may see), to read or to give orders to. `row`: its order row, when read."""
         base = self.game(s, g)
-        row = self.order_rows(s, g).get(power)
+        row = row or self.order_rows(s, g).get(power)
         orders = {power: list(row.lines)} if row is not None and row.lines else {}
         return Game(base.variant, base.map, base.position, base.options, orders,
                     base.history, base.status, base.winners, base.name)
@@ -214,7 +219,8 @@ class Host:
         with self.db.transaction() as s:
             g, p = self.player(s, token, lock=True)
             self._active(g)
-            game = self.pending(s, g, p.power)
+            row = self.order_rows(s, g).get(p.power)
+            game = self.pending(s, g, p.power, row)
             m = game.map
             msg = read_message(m, game.position, text, default_power=p.power)
             foreign = [o for o in msg.orders if o.power != p.power]
@@ -228,7 +234,6 @@ class Host:
 
             problems += apply_message(game, msg)
             lines = list(game.orders.get(p.power, []))
-            row = self.order_rows(s, g).get(p.power)
             if row is None:
                 row = OrderRow(game_id=g.id, seq=g.seq, power=p.power, ready=False)
                 s.add(row)
@@ -353,8 +358,10 @@ class Host:
                     self._start_clock(g, self.game(s, g), now)
 
     def set_deadline(self, gm_token: str, extend_minutes: float | None = None,
-                     minutes_from_now: float | None = None) -> datetime | None:
-        """Extend the deadline by some minutes, or set it some minutes from now."""
+                     minutes_from_now: float | None = None, at: str | None = None
+                     ) -> datetime | None:
+        """Extend the deadline by some minutes, set it some minutes from now, or at a time
+        of day (`at`, "HH:MM" in UTC: the next time the clock shows it)."""
         for v in (extend_minutes, minutes_from_now):
             if v is not None and not -MAX_MINUTES <= v <= MAX_MINUTES:
                 raise HostError(f"minutes must be within ±{MAX_MINUTES:.0f}")
@@ -362,6 +369,8 @@ class Host:
             g = self.gm_game(s, gm_token, lock=True)
             self._active(g)
             now = now_utc()
+            if at is not None:
+                minutes_from_now = _minutes_until(at, now)
             if g.paused:
                 if minutes_from_now is not None:
                     g.paused_left = max(minutes_from_now * 60, 0.0)
@@ -486,6 +495,20 @@ class Host:
     def _active(g: GameRow) -> None:
         if g.status != "active":
             raise Conflict(f"the game is over ({g.status})")
+
+
+def _minutes_until(at: str, now: datetime) -> float:
+    """Minutes from `now` to the next time the clock shows `at` ("HH:MM", UTC)."""
+    try:
+        hh, mm = (int(x) for x in at.strip().split(":"))
+        if not (0 <= hh < 24 and 0 <= mm < 60):
+            raise ValueError
+    except ValueError:
+        raise HostError(f"a time of day is HH:MM, 00:00 to 23:59 (got {at[:20]!r})") from None
+    when = now.replace(hour=hh, minute=mm, second=0, microsecond=0)
+    if when <= now:
+        when += timedelta(days=1)
+    return (when - now).total_seconds() / 60
 
 
 def _names(m) -> str:
