@@ -138,6 +138,12 @@ def deadline_now(page, gm: str, phase: str) -> None:
     pytest.fail(f"{phase} was not processed at its deadline")
 
 
+def map_drawn(page) -> None:
+    """Wait until the map picture has loaded and has a size (the SVG is valid)."""
+    page.wait_for_function("() => { const i = document.getElementById('map'); "
+                           "return i.complete && i.naturalWidth > 0; }")
+
+
 def phase_of(page, link: str) -> str:
     page.goto(link)
     return page.inner_text("p.phase")
@@ -176,7 +182,7 @@ def test_a_standard_year_in_the_browser(page, server, tmp_path):
     page.click("text=Fall 1901 Movement (F1901M)")
     report = page.inner_text("#report")
     assert "A PIC - BUR" in report and "dislodged" in report
-    assert page.eval_on_selector("#map", "img => img.complete && img.naturalWidth > 0")
+    map_drawn(page)
     shot_map = tmp_path / "host-map.png"
     page.screenshot(path=str(shot_map))
     # the retreat, picked; the build, typed
@@ -193,7 +199,7 @@ def test_a_standard_year_in_the_browser(page, server, tmp_path):
     assert "Russia\t5\t5" in powers
     page.goto(links["Russia"])
     type_orders(page, links["Russia"], "F Rumania - Bulgaria\nA Warsaw - Galicia")
-    page.wait_for_function("document.getElementById('map').complete")
+    map_drawn(page)
     shot_player = tmp_path / "host-player.png"
     page.screenshot(path=str(shot_player), full_page=False)
     for shot in (shot_map, shot_player):
