@@ -89,6 +89,7 @@ def test_orders_are_echoed_as_understood_with_line_problems(client):
     assert "Wales" in by_line[4]["suggestion"]
     assert "you play England" in by_line[5]["reason"]
     assert r["ignored_lines"] == [1, 6]
+    assert by_line[1]["reason"] == by_line[6]["reason"] == "not read as an order"
     # replace mode: the text is the power's whole set of orders
     r = t.order("England", "A LVP - YOR")
     assert r["understood"] == ["A LVP - YOR"]
@@ -335,3 +336,81 @@ def test_a_failure_while_processing_leaves_the_phase_as_it_was(client, monkeypat
     s = t.state("France")
     assert s["phase"] == "S1901M" and s["orders"] == ["A PAR - BUR"] and s["history"] == []
     assert t.process() == "F1901M"
+
+
+def test_the_pages_forms_do_what_the_gm_and_players_ask(client):
+    page = client.post("/new", data={"variant": "standard", "name": "Forms",
+                                     "options": "convoy_paradox=1982",
+                                     "movement_minutes": "90", "retreat_minutes": "10",
+                                     "adjustment_minutes": "10", "nmr_limit": "2"},
+                       follow_redirects=False)
+    assert page.status_code == 303
+    gm = page.headers["location"].rsplit("/", 1)[1]
+    state = client.get(f"/api/gm/{gm}").json()
+    assert state["options"] == {"convoy_paradox": "1982"} and state["nmr_limit"] == 2
+    france = state["links"]["France"]
+    r = client.post(f"/play/{france}/orders",
+                    data={"text": "A Paris - Burgundy\nA Marseilles - Spian\nhi all"})
+    assert r.status_code == 200 and "A PAR - BUR" in r.text
+    assert "did you mean Spain?" in r.text and "not read as an order" in r.text
+    r = client.post(f"/play/{france}/orders", data={"pick": ["F BRE - MAO", ""]})
+    assert "F BRE - MAO" in r.text and "A PAR - BUR" in r.text
+    assert client.post(f"/play/{france}/orders", data={"pick": [""]}).status_code == 400
+    client.post(f"/play/{france}/ready", data={"ready": "1"})
+    client.post(f"/play/{france}/draw", data={"vote": "1"})
+    mine = client.get(f"/api/play/{france}").json()
+    assert mine["ready"] and mine["draw_vote"]
+    for action in ("pause", "resume", "extend", "process", "undo"):
+        r = client.post(f"/gm/{gm}", data={"action": action, "minutes": "5"},
+                        follow_redirects=False)
+        assert r.status_code == 303, (action, r.text)
+    assert client.get(f"/api/gm/{gm}").json()["phase"] == "S1901M"
+    r = client.post(f"/gm/{gm}", data={"action": "replace", "power": "France"})
+    assert r.status_code == 200 and client.get(f"/play/{france}").status_code == 404
+    r = client.post(f"/gm/{gm}", data={"action": "explode"})
+    assert r.status_code == 400 and "unknown action" in r.text
+    r = client.post("/new", files={"variant_file": ("bad.toml", b"\xff\xfe")})
+    assert r.status_code == 400 and "UTF-8" in r.text
+    r = client.post("/new", data={"movement_minutes": "soon"})
+    assert r.status_code == 422 and "movement_minutes" in r.text
+
+
+def test_a_game_that_cannot_be_processed_does_not_stop_the_others(client, monkeypatch):
+    first, second = Table(client), Table(client)
+    host = client.app.state.host
+    for t in (first, second):
+        client.post(f"/api/gm/{t.gm}/deadline", json={"minutes_from_now": 0})
+    real = host._process
+    broken = first.gm_state()["game"]
+
+    def process(s, g, now):
+        if g.id == broken:
+            from polydip.errors import PolydipError
+
+            raise PolydipError("the variant file went missing")
+        real(s, g, now)
+
+    monkeypatch.setattr(host, "_process", process)
+    assert host.process_due() == [second.gm_state()["game"]]
+    assert first.gm_state()["phase"] == "S1901M"
+
+
+def test_the_map_is_never_stale(client):
+    """The current map changes with the power's orders and with the phase; the browser may
+    keep a copy but must ask (ETag), and gets 304 only when nothing changed."""
+    t = Table(client)
+    url = f"/api/play/{t.tokens['France']}/map.svg"
+    first = client.get(url)
+    assert "no-cache" in first.headers["cache-control"]
+    etag = first.headers["etag"]
+    assert client.get(url, headers={"if-none-match": etag}).status_code == 304
+    t.order("France", "A PAR - BUR")
+    second = client.get(url, headers={"if-none-match": etag})
+    assert second.status_code == 200 and second.headers["etag"] != etag
+    # another power's orders change nothing France may see
+    t.order("Germany", "A MUN - RUH")
+    assert client.get(url, headers={"if-none-match": second.headers["etag"]}
+                      ).status_code == 304
+    t.process()
+    third = client.get(url, headers={"if-none-match": second.headers["etag"]})
+    assert third.status_code == 200 and "F1901M" in third.text

@@ -184,7 +184,7 @@ def test_a_standard_year_in_the_browser(page, server, tmp_path):
     assert "A PIC - BUR" in report and "dislodged" in report
     map_drawn(page)
     shot_map = tmp_path / "host-map.png"
-    page.screenshot(path=str(shot_map))
+    page.screenshot(path=str(shot_map), full_page=True)
     # the retreat, picked; the build, typed
     page.goto(links["Germany"])
     assert "A BUR" in page.inner_text("#picker")

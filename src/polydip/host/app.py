@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
+from collections import OrderedDict
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -182,10 +184,10 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
 
     @app.get("/api/play/{token}/map.svg", tags=["players"], responses=ERRORS,
              response_class=Response)
-    def play_map(token: Token, seq: int | None = None) -> Response:
+    def play_map(token: Token, request: Request, seq: int | None = None) -> Response:
         with db.transaction() as s:
             g, p = host.player(s, token)
-            return _svg(s, g, seq, p.power)
+            return _svg(s, g, seq, p.power, request)
 
     @app.get("/api/gm/{token}", tags=["gm"], responses=ERRORS)
     def gm_get(token: Token) -> dict[str, Any]:
@@ -233,36 +235,51 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
 
     @app.get("/api/gm/{token}/map.svg", tags=["gm"], responses=ERRORS,
              response_class=Response)
-    def gm_map(token: Token, seq: int | None = None) -> Response:
+    def gm_map(token: Token, request: Request, seq: int | None = None) -> Response:
         with db.transaction() as s:
-            return _svg(s, host.gm_game(s, token), seq, None)
+            return _svg(s, host.gm_game(s, token), seq, None, request)
 
     def _phase(s, g, seq: int) -> dict[str, Any]:
         return {"seq": seq, "report": phase_report(host, s, g, seq),
                 "report_json": json.loads(phase_report(host, s, g, seq, "json"))}
 
-    def _svg(s, g, seq: int | None, power: int | None) -> Response:
+    svg_cache: OrderedDict[str, str] = OrderedDict()
+
+    def _svg(s, g, seq: int | None, power: int | None, request: Request) -> Response:
+        """A map: the current phase with the orders this link may see, or a processed
+        phase. Its ETag names the phase's version and those orders, so a browser asks again
+        on every view (no stale map after a phase or an order changes) and gets 304 when
+        nothing did."""
+        from polydip.game.game import Game
         from polydip.render import picture_svg
 
-        if seq is None or seq == g.seq:  # the current phase with the orders one may see
+        current = seq is None or seq == g.seq
+        if not current and not 0 <= seq < g.seq:
+            raise NotFound(f"no processed phase {seq} (0 to {g.seq - 1})")
+        base = host.game(s, g, g.seq if current else seq + 1)
+        if current:
             if power is None:
-                game = host.game(s, g)
-                rows = host.order_rows(s, g)
-                from polydip.game.game import Game
-
-                game = Game(game.variant, game.map, game.position, game.options,
-                            {p: list(r.lines) for p, r in rows.items() if r.lines},
-                            game.history)
+                orders = {p: list(r.lines) for p, r in host.order_rows(s, g).items() if r.lines}
             else:
-                game = host.pending(s, g, power)
-            svg = picture_svg(game)
+                orders = host.pending(s, g, power).orders
+            game = Game(base.variant, base.map, base.position, base.options, orders,
+                        base.history, base.status, base.winners, base.name)
+            phase = None
         else:
-            if not 0 <= seq < g.seq:
-                raise NotFound(f"no processed phase {seq} (0 to {g.seq - 1})")
-            game = host.game(s, g, seq + 1)
-            svg = picture_svg(game, game.history[seq].position.phase.name)
-        return Response(svg, media_type="image/svg+xml",
-                        headers={"Cache-Control": "private, max-age=5"})
+            game, orders, phase = base, {}, base.history[seq].position.phase.name
+        uid = host.phase_uid(s, g, g.seq if current else seq + 1)
+        version = json.dumps([uid, sorted(orders.items()), phase])
+        etag = '"' + hashlib.sha1(version.encode()).hexdigest()[:20] + '"'
+        headers = {"Cache-Control": "private, no-cache", "ETag": etag}
+        if request.headers.get("if-none-match") == etag:
+            return Response(status_code=304, headers=headers)
+        svg = svg_cache.get(etag)
+        if svg is None:
+            svg = picture_svg(game, phase)
+            svg_cache[etag] = svg
+            while len(svg_cache) > 16:
+                svg_cache.popitem(last=False)
+        return Response(svg, media_type="image/svg+xml", headers=headers)
 
     # ---- pages -----------------------------------------------------------------------------
 

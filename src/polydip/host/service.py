@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import threading
 import uuid
 from collections import OrderedDict
@@ -27,8 +28,10 @@ from polydip.game.game import Game
 from polydip.host.db import Database
 from polydip.host.models import DrawVoteRow, GameRow, OrderRow, PhaseRow, PowerRow
 from polydip.host.tokens import new_token, power_token, token_hash
-from polydip.orders.message import LineProblem, read_message
+from polydip.orders.message import LineProblem, apply_message, order_examples, read_message
 from polydip.report import missed_orders, pending_lines
+
+log = logging.getLogger("polydip.host")
 
 # deadlines in minutes when the GM gives none: a day to move, half a day otherwise
 DEFAULT_MINUTES = {"M": 24 * 60.0, "R": 12 * 60.0, "A": 12 * 60.0}
@@ -165,14 +168,20 @@ class Host:
             raise NotFound(f"no phase {seq} in this game (0 to {g.seq})")
         return row
 
-    def game(self, s: Session, g: GameRow, seq: int | None = None) -> Game:
-        """The game as phase `seq` began (default: the current phase), without its pending
-        orders. Shared and cached: read it, never change it (see `fresh_game`)."""
+    def phase_uid(self, s: Session, g: GameRow, seq: int | None = None) -> str:
+        """What names the version of phase `seq` (changed by a draw, new after an undo)."""
         seq = g.seq if seq is None else seq
         uid = s.scalar(select(PhaseRow.uid).where(PhaseRow.game_id == g.id,
                                                   PhaseRow.seq == seq))
         if uid is None:
             raise NotFound(f"no phase {seq} in this game (0 to {g.seq})")
+        return uid
+
+    def game(self, s: Session, g: GameRow, seq: int | None = None) -> Game:
+        """The game as phase `seq` began (default: the current phase), without its pending
+        orders. Shared and cached: read it, never change it (see `fresh_game`)."""
+        seq = g.seq if seq is None else seq
+        uid = self.phase_uid(s, g, seq)
         with self._cache_lock:
             game = self._cache.get(uid)
             if game is not None:
@@ -228,10 +237,13 @@ class Host:
             problems = list(msg.problems) + [
                 LineProblem(o.line, o.text, f"you play {m.powers[p.power]}; orders for "
                             f"{m.powers[o.power]} are not taken") for o in foreign]
+            lines_typed = text.splitlines()
+            problems += [  # in a box meant for orders, no line passes unremarked
+                LineProblem(n, lines_typed[n - 1].strip(), "not read as an order",
+                            order_examples(game.position.phase.type))
+                for n in msg.ignored if 0 < n <= len(lines_typed)]
             if mode == "replace":
                 game.orders.pop(p.power, None)
-            from polydip.orders.message import apply_message
-
             problems += apply_message(game, msg)
             lines = list(game.orders.get(p.power, []))
             if row is None:
@@ -432,13 +444,17 @@ class Host:
                 GameRow.deadline.is_not(None), GameRow.deadline <= now)))
         done = []
         for gid in due:
-            with self.db.transaction() as s:
-                g = s.scalars(self._locked(select(GameRow).where(GameRow.id == gid), True)
-                              ).one()
-                if g.status != "active" or g.paused or g.deadline is None or g.deadline > now:
-                    continue  # processed meanwhile by a request or another server
-                self._process(s, g, now)
-                done.append(gid)
+            try:
+                with self.db.transaction() as s:
+                    g = s.scalars(self._locked(select(GameRow).where(GameRow.id == gid), True)
+                                  ).one()
+                    if (g.status != "active" or g.paused or g.deadline is None
+                            or g.deadline > now):
+                        continue  # processed meanwhile by a request or another server
+                    self._process(s, g, now)
+                    done.append(gid)
+            except PolydipError as exc:  # one game that cannot be processed: the GM sees
+                log.error("game %s cannot be processed: %s", gid, exc)  # it at once
         return done
 
     def _all_ready(self, s: Session, g: GameRow) -> bool:
