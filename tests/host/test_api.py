@@ -135,6 +135,9 @@ def test_bad_links_and_bodies_get_4xx_with_a_message(client):
     assert client.post(f"/api/play/{e}/orders", json={"text": "x" * 20_001}).status_code == 422
     r = client.post("/api/games", json={"variant": "standrd"})
     assert r.status_code == 400 and "did you mean" in r.json()["detail"]
+    for path in ("pyproject.toml", "/etc/passwd", "../polydip.db"):  # never a server file
+        r = client.post("/api/games", json={"variant": path})
+        assert r.status_code == 400 and "no built-in variant" in r.json()["detail"]
     r = client.post("/api/games", json={"variant": "standard", "options": {"colour": 1}})
     assert r.status_code == 400 and "unknown option" in r.json()["detail"]
     r = client.post("/api/games", json={"variant": "standard", "variant_text": "[[["})

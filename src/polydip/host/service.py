@@ -90,10 +90,16 @@ class Host:
             if len(variant_text) > MAX_VARIANT_TEXT:
                 raise HostError("the variant file is larger than 2 MB")
             source = str(self._variant_file(variant_text, variant))
-        else:
-            source = variant
-            if "/" in variant or "\\" in variant or variant.startswith("."):
-                raise HostError("name a built-in variant, or upload a variant file")
+        else:  # a built-in variant by name, never a file of the server's
+            from polydip.errors import did_you_mean
+            from polydip.variants.loader import builtin_names
+
+            source = variant.strip().lower()
+            if source not in builtin_names():
+                raise HostError(f"no built-in variant named {variant[:80]!r}"
+                                + did_you_mean(variant, builtin_names())
+                                + f"; built-in variants: {', '.join(builtin_names())}; "
+                                "or upload a variant file")
         game = Game.new(source, options or {}, name=name[:200])
         gm = new_token()
         now = now_utc()
