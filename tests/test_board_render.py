@@ -3,6 +3,8 @@ unit beside its own, one element per province with data-province, names full or 
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
 import time
 
@@ -12,6 +14,7 @@ from polydip.game.game import Game
 from polydip.oneshot import build_position
 from polydip.render import picture_svg
 from polydip.render.board import load_board
+from polydip.variants.loader import builtin_names
 
 
 def _rings(d: str) -> list[list[tuple[float, float]]]:
@@ -130,19 +133,26 @@ def test_home_centers_are_marked() -> None:
                                    for h in p.homes)
 
 
-def test_no_power_is_drawn_in_the_sea_colour() -> None:
-    from polydip.render.colors import SEA, difference, mix, power_colors
+@pytest.mark.parametrize("name", builtin_names())
+def test_every_power_has_a_colour_of_its_own(name: str) -> None:
+    """Issue 9: no power close to the sea's colour, powers told apart also by colour-blind
+    players; beyond ten powers (LAD 1890 has 12, The Twentieth Century 13) no two powers
+    share a colour and every pair differs clearly for normal vision."""
+    from polydip.render.colors import SEA, _views, difference, mix, power_colors
 
-    for name in ("standard", "wita"):
-        g = Game.new(name)
-        colors = power_colors([p.color for p in g.variant.powers])
-        for c in colors:
-            assert difference(mix(c, "#ffffff", 0.42), SEA) >= 20
-        assert all(difference(a, b) >= 20 for i, a in enumerate(colors)
-                   for b in colors[:i])
+    powers = Game.new(name).variant.powers
+    colors = power_colors([p.color or "#888888" for p in powers])
+    assert len(set(colors)) == len(powers)
+    for c in colors:
+        assert difference(mix(c, "#ffffff", 0.42), SEA) >= 20
+    pairs = [(a, b) for i, a in enumerate(colors) for b in colors[:i]]
+    if len(powers) <= 10:
+        assert all(difference(a, b) >= 20 for a, b in pairs)
+    else:
+        assert all(math.dist(_views(a)[0], _views(b)[0]) >= 30 for a, b in pairs)
 
 
-@pytest.mark.parametrize("name", ["standard", "wita"])
+@pytest.mark.parametrize("name", ["standard", "wita", "war_in_north_america"])
 def test_render_time(name: str) -> None:
     g = Game.new(name)
     load_board(g.variant)
@@ -150,3 +160,67 @@ def test_render_time(name: str) -> None:
     t = time.perf_counter()
     picture_svg(g)
     assert time.perf_counter() - t < 0.2
+
+
+def test_the_legend_counts_centers_by_value_as_the_report_does() -> None:
+    """LAD 1890: "capitals count 2 for victory and adjustments" — the legend's count is the
+    one the report and the adjustments use, not the number of provinces."""
+    g = Game.new("lad1890")
+    m = g.map
+    argentina = m.powers.index("Argentina")
+    owned = g.position.centers_of(argentina)
+    by_value = sum(m.sc_value[c] for c in owned)
+    assert by_value > len(owned)  # Buenos Aires, a capital, counts twice
+    assert f">{by_value} centers · " in picture_svg(g).split('class="legend"')[1].split(
+        ">Argentina<")[1]
+
+
+# every built-in variant that has a board
+BOARD_VARIANTS = ["standard", "wita", "war_in_north_america"]
+
+
+@pytest.mark.parametrize("name", BOARD_VARIANTS)
+def test_a_unit_in_every_location_is_drawn_inside_its_province(name: str) -> None:
+    """A position with a unit in every location a unit may stand (a fleet on each named
+    coast) and, in each open space (no stacking limit, as Cape Horn), a unit of every
+    power: each unit is drawn inside its own province, none on top of another."""
+    from polydip.state import Unit
+
+    g = Game.new(name)
+    m = g.map
+    units = []
+    for loc in range(m.n_loc):
+        kinds = [k for k in range(len(m.kinds)) if m.occupy[k][loc]]
+        if kinds:
+            units.append(Unit(0, kinds[0], loc))
+    for p in range(m.n_prov):
+        if m.open_space[p]:
+            kind = next(u.kind for u in units if u.loc == p)
+            units += [Unit(q, kind, p) for q in range(1, len(m.powers))]
+    g.position.units = units
+    svg = picture_svg(g)
+    _check_units_inside(svg, g)
+    drawn = _units(svg)
+    assert len(drawn) == len(units)
+    for p in range(m.n_prov):  # the units of an open space stand apart
+        if m.open_space[p]:
+            pts = [at for unit, at in drawn if unit.split()[1] == m.prov_abbr[p]]
+            assert len(pts) == len(m.powers)
+            assert min(math.dist(a, b) for a, b in itertools.combinations(pts, 2)) >= 18
+
+
+@pytest.mark.parametrize("name", BOARD_VARIANTS)
+def test_random_phases_draw_every_unit_inside_its_province(name: str) -> None:
+    """Four phases of random orders (moves, supports, retreats, builds): every unit of every
+    phase drawn is inside its province."""
+    import random
+
+    from polydip.play import random_orders
+
+    g = Game.new(name)
+    rng = random.Random(5)
+    for _ in range(4):
+        for p, lst in random_orders(g.map, g.position, rng).items():
+            g.set_orders(p, lst)
+        g.process()
+        _check_units_inside(picture_svg(g, g.history[-1].position.phase.name), g)

@@ -190,8 +190,9 @@ def test_the_calendar_runs_a_b_c_d_and_ends_after_1917() -> None:
     out = adjudicate(phase="A1891M", units={"Peru": ["A LIM", "A ANC"], "Chile": ["A ARE"]},
                      orders={"Peru": ["A ANC - LIM"], "Chile": ["A ARE - LIM"]})
     assert out["next_phase"] == "C1891M"
-    attack = {"units": {"Peru": ["A CUZ", "A AYA"], "Chile": ["A ARE"]},
-              "orders": {"Peru": ["A CUZ - ARE", "A AYA S A CUZ - ARE"]}}
+    # (not over the Andes, and with a support from outside the mountain provinces)
+    attack = {"units": {"Peru": ["A LIM", "F NAZ"], "Chile": ["A ARE"]},
+              "orders": {"Peru": ["A LIM - ARE", "F NAZ S A LIM - ARE"]}}
     out = adjudicate(phase="A1891M", **attack)
     assert out["next_phase"] == "B1891R"  # the dislodged army retreats in phase B
     assert out["dislodged"]["Chile"][0]["unit"] == "A ARE"

@@ -14,7 +14,10 @@ to X), and the unit and province a support or convoy names.
 
 Positions are drawn by hypothesis from every shipped variant (discovered, not listed here)
 and from the test maps with the rule modules that change what is legal: passages closed by
-control (on coasts, over land and sea edges), open spaces, neutral units that always hold.
+control (on coasts, over land and sea edges), open spaces, neutral units that always hold,
+and the terrain rules (supports forbidden from or across some provinces and borders, moves
+that need support, armies that may only go back where they came from — positions on maps
+with that rule remember a random origin for some of them).
 """
 
 from __future__ import annotations
@@ -76,6 +79,39 @@ exempt = ["F"]
 """
 
 
+TERRAIN_RULES = """
+[rules.mountains]
+provinces = "mountain"
+borders = "mountain"
+no_support_across = ["F"]
+
+[rules.weak_crossings]
+borders = "pass"
+
+[rules.supported_crossings]
+borders = "ridge"
+seasons = ["S"]
+
+[rules.rainforests]
+borders = "rainforest"
+no_support_across = ["A"]
+provinces = "rainforest"
+way_back_only = ["A"]
+
+[rules.swamps]
+provinces = "swamp"
+kinds = ["A"]
+
+[rules.deserts]
+provinces = "desert"
+
+[[rules.vacant_crossings.crossing]]
+edges = ["I1-I2"]
+while_vacant = "ISEA"
+support_kinds = ["F"]
+"""
+
+
 def _tiny() -> str:
     text = (HERE / "tiny.toml").read_text()
     for old, new in TINY_STRAIT.items():
@@ -92,13 +128,16 @@ def get_map(name: str) -> Map:
             v = parse_variant(_tiny(), "tiny+rules.toml")
         elif name == "geo+passages":
             v = parse_variant((HERE / "geo.toml").read_text() + GEO_RULES, "geo+passages.toml")
+        elif name == "terrain+rules":
+            v = parse_variant((HERE / "terrain.toml").read_text() + TERRAIN_RULES,
+                              "terrain+rules.toml")
         else:
             v = load_variant(name)
         MAPS[name] = compile_map(v)
     return MAPS[name]
 
 
-VARIANTS = [*builtin_names(), "tiny+rules", "geo+passages"]
+VARIANTS = [*builtin_names(), "tiny+rules", "geo+passages", "terrain+rules"]
 
 
 MAX_UNITS = 40
@@ -131,8 +170,22 @@ def random_position(m: Map, rng: random.Random, density: float) -> Position:
         units = units[:MAX_UNITS]
     owners = [rng.choice([-1, *range(len(m.powers))]) if m.is_sc[i] else -1
               for i in range(m.n_prov)]
+    extra = way_back(m, units, rng) if "rainforests" in m.variant.rules else {}
     return Position(Phase(1901, season, "M"), units, owners, [], frozenset(),
-                    [tuple(h) for h in m.homes], None, {})
+                    [tuple(h) for h in m.homes], None, extra)
+
+
+def way_back(m: Map, units: list[Unit], rng: random.Random) -> dict:
+    """rules/rainforests.py's memory: half the armies in a rainforest province entered it
+    from a random neighbour."""
+    forest = {a for a, p in m.variant.provinces.items() if "rainforest" in p.tags}
+    came = {}
+    for u in units:
+        p = m.loc_prov[u.loc]
+        if m.prov_abbr[p] in forest and m.kinds[u.kind] == "A" and rng.random() < 0.5:
+            came[m.unit_str(u.kind, u.loc)] = m.prov_abbr[rng.choice(
+                sorted(m.prov_neighbours[p]))]
+    return {"rainforests": came} if came else {}
 
 
 class Judge:

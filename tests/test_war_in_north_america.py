@@ -14,6 +14,7 @@ import random
 import re
 
 import pytest
+from scenario import Scenario
 
 from polydip.game.game import Game
 from polydip.geography.map import compile_map, normalize_name
@@ -61,29 +62,8 @@ SEED_PLACES = {
 }
 
 
-def adjudicate(units: dict[str, list[str]], orders: dict[str, list[str]],
-               phase: str = "S1861M", **extra) -> dict:
-    out = adjudicate_request({"variant": V, "phase": phase, "units": units, "orders": orders,
-                              **extra})
-    assert "error" not in out, out
-    assert out["errors"] == [], out["errors"]
-    return out
-
-
-def move(unit: str, dest: str, power: str = "Canada") -> str:
-    """Where a lone `unit` of `power` ends after ordering it to `dest`."""
-    out = adjudicate({power: [unit]}, {power: [f"{unit} - {dest}"]})
-    return out["units"][power][0]
-
-
-def path(unit: str, *steps: str, power: str = "Canada") -> str:
-    """Order a lone unit along `steps`, one move a phase; return where it ends."""
-    for step in steps:
-        kind = unit.split()[0]
-        unit = move(unit, step, power)
-        assert unit.split()[1].split("/")[0] == step.split("/")[0], (unit, step)
-        unit = f"{kind} {unit.split()[1]}"
-    return unit
+_SCENARIO = Scenario(V, "S1861M", "Canada")
+adjudicate, move, path = _SCENARIO.adjudicate, _SCENARIO.move, _SCENARIO.path
 
 
 def units_of(g: Game) -> dict[str, set[str]]:

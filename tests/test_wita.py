@@ -11,10 +11,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from scenario import Scenario
 
 from polydip.game.game import Game
 from polydip.geography.map import compile_map
-from polydip.oneshot import adjudicate_request, parse_unit
+from polydip.oneshot import parse_unit
 from polydip.play import random_orders
 from polydip.state import Phase, Unit
 from polydip.variants.check import check_variant
@@ -231,29 +232,8 @@ def power_name(seed_name: str) -> str:
     return seed_name.replace("_", " ")
 
 
-def adjudicate(units: dict[str, list[str]], orders: dict[str, list[str]],
-               phase: str = "S1846M", **extra) -> dict:
-    out = adjudicate_request({"variant": "wita", "phase": phase, "units": units,
-                              "orders": orders, **extra})
-    assert "error" not in out, out
-    assert out["errors"] == [], out["errors"]
-    return out
-
-
-def move(unit: str, dest: str, power: str = "Spain") -> str:
-    """Where a lone `unit` of `power` ends after ordering it to `dest`."""
-    out = adjudicate({power: [unit]}, {power: [f"{unit} - {dest}"]})
-    return out["units"][power][0]
-
-
-def path(unit: str, *steps: str, power: str = "Spain") -> str:
-    """Order a lone unit along `steps`, one move a phase; return where it ends."""
-    for step in steps:
-        kind = unit.split()[0]
-        unit = move(unit, step, power)
-        assert unit.split()[1].split("/")[0] == step.split("/")[0], (unit, step)
-        unit = f"{kind} {unit.split()[1]}"
-    return unit
+_SCENARIO = Scenario("wita", "S1846M", "Spain")
+adjudicate, move, path = _SCENARIO.adjudicate, _SCENARIO.move, _SCENARIO.path
 
 
 # ---- the variant file ---------------------------------------------------------------------

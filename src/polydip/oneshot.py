@@ -162,6 +162,8 @@ def outcome_json(m: Map, pos: Position, results, errors, phase: str, rid: Any = 
         "next_phase": pos.phase.name,
         "errors": [f"{m.powers[p]}: {msg}" for p, msg in errors],
     })
+    if pos.extra:  # what rule modules remember for the next phase, to pass back in
+        out["extra"] = pos.extra
     return out
 
 

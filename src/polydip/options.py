@@ -31,6 +31,16 @@ OPTIONS: dict[str, tuple[Any, tuple[Any, ...] | None, str]] = {
                             "anywhere (its only orders are disbands); by default such units "
                             "are destroyed at once and play goes on, as every site, DPjudge "
                             "and the diplomacy package do"),
+    "crossing_strength": ("move", ("move", "attack"),
+                          "rules/weak_crossings.py (Latin American Diplomacy's Greater Andes): "
+                          "a unit crossing such a border counts only its supports in its whole "
+                          "move — attack, prevent and defend strengths ('move') — or in its "
+                          "attack strength only ('attack', the rule's words read literally)"),
+    "supported_crossing": ("ordered", ("ordered", "given"),
+                           "rules/supported_crossings.py (Latin American Diplomacy's Chilean "
+                           "Andes): a crossing is 'supported' when a valid support is ordered "
+                           "for it ('ordered'), or only when a support is given, not cut "
+                           "('given')"),
     "passage_permissions": ({}, None,
                             "controlled passages: {passage: {controlling power: [powers it "
                             "lets through]}} (rules/controlled_passages.py)"),

@@ -13,7 +13,12 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from polydip.adjudication.adjustments import adjustment_counts, build_sites
+from polydip.adjudication.adjustments import (
+    adjustment_counts,
+    build_room,
+    build_sites,
+    site_groups,
+)
 from polydip.errors import PolydipError
 from polydip.game.calendar import season_name
 from polydip.game.engine import MOVEMENT_TYPES, bind_to_units, parse_orders
@@ -60,11 +65,14 @@ class DislodgedLine:
 @dataclass(slots=True)
 class Adjustment:
     power: str
-    centers: int
+    centers: int  # counted by value (a capital worth 2 counts twice)
     units: int
     change: int  # + builds allowed, - removals due
-    sites: list[str]  # build sites (under the variant's build rule) where it may build
+    sites: list[str]  # build sites (under the variant's build rules) where it may build
     sites_shown: list[str] = field(default_factory=list)
+    room: int = -1  # how many of the builds fit on the sites (-1: one per site)
+    off_center: list[str] = field(default_factory=list)  # sites only some builds may use
+    off_center_max: int = 0  # ... how many
 
 
 @dataclass(slots=True)
@@ -130,7 +138,8 @@ def build_report(game, record, final: bool = False, names: str = "short") -> Rep
             [place_words(m, x, names) for x in d.retreats]))
     changes = [(m.prov_abbr[c], m.powers[a] if a >= 0 else None, m.powers[b])
                for c, a, b in outcome.center_changes]
-    centers = {m.powers[p]: len(nxt.centers_of(p)) for p in range(len(m.powers))}
+    centers = {m.powers[p]: sum(m.sc_value[c] for c in nxt.centers_of(p))
+               for p in range(len(m.powers))}  # by value: a capital worth 2 counts twice
     adjustments = []
     if nxt.phase.type == "A":
         counts = adjustment_counts(m, nxt)
@@ -139,9 +148,17 @@ def build_report(game, record, final: bool = False, names: str = "short") -> Rep
             if delta == 0 and not n_units and not centers[m.powers[p]]:
                 continue
             sites = build_sites(m, nxt, p) if delta > 0 else []
-            adjustments.append(Adjustment(m.powers[p], centers[m.powers[p]], n_units, delta,
-                                          [m.prov_abbr[s] for s in sites],
-                                          [place_words(m, s, names) for s in sites]))
+            a = Adjustment(m.powers[p], centers[m.powers[p]], n_units, delta,
+                           [m.prov_abbr[s] for s in sites],
+                           [place_words(m, s, names) for s in sites])
+            if delta > 0:
+                usual, groups = site_groups(m, nxt, p)
+                a.room = build_room(m, nxt, p)
+                off = {q for g, _ in groups for q in g} - set(usual)
+                if off:
+                    a.off_center = [m.prov_abbr[q] for q in sites if q in off]
+                    a.off_center_max = sum(n for _, n in groups)
+            adjustments.append(a)
     rep = Report(v.name, pos.phase.name, phase_title(v, pos.phase),
                  [s for s in sections.values() if s.orders or s.rejected], dislodged, changes,
                  centers, adjustments, nxt.phase.name, phase_title(v, nxt.phase))
@@ -172,7 +189,7 @@ def _waived(m, pos, outcome) -> dict[str, int]:
     for p, delta in enumerate(counts):
         if delta <= 0:
             continue
-        room = min(delta, len(build_sites(m, pos, p)))
+        room = min(delta, build_room(m, pos, p))
         made = sum(1 for r in outcome.results
                    if r.power == p and not r.result and r.text.endswith(" B"))
         if made < room:
@@ -248,10 +265,13 @@ def _order_text(ptype: str, text: str) -> str:
 
 def _adjustment_words(a: Adjustment) -> str:
     if a.change > 0:
-        n = min(a.change, len(a.sites))
+        n = min(a.change, len(a.sites) if a.room < 0 else a.room)
         if not n:
             return f"may build {a.change} but has no free build site"
         s = f"builds {n} (build sites: {', '.join(a.sites_shown or a.sites)})"
+        if a.off_center and n > 1:
+            s += (f"; at most {a.off_center_max} off the centers "
+                  f"({', '.join(a.off_center)})")
         if n < a.change:
             s += f"; {a.change - n} more allowed but no room"
         return s

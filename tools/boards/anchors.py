@@ -164,9 +164,11 @@ def label_box(name: str, full: bool, size: float, center: bool) -> tuple[float, 
 
 
 def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land: list[bool],
-          seeds, unit_r: float, full: bool, label_size: float, say) -> dict[int, dict]:
+          seeds, unit_r: float, full: bool, label_size: float, say,
+          slots: dict[int, int] | None = None) -> dict[int, dict]:
     """Anchors per province (board pixels); labels are placed last, all together, so that
-    none covers another label or a unit."""
+    none covers another label or a unit. `slots`: province → how many more units it needs
+    room for (an open space, where any number of units may stand)."""
     out: dict[int, dict] = {}
     objs = ndimage.find_objects(region + 1)
     coast_seas: dict[tuple[int, str], set[int]] = {}
@@ -178,6 +180,7 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
                 q = m.prov_index[other.split("/")[0]]
                 coast_seas.setdefault((m.prov_index[pa], c), set()).add(q)
     cands: dict[int, tuple] = {}
+    edts: dict[int, tuple[int, int, np.ndarray]] = {}
     narrow: list[str] = []
     for p in range(n):
         sl = objs[p] if p < len(objs) else None
@@ -188,6 +191,7 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
         sub = region[y0:y1, x0:x1]
         mask = sub == p
         edt = _edt_inside(mask) / ss  # board px
+        edts[p] = (x0, y0, edt)
         yy, xx = np.nonzero(mask)
         px = (xx + x0 + 0.5) / ss
         py = (yy + y0 + 0.5) / ss
@@ -211,6 +215,8 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
             seas = coast_seas.get((p, c), set())
             if not seas:
                 continue
+            # the waters of the coast (a fleet also sails along it to land provinces)
+            seas = {q for q in seas if not land[q]} or seas
             tmask = np.isin(sub, list(seas))
             if not tmask.any():
                 dsea = np.zeros_like(clear)
@@ -240,7 +246,7 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
     order = sorted(cands, key=lambda p: len(cands[p][0]))
 
     def label_cost(p: int, bw: float, bh: float, reach: float = 1.6) -> np.ndarray:
-        cx, cy, cl, (x0, y0, mask) = cands[p]
+        cx, cy, cl, _ = cands[p]
         ux, uy = out[p]["unit"]
         du = np.hypot(cx - ux, cy - uy)
         cost = (0.25 * np.abs(du - 24.0) + 0.6 * np.maximum(du - 45.0, 0) - 1.5 * (cy > uy)
@@ -255,9 +261,14 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
             ow = np.clip(np.minimum(bx1, a1) - np.maximum(bx0, a0), 0, None)
             oh = np.clip(np.minimum(by1, b1) - np.maximum(by0, b0), 0, None)
             cost = cost + 0.5 * ow * oh
-        # how much of the box lies outside the province
+        return cost + 8.0 * outside_count(p, bw, bh)
+
+    def outside_count(p: int, bw: float, bh: float) -> np.ndarray:
+        """Per candidate: how many of six points of the label's box lie outside the
+        province (its corners and the middles of its long sides)."""
+        cx, cy, _cl, (x0, y0, mask) = cands[p]
         h, w = mask.shape
-        outside = np.zeros_like(cost)
+        outside = np.zeros(len(cx))
         for fx in (-0.5, 0.0, 0.5):
             for fy in (-0.5, 0.5):
                 qx = ((cx + fx * bw) * ss - x0).astype(int)
@@ -266,7 +277,7 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
                 inside = np.zeros_like(ok)
                 inside[ok] = mask[qy[ok], qx[ok]]
                 outside += ~inside
-        return cost + 3.0 * outside
+        return outside
 
     for p in order:
         cx, cy = cands[p][0], cands[p][1]
@@ -291,6 +302,16 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
             if short[k] < 60.0:
                 j, bw, bh = k, sw, sh
                 out[p]["short_label"] = True
+        if full and name != abbr and not out[p].get("short_label") \
+                and outside_count(p, bw, bh)[j] >= 3:
+            # half the full name would lie in the neighbours (a small island): the
+            # abbreviation, if it fits better
+            sw, sh = label_box(abbr, False, label_size, center)
+            short = label_cost(p, sw, sh)
+            k = int(short.argmin())
+            if short[k] < 60.0 and outside_count(p, sw, sh)[k] < outside_count(p, bw, bh)[j]:
+                j, bw, bh = k, sw, sh
+                out[p]["short_label"] = True
         lx, ly = float(cx[j]), float(cy[j])
         out[p]["label"] = [lx, ly]
         boxes.append((lx - bw / 2, ly - bh / 2, lx + bw / 2, ly + bh / 2))
@@ -307,6 +328,38 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
         if ok.any():
             k = int(np.where(ok, -du, -1e9).argmax())
             rec["dislodged"] = [float(cx[k]), float(cy[k])]
+    # more units in an open space: a lattice of places about the unit, rows of fleets that
+    # do not overlap, each with room, clear of the dislodged unit and every label
+    short = []
+    for p, want in sorted((slots or {}).items()):
+        if p not in out or want <= 0:
+            continue
+        rec = out[p]
+        x0, y0, edt = edts[p]
+        ux, uy = rec["unit"]
+        dx, dy = 3.3 * unit_r, 3.0 * unit_r
+        pts = [(ux + i * dx + (dx / 2 if j % 2 else 0.0), uy + j * dy)
+               for j in range(-6, 7) for i in range(-8, 9)]
+        pts.sort(key=lambda q: math.hypot(q[0] - ux, q[1] - uy))
+        taken = [tuple(rec["dislodged"])] if "dislodged" in rec else []
+        got = []
+        for qx, qy in pts[1:]:
+            if len(got) >= want:
+                break
+            cx, cy = int(qx * ss) - x0, int(qy * ss) - y0
+            if not (0 <= cy < edt.shape[0] and 0 <= cx < edt.shape[1]) or edt[cy, cx] < ROOM:
+                continue
+            if any(math.hypot(qx - tx, qy - ty) < 2.6 * unit_r for tx, ty in taken):
+                continue
+            if any(a0 - unit_r * 1.5 < qx < a1 + unit_r * 1.5
+                   and b0 - unit_r * 1.6 < qy < b1 + unit_r for a0, b0, a1, b1 in boxes):
+                continue
+            got.append([qx, qy])
+        rec["slots"] = got
+        if len(got) < want:
+            short.append(f"{m.prov_abbr[p]} {len(got)} of {want}")
+    if short:
+        say(f"  open spaces with room for fewer units than asked: {', '.join(short)}")
     return out
 
 

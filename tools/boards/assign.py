@@ -54,6 +54,8 @@ class Problem:
     admin_follow: float = 0.0  # cells: an island follows its admin unit's province this far
     shared: dict[int, set[int]] = field(default_factory=dict)  # unit of a divided admin unit
     # → the provinces whose points lie in it (only they may have it)
+    closed: set[int] = field(default_factory=set)  # provinces that hold their pins only
+    # (an off-map space's box): they neither grow nor take units
 
 
 class Assignment:
@@ -133,6 +135,8 @@ class Assignment:
                 continue
             done[k] = True
             self.P[k] = p
+            if p in pb.closed:
+                continue
             if self.is_land[k] != pb.land[p]:
                 continue  # a halo: water of a land province, which does not flood further
             x, y = self.cx[k], self.cy[k]
@@ -311,7 +315,7 @@ class Assignment:
 
     # ---- local search ---------------------------------------------------------------------
     def allowed(self, k: int, b: int) -> bool:
-        if b >= self.n:
+        if b >= self.n or b in self.pb.closed:
             return False
         if k in self.pb.shared and b not in self.pb.shared[k]:
             return False

@@ -9,7 +9,9 @@ An optional smooth radial magnifier enlarges a dense region (the Caribbean): ins
 R around its centre a distance r becomes R·h(r/R) with h(t) = k·t − 2(k−1)·t² + (k−1)·t³,
 which magnifies k times at the centre, meets the plain map at R with the same slope (no
 kink), and stays monotone for k < 4. An inset moves what lies in a lon/lat box by some km
-(Hawaii closer to the continent) and is drawn with a frame.
+(Hawaii closer to the continent) and is drawn with a frame. Stretches draw bands of
+longitude (or latitude) wider (taller) or narrower than the rest: empty oceans give their
+room to the crowded middle, with no bending (each axis on its own).
 
 The frame is the variant's points padded by `pad_km` (plus `extend_km` per side),
 scaled to `width` pixels.
@@ -52,6 +54,10 @@ class Projection:
     shifts: list[tuple[float, float, float, float, float, float]] = field(
         default_factory=list)
     wrap: bool = False
+    # stretches: (a, b, factor) in projected km along x or y: what lies between a and b is
+    # drawn `factor` times as wide (tall) as elsewhere
+    stretch_x: list[tuple[float, float, float]] = field(default_factory=list)
+    stretch_y: list[tuple[float, float, float]] = field(default_factory=list)
     # frame, set by fit(): projected km of the left/top corner and pixels per km
     x0: float = 0.0
     y1: float = 0.0
@@ -83,6 +89,8 @@ class Projection:
                 inside = (lon_d >= lo0) & (lon_d <= lo1) & (lat_d >= la0) & (lat_d <= la1)
                 x = np.where(inside, x + dx, x)
                 y = np.where(inside, y + dy, y)
+        x = _stretch(x, self.stretch_x)
+        y = _stretch(y, self.stretch_y)
         for m in self.magnifiers:
             x, y = m.apply(x, y)
         return x, y
@@ -111,9 +119,9 @@ class Projection:
         x0, x1 = x.min() - pad_km - left, x.max() + pad_km + right
         if self.wrap:  # the whole way round: the left and right edges are one meridian
             half = np.pi * EARTH_KM * np.cos(np.radians(self.lat0))
-            x0, x1 = -half, half
+            x0, x1 = (float(c) for c in _stretch(np.array([-half, half]), self.stretch_x))
             for m in self.magnifiers:
-                if abs(m.x) + m.radius > half:
+                if m.x - m.radius < x0 or m.x + m.radius > x1:
                     raise SystemExit("a magnifier reaches the seam of a board that wraps: "
                                      "move it or make it smaller")
         y0, y1 = y.min() - pad_km - bottom, y.max() + pad_km + top
@@ -128,12 +136,25 @@ class Projection:
             "earth_km": EARTH_KM,
             "insets": [{"box_lonlat": [lo0, la0, lo1, la1], "shift_km": [dx, dy]}
                        for lo0, la0, lo1, la1, dx, dy in self.shifts],
+            "stretch_km": {"x": [list(b) for b in self.stretch_x],
+                           "y": [list(b) for b in self.stretch_y]},
             "magnifiers": [{"x_km": round(m.x, 3), "y_km": round(m.y, 3),
                             "radius_km": m.radius, "factor": m.factor}
                            for m in self.magnifiers],
             "x0_km": round(self.x0, 3), "y1_km": round(self.y1, 3),
             "px_per_km": round(self.scale, 9),
         }
+
+
+def _stretch(v: np.ndarray, bands: list[tuple[float, float, float]]) -> np.ndarray:
+    """v with each band [a, b] drawn `factor` times as long: v + Σ (factor − 1)·|[a, b] ∩
+    (−∞, v]| (monotone, continuous; bands must not overlap)."""
+    if not bands:
+        return v
+    out = np.array(v, dtype=float, copy=True)
+    for a, b, f in bands:
+        out += (f - 1.0) * (np.clip(v, a, b) - a)
+    return out
 
 
 def from_hints(h: dict) -> Projection:
@@ -149,6 +170,22 @@ def from_hints(h: dict) -> Projection:
         la0, lo0, la1, lo1 = ins["box"]
         dx, dy = ins["shift_km"]
         p.shifts.append((float(lo0), float(la0), float(lo1), float(la1), float(dx), float(dy)))
+    st = h.get("stretch", {})
+    # bands are given as longitudes (x) and latitudes (y), measured through the centre
+    bx, by = [], []  # measured on the plain projection (before any stretch)
+    for lo0, lo1, f in st.get("x", []):
+        xa, _ = p.km([lo0, lo1], [lat0, lat0])
+        bx.append((float(min(xa)), float(max(xa)), float(f)))
+    for la0, la1, f in st.get("y", []):
+        _, ya = p.km([lon0, lon0], [la0, la1])
+        by.append((float(min(ya)), float(max(ya)), float(f)))
+    p.stretch_x, p.stretch_y = bx, by
+    for band in (p.stretch_x, p.stretch_y):
+        band.sort()
+        if any(f <= 0 for _a, _b, f in band) or any(
+                band[i][1] > band[i + 1][0] for i in range(len(band) - 1)):
+            raise SystemExit("projection.stretch: bands must not overlap and factors must "
+                             "be positive")
     for mg in h.get("magnifiers", []):
         lat, lon = mg["center"]
         mx, my = p.km([lon], [lat])

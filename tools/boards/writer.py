@@ -41,9 +41,11 @@ def _tolerance(lf: int, rf: int, tol: dict, land_regions: set[int]) -> float:
 
 
 def simplify_arcs(arcs: list[tracing.Arc], ss: int, tol: dict, say,
-                  land_regions: set[int] = frozenset()) -> list[list[tuple]]:
+                  land_regions: set[int] = frozenset(), cuts: set[int] = frozenset()
+                  ) -> list[list[tuple]]:
     """Smoothed, simplified arcs in quantised units; an arc that would cross another is
-    simplified less until none does."""
+    simplified less until none does. `cuts`: arcs that cut through one admin unit (a
+    divided state), drawn as smooth lines rather than the blocks they were made of."""
     smoothed = [[(x / ss, y / ss) for x, y in tracing.smooth(a.pts)] for a in arcs]
     level = [1.0] * len(arcs)
 
@@ -58,7 +60,9 @@ def simplify_arcs(arcs: list[tracing.Arc], ss: int, tol: dict, say,
         return out
 
     def make(i):
-        t = _tolerance(arcs[i].left, arcs[i].right, tol, land_regions) * level[i]
+        t = tol["cut"] if i in cuts else _tolerance(arcs[i].left, arcs[i].right, tol,
+                                                     land_regions)
+        t *= level[i]
         return quant(tracing.simplify(smoothed[i], t))
 
     result = [make(i) for i in range(len(arcs))]
@@ -73,6 +77,31 @@ def simplify_arcs(arcs: list[tracing.Arc], ss: int, tol: dict, say,
             level[i] = 0.0 if attempt >= 3 else level[i] / 2
             result[i] = make(i)
     return result
+
+
+def cut_arcs(arcs: list[tracing.Arc], part: np.ndarray) -> set[int]:
+    """Arcs between two land faces with the same admin part on both sides (at the middle of
+    the arc): a province border drawn through one admin unit."""
+    out = set()
+    h, w = part.shape
+    for i, a in enumerate(arcs):
+        if a.left < 0 or a.right < 0 or a.left % 2 == 0 or a.right % 2 == 0:
+            continue
+        k = len(a.pts) // 2
+        (x0, y0), (x1, y1) = a.pts[k - 1], a.pts[k]
+        if y0 == y1:  # horizontal edge: the cells above and below
+            c = int(min(x0, x1))
+            r = int(y0)
+            cells = ((r - 1, c), (r, c))
+        else:
+            c = int(x0)
+            r = int(min(y0, y1))
+            cells = ((r, c - 1), (r, c))
+        if all(0 <= y < h and 0 <= x < w for y, x in cells):
+            pa, pb = (int(part[y, x]) for y, x in cells)
+            if pa == pb and pa > 0:
+                out.add(i)
+    return out
 
 
 def rings_of_faces(arcs: list[tracing.Arc], q: list[list[tuple]]) -> dict[int, list[list[int]]]:
@@ -105,15 +134,26 @@ def rings_of_faces(arcs: list[tracing.Arc], q: list[list[tuple]]) -> dict[int, l
 
 
 def build_board(v, m, proj, ss: int, face: np.ndarray, arcs, hints, connectors, no_passage,
-                neutral: int, seeds, say) -> dict:
+                neutral: int, seeds, say, land: list[bool] | None = None,
+                slots: dict[str, int] | None = None,
+                boxes: list[list[list[float]]] | None = None, part: np.ndarray | None = None
+                ) -> dict:
+    """The board as a dict. `land`: per province, drawn on land (default: where armies
+    stand); `slots`: province → how many more units it has room for (an open space);
+    `boxes`: off-map spaces' outlines (closed lists of points); `part`: the admin part per
+    cell (for cuts)."""
     g = hints.get("grid", {})
     tol = {"coast": float(g.get("coast_tolerance", 0.55)),
            "land": float(g.get("land_tolerance", 0.6)),
-           "sea": float(g.get("sea_tolerance", 5.0)), "frame": 0.1}
-    land_regions = {i for i, a in enumerate(m.prov_abbr) if province_on_land(v, a)}
-    q = simplify_arcs(arcs, ss, tol, say, land_regions)
-    rings = rings_of_faces(arcs, q)
+           "sea": float(g.get("sea_tolerance", 5.0)), "frame": 0.1,
+           "cut": float(g.get("cut_tolerance", 3.0))}
     names = list(m.prov_abbr)
+    if land is None:
+        land = [province_on_land(v, a) for a in names]
+    land_regions = {i for i in range(len(names)) if land[i]}
+    cuts = cut_arcs(arcs, part) if part is not None else set()
+    q = simplify_arcs(arcs, ss, tol, say, land_regions, cuts)
+    rings = rings_of_faces(arcs, q)
     regions: dict[str, dict[str, list[list[int]]]] = {}
     for f, rs in sorted(rings.items()):
         r, surface = divmod(f, 2)
@@ -125,10 +165,10 @@ def build_board(v, m, proj, ss: int, face: np.ndarray, arcs, hints, connectors, 
     region = face // 2
     land_surface = (face % 2) == 1
     unit_r = float(hints.get("render", {}).get("unit_radius", 10))
-    land = [province_on_land(v, a) for a in names]
     full = len(names) > 80
+    slot_n = {m.prov_index[a]: int(k) for a, k in (slots or {}).items()}
     anc = anchors.place(region, land_surface, len(names), ss, m, land, seeds, unit_r, full,
-                        10.5 if full else 12.0, say)
+                        10.5 if full else 12.0, say, slot_n)
     lines = []
     for a, b in sorted(connectors):
         line = anchors.closest_pair(region, a, b, ss)
@@ -140,7 +180,7 @@ def build_board(v, m, proj, ss: int, face: np.ndarray, arcs, hints, connectors, 
         for (x0, y0), (x1, y1) in itertools.pairwise(pts):
             flat += [x1 - x0, y1 - y0]
         enc.append(encode_ints(flat))
-    return {
+    board = {
         "format": FORMAT,
         "variant": v.name,
         "width": proj.width,
@@ -156,6 +196,13 @@ def build_board(v, m, proj, ss: int, face: np.ndarray, arcs, hints, connectors, 
         "insets": proj.inset_frames(),
         "no_passage": sorted([names[a], names[b]] for a, b in no_passage),
     }
+    # drawn on land although no army may stand there (impassable land: Greenland)
+    drawn_land = [a for i, a in enumerate(names) if land[i] and not province_on_land(v, a)]
+    if drawn_land:
+        board["land"] = drawn_land
+    if boxes:
+        board["boxes"] = boxes
+    return board
 
 
 def _ring_area(ring, q) -> float:

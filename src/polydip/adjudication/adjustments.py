@@ -26,12 +26,19 @@ class AdjustmentResult:
 
 
 def adjustment_counts(m: Map, pos: Position) -> list[int]:
-    """Per power: centers minus units (positive = builds allowed, negative = removals due)."""
+    """Per power: centers (by their value: a capital worth 2 supports two units) minus units
+    (positive = builds allowed, negative = removals due)."""
     n = len(m.powers)
     counts = [0] * n
-    for o in pos.owners:
-        if o >= 0:
-            counts[o] += 1
+    if m.has_center_values:
+        value = m.sc_value
+        for p, o in enumerate(pos.owners):
+            if o >= 0:
+                counts[o] += value[p]
+    else:
+        for o in pos.owners:
+            if o >= 0:
+                counts[o] += 1
     for u in pos.units:
         counts[u.power] -= 1
     for p, neutral in enumerate(m.power_neutral):
@@ -40,15 +47,74 @@ def adjustment_counts(m: Map, pos: Position) -> list[int]:
     return counts
 
 
-def build_sites(m: Map, pos: Position, power: int) -> list[int]:
+def build_sites(m: Map, pos: Position, power: int, extra: bool = True) -> list[int]:
     """Provinces where `power` may build now: by default its owned, vacant home centers; a
-    build-site rule of the variant may say otherwise (rules/build_sites.py)."""
+    build-site rule of the variant may say otherwise (rules/build_sites.py), and rules may
+    add sites where only some of the builds may go (`site_groups`; `extra` False leaves
+    them out)."""
     sites = m.rules.build_sites(m, pos, power) if m.rules else None
-    if sites is not None:
+    if sites is None:
+        occupied = {m.loc_prov[u.loc] for u in pos.units}
+        homes = pos.homes[power] if pos.homes else m.homes[power]
+        sites = [p for p in homes if pos.owners[p] == power and p not in occupied]
+    if not (extra and m.rules.has_extra_sites):
         return sites
-    occupied = {m.loc_prov[u.loc] for u in pos.units}
-    homes = pos.homes[power] if pos.homes else m.homes[power]
-    return [p for p in homes if pos.owners[p] == power and p not in occupied]
+    out, seen = list(sites), set(sites)
+    for group, _ in m.rules.extra_build_sites(m, pos, power):
+        for p in group:
+            if p not in seen:
+                seen.add(p)
+                out.append(p)
+    return out
+
+
+def site_groups(m: Map, pos: Position, power: int
+                ) -> tuple[list[int], list[tuple[list[int], int]]]:
+    """The usual build sites of `power` now, and the groups of further sites rules add, each
+    with how many builds may go there (Latin American Diplomacy's one build off the centers
+    in years ending 0 or 5: rules/territory_builds.py)."""
+    groups = m.rules.extra_build_sites(m, pos, power) if m.rules.has_extra_sites else []
+    return build_sites(m, pos, power, extra=False), groups
+
+
+def build_room(m: Map, pos: Position, power: int) -> int:
+    """How many units `power` could build now at most, sites allowing: each usual site one,
+    each group of further sites as many as it allows."""
+    usual, groups = site_groups(m, pos, power)
+    room, taken = len(usual), set(usual)
+    for g, n in groups:
+        free = set(g) - taken
+        k = min(n, len(free))
+        room += k
+        taken |= set(sorted(free)[:k])
+    return room
+
+
+class _FreeSites:
+    """The build sites a power has left as its builds are carried out one by one: a usual
+    site takes one build, a site of a group also uses one of the group's builds."""
+
+    def __init__(self, usual: list[int], groups: list[tuple[list[int], int]]) -> None:
+        self.usual = set(usual)
+        self.groups = [[set(g) - self.usual, n] for g, n in groups]
+
+    def free(self) -> set[int]:
+        out = set(self.usual)
+        for g, n in self.groups:
+            if n > 0:
+                out |= g
+        return out
+
+    def take(self, prov: int) -> None:
+        if prov in self.usual:
+            self.usual.discard(prov)
+        else:
+            for g in self.groups:
+                if prov in g[0] and g[1] > 0:
+                    g[1] -= 1
+                    break
+        for g, _ in self.groups:
+            g.discard(prov)
 
 
 def build_problem(m: Map, pos: Position, power: int, o: Order,
@@ -120,16 +186,28 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
     removed_cd: list[list[Unit]] = [[] for _ in m.powers]
     for power in range(len(m.powers)):
         delta = counts[power]
-        sites = set(build_sites(m, pos, power)) if delta > 0 else set()
+        free: set[int] = set()
+        limited = None  # the sites only some builds may use, when a rule adds them
+        if delta > 0:
+            if m.rules.has_extra_sites:
+                usual, groups = site_groups(m, pos, power)
+                free = set(usual)
+                limited = _FreeSites(usual, groups) if groups else None
+            else:
+                free = set(build_sites(m, pos, power))
         done = 0
         for o in orders[power] if power < len(orders) else []:
             ok = False
             if delta > 0 and done < delta:
                 if o.type == WAIVE:
                     ok = True
-                elif o.type == BUILD and build_problem(m, pos, power, o, sites) is None:
+                elif o.type == BUILD and build_problem(
+                        m, pos, power, o, free if limited is None else limited.free()) is None:
                     units.append(Unit(power, o.kind, m.unit_loc(o.kind, o.loc)))
-                    sites.discard(m.loc_prov[o.loc])
+                    if limited is None:
+                        free.discard(m.loc_prov[o.loc])
+                    else:
+                        limited.take(m.loc_prov[o.loc])
                     ok = True
             elif delta < 0 and done < -delta and o.type == DISBAND:
                 prov = m.loc_prov[o.loc]

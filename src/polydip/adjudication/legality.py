@@ -11,6 +11,11 @@ validator (adjudication/movement.py) and the legal-order lister (orders/legal.py
   (`may_convoy`, DATC 4.E.1 and 6.G.19).
 - Passages a rule closes to a power this turn (rules/controlled_passages.py) are applied
   here and only here (`shut`, used by `move_locs`, `support_reach` and the retreats).
+- Units a rule lets move only to some provinces now (a rainforest army that may only go
+  back, rules/rainforests.py): `move_limits` reads them, `limited` tests a move.
+- What the map's rules forbid for good (no support from a mountain province, none across a
+  rainforest border, no retreat across a mountain border) is in the Map's tables
+  (`support_reach`, `no_hold_support`, `retreat_locs`), read here.
 
 Everything takes and returns plain ids; what depends only on the map is cached on it.
 `closed` is the rules' `blocked` table: per power, the (kind, from location, to location)
@@ -25,6 +30,8 @@ from polydip.adjudication.convoy import fleet_reach, necessary, route_exists
 from polydip.geography.map import Map
 
 Closed = dict[int, set[tuple[int, int, int]]]
+# (power, kind, location) of a unit -> the provinces it may move to now
+Limits = dict[tuple[int, int, int], frozenset[int]]
 
 
 # ---- passages ------------------------------------------------------------------------------
@@ -38,6 +45,17 @@ def shut(closed: Closed, power: int, kind: int, a: int, b: int) -> bool:
     """Is the move of a `kind` unit of `power` from location a to b through a closed
     passage?"""
     return bool(closed) and (kind, a, b) in closed.get(power, ())
+
+
+def move_limits(m: Map, pos: object) -> Limits:
+    """The units a rule lets move only to some provinces in this position ({} for none)."""
+    return m.rules.move_limits(m, pos) if m.has_move_limits else {}
+
+
+def limited(limits: Limits, power: int, kind: int, loc: int, prov: int) -> bool:
+    """Is the move of this unit into province `prov` one a rule forbids now?"""
+    allowed = limits.get((power, kind, loc)) if limits else None
+    return allowed is not None and prov not in allowed
 
 
 # ---- moves ---------------------------------------------------------------------------------
@@ -54,10 +72,28 @@ def move_locs(m: Map, kind: int, loc: int, power: int = -1, closed: Closed | Non
 
 def support_reach(m: Map, kind: int, loc: int, power: int = -1, closed: Closed | None = None
                   ) -> frozenset[int]:
-    """The provinces a unit could move into over an edge, which it may support into."""
+    """The provinces a unit may support into: those it could move into over an edge, but
+    where the map's rules forbid its support (Map.support_reach) or a passage is closed."""
     if closed and closed.get(power):
-        return frozenset(m.loc_prov[d] for d in move_locs(m, kind, loc, power, closed))
-    return m.reach_prov[kind][loc]
+        return m.support_reach[kind][loc].intersection(
+            m.loc_prov[d] for d in move_locs(m, kind, loc, power, closed))
+    return m.support_reach[kind][loc]
+
+
+def may_support_hold(m: Map, kind: int, prov: int) -> bool:
+    """May a unit of `kind` in `prov` be supported to hold (a swamp army may not)?"""
+    return not m.no_hold_support or (kind, prov) not in m.no_hold_support
+
+
+def retreat_locs(m: Map, kind: int, loc: int, power: int = -1, closed: Closed | None = None
+                 ) -> tuple[int, ...]:
+    """Where a unit dislodged from `loc` could go before counting who stands where: where it
+    could move, but over a border no unit retreats across, and not through a passage closed
+    to its power."""
+    locs = m.retreat_locs[kind][loc]
+    if closed and closed.get(power):
+        return tuple(d for d in locs if not shut(closed, power, kind, loc, d))
+    return locs
 
 
 def move_target(m: Map, kind: int, loc: int, target: int | None) -> tuple[int, bool]:

@@ -4,6 +4,14 @@ The decisions are the DATC's (5.B): one boolean per order — a move succeeds, a
 given (not cut, supporter not dislodged), a convoy is effective (fleet not dislodged) — and the
 strengths (hold, attack, defend, prevent) are computed from them. Options select the rule
 choices of DATC chapter 4 where rulebooks differ (see docs/options.md).
+
+What a variant's rules change is read from the Map's tables and the rules' hooks, never by
+name: supports a unit may not give (`Map.support_reach`, `Map.no_hold_support`), the
+strength of a move before supports (`Map.move_strength`: 0 across Latin American
+Diplomacy's Greater Andes), moves that fail unless supported (`Map.needs_support`), units
+that may move only to some provinces now (the `move_limits` hook). Each costs nothing when
+the map has no such rule: the decisions that read strengths are those of _Movement, and a
+map with weakened or conditional moves gets _RuleMovement, which overrides them.
 """
 
 from __future__ import annotations
@@ -13,7 +21,9 @@ from polydip.adjudication.legality import (
     Closed,
     convoy_reach,
     convoy_seas,
+    limited,
     may_convoy,
+    move_limits,
     move_target,
     route_without,
     shut,
@@ -27,6 +37,7 @@ from polydip.orders.model import CONVOY, HOLD, MOVE, SUPPORT, Order
 from polydip.state import Dislodged, Unit
 
 _NONE: tuple[int, ...] = ()
+_NO_MOVES: frozenset[int] = frozenset()
 
 # order codes used in the hot path
 T_HOLD, T_MOVE, T_SUPPORT, T_CONVOY = 0, 1, 2, 3
@@ -53,6 +64,13 @@ class MovementResult:
         self._mv, self._ok, self._dislodger = mv, ok, dislodger
         self._results: list[list[str]] | None = None
 
+    def moved(self, before: list[Unit]) -> list[tuple[Unit, Unit, bool]]:
+        """(unit before, unit after, by convoy) for each move that succeeded; `before` is
+        the units of the input position."""
+        mv, ok = self._mv, self._ok
+        return [(u, Unit(u.power, u.kind, mv.dest[i]), mv.convoyed[i])
+                for i, u in enumerate(before) if mv.typ[i] == T_MOVE and ok[i]]
+
     @property
     def results(self) -> list[list[str]]:
         if self._results is None:
@@ -63,6 +81,8 @@ class MovementResult:
                 t = mv.typ[u]
                 if mv.void[u]:
                     words.append(VOID)
+                elif mv.stuck and u in mv.stuck:
+                    words.append(BOUNCE)  # a move that needed support and had none
                 elif t == T_MOVE and not ok[u]:
                     words.append(NO_CONVOY if mv.convoyed[u] and not mv._path(u) else BOUNCE)
                 elif t == T_SUPPORT and not ok[u] and u not in dislodger:
@@ -80,6 +100,8 @@ class _Movement(Resolver):
     __slots__ = (
         "any_route",
         "attackers",
+        "base",
+        "base_held",
         "blocked",
         "conv_fleets",
         "convoyed",
@@ -94,6 +116,7 @@ class _Movement(Resolver):
         "loc",
         "m",
         "move_supp",
+        "needy",
         "occ",
         "open_",
         "paradox",
@@ -101,6 +124,7 @@ class _Movement(Resolver):
         "power",
         "prov",
         "stack",
+        "stuck",
         "sup_prov",
         "typ",
         "units",
@@ -149,6 +173,13 @@ class _Movement(Resolver):
         self.conv_fleets: dict[int, list[int]] = {}  # army -> fleets convoying it
         self.fleet_seas: frozenset[int] | None = None
         self.blocked = blocked or {}
+        # a move's strength before supports, when a rule makes it other than 1: in its
+        # attack (base) and in its prevent and defend strengths (base_held)
+        self.base: list[int] | None = None
+        self.base_held: list[int] | None = None
+        self.stuck: set[int] | frozenset[int] = _NO_MOVES  # moves a rule lets through only
+        self.needy: set[int] | frozenset[int] = _NO_MOVES  # when supported: without; with a
+        # support that must be given (an option); sets of their own in _RuleMovement
         self._validate(orders, options)
 
     # ---- order validation (DATC 4.B, 4.C, 4.E.1): the checks are adjudication/legality's ---
@@ -160,6 +191,8 @@ class _Movement(Resolver):
         convoyed, conv_fleets = self.convoyed, self.conv_fleets
         loc_prov = m.loc_prov
         blocked = self.blocked
+        limits = move_limits(m, self.pos) if m.has_move_limits else None
+        refused = self._refused if blocked or limits else None  # passages, limits
         moves, supports, convoys = [], [], []
         direct = {}  # move -> its destination is adjacent (no convoy needed)
         # pass 1: moves (destination, coasts) — convoy need decided after convoys are read
@@ -173,9 +206,16 @@ class _Movement(Resolver):
                 if got is None:
                     got = move_target(m, kind[u], loc[u], o.target)
                 d = got[0]
-                if d < 0 or (blocked and shut(blocked, power[u], kind[u], loc[u], d)):
+                if d < 0:
                     void[u] = True
                     continue
+                if refused is not None:
+                    no = refused(u, o, d, limits)
+                    if no:
+                        void[u] = True
+                        continue
+                    if no is None:
+                        got = (d, False)  # not over the closed edge: by convoy, as it says
                 typ[u] = T_MOVE
                 dest[u] = d
                 dest_prov[u] = loc_prov[d]
@@ -243,8 +283,9 @@ class _Movement(Resolver):
                     typ[f] = T_HOLD
                     void[f] = True
                 del conv_fleets[u]
-        # pass 4: supports
-        reach_prov = m.reach_prov
+        # pass 4: supports (into provinces the supporter may support into, Map.support_reach)
+        reach_prov = m.support_reach
+        no_hold = m.no_hold_support
         closed_to = blocked.get if blocked else None
         sup_prov, hold_supp, move_supp = self.sup_prov, self.hold_supp, self.move_supp
         occ, open_ = self.occ, self.open_
@@ -265,7 +306,8 @@ class _Movement(Resolver):
             if closed_to is not None and closed_to(power[u]):
                 reach = support_reach(m, kind[u], loc[u], power[u], blocked)
             if target is None:
-                if typ[s] == T_MOVE or prov[s] not in reach:
+                if typ[s] == T_MOVE or prov[s] not in reach or (
+                        no_hold and (kind[s], prov[s]) in no_hold):
                     void[u] = True
                     continue
                 typ[u] = T_SUPPORT
@@ -285,6 +327,8 @@ class _Movement(Resolver):
                 sup_prov[u] = tp
                 dest[u] = s
                 move_supp.setdefault(s, []).append(u)
+        if m.move_strength or m.needs_support:
+            self._rule_strengths(moves, options)
         # attackers and head-to-head battles
         attackers = self.attackers
         crowded = []
@@ -306,6 +350,20 @@ class _Movement(Resolver):
                     and ((not convoyed[u] and not convoyed[v]) or (prov[u], dp) in no_swap)):
                 h2h[u] = v
         self.crowded = crowded
+
+    def _refused(self, u: int, o: Order, d: int, limits: dict | None) -> bool | None:
+        """Whether a rule refuses the move of unit u to location d now: True when it may not
+        go there at all (a passage closed to it, a province it may not move to), None when
+        it may go there only by convoy, ordered VIA (a closed edge), False when free."""
+        kind, loc, power = self.kind[u], self.loc[u], self.power[u]
+        if limits and limited(limits, power, kind, loc, self.m.loc_prov[d]):
+            return True
+        if self.blocked and shut(self.blocked, power, kind, loc, d):
+            return None if o.via and self.m.kind_convoyed[kind] else True
+        return False
+
+    def _rule_strengths(self, moves: list[int], options: dict) -> None:
+        """Strengths and conditions the map's rules set (_RuleMovement; none here)."""
 
     def _unit_at(self, prov: int, dest: int) -> int:
         """The unit an order names by its province; in an open space, the one moving to
@@ -486,6 +544,116 @@ class _Movement(Resolver):
             self.settle(u, False)
 
 
+class _RuleMovement(_Movement):
+    """The movement phase of a map whose rules weaken some moves (Map.move_strength) or let
+    some through only when supported (Map.needs_support): the same decisions, with a move's
+    own strength read from a table and moves that do not cross left out. The standard game
+    never builds one."""
+
+    __slots__ = ()
+
+    def _rule_strengths(self, moves: list[int], options: dict) -> None:
+        """Moves over an edge a rule weakens (Map.move_strength) get their strength before
+        supports; moves a rule lets through only with support (Map.needs_support) that have
+        none fail at once: they reach nobody, cut nothing and keep nobody out."""
+        m = self.m
+        typ, kind, loc, dest, convoyed = self.typ, self.kind, self.loc, self.dest, self.convoyed
+        ms = m.move_strength
+        if ms:
+            base = [1] * len(typ)
+            for u in moves:
+                if typ[u] == T_MOVE and not convoyed[u]:
+                    base[u] = ms.get((kind[u], loc[u], dest[u]), 1)
+            self.base = base
+            if options.get("crossing_strength", "move") == "move":
+                self.base_held = base
+        season = self.pos.phase.season if self.pos is not None else None
+        needs = m.needs_support.get(season) if m.needs_support and season else None
+        if needs:
+            self.stuck, self.needy = set(), set()
+            given = options.get("supported_crossing", "ordered") == "given"
+            for u in moves:
+                if typ[u] == T_MOVE and not convoyed[u] and (kind[u], loc[u], dest[u]) in needs:
+                    if not self.move_supp.get(u):
+                        # it stays where it is, as if it held (its result says it bounced)
+                        typ[u] = T_HOLD
+                        self.stuck.add(u)
+                    elif given:
+                        self.needy.add(u)
+
+    def _unsupported(self, u: int) -> bool:
+        """A move that crosses only if a support is given (option supported_crossing =
+        "given") and gets none: it does not cross, like a move stuck for want of support."""
+        return not any(self.resolve(s) for s in self.move_supp.get(u, _NONE))
+
+    def _move(self, u: int) -> bool:
+        if self.convoyed[u] and not self._path(u):
+            return False
+        needy = self.needy
+        if needy and u in needy and self._unsupported(u):
+            return False
+        dp = self.dest_prov[u]
+        if self.open_[dp]:
+            return True  # nobody bounces, nobody is kept out of an open space
+        if self.occ[dp] < 0 and len(self.attackers[dp]) == 1:
+            return True  # an empty province nobody else tries to enter
+        att = self._attack(u)
+        if att == 0 and self.base is None:
+            return False  # (its own power's unit stays in the way)
+        v = self.h2h[u]
+        if v >= 0 and needy and v in needy and self._unsupported(v):
+            v = -1  # the other never crosses: no head-to-head battle, it holds
+        if v >= 0:
+            if att <= self._defend(v):
+                return False
+        else:
+            hold = self._hold(dp)
+            # (a move of strength 0 still enters a province its unit leaves, unopposed)
+            if att <= hold and (att or hold):
+                return False
+        for w in self.attackers[self.dest_prov[u]]:  # u is one of them
+            if w != u and att <= self._prevent(w):
+                return False
+        return True
+
+    def _attack(self, u: int) -> int:
+        o = self.occ[self.dest_prov[u]]
+        one = 1 if self.base is None else self.base[u]
+        if o < 0 or (self.h2h[u] != o and self.typ[o] == T_MOVE and self.resolve(o)):
+            return one + self._support_count(self.move_supp.get(u, _NONE))
+        if self.power[o] == self.power[u]:
+            return 0
+        return one + self._support_count(self.move_supp.get(u, _NONE), self.power[o])
+
+    def _defend(self, u: int) -> int:
+        one = 1 if self.base_held is None else self.base_held[u]
+        return one + self._support_count(self.move_supp.get(u, _NONE))
+
+    def _prevent(self, u: int) -> int:
+        if not self._path(u) or (self.needy and u in self.needy and self._unsupported(u)):
+            return 0
+        v = self.h2h[u]
+        if v >= 0 and self.resolve(v):
+            return 0
+        one = 1 if self.base_held is None else self.base_held[u]
+        return one + self._support_count(self.move_supp.get(u, _NONE))
+
+    def _support_cut(self, s: int) -> bool:
+        if self.open_[self.prov[s]]:
+            return False  # units entering an open space meet nobody
+        power = self.power
+        for a in self.attackers.get(self.prov[s], _NONE):
+            if power[a] == power[s] or self.prov[a] == self.sup_prov[s]:
+                continue
+            if self.convoyed[a] and self._convoy_spares(a, s):
+                continue
+            if self.needy and a in self.needy and self._unsupported(a):
+                continue  # it never crosses
+            if self._path(a):
+                return True
+        return False
+
+
 def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
                      options: dict | None = None, blocked: Closed | None = None,
                      pos: object = None) -> MovementResult:
@@ -493,7 +661,8 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
     `blocked`: per power, moves (kind, from, to) closed to it now (controlled passages);
     `pos`: the position, for the rules' hooks."""
     options = options or {}
-    mv = _Movement(m, units, orders, options, blocked, pos)
+    cls = _RuleMovement if m.move_strength or m.needs_support else _Movement
+    mv = cls(m, units, orders, options, blocked, pos)
     n = len(units)
     resolve = mv.resolve
     typ = mv.typ
@@ -501,10 +670,12 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
     # or convoy nobody attacks, and a move over land into an empty province nobody else
     # enters
     attackers, occ, settle = mv.attackers, mv.occ, mv.settle
+    needy = mv.needy  # (moves that cross only if a support is given: never sure)
     for u, t in enumerate(typ):
         if t == T_MOVE:
             dp = mv.dest_prov[u]
-            if not mv.convoyed[u] and occ[dp] < 0 and len(attackers[dp]) == 1:
+            if (not mv.convoyed[u] and occ[dp] < 0 and len(attackers[dp]) == 1
+                    and not (needy and u in needy)):
                 settle(u, True)
         elif t != T_HOLD and mv.prov[u] not in attackers:
             settle(u, True)

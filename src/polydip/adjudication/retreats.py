@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from polydip.adjudication.legality import Closed, move_locs
+from polydip.adjudication.legality import Closed, retreat_locs
 from polydip.geography.map import Map
 from polydip.orders.model import DISBAND, RETREAT, Order
 from polydip.state import Dislodged, Unit
@@ -20,6 +20,12 @@ BOUNCE, VOID, DISBANDED = "bounce", "void", "disband"
 class RetreatResult:
     units: list[Unit]  # the units that retreated (to be added to the board)
     results: list[list[str]]  # per dislodged unit
+    origins: list[int]  # for each unit that retreated, its index among the dislodged
+
+    def moved(self, dislodged: list[Dislodged]) -> list[tuple[Unit, Unit, bool]]:
+        """(unit before, unit after, False) for each retreat that succeeded."""
+        return [(Unit(d.power, d.kind, d.loc), u, False)
+                for u, d in zip(self.units, (dislodged[i] for i in self.origins), strict=True)]
 
 
 def resolve_retreats(m: Map, dislodged: list[Dislodged],
@@ -44,7 +50,7 @@ def resolve_retreats(m: Map, dislodged: list[Dislodged],
         if t >= 0:
             p = m.loc_prov[t]
             count[p] = count.get(p, 0) + 1
-    moved = []
+    moved, origins = [], []
     for i, t in enumerate(dest):
         if t < 0:
             if DISBANDED not in results[i]:
@@ -55,7 +61,8 @@ def resolve_retreats(m: Map, dislodged: list[Dislodged],
             continue
         d = dislodged[i]
         moved.append(Unit(d.power, d.kind, t))
-    return RetreatResult(moved, results)
+        origins.append(i)
+    return RetreatResult(moved, results, origins)
 
 
 def _retreat_loc(m: Map, d: Dislodged, target: int) -> int:
@@ -74,12 +81,13 @@ def _retreat_loc(m: Map, d: Dislodged, target: int) -> int:
 def retreat_options(m: Map, kind: int, loc: int, occupied: set[int] | list[bool],
                     contested: frozenset[int] | set[int], blocked: int, power: int = -1,
                     closed: Closed | None = None) -> tuple[int, ...]:
-    """Where a unit dislodged from `loc` may go: where it could move (not through a passage
-    closed to its `power`), empty, not left empty by a standoff, and not the province its
-    attacker came from (`blocked`, -1 for none)."""
+    """Where a unit dislodged from `loc` may go: where it could move (not across a border no
+    unit retreats across, not through a passage closed to its `power`), empty, not left
+    empty by a standoff, and not the province its attacker came from (`blocked`, -1 for
+    none)."""
     prov = m.loc_prov
     return tuple(
-        d for d in move_locs(m, kind, loc, power, closed)
+        d for d in retreat_locs(m, kind, loc, power, closed)
         if not _in(occupied, prov[d]) and prov[d] not in contested and prov[d] != blocked
     )
 

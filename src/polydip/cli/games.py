@@ -105,18 +105,23 @@ def cmd_show(args: argparse.Namespace) -> int:
         final = rec is g.history[-1]
         print(format_report(build_report(g, rec, final=final, names=names), args.format))
         return 0
+    from polydip.adjudication.adjustments import adjustment_counts
     from polydip.game.calendar import season_name
     from polydip.orders.describe import place, unit
     from polydip.report import pending_lines
 
     print(f"{g.variant.title} — {season_name(g.variant.calendar, pos.phase)} ({pos.phase.name})"
           + ("" if g.status == "active" else f" — game {g.status}"))
+    due = adjustment_counts(m, pos) if pos.phase.type == "A" and rec is None else None
     for power in range(len(m.powers)):
         units = [unit(m, u.kind, u.loc, names) for u in pos.units if u.power == power]
         centers = pos.centers_of(power)
         if not units and not centers:
             continue
-        head = f"  {m.powers[power]} ({len(centers)} centers, {len(units)} units)"
+        worth = sum(m.sc_value[c] for c in centers)  # a capital worth 2 counts twice
+        head = f"  {m.powers[power]} ({worth} centers, {len(units)} units)"
+        if due and due[power]:
+            head += f" — {'builds' if due[power] > 0 else 'removes'} {abs(due[power])}"
         if names == "full":
             print(head + ":" + "".join(f"\n      {u}" for u in units))
         else:

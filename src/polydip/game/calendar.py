@@ -10,12 +10,19 @@ from polydip.variants.model import PHASE_TYPES, Calendar
 
 _PHASE = re.compile(r"^\s*([A-Za-z]+?)\s*(\d+)\s*([A-Za-z])\s*$")
 _LONG = re.compile(r"^\s*([A-Za-z]+)\s+(\d+)\s*,?\s*([A-Za-z]+)?\s*$")
+# year first, then the season and which of its phases: "1891A", "1891 D-1", "1891D2"
+_YEAR_FIRST = re.compile(r"^\s*(\d+)\s*([A-Za-z]+?)\s*-?\s*(\d)?\s*$")
 _TYPE_WORDS = {"movement": "M", "moves": "M", "retreat": "R", "retreats": "R",
                "adjustment": "A", "adjustments": "A", "builds": "A", "build": "A"}
 
 
 def parse_phase(cal: Calendar, text: str) -> Phase:
-    """'S1901M', 's1901m', 'Spring 1901 Movement', 'Spring 1901, Movement' → Phase."""
+    """'S1901M', 's1901m', 'Spring 1901 Movement', 'Spring 1901, Movement' → Phase; also
+    year first with the season's phase by number, as Latin American Diplomacy writes its
+    phases: '1891A' (the season's first phase), '1891 D-1', '1891D2' (its second)."""
+    y = _YEAR_FIRST.match(text)
+    if y:
+        return _year_first(cal, text, int(y.group(1)), y.group(2).upper(), int(y.group(3) or 1))
     m = _PHASE.match(text)
     if m:
         season, year, typ = m.group(1).upper(), int(m.group(2)), m.group(3).upper()
@@ -41,6 +48,17 @@ def parse_phase(cal: Calendar, text: str) -> Phase:
         raise PolydipError(
             f"phase {text!r}: season {season} has no {typ} phase (it has {', '.join(allowed)})")
     return Phase(year, seasons[season].abbr, typ)
+
+
+def _year_first(cal: Calendar, text: str, year: int, season: str, n: int) -> Phase:
+    seasons = {s.abbr.upper(): s for s in cal.seasons}
+    if season not in seasons:
+        known = ", ".join(s.abbr for s in cal.seasons)
+        raise PolydipError(f"unknown season {season!r} in phase {text!r} (seasons: {known})")
+    s = seasons[season]
+    if not 1 <= n <= len(s.phases):
+        raise PolydipError(f"phase {text!r}: season {s.abbr} has {len(s.phases)} phase(s)")
+    return Phase(year, s.abbr, PHASE_TYPES[s.phases[n - 1]])
 
 
 def phase_cycle(cal: Calendar) -> list[tuple[str, str]]:

@@ -28,7 +28,7 @@ from polydip.orders.model import (
     Order,
 )
 from polydip.orders.parser import parse_order
-from polydip.state import Dislodged, Phase, Position
+from polydip.state import Dislodged, Phase, Position, Unit
 
 MOVEMENT_TYPES = (HOLD, MOVE, SUPPORT, CONVOY)
 
@@ -162,6 +162,8 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
     results: list[OrderResult] | Callable[[], list[OrderResult]] = []
     errors: list[tuple[int, str]] = []
     destroyed: list[Dislodged] = []
+    moved: list[tuple[Unit, Unit, bool]] | tuple = ()  # for the rules' after_phase hook
+    remember = m.rules.has_after_phase
     if phase.type == "M":
         bound, errors = bind_to_units(m, pos.units, orders, MOVEMENT_TYPES, pos=pos)
         blocked = closed_passages(m, pos, options)
@@ -174,6 +176,8 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
 
         new.units = mr.units
         new.dislodged = mr.dislodged
+        if remember:
+            moved = mr.moved(pos.units)
         new.contested = mr.contested
         if m.rules:
             new.dislodged = [m.rules.retreat(m, new, d) for d in new.dislodged]
@@ -192,6 +196,8 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
             text = describe(m, d, o) if o is not None else f"{m.unit_str(d.kind, d.loc)} D"
             results.append(OrderResult(d.power, text, r))
         new.units = pos.units + rr.units
+        if remember:
+            moved = rr.moved(pos.dislodged)
         new.dislodged = []
         new.contested = frozenset()
     else:
@@ -212,6 +218,8 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
                 results.append(OrderResult(power, f"{m.unit_str(u.kind, u.loc)} D",
                                            ["civil disorder"]))
         new.units = ar.units
+    if remember:  # what rules remember of this phase (where a unit came from)
+        m.rules.after_phase(m, pos, new, moved)
     changes: list[tuple[int, int, int]] = []
     standoffs = new.contested
     new.phase = next_phase(m, new, phase, changes)

@@ -26,7 +26,7 @@ from polydip.game.engine import (
 )
 from polydip.game.files import game_from_json, locked, read_json, save_game
 from polydip.game.record import GameRecord, PhaseRecord
-from polydip.game.victory import game_end, victory_in_force
+from polydip.game.victory import draw_shares, game_end, victory_in_force
 from polydip.geography.map import Map, compile_map
 from polydip.notation import parse_unit, power_index
 from polydip.options import check_options, defaults
@@ -179,12 +179,13 @@ class Game(GameRecord):
             self.status, self.winners = end
 
     def declare_draw(self, powers: list[int | str] | None = None) -> None:
-        """End the game as a draw shared by `powers` (default: every power with a center)."""
-        if powers is None:
-            ids = [p for p in range(len(self.map.powers)) if self.position.centers_of(p)]
-        else:
-            ids = [self.power(p) if isinstance(p, str) else p for p in powers]
-        self.status, self.winners = "drawn", sorted(ids)
+        """End the game as a draw shared by `powers` (default: every surviving power). Where
+        the variant's draws are voted by all players ([victory] draw = "all"), a draw
+        leaving out a surviving power is refused."""
+        ids = None if powers is None else [self.power(p) if isinstance(p, str) else p
+                                           for p in powers]
+        self.status, self.winners = "drawn", draw_shares(self.map, self.victory,
+                                                         self.position, ids)
 
     # ---- files ---------------------------------------------------------------------------
 

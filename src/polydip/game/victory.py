@@ -32,14 +32,20 @@ def game_end(m: Map, vic: Victory, pos: Position, history: list[Any]
     """("won" | "drawn", the winners or the powers sharing the draw), or None while the game
     goes on. `history` is the list of processed phases (game/record.PhaseRecord).
 
-    A power owning `vic.centers` centers wins when no other owns more; powers tied for the
+    A power owning `vic.centers` centers (counted by value: a capital worth 2 counts twice)
+    wins when no other owns more; powers tied for the
     most share the victory — unless `more_than_others`, where the winner must own more than
     any other power and a tie at the top plays on. Neutral powers neither win nor share a
     draw; a power left alone on the board wins."""
     counts = [0] * len(m.powers)
-    for o, c in Counter(pos.owners).items():
-        if o >= 0 and not m.power_neutral[o]:
-            counts[o] = c
+    if m.has_center_values:  # centers count by their value (a capital worth 2)
+        for p, o in enumerate(pos.owners):
+            if o >= 0 and not m.power_neutral[o]:
+                counts[o] += m.sc_value[p]
+    else:
+        for o, c in Counter(pos.owners).items():
+            if o >= 0 and not m.power_neutral[o]:
+                counts[o] = c
     best = max(counts, default=0)
     check_now = pos.phase.type != "R"
     if vic.check == "start_of_season":
@@ -59,6 +65,29 @@ def game_end(m: Map, vic: Victory, pos: Position, history: list[Any]
         if pos.phase.year - _last_center_change_year(m, history) > vic.no_change_years:
             return "drawn", sorted(alive)
     return None
+
+
+def survivors(m: Map, pos: Position) -> list[int]:
+    """The powers still in the game: with a unit or a center (neutral powers aside)."""
+    alive = {u.power for u in pos.units} | {o for o in pos.owners if o >= 0}
+    return sorted(p for p in alive if not m.power_neutral[p])
+
+
+def draw_shares(m: Map, vic: Victory, pos: Position, powers: list[int] | None) -> list[int]:
+    """The powers sharing a draw declared now: those named (default: every survivor). A
+    variant whose draws are voted by all players (`draw = "all"`, Latin American
+    Diplomacy's "A unanimous vote for a draw is made by all players") shares every draw
+    among all survivors, and a draw naming fewer is refused."""
+    alive = survivors(m, pos)
+    if powers is None:
+        return alive
+    named = sorted(set(powers))
+    if vic.draw == "all" and named != alive:
+        missing = ", ".join(m.powers[p] for p in alive if p not in named) or "none"
+        raise PolydipError(f"{m.variant.title or m.variant.name}: a draw is voted by all "
+                           f"players and shared by every surviving power (left out: "
+                           f"{missing}); name them all or none")
+    return named
 
 
 def _last_center_change_year(m: Map, history: list[Any]) -> int:

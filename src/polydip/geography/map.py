@@ -184,6 +184,44 @@ class Map:
         self.no_swap: frozenset[tuple[int, int]] = frozenset(
             (self.prov_index[x], self.prov_index[y])
             for a, b in self.rules.no_swap_pairs() for x, y in ((a, b), (b, a)))
+        self._compile_rule_tables()
+
+    def _compile_rule_tables(self) -> None:
+        """What the rule modules change in supports, strengths and retreats, as plain tables
+        the adjudicator reads (rules/base.py names the hooks). Without such rules each table
+        is the standard one itself, so the standard game reads the same lists as before."""
+        rules = self.rules
+        # provinces a unit of kind k on loc may support into (a subset of reach_prov)
+        self.support_reach: list[list[frozenset[int]]] = self.reach_prov
+        no_support = rules.no_support(self) if rules else set()
+        if no_support:
+            self.support_reach = [
+                [frozenset(q for q in reach if (k, loc, q) not in no_support)
+                 for loc, reach in enumerate(per_kind)]
+                for k, per_kind in enumerate(self.reach_prov)]
+        # (kind, province): a unit of that kind there may not be supported to hold
+        self.no_hold_support: frozenset[tuple[int, int]] = frozenset(
+            rules.no_hold_support(self) if rules else ())
+        # (kind, from loc, to loc) -> strength of the move before supports, when not 1
+        self.move_strength: dict[tuple[int, int, int], int] = (
+            {key: v for key, v in rules.move_strength(self).items() if v != 1} if rules else {})
+        # season -> moves that fail unless supported (and then cut nothing)
+        self.needs_support: dict[str, frozenset[tuple[int, int, int]]] = (
+            {s: frozenset(moves) for s, moves in rules.needs_support(self).items() if moves}
+            if rules else {})
+        # where a dislodged unit of kind k on loc may retreat, before occupation
+        self.retreat_locs: list[list[tuple[int, ...]]] = self.move_locs
+        no_retreat = rules.no_retreat(self) if rules else set()
+        if no_retreat:
+            self.retreat_locs = [
+                [tuple(d for d in dests if (k, loc, d) not in no_retreat)
+                 for loc, dests in enumerate(per_kind)]
+                for k, per_kind in enumerate(self.move_locs)]
+        # units a rule allows to move only to some provinces now (rules.move_limits)
+        self.has_move_limits = rules.has_move_limits
+        # centers worth more than one (a capital counting twice)
+        self.has_center_values = any(v != 1 for v, sc in zip(self.sc_value, self.is_sc,
+                                                             strict=True) if sc)
 
     def _edge_loc(self, name: str, key: str) -> int:
         loc = self.loc_index.get(name)

@@ -6,7 +6,9 @@ must not need the supporting fleet itself (6.D.31), a convoying fleet must be ne
 some route (6.G.19). The checks are those the adjudicator applies
 (adjudication/legality.py): every order listed here is accepted by it, and every order it
 accepts is listed (tests/test_legality.py checks both on random positions of every variant).
-Units a rule holds (neutral units) have no orders; passages a rule closes are left out.
+Units a rule holds (neutral units) have no orders; passages a rule closes are left out, and
+so are moves a rule forbids a unit now (`move_limits`) and supports the map's rules forbid
+(Map.support_reach, Map.no_hold_support).
 
 Speed: everything that depends only on the map is built once per map and cached as tuples of
 strings — a unit's holds and moves, and for each pair of unit placements the supports one
@@ -22,13 +24,16 @@ from polydip.adjudication.adjustments import adjustment_counts, build_sites
 from polydip.adjudication.convoy import fleet_component, routes_through
 from polydip.adjudication.legality import (
     Closed,
+    Limits,
     closed_passages,
     convoy_reach,
     convoy_seas,
+    limited,
     may_convoy,
+    may_support_hold,
+    move_limits,
     move_locs,
     route_without,
-    shut,
     support_reach,
 )
 from polydip.geography.map import Map
@@ -52,15 +57,17 @@ class _Tables:
         ]
         # placements (kind, loc) of units that can stand somewhere
         places = [(k, loc) for k in range(nk) for loc in range(m.n_loc) if m.occupy[k][loc]]
-        # reach by province for each placement (moves without convoy)
+        # reach by province for each placement (moves without convoy), and the provinces it
+        # may support into (fewer, where the map's rules forbid some supports)
         reach = {pl: m.reach_prov[pl[0]][pl[1]] for pl in places}
+        sreach = {pl: m.support_reach[pl[0]][pl[1]] for pl in places}
         by_prov: dict[int, list[tuple[int, int]]] = {}
         for pl in places:
             by_prov.setdefault(m.loc_prov[pl[1]], []).append(pl)
         # partners of a supporter: placements whose province or move targets it can reach
         self.partners: dict[tuple[int, int], frozenset[tuple[int, int]]] = {}
         for pl in places:
-            mine = reach[pl]
+            mine = sreach[pl]
             own = m.loc_prov[pl[1]]
             cands = set()
             for q in mine:
@@ -108,17 +115,18 @@ class _Tables:
         if got is None:
             m = self.m
             got = self.pair[key] = _supports(m, self.unit[k][loc], self.unit[k2][loc2],
-                                             m.reach_prov[k][loc], m.loc_prov[loc],
-                                             m.loc_prov[loc2], m.reach_prov[k2][loc2])
+                                             m.support_reach[k][loc], m.loc_prov[loc],
+                                             m.loc_prov[loc2], m.reach_prov[k2][loc2], k2)
         return got
 
 
 def _supports(m: Map, us: str, them: str, mine: frozenset[int], own: int, their_prov: int,
-              theirs: frozenset[int]) -> tuple[str, ...]:
-    """Supports `us` (reaching the provinces `mine`, standing in `own`) may give `them`
-    (standing in `their_prov`, moving over an edge into the provinces `theirs`)."""
+              theirs: frozenset[int], their_kind: int) -> tuple[str, ...]:
+    """Supports `us` (supporting into the provinces `mine`, standing in `own`) may give
+    `them` (a unit of `their_kind` standing in `their_prov`, moving over an edge into the
+    provinces `theirs`)."""
     out = []
-    if their_prov in mine:
+    if their_prov in mine and may_support_hold(m, their_kind, their_prov):
         out.append(f"{us} S {them}")
     for q in sorted(theirs):
         if q in mine and q != own:
@@ -135,17 +143,20 @@ def legal_orders(m: Map, pos: Position, power: int | None = None,
                  options: dict | None = None) -> dict[str, list[str]]:
     """Unit (or build site) → list of legal orders, for one power or all."""
     if pos.phase.type == "M":
-        return _movement(m, pos, power, closed_passages(m, pos, options) if m.rules else {})
+        if not m.rules:
+            return _movement(m, pos, power, {}, {})
+        return _movement(m, pos, power, closed_passages(m, pos, options),
+                         move_limits(m, pos))
     if pos.phase.type == "R":
         return _retreats(m, pos, power)
     return _adjustments(m, pos, power)
 
 
-def _movement(m: Map, pos: Position, power: int | None, closed: Closed
+def _movement(m: Map, pos: Position, power: int | None, closed: Closed, limits: Limits
               ) -> dict[str, list[str]]:
     t = _tables(m)
     unit_s, moves, partners, supports = t.unit, t.moves, t.partners, t.supports
-    loc_prov, reach_prov = m.loc_prov, m.reach_prov
+    loc_prov, support_prov = m.loc_prov, m.support_reach
     holds = m.rules.unit_holds if m.rules and m.rules.has_holds else None
     # units a rule holds: no orders of their own, supported only in holding, never convoyed
     held_units = {u for u in pos.units if holds(m, pos, u)} if holds else set()
@@ -163,16 +174,16 @@ def _movement(m: Map, pos: Position, power: int | None, closed: Closed
                 comp = fleet_component(m, p, seas)
                 dests = _convoy_table(m, u.kind, p, comp) if comp else {}
                 tag: object = comp
-                if closed and closed.get(u.power):
+                if limits and (u.power, u.kind, u.loc) in limits:
                     dests = {q: r for q, r in dests.items()
-                             if not shut(closed, u.power, u.kind, p, q)}
+                             if not limited(limits, u.power, u.kind, u.loc, q)}
                     tag = (comp, tuple(dests))
                 if dests:
                     convoys[p] = (comp, dests, tag)
-    into = _convoy_only(m, at, convoys) if convoys else {}
-    # passages closed, units held, open spaces: the general (slower) path
-    special = (_Special(m, pos, closed, held_units)
-               if closed or held_units or m.has_open_spaces else None)
+    into = _convoy_only(m, at, convoys, closed) if convoys else {}
+    # passages closed, moves limited, units held, open spaces: the general (slower) path
+    special = (_Special(m, pos, closed, limits, held_units)
+               if closed or limits or held_units or m.has_open_spaces else None)
     out: dict[str, list[str]] = {}
     for u in pos.units:
         if power is not None and u.power != power:
@@ -181,7 +192,7 @@ def _movement(m: Map, pos: Position, power: int | None, closed: Closed
         p = loc_prov[loc]
         us = unit_s[k][loc]
         if special is None:
-            mine = reach_prov[k][loc]
+            mine = support_prov[k][loc]
             lst = list(moves[k][loc])
             if p in convoys:
                 lst.extend(t.via(us, convoys[p]))
@@ -203,42 +214,60 @@ def _movement(m: Map, pos: Position, power: int | None, closed: Closed
 
 
 class _Special:
-    """Moves and supports of a unit when a rule closes passages, holds units, or lets
-    several units share an open space."""
+    """Moves and supports of a unit when a rule closes passages, limits where units may
+    move, holds units, or lets several units share an open space."""
 
-    def __init__(self, m: Map, pos: Position, closed: Closed, held_units: set[Unit]) -> None:
-        self.m, self.pos, self.closed, self.held_units = m, pos, closed, held_units
+    def __init__(self, m: Map, pos: Position, closed: Closed, limits: Limits,
+                 held_units: set[Unit]) -> None:
+        self.m, self.pos, self.closed, self.limits = m, pos, closed, limits
+        self.held_units = held_units
         self.t = _tables(m)
         # places of held units (unless a unit not held shares one, in an open space)
         self.held = ({(u.kind, u.loc) for u in held_units}
                      - {(u.kind, u.loc) for u in pos.units if u not in held_units})
-        self.unit_at = {(u.kind, u.loc): u for u in pos.units}
+        # the units on each place that may move (several in an open space)
+        self.movers: dict[tuple[int, int], list[Unit]] = {}
+        for u in pos.units:
+            if u not in held_units:
+                self.movers.setdefault((u.kind, u.loc), []).append(u)
 
     def orders(self, u: Unit, us: str, p: int, convoy: tuple | None,
                partners: set[tuple[int, int]]) -> tuple[frozenset[int], list[str]]:
-        m, t, closed = self.m, self.t, self.closed
+        m, t, closed, limits = self.m, self.t, self.closed, self.limits
         k, loc = u.kind, u.loc
         mine = support_reach(m, k, loc, u.power, closed)
         lst = [f"{us} H"] + [f"{us} - {m.loc_name[d]}"
-                             for d in move_locs(m, k, loc, u.power, closed)]
+                             for d in move_locs(m, k, loc, u.power, closed)
+                             if not limited(limits, u.power, k, loc, m.loc_prov[d])]
         if convoy is not None:
             lst.extend(t.via(us, convoy))
         for pl in partners:
             them = t.unit[pl[0]][pl[1]]
+            there = m.loc_prov[pl[1]]
             if pl in self.held:
-                if m.loc_prov[pl[1]] in mine:
+                if there in mine and may_support_hold(m, pl[0], there):
                     lst.append(f"{us} S {them}")
             else:
-                v = self.unit_at[pl]
-                lst.extend(_supports(m, us, them, mine, p, m.loc_prov[pl[1]],
-                                     support_reach(m, v.kind, v.loc, v.power, closed)))
+                theirs = frozenset().union(*(_moves_into(m, v, closed, limits)
+                                             for v in self.movers[pl] if v is not u))
+                lst.extend(_supports(m, us, them, mine, p, there, theirs, pl[0]))
         if m.open_space[p]:
             # in an open space, another unit of the same kind stands on the same place
             for v in self.pos.units:
                 if v is not u and v.loc == loc and v.kind == k and v not in self.held_units:
                     lst.extend(_supports(m, us, us, mine, p, p,
-                                         support_reach(m, k, loc, v.power, closed)))
+                                         _moves_into(m, v, closed, limits), k))
         return mine, lst
+
+
+def _moves_into(m: Map, v: Unit, closed: Closed, limits: Limits) -> frozenset[int]:
+    """The provinces unit `v` may move into over an edge now."""
+    if closed and closed.get(v.power):
+        reach = frozenset(m.loc_prov[d] for d in move_locs(m, v.kind, v.loc, v.power, closed))
+    else:
+        reach = m.reach_prov[v.kind][v.loc]
+    allowed = limits.get((v.power, v.kind, v.loc)) if limits else None
+    return reach if allowed is None else reach & allowed
 
 
 def at_prov(m: Map, at: dict, prov: int):
@@ -252,14 +281,15 @@ def at_prov(m: Map, at: dict, prov: int):
     return u
 
 
-def _convoy_only(m: Map, at: dict, convoys: dict
+def _convoy_only(m: Map, at: dict, convoys: dict, closed: Closed
                  ) -> dict[int, list[tuple[str, int, int, frozenset[int]]]]:
-    """Destination → convoyed moves there that no army could make without a convoy:
-    (army string, army province, destination, fleet provinces on its routes)."""
+    """Destination → convoyed moves there that the army could not make without a convoy
+    (not adjacent, or over an edge closed to it now): (army string, army province,
+    destination, fleet provinces on its routes)."""
     into: dict[int, list[tuple[str, int, int, frozenset[int]]]] = {}
     for ap, (_comp, dests, _k) in convoys.items():
         a = at_prov(m, at, ap)
-        direct = m.reach_prov[a.kind][a.loc]
+        direct = _moves_into(m, a, closed, {}) if closed else m.reach_prov[a.kind][a.loc]
         army = m.unit_str(a.kind, a.loc)
         for dp, route in dests.items():
             if dp not in direct:
@@ -275,7 +305,9 @@ def _convoy_supports(m: Map, us: str, p: int, mine: frozenset[int],
     move cannot be needed by it)."""
     for q in mine:
         for army, ap, dp, route in into.get(q, ()):
-            if ap != p and dp != p and (p not in route or route_without(m, ap, dp, seas, p)):
+            # (a route set that is empty means no chain of fleets at all: ask)
+            if ap != p and dp != p and ((route and p not in route)
+                                        or route_without(m, ap, dp, seas, p)):
                 lst.append(f"{us} S {army} - {m.prov_abbr[dp]}")
 
 

@@ -14,6 +14,10 @@ generator in `tools/boards/` and read here with no geometry library. It holds:
   named coast are drawn (board pixels), and `short_label` where the full name would cover a
   unit wherever it went (the abbreviation is drawn instead);
 - `insets`: boxes of geography moved nearer the rest (Hawaii), drawn with a frame;
+- `boxes`: outlines (closed lists of points) of off-map spaces (Cape Horn) drawn as a
+  framed box, not where they lie;
+- `land`: provinces drawn on land although no army may stand there (impassable land);
+- anchors' `slots`: where more units stand in a space with no stacking limit;
 - `connectors`: adjacent pairs that do not touch on the board (a canal, an island's land
   edge), each with the line that shows it; `no_passage`: touching pairs that are not adjacent.
 
@@ -35,11 +39,19 @@ Point = tuple[float, float]
 Ring = list[int]
 
 
-def province_on_land(v, abbr: str) -> bool:
+def province_on_land(v, abbr: str, board: Board | None = None) -> bool:
     """A province is drawn as land when a unit kind that is not coastal (an army) may stand
-    there; otherwise it is water."""
+    there, or when the board draws it on land although no unit may enter it (impassable
+    land); otherwise it is water."""
+    if board is not None and abbr in board.land:
+        return True
     occ = v.terrains[v.provinces[abbr].terrain].occupy
     return any(not v.unit_kinds[k].coastal for k in occ if k in v.unit_kinds)
+
+
+def impassable(v, abbr: str) -> bool:
+    """No unit may enter the province (Greenland, the Arctic Ocean)."""
+    return not v.terrains[v.provinces[abbr].terrain].occupy
 
 
 @dataclass(slots=True)
@@ -55,6 +67,8 @@ class Board:
     unit_radius: float
     projection: dict = field(default_factory=dict)
     insets: list[tuple[float, float, float, float]] = field(default_factory=list)
+    boxes: list[list[Point]] = field(default_factory=list)
+    land: set[str] = field(default_factory=set)  # impassable provinces drawn on land
     size: int = 0  # bytes of the file
     _faces: list[tuple[tuple[str, str] | None, tuple[str, str] | None]] | None = None
     _sides: list[tuple[str | None, str | None]] | None = None
@@ -179,7 +193,9 @@ def decode_board(data: dict, size: int = 0) -> Board:
         arcs=arcs, regions=regions, anchors=data["anchors"], connectors=connectors,
         no_passage={(min(a, b), max(a, b)) for a, b in data.get("no_passage", [])},
         unit_radius=float(data.get("unit_radius", 10)), projection=data.get("projection", {}),
-        insets=[tuple(float(c) for c in box) for box in data.get("insets", [])], size=size)
+        insets=[tuple(float(c) for c in box) for box in data.get("insets", [])],
+        boxes=[[(float(x), float(y)) for x, y in box] for box in data.get("boxes", [])],
+        land=set(data.get("land", [])), size=size)
 
 
 def encode_ints(nums: list[int]) -> str:

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 
 from polydip.geography.map import Map
-from polydip.render.board import Board, polyline_length, province_on_land
+from polydip.render.board import Board, impassable, polyline_length, province_on_land
 from polydip.render.draw import (
     BLOCKED_LINE,
     COAST_LINE,
@@ -24,17 +24,12 @@ from polydip.render.draw import (
     SEA_LINE,
     Point,
     Svg,
+    border_class,
+    edge_style,
     fmt,
 )
 
-# border style per edge kind: (color, width, dash)
-EDGE_STYLES: dict[str, tuple[str, float, str]] = {
-    "canal": ("#0f8fb0", 3.2, "7 4"),
-    "river": ("#2d6fd6", 3.2, ""),
-    "bridge": ("#8b5a2b", 3.2, "3 3"),
-    "strait": ("#0f8fb0", 2.6, "2 4"),
-}
-OTHER_EDGE = ("#8a3ea8", 2.6, "6 3")
+# border styles: (colour, width, dash)
 STYLES: dict[str, tuple[str, float, str]] = {
     "coast": (COAST_LINE, 1.3, ""),
     "own-coast": (COAST_LINE, 0.9, ""),
@@ -57,6 +52,8 @@ class BoardGeo:
     label: list[Point]  # per province
     disl: list[Point]  # per province: where a unit dislodged from it is drawn
     land: list[bool]  # per province: drawn on land
+    blocked: list[bool]  # per province: impassable (no unit may enter)
+    slots: list[list[Point]]  # per province: where more units stand (an open space)
     province_d: list[str]  # per province: its outline as an SVG path
     water_d: list[str]  # per province: its water faces (lakes, an island's halo) if land
     islet_d: list[str]  # per province: its land faces (islets) if a sea
@@ -64,6 +61,7 @@ class BoardGeo:
     borders: list[tuple[str, str, float, str, str]]  # (class, colour, width, dash, path)
     links: list[tuple[str, str, str, Point, Point]]  # connectors: (a, b, kind, p, q)
     insets: list[tuple[Point, Point]]  # frames around moved geography
+    boxes: list[list[Point]]  # outlines of off-map spaces
 
 
 def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
@@ -90,7 +88,8 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
         return "".join(out)
 
     names = m.prov_abbr
-    land = [province_on_land(v, a) for a in names]
+    land = [province_on_land(v, a, board) for a in names]
+    blocked = [impassable(v, a) for a in names]
     province_d, water_d, islet_d = [], [], []
     for i, a in enumerate(names):
         province_d.append(rings_d(board.rings(a)))
@@ -112,7 +111,7 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
         pts = arcs_d[i]
         groups.setdefault(style, []).append("M" + " ".join(arcs_s[i]))
         pair = (min(lf[0], rf[0]), max(lf[0], rf[0]))
-        if lf[0] != rf[0] and _marked(kinds.get(pair, set())):
+        if lf[0] != rf[0] and lf[1] == rf[1] and _marked(v, kinds.get(pair, set())):
             length = polyline_length(pts)
             if length > crossing.get(pair, (0.0, -1))[0]:
                 crossing[pair] = (length, i)
@@ -120,7 +119,7 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
     order = ["nation", "own-coast", "halo", "sea", "land", "coast", "impassable"]
     for style in sorted(groups, key=lambda s: (order.index(s) if s in order else 99, s)):
         if style.startswith("edge:"):
-            color, w, dash = EDGE_STYLES.get(style[5:], OTHER_EDGE)
+            color, w, dash = edge_style(v, style[5:])
         else:
             color, w, dash = STYLES[style]
         borders.append((style.replace("edge:", ""), color, w * k, dash, "".join(groups[style])))
@@ -128,13 +127,14 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
     # a canal (or bridge, strait...) between provinces that touch: a mark across the middle
     # of their border; rivers are drawn as the border itself
     for (a, b), (_length, i) in sorted(crossing.items()):
-        kind = _marked(kinds[(a, b)])
+        kind = _marked(v, kinds[(a, b)])
         p, q = _across(arcs_d[i], 9.0 * k)
         links.append((a, b, kind, p, q))
     for a, b, (x1, y1, x2, y2) in board.connectors:
         ks = sorted(x for x in kinds.get((min(a, b), max(a, b)), set()) if x not in
                     ("land", "sea"))
-        links.append((a, b, ks[0] if ks else "", tf((x1, y1)), tf((x2, y2))))
+        p, q = _at_least(tf((x1, y1)), tf((x2, y2)), 16.0 * k)
+        links.append((a, b, ks[0] if ks else "", p, q))
     # anchors
     unit_r = board.unit_radius * k
     label, disl, loc = [], [], []
@@ -149,15 +149,31 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
         coasts = board.anchors[a].get("coasts", {})
         for c in v.provinces[a].coasts:
             loc.append(tf(tuple(coasts[c])) if c in coasts else loc[i])
+    slots = [[tf(tuple(xy)) for xy in board.anchors[a].get("slots", [])] for a in names]
     insets = [(tf((x0 - 10, y0 - 10)), tf((x1 + 10, y1 + 10)))
               for x0, y0, x1, y1 in board.insets]
-    return BoardGeo(board, k, top, board.height * k, unit_r, loc, label, disl, land,
-                    province_d, water_d, islet_d, neutral, borders, links, insets)
+    boxes = [[tf(p) for p in box] for box in board.boxes]
+    return BoardGeo(board, k, top, board.height * k, unit_r, loc, label, disl, land, blocked,
+                    slots, province_d, water_d, islet_d, neutral, borders, links, insets,
+                    boxes)
 
 
-def _marked(ks: set[str]) -> str:
-    """The special edge kind a border between two provinces is marked with ("" if none)."""
-    special = sorted(x for x in ks if x not in ("land", "sea", "river"))
+def _at_least(p: Point, q: Point, length: float) -> tuple[Point, Point]:
+    """A connector between provinces that almost touch, lengthened about its middle so that
+    it can be seen."""
+    d = math.dist(p, q)
+    if d >= length:
+        return p, q
+    ux, uy = ((q[0] - p[0]) / d, (q[1] - p[1]) / d) if d > 0 else (1.0, 0.0)
+    mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+    h = length / 2
+    return (mx - ux * h, my - uy * h), (mx + ux * h, my + uy * h)
+
+
+def _marked(v, ks: set[str]) -> str:
+    """The crossing kind (canal, bridge, strait) a border between two provinces of one
+    surface is marked with ("" if none)."""
+    special = sorted(x for x in ks if x not in ("land", "sea") and not border_class(v, x))
     return special[0] if special else ""
 
 
@@ -183,12 +199,15 @@ def _border_style(lf, rf, kinds, board: Board, land: list[bool], m: Map) -> str:
         return "own-coast"
     pair = (min(ra, rb), max(ra, rb))
     ks = kinds.get(pair, set())
-    if "river" in ks:
+    classes = sorted(x for x in ks if border_class(m.variant, x))
+    if "river" in classes:
         return "edge:river"
     if sa != sb:
         return "coast"
     if "neutral" in pair:
         return "nation" if sa == "land" else "sea"
+    if classes:  # a mountain or rainforest border: the most particular class (the
+        return "edge:" + classes[0]  # Greater Andes before mountain)
     if sa == "water":
         la = land[m.prov_index[ra]]
         lb = land[m.prov_index[rb]]
@@ -227,8 +246,12 @@ def draw_provinces(svg: Svg, m: Map, geo: BoardGeo, fills: list[str], owners: li
         svg.add(f'<rect class="inset" x="{fmt(x0)}" y="{fmt(y0)}" width="{fmt(x1 - x0)}" '
                 f'height="{fmt(y1 - y0)}" fill="none" stroke="#51606e" stroke-width="1.2" '
                 'stroke-dasharray="6 4"/>')
+    for box in geo.boxes:
+        d = "M" + " ".join(f"{fmt(x)} {fmt(y)}" for x, y in box) + "Z"
+        svg.add(f'<path class="box" d="{d}" fill="none" stroke="#51606e" stroke-width="1.6" '
+                'stroke-dasharray="7 4"/>')
     for a, b, kind, p, q in geo.links:
-        color, w, dash = EDGE_STYLES.get(kind, ("#3d4f5f", 2.4, "2 3")) if kind else \
+        color, w, dash = edge_style(m.variant, kind) if kind else \
             ("#3d4f5f", 2.4, "2 3")
         svg.add(f'<g class="border link" data-link="{a}-{b}">')
         svg.line(p, q, "#ffffff", w + 2.5)

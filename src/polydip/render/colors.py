@@ -5,8 +5,10 @@ for normal vision and as protanopes and deuteranopes see them (Machado et al. 20
 severity): every power's colour differs from every other's by at least PAIR_MIN (CIE76 ΔE),
 and a power's province fill (its colour mixed with white, as drawn) differs from the sea by
 at least SEA_MIN. When any test fails, all powers are drawn from PALETTE by their index in
-the variant instead (a set that passes both tests for up to ten powers; beyond ten it repeats),
-so a board is never ambiguous. docs/boards.md says the same for variant authors.
+the variant instead (a set that passes both tests for up to ten powers). Beyond ten no set
+passes both tests for every vision, and MANY_PALETTE is used: colours far apart for normal
+vision (every pair of its first thirteen by about 40), with fills that stand out from the sea.
+docs/boards.md says the same for variant authors.
 """
 
 from __future__ import annotations
@@ -21,6 +23,14 @@ FILL_MIX = 0.42  # an owned land province: the power's colour this far towards w
 # blue, red, gold, teal green, violet, brown, olive, magenta, deep blue, green
 PALETTE = ["#3377ee", "#ee3311", "#ddbb11", "#117755", "#771199", "#773311", "#aabb55",
            "#991177", "#1111ee", "#559955"]
+# For eleven to sixteen powers, where no set passes both tests for every vision: a farthest-
+# point search over the 8x8x8 grid of #11..#ff colours (fills told from the sea and from
+# unowned land, lightness 30-75), weighing normal vision fully and the deficiencies at 3x.
+# Its first thirteen differ by at least 39.9 for normal vision (13 for protan/deutan); all
+# sixteen by 29.2. Beyond sixteen it repeats.
+MANY_PALETTE = ["#3333bb", "#11bb11", "#773311", "#115577", "#ff11ff", "#ff1155", "#1111ff",
+                "#777711", "#bb1199", "#ff7711", "#1177dd", "#115533", "#773355", "#bb3355",
+                "#dd1111", "#bb7733"]
 PAIR_MIN = 20.0
 SEA_MIN = 20.0
 
@@ -96,4 +106,6 @@ def power_colors(colors: list[str]) -> list[str]:
     """The colours to draw the powers with (see the module docstring)."""
     if not clashes(colors):
         return list(colors)
-    return [PALETTE[i % len(PALETTE)] for i in range(len(colors))]
+    if len(colors) <= len(PALETTE):
+        return PALETTE[:len(colors)]
+    return [MANY_PALETTE[i % len(MANY_PALETTE)] for i in range(len(colors))]

@@ -25,15 +25,19 @@ from polydip.render.colors import mix as _mix
 from polydip.render.colors import power_colors
 from polydip.render.draw import (
     BLOCKED_LINE,
+    BLOCKED_SEA,
     COAST_LINE,
     FAIL,
     FONT,
     INK,
     LAND,
     LAND_LINE,
+    NEUTRAL_LAND,
     PAPER,
     SEA,
     SEA_LINE,
+    border_class,
+    edge_style,
 )
 from polydip.render.draw import Svg as _Svg
 from polydip.render.draw import fmt as _fmt
@@ -56,18 +60,6 @@ from polydip.render.view import PhaseView
 WIDTH = 1600
 TITLE_H = 64
 KEY_ROW = 40  # height of one row of the legend band under the map
-
-# border style per edge kind: (color, width, dash)
-EDGE_STYLES: dict[str, tuple[str, float, str]] = {
-    "land": (LAND_LINE, 1.2, ""),
-    "sea": (SEA_LINE, 1.2, ""),
-    "canal": ("#0f8fb0", 4.0, "7 4"),
-    "river": ("#2d6fd6", 4.0, ""),
-    "bridge": ("#8b5a2b", 4.0, "3 3"),
-    "strait": ("#0f8fb0", 3.0, "2 4"),
-}
-OTHER_EDGE = ("#8a3ea8", 3.0, "6 3")
-
 
 @dataclass(slots=True)
 class _Geo:
@@ -161,7 +153,7 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
     svg.add(f"<title>{escape(v.title)} — {escape(phase_name)} ({pos.phase.name})</title>")
     svg.add(f'<rect width="{WIDTH}" height="{_fmt(height)}" fill="{PAPER}"/>')
     if isinstance(geo, BoardGeo):
-        fills, owners = _fills(m, pos, colors, geo.land)
+        fills, owners = _fills(m, pos, colors, geo.land, geo.blocked)
         draw_provinces(svg, m, geo, fills, owners)
     else:
         _provinces(svg, m, geo, pos, colors)
@@ -178,12 +170,15 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
     return "\n".join(svg.parts) + "\n"
 
 
-def _fills(m: Map, pos, colors: list[str], land: list[bool]) -> tuple[list[str], list[str]]:
+def _fills(m: Map, pos, colors: list[str], land: list[bool], blocked: list[bool]
+           ) -> tuple[list[str], list[str]]:
     fills, owners = [], []
     for i in range(m.n_prov):
         o = pos.owners[i]
         if not land[i]:
-            fills.append(SEA)
+            fills.append(BLOCKED_SEA if blocked[i] else SEA)
+        elif blocked[i]:
+            fills.append(NEUTRAL_LAND)
         elif o >= 0:
             fills.append(_mix(colors[o], "#ffffff", 0.42))
         else:
@@ -238,7 +233,7 @@ def _provinces(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str]) -> None:
         ks = kinds.get((i, j), set())
         special = sorted(k for k in ks if k not in ("land", "sea"))
         if special:
-            color, width, dash = EDGE_STYLES.get(special[0], OTHER_EDGE)
+            color, width, dash = edge_style(v, special[0])
             kind = special[0]
         elif is_sea[i] != is_sea[j]:
             color, width, dash, kind = COAST_LINE, 2.0, "", "coast"
@@ -260,7 +255,7 @@ def _provinces(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str]) -> None:
         if (i, j) in borders:
             continue
         special = sorted(k for k in ks if k not in ("land", "sea"))
-        color, width, dash = (EDGE_STYLES.get(special[0], OTHER_EDGE) if special
+        color, width, dash = (edge_style(v, special[0]) if special
                               else ("#5f6f7d", 2.0, "2 4"))
         a, b = geo.cells[i].points, geo.cells[j].points
         p, q = closest_points(a, b) if a and b else (geo.site[i], geo.site[j])
@@ -347,9 +342,23 @@ def _unit_shape(m: Map, kind: int, x: float, y: float, r: float, fill: str, stro
 def _unit_places(m: Map, geo: _Geo | BoardGeo, pos) -> dict[tuple[str, int], Point]:
     """Where each unit is drawn, keyed by ("unit" | "dislodged", location)."""
     r = geo.unit_r
-    where: dict[tuple[str, int], Point] = {}
+    where: dict[tuple, Point] = {}
+    stacked: dict[int, int] = {}  # units already drawn per location (an open space)
     for u in pos.units:
-        where[("unit", u.loc)] = geo.loc[u.loc]
+        p = m.loc_prov[u.loc]
+        n = stacked.get(u.loc, 0)
+        stacked[u.loc] = n + 1
+        slots = geo.slots[p] if isinstance(geo, BoardGeo) else []
+        if n == 0:
+            xy = geo.loc[u.loc]
+        elif n <= len(slots):
+            xy = slots[n - 1]
+        else:  # more units than places: stacked, each a little lower and to the right
+            x0, y0 = slots[-1] if slots else geo.loc[u.loc]
+            k = n - len(slots)
+            xy = (x0 + k * r * 0.5, y0 + k * r * 0.5)
+        where.setdefault(("unit", u.loc), xy)
+        where[("unit", u.loc, u.power)] = xy
     for d in pos.dislodged:
         if isinstance(geo, BoardGeo):
             where[("dislodged", d.loc)] = geo.disl[m.loc_prov[d.loc]]
@@ -366,7 +375,7 @@ def _units(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: lis
     dislodged_now = {o.order.loc for o in view.orders if o.dislodged}
     svg.add('<g class="units">')
     for u in pos.units:
-        x, y = where[("unit", u.loc)]
+        x, y = where[("unit", u.loc, u.power)]
         name = m.unit_str(u.kind, u.loc)
         svg.add(f'<g class="unit" data-unit="{name}" data-power="{m.powers[u.power]}" '
                 f'data-at="{_fmt(x)},{_fmt(y)}">')
@@ -468,22 +477,22 @@ def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: li
                 f'"{m.powers[d.power]}" data-result={quoteattr(res)}>')
         if o.type == HOLD:
             if d.explicit:
-                x, y = where.get(("unit", o.loc), geo.loc[o.loc])
+                x, y = where.get(("unit", o.loc, d.power), geo.loc[o.loc])
                 svg.add(f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r * 1.5)}" '
                         f'fill="none" stroke="{INK}" stroke-width="6"/>'
                         f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r * 1.5)}" '
                         f'fill="none" stroke="{color}" stroke-width="3.4"'
                         + (' stroke-dasharray="6 4"' if d.failed else "") + "/>")
         elif o.type in (MOVE, RETREAT) and o.target is not None:
-            src = where.get(("dislodged" if o.type == RETREAT else "unit", o.loc),
-                            geo.loc[o.loc])
+            src = (where.get(("dislodged", o.loc), geo.loc[o.loc]) if o.type == RETREAT
+                   else where.get(("unit", o.loc, d.power), geo.loc[o.loc]))
             dst = geo.loc[o.target]
             end_gap = r * 1.25 if m.loc_prov[o.target] in occupied else r * 0.5
             _arrow(svg, src, dst, color, r * 1.1, end_gap, d.failed,
                    dash="10 5" if o.type == RETREAT else "",
                    width=4.2 if o.type == MOVE else 3.6)
         elif o.type in (SUPPORT, CONVOY) and o.aux_loc is not None:
-            src = where.get(("unit", o.loc), geo.loc[o.loc])
+            src = where.get(("unit", o.loc, d.power), geo.loc[o.loc])
             aux = _aux_loc(m, view, o)
             a = where.get(("unit", aux), geo.loc[aux])
             if o.target is not None:
@@ -582,13 +591,39 @@ def _key_items(m: Map) -> list[str]:
                                  if m.kinds[k] not in ("A", "F")]
     items += ["supply center", "home center", "move", "retreat", "support", "convoy", "hold",
               "failed order", "dislodged unit", "build / remove", "no passage"]
-    items += [f"{k} crossing" for k in sorted(m.variant.edge_kinds) if k not in ("land", "sea")]
+    v = m.variant
+    crossing = set()  # kinds joining two provinces of one surface (not a coast)
+    for e in v.edges:
+        a, b = m.prov_index[e.a.split("/")[0]], m.prov_index[e.b.split("/")[0]]
+        if a != b and _is_land(m, a) == _is_land(m, b):
+            crossing.add(e.kind)
+    for k in sorted(v.edge_kinds):
+        if k in ("land", "sea"):
+            continue
+        name = k.replace("_", " ")
+        if border_class(v, k):
+            items.append(f"{name} border")
+        elif k in crossing:
+            items.append(f"{name} crossing")
     return items
+
+
+def _key_layout(m: Map) -> list[tuple[str, float, int]]:
+    """The legend's key items, flowed into rows: (label, x, row)."""
+    out = []
+    x, row = 14.0, 0
+    for label in _key_items(m):
+        w = max(KEY_ITEM_W, 68 + len(label) * 16 * 0.52 + 20)
+        if x + w > WIDTH - 8 and x > 14:
+            x, row = 14.0, row + 1
+        out.append((label, x, row))
+        x += w
+    return out
 
 
 def _legend_height(m: Map) -> float:
     power_rows = -(-len(m.powers) // POWERS_PER_ROW)
-    key_rows = -(-len(_key_items(m)) // (WIDTH // KEY_ITEM_W))
+    key_rows = _key_layout(m)[-1][2] + 1
     return 24 + power_rows * KEY_ROW + 12 + key_rows * KEY_ROW + 16
 
 
@@ -603,21 +638,25 @@ def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float) -> 
         x = 20 + col * cell_w
         yy = y + row * KEY_ROW + 14
         n_sc = len(pos.centers_of(p))
+        if m.has_center_values:  # as the report counts them: a capital worth 2 counts twice
+            n_sc = sum(m.sc_value[c] for c in pos.centers_of(p))
         n_u = sum(1 for u in pos.units if u.power == p)
         svg.add(f'<rect x="{_fmt(x)}" y="{_fmt(yy - 19)}" width="30" height="26" rx="5" '
                 f'fill="{colors[p]}" stroke="{INK}" stroke-width="1.5"/>')
-        svg.text(x + 40, yy, name, 19, INK, "bold", anchor="start")
-        svg.text(x + cell_w - 30, yy, f"{n_sc} centers · {n_u} units", 16, "#4a4a4a",
-                 anchor="end")
+        counts = (f"{n_sc} center{'' if n_sc == 1 else 's'} · "
+                  f"{n_u} unit{'' if n_u == 1 else 's'}")
+        # a long name is drawn smaller rather than under its counts
+        room = cell_w - 30 - 40 - len(counts) * 16 * 0.47 - 12
+        size = max(13.0, min(19.0, room / (max(len(name), 1) * 0.6)))
+        svg.text(x + 40, yy, name, size, INK, "bold", anchor="start")
+        svg.text(x + cell_w - 30, yy, counts, 16, "#4a4a4a", anchor="end")
     rows = -(-len(m.powers) // POWERS_PER_ROW)
     y += rows * KEY_ROW + 12
     svg.line((20, y - 8), (WIDTH - 20, y - 8), "#d8d2c4", 1)
     gray = "#9a9a9a"
     army = next((k for k in range(len(m.kinds)) if m.kinds[k] == "A"), 0)
-    per_row = WIDTH // KEY_ITEM_W
-    for n, label in enumerate(_key_items(m)):
-        row, col = divmod(n, per_row)
-        x = 14 + col * KEY_ITEM_W
+    edge_names = {k.replace("_", " "): k for k in m.variant.edge_kinds}
+    for label, x, row in _key_layout(m):
         yy = y + row * KEY_ROW + 16
         sx = x + 30  # the symbol's centre
         svg.text(x + 68, yy + 6, label, 16, INK, anchor="start")
@@ -660,7 +699,8 @@ def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float) -> 
             _badge(svg, sx + 13, yy, "cross")
         elif label == "no passage":
             svg.line((x, yy), (x + 60, yy), BLOCKED_LINE, 3.2)
-        else:  # an edge kind
-            color, width, dash = EDGE_STYLES.get(label.split()[0], OTHER_EDGE)
+        else:  # an edge kind: "<kind> crossing" or "<kind> border"
+            kind = edge_names.get(label.rsplit(" ", 1)[0], "")
+            color, width, dash = edge_style(m.variant, kind)
             svg.line((x, yy), (x + 60, yy), color, width, dash)
     svg.add("</g>")

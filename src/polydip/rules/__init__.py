@@ -17,10 +17,18 @@ from polydip.rules import (  # noqa: F401
     build_sites,
     capture_home,
     controlled_passages,
+    deserts,
     events,
+    mountains,
     neutral_units,
     no_swap,
     open_spaces,
+    rainforests,
+    supported_crossings,
+    swamps,
+    territory_builds,
+    vacant_crossings,
+    weak_crossings,
 )
 from polydip.rules.base import REGISTRY, Rule, RuleSet, register
 

@@ -1,18 +1,45 @@
 """The Rule base class and the RuleSet the engine calls.
 
-Hooks (a rule implements the ones it needs; RuleSet combines them):
+Hooks (a rule implements the ones it needs; RuleSet combines them). Positions:
   build_sites(m, pos, power) -> list[int] | None   provinces where `power` may build now
+  extra_build_sites(m, pos, power) -> (list[int], int) | None
+                                                    more provinces where `power` may build
+                                                    now, and how many of its builds may go
+                                                    there (off-center builds)
   year_start(m, pos) -> None                        bookkeeping when a new year begins
   before_phase(m, pos, phase) -> list[str]          scheduled events; returns what happened
+  after_phase(m, before, after, moved) -> None      after a phase is adjudicated: `moved` is
+                                                    (unit before, unit after, convoyed) for
+                                                    each move and retreat that succeeded; a
+                                                    rule keeps what it remembers in
+                                                    after.extra
   unit_holds(m, pos, unit) -> bool                  the unit always holds: orders for it
                                                     are refused (neutral units)
   retreat(m, pos, dislodged) -> Dislodged | None    changes a dislodged unit's options
   retreat_orders(m, pos) -> {power: [Order]}        orders for units no player orders
   blocked(m, pos, options) -> {power: {(kind, a, b)}}  moves a power may not make now
-  open_spaces() -> [province]                       no stacking limit, no bounce there
-  no_swap_pairs() -> [(a, b)]                        no swapping across, even by convoy
+                                                    (closed to moves, supports and retreats)
+  move_limits(m, pos) -> {(power, kind, loc): provinces}  units that may move (by any
+                                                    route) only to these provinces now; their
+                                                    supports and retreats are not limited
   centers_changed(m, pos) -> None                   after centers change owner
   may_build(m, pos, power, kind, prov) -> bool|None a build of this kind there allowed?
+The map (asked once, when a variant is compiled; the Map keeps the answers as plain tables):
+  open_spaces() -> [province]                       no stacking limit, no bounce there
+  no_swap_pairs() -> [(a, b)]                        no swapping across, even by convoy
+  no_support(m) -> {(kind, loc, province)}          a unit of `kind` on `loc` may not support
+                                                    into `province` (to hold there or to move
+                                                    there)
+  no_hold_support(m) -> {(kind, province)}          a unit of `kind` in `province` may not be
+                                                    supported to hold
+  move_strength(m) -> {(kind, a, b): int}           the strength of a move from location a
+                                                    to b before supports (standard: 1)
+  needs_support(m) -> {season: {(kind, a, b)}}      in that season a move from a to b fails
+                                                    unless a support is ordered for it, and
+                                                    then cuts no support and keeps nobody out
+  no_retreat(m) -> {(kind, a, b)}                    no retreat from location a to b
+Locations are map ids (coasts for coastal kinds, provinces otherwise); the helpers at the
+end turn a variant's border marker edges and province tags into them.
 """
 
 from __future__ import annotations
@@ -74,6 +101,31 @@ class Rule:
     def may_build(self, m: Any, pos: Any, power: int, kind: int, prov: int) -> bool | None:
         return None
 
+    def extra_build_sites(self, m: Any, pos: Any, power: int) -> tuple[list[int], int] | None:
+        return None
+
+    def after_phase(self, m: Any, before: Any, after: Any, moved: list[tuple[Any, Any, bool]]
+                    ) -> None:
+        return None
+
+    def move_limits(self, m: Any, pos: Any) -> dict[tuple[int, int, int], frozenset[int]]:
+        return {}
+
+    def no_support(self, m: Any) -> set[tuple[int, int, int]]:
+        return set()
+
+    def no_hold_support(self, m: Any) -> set[tuple[int, int]]:
+        return set()
+
+    def move_strength(self, m: Any) -> dict[tuple[int, int, int], int]:
+        return {}
+
+    def needs_support(self, m: Any) -> dict[str, set[tuple[int, int, int]]]:
+        return {}
+
+    def no_retreat(self, m: Any) -> set[tuple[int, int, int]]:
+        return set()
+
     # ---- parameters ----------------------------------------------------------------------
 
     def param(self, name: str, default: Any, choices: tuple | None = None) -> Any:
@@ -82,6 +134,35 @@ class Rule:
             raise VariantError(f"{self.variant.path}: [{self.key}] {name} = {val!r} is not "
                                f"one of {', '.join(map(repr, choices))}")
         return val
+
+    def tag_param(self, name: str) -> str:
+        """A parameter naming a province tag some province of the variant carries ("" when
+        absent)."""
+        tag = self.param(name, "")
+        if tag and not any(tag in p.tags for p in self.variant.provinces.values()):
+            raise VariantError(f"{self.variant.path}: [{self.key}] {name} = {tag!r}: no "
+                               "province has this tag")
+        return tag
+
+    def edge_kind_param(self, name: str, required: bool = False) -> str:
+        """A parameter naming an edge kind of the variant ("" when absent and not
+        `required`)."""
+        kind = self.param(name, "")
+        if required and not kind:
+            raise VariantError(f"{self.variant.path}: [{self.key}] needs {name} = an edge kind "
+                               f"(edge kinds: {', '.join(self.variant.edge_kinds) or 'none'})")
+        if kind and kind not in self.variant.edge_kinds:
+            raise VariantError(f"{self.variant.path}: [{self.key}] {name} = {kind!r} is not "
+                               f"an edge kind (edge kinds: {', '.join(self.variant.edge_kinds)})")
+        return kind
+
+    def kinds_param(self, name: str, default: list[str] | None = None) -> list[str]:
+        """A parameter listing unit kind letters (default: none, or `default`)."""
+        kinds = self.param(name, default or [])
+        if not isinstance(kinds, list) or any(k not in self.variant.unit_kinds for k in kinds):
+            raise VariantError(f"{self.variant.path}: [{self.key}] {name} = {kinds!r}: a list "
+                               f"of unit kinds ({', '.join(self.variant.unit_kinds)})")
+        return kinds
 
 
 REGISTRY: dict[str, type[Rule]] = {}
@@ -108,6 +189,14 @@ class RuleSet:
         self._blocked = [r for r in rules if type(r).blocked is not Rule.blocked]
         self._centers = [r for r in rules if type(r).centers_changed is not Rule.centers_changed]
         self._may_build = [r for r in rules if type(r).may_build is not Rule.may_build]
+        self._extra_sites = [r for r in rules
+                             if type(r).extra_build_sites is not Rule.extra_build_sites]
+        self._after = [r for r in rules if type(r).after_phase is not Rule.after_phase]
+        self._limits = [r for r in rules if type(r).move_limits is not Rule.move_limits]
+        # (plain flags: the engine reads them on every phase)
+        self.has_extra_sites = bool(self._extra_sites)
+        self.has_after_phase = bool(self._after)
+        self.has_move_limits = bool(self._limits)
 
     def __bool__(self) -> bool:
         return bool(self.rules)
@@ -160,6 +249,55 @@ class RuleSet:
                 return got
         return True
 
+    def extra_build_sites(self, m: Any, pos: Any, power: int) -> list[tuple[list[int], int]]:
+        """Groups of provinces beyond the usual build sites, each with the number of builds
+        that may go there."""
+        out = []
+        for r in self._extra_sites:
+            got = r.extra_build_sites(m, pos, power)
+            if got is not None and got[0] and got[1] > 0:
+                out.append(got)
+        return out
+
+    def after_phase(self, m: Any, before: Any, after: Any,
+                    moved: list[tuple[Any, Any, bool]]) -> None:
+        for r in self._after:
+            r.after_phase(m, before, after, moved)
+
+    def move_limits(self, m: Any, pos: Any) -> dict[tuple[int, int, int], frozenset[int]]:
+        """Per unit (power, kind, location): the only provinces it may move to now."""
+        out: dict[tuple[int, int, int], frozenset[int]] = {}
+        for r in self._limits:
+            for key, allowed in r.move_limits(m, pos).items():
+                out[key] = out[key] & allowed if key in out else frozenset(allowed)
+        return out
+
+    # ---- map tables (asked once per compiled map) -----------------------------------------
+
+    def no_support(self, m: Any) -> set[tuple[int, int, int]]:
+        return {x for r in self.rules for x in r.no_support(m)}
+
+    def no_hold_support(self, m: Any) -> set[tuple[int, int]]:
+        return {x for r in self.rules for x in r.no_hold_support(m)}
+
+    def move_strength(self, m: Any) -> dict[tuple[int, int, int], int]:
+        """The weakest strength any rule gives each move it names."""
+        out: dict[tuple[int, int, int], int] = {}
+        for r in self.rules:
+            for key, val in r.move_strength(m).items():
+                out[key] = min(val, out.get(key, val))
+        return out
+
+    def needs_support(self, m: Any) -> dict[str, set[tuple[int, int, int]]]:
+        out: dict[str, set[tuple[int, int, int]]] = {}
+        for r in self.rules:
+            for season, moves in r.needs_support(m).items():
+                out.setdefault(season, set()).update(moves)
+        return out
+
+    def no_retreat(self, m: Any) -> set[tuple[int, int, int]]:
+        return {x for r in self.rules for x in r.no_retreat(m)}
+
     def open_spaces(self) -> set[str]:
         """Provinces without stacking limit where units never bounce (rules/open_spaces)."""
         return {p for r in self.rules for p in r.open_spaces()}
@@ -175,3 +313,65 @@ class RuleSet:
                 out.setdefault(p, []).extend(lst)
         return out
 
+
+
+# ---- helpers: a variant's tags and border markers as map ids ------------------------------
+
+def tagged(m: Any, tag: str) -> set[int]:
+    """The provinces carrying `tag`."""
+    if not tag:
+        return set()
+    return {m.prov_index[a] for a, p in m.variant.provinces.items() if tag in p.tags}
+
+
+def border(m: Any, edge_kind: str) -> set[tuple[int, int]]:
+    """The province pairs (both ways) joined by an edge of `edge_kind` (a marker kind, like
+    "mountain", or any other)."""
+    out: set[tuple[int, int]] = set()
+    for e in m.variant.edges:
+        if e.kind == edge_kind:
+            a, b = m.loc_prov[m.loc_index[e.a]], m.loc_prov[m.loc_index[e.b]]
+            out.add((a, b))
+            out.add((b, a))
+    return out
+
+
+def crossings(m: Any, pairs: set[tuple[int, int]], kinds: list[str] | None = None
+              ) -> set[tuple[int, int, int]]:
+    """The moves (kind, from location, to location) over an edge between the provinces of
+    one of `pairs`, by units of `kinds` (default: every kind)."""
+    out = set()
+    letters = m.kinds if kinds is None else kinds
+    for letter in letters:
+        k = m.kind_index[letter]
+        for loc, dests in enumerate(m.move_locs[k]):
+            p = m.loc_prov[loc]
+            for d in dests:
+                if (p, m.loc_prov[d]) in pairs:
+                    out.add((k, loc, d))
+    return out
+
+
+def supports_into(m: Any, provinces: set[int] | None, targets: Any = None,
+                  kinds: list[str] | None = None) -> set[tuple[int, int, int]]:
+    """(kind, location, province) for units of `kinds` (default: every kind) standing in
+    `provinces` (None: anywhere) and each province they could support into that
+    `targets(their province)` names (targets None: all of them)."""
+    out = set()
+    letters = m.kinds if kinds is None else kinds
+    for letter in letters:
+        k = m.kind_index[letter]
+        for loc, reach in enumerate(m.reach_prov[k]):
+            p = m.loc_prov[loc]
+            if not reach or (provinces is not None and p not in provinces):
+                continue
+            out.update((k, loc, q) for q in (reach if targets is None else reach & targets(p)))
+    return out
+
+
+def across(pairs: set[tuple[int, int]]) -> dict[int, set[int]]:
+    """Province -> the provinces across a border of `pairs` from it."""
+    out: dict[int, set[int]] = {}
+    for a, b in pairs:
+        out.setdefault(a, set()).add(b)
+    return out

@@ -6,11 +6,15 @@ Föderation (Native Federation) Boston oder California erobern. Das erstbesetzte
 Heimat-VZ. Nur in diesem VZ können Flotten gebaut werden." (To build fleets the Native
 Federation must conquer Boston or California. The first one taken becomes a home center.
 Fleets can only be built there.) Two candidates taken in the same year: the first listed.
+Latin American Diplomacy (seed 001, rule 7.B): Antofagasta, Chile's home center at the
+start, "if [Bolivia] can reclaim Antofagasta, in this game it can use Antofagasta as a Home
+Center, and thus build a fleet to put out to sea" (kind = "any": a home like any other).
 
 [rules.capture_home]
 power = "Native Federation"
 candidates = ["BOS", "CAL"]
-kind = "F"                 # the only place this power may build this kind
+kind = "F"                 # the only place this power may build this kind (the default);
+                           # "any": the center simply becomes a home, for every kind
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ class CaptureHome(Rule):
     name = "capture_home"
     params_doc: ClassVar[dict[str, str]] = {
         "power": "the power", "candidates": "provinces, in order of preference",
-        "kind": "unit kind buildable only there"}
+        "kind": "unit kind buildable only there (default F), or any"}
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
@@ -35,23 +39,24 @@ class CaptureHome(Rule):
         for c in self.candidates:
             if c not in variant.provinces or not variant.provinces[c].supply_center:
                 raise VariantError(f"{variant.path}: [{key}] {c!r} is not a supply center")
-        self.kind = self.param("kind", "F", tuple(variant.unit_kinds))
+        self.kind = self.param("kind", "F")
+        if self.kind != "any" and self.kind not in variant.unit_kinds:
+            self.param("kind", "F", tuple(variant.unit_kinds))  # the error naming the kinds
 
     def centers_changed(self, m: Any, pos: Any) -> None:
-        data = pos.extra.setdefault(self.name, {})
-        if data.get(self.power):
+        if pos.extra.get(self.name, {}).get(self.power):
             return
         p = m.power_of(self.power)
         for c in self.candidates:
             prov = m.prov_index[c]
             if pos.owners[prov] == p:
-                data[self.power] = c
+                pos.extra.setdefault(self.name, {})[self.power] = c
                 if pos.homes and prov not in pos.homes[p]:
                     pos.homes[p] = (*pos.homes[p], prov)
                 return
 
     def may_build(self, m: Any, pos: Any, power: int, kind: int, prov: int) -> bool | None:
-        if m.powers[power] != self.power or m.kinds[kind] != self.kind:
+        if self.kind == "any" or m.powers[power] != self.power or m.kinds[kind] != self.kind:
             return None
         home = pos.extra.get(self.name, {}).get(self.power)
         return home is not None and m.prov_abbr[prov] == home

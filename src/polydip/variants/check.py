@@ -294,6 +294,7 @@ def check_board(v: Variant, board) -> BoardFigures:
             continue
         points = [("label", anc["label"]), ("unit", anc["unit"])]
         points += [(f"coast {c}", xy) for c, xy in anc.get("coasts", {}).items()]
+        points += [(f"unit {k + 2}", xy) for k, xy in enumerate(anc.get("slots", []))]
         for what, xy in points:
             n_anchor += 1
             c = clearance(board, a, (xy[0], xy[1])) * k

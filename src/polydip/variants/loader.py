@@ -156,7 +156,7 @@ class _Reader:
 
     def victory(self, vic: dict[str, Any], key: str, base: Victory) -> Victory:
         known = {"centers", "last_year", "last_year_result", "more_than_others", "check",
-                 "check_season", "no_change_years", "presets"}
+                 "check_season", "no_change_years", "draw", "presets"}
         for k in vic:
             if k not in known:
                 raise self.fail(f"{key}.{k}", "unknown key" + did_you_mean(k, known))
@@ -169,11 +169,14 @@ class _Reader:
             check=self.get(vic, "check", str, key, base.check),
             check_season=self.get(vic, "check_season", str, key, base.check_season),
             no_change_years=self.get(vic, "no_change_years", int, key, base.no_change_years),
+            draw=self.get(vic, "draw", str, key, base.draw),
         )
         if v.check not in ("after_update", "start_of_season"):
             raise self.fail(f"{key}.check", "must be \"after_update\" or \"start_of_season\"")
         if v.last_year_result not in ("draw", "most_centers"):
             raise self.fail(f"{key}.last_year_result", "must be \"draw\" or \"most_centers\"")
+        if v.draw not in ("any", "all"):
+            raise self.fail(f"{key}.draw", "must be \"any\" or \"all\"")
         return v
 
     def read(self) -> Variant:

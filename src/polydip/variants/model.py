@@ -129,6 +129,7 @@ class Victory:
     check: str = "after_update"  # when: after centers change owner | "start_of_season"
     check_season: str = ""  # with check = "start_of_season": that season's abbreviation
     no_change_years: int | None = None  # draw when no center changed owner for N years
+    draw: str = "any"  # who shares a declared draw: "any" powers named, or "all" survivors
     presets: dict[str, dict] = field(default_factory=dict)  # named alternatives (options)
 
 

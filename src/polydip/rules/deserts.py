@@ -1,0 +1,34 @@
+"""Deserts: no unit in a desert province supports another into, or to hold in, an adjacent
+desert province.
+
+Latin American Diplomacy (seed 001, rule 5.I): "NO UNIT IN ONE DESERT PROVINCE MAY SUPPORT
+ANOTHER UNIT INTO, OR TO HOLD IN AN ADJACENT DESERT PROVINCE. Note that this means that a unit
+in a desert province may support a unit in an adjacent desert province to move into a
+non-desert province."
+
+[rules.deserts]
+provinces = "desert"       # tag of the desert provinces
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from polydip.errors import VariantError
+from polydip.rules.base import Rule, register, supports_into, tagged
+
+
+@register
+class Deserts(Rule):
+    name = "deserts"
+    params_doc: ClassVar[dict[str, str]] = {"provinces": "tag of the desert provinces"}
+
+    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+        super().__init__(params, variant, key)
+        self.provinces = self.tag_param("provinces")
+        if not self.provinces:
+            raise VariantError(f"{variant.path}: [{key}] needs provinces = a province tag")
+
+    def no_support(self, m: Any) -> set[tuple[int, int, int]]:
+        deserts = tagged(m, self.provinces)
+        return supports_into(m, deserts, lambda p: deserts - {p})

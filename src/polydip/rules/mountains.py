@@ -1,0 +1,49 @@
+"""Mountains: a unit in a mountain province gives no support, no unit retreats across a
+mountain border, and units of some kinds may not support across one.
+
+Latin American Diplomacy (seed 001, rule 5.C): "NO UNIT MAY RETREAT ACROSS A MOUNTAINOUS
+BORDER ON ANY RETREAT PHASE (B or D Phases)"; "no River Flotilla may order support across a
+mountainous border"; "MOUNTAIN PROVINCES (MP), i.e. PROVINCES WITH ONLY MOUNTAINOUS BORDERS
+... NO UNIT LOCATED IN ONE OF THESE PROVINCES MAY OFFER SUPPORT to any other unit."
+
+[rules.mountains]
+provinces = "mountain"     # tag of the mountain provinces: a unit there gives no support
+borders = "mountain"       # edge kind of the mountain borders: no unit retreats across
+no_support_across = []     # unit kinds that may not support across those borders (["R"])
+
+Each parameter may be left out (no such restriction). A unit in a mountain province may still
+be supported, move and hold; crossing a mountain border is an ordinary move (the harder
+crossings are rules/weak_crossings.py and rules/supported_crossings.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from polydip.rules.base import Rule, across, border, crossings, register, supports_into, tagged
+
+
+@register
+class Mountains(Rule):
+    name = "mountains"
+    params_doc: ClassVar[dict[str, str]] = {
+        "provinces": "tag of the provinces whose units give no support",
+        "borders": "edge kind of the borders no unit retreats across",
+        "no_support_across": "unit kinds that may not support across those borders"}
+
+    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+        super().__init__(params, variant, key)
+        self.provinces = self.tag_param("provinces")
+        self.borders = self.edge_kind_param("borders")
+        self.no_support_kinds = self.kinds_param("no_support_across")
+
+    def no_support(self, m: Any) -> set[tuple[int, int, int]]:
+        out = supports_into(m, tagged(m, self.provinces)) if self.provinces else set()
+        if self.borders and self.no_support_kinds:
+            other_side = across(border(m, self.borders))
+            out |= supports_into(m, set(other_side), lambda p: other_side[p],
+                                 self.no_support_kinds)
+        return out
+
+    def no_retreat(self, m: Any) -> set[tuple[int, int, int]]:
+        return crossings(m, border(m, self.borders)) if self.borders else set()

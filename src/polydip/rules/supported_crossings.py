@@ -1,0 +1,49 @@
+"""Supported crossings: in some seasons a unit may cross some borders only when supported.
+
+Latin American Diplomacy (seed 001, rule 5.C.iv), the Chilean Andes: "During the FIRST
+MOVEMENT PHASE (A Phase: March-June) of any year, NO ARMY MAY CROSS this mountainous border
+UNLESS SUPPORTED by another unit." Its example 2: without support "the support for A
+Cordillera Domeyko would not be cut as the A San Juan would not make it across the
+mountains."
+
+[rules.supported_crossings]
+borders = "chilean_andes"  # edge kind of the borders
+seasons = ["A"]            # the seasons it applies in (abbreviations)
+kinds = ["A"]              # unit kinds it applies to (default: every kind)
+
+"Supported" is read as: some support order for the move is valid (a support that is cut
+still counts). The game option `supported_crossing = "given"` reads it as: some support is
+given (not cut) — then a circle of such crossings cutting each other's supports is settled
+as a paradox by the resolver (all those supports fail). An unsupported crossing is a legal
+order that fails: it reaches nobody, cuts no support, bounces nobody and leaves no standoff;
+its unit stays and may be dislodged.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from polydip.errors import VariantError
+from polydip.rules.base import Rule, border, crossings, register
+
+
+@register
+class SupportedCrossings(Rule):
+    name = "supported_crossings"
+    params_doc: ClassVar[dict[str, str]] = {
+        "borders": "edge kind of the borders", "seasons": "season abbreviations",
+        "kinds": "unit kinds it applies to (default: all)"}
+
+    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+        super().__init__(params, variant, key)
+        self.borders = self.edge_kind_param("borders", required=True)
+        known = [s.abbr for s in variant.calendar.seasons]
+        self.seasons = self.param("seasons", known)
+        if not isinstance(self.seasons, list) or any(s not in known for s in self.seasons):
+            raise VariantError(f"{variant.path}: [{key}] seasons = {self.seasons!r}: a list of "
+                               f"season abbreviations ({', '.join(known)})")
+        self.kinds = self.kinds_param("kinds") or None
+
+    def needs_support(self, m: Any) -> dict[str, set[tuple[int, int, int]]]:
+        moves = crossings(m, border(m, self.borders), self.kinds)
+        return {s: moves for s in self.seasons}

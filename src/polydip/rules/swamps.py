@@ -1,0 +1,43 @@
+"""Swamps: a unit of some kinds standing in a swamp gives no support and may not be supported
+to hold there; it may be supported to move out.
+
+Latin American Diplomacy (seed 001, rule 5.E): "NO ARMY located in one of these provinces MAY
+OFFER SUPPORT TO ANOTHER UNIT, OR BE SUPPORTED TO HOLD in that province by another unit (i.e.
+the defense strength of such an army cannot exceed one). Note that: 1) no restrictions apply
+to River Flotillas; 2) an army may be supported to move OUT of the swampy province, even to
+another swampy province."
+
+[rules.swamps]
+provinces = "swamp"        # tag of the swamp provinces
+kinds = ["A"]              # unit kinds it applies to (default: every kind)
+
+A support to hold such a unit is an illegal order (void), as is a support it gives.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from polydip.errors import VariantError
+from polydip.rules.base import Rule, register, supports_into, tagged
+
+
+@register
+class Swamps(Rule):
+    name = "swamps"
+    params_doc: ClassVar[dict[str, str]] = {
+        "provinces": "tag of the swamp provinces",
+        "kinds": "unit kinds it applies to (default: all)"}
+
+    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+        super().__init__(params, variant, key)
+        self.provinces = self.tag_param("provinces")
+        if not self.provinces:
+            raise VariantError(f"{variant.path}: [{key}] needs provinces = a province tag")
+        self.kinds = self.kinds_param("kinds") or list(variant.unit_kinds)
+
+    def no_support(self, m: Any) -> set[tuple[int, int, int]]:
+        return supports_into(m, tagged(m, self.provinces), None, self.kinds)
+
+    def no_hold_support(self, m: Any) -> set[tuple[int, int]]:
+        return {(m.kind_index[k], p) for k in self.kinds for p in tagged(m, self.provinces)}

@@ -1,0 +1,89 @@
+"""Vacant crossings: edges usable only while a province is empty, across which only units of
+some kinds may support.
+
+Latin American Diplomacy (seed 001, rule 5.J.3.i), the Falklands: "a Fleet, River Flotilla
+or Army may move from one to the other in one turn, without having to enter FALKLAND SOUND,
+except when FALKLAND SOUND is occupied by any unit. In addition, so long as FALKLAND SOUND is
+vacant, a unit in either Falkland island may be supported by a FLEET (but not an Army or
+River Flotilla) in the other Falkland island."
+
+[[rules.vacant_crossings.crossing]]
+edges = ["WFA-EFA"]        # edges declared under [edges]
+while_vacant = "FSO"       # usable only while no unit stands in this province
+support_kinds = ["F"]      # only these unit kinds support across (default: every kind)
+
+"Occupied" is read at the start of the turn, like a controlled passage: while the province
+holds a unit the edges are closed to moves, supports and retreats of every power.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from polydip.errors import VariantError
+from polydip.rules.base import Rule, register
+
+
+@register
+class VacantCrossings(Rule):
+    name = "vacant_crossings"
+    params_doc: ClassVar[dict[str, str]] = {
+        "crossing": "list of {edges, while_vacant, support_kinds}"}
+
+    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+        super().__init__(params, variant, key)
+        declared = {(e.a, e.b) for e in variant.edges} | {(e.b, e.a) for e in variant.edges}
+        self.crossings: list[tuple[list[tuple[str, str]], str, list[str]]] = []
+        for i, c in enumerate(self.param("crossing", [])):
+            k = f"{key}.crossing[{i}]"
+            if not isinstance(c, dict) or not {"edges", "while_vacant"} <= set(c):
+                raise VariantError(f"{variant.path}: [{k}] needs edges and while_vacant")
+            unknown = set(c) - {"edges", "while_vacant", "support_kinds"}
+            if unknown:
+                raise VariantError(f"{variant.path}: [{k}] unknown key(s) {sorted(unknown)}")
+            edges = []
+            for e in c["edges"]:
+                a, _, b = str(e).partition("-")
+                if (a, b) not in declared:
+                    raise VariantError(f"{variant.path}: [{k}] edge {e!r} is not declared "
+                                       "under [edges]")
+                edges.append((a, b))
+            if c["while_vacant"] not in variant.provinces:
+                raise VariantError(f"{variant.path}: [{k}] unknown province "
+                                   f"{c['while_vacant']!r}")
+            kinds = c.get("support_kinds", list(variant.unit_kinds))
+            if not isinstance(kinds, list) or any(x not in variant.unit_kinds for x in kinds):
+                raise VariantError(f"{variant.path}: [{k}] support_kinds = {kinds!r}: a list "
+                                   f"of unit kinds")
+            self.crossings.append((edges, c["while_vacant"], kinds))
+
+    def _provs(self, m: Any, edges: list[tuple[str, str]]) -> set[tuple[int, int]]:
+        out = set()
+        for a, b in edges:
+            pa, pb = m.loc_prov[m.loc_index[a]], m.loc_prov[m.loc_index[b]]
+            out |= {(pa, pb), (pb, pa)}
+        return out
+
+    def no_support(self, m: Any) -> set[tuple[int, int, int]]:
+        out = set()
+        for edges, _, kinds in self.crossings:
+            pairs = self._provs(m, edges)
+            for k, letter in enumerate(m.kinds):
+                if letter in kinds:
+                    continue
+                for loc, reach in enumerate(m.reach_prov[k]):
+                    p = m.loc_prov[loc]
+                    out.update((k, loc, q) for q in reach if (p, q) in pairs)
+        return out
+
+    def blocked(self, m: Any, pos: Any, options: dict) -> dict[int, set[tuple[int, int, int]]]:
+        shut: set[tuple[int, int, int]] = set()
+        for edges, province, _ in self.crossings:
+            prov = m.prov_index[province]
+            if any(m.loc_prov[u.loc] == prov for u in pos.units):
+                pairs = self._provs(m, edges)
+                for k in range(len(m.kinds)):
+                    for loc, dests in enumerate(m.move_locs[k]):
+                        p = m.loc_prov[loc]
+                        shut.update((k, loc, d) for d in dests if (p, m.loc_prov[d]) in pairs)
+        return {p: set(shut) for p in range(len(m.powers))} if shut else {}
