@@ -417,3 +417,39 @@ def test_the_map_is_never_stale(client):
     t.process()
     third = client.get(url, headers={"if-none-match": second.headers["etag"]})
     assert third.status_code == 200 and "F1901M" in third.text
+
+
+def test_the_power_controlling_a_passage_lets_others_through(client):
+    """The Twentieth Century: "The owner of these provinces may send fleets to neighboring
+    sea zones without having to move into the canal zone first. Owning players may also
+    allow other players to send fleets through." Britain, owning Cairo, lets Italy through
+    the Aegean-Red Sea canal; the engine then no longer closes it to Italy."""
+    r = client.post("/api/games", json={"variant": "twentieth_century"})
+    assert r.status_code == 201, r.text
+    d = r.json()
+    tok = {k: v.rsplit("/", 1)[1] for k, v in d["players"].items()}
+    britain = client.get(f"/api/play/{tok['Britain']}").json()
+    assert "Cairo" in {p["name"] for p in britain["passages"]}
+    assert client.get(f"/api/play/{tok['Italy']}").json()["passages"] == []
+
+    def closed_to_italy() -> bool:
+        g = _game(client.get(f"/api/gm/{d['gm_token']}/game.json").json())
+        m = g.map
+        aeg_rse = {(k, m.loc_index["AEG"], m.loc_index["RSE"]) for k in range(len(m.kinds))}
+        return bool(aeg_rse & m.rules.blocked(m, g.position, g.options).get(
+            g.power("Italy"), set()))
+
+    assert closed_to_italy()
+    r = client.post(f"/api/play/{tok['Britain']}/passages",
+                    json={"passage": "Cairo", "powers": ["italy"]})
+    assert r.status_code == 200 and r.json() == {"Britain": ["Italy"]}
+    assert not closed_to_italy()
+    r = client.post(f"/api/play/{tok['Italy']}/passages",
+                    json={"passage": "Cairo", "powers": ["Italy"]})
+    assert r.status_code == 409 and "does not control Cairo" in r.json()["detail"]
+    r = client.post(f"/api/play/{tok['Britain']}/passages",
+                    json={"passage": "Suez", "powers": []})
+    assert r.status_code == 400 and "Cairo" in r.json()["detail"]
+    r = client.post(f"/api/play/{tok['Britain']}/passages",
+                    json={"passage": "Cairo", "powers": []})
+    assert r.json() == {} and closed_to_italy()

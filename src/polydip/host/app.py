@@ -105,6 +105,14 @@ class ReplaceIn(BaseModel):
     power: str = Field(max_length=100)
 
 
+class PassageIn(BaseModel):
+    passage: str = Field(max_length=100)
+    powers: list[str] = Field(max_length=100, description="the powers let through "
+                              "(replaces the earlier list; [] withdraws the permission)")
+    controller: str | None = Field(None, max_length=100, description="GM only: the "
+                                   "controlling power the permission is recorded for")
+
+
 class Message(BaseModel):
     detail: str
 
@@ -176,6 +184,10 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
     def play_draw(token: Token, body: DrawIn) -> dict[str, bool]:
         return {"vote": body.vote, "drawn": host.vote_draw(token, body.vote)}
 
+    @app.post("/api/play/{token}/passages", tags=["players"], responses=ERRORS)
+    def play_passage(token: Token, body: PassageIn) -> dict[str, list[str]]:
+        return host.permit(token, body.passage, body.powers)
+
     @app.get("/api/play/{token}/phases/{seq}", tags=["players"], responses=ERRORS)
     def play_phase(token: Token, seq: Seq) -> dict[str, Any]:
         with db.transaction() as s:
@@ -219,6 +231,11 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
     def gm_replace(token: Token, body: ReplaceIn, request: Request) -> dict[str, str]:
         return {"power": body.power,
                 "url": _url(request, f"/play/{host.replace_player(token, body.power)}")}
+
+    @app.post("/api/gm/{token}/passages", tags=["gm"], responses=ERRORS)
+    def gm_passage(token: Token, body: PassageIn) -> dict[str, list[str]]:
+        return host.permit(token, body.passage, body.powers, gm=True,
+                           controller=body.controller)
 
     @app.get("/api/gm/{token}/game.json", tags=["gm"], responses=ERRORS)
     def gm_file(token: Token) -> JSONResponse:
@@ -372,6 +389,12 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
     @app.post("/play/{token}/draw", include_in_schema=False)
     def play_draw_page(token: Token, vote: Annotated[str, Form()] = "") -> Response:
         host.vote_draw(token, vote == "1")
+        return RedirectResponse(f"/play/{token}", status_code=303)
+
+    @app.post("/play/{token}/passages", include_in_schema=False)
+    def play_passage_page(token: Token, passage: Annotated[str, Form(max_length=100)],
+                          powers: Annotated[list[str] | None, Form()] = None) -> Response:
+        host.permit(token, passage, powers or [])
         return RedirectResponse(f"/play/{token}", status_code=303)
 
     @app.get("/play/{token}/phase/{seq}", response_class=HTMLResponse, include_in_schema=False)

@@ -318,6 +318,54 @@ class Host:
         g.status, g.deadline = fresh.status, None
         return True
 
+    def permit(self, token: str, passage: str, powers: list[str], gm: bool = False,
+               controller: str | None = None) -> dict[str, list[str]]:
+        """Record a passage permission (rule option passage_permissions): the power that
+        controls `passage` now lets `powers` through (an empty list withdraws it). A player
+        speaks for its own power, and only while it controls the passage; the GM for any
+        `controller`. Takes effect from the phase being played; returns the passage's
+        permissions."""
+        if len(powers) > 100:
+            raise HostError("too many powers")
+        with self.db.transaction() as s:
+            if gm:
+                g = self.gm_game(s, token, lock=True)
+            else:
+                g, p = self.player(s, token, lock=True)
+            self._active(g)
+            game = self.fresh_game(s, g)
+            m = game.map
+            controllers = m.rules.passage_controllers(m, game.position)
+            if passage not in controllers:
+                raise HostError(f"no passage {passage[:80]!r} in this variant"
+                                + (f"; passages: {', '.join(controllers)}" if controllers
+                                   else " (it has none)"))
+            try:
+                who = (game.power(controller) if gm and controller else
+                       controllers[passage] if gm else p.power)
+                allowed = sorted({m.powers[game.power(x)] for x in powers})
+            except PolydipError as exc:
+                raise HostError(str(exc)) from exc
+            if not gm and controllers[passage] != who:
+                raise Conflict(f"{m.powers[who]} does not control {passage} now; only the "
+                               "power that does may let others through")
+            if who < 0:
+                raise Conflict(f"nobody controls {passage} now")
+            perms = json.loads(json.dumps(game.options.get("passage_permissions") or {}))
+            entry = perms.setdefault(passage, {})
+            if allowed:
+                entry[m.powers[who]] = allowed
+            else:
+                entry.pop(m.powers[who], None)
+                if not entry:
+                    perms.pop(passage)
+            game.options["passage_permissions"] = perms
+            row = self.phase_row(s, g)
+            row.game_json = json.dumps(game_to_json(game))
+            row.uid = uuid.uuid4().hex
+            g.options = {**g.options, "passage_permissions": perms}
+            return perms.get(passage, {})
+
     # ---- the GM ----------------------------------------------------------------------------
 
     def links(self, gm_token: str) -> dict[str, str]:

@@ -65,8 +65,22 @@ def player_state(host: Host, s: Session, g: GameRow, p: PowerRow) -> dict[str, A
         "to_order": p.power in game.powers_to_order(),
         "legal_orders": legal,
         "civil_disorder": p.civil_disorder,
+        "passages": passages(game, p.power),
     })
     return state
+
+
+def passages(game: Game, power: int) -> list[dict[str, Any]]:
+    """The passages of the variant that `power` controls now, with the powers it lets
+    through (rule option passage_permissions); [] on maps without such passages."""
+    m = game.map
+    perms = game.options.get("passage_permissions") or {}
+    me = m.powers[power]
+    return [{"name": name, "allowed": list(perms.get(name, {}).get(me, [])),
+             "others": [m.powers[i] for i in range(len(m.powers))
+                        if i != power and not m.power_neutral[i]]}
+            for name, who in m.rules.passage_controllers(m, game.position).items()
+            if who == power]
 
 
 def gm_state(host: Host, s: Session, g: GameRow) -> dict[str, Any]:
