@@ -28,6 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    if not 0 < args.port < 65536:
+        raise PolydipError(f"--port {args.port}: a port is 1 to 65535")
     try:
         import uvicorn
 
@@ -35,8 +37,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise PolydipError(f"the game host needs its extra: pip install 'polydip[host]' "
                            f"({exc.name or exc} is missing)") from None
-    if not 0 < args.port < 65536:
-        raise PolydipError(f"--port {args.port}: a port is 1 to 65535")
     try:
         app = create_app(args.db, args.data, tick_seconds=args.tick)
     except Exception as exc:  # a database that cannot be opened or migrated
