@@ -257,7 +257,7 @@ class Host:
                 s.add(row)
             row.lines = lines
             row.updated = now_utc()
-            if p.civil_disorder or p.missed:  # the player is back
+            if p.civil_disorder and lines:  # the player is back: civil disorder ends
                 p.civil_disorder, p.missed = False, 0
             return {
                 "phase": g.phase,
