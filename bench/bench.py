@@ -27,7 +27,10 @@ from __future__ import annotations
 
 import argparse
 import copy
+import json
 import random
+import statistics
+import subprocess
 import sys
 import time
 from collections import defaultdict
@@ -43,9 +46,12 @@ from common import (
     diplomacy_available,
     give_orders,
     safe_random_orders,
+    set_clock,
     timed,
 )
 
+from polydip.game.positions import position_to_json
+from polydip.oneshot import run_lines
 from polydip.orders.legal import legal_orders
 
 TYPES = {"M": "movement", "R": "retreat", "A": "adjustment"}
@@ -90,7 +96,9 @@ def best_us(samples: list[float]) -> float:
 
 class RawTimer:
     """Times polydip's resolve_movement as Game.process() calls it (the call inside
-    polydip.game.engine.process), so the raw adjudication is measured in the same call."""
+    polydip.game.engine.process), so the raw adjudication is measured in the same call. In
+    the compiled build the engine calls the function directly, not through its module's
+    attribute, so nothing is measured there (docs/speed.md)."""
 
     def __init__(self) -> None:
         import polydip.game.engine as engine
@@ -102,12 +110,15 @@ class RawTimer:
     def __enter__(self) -> RawTimer:
         inner = self.inner
 
+        import common
+
         def wrapper(*a, **k):
-            t0 = time.perf_counter()
+            clock = common.CLOCK
+            t0 = clock()
             try:
                 return inner(*a, **k)
             finally:
-                self.last = time.perf_counter() - t0
+                self.last = clock() - t0
 
         self.last = 0.0
         if inner is not None:
@@ -165,6 +176,17 @@ def bench_phase(ls: LockStep, stats: Stats, repeat: int, prof=None, record=None)
         stats.add(ptype, "hot_dip_set", best_us([timed(dip_set) for _ in range(repeat)]))
     refused = give_orders(g, dg, orders, to_dip)
 
+    # ---- the one-shot contract on the same phase: a JSON line in, a JSON line out -------
+    if ptype == "M":
+        line = json.dumps({**position_to_json(m, pos0),
+                           "orders": {m.powers[p]: lst for p, lst in orders.items()}})
+
+        def oneshot() -> None:
+            for res in run_lines([line]):
+                json.dumps(res)
+
+        stats.add(ptype, "poly_oneshot", timed(oneshot) * 1e6)
+
     # ---- the phase: polydip Game.process() vs diplomacy Game.process() -----------------
     if record is not None:  # for the replay: the same phase, each engine in its own loop
         record.append((ptype, pos0.copy(), {p: list(v) for p, v in g.orders.items()},
@@ -191,19 +213,18 @@ def bench_phase(ls: LockStep, stats: Stats, repeat: int, prof=None, record=None)
 
 
 def clear_polydip_caches() -> None:
-    """Empty every cache polydip keeps between calls (parsed orders, per-map tables, convoy
-    geometry), so a replay starts as cold as a new process."""
-    import polydip.adjudication.convoy as convoy
-    import polydip.adjudication.legality as legality
+    """Empty every cache polydip keeps between calls (parsed orders, the order table and
+    per-map memo tables, convoy geometry), so a replay starts as cold as a new process."""
+    from common import base_game
+
     import polydip.game.engine as engine
-    import polydip.orders.legal as legal
     import polydip.orders.parser as parser
+    import polydip.orders.table as table
 
     parser._parse_cached.cache_clear()
     engine._DESCRIBED.clear()
-    for f in (convoy._necessary, convoy.fleet_reach, convoy.fleet_component, legal._tables,
-              legal._convoy_table, legality.route_without, legality._convoy_reach):
-        f.cache_clear()
+    table.order_table.cache_clear()
+    base_game().map.memo.clear()
 
 
 def replay(record: list, stats: Stats) -> None:
@@ -271,6 +292,72 @@ def warm_polydip(games: int, phases: int, err) -> None:
             progress.advance(task)
 
 
+def fast_loop(games: int, phases: int, seed: int) -> tuple[int, float, float]:
+    """The integer fast path's random-game loop (polydip.fast): legal codes of every item, a
+    random code each, step. Returns (phases, wall seconds, CPU seconds)."""
+    from polydip.fast import FastGame
+
+    base = FastGame.new("standard")
+    done = 0
+    t0, c0 = time.perf_counter(), time.process_time()
+    for i in range(games):
+        rng = random.Random(seed + i)
+        choice = rng.choice
+        fg = FastGame(base.m, base.position, base.options)
+        for _ in range(phases):
+            if fg.is_over:
+                break
+            fg.step([choice(c) if c else -1 for c in fg.legal()])
+            done += 1
+    return done, time.perf_counter() - t0, time.process_time() - c0
+
+
+MEMORY = """
+import random, resource, sys, tracemalloc
+def rss():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmRSS"):
+            return int(line.split()[1]) / 1024
+if sys.argv[1] == "polydip":
+    from polydip.game.game import Game
+    from polydip.play import random_orders
+    def new():
+        return Game.new("standard")
+    def play(g, rng):
+        for _ in range(int(sys.argv[2])):
+            for p, lst in random_orders(g.map, g.position, rng).items():
+                g.set_orders(p, lst)
+            g.process()
+else:
+    import diplomacy
+    def new():
+        return diplomacy.Game()
+    def play(g, rng):
+        for _ in range(int(sys.argv[2])):
+            for power, locs in g.get_orderable_locations().items():
+                poss = g.get_all_possible_orders()
+                g.set_orders(power, [rng.choice(poss[l]) for l in locs if poss[l]])
+            g.process()
+rng = random.Random(1)
+g = new(); play(g, rng)
+one = rss()
+tracemalloc.start()
+more = [new() for _ in range(20)]
+for x in more:
+    play(x, rng)
+per_game = tracemalloc.get_traced_memory()[0] / 20 / 1024 / 1024
+print(f"{one:.1f} {per_game:.2f}")
+"""
+
+
+def memory(engine: str, phases: int) -> tuple[float, float]:
+    """(MB of a process holding one game played `phases` phases, MB per additional game
+    played as far, history included) for 'polydip' or 'diplomacy', in a fresh interpreter."""
+    out = subprocess.run([sys.executable, "-c", MEMORY, engine, str(phases)],
+                         capture_output=True, text=True, check=True).stdout.split()
+    return float(out[0]), float(out[1])
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=10, help="random games to play (default 10)")
@@ -289,9 +376,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-replay", dest="replay", action="store_false",
                     help="skip the replay (each engine timed on the recorded phases in its "
                          "own loop, polydip's caches emptied first)")
+    ap.add_argument("--fast-games", type=int, default=50,
+                    help="games of the integer fast path's loop (default 50; 0: skip)")
+    ap.add_argument("--memory", action="store_true",
+                    help="also measure the memory of a live game (two fresh interpreters)")
     ap.add_argument("--profile", action="store_true",
                     help="also profile polydip's process() and legal_orders() (cProfile)")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="time each call by the wall clock (default) or by the CPU time of "
+                         "the thread (steadier on a busy shared machine)")
     args = ap.parse_args(argv)
+    set_clock(args.clock)
 
     if not diplomacy_available():
         print("bench/bench.py needs the `diplomacy` package (the optional extra 'bench'):\n"
@@ -423,10 +518,11 @@ def main(argv: list[str] | None = None) -> int:
     pp, dp = stats.mean(None, "poly_proc"), stats.mean(None, "dip_proc")
     pl, dl = stats.mean(None, "poly_legal"), stats.mean(None, "dip_legal")
     pe, de = pp + stats.mean(None, "poly_set"), dp + stats.mean(None, "dip_set")
-    out.print("first call on each position:")
-    out.print(f"raw movement adjudication (resolve_movement inside process()): polydip "
-              f"{raw:,.0f} µs/phase vs diplomacy process() {dpm:,.0f} µs/phase, "
-              f"{dpm / raw:.1f}x faster")
+    out.print(f"first call on each position ({args.clock} clock):")
+    if raw == raw:  # (not measured in the compiled build: see RawTimer)
+        out.print(f"raw movement adjudication (resolve_movement inside process()): polydip "
+                  f"{raw:,.0f} µs/phase vs diplomacy process() {dpm:,.0f} µs/phase, "
+                  f"{dpm / raw:.1f}x faster")
     out.print(f"orders + adjudication (set_orders for every power, then process()): polydip "
               f"{pe:,.0f} µs/phase, diplomacy {de:,.0f} µs/phase, {de / pe:.1f}x faster")
     out.print(f"adjudication: polydip {pp:,.0f} µs/phase, diplomacy {dp:,.0f} µs/phase, "
@@ -440,11 +536,39 @@ def main(argv: list[str] | None = None) -> int:
         hpl, hdl = stats.mean(None, "hot_poly_legal"), stats.mean(None, "hot_dip_legal")
         hraw, hdpm = stats.mean("M", "hot_poly_raw"), stats.mean("M", "hot_dip_proc")
         hdw = stats.mean(None, "hot_dip_legal_warm")
+        hraw_s = (f"raw movement {hraw:,.0f} vs {hdpm:,.0f} µs/phase, {hdpm / hraw:.1f}x; "
+                  if hraw == hraw else "")
         out.print(f"hot (fastest of {args.repeat} more calls on the same position): "
-                  f"adjudication {hpp:,.0f} vs {hdp:,.0f} µs/phase, {hdp / hpp:.1f}x; raw "
-                  f"movement {hraw:,.0f} vs {hdpm:,.0f} µs/phase, {hdpm / hraw:.1f}x; legal "
-                  f"orders {hpl:,.0f} vs {hdl:,.0f} µs/phase cold ({hdw:,.0f} warm), "
+                  f"adjudication {hpp:,.0f} vs {hdp:,.0f} µs/phase, {hdp / hpp:.1f}x; "
+                  f"{hraw_s}legal orders {hpl:,.0f} vs {hdl:,.0f} µs/phase cold ({hdw:,.0f} warm), "
                   f"{hdl / hpl:.1f}x cold, {hdw / hpl:.1f}x warm")
+    pl_, dl_ = pl + pe, dl + de  # legal orders + set_orders + process()
+    out.print(f"random-game loop through the string API (legal orders for every power, "
+              f"set_orders, process()): polydip {pl_:,.0f} µs/phase, diplomacy {dl_:,.0f} "
+              f"µs/phase, {dl_ / pl_:.1f}x faster (target 20x: "
+              f"{'met' if dl_ / pl_ >= 20 else 'NOT met'})")
+    if stats.count("M", "poly_oneshot"):
+        po, dpm = stats.mean("M", "poly_oneshot"), stats.mean("M", "dip_proc")
+        out.print(f"one-shot contract (JSON line in, outcome JSON out, movement phases): "
+                  f"polydip {po:,.0f} µs/phase vs diplomacy process() {dpm:,.0f} µs/phase, "
+                  f"{dpm / po:.1f}x (target 10x: {'met' if dpm / po >= 10 else 'NOT met'})")
+    if args.fast_games:
+        runs = [fast_loop(args.fast_games, 100, args.seed) for _ in range(3)]
+        rates = sorted(n / wall for n, wall, _cpu in runs)
+        cpu = sorted(n / c for n, _wall, c in runs)
+        out.print(f"integer fast path (polydip.fast, {runs[0][0]:,} phases of random codes, "
+                  f"3 runs): {statistics.median(rates):,.0f} phases/s wall (spread "
+                  f"{rates[0]:,.0f}-{rates[-1]:,.0f}), {statistics.median(cpu):,.0f} "
+                  f"phases/s CPU time (target 10,000: "
+                  f"{'met' if statistics.median(rates) >= 10_000 else 'NOT met'})")
+    if args.memory:
+        for engine in ("polydip", "diplomacy"):
+            one, more = memory(engine, 20)
+            out.print(f"memory, {engine}: a process holding one game (20 phases played): "
+                      f"{one:.0f} MB; each more game: {more:.2f} MB")
+    import polydip
+
+    out.print(f"polydip build: {'compiled (mypyc)' if polydip.compiled() else 'pure Python'}")
     kn = ", ".join(f"{k} ({KNOWN_DEVIATIONS[k].datc}) {v}" for k, v in sorted(known.items()))
     out.print(f"lock-step check: {agreed}/{phases} phases agreed outright; known deviations of "
               f"the diplomacy package: {kn or 'none'}; {len(unexplained)} unexplained; "

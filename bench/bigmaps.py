@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import timed
+from common import set_clock, timed
 
 MAPS = ("world", "known_world_901")
 TYPES = {"M": "movement", "R": "retreat", "A": "adjustment"}
@@ -72,6 +72,9 @@ CONVENTIONS = {
                           "skips that phase (neutral powers never adjust): same position after",
     "neutral-removes": "the neutral (DUMMY) power has more units than centers: the diplomacy "
                        "package removes units in civil disorder, polydip keeps them",
+    "neutral-disbands": "a dislodged unit of the neutral (DUMMY) power is disbanded at once "
+                        "by polydip (rule neutral_units), while the diplomacy package gives "
+                        "it a retreat phase and then disbands it in civil disorder",
 }
 
 
@@ -513,6 +516,20 @@ class MapRun:
             dip, more = filter_convoy_retreats(g.map, after, raw)
             notes += more
         m = g.map
+        nu = {n.upper() for n, x in zip(m.powers, m.power_neutral, strict=True) if x}
+        if (nu and any(dip.dislodged.get(k) for k in nu)
+                and not any(poly.dislodged.get(k) for k in nu)):
+            # the neutral power's dislodged units: disbanded at once by polydip's rule
+            if conventions is not None:
+                conventions.append("neutral-disbands")
+            if not poly.phase.endswith("R") and not any(
+                    v for k, v in dip.dislodged.items() if k not in nu):
+                dg.process()  # the package's retreat phase, no orders: civil disorder
+                raw = self.dip_snapshot(dg)
+                dip, more = filter_convoy_retreats(g.map, after, raw)
+                notes += more
+            else:
+                dip.dislodged = {k: v for k, v in dip.dislodged.items() if k not in nu}
         if raw.phase.endswith("A") and not poly.phase.endswith("A") and any(m.power_neutral):
             from polydip.adjudication.adjustments import adjustment_counts
 
@@ -678,8 +695,12 @@ def main(argv: list[str] | None = None) -> int:
                          "with an empty temporary HOME; minutes per map)")
     ap.add_argument("--profile", action="store_true",
                     help="cProfile polydip's process() and legal_orders() in the lock-step games")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="time the lock-step calls by the wall clock (default) or by the CPU "
+                         "time of the thread (steadier on a busy shared machine)")
     ap.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    set_clock(args.clock)
 
     if args.worker:
         kind, *rest = args.worker

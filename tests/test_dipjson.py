@@ -156,7 +156,7 @@ def _without_supports_against_own_units(g: Game, orders: dict[int, list[str]]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [6, 12, 30])
+@pytest.mark.parametrize("seed", [2, 8, 14])
 def test_an_exported_game_replays_in_the_diplomacy_package(tmp_path, capsys, seed) -> None:
     """Issue 17: a long random game exported with `convert --to diplomacy`, loaded in the
     diplomacy package and replayed there phase by phase from the start, with the orders the

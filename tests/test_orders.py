@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from polydip.errors import OrderError
+from polydip.game.game import Game
 from polydip.geography.map import compile_map
 from polydip.orders.parser import parse_order
-from polydip.variants.loader import load_variant
+from polydip.variants.loader import builtin_names, load_variant
 
 M = compile_map(load_variant("standard"))
 
@@ -183,3 +184,48 @@ def test_convoy_routes_on_simple_chains_match_a_brute_force_search() -> None:
                 walk(w, [w])
         touch = [tuple(sorted(x)) for x in adj]
         assert _block_of_edge(touch, nodes, s, t) == found
+
+
+@pytest.mark.parametrize("variant", sorted(builtin_names()))
+def test_fleets_on_routes_from_the_block_cut_tree_match_a_brute_force_search(variant) -> None:
+    """One geometry per fleet configuration answers for every origin and destination which
+    fleets lie on some simple convoy chain (adjudication/convoy.FleetGeometry); it must agree
+    with trying every chain, for random sets of fleets on the map's seas."""
+    import random
+
+    from polydip.adjudication.convoy import FleetGeometry, bits
+
+    m = Game.new(variant).map
+    touch = m.convoy_touch
+    seas = [p for p in range(m.n_prov) if m.convoy_prov[p]]
+    coasts = [p for p in range(m.n_prov) if touch[p] and not m.convoy_prov[p]]
+    assert coasts
+    rng = random.Random(2)
+    chains = 0  # routes of two fleets or more among those checked
+    for _ in range(25):
+        # a cluster of seas grown at random from one, and maybe a few seas anywhere
+        cluster = [rng.choice(seas)]
+        for _ in range(rng.randint(0, 8)):
+            near = [q for p in cluster for q in touch[p] if q not in cluster]
+            if near:
+                cluster.append(rng.choice(near))
+        fleets = frozenset(cluster + rng.sample(seas, rng.randint(0, 2)))
+        g = FleetGeometry(m, fleets)
+        ends = [p for p in coasts if any(q in fleets for q in touch[p])]
+        for _ in range(60 if len(ends) >= 2 else 0):
+            s, t = rng.sample(ends, 2)
+            found: set[int] = set()
+
+            def walk(v: int, path: list[int], found=found, t=t, fleets=fleets) -> None:
+                if v in touch[t]:
+                    found.update(path)
+                for w in touch[v]:
+                    if w in fleets and w not in path:
+                        walk(w, [*path, w])
+
+            for w in touch[s]:
+                if w in fleets:
+                    walk(w, [w])
+            assert set(bits(g.routes(s, t))) == found, (sorted(fleets), s, t)
+            chains += len(found) >= 2
+    assert chains >= 20

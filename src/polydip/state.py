@@ -18,10 +18,10 @@ class Phase:
     year: int
     season: str  # season abbreviation, e.g. "S"
     type: str  # "M" movement, "R" retreats, "A" adjustments
+    name: str = field(init=False, compare=False, repr=False)  # e.g. "S1901M"
 
-    @property
-    def name(self) -> str:
-        return f"{self.season}{self.year}{self.type}"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", f"{self.season}{self.year}{self.type}")
 
     def __str__(self) -> str:
         return self.name
@@ -46,6 +46,10 @@ class Dislodged:
 
 @dataclass(slots=True)
 class Position:
+    """A position. The positions of successive phases share what a phase did not change
+    (the owners of centers, say): to change a position, give it new lists rather than
+    changing its lists in place, or work on `copy()`."""
+
     phase: Phase
     units: list[Unit]
     owners: list[int]  # per province: owning power index, -1 for none

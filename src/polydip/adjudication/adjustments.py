@@ -96,11 +96,13 @@ class _FreeSites:
 
     def __init__(self, usual: list[int], groups: list[tuple[list[int], int]]) -> None:
         self.usual = set(usual)
-        self.groups = [[set(g) - self.usual, n] for g, n in groups]
+        # per group: its sites (but the usual ones), and how many builds it has left
+        self.sites: list[set[int]] = [set(g) - self.usual for g, _n in groups]
+        self.left: list[int] = [n for _g, n in groups]
 
     def free(self) -> set[int]:
         out = set(self.usual)
-        for g, n in self.groups:
+        for g, n in zip(self.sites, self.left, strict=True):
             if n > 0:
                 out |= g
         return out
@@ -109,11 +111,11 @@ class _FreeSites:
         if prov in self.usual:
             self.usual.discard(prov)
         else:
-            for g in self.groups:
-                if prov in g[0] and g[1] > 0:
-                    g[1] -= 1
+            for i, g in enumerate(self.sites):
+                if prov in g and self.left[i] > 0:
+                    self.left[i] -= 1
                     break
-        for g, _ in self.groups:
+        for g in self.sites:
             g.discard(prov)
 
 
@@ -201,8 +203,8 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
             if delta > 0 and done < delta:
                 if o.type == WAIVE:
                     ok = True
-                elif o.type == BUILD and build_problem(
-                        m, pos, power, o, free if limited is None else limited.free()) is None:
+                elif (o.type == BUILD and o.kind is not None and build_problem(
+                        m, pos, power, o, free if limited is None else limited.free()) is None):
                     units.append(Unit(power, o.kind, m.unit_loc(o.kind, o.loc)))
                     if limited is None:
                         free.discard(m.loc_prov[o.loc])
@@ -253,7 +255,7 @@ def _distance_1982(m: Map, u: Unit, homes: list[int]) -> int:
         return 0
     start = m.loc_prov[u.loc]
     if m.kind_coastal[u.kind]:
-        graph = [set() for _ in range(m.n_prov)]
+        graph: list[set[int]] = [set() for _ in range(m.n_prov)]
         for loc, nbrs in enumerate(m.adj[u.kind]):
             for x in nbrs:
                 graph[m.loc_prov[loc]].add(m.loc_prov[x])

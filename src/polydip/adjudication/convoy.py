@@ -7,7 +7,6 @@ space holding several fleets needs only one of them. All functions take plain id
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from functools import lru_cache
 
 from polydip.geography.map import Map
 
@@ -37,28 +36,312 @@ def route_exists(m: Map, origin: int, dest: int, usable: Callable[[int], bool]) 
 
 def provinces_on_routes(m: Map, origin: int, dest: int, nodes: Iterable[int]) -> set[int]:
     """The provinces of `nodes` that lie on at least one complete route origin → dest (a
-    simple chain: a fleet in a dead end next to a route is not on it).
+    simple chain: a fleet in a dead end next to a route is not on it)."""
+    fleets = nodes if isinstance(nodes, frozenset) else frozenset(nodes)
+    return set(bits(geometry(m, fleets).routes(origin, dest)))
 
-    A province lies on a simple origin–dest chain exactly when it shares a biconnected
-    component with the edge origin–dest added to the graph (a simple cycle through that
-    edge), so one linear pass over the graph answers for every fleet at once.
+
+def routes_through(m: Map, origin: int, dest: int, fleets: frozenset[int]) -> frozenset[int]:
+    """provinces_on_routes, for a fixed set of fleet provinces (answered from its geometry)."""
+    return frozenset(bits(geometry(m, fleets).routes(origin, dest)))
+
+
+def bits(mask: int) -> list[int]:
+    """The set bits of `mask`, lowest first (province sets are kept as int bit masks)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def geometry(m: Map, fleets: frozenset[int]) -> FleetGeometry:
+    """The convoy geometry of one set of fleet provinces, cached per map (bounded)."""
+    cache = m.memo.setdefault("fleet_geometry", {})
+    got = cache.get(fleets)
+    if got is None:
+        if len(cache) > 4096:  # bound the memory of long simulations
+            cache.clear()
+        got = cache[fleets] = FleetGeometry(m, fleets)
+    return got
+
+
+class FleetGeometry:
+    """Where convoys can go with the fleets in a given set of provinces, for every origin and
+    destination: the fleets' connected components, and for each component the biconnected
+    blocks and the block-cut tree (BlockTree).
+
+    A fleet lies on a simple route origin → dest exactly when it lies on a simple chain of
+    fleets between a fleet next to the origin and one next to the destination; the fleets on
+    such chains between two fleets a and b are those of the blocks on the tree path between
+    a and b. So the fleets on some route are the blocks of the smallest subtree joining the
+    fleets next to either end (one lone fleet touching both ends: that fleet alone). That
+    depends only on the component and on which of its fleets touch either end, so the answers
+    are kept per map under that key and serve every fleet configuration holding the same
+    component. Province sets are int bit masks.
     """
-    nodes = set(nodes)
-    nodes.discard(origin)
-    nodes.discard(dest)
+
+    __slots__ = ("_reach", "_routes", "_without", "comp_mask", "comp_shore", "fleets", "fmask",
+                 "m", "necessary")
+
+    def __init__(self, m: Map, fleets: frozenset[int]) -> None:
+        self.m = m
+        self.fleets = fleets
+        self._routes: dict[tuple[int, int], int] = {}
+        self.necessary: dict[tuple[int, int], int] = {}  # see necessary_mask
+        self._reach: dict[int, int] = {}
+        self._without: dict[tuple[int, int, int], bool] = {}
+        fmask = 0
+        for f in fleets:
+            fmask |= 1 << f
+        self.fmask = fmask
+        # components, and the provinces each one can land an army in
+        touch, shore_mask = m.convoy_touch_mask, m.convoy_shore_mask
+        comp_shore: list[int] = []
+        comp_mask: list[int] = []
+        left = fmask
+        while left:
+            frontier = cmask = left & -left
+            shore = 0
+            while frontier:
+                nxt = 0
+                for v in bits(frontier):
+                    nxt |= touch[v]
+                    shore |= shore_mask[v]
+                frontier = nxt & left & ~cmask
+                cmask |= frontier
+            left &= ~cmask
+            comp_shore.append(shore)
+            comp_mask.append(cmask)
+        self.comp_shore = comp_shore
+        self.comp_mask = comp_mask
+
+    def routes(self, origin: int, dest: int) -> int:
+        """The fleet provinces on some simple route origin → dest, as a bit mask."""
+        key = (origin, dest)
+        got = self._routes.get(key)
+        if got is None:
+            got = self._routes[key] = self._find(origin, dest)
+        return got
+
+    def _find(self, origin: int, dest: int) -> int:
+        fmask = self.fmask
+        if fmask >> origin & 1 or fmask >> dest & 1:
+            # an end that holds a fleet itself (a port): not a fleet of the route
+            return _routes_searched(self.m, origin, dest, self.fleets - {origin, dest})
+        touch = self.m.convoy_touch_mask
+        ends_o = touch[origin] & fmask
+        ends_d = touch[dest] & fmask
+        if not ends_o or not ends_d:
+            return 0
+        out = 0
+        for cm in self.comp_mask:
+            eo = ends_o & cm
+            if not eo:
+                continue
+            ed = ends_d & cm
+            if not ed:
+                continue
+            ends = eo | ed
+            if ends & (ends - 1) == 0:  # one fleet next to both ends
+                out |= ends
+                continue
+            cache = self.m.memo.setdefault("convoy_routes", {})
+            key = (cm, eo, ed)
+            got = cache.get(key)
+            if got is None:
+                if len(cache) > 200_000:
+                    cache.clear()
+                got = cache[key] = block_tree(self.m, cm).subtree(bits(ends))
+            out |= got
+        return out
+
+    def reach(self, origin: int) -> int:
+        """Provinces an army in `origin` could be convoyed to by these fleets (bit mask)."""
+        got = self._reach.get(origin)
+        if got is None:
+            near = self.m.convoy_touch_mask[origin] & self.fmask
+            got = 0
+            if near:
+                for cm, shore in zip(self.comp_mask, self.comp_shore, strict=True):
+                    if near & cm:
+                        got |= shore
+                got &= ~(1 << origin)
+            self._reach[origin] = got
+        return got
+
+    def route_without(self, origin: int, dest: int, p: int) -> bool:
+        """Could these fleets, but the one in province p, convoy origin → dest?"""
+        if not self.fmask >> p & 1:
+            return bool(self.reach(origin) >> dest & 1)
+        key = (origin, dest, p)
+        got = self._without.get(key)
+        if got is None:
+            usable = self.fmask & ~(1 << p) & ~(1 << origin) & ~(1 << dest)
+            got = self._without[key] = route_exists_mask(self.m, origin, dest, usable)
+        return got
+
+
+def block_tree(m: Map, component: int) -> BlockTree:
+    """The block-cut tree of a connected set of fleet provinces (a bit mask), per map."""
+    cache = m.memo.setdefault("block_trees", {})
+    got = cache.get(component)
+    if got is None:
+        if len(cache) > 20_000:
+            cache.clear()
+        got = cache[component] = BlockTree(m, component)
+    return got
+
+
+class BlockTree:
+    """The biconnected blocks of a connected set of fleet provinces and their block-cut
+    tree: nodes are the blocks, then one node per cut vertex."""
+
+    __slots__ = ("depth", "node_mask", "node_of", "parent")
+
+    def __init__(self, m: Map, component: int) -> None:
+        blocks = _blocks(m.convoy_touch, frozenset(bits(component)))
+        member: dict[int, list[int]] = {}
+        for b, verts in enumerate(blocks):
+            for v in verts:
+                member.setdefault(v, []).append(b)
+        node_mask = []
+        for verts in blocks:
+            mask = 0
+            for v in verts:
+                mask |= 1 << v
+            node_mask.append(mask)
+        node_of: dict[int, int] = {}
+        tree: list[list[int]] = [[] for _ in blocks]
+        for v in sorted(member):
+            bs = member[v]
+            if len(bs) == 1:
+                node_of[v] = bs[0]
+                continue
+            c = len(node_mask)
+            node_mask.append(1 << v)
+            tree.append(list(bs))
+            for b in bs:
+                tree[b].append(c)
+            node_of[v] = c
+        parent = [-1] * len(node_mask)
+        depth = [-1] * len(node_mask)
+        depth[0] = 0
+        stack = [0]
+        while stack:
+            x = stack.pop()
+            for y in tree[x]:
+                if depth[y] < 0:
+                    depth[y] = depth[x] + 1
+                    parent[y] = x
+                    stack.append(y)
+        self.node_mask = node_mask
+        self.node_of = node_of
+        self.parent = parent
+        self.depth = depth
+
+    def subtree(self, vertices: list[int]) -> int:
+        """The vertices of the smallest subtree of the block-cut tree holding these vertices
+        (at least two)."""
+        node_of = self.node_of
+        frontier = {node_of[v] for v in vertices}
+        node_mask, parent, depth = self.node_mask, self.parent, self.depth
+        mask = 0
+        for x in frontier:
+            mask |= node_mask[x]
+        while len(frontier) > 1:
+            x = max(frontier, key=depth.__getitem__)
+            frontier.discard(x)
+            up = parent[x]
+            if up not in frontier:
+                frontier.add(up)
+                mask |= node_mask[up]
+        return mask
+
+
+def route_exists_mask(m: Map, origin: int, dest: int, usable: int) -> bool:
+    """Is there a chain origin → p1 → … → pn → dest of provinces in the bit mask `usable`?"""
+    touch = m.convoy_touch_mask
+    target = touch[dest]
+    frontier = seen = touch[origin] & usable
+    while frontier:
+        if frontier & target:
+            return True
+        nxt = 0
+        for v in bits(frontier):
+            nxt |= touch[v]
+        frontier = nxt & usable & ~seen
+        seen |= frontier
+    return False
+
+
+def _blocks(touch: list[tuple[int, ...]], nodes: frozenset[int]) -> list[list[int]]:
+    """The biconnected blocks of the graph `nodes` joined by `touch` (a lone vertex is a
+    block of its own), by Tarjan's algorithm (iterative)."""
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    blocks: list[list[int]] = []
+    counter = 0
+    for root in sorted(nodes):
+        if root in index:
+            continue
+        index[root] = low[root] = counter
+        counter += 1
+        first = [w for w in touch[root] if w in nodes]
+        if not first:
+            blocks.append([root])
+            continue
+        edges: list[tuple[int, int]] = []
+        stack = [(root, -1, iter(first))]
+        while stack:
+            v, up, it = stack[-1]
+            advanced = False
+            for w in it:
+                if w == up:
+                    continue
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    edges.append((v, w))
+                    stack.append((w, v, iter([x for x in touch[w] if x in nodes])))
+                    advanced = True
+                    break
+                if index[w] < index[v]:
+                    edges.append((v, w))
+                    if index[w] < low[v]:
+                        low[v] = index[w]
+            if advanced:
+                continue
+            stack.pop()
+            if stack:
+                u = stack[-1][0]
+                if low[v] < low[u]:
+                    low[u] = low[v]
+                if low[v] >= index[u]:  # u separates: the block of edge u–v
+                    verts: set[int] = set()
+                    while edges:
+                        a, b = edges.pop()
+                        verts.add(a)
+                        verts.add(b)
+                        if a == u and b == v:
+                            break
+                    blocks.append(sorted(verts))
+    return blocks
+
+
+def _routes_searched(m: Map, origin: int, dest: int, nodes: frozenset[int]) -> int:
+    """provinces_on_routes by a search of its own (an end that holds a fleet)."""
     touch = m.convoy_touch
     fwd = _reach(touch, [p for p in touch[origin] if p in nodes], nodes)
     back = _reach(touch, [p for p in touch[dest] if p in nodes], nodes)
     candidates = fwd & back
-    if len(candidates) <= 2:
-        return candidates  # one or two fleets: reachable both ways means on a route
-    return _block_of_edge(touch, candidates, origin, dest)
-
-
-@lru_cache(maxsize=1 << 16)
-def routes_through(m: Map, origin: int, dest: int, fleets: frozenset[int]) -> frozenset[int]:
-    """provinces_on_routes, cached for a fixed set of fleet provinces."""
-    return frozenset(provinces_on_routes(m, origin, dest, fleets))
+    if len(candidates) > 2:
+        candidates = _block_of_edge(touch, candidates, origin, dest)
+    mask = 0
+    for v in candidates:
+        mask |= 1 << v
+    return mask
 
 
 def _block_of_edge(touch: list[tuple[int, ...]], nodes: set[int], s: int, t: int
@@ -122,7 +405,8 @@ def _block_of_edge(touch: list[tuple[int, ...]], nodes: set[int], s: int, t: int
     return (result - {s, t}) & nodes
 
 
-def _reach(touch: list[tuple[int, ...]], start: list[int], nodes: set[int]) -> set[int]:
+def _reach(touch: list[tuple[int, ...]], start: list[int], nodes: set[int] | frozenset[int]
+           ) -> set[int]:
     seen = set(start)
     stack = list(start)
     while stack:
@@ -143,69 +427,99 @@ def necessary(m: Map, origin: int, dest: int, via: int, seas: frozenset[int]) ->
     convoy provinces from origin to dest. The routes are those the fleets on the board could
     form. The search is bounded; past the bound any province on some route counts.
     """
-    return via in _necessary(m, origin, dest, seas)
+    return bool(necessary_mask(m, origin, dest, seas) >> via & 1)
 
 
-@lru_cache(maxsize=1 << 15)
-def _necessary(m: Map, origin: int, dest: int, seas: frozenset[int]) -> frozenset[int]:
-    # only fleets on some simple route can be on a route without shortcuts
-    candidates = routes_through(m, origin, dest, seas)
-    if len(candidates) <= 1:
-        return candidates
-    seas = candidates
-    touch = m.convoy_touch_set
-    found: set[int] = set()
-    budget = [300]  # past this (crowded oceans), any fleet on some route counts
-    path: list[int] = []
-    dest_touch = touch[dest]
-    origin_touch = touch[origin]
+def necessary_mask(m: Map, origin: int, dest: int, seas: frozenset[int],
+                   g: FleetGeometry | None = None) -> int:
+    """The provinces `necessary` is true of, as a bit mask (cached with the geometry `g` of
+    `seas`)."""
+    if g is None:
+        g = geometry(m, seas)
+    key = (origin, dest)
+    got = g.necessary.get(key)
+    if got is None:
+        candidates = g.routes(origin, dest)
+        if candidates & (candidates - 1) == 0:  # none or one
+            got = candidates
+        else:
+            # the search below depends on nothing else (its budget counts every province
+            # next to the origin): the same answer serves every position with these fleets
+            tm = m.convoy_touch_mask
+            memo = m.memo.setdefault("convoy_necessary", {})
+            mkey = (candidates, tm[origin] & candidates, tm[dest] & candidates,
+                    len(m.convoy_touch_set[origin]))
+            got = memo.get(mkey)
+            if got is None:
+                if len(memo) > 200_000:
+                    memo.clear()
+                got = memo[mkey] = _necessary(m, origin, dest, candidates)
+        g.necessary[key] = got
+    return got
 
-    def extend(cur: int) -> bool:
-        for s in touch[cur]:
-            budget[0] -= 1
-            if budget[0] < 0:
+
+class _Search:
+    """The state of one search for routes without shortcuts."""
+
+    __slots__ = ("budget", "dest", "dest_touch", "found", "origin", "origin_touch", "seas",
+                 "touch", "touch_mask")
+
+    def __init__(self, m: Map, origin: int, dest: int, seas: int) -> None:
+        self.touch = m.convoy_touch_set
+        self.touch_mask = m.convoy_touch_mask
+        self.origin, self.dest, self.seas = origin, dest, seas
+        self.origin_touch = m.convoy_touch_mask[origin]
+        self.dest_touch = m.convoy_touch_mask[dest]
+        self.found = 0
+        self.budget = 300  # past this (crowded oceans), any fleet on some route counts
+
+    def extend(self, cur: int, path: int, earlier: int) -> bool:
+        """Extend the induced path `path` (a mask, ending in `cur`; `earlier`: the provinces
+        next to its seas before `cur`) by each sea next to `cur`; False when out of budget.
+        The seas are tried in the order of m.convoy_touch_set, the budget counted per try."""
+        origin, dest = self.origin, self.dest
+        later = 0 if path == 0 else earlier | self.touch_mask[cur]
+        for s in self.touch[cur]:
+            self.budget -= 1
+            if self.budget < 0:
                 return False
-            if s not in seas or s in path or s in (origin, dest):
+            bit = 1 << s
+            if not self.seas & bit or path & bit or s in (origin, dest):
                 continue
-            if path and s in origin_touch:
+            if path and self.origin_touch & bit:
                 continue  # shortcut from the origin
-            if any(s in touch[q] for q in path[:-1]):
+            if earlier & bit:
                 continue  # shortcut from an earlier sea
-            if s in dest_touch:
-                found.update(path)
-                found.add(s)
+            if self.dest_touch & bit:
+                self.found |= path | bit
                 continue
-            path.append(s)
-            ok = extend(s)
-            path.pop()
-            if not ok:
+            if not self.extend(s, path | bit, later):
                 return False
         return True
 
-    if not extend(origin):
+
+def _necessary(m: Map, origin: int, dest: int, candidates: int) -> int:
+    # only fleets on some simple route can be on a route without shortcuts
+    if candidates & (candidates - 1) == 0:  # none or one
         return candidates
-    return frozenset(found)
+    search = _Search(m, origin, dest, candidates)
+    if not search.extend(origin, 0, 0):
+        return candidates
+    return search.found
 
 
-@lru_cache(maxsize=1 << 14)
 def fleet_component(m: Map, origin: int, seas: frozenset[int]) -> frozenset[int]:
     """The convoy provinces of `seas` (those holding a fleet) connected to `origin`."""
-    touch = m.convoy_touch
-    comp = set()
-    stack = [s for s in touch[origin] if s in seas]
-    comp.update(stack)
-    while stack:
-        s = stack.pop()
-        for x in touch[s]:
-            if x in seas and x not in comp:
-                comp.add(x)
-                stack.append(x)
-    return frozenset(comp)
+    g = geometry(m, seas)
+    near = m.convoy_touch_mask[origin]
+    out = 0
+    for cm in g.comp_mask:
+        if near & cm:
+            out |= cm
+    return frozenset(bits(out))
 
 
-@lru_cache(maxsize=1 << 14)
 def fleet_reach(m: Map, origin: int, seas: frozenset[int]) -> frozenset[int]:
     """Provinces an army in `origin` could be convoyed to through the convoy provinces
     `seas` (those holding a fleet)."""
-    comp = fleet_component(m, origin, seas)
-    return frozenset(q for s in comp for q in m.convoy_shore[s] if q != origin)
+    return frozenset(bits(geometry(m, seas).reach(origin)))

@@ -24,9 +24,7 @@ moves it may not make now ({} when no rule closes anything).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from polydip.adjudication.convoy import fleet_reach, necessary, route_exists
+from polydip.adjudication.convoy import bits, geometry, necessary
 from polydip.geography.map import Map
 
 Closed = dict[int, set[tuple[int, int, int]]]
@@ -138,13 +136,7 @@ def convoy_reach(m: Map, kind: int, origin: int, seas: frozenset[int]) -> frozen
     convoy provinces `seas` (those holding a unit that may convoy)."""
     if not m.kind_convoyed[kind] or not seas:
         return frozenset()
-    return _convoy_reach(m, kind, origin, seas)
-
-
-@lru_cache(maxsize=1 << 14)
-def _convoy_reach(m: Map, kind: int, origin: int, seas: frozenset[int]) -> frozenset[int]:
-    occupy = m.occupy[kind]
-    return frozenset(q for q in fleet_reach(m, origin, seas) if occupy[q])
+    return frozenset(bits(geometry(m, seas).reach(origin) & m.occupy_mask[kind]))
 
 
 def convoy_seas(m: Map, units, pos: object = None) -> frozenset[int]:
@@ -160,13 +152,10 @@ def convoy_seas(m: Map, units, pos: object = None) -> frozenset[int]:
 
 # ---- supports and convoys ------------------------------------------------------------------
 
-@lru_cache(maxsize=1 << 17)
 def route_without(m: Map, origin: int, dest: int, seas: frozenset[int], p: int) -> bool:
     """Could the fleets in `seas`, but the one in province p, convoy origin → dest? (A
     support needing a convoy through the supporter itself is illegal, DATC 6.D.31.)"""
-    if p not in seas:
-        return dest in fleet_reach(m, origin, seas)
-    return route_exists(m, origin, dest, lambda q: q in seas and q != p)
+    return geometry(m, seas).route_without(origin, dest, p)
 
 
 def may_convoy(m: Map, fleet_kind: int, fleet_prov: int, army_kind: int, origin: int,

@@ -34,7 +34,7 @@ from polydip.adjudication.retreats import retreat_options
 from polydip.errors import NotSupportedError
 from polydip.geography.map import Map
 from polydip.orders.model import CONVOY, HOLD, MOVE, SUPPORT, Order
-from polydip.state import Dislodged, Unit
+from polydip.state import Dislodged, Position, Unit
 
 _NONE: tuple[int, ...] = ()
 _NO_MOVES: frozenset[int] = frozenset()
@@ -132,7 +132,7 @@ class _Movement(Resolver):
     )
 
     def __init__(self, m: Map, units: list[Unit], orders: list[Order | None],
-                 options: dict, blocked: Closed | None = None, pos: object = None) -> None:
+                 options: dict, blocked: Closed | None = None, pos: Position | None = None) -> None:
         n = len(units)
         super().__init__(n)
         self.m = m
@@ -230,6 +230,7 @@ class _Movement(Resolver):
         # pass 2: convoy orders
         for u in convoys:
             o = orders[u]
+            assert o is not None and o.target is not None
             tp = loc_prov[o.target]
             a = self._unit_at(loc_prov[o.aux_loc], tp) if o.aux_loc is not None else -1
             if (a < 0 or typ[a] != T_MOVE or dest_prov[a] != tp
@@ -243,7 +244,9 @@ class _Movement(Resolver):
         adjacent = options.get("adjacent_convoy", "2023")
         for u in moves:
             fleets = conv_fleets.get(u)
-            via = orders[u].via
+            o = orders[u]
+            assert o is not None
+            via = o.via
             if not fleets and not via and direct[u]:
                 continue  # the common case: an ordinary move
             own = False
@@ -291,6 +294,7 @@ class _Movement(Resolver):
         occ, open_ = self.occ, self.open_
         for u in supports:
             o = orders[u]
+            assert o is not None
             target = o.target
             if o.aux_loc is None:
                 void[u] = True
@@ -656,7 +660,7 @@ class _RuleMovement(_Movement):
 
 def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
                      options: dict | None = None, blocked: Closed | None = None,
-                     pos: object = None) -> MovementResult:
+                     pos: Position | None = None) -> MovementResult:
     """Adjudicate a movement phase. `orders[i]` is the order of `units[i]` (None = hold).
     `blocked`: per power, moves (kind, from, to) closed to it now (controlled passages);
     `pos`: the position, for the rules' hooks."""

@@ -64,7 +64,7 @@ class Resolver:
         # (sets are made only when a cycle is met: most decisions never see one)
         outer_deps, outer_hits = self._deps, self._hits
         self._visited[n] = True
-        self._deps = self._hits = None
+        self._forget_guesses()
         self._resolution[n] = False
         first = self.adjudicate(n)
         my_deps, my_hits = self._deps, self._hits
@@ -80,7 +80,7 @@ class Resolver:
             # n is the ancestor of the cycle: try the other guess
             members = self._drop_dependents(n)
             self._resolution[n] = True
-            self._deps = self._hits = None
+            self._forget_guesses()
             second = self.adjudicate(n)
             members |= self._drop_dependents(n)
             if first == second:
@@ -105,6 +105,11 @@ class Resolver:
         outer_hits = (outer_hits or set()) | (my_hits - {n})
         self._deps, self._hits = outer_deps, outer_hits
         return first
+
+    def _forget_guesses(self) -> None:
+        """Start a decision afresh. (A method of its own, so that a type checker does not
+        take the attributes for None in the caller after the decision was adjudicated.)"""
+        self._deps = self._hits = None
 
     def _finish(self, n: int, value: bool, outer_deps: set[int] | None,
                 outer_hits: set[int] | None) -> bool:

@@ -63,23 +63,51 @@ def _year_first(cal: Calendar, text: str, year: int, season: str, n: int) -> Pha
 
 def phase_cycle(cal: Calendar) -> list[tuple[str, str]]:
     """[(season abbr, type letter), ...] for one year."""
-    return [(s.abbr, PHASE_TYPES[p]) for s in cal.seasons for p in s.phases]
+    return list(_cycle(cal)[0])
+
+
+def _cycle(cal: Calendar) -> tuple[tuple[tuple[str, str], ...], dict[tuple[str, str], int]]:
+    """The phase cycle of a calendar and each phase's index in it, computed once per
+    calendar (a calendar is not changed once its variant is loaded)."""
+    got = _CYCLES.get(id(cal))
+    if got is None or got[0] is not cal:
+        cyc = tuple((s.abbr, PHASE_TYPES[p]) for s in cal.seasons for p in s.phases)
+        got = (cal, cyc, {x: i for i, x in enumerate(cyc)})
+        _CYCLES[id(cal)] = got
+    return got[1], got[2]
+
+
+_CYCLES: dict[int, tuple[Calendar, tuple[tuple[str, str], ...], dict[tuple[str, str], int]]] = {}
 
 
 def following(cal: Calendar, phase: Phase) -> Phase:
     """The phase after `phase` in the cycle (no skipping)."""
-    cyc = phase_cycle(cal)
-    i = cyc.index((phase.season, phase.type))
+    cyc, index = _cycle(cal)
+    i = index[(phase.season, phase.type)]
     if i + 1 < len(cyc):
         s, t = cyc[i + 1]
-        return Phase(phase.year, s, t)
+        return make_phase(phase.year, s, t)
     s, t = cyc[0]
-    return Phase(phase.year + 1, s, t)
+    return make_phase(phase.year + 1, s, t)
+
+
+def make_phase(year: int, season: str, typ: str) -> Phase:
+    """Phase(year, season, typ), one object per phase (phases are immutable)."""
+    key = (year, season, typ)
+    got = _PHASES.get(key)
+    if got is None:
+        if len(_PHASES) > 100_000:
+            _PHASES.clear()
+        got = _PHASES[key] = Phase(year, season, typ)
+    return got
+
+
+_PHASES: dict[tuple[int, str, str], Phase] = {}
 
 
 def is_last_of_season(cal: Calendar, phase: Phase) -> bool:
-    cyc = phase_cycle(cal)
-    i = cyc.index((phase.season, phase.type))
+    cyc, index = _cycle(cal)
+    i = index[(phase.season, phase.type)]
     return i + 1 == len(cyc) or cyc[i + 1][0] != phase.season
 
 

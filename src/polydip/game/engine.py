@@ -157,66 +157,92 @@ _DESCRIBED: dict[tuple, str] = {}
 
 def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
             ) -> PhaseOutcome:
+    """Adjudicate the phase of `pos` with each power's parsed orders; the outcome holds the
+    position of the next phase."""
+    typ = pos.phase.type
+    errors: list[tuple[int, str]]
+    if typ == "M":
+        bound, errors = bind_to_units(m, pos.units, orders, MOVEMENT_TYPES, pos=pos)
+        return process_bound(m, pos, bound, options, errors)
+    if typ == "R":
+        bound, errors = bind_to_units(m, pos.dislodged, orders, (RETREAT, DISBAND), pos=pos)
+        return process_bound(m, pos, bound, options, errors)
+    per_power: list[list[Order]] = [[] for _ in m.powers]
+    errors = []
+    for power, lst in orders.items():
+        for o in lst:
+            if o.type not in (BUILD, DISBAND, WAIVE):
+                errors.append((power, f"{o.text!r}: not an order for an adjustment phase"))
+            elif o.type == BUILD and o.kind is None:
+                errors.append((power, f"{o.text!r}: say what to build (A or F)"))
+            else:
+                per_power[power].append(o)
+    return process_bound(m, pos, per_power, options, errors)
+
+
+def process_bound(m: Map, pos: Position, orders: list, options: dict,
+                  errors: list[tuple[int, str]] | None = None) -> PhaseOutcome:
+    """Adjudicate the phase of `pos` with orders already given to units: in a movement
+    phase `orders[i]` is the order of `pos.units[i]`, in a retreat phase of
+    `pos.dislodged[i]` (None: no order), in an adjustment phase `orders[p]` is the list of
+    power p's orders, in the order given. `errors` are carried into the outcome."""
     phase = pos.phase
-    new = pos.copy()
+    new = _next_position(m, pos)
     results: list[OrderResult] | Callable[[], list[OrderResult]] = []
-    errors: list[tuple[int, str]] = []
+    if errors is None:
+        errors = []
     destroyed: list[Dislodged] = []
-    moved: list[tuple[Unit, Unit, bool]] | tuple = ()  # for the rules' after_phase hook
+    moved: list[tuple[Unit, Unit, bool]] = []  # for the rules' after_phase hook
     remember = m.rules.has_after_phase
     if phase.type == "M":
-        bound, errors = bind_to_units(m, pos.units, orders, MOVEMENT_TYPES, pos=pos)
+        bound: list[Order | None] = orders
         blocked = closed_passages(m, pos, options)
         mr = resolve_movement(m, pos.units, bound, options, blocked, pos)
         units = pos.units
 
-        def results() -> list[OrderResult]:
+        def movement_results() -> list[OrderResult]:
             return [OrderResult(u.power, describe(m, u, o), r)
                     for u, o, r in zip(units, bound, mr.results, strict=True)]
 
+        results = movement_results
         new.units = mr.units
         new.dislodged = mr.dislodged
         if remember:
             moved = mr.moved(pos.units)
         new.contested = mr.contested
-        if m.rules:
+        if m.rules and new.dislodged:
             new.dislodged = [m.rules.retreat(m, new, d) for d in new.dislodged]
         if new.dislodged and not any(d.retreats for d in new.dislodged) \
                 and not options.get("keep_empty_retreats", False):
             # no dislodged unit may go anywhere: they are destroyed, and no retreat phase
             destroyed, new.dislodged = new.dislodged, []
     elif phase.type == "R":
-        bound, errors = bind_to_units(m, pos.dislodged, orders, (RETREAT, DISBAND), pos=pos)
+        bound = orders
         auto = m.rules.retreat_orders(m, pos) if m.rules else None
         if auto:  # orders a rule gives units nobody orders (neutral units)
             given, _ = bind_to_units(m, pos.dislodged, auto, (RETREAT, DISBAND), auto=True)
             bound = [a if a is not None else o for o, a in zip(bound, given, strict=True)]
         rr = resolve_retreats(m, pos.dislodged, bound)
+        listed: list[OrderResult] = []
         for d, o, r in zip(pos.dislodged, bound, rr.results, strict=True):
             text = describe(m, d, o) if o is not None else f"{m.unit_str(d.kind, d.loc)} D"
-            results.append(OrderResult(d.power, text, r))
+            listed.append(OrderResult(d.power, text, r))
+        results = listed
         new.units = pos.units + rr.units
         if remember:
             moved = rr.moved(pos.dislodged)
         new.dislodged = []
         new.contested = frozenset()
     else:
-        per_power: list[list[Order]] = [[] for _ in m.powers]
-        for power, lst in orders.items():
-            for o in lst:
-                if o.type not in (BUILD, DISBAND, WAIVE):
-                    errors.append((power, f"{o.text!r}: not an order for an adjustment phase"))
-                elif o.type == BUILD and o.kind is None:
-                    errors.append((power, f"{o.text!r}: say what to build (A or F)"))
-                else:
-                    per_power[power].append(o)
-        ar = resolve_adjustments(m, pos, per_power, options)
+        ar = resolve_adjustments(m, pos, orders, options)
+        listed = []
         for power, lst in enumerate(ar.results):
             for o, r in lst:
-                results.append(OrderResult(power, o.format(m), r))
+                listed.append(OrderResult(power, o.format(m), r))
             for u in ar.removed[power]:
-                results.append(OrderResult(power, f"{m.unit_str(u.kind, u.loc)} D",
-                                           ["civil disorder"]))
+                listed.append(OrderResult(power, f"{m.unit_str(u.kind, u.loc)} D",
+                                          ["civil disorder"]))
+        results = listed
         new.units = ar.units
     if remember:  # what rules remember of this phase (where a unit came from)
         m.rules.after_phase(m, pos, new, moved)
@@ -227,6 +253,16 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
     out.standoffs = standoffs
     out.destroyed = destroyed
     return out
+
+
+def _next_position(m: Map, pos: Position) -> Position:
+    """The position to fill with the phase's outcome. Units, dislodged units and the phase
+    are always replaced; the rest is shared with `pos` unless a rule of the variant changes
+    positions in place (centers change hands by copy-on-write in update_centers)."""
+    if m.rules and m.rules.changes_positions:
+        return pos.copy()
+    return Position(pos.phase, pos.units, pos.owners, pos.dislodged, pos.contested, pos.homes,
+                    pos.year_start_owners, pos.extra)
 
 
 def next_phase(m: Map, pos: Position, done: Phase, changes: list) -> Phase:
@@ -263,12 +299,19 @@ def next_phase(m: Map, pos: Position, done: Phase, changes: list) -> Phase:
 
 
 def update_centers(m: Map, pos: Position) -> list[tuple[int, int, int]]:
-    changes = []
+    """Give each center to the power whose unit stands in it; return (center, old owner,
+    new owner) per change. The owners list is replaced, not changed in place, when a center
+    changes hands (positions of earlier phases may share it)."""
+    changes: list[tuple[int, int, int]] = []
+    owners = pos.owners
+    is_sc, loc_prov = m.is_sc, m.loc_prov
     for u in pos.units:
-        p = m.loc_prov[u.loc]
-        if m.is_sc[p] and pos.owners[p] != u.power:
-            changes.append((p, pos.owners[p], u.power))
-            pos.owners[p] = u.power
+        p = loc_prov[u.loc]
+        if is_sc[p] and owners[p] != u.power:
+            if not changes:
+                owners = pos.owners = list(owners)
+            changes.append((p, owners[p], u.power))
+            owners[p] = u.power
     return changes
 
 

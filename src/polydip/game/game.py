@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +26,12 @@ from polydip.game.engine import (
 )
 from polydip.game.files import game_from_json, locked, read_json, save_game
 from polydip.game.record import GameRecord, PhaseRecord
-from polydip.game.victory import draw_shares, game_end, victory_in_force
+from polydip.game.victory import center_counts, draw_shares, game_end, victory_in_force
 from polydip.geography.map import Map, compile_map
 from polydip.notation import parse_unit, power_index
 from polydip.options import check_options, defaults
 from polydip.orders.legal import legal_orders
-from polydip.orders.model import DISBAND, RETREAT
+from polydip.orders.model import DISBAND, RETREAT, Order
 from polydip.state import Position, Unit
 from polydip.variants.loader import load_variant
 from polydip.variants.model import Variant, Victory
@@ -40,6 +40,14 @@ from polydip.variants.model import Variant, Victory
 @dataclass(slots=True)
 class Game(GameRecord):
     """A game: its data (GameRecord) and what one does with it."""
+
+    # the pending orders as parsed when given, per power: (the list of texts in `orders`
+    # they were parsed from, a copy of it, the orders) — used while `orders` is unchanged
+    _parsed: dict[int, tuple[list[str], list[str], list[Order]]] = field(
+        default_factory=dict, repr=False, compare=False)
+    # center counts per power, and the center owners they were counted from
+    _counts: tuple[list[int], list[int]] = field(
+        default=([], []), repr=False, compare=False)
 
     # ---- creation --------------------------------------------------------------------------
 
@@ -98,7 +106,7 @@ class Game(GameRecord):
             raise PolydipError(f"the game is over ({self.status})")
         p = self.power(power) if isinstance(power, str) else power
         parsed, errors = parse_orders(self.map, self.position.phase, {p: orders})
-        kept_text = [o.text for o in parsed.get(p, [])]
+        kept = parsed.get(p, [])
         problems = [msg for _, msg in errors]
         ph = self.position.phase.type
         if ph in ("M", "R"):
@@ -106,39 +114,55 @@ class Game(GameRecord):
             allowed = MOVEMENT_TYPES if ph == "M" else (RETREAT, DISBAND)
             _bound, bind_errors = bind_to_units(self.map, units, parsed, allowed,
                                                 pos=self.position)
-            problems += [msg for _, msg in bind_errors]
-            bad = {msg.split("'")[1] for _, msg in bind_errors if "'" in msg}
-            kept_text = [t for t in kept_text if t not in bad]
+            if bind_errors:
+                problems += [msg for _, msg in bind_errors]
+                bad = {msg.split("'")[1] for _, msg in bind_errors if "'" in msg}
+                kept = [o for o in kept if o.text not in bad]
         else:
-            for o in parsed.get(p, []):
+            for o in list(kept):
                 why = adjustment_problem(self.map, self.position, p, o)
                 if why:
                     problems.append(f"{o.text!r}: {why}")
-                    kept_text.remove(o.text)
-        if not kept_text and orders:
+                    kept.remove(o)
+        if not kept and orders:
             return problems  # nothing taken: the orders given before stay as they were
         if replace:
-            merged = self._merge(p, kept_text)
-            if merged:
-                self.orders[p] = merged
-            else:
-                self.orders.pop(p, None)
+            merged = self._merge(p, kept)
         else:
-            self.orders.setdefault(p, []).extend(kept_text)
+            merged = self._pending(p) + kept
+        if merged:
+            texts = [o.text for o in merged]
+            self.orders[p] = texts
+            self._parsed[p] = (texts, list(texts), merged)
+        else:
+            self.orders.pop(p, None)
+            self._parsed.pop(p, None)
         return problems
 
-    def _merge(self, power: int, new: list[str]) -> list[str]:
+    def _merge(self, power: int, new: list[Order]) -> list[Order]:
         """Earlier orders of the power, minus those for units the new orders address."""
         if not new:
             return []
         if self.position.phase.type == "A":
             return new
-        m = self.map
-        parsed, _ = parse_orders(m, self.position.phase, {power: new})
-        provs = {m.loc_prov[o.loc] for o in parsed.get(power, [])}
-        old, _ = parse_orders(m, self.position.phase, {power: self.orders.get(power, [])})
-        keep = [o.text for o in old.get(power, []) if m.loc_prov[o.loc] not in provs]
-        return keep + new
+        loc_prov = self.map.loc_prov
+        provs = {loc_prov[o.loc] for o in new}
+        return [o for o in self._pending(power) if loc_prov[o.loc] not in provs] + new
+
+    def _pending(self, power: int, errors: list[tuple[int, str]] | None = None
+                 ) -> list[Order]:
+        """The pending orders of a power, parsed (as when given, while `orders` has not
+        been changed since); problems reading them go to `errors`."""
+        texts = self.orders.get(power)
+        if not texts:
+            return []
+        got = self._parsed.get(power)
+        if got is not None and got[0] is texts and got[1] == texts:
+            return got[2]
+        parsed, errs = parse_orders(self.map, self.position.phase, {power: texts})
+        if errors is not None:
+            errors.extend(errs)
+        return parsed.get(power, [])
 
     def clear_orders(self, power: int | str | None = None) -> None:
         if power is None:
@@ -152,13 +176,14 @@ class Game(GameRecord):
         """Adjudicate the current phase with the orders given; advance to the next phase."""
         if self.is_over:
             raise PolydipError(f"the game is over ({self.status})")
-        m = self.map
-        parsed, errors = parse_orders(m, self.position.phase, self.orders)
-        outcome = process(m, self.position, parsed, self.options)
+        errors: list[tuple[int, str]] = []
+        parsed = {p: self._pending(p, errors) for p in self.orders}
+        outcome = process(self.map, self.position, parsed, self.options)
         outcome.errors[:0] = errors
-        self.history.append(PhaseRecord(self.position, dict(self.orders), outcome))
+        self.history.append(PhaseRecord(self.position, self.orders, outcome))
         self.position = outcome.position
         self.orders = {}
+        self._parsed = {}
         self._check_end()
         return outcome
 
@@ -168,13 +193,17 @@ class Game(GameRecord):
             raise PolydipError("nothing to undo: no phase has been processed")
         rec = self.history.pop()
         self.position = rec.position
-        self.orders = dict(rec.orders)
+        self.orders = {p: list(lst) for p, lst in rec.orders.items()}
+        self._parsed = {}
         self.status, self.winners = "active", []
         self._check_end()
         return rec
 
     def _check_end(self) -> None:
-        end = game_end(self.map, self.victory, self.position, self.history)
+        owners = self.position.owners
+        if self._counts[0] != owners:  # centers changed hands
+            self._counts = (list(owners), center_counts(self.map, owners))
+        end = game_end(self.map, self.victory, self.position, self.history, self._counts[1])
         if end is not None:
             self.status, self.winners = end
 

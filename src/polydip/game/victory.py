@@ -3,7 +3,6 @@ with the game option `victory`), read against the position and the history."""
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import replace
 from typing import Any
 
@@ -27,8 +26,26 @@ def victory_in_force(variant: Variant, options: dict[str, Any]) -> Victory:
     return replace(v, **v.presets[name], presets={})
 
 
-def game_end(m: Map, vic: Victory, pos: Position, history: list[Any]
-             ) -> tuple[str, list[int]] | None:
+def center_counts(m: Map, owners: list[int]) -> list[int]:
+    """Centers per power, counted by value where the variant gives centers values (a capital
+    worth 2 counts twice); neutral powers count none."""
+    counts = [0] * len(m.powers)
+    if m.has_center_values:
+        for p, o in enumerate(owners):
+            if o >= 0:
+                counts[o] += m.sc_value[p]
+    else:
+        for o in owners:
+            if o >= 0:
+                counts[o] += 1
+    for p, neutral in enumerate(m.power_neutral):
+        if neutral:
+            counts[p] = 0
+    return counts
+
+
+def game_end(m: Map, vic: Victory, pos: Position, history: list[Any],
+             counts: list[int] | None = None) -> tuple[str, list[int]] | None:
     """("won" | "drawn", the winners or the powers sharing the draw), or None while the game
     goes on. `history` is the list of processed phases (game/record.PhaseRecord).
 
@@ -37,15 +54,8 @@ def game_end(m: Map, vic: Victory, pos: Position, history: list[Any]
     most share the victory — unless `more_than_others`, where the winner must own more than
     any other power and a tie at the top plays on. Neutral powers neither win nor share a
     draw; a power left alone on the board wins."""
-    counts = [0] * len(m.powers)
-    if m.has_center_values:  # centers count by their value (a capital worth 2)
-        for p, o in enumerate(pos.owners):
-            if o >= 0 and not m.power_neutral[o]:
-                counts[o] += m.sc_value[p]
-    else:
-        for o, c in Counter(pos.owners).items():
-            if o >= 0 and not m.power_neutral[o]:
-                counts[o] = c
+    if counts is None:
+        counts = center_counts(m, pos.owners)
     best = max(counts, default=0)
     check_now = pos.phase.type != "R"
     if vic.check == "start_of_season":
@@ -91,9 +101,10 @@ def draw_shares(m: Map, vic: Victory, pos: Position, powers: list[int] | None) -
 
 
 def _last_center_change_year(m: Map, history: list[Any]) -> int:
-    for rec in reversed(history):
+    for i in range(len(history) - 1, -1, -1):
+        rec = history[i]
         if rec.outcome.center_changes:
-            return rec.position.phase.year
+            return int(rec.position.phase.year)
     # no change yet: count from the first year whose centers could change, which is the
     # next one for a game that starts after its year's update (in Winter, say)
     start = history[0].position.phase

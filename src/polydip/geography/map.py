@@ -142,29 +142,35 @@ class Map:
         touch: list[set[int]] = [set() for _ in range(self.n_prov)]
         for k in convoy_kinds:
             for loc in range(self.n_loc):
-                p = self.loc_prov[loc]
+                pv = self.loc_prov[loc]
                 for other in adj_sets[k][loc]:
                     q = self.loc_prov[other]
                     if self.convoy_prov[q]:
-                        touch[p].add(q)
+                        touch[pv].add(q)
         self.convoy_touch: list[tuple[int, ...]] = [tuple(sorted(s)) for s in touch]
         self.convoy_touch_set: list[frozenset[int]] = [frozenset(s) for s in touch]
         shore: list[set[int]] = [set() for _ in range(self.n_prov)]
         convoyed = [k for k in range(nk) if self.kind_convoyed[k]]
-        for p in range(self.n_prov):
-            # an army may land in p: a coast, or a port (a convoy province armies stand in)
-            if not self.convoy_prov[p] or any(self.occupy[k][p] for k in convoyed):
-                for q in touch[p]:
-                    if q != p:
-                        shore[q].add(p)
+        for pv in range(self.n_prov):
+            # an army may land in pv: a coast, or a port (a convoy province armies stand in)
+            if not self.convoy_prov[pv] or any(self.occupy[k][pv] for k in convoyed):
+                for q in touch[pv]:
+                    if q != pv:
+                        shore[q].add(pv)
         # provinces an army may be convoyed to from each convoy province
         self.convoy_shore: list[tuple[int, ...]] = [tuple(sorted(s)) for s in shore]
+        # the same two as int bit masks of provinces (adjudication/convoy.py), and the
+        # provinces (not coasts) each kind may stand in
+        self.occupy_mask: list[int] = [
+            _mask({pv for pv in range(self.n_prov) if self.occupy[k][pv]}) for k in range(nk)]
+        self.convoy_touch_mask: list[int] = [_mask(s) for s in touch]
+        self.convoy_shore_mask: list[int] = [_mask(s) for s in shore]
 
-        for p in v.powers:
+        for pw in v.powers:
             for what in ("homes", "centers"):
-                for h in getattr(p, what):
+                for h in getattr(pw, what):
                     if h not in self.prov_index:
-                        raise self._fail(f"powers.{p.name}.{what}", f"unknown province {h!r}"
+                        raise self._fail(f"powers.{pw.name}.{what}", f"unknown province {h!r}"
                                          + did_you_mean(h, self.prov_abbr), f'"{h}"')
         self.homes: list[tuple[int, ...]] = [
             tuple(self.prov_index[h] for h in p.homes) for p in v.powers
@@ -330,6 +336,13 @@ class Map:
 
     def unit_str(self, kind: int, loc: int) -> str:
         return f"{self.kinds[kind]} {self.loc_name[loc]}"
+
+
+def _mask(provinces: set[int]) -> int:
+    out = 0
+    for p in provinces:
+        out |= 1 << p
+    return out
 
 
 _BRACKETS = re.compile(r"[()\[\]{}/]")

@@ -1,4 +1,5 @@
-"""Legal orders of a position, as order strings in the diplomacy package's notation.
+"""Legal orders of a position: as codes of the map's order table (orders/table.py), and as
+order strings in the diplomacy package's notation built from them.
 
 "Legal" follows DATC 4.E.1: an order that could be valid given the units on the board —
 convoys and convoyed moves need a chain of fleets on the board, a support of a convoyed move
@@ -10,254 +11,151 @@ Units a rule holds (neutral units) have no orders; passages a rule closes are le
 so are moves a rule forbids a unit now (`move_limits`) and supports the map's rules forbid
 (Map.support_reach, Map.no_hold_support).
 
-Speed: everything that depends only on the map is built once per map and cached as tuples of
-strings — a unit's holds and moves, and for each pair of unit placements the supports one
-may give the other. Per position, only the lookups of who stands where, and the convoys, are
-done.
+Speed: what depends only on the map is in the order table — a unit's hold and moves, and for
+each pair of unit slots the supports one may give the other — so a position costs a lookup
+per pair of neighbouring units, and the convoys, answered from one convoy geometry per set of
+fleets on the board (adjudication/convoy.py). Rules that close passages or limit moves for
+a turn take a slower path per unit (`_special_unit`); the standard game never does.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
-from polydip.adjudication.convoy import fleet_component, routes_through
+from polydip.adjudication.convoy import bits, geometry, necessary_mask
 from polydip.adjudication.legality import (
     Closed,
     Limits,
     closed_passages,
-    convoy_reach,
     convoy_seas,
     limited,
-    may_convoy,
     may_support_hold,
     move_limits,
     move_locs,
-    route_without,
     support_reach,
 )
 from polydip.geography.map import Map
+from polydip.orders.table import OrderTable, order_table
 from polydip.state import Position, Unit
-
-
-class _Tables:
-    """Per-map string tables, filled lazily."""
-
-    __slots__ = ("conv", "m", "moves", "pair", "partners", "unit")
-
-    def __init__(self, m: Map) -> None:
-        self.m = m
-        nk = len(m.kinds)
-        self.unit = [[f"{k} {m.loc_name[loc]}" for loc in range(m.n_loc)] for k in m.kinds]
-        self.moves = [
-            [(f"{self.unit[k][loc]} H",) + tuple(
-                f"{self.unit[k][loc]} - {m.loc_name[d]}" for d in m.move_locs[k][loc])
-             for loc in range(m.n_loc)]
-            for k in range(nk)
-        ]
-        # placements (kind, loc) of units that can stand somewhere
-        places = [(k, loc) for k in range(nk) for loc in range(m.n_loc) if m.occupy[k][loc]]
-        # reach by province for each placement (moves without convoy), and the provinces it
-        # may support into (fewer, where the map's rules forbid some supports)
-        reach = {pl: m.reach_prov[pl[0]][pl[1]] for pl in places}
-        sreach = {pl: m.support_reach[pl[0]][pl[1]] for pl in places}
-        by_prov: dict[int, list[tuple[int, int]]] = {}
-        for pl in places:
-            by_prov.setdefault(m.loc_prov[pl[1]], []).append(pl)
-        # partners of a supporter: placements whose province or move targets it can reach
-        self.partners: dict[tuple[int, int], frozenset[tuple[int, int]]] = {}
-        for pl in places:
-            mine = sreach[pl]
-            own = m.loc_prov[pl[1]]
-            cands = set()
-            for q in mine:
-                for other in by_prov.get(q, ()):
-                    cands.add(other)
-                for q2 in m.prov_neighbours[q]:
-                    for other in by_prov.get(q2, ()):
-                        if other[1] != pl[1] and (reach[other] & mine) - {own}:
-                            cands.add(other)
-            cands.discard(pl)
-            self.partners[pl] = frozenset(cands)
-        self.pair: dict[tuple[int, int, int, int], tuple[str, ...]] = {}
-        self.conv: dict[tuple, tuple[str, ...]] = {}
-
-    def via(self, us: str, entry: tuple) -> tuple[str, ...]:
-        """"A X - Y VIA" orders of an army, given its convoy table entry."""
-        key = (us, entry[2])
-        got = self.conv.get(key)
-        if got is None:
-            if len(self.conv) > 100_000:  # bound the memory of very long simulations
-                self.conv.clear()
-            abbr = self.m.prov_abbr
-            got = self.conv[key] = tuple(f"{us} - {abbr[dp]} VIA" for dp in entry[1])
-        return got
-
-    def convoys(self, us: str, k: int, p: int, army: Unit, entry: tuple,
-                seas: frozenset[int]) -> tuple[str, ...]:
-        """Convoy orders a fleet `us` (kind k) in province p may give `army`."""
-        key = (us, self.unit[army.kind][army.loc], entry[2])
-        got = self.conv.get(key)
-        if got is None:
-            if len(self.conv) > 100_000:
-                self.conv.clear()
-            m = self.m
-            ap = m.loc_prov[army.loc]
-            got = self.conv[key] = tuple(
-                f"{us} C {key[1]} - {m.prov_abbr[dp]}" for dp, route in entry[1].items()
-                if p in route and may_convoy(m, k, p, army.kind, ap, dp, seas))
-        return got
-
-    def supports(self, k: int, loc: int, k2: int, loc2: int) -> tuple[str, ...]:
-        """Supports a unit (k, loc) may give a unit (k2, loc2), moves without convoy."""
-        key = (k, loc, k2, loc2)
-        got = self.pair.get(key)
-        if got is None:
-            m = self.m
-            got = self.pair[key] = _supports(m, self.unit[k][loc], self.unit[k2][loc2],
-                                             m.support_reach[k][loc], m.loc_prov[loc],
-                                             m.loc_prov[loc2], m.reach_prov[k2][loc2], k2)
-        return got
-
-
-def _supports(m: Map, us: str, them: str, mine: frozenset[int], own: int, their_prov: int,
-              theirs: frozenset[int], their_kind: int) -> tuple[str, ...]:
-    """Supports `us` (supporting into the provinces `mine`, standing in `own`) may give
-    `them` (a unit of `their_kind` standing in `their_prov`, moving over an edge into the
-    provinces `theirs`)."""
-    out = []
-    if their_prov in mine and may_support_hold(m, their_kind, their_prov):
-        out.append(f"{us} S {them}")
-    for q in sorted(theirs):
-        if q in mine and q != own:
-            out.append(f"{us} S {them} - {m.prov_abbr[q]}")
-    return tuple(out)
-
-
-@lru_cache(maxsize=64)
-def _tables(m: Map) -> _Tables:
-    return _Tables(m)
 
 
 def legal_orders(m: Map, pos: Position, power: int | None = None,
                  options: dict | None = None) -> dict[str, list[str]]:
     """Unit (or build site) → list of legal orders, for one power or all."""
-    if pos.phase.type == "M":
-        if not m.rules:
-            return _movement(m, pos, power, {}, {})
-        return _movement(m, pos, power, closed_passages(m, pos, options),
-                         move_limits(m, pos))
-    if pos.phase.type == "R":
-        return _retreats(m, pos, power)
-    return _adjustments(m, pos, power)
-
-
-def _movement(m: Map, pos: Position, power: int | None, closed: Closed, limits: Limits
-              ) -> dict[str, list[str]]:
-    t = _tables(m)
-    unit_s, moves, partners, supports = t.unit, t.moves, t.partners, t.supports
-    loc_prov, support_prov = m.loc_prov, m.support_reach
-    holds = m.rules.unit_holds if m.rules and m.rules.has_holds else None
-    # units a rule holds: no orders of their own, supported only in holding, never convoyed
-    held_units = {u for u in pos.units if holds(m, pos, u)} if holds else set()
-    at = {u.loc: u for u in pos.units}
-    placed = {(u.kind, u.loc) for u in pos.units}
-    seas = convoy_seas(m, pos.units, pos)
-    # convoyed moves: army province -> (fleet provinces that can carry it, destinations and
-    # the fleet provinces on their routes, what the string caches key them by)
-    convoys: dict[int, tuple[frozenset[int], dict[int, frozenset[int]], object]] = {}
-    if seas:
-        for u in pos.units:
-            p = loc_prov[u.loc]
-            if (m.kind_convoyed[u.kind] and m.convoy_touch[p]
-                    and not (held_units and u in held_units)):
-                comp = fleet_component(m, p, seas)
-                dests = _convoy_table(m, u.kind, p, comp) if comp else {}
-                tag: object = comp
-                if limits and (u.power, u.kind, u.loc) in limits:
-                    dests = {q: r for q, r in dests.items()
-                             if not limited(limits, u.power, u.kind, u.loc, q)}
-                    tag = (comp, tuple(dests))
-                if dests:
-                    convoys[p] = (comp, dests, tag)
-    into = _convoy_only(m, at, convoys, closed) if convoys else {}
-    # passages closed, moves limited, units held, open spaces: the general (slower) path
-    special = (_Special(m, pos, closed, limits, held_units)
-               if closed or limits or held_units or m.has_open_spaces else None)
+    t = order_table(m)
+    texts = t.texts
     out: dict[str, list[str]] = {}
-    for u in pos.units:
-        if power is not None and u.power != power:
-            continue
-        k, loc = u.kind, u.loc
-        p = loc_prov[loc]
-        us = unit_s[k][loc]
-        if special is None:
-            mine = support_prov[k][loc]
-            lst = list(moves[k][loc])
-            if p in convoys:
-                lst.extend(t.via(us, convoys[p]))
-            for k2, loc2 in partners[(k, loc)] & placed:
-                lst.extend(supports(k, loc, k2, loc2))
-        else:
-            if u in held_units:
-                continue  # orders for it are refused
-            mine, lst = special.orders(u, us, p, convoys.get(p), partners[(k, loc)] & placed)
-        if convoys:
-            if into:
-                _convoy_supports(m, us, p, mine, into, seas, lst)
-            if m.kind_convoys[k] and p in seas:
-                for ap, entry in convoys.items():
-                    if p in entry[0]:
-                        lst.extend(t.convoys(us, k, p, at_prov(m, at, ap), entry, seas))
-        out[us] = lst
+    typ = pos.phase.type
+    if typ == "M":
+        units = pos.units
+        for u, codes in zip(units, movement_codes(m, pos, options, t), strict=True):
+            if codes is not None and (power is None or u.power == power):
+                out[t.slot_text[t.slot_of[u.kind][u.loc]]] = [texts[c] for c in codes]
+    elif typ == "R":
+        for d, codes in zip(pos.dislodged, retreat_codes(m, pos, t), strict=True):
+            if power is None or d.power == power:
+                out[t.slot_text[t.slot_of[d.kind][d.loc]]] = [texts[c] for c in codes]
+    else:
+        counts = adjustment_counts(m, pos)
+        for pw in range(len(m.powers)) if power is None else [power]:
+            if counts[pw] > 0:
+                for prov, codes in build_codes(m, pos, pw, t):
+                    out[m.prov_abbr[prov]] = [texts[c] for c in codes]
+            elif counts[pw] < 0:
+                for u in pos.units:
+                    if u.power == pw:
+                        s = t.slot_of[u.kind][u.loc]
+                        out[t.slot_text[s]] = [texts[t.disband + s]]
     return out
 
 
-class _Special:
-    """Moves and supports of a unit when a rule closes passages, limits where units may
-    move, holds units, or lets several units share an open space."""
-
-    def __init__(self, m: Map, pos: Position, closed: Closed, limits: Limits,
-                 held_units: set[Unit]) -> None:
-        self.m, self.pos, self.closed, self.limits = m, pos, closed, limits
-        self.held_units = held_units
-        self.t = _tables(m)
-        # places of held units (unless a unit not held shares one, in an open space)
-        self.held = ({(u.kind, u.loc) for u in held_units}
-                     - {(u.kind, u.loc) for u in pos.units if u not in held_units})
-        # the units on each place that may move (several in an open space)
-        self.movers: dict[tuple[int, int], list[Unit]] = {}
-        for u in pos.units:
-            if u not in held_units:
-                self.movers.setdefault((u.kind, u.loc), []).append(u)
-
-    def orders(self, u: Unit, us: str, p: int, convoy: tuple | None,
-               partners: set[tuple[int, int]]) -> tuple[frozenset[int], list[str]]:
-        m, t, closed, limits = self.m, self.t, self.closed, self.limits
-        k, loc = u.kind, u.loc
-        mine = support_reach(m, k, loc, u.power, closed)
-        lst = [f"{us} H"] + [f"{us} - {m.loc_name[d]}"
-                             for d in move_locs(m, k, loc, u.power, closed)
-                             if not limited(limits, u.power, k, loc, m.loc_prov[d])]
-        if convoy is not None:
-            lst.extend(t.via(us, convoy))
-        for pl in partners:
-            them = t.unit[pl[0]][pl[1]]
-            there = m.loc_prov[pl[1]]
-            if pl in self.held:
-                if there in mine and may_support_hold(m, pl[0], there):
-                    lst.append(f"{us} S {them}")
+def movement_codes(m: Map, pos: Position, options: dict | None = None,
+                   t: OrderTable | None = None) -> list[list[int] | None]:
+    """Per unit of `pos.units`, the codes of its legal orders (None: a unit a rule holds,
+    which takes no orders)."""
+    if t is None:
+        t = order_table(m)
+    closed: Closed = {}
+    limits: Limits = {}
+    if m.rules:
+        closed = closed_passages(m, pos, options or {})
+        limits = move_limits(m, pos)
+    units = pos.units
+    slot_of = t.slot_of
+    slots = [slot_of[u.kind][u.loc] for u in units]
+    holds = m.rules.unit_holds if m.rules and m.rules.has_holds else None
+    # units a rule holds: no orders of their own, supported only in holding, never convoyed
+    held = [holds(m, pos, u) for u in units] if holds is not None else None
+    placed = set(slots)
+    held_slots: set[int] = set()
+    if held is not None and any(held):
+        held_slots = ({s for s, h in zip(slots, held, strict=True) if h}
+                      - {s for s, h in zip(slots, held, strict=True) if not h})
+    out: list[list[int] | None] = []
+    pair, partners, hold_and_moves, sh_legal = t.pair, t.partners, t.hold_and_moves, t.sh_legal
+    stacked = m.has_open_spaces
+    for i in range(len(units)):
+        if held is not None and held[i]:
+            out.append(None)
+            continue
+        s = slots[i]
+        if closed or limits:  # the supports a unit may give depend on where its partners
+            # may go now
+            out.append(_special_unit(m, t, pos, i, s, closed, limits, held_slots, held))
+            continue
+        codes = list(hold_and_moves[s])
+        mine = pair[s]
+        for p in partners[s] & placed:
+            if p in held_slots:
+                c = sh_legal[s].get(p)
+                if c is not None:
+                    codes.append(c)
             else:
-                theirs = frozenset().union(*(_moves_into(m, v, closed, limits)
-                                             for v in self.movers[pl] if v is not u))
-                lst.extend(_supports(m, us, them, mine, p, there, theirs, pl[0]))
-        if m.open_space[p]:
+                codes.extend(mine[p])
+        if stacked and s in mine:
             # in an open space, another unit of the same kind stands on the same place
-            for v in self.pos.units:
-                if v is not u and v.loc == loc and v.kind == k and v not in self.held_units:
-                    lst.extend(_supports(m, us, us, mine, p, p,
-                                         _moves_into(m, v, closed, limits), k))
-        return mine, lst
+            if any(slots[j] == s and j != i and not (held and held[j])
+                   for j in range(len(units))):
+                codes.extend(c for c in mine[s] if c >= t.support_move)
+        out.append(codes)
+    seas = convoy_seas(m, units, pos)
+    if seas:
+        _add_convoys(m, t, pos, slots, held, closed, limits, seas, out)
+    return out
+
+
+def _special_unit(m: Map, t: OrderTable, pos: Position, i: int, s: int, closed: Closed,
+                  limits: Limits, held_slots: set[int], held: list[bool] | None) -> list[int]:
+    """The orders of a unit where a rule closes passages (rules/controlled_passages.py) or
+    lets units move only to some provinces now (`move_limits`): its moves, and supports into
+    where both it and the supported unit may go now."""
+    u = pos.units[i]
+    k, loc = u.kind, u.loc
+    loc_prov = m.loc_prov
+    codes = [s] + [t.move_code(s, d) for d in move_locs(m, k, loc, u.power, closed)
+                   if not limited(limits, u.power, k, loc, loc_prov[d])]
+    mine = support_reach(m, k, loc, u.power, closed)
+    own = loc_prov[loc]
+    # the other units taking orders, by slot (several on one slot in an open space)
+    movers: dict[int, list[Unit]] = {}
+    for j, v in enumerate(pos.units):
+        if j != i and not (held and held[j]):
+            movers.setdefault(t.slot_of[v.kind][v.loc], []).append(v)
+    for p in sorted(held_slots | movers.keys()):
+        if p == s and not m.open_space[own]:
+            continue
+        pk, ploc = t.slots[p]
+        vp = loc_prov[ploc]
+        if vp in mine and vp != own and may_support_hold(m, pk, vp):
+            codes.append(t.sh_code[s][p])
+        if p in held_slots:
+            continue
+        theirs: set[int] = set()
+        for v in movers[p]:
+            theirs |= _moves_into(m, v, closed, limits)
+        for q in sorted(theirs & mine):
+            if q != own and q != vp:
+                codes.append(t.sm_code[(s, p, q)])
+    return codes
 
 
 def _moves_into(m: Map, v: Unit, closed: Closed, limits: Limits) -> frozenset[int]:
@@ -270,86 +168,113 @@ def _moves_into(m: Map, v: Unit, closed: Closed, limits: Limits) -> frozenset[in
     return reach if allowed is None else reach & allowed
 
 
-def at_prov(m: Map, at: dict, prov: int):
-    """The unit in province `prov` (on its province location or one of its coasts)."""
-    u = at.get(prov)
-    if u is None:
-        for c in m.prov_coast_locs[prov]:
-            u = at.get(c)
-            if u is not None:
-                break
-    return u
-
-
-def _convoy_only(m: Map, at: dict, convoys: dict, closed: Closed
-                 ) -> dict[int, list[tuple[str, int, int, frozenset[int]]]]:
-    """Destination → convoyed moves there that the army could not make without a convoy
-    (not adjacent, or over an edge closed to it now): (army string, army province,
-    destination, fleet provinces on its routes)."""
-    into: dict[int, list[tuple[str, int, int, frozenset[int]]]] = {}
-    for ap, (_comp, dests, _k) in convoys.items():
-        a = at_prov(m, at, ap)
-        direct = _moves_into(m, a, closed, {}) if closed else m.reach_prov[a.kind][a.loc]
-        army = m.unit_str(a.kind, a.loc)
-        for dp, route in dests.items():
-            if dp not in direct:
-                into.setdefault(dp, []).append((army, ap, dp, route))
-    return into
-
-
-def _convoy_supports(m: Map, us: str, p: int, mine: frozenset[int],
-                     into: dict[int, list[tuple[str, int, int, frozenset[int]]]],
-                     seas: frozenset[int], lst: list[str]) -> None:
-    """Supports of convoyed moves that could not be made without a convoy, and not only by
-    a convoy through the supporter itself (DATC 6.D.31; a supporter on no route of the
-    move cannot be needed by it)."""
-    for q in mine:
-        for army, ap, dp, route in into.get(q, ()):
-            # (a route set that is empty means no chain of fleets at all: ask)
-            if ap != p and dp != p and ((route and p not in route)
-                                        or route_without(m, ap, dp, seas, p)):
-                lst.append(f"{us} S {army} - {m.prov_abbr[dp]}")
-
-
-@lru_cache(maxsize=1 << 14)
-def _convoy_table(m: Map, kind: int, origin: int, comp: frozenset[int]
-                  ) -> dict[int, frozenset[int]]:
-    """For each province an army of `kind` in `origin` could be convoyed to through the
-    fleet provinces `comp` (connected to it), the fleet provinces on some route there."""
-    return {q: routes_through(m, origin, q, comp)
-            for q in sorted(convoy_reach(m, kind, origin, comp))}
-
-
-def _retreats(m: Map, pos: Position, power: int | None) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for d in pos.dislodged:
-        if power is not None and d.power != power:
+def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
+                 held: list[bool] | None, closed: Closed, limits: Limits,
+                 seas: frozenset[int], out: list[list[int] | None]) -> None:
+    """Convoyed moves ("VIA"), supports of moves only a convoy makes, and convoys."""
+    g = geometry(m, seas)
+    loc_prov = m.loc_prov
+    units = pos.units
+    # armies that may be convoyed: (unit index, province, destinations)
+    armies: list[tuple[int, int, list[int]]] = []
+    for i, u in enumerate(units):
+        k = u.kind
+        p = loc_prov[u.loc]
+        if not m.kind_convoyed[k] or (held and held[i]):
             continue
-        us = m.unit_str(d.kind, d.loc)
-        out[us] = [f"{us} R {m.loc_name[r]}" for r in d.retreats] + [f"{us} D"]
+        reach = g.reach(p) & m.occupy_mask[k]
+        if not reach:
+            continue
+        dests = bits(reach)
+        if limits and (u.power, k, u.loc) in limits:
+            # (a passage closed to it is no bar: a convoy does not cross it)
+            dests = [q for q in dests if not limited(limits, u.power, k, u.loc, q)]
+        if dests:
+            armies.append((i, p, dests))
+    if not armies:
+        return
+    # moves there that no army could make without a convoy: destination -> (army, origin)
+    into: dict[int, list[tuple[int, int]]] = {}
+    via, n_dest, army_index, dest_index = t.via, t.n_dest, t.army_index, t.dest_index
+    n_army = t.n_army
+    for i, p, dests in armies:
+        a = slots[i]
+        codes = out[i]
+        base = via + army_index[a] * n_dest
+        if codes is not None:
+            codes.extend([base + dest_index[q] for q in dests])
+        # (a move over an edge closed to it now could only be made by convoy)
+        direct = (_moves_into(m, units[i], closed, {}) if closed
+                  else m.reach_prov[units[i].kind][units[i].loc])
+        for q in dests:
+            if q not in direct:
+                into.setdefault(q, []).append((a, p))
+    # supports of those moves, not only by a convoy through the supporter (DATC 6.D.31)
+    if into:
+        for i, u in enumerate(units):
+            codes = out[i]
+            if codes is None:
+                continue
+            s = slots[i]
+            p = loc_prov[u.loc]
+            mine = support_reach(m, u.kind, u.loc, u.power, closed)
+            targets = t.reach_list[s]
+            for r in range(len(targets)):
+                q = targets[r]
+                if q in into and q != p and q in mine:
+                    base = t.support_convoyed + (t.sr_off[s] + r) * n_army
+                    for a, ap in into[q]:
+                        if ap != p and g.route_without(ap, q, p):
+                            codes.append(base + army_index[a])
+    # convoys: a fleet necessary for some route of the army (DATC 4.E.1, 6.G.19)
+    fleet_at: dict[int, list[int]] = {}
+    fleets = 0
+    for i, u in enumerate(units):
+        p = loc_prov[u.loc]
+        if out[i] is not None and m.kind_convoys[u.kind] and p in seas:
+            fleet_at.setdefault(p, []).append(i)
+            fleets |= 1 << p
+    if not fleets:
+        return
+    convoy, fleet_index = t.convoy, t.fleet_index
+    for i, p, dests in armies:
+        a = army_index[slots[i]]
+        for q in dests:
+            nec = necessary_mask(m, p, q, seas, g) & fleets
+            while nec:
+                low = nec & -nec
+                nec ^= low
+                for f in fleet_at[low.bit_length() - 1]:
+                    code = convoy + (fleet_index[slots[f]] * n_army + a) * n_dest + dest_index[q]
+                    out[f].append(code)  # type: ignore[union-attr]
+
+
+def retreat_codes(m: Map, pos: Position, t: OrderTable | None = None) -> list[list[int]]:
+    """Per dislodged unit, the codes of its legal orders: its retreats, then disband."""
+    if t is None:
+        t = order_table(m)
+    out = []
+    for d in pos.dislodged:
+        s = t.slot_of[d.kind][d.loc]
+        out.append([t.retreat_code(s, r) for r in d.retreats] + [t.disband + s])
     return out
 
 
-def _adjustments(m: Map, pos: Position, power: int | None) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    counts = adjustment_counts(m, pos)
-    for pw in range(len(m.powers)) if power is None else [power]:
-        delta = counts[pw]
-        if delta > 0:
-            for prov in build_sites(m, pos, pw):
-                opts = []
-                for k in range(len(m.kinds)):
-                    if m.rules and not m.rules.may_build(m, pos, pw, k, prov):
-                        continue
-                    if m.kind_coastal[k] and m.prov_coast_locs[prov]:
-                        locs = [c for c in m.prov_coast_locs[prov] if m.occupy[k][c]]
-                    else:
-                        locs = [prov] if m.occupy[k][prov] else []
-                    opts += [f"{m.kinds[k]} {m.loc_name[c]} B" for c in locs]
-                out[m.prov_abbr[prov]] = [*opts, "WAIVE"]
-        elif delta < 0:
-            for u in pos.units:
-                if u.power == pw:
-                    us = m.unit_str(u.kind, u.loc)
-                    out[us] = [f"{us} D"]
+def build_codes(m: Map, pos: Position, power: int, t: OrderTable | None = None
+                ) -> list[tuple[int, list[int]]]:
+    """(build site, codes of the builds there and WAIVE) for a power that may build."""
+    if t is None:
+        t = order_table(m)
+    out = []
+    for prov in build_sites(m, pos, power):
+        codes = []
+        for k in range(len(m.kinds)):
+            if m.rules and not m.rules.may_build(m, pos, power, k, prov):
+                continue
+            if m.kind_coastal[k] and m.prov_coast_locs[prov]:
+                locs = [c for c in m.prov_coast_locs[prov] if m.occupy[k][c]]
+            else:
+                locs = [prov] if m.occupy[k][prov] else []
+            codes += [t.build + t.slot_of[k][c] for c in locs]
+        out.append((prov, [*codes, t.waive]))
     return out

@@ -39,10 +39,11 @@ class Order:
         unit = unit or _unit(m, self.kind, self.loc)
         if self.type == HOLD:
             return f"{unit} H"
+        target = m.loc_name[self.target] if self.target is not None else "?"
         if self.type == MOVE:
-            return f"{unit} - {m.loc_name[self.target]}" + (" VIA" if self.via else "")
+            return f"{unit} - {target}" + (" VIA" if self.via else "")
         if self.type == RETREAT:
-            return f"{unit} R {m.loc_name[self.target]}"
+            return f"{unit} R {target}"
         if self.type == DISBAND:
             return f"{unit} D"
         if self.type == BUILD:
@@ -51,8 +52,8 @@ class Order:
         if self.type == SUPPORT:
             if self.target is None:
                 return f"{unit} S {other}"
-            return f"{unit} S {other} - {m.loc_name[self.target]}"
-        return f"{unit} C {other} - {m.loc_name[self.target]}"
+            return f"{unit} S {other} - {target}"
+        return f"{unit} C {other} - {target}"
 
 
 def _unit(m: Map, kind: int | None, loc: int | None) -> str:

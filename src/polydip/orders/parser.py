@@ -159,7 +159,7 @@ class _Cursor:
             words: list[str] = []
             while not self.at_end() and len(words) < 4:
                 w = self.peek()
-                if w in (")", "]"):
+                if w is None or w in (")", "]"):
                     break
                 if w == "-" and words and self.peek(1) and self._reads_as_coast(
                         prov, " ".join([*words, self.peek(1) or ""])):

@@ -228,6 +228,11 @@ class RuleSet:
         return out
 
     @property
+    def changes_positions(self) -> bool:
+        """Whether a hook changes a position in place (so each phase needs a copy)."""
+        return bool(self._year or self._events or self._centers)
+
+    @property
     def has_holds(self) -> bool:
         return bool(self._holds)
 

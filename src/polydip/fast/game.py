@@ -1,0 +1,198 @@
+"""FastGame: a game played by order codes, for bots, simulations and RL environments.
+
+A phase is a list of *items*, each a choice one power makes: in a movement phase one per
+unit (in the order of `position.units`), in a retreat phase one per dislodged unit, in an
+adjustment phase one per build or removal a power owes. `legal()` gives each item's legal
+orders as codes of the map's order table (polydip.orders.table: stable for the map), `step`
+takes one code per item (-1: no order) and processes the phase. No order string is made or
+read in the loop; the adjudication is the same code the string API (polydip.game.Game) runs.
+
+    fg = FastGame.new("standard")
+    while not fg.is_over:
+        legal = fg.legal()
+        fg.step([rng.choice(codes) if codes else -1 for codes in legal])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from polydip.adjudication.adjustments import adjustment_counts
+from polydip.errors import PolydipError
+from polydip.game.engine import PhaseOutcome, process_bound
+from polydip.game.victory import center_counts, game_end, victory_in_force
+from polydip.geography.map import Map
+from polydip.orders.legal import build_codes, movement_codes, retreat_codes
+from polydip.orders.model import Order
+from polydip.orders.table import OrderTable, order_table
+from polydip.state import Position
+
+
+class _Record:
+    """A processed phase, kept only for a victory condition that reads the past."""
+
+    __slots__ = ("outcome", "position")
+
+    def __init__(self, position: Position, outcome: PhaseOutcome) -> None:
+        self.position = position
+        self.outcome = outcome
+
+
+class FastGame:
+    """A game of one variant, played by order codes (see the module docstring)."""
+
+    __slots__ = ("_counts", "_items", "_legal", "history", "m", "options", "position",
+                 "status", "table", "victory", "winners")
+
+    def __init__(self, m: Map, position: Position, options: dict[str, Any] | None = None
+                 ) -> None:
+        self.m = m
+        self.table: OrderTable = order_table(m)
+        self.position = position
+        self.options: dict[str, Any] = dict(options or {})
+        self.victory = victory_in_force(m.variant, self.options)
+        self.status = "active"
+        self.winners: list[int] = []
+        # the processed phases, kept only when the victory condition reads them
+        self.history: list[_Record] = []
+        self._counts: tuple[list[int], list[int]] = ([], [])
+        self._items: list[tuple[int, int]] | None = None
+        self._legal: list[list[int]] | None = None
+
+    @classmethod
+    def new(cls, variant: Any = "standard", options: dict[str, Any] | None = None
+            ) -> FastGame:
+        """A new game of a variant (a name, a file, or a loaded Variant), as Game.new."""
+        from polydip.game.game import Game
+
+        return cls.from_game(Game.new(variant, options))
+
+    @classmethod
+    def from_game(cls, game: Any) -> FastGame:
+        """A fast game from the current phase of a Game (its map, position and options)."""
+        fg = cls(game.map, game.position, game.options)
+        fg.status, fg.winners = game.status, list(game.winners)
+        return fg
+
+    # ---- the phase ---------------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        return self.position.phase.name
+
+    @property
+    def phase_type(self) -> str:
+        """"M" (movement), "R" (retreats) or "A" (adjustments)."""
+        return self.position.phase.type
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != "active"
+
+    def items(self) -> list[tuple[int, int]]:
+        """The choices of this phase, as (power, unit): the unit's index in
+        `position.units` (movement) or `position.dislodged` (retreats); in an adjustment
+        phase -1, one item per build or removal the power owes."""
+        if self._items is None:
+            self._compute()
+        return self._items  # type: ignore[return-value]
+
+    def legal(self) -> list[list[int]]:
+        """Per item, the codes of its legal orders (empty: the item takes no order, as a
+        unit a rule holds). Do not change the lists: they are kept for `step`."""
+        if self._legal is None:
+            self._compute()
+        return self._legal  # type: ignore[return-value]
+
+    def _compute(self) -> None:
+        m, pos, t = self.m, self.position, self.table
+        typ = pos.phase.type
+        items: list[tuple[int, int]] = []
+        legal: list[list[int]] = []
+        if typ == "M":
+            for i, codes in enumerate(movement_codes(m, pos, self.options, t)):
+                items.append((pos.units[i].power, i))
+                legal.append(codes if codes is not None else [])
+        elif typ == "R":
+            holds = m.rules.unit_holds if m.rules and m.rules.has_holds else None
+            for i, codes in enumerate(retreat_codes(m, pos, t)):
+                d = pos.dislodged[i]
+                items.append((d.power, i))
+                legal.append([] if holds is not None and holds(m, pos, d) else codes)
+        else:
+            for p, delta in enumerate(adjustment_counts(m, pos)):
+                if delta > 0:
+                    codes = [c for _site, lst in build_codes(m, pos, p, t) for c in lst[:-1]]
+                    if codes:
+                        codes.append(t.waive)
+                        for _ in range(delta):
+                            items.append((p, -1))
+                            legal.append(codes)
+                elif delta < 0:
+                    codes = [t.disband + t.slot_of[u.kind][u.loc] for u in pos.units
+                             if u.power == p]
+                    for _ in range(-delta):
+                        items.append((p, -1))
+                        legal.append(codes)
+        self._items, self._legal = items, legal
+
+    # ---- playing -----------------------------------------------------------------------
+
+    def step(self, codes: Sequence[int]) -> PhaseOutcome:
+        """Process the phase with one order code per item (-1: no order: the unit holds or
+        is disbanded, the build is waived, the removal left to civil disorder). A code must
+        be an order of the item's own unit; whether it is legal is the adjudicator's to say,
+        as for a typed order (an illegal order is void)."""
+        if self.is_over:
+            raise PolydipError(f"the game is over ({self.status})")
+        items = self.items()
+        if len(codes) != len(items):
+            raise PolydipError(f"{len(codes)} order codes for {len(items)} items of "
+                               f"{self.phase}")
+        m, pos = self.m, self.position
+        orders = self.table.orders
+        typ = pos.phase.type
+        bound: list[Any]
+        if typ == "A":
+            bound = [[] for _ in m.powers]
+            for (p, _i), c in zip(items, codes, strict=True):
+                if c >= 0:
+                    bound[p].append(orders[c])
+        else:
+            units: Sequence[Any] = pos.units if typ == "M" else pos.dislodged
+            bound = [None] * len(units)
+            for (_p, i), c in zip(items, codes, strict=True):
+                if c >= 0:
+                    o: Order = orders[c]
+                    u = units[i]
+                    if o.loc != u.loc or o.kind != u.kind:
+                        raise PolydipError(f"order code {c} ({o.text}) is not an order of "
+                                           f"{m.unit_str(u.kind, u.loc)}")
+                    bound[i] = o
+            legal = self._legal
+            if legal is not None and typ == "M":
+                for i, lst in enumerate(legal):
+                    if not lst:
+                        bound[i] = None  # a unit a rule holds takes no order
+        outcome = process_bound(m, pos, bound, self.options)
+        if self.victory.no_change_years is not None:
+            self.history.append(_Record(pos, outcome))
+        self.position = outcome.position
+        self._items = self._legal = None
+        self._check_end()
+        return outcome
+
+    def _check_end(self) -> None:
+        owners = self.position.owners
+        if self._counts[0] != owners:
+            self._counts = (list(owners), center_counts(self.m, owners))
+        end = game_end(self.m, self.victory, self.position, self.history, self._counts[1])
+        if end is not None:
+            self.status, self.winners = end
+
+    # ---- reading codes -----------------------------------------------------------------
+
+    def text(self, code: int) -> str:
+        """The order a code stands for, in the diplomacy package's notation."""
+        return self.table.texts[code]

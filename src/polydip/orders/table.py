@@ -1,0 +1,329 @@
+"""The order table of a map: every order that can exist on it, each with a stable integer code.
+
+Bots, simulations and RL environments speak in these codes (polydip.fast): an action is an
+index into the table, the legal orders of a unit are a list of codes, and `table.orders[c]`
+is the order object the adjudicator reads (`table.texts[c]` its text in the diplomacy
+package's notation). The codes depend only on the map, never on the position or on the order
+in which they were first used, so they are the same in every process and every game of a
+variant: they can be stored, learned and replayed.
+
+A unit placement ("slot") is a unit kind on a location it may stand on: `A PAR`, `F STP/SC`.
+Codes come in families, one block after the other:
+
+  family           code                                           order
+  HOLD             hold + s                                       "A PAR H"
+  MOVE             move + move_off[s] + j                         "A PAR - BUR" (j-th move)
+  SUPPORT_HOLD     support_hold + sh_off[s] + j                   "A PAR S A BUR"
+  SUPPORT_MOVE     support_move + j (enumerated, see below)       "A PAR S A MAR - BUR"
+  DISBAND          disband + s                                    "A PAR D"
+  BUILD            build + s                                      "A PAR B"
+  WAIVE            waive                                          "WAIVE"
+  RETREAT          retreat + s * n_loc + loc                      "A PAR R BUR"
+  VIA              via + a * n_dest + q                           "A BRE - LON VIA"
+  CONVOY           convoy + (f * n_army + a) * n_dest + q         "F ENG C A BRE - LON"
+  SUPPORT_CONVOYED support_convoyed + (sr_off[s] + r) * n_army + a "F NTH S A BRE - LON"
+
+where s is the ordered unit's slot, a an army slot that may be convoyed (`army_slots`), f a
+slot that may convoy (`fleet_slots`), q a province an army may be landed in (`dest_provs`)
+and r the index of the target in the supporter's sorted reach. SUPPORT_MOVE lists, per
+supporter, every (supported slot, target) where both could move to the target over an edge;
+SUPPORT_CONVOYED is a support of a move that only a convoy could make. The first four families
+and DISBAND, BUILD and WAIVE are enumerated when the table is built; the others are computed
+(their order objects are made when first asked for), so the table of a world-sized map costs
+no more than its enumerated part. `size` is the number of codes.
+
+A computed family holds every combination of its parts, also those no position makes legal
+(a retreat to a place that is not adjacent, a convoy by a fleet far from any route); legal
+orders never list them. One such combination says the same as an enumerated order: a
+SUPPORT_CONVOYED code of a move that could also be made over an edge reads like the
+SUPPORT_MOVE code, which is the one legal orders list and `support_code` gives.
+
+Several units of one slot (an open space holding two fleets of the same kind) have the same
+codes: a code names what an order says, and the order binds to a unit as a typed one does.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from functools import lru_cache
+
+from polydip.geography.map import Map
+from polydip.orders.lazy import Lazy
+from polydip.orders.model import (
+    BUILD,
+    CONVOY,
+    DISBAND,
+    HOLD,
+    MOVE,
+    RETREAT,
+    SUPPORT,
+    WAIVE,
+    Order,
+)
+
+FAMILIES = ("HOLD", "MOVE", "SUPPORT_HOLD", "SUPPORT_MOVE", "DISBAND", "BUILD", "WAIVE",
+            "RETREAT", "VIA", "CONVOY", "SUPPORT_CONVOYED")
+
+
+class OrderTable:
+    """Every order of a map, by code (see the module docstring)."""
+
+    def __init__(self, m: Map) -> None:
+        self.m = m
+        nk = len(m.kinds)
+        loc_prov = m.loc_prov
+        # ---- slots -------------------------------------------------------------------
+        self.slots: list[tuple[int, int]] = [
+            (k, loc) for k in range(nk) for loc in range(m.n_loc) if m.occupy[k][loc]]
+        self.n_slots = n = len(self.slots)
+        self.slot_of: list[list[int]] = [[-1] * m.n_loc for _ in range(nk)]
+        for s, (k, loc) in enumerate(self.slots):
+            self.slot_of[k][loc] = s
+        self.slot_prov = [loc_prov[loc] for _k, loc in self.slots]
+        self.slot_text = [m.unit_str(k, loc) for k, loc in self.slots]
+        in_prov: dict[int, list[int]] = {}
+        for s, p in enumerate(self.slot_prov):
+            in_prov.setdefault(p, []).append(s)
+        reach = [m.reach_prov[k][loc] for k, loc in self.slots]
+        self.reach_list: list[tuple[int, ...]] = [tuple(sorted(r)) for r in reach]
+        # ---- enumerated families ---------------------------------------------------------
+        bases: list[int] = []
+        self.hold = 0
+        bases.append(self.hold)
+        self.move = n
+        bases.append(self.move)
+        self.move_off: list[int] = []
+        self.move_items: list[tuple[int, int]] = []  # (slot, destination location)
+        for s, (k, loc) in enumerate(self.slots):
+            self.move_off.append(len(self.move_items))
+            self.move_items.extend((s, d) for d in m.move_locs[k][loc])
+        # the codes of a slot's hold and moves, in the order of m.move_locs
+        self.hold_and_moves: list[tuple[int, ...]] = [
+            (s, *range(self.move + self.move_off[s],
+                       self.move + self.move_off[s] + len(m.move_locs[k][loc])))
+            for s, (k, loc) in enumerate(self.slots)]
+        self.support_hold = self.move + len(self.move_items)
+        bases.append(self.support_hold)
+        self.sh_items: list[tuple[int, int]] = []  # (supporter, supported)
+        self.sh_code: list[dict[int, int]] = []  # per supporter: supported slot -> code
+        for s in range(n):
+            held: dict[int, int] = {}
+            for q in self.reach_list[s]:
+                for t in in_prov.get(q, ()):
+                    held[t] = self.support_hold + len(self.sh_items)
+                    self.sh_items.append((s, t))
+            self.sh_code.append(held)
+        self.support_move = self.support_hold + len(self.sh_items)
+        bases.append(self.support_move)
+        self.sm_items: list[tuple[int, int, int]] = []  # (supporter, supported, target)
+        # per supporter: supported slot -> the codes of its supports (hold first, then the
+        # moves by target province); slots with none are left out
+        self.pair: list[dict[int, tuple[int, ...]]] = []
+        self.sm_code: dict[tuple[int, int, int], int] = {}
+        for s in range(n):
+            own = self.slot_prov[s]
+            mine = reach[s]
+            near: set[int] = set()
+            for q in mine:
+                for q2 in (q, *m.prov_neighbours[q]):
+                    near.update(in_prov.get(q2, ()))
+            pairs: dict[int, tuple[int, ...]] = {}
+            for t in sorted(near):
+                if t == s and not m.open_space[own]:
+                    continue
+                codes = [self.sh_code[s][t]] if t in self.sh_code[s] else []
+                for q in sorted(reach[t] & mine):
+                    if q != own and q != self.slot_prov[t]:
+                        code = self.support_move + len(self.sm_items)
+                        self.sm_items.append((s, t, q))
+                        self.sm_code[(s, t, q)] = code
+                        codes.append(code)
+                if codes:
+                    pairs[t] = tuple(codes)
+            self.pair.append(pairs)
+        # per supporter: supported slot -> the code of the support to hold the map's rules
+        # allow (`pair` likewise holds only the supports they allow)
+        self.sh_legal: list[dict[int, int]] = self.sh_code
+        if m.support_reach is not m.reach_prov or m.no_hold_support:
+            self._forbid_supports(m)
+        self.partners: list[frozenset[int]] = [frozenset(p) - {s}
+                                               for s, p in enumerate(self.pair)]
+        self.disband = self.support_move + len(self.sm_items)
+        bases.append(self.disband)
+        self.build = self.disband + n
+        bases.append(self.build)
+        self.waive = self.build + n
+        bases.append(self.waive)
+        # ---- computed families -----------------------------------------------------------
+        self.retreat = self.waive + 1
+        bases.append(self.retreat)
+        self.army_slots = [s for s, (k, loc) in enumerate(self.slots)
+                           if m.kind_convoyed[k] and m.convoy_touch[loc_prov[loc]]]
+        self.army_index = [-1] * n
+        for i, s in enumerate(self.army_slots):
+            self.army_index[s] = i
+        self.fleet_slots = [s for s, (k, loc) in enumerate(self.slots)
+                            if m.kind_convoys[k] and m.convoy_prov[loc_prov[loc]]]
+        self.fleet_index = [-1] * n
+        for i, s in enumerate(self.fleet_slots):
+            self.fleet_index[s] = i
+        self.dest_provs = sorted({q for shore in m.convoy_shore for q in shore})
+        self.dest_index = [-1] * m.n_prov
+        for i, q in enumerate(self.dest_provs):
+            self.dest_index[q] = i
+        na, nf, nq = len(self.army_slots), len(self.fleet_slots), len(self.dest_provs)
+        self.n_army, self.n_dest = na, nq
+        self.via = self.retreat + n * m.n_loc
+        bases.append(self.via)
+        self.convoy = self.via + na * nq
+        bases.append(self.convoy)
+        self.support_convoyed = self.convoy + nf * na * nq
+        bases.append(self.support_convoyed)
+        self.sr_off: list[int] = []
+        self.sr_items: list[tuple[int, int]] = []  # (supporter, target province)
+        for s in range(n):
+            self.sr_off.append(len(self.sr_items))
+            self.sr_items.extend((s, q) for q in self.reach_list[s])
+        self.size = self.support_convoyed + len(self.sr_items) * na
+        self._bases = bases
+        # code -> Order, code -> text: made on first use, a dict lookup after that
+        self.orders: dict[int, Order] = Lazy(self._make)
+        self.texts: dict[int, str] = Lazy(self._make_text)
+
+    def _forbid_supports(self, m: Map) -> None:
+        """Leave out of `pair` the supports the map's rules forbid for good (no support
+        into some provinces, Map.support_reach; no support to hold of some units,
+        Map.no_hold_support). Their codes stay in the table, as any order that can be
+        written does; legal orders never list them, and the adjudicator voids them."""
+        self.sh_legal = []
+        for s, (k, loc) in enumerate(self.slots):
+            sreach = m.support_reach[k][loc]
+            self.sh_legal.append({
+                t: c for t, c in self.sh_code[s].items()
+                if self.slot_prov[t] in sreach
+                and (self.slots[t][0], self.slot_prov[t]) not in m.no_hold_support})
+            kept: dict[int, tuple[int, ...]] = {}
+            for t, codes in self.pair[s].items():
+                ok = tuple(c for c in codes
+                           if (c < self.support_move and t in self.sh_legal[s])
+                           or (c >= self.support_move
+                               and self.sm_items[c - self.support_move][2] in sreach))
+                if ok:
+                    kept[t] = ok
+            self.pair[s] = kept
+
+    # ---- encoding ------------------------------------------------------------------------
+
+    def slot(self, kind: int, loc: int) -> int:
+        return self.slot_of[kind][loc]
+
+    def move_code(self, s: int, dest: int) -> int:
+        """The code of slot s moving over an edge to location `dest` (-1: not a move)."""
+        k, loc = self.slots[s]
+        try:
+            j = self.m.move_locs[k][loc].index(dest)
+        except ValueError:
+            return -1
+        return self.move + self.move_off[s] + j
+
+    def retreat_code(self, s: int, dest: int) -> int:
+        return self.retreat + s * self.m.n_loc + dest
+
+    def via_code(self, a: int, q: int) -> int:
+        """Army slot a moving by convoy to province q."""
+        return self.via + self.army_index[a] * self.n_dest + self.dest_index[q]
+
+    def convoy_code(self, f: int, a: int, q: int) -> int:
+        """Fleet slot f convoying army slot a to province q."""
+        return (self.convoy + (self.fleet_index[f] * self.n_army + self.army_index[a])
+                * self.n_dest + self.dest_index[q])
+
+    def support_convoyed_code(self, s: int, a: int, q: int) -> int:
+        """Slot s supporting army slot a's convoyed move to province q (q in s's reach)."""
+        r = self.reach_list[s].index(q)
+        return (self.support_convoyed + (self.sr_off[s] + r) * self.n_army
+                + self.army_index[a])
+
+    def support_code(self, s: int, t: int, q: int) -> int:
+        """Slot s supporting slot t to hold (q = -1) or to move to province q, whichever
+        family it belongs to (-1: no such order on this map)."""
+        if q < 0:
+            return self.sh_code[s].get(t, -1)
+        code = self.sm_code.get((s, t, q), -1)
+        if (code < 0 and self.army_index[t] >= 0 and q in self.reach_list[s]
+                and q != self.slot_prov[s] and q != self.slot_prov[t]):
+            code = self.support_convoyed_code(s, t, q)
+        return code
+
+    # ---- decoding ------------------------------------------------------------------------
+
+    def family(self, code: int) -> str:
+        if not 0 <= code < self.size:
+            raise IndexError(f"order code {code} is not in this map's table (0..{self.size - 1})")
+        return FAMILIES[bisect_right(self._bases, code) - 1]
+
+    def _make(self, code: int) -> Order:
+        m = self.m
+        fam = self.family(code)
+        slots, st = self.slots, self.slot_text
+        if fam == "HOLD":
+            k, loc = slots[code]
+            return Order(HOLD, kind=k, loc=loc, text=f"{st[code]} H")
+        if fam == "MOVE":
+            s, d = self.move_items[code - self.move]
+            k, loc = slots[s]
+            return Order(MOVE, kind=k, loc=loc, target=d, text=f"{st[s]} - {m.loc_name[d]}")
+        if fam == "SUPPORT_HOLD":
+            s, t = self.sh_items[code - self.support_hold]
+            return _support(m, slots[s], slots[t], None, f"{st[s]} S {st[t]}")
+        if fam == "SUPPORT_MOVE":
+            s, t, q = self.sm_items[code - self.support_move]
+            return _support(m, slots[s], slots[t], q,
+                            f"{st[s]} S {st[t]} - {m.prov_abbr[q]}")
+        if fam == "DISBAND":
+            s = code - self.disband
+            k, loc = slots[s]
+            return Order(DISBAND, kind=k, loc=loc, text=f"{st[s]} D")
+        if fam == "BUILD":
+            s = code - self.build
+            k, loc = slots[s]
+            return Order(BUILD, kind=k, loc=loc, text=f"{st[s]} B")
+        if fam == "WAIVE":
+            return Order(WAIVE, text="WAIVE")
+        if fam == "RETREAT":
+            s, d = divmod(code - self.retreat, m.n_loc)
+            k, loc = slots[s]
+            return Order(RETREAT, kind=k, loc=loc, target=d, text=f"{st[s]} R {m.loc_name[d]}")
+        if fam == "VIA":
+            a, q = divmod(code - self.via, self.n_dest)
+            s = self.army_slots[a]
+            q = self.dest_provs[q]
+            k, loc = slots[s]
+            return Order(MOVE, kind=k, loc=loc, target=q, via=True,
+                         text=f"{st[s]} - {m.prov_abbr[q]} VIA")
+        if fam == "CONVOY":
+            fa, q = divmod(code - self.convoy, self.n_dest)
+            f, a = divmod(fa, self.n_army)
+            f, a, q = self.fleet_slots[f], self.army_slots[a], self.dest_provs[q]
+            (k, loc), (k2, loc2) = slots[f], slots[a]
+            return Order(CONVOY, kind=k, loc=loc, target=q, aux_kind=k2, aux_loc=loc2,
+                         text=f"{st[f]} C {st[a]} - {m.prov_abbr[q]}")
+        sr, a = divmod(code - self.support_convoyed, self.n_army)
+        s, q = self.sr_items[sr]
+        a = self.army_slots[a]
+        return _support(m, slots[s], slots[a], q, f"{st[s]} S {st[a]} - {m.prov_abbr[q]}")
+
+    def _make_text(self, code: int) -> str:
+        return self.orders[code].text
+
+
+def _support(m: Map, us: tuple[int, int], them: tuple[int, int], q: int | None,
+             text: str) -> Order:
+    return Order(SUPPORT, kind=us[0], loc=us[1], target=q, aux_kind=them[0], aux_loc=them[1],
+                 text=text)
+
+
+@lru_cache(maxsize=64)
+def order_table(m: Map) -> OrderTable:
+    """The order table of a map (built once per map)."""
+    return OrderTable(m)

@@ -1,0 +1,171 @@
+"""The integer fast path (polydip.fast) and the order table it speaks (orders/table.py).
+
+What a bot author relies on: the fast path plays the same game as the string API — the same
+legal orders, the same positions after every phase, on every shipped variant — and an order
+code means the same order in every process and every game of a map.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import pytest
+
+from polydip.errors import PolydipError
+from polydip.fast import FAMILIES, FastGame, order_table
+from polydip.game.game import Game
+from polydip.orders.parser import parse_order
+from polydip.variants.loader import builtin_names
+
+VARIANTS = sorted(builtin_names())
+
+
+def normal(pos) -> tuple:
+    """A position in a form where the order of units does not matter (two identical units
+    in an open space may swap their orders between the two APIs)."""
+    return (pos.phase.name, sorted((u.power, u.kind, u.loc) for u in pos.units),
+            list(pos.owners),
+            sorted((d.power, d.kind, d.loc, d.attacker, d.convoyed, d.retreats)
+                   for d in pos.dislodged),
+            sorted(pos.contested), [tuple(h) for h in pos.homes], pos.year_start_owners,
+            pos.extra)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_fast_path_and_the_string_api_play_the_same_games(variant: str) -> None:
+    """Random games played twice, by codes (FastGame.step) and by strings
+    (Game.set_orders/process): after every phase both positions are the same, and every
+    item's legal codes are, as text, the string API's legal orders of that unit."""
+    phases = 0
+    for seed in range(4):
+        g = Game.new(variant)
+        fg = FastGame.from_game(g)
+        rng = random.Random(seed)
+        for _ in range(40):  # about ten game years
+            if fg.is_over:
+                break
+            legal, items = fg.legal(), fg.items()
+            listed = g.legal_orders()
+            t = fg.table
+            if fg.phase_type in "MR":
+                units = g.position.units if fg.phase_type == "M" else g.position.dislodged
+                for (_p, i), codes in zip(items, legal, strict=True):
+                    u = units[i]
+                    key = g.map.unit_str(u.kind, u.loc)
+                    if codes:  # units a rule holds take no orders in either API
+                        assert sorted(t.texts[c] for c in codes) == sorted(listed[key])
+            # a random order per item; sometimes none
+            codes = [rng.choice(c) if c and rng.random() < 0.95 else -1 for c in legal]
+            by_power: dict[int, list[str]] = {}
+            for (p, _i), c in zip(items, codes, strict=True):
+                if c >= 0:
+                    by_power.setdefault(p, []).append(fg.text(c))
+            for p, lst in by_power.items():
+                assert g.set_orders(p, lst) == []
+            fg.step(codes)
+            g.process()
+            assert normal(fg.position) == normal(g.position), (variant, seed, g.phase)
+            assert (fg.status, fg.winners) == (g.status, g.winners)
+            phases += 1
+    assert phases >= 100
+
+
+def test_a_code_is_the_order_its_text_says() -> None:
+    """Every family of the table: the order a code stands for is the order its text parses
+    to, and the table finds the code again from the unit, target and partner."""
+    g = Game.new("standard")
+    t = order_table(g.map)
+    m = g.map
+    seen = set()
+    rng = random.Random(3)
+    for code in [*range(t.retreat), *rng.sample(range(t.retreat, t.size), 3000)]:
+        o = t.orders[code]
+        phase = {"RETREAT": "R", "DISBAND": "R", "BUILD": "A", "WAIVE": "A"}.get(
+            t.family(code), "M")
+        parsed = parse_order(m, o.text, phase)
+        assert (parsed.type, parsed.kind, parsed.loc, parsed.target, parsed.aux_kind,
+                parsed.aux_loc, parsed.via) == (o.type, o.kind, o.loc, o.target, o.aux_kind,
+                                                o.aux_loc, o.via), o.text
+        seen.add(t.family(code))
+        s = t.slot(o.kind, o.loc) if o.kind is not None else -1
+        fam = t.family(code)
+        if fam == "MOVE":
+            assert t.move_code(s, o.target) == code
+        elif fam == "RETREAT":
+            assert t.retreat_code(s, o.target) == code
+        elif fam == "VIA":
+            assert t.via_code(s, o.target) == code
+        elif fam == "CONVOY":
+            assert t.convoy_code(s, t.slot(o.aux_kind, o.aux_loc), o.target) == code
+        elif fam.startswith("SUPPORT"):
+            # a support of a move over an edge has its SUPPORT_MOVE code, the one legal
+            # orders list; the SUPPORT_CONVOYED code of the same words is never listed
+            q = -1 if o.target is None else o.target
+            found = t.support_code(s, t.slot(o.aux_kind, o.aux_loc), q)
+            if fam == "SUPPORT_CONVOYED" and m.loc_prov[o.aux_loc] == q:
+                assert found == -1  # an army "moving" where it stands: no order
+            else:
+                assert found == code or (fam == "SUPPORT_CONVOYED"
+                                         and t.family(found) == "SUPPORT_MOVE"
+                                         and t.texts[found] == o.text)
+    assert seen == set(FAMILIES)
+    assert len({t.texts[c] for c in range(t.retreat)}) == t.retreat  # no two codes alike
+    with pytest.raises(IndexError):
+        t.family(t.size)
+
+
+def test_codes_are_the_same_in_every_process() -> None:
+    """Codes depend on the map only: a fresh interpreter gives the same code to the same
+    orders, whatever was asked before."""
+    t = order_table(Game.new("standard").map)
+    picks = [0, 17, t.support_move + 5, t.via + 123, t.convoy + 4567, t.size - 1]
+    script = ("from polydip.fast import FastGame\n"
+              "t = FastGame.new('standard').table\n"
+              f"print('|'.join(t.texts[c] for c in {picks!r}), t.size)")
+    got = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert got == f"{'|'.join(t.texts[c] for c in picks)} {t.size}"
+
+
+def test_step_refuses_a_code_of_another_unit_and_the_wrong_number_of_codes() -> None:
+    fg = FastGame.new("standard")
+    legal = fg.legal()
+    with pytest.raises(PolydipError, match="items"):
+        fg.step([])
+    codes = [c[0] for c in legal]
+    codes[0] = legal[1][0]  # the second unit's hold given to the first
+    with pytest.raises(PolydipError, match="is not an order of"):
+        fg.step(codes)
+
+
+def test_adjustment_items_are_one_per_build_or_removal_owed() -> None:
+    """Winter: a power with four builds due has four items, each listing every build site's
+    builds and WAIVE; the same build chosen twice is carried out once (DATC 4.D.5)."""
+    g = Game.new("standard")
+    pos = g.position
+    m = g.map
+    france = g.power("France")
+    # France has only F BRE left, Paris and Marseilles empty, and two more centers
+    units = [u for u in pos.units
+             if not (u.power == france and m.loc_prov[u.loc] in (m.prov_index["PAR"],
+                                                                 m.prov_index["MAR"]))]
+    owners = list(pos.owners)
+    owners[m.prov_index["SPA"]] = owners[m.prov_index["POR"]] = france
+    from polydip.game.calendar import parse_phase
+    from polydip.state import Position
+
+    fg = FastGame(m, Position(parse_phase(m.variant.calendar, "W1901A"), units, owners, [],
+                              frozenset(), pos.homes, owners), g.options)
+    mine = [i for i, (p, _u) in enumerate(fg.items()) if p == france]
+    assert len(mine) == 4  # 5 centers, 1 unit (F BRE)
+    t = fg.table
+    texts = sorted(t.texts[c] for c in fg.legal()[mine[0]])
+    assert texts == ["A MAR B", "A PAR B", "F MAR B", "WAIVE"]
+    build = t.build + t.slot(0, m.prov_index["PAR"])
+    codes = [-1] * len(fg.items())
+    codes[mine[0]] = codes[mine[1]] = build
+    out = fg.step(codes)
+    assert sum(1 for u in fg.position.units if u.power == france) == 2
+    assert [r.result for r in out.results if r.power == france] == [[], ["void"]]
