@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from polydip.errors import PolydipError
+from polydip.options import OPTIONS
 
 EXIT_USAGE, EXIT_ERROR, EXIT_BUG = 2, 1, 3
 
@@ -20,6 +21,10 @@ def parse_options(items: list[str]) -> dict[str, Any]:
             raise PolydipError(f"option {item!r}: write KEY=VALUE")
         k, val = item.split("=", 1)
         val = val.strip()
+        allowed = OPTIONS.get(k.strip(), (None, None))[1]
+        if allowed and val in allowed:  # convoy_paradox=1982: the option's value "1982"
+            out[k.strip()] = val
+            continue
         if val[:1] in ("{", "[", '"') or val.lower() in ("true", "false", "null") or \
                 val.lstrip("-").isdigit():
             try:  # a table or list option: --option 'passage_permissions={"Suez": ...}'

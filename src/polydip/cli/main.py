@@ -11,7 +11,7 @@ import os
 import sys
 
 from polydip import __version__
-from polydip.cli import adjudicate, demo, games, orders, process, simulate, variants
+from polydip.cli import adjudicate, demo, games, orders, process, serve, simulate, variants
 from polydip.cli.common import EXIT_BUG, EXIT_ERROR, EXIT_USAGE
 from polydip.errors import PolydipError
 
@@ -62,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     orders.register(sub)
     process.register(sub)
     simulate.register(sub)
+    serve.register(sub)
     variants.register(sub)
     return p
 

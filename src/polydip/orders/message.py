@@ -101,6 +101,12 @@ def read_message(m: Map, pos: Position, text: str, default_power: int | None = N
     return msg
 
 
+def order_examples(phase_type: str) -> str:
+    """How orders of a phase type ("M", "R", "A") are written, as a hint for a line not
+    read."""
+    return _EXAMPLES.get(phase_type, "")
+
+
 def merge(first: Message, second: Message) -> Message:
     """Two messages read one after the other (e.g. arguments, then a file)."""
     return Message(first.orders + second.orders, first.problems + second.problems,

@@ -37,6 +37,10 @@ Hooks (a rule implements the ones it needs; RuleSet combines them). Positions:
   retreat_orders(m, pos) -> {power: [Order]}        orders for units no player orders
   blocked(m, pos, options) -> {power: {(kind, a, b)}}  moves a power may not make now
                                                     (closed to moves, supports and retreats)
+  passage_controllers(m, pos) -> {name: power}      passages whose controlling power (-1:
+                                                    none) may let others through, by the
+                                                    option passage_permissions (the host
+                                                    records those declarations)
   move_limits(m, pos) -> {(power, kind, loc): provinces}  units that may move (by any
                                                     route) only to these provinces now; their
                                                     supports and retreats are not limited
@@ -146,6 +150,9 @@ class Rule:
         return {}
 
     def blocked(self, m: Any, pos: Any, options: dict) -> dict[int, set[tuple[int, int, int]]]:
+        return {}
+
+    def passage_controllers(self, m: Any, pos: Any) -> dict[str, int]:
         return {}
 
     def open_spaces(self) -> list[str]:
@@ -269,6 +276,8 @@ class RuleSet:
         self._retreat_orders = [r for r in rules
                                 if type(r).retreat_orders is not Rule.retreat_orders]
         self._blocked = [r for r in rules if type(r).blocked is not Rule.blocked]
+        self._passages = [r for r in rules
+                          if type(r).passage_controllers is not Rule.passage_controllers]
         self._centers = [r for r in rules if type(r).centers_changed is not Rule.centers_changed]
         self._may_build = [r for r in rules if type(r).may_build is not Rule.may_build]
         self._extra_sites = [r for r in rules
@@ -365,6 +374,13 @@ class RuleSet:
         for r in self._blocked:
             for p, edges in r.blocked(m, pos, options).items():
                 out.setdefault(p, set()).update(edges)
+        return out
+
+    def passage_controllers(self, m: Any, pos: Any) -> dict[str, int]:
+        """Passage name → the power that may permit others through it now (-1: none)."""
+        out: dict[str, int] = {}
+        for r in self._passages:
+            out.update(r.passage_controllers(m, pos))
         return out
 
     def centers_changed(self, m: Any, pos: Any) -> None:

@@ -18,7 +18,8 @@ where the passage is an edge between the two seas controlled by the canal provin
 
 Permissions are a game setting, the option `passage_permissions`:
 {"Suez Canal": {"Britain": ["France"]}} — the power controlling the passage lets France
-through. (Orders cannot express a permission in polydip; the GM records it.)
+through. (Orders cannot express a permission in polydip: the GM records it, or, in a game
+hosted by `polydip serve`, the controlling power declares it on its page.)
 
 [[rules.controlled_passages.passage]]
 name = "Suez Canal"
@@ -85,6 +86,10 @@ class ControlledPassages(Rule):
         if len(who) != 1:
             return -1
         return who.pop()
+
+    def passage_controllers(self, m: Any, pos: Any) -> dict[str, int]:
+        return {name: self.controller(m, pos, controllers)
+                for name, _edges, controllers, _exempt in self.passages}
 
     def blocked(self, m: Any, pos: Any, options: dict) -> dict[int, set[tuple[int, int, int]]]:
         permissions = options.get("passage_permissions") or {}

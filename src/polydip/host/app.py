@@ -1,0 +1,492 @@
+"""The web app: a JSON API under /api (OpenAPI at /api/openapi.json) and the pages GMs and
+players use. `create_app(url, data_dir)` builds it; `polydip serve` runs it with uvicorn.
+
+A background task processes the games whose deadline has passed. Every refusal — a bad link,
+an order that cannot be taken, a malformed body — is a 4xx with a message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+from collections import OrderedDict
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, File, Form, Request, UploadFile
+from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from polydip.errors import PolydipError
+from polydip.host.db import Database, migrate, sqlite_url
+from polydip.host.service import Host, HostError, NotFound
+from polydip.host.views import gm_state, phase_report, player_state
+
+log = logging.getLogger("polydip.host")
+HERE = Path(__file__).parent
+Token = Annotated[str, PathParam(min_length=8, max_length=100, pattern=r"^[A-Za-z0-9_-]+$")]
+Seq = Annotated[int, PathParam(ge=0, le=100_000)]
+
+
+class CreateGame(BaseModel):
+    variant: str = Field("standard", max_length=200,
+                         description="a built-in variant's name (GET /api/variants), or the "
+                         "uploaded file's name when variant_text is given")
+    variant_text: str | None = Field(None, max_length=2_000_000,
+                                     description="a variant file's text (TOML)")
+    name: str = Field("", max_length=200)
+    options: dict[str, Any] = Field(default_factory=dict,
+                                    description="rule options (docs/options.md)")
+    movement_minutes: float | None = Field(None, gt=0, le=527040)
+    retreat_minutes: float | None = Field(None, gt=0, le=527040)
+    adjustment_minutes: float | None = Field(None, gt=0, le=527040)
+    nmr_limit: int = Field(0, ge=0, le=100, description="civil disorder after this many "
+                           "movement phases missed in a row (0: never)")
+    paused: bool = False
+
+
+class CreatedGame(BaseModel):
+    game: int
+    gm_token: str
+    gm_url: str
+    players: dict[str, str]
+
+
+class OrdersIn(BaseModel):
+    text: str = Field(max_length=20_000, description="orders, one a line, as players type")
+    mode: Literal["replace", "merge"] = "replace"
+
+
+class Problem(BaseModel):
+    line: int
+    text: str
+    reason: str
+    suggestion: str
+
+
+class OrdersOut(BaseModel):
+    phase: str
+    orders: list[str]
+    understood: list[str]
+    problems: list[Problem]
+    notes: list[str]
+    ignored_lines: list[int]
+
+
+class ReadyIn(BaseModel):
+    ready: bool
+
+
+class DrawIn(BaseModel):
+    vote: bool
+
+
+class PauseIn(BaseModel):
+    paused: bool
+
+
+class DeadlineIn(BaseModel):
+    extend_minutes: float | None = Field(None, ge=-527040, le=527040)
+    minutes_from_now: float | None = Field(None, ge=0, le=527040)
+    at: str | None = Field(None, max_length=5, pattern=r"^\d{1,2}:\d{2}$",
+                           description="a time of day, HH:MM in UTC: the next time it comes")
+
+
+class ReplaceIn(BaseModel):
+    power: str = Field(max_length=100)
+
+
+class PassageIn(BaseModel):
+    passage: str = Field(max_length=100)
+    powers: list[str] = Field(max_length=100, description="the powers let through "
+                              "(replaces the earlier list; [] withdraws the permission)")
+    controller: str | None = Field(None, max_length=100, description="GM only: the "
+                                   "controlling power the permission is recorded for")
+
+
+class Message(BaseModel):
+    detail: str
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {400: {"model": Message}, 404: {"model": Message},
+                                           409: {"model": Message}}
+
+
+def create_app(db_url: str | None = None, data_dir: str | Path = ".",
+               tick_seconds: float = 5.0) -> FastAPI:
+    data = Path(data_dir)
+    data.mkdir(parents=True, exist_ok=True)
+    db = Database(db_url or sqlite_url(data))
+    migrate(db.engine)
+    host = Host(db, data)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI):
+        task = asyncio.create_task(_deadlines(host, tick_seconds))
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            db.dispose()
+
+    app = FastAPI(title="polydip host", version="1", lifespan=lifespan,
+                  openapi_url="/api/openapi.json", docs_url="/api/docs", redoc_url=None,
+                  description="Run Diplomacy games on any polydip variant: the GM creates a "
+                  "game and hands out one secret link per power; players order through it.")
+    app.state.host = host
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    _errors(app, templates)
+
+    # ---- API -------------------------------------------------------------------------------
+
+    @app.get("/api/variants", tags=["games"])
+    def variants() -> list[str]:
+        from polydip.variants.loader import builtin_names
+
+        return builtin_names()
+
+    @app.post("/api/games", tags=["games"], response_model=CreatedGame, responses=ERRORS,
+              status_code=201)
+    def create(body: CreateGame, request: Request) -> CreatedGame:
+        gid, gm = host.create_game(**body.model_dump())
+        return CreatedGame(game=gid, gm_token=gm, gm_url=_url(request, f"/gm/{gm}"),
+                           players={k: _url(request, f"/play/{t}")
+                                    for k, t in host.links(gm).items()})
+
+    @app.get("/api/play/{token}", tags=["players"], responses=ERRORS)
+    def play_state(token: Token) -> dict[str, Any]:
+        with db.transaction() as s:
+            g, p = host.player(s, token)
+            return player_state(host, s, g, p)
+
+    @app.post("/api/play/{token}/orders", tags=["players"], response_model=OrdersOut,
+              responses=ERRORS)
+    def play_orders(token: Token, body: OrdersIn) -> dict[str, Any]:
+        return host.submit(token, body.text, body.mode)
+
+    @app.post("/api/play/{token}/ready", tags=["players"], responses=ERRORS)
+    def play_ready(token: Token, body: ReadyIn) -> dict[str, bool]:
+        return {"ready": body.ready, "processed": host.set_ready(token, body.ready)}
+
+    @app.post("/api/play/{token}/draw", tags=["players"], responses=ERRORS)
+    def play_draw(token: Token, body: DrawIn) -> dict[str, bool]:
+        return {"vote": body.vote, "drawn": host.vote_draw(token, body.vote)}
+
+    @app.post("/api/play/{token}/passages", tags=["players"], responses=ERRORS)
+    def play_passage(token: Token, body: PassageIn) -> dict[str, list[str]]:
+        return host.permit(token, body.passage, body.powers)
+
+    @app.get("/api/play/{token}/phases/{seq}", tags=["players"], responses=ERRORS)
+    def play_phase(token: Token, seq: Seq) -> dict[str, Any]:
+        with db.transaction() as s:
+            g, _p = host.player(s, token)
+            return _phase(s, g, seq)
+
+    @app.get("/api/play/{token}/map.svg", tags=["players"], responses=ERRORS,
+             response_class=Response)
+    def play_map(token: Token, request: Request, seq: int | None = None) -> Response:
+        with db.transaction() as s:
+            g, p = host.player(s, token)
+            return _svg(s, g, seq, p.power, request)
+
+    @app.get("/api/gm/{token}", tags=["gm"], responses=ERRORS)
+    def gm_get(token: Token) -> dict[str, Any]:
+        with db.transaction() as s:
+            g = host.gm_game(s, token)
+            state = gm_state(host, s, g)
+        state["links"] = host.links(token)
+        return state
+
+    @app.post("/api/gm/{token}/process", tags=["gm"], responses=ERRORS)
+    def gm_process(token: Token) -> dict[str, str]:
+        return {"phase": host.process_now(token)}
+
+    @app.post("/api/gm/{token}/undo", tags=["gm"], responses=ERRORS)
+    def gm_undo(token: Token) -> dict[str, str]:
+        return {"phase": host.undo(token)}
+
+    @app.post("/api/gm/{token}/pause", tags=["gm"], responses=ERRORS)
+    def gm_pause(token: Token, body: PauseIn) -> dict[str, bool]:
+        host.pause(token, body.paused)
+        return {"paused": body.paused}
+
+    @app.post("/api/gm/{token}/deadline", tags=["gm"], responses=ERRORS)
+    def gm_deadline(token: Token, body: DeadlineIn) -> dict[str, str | None]:
+        d = host.set_deadline(token, body.extend_minutes, body.minutes_from_now, body.at)
+        return {"deadline": d.isoformat(timespec="seconds") + "Z" if d else None}
+
+    @app.post("/api/gm/{token}/replace", tags=["gm"], responses=ERRORS)
+    def gm_replace(token: Token, body: ReplaceIn, request: Request) -> dict[str, str]:
+        return {"power": body.power,
+                "url": _url(request, f"/play/{host.replace_player(token, body.power)}")}
+
+    @app.post("/api/gm/{token}/passages", tags=["gm"], responses=ERRORS)
+    def gm_passage(token: Token, body: PassageIn) -> dict[str, list[str]]:
+        return host.permit(token, body.passage, body.powers, gm=True,
+                           controller=body.controller)
+
+    @app.get("/api/gm/{token}/game.json", tags=["gm"], responses=ERRORS)
+    def gm_file(token: Token) -> JSONResponse:
+        return _download(host.game_file(token), "game.json")
+
+    @app.get("/api/gm/{token}/diplomacy.json", tags=["gm"], responses=ERRORS)
+    def gm_dip(token: Token) -> JSONResponse:
+        return _download(host.diplomacy_json(token), "diplomacy.json")
+
+    @app.get("/api/gm/{token}/phases/{seq}", tags=["gm"], responses=ERRORS)
+    def gm_phase(token: Token, seq: Seq) -> dict[str, Any]:
+        with db.transaction() as s:
+            return _phase(s, host.gm_game(s, token), seq)
+
+    @app.get("/api/gm/{token}/map.svg", tags=["gm"], responses=ERRORS,
+             response_class=Response)
+    def gm_map(token: Token, request: Request, seq: int | None = None) -> Response:
+        with db.transaction() as s:
+            return _svg(s, host.gm_game(s, token), seq, None, request)
+
+    def _phase(s, g, seq: int) -> dict[str, Any]:
+        return {"seq": seq, "report": phase_report(host, s, g, seq),
+                "report_json": json.loads(phase_report(host, s, g, seq, "json"))}
+
+    svg_cache: OrderedDict[str, str] = OrderedDict()
+
+    def _svg(s, g, seq: int | None, power: int | None, request: Request) -> Response:
+        """A map: the current phase with the orders this link may see, or a processed
+        phase. Its ETag names the phase's version and those orders, so a browser asks again
+        on every view (no stale map after a phase or an order changes) and gets 304 when
+        nothing did."""
+        from polydip.game.game import Game
+        from polydip.render import picture_svg
+
+        current = seq is None or seq == g.seq
+        if not current and not 0 <= seq < g.seq:
+            raise NotFound(f"no processed phase {seq} (0 to {g.seq - 1})")
+        base = host.game(s, g, g.seq if current else seq + 1)
+        if current:
+            if power is None:
+                orders = {p: list(r.lines) for p, r in host.order_rows(s, g).items() if r.lines}
+            else:
+                orders = host.pending(s, g, power).orders
+            game = Game(base.variant, base.map, base.position, base.options, orders,
+                        base.history, base.status, base.winners, base.name)
+            phase = None
+        else:
+            game, orders, phase = base, {}, base.history[seq].position.phase.name
+        uid = host.phase_uid(s, g, g.seq if current else seq + 1)
+        version = json.dumps([uid, sorted(orders.items()), phase])
+        etag = '"' + hashlib.sha1(version.encode()).hexdigest()[:20] + '"'
+        headers = {"Cache-Control": "private, no-cache", "ETag": etag}
+        if request.headers.get("if-none-match") == etag:
+            return Response(status_code=304, headers=headers)
+        svg = svg_cache.get(etag)
+        if svg is None:
+            svg = picture_svg(game, phase)
+            svg_cache[etag] = svg
+            while len(svg_cache) > 16:
+                svg_cache.popitem(last=False)
+        return Response(svg, media_type="image/svg+xml", headers=headers)
+
+    # ---- pages -----------------------------------------------------------------------------
+
+    def page(request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+        return templates.TemplateResponse(request, name, ctx, status_code=status)
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def index(request: Request) -> HTMLResponse:
+        from polydip.variants.loader import builtin_names
+
+        return page(request, "index.html", variants=builtin_names())
+
+    @app.post("/new", include_in_schema=False)
+    async def new_game(request: Request, variant: Annotated[str, Form()] = "standard",
+                       name: Annotated[str, Form()] = "",
+                       options: Annotated[str, Form()] = "",
+                       movement_minutes: Annotated[float, Form()] = 1440,
+                       retreat_minutes: Annotated[float, Form()] = 720,
+                       adjustment_minutes: Annotated[float, Form()] = 720,
+                       nmr_limit: Annotated[int, Form()] = 0,
+                       variant_file: Annotated[UploadFile | None, File()] = None
+                       ) -> Response:
+        text = None
+        if variant_file is not None and variant_file.filename:
+            raw = await variant_file.read(2_000_001)
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise HostError("the variant file is not UTF-8 text") from None
+            variant = variant_file.filename
+        opts = _options(options)
+        _gid, gm = await run_in_threadpool(
+            host.create_game, variant, text, name, opts, movement_minutes, retreat_minutes,
+            adjustment_minutes, nmr_limit)
+        return RedirectResponse(f"/gm/{gm}", status_code=303)
+
+    @app.get("/gm/{token}", response_class=HTMLResponse, include_in_schema=False)
+    def gm_page(request: Request, token: Token) -> HTMLResponse:
+        with db.transaction() as s:
+            g = host.gm_game(s, token)
+            state = gm_state(host, s, g)
+        links = {k: _url(request, f"/play/{t}") for k, t in host.links(token).items()}
+        return page(request, "gm.html", s=state, token=token, links=links)
+
+    @app.post("/gm/{token}", include_in_schema=False)
+    def gm_action(token: Token, action: Annotated[str, Form(max_length=20)],
+                  minutes: Annotated[float | None, Form()] = None,
+                  at: Annotated[str, Form(max_length=5)] = "",
+                  power: Annotated[str, Form(max_length=100)] = "") -> Response:
+        if action == "process":
+            host.process_now(token)
+        elif action == "undo":
+            host.undo(token)
+        elif action in ("pause", "resume"):
+            host.pause(token, action == "pause")
+        elif action == "extend":
+            host.set_deadline(token, extend_minutes=minutes or 0)
+        elif action == "deadline":
+            host.set_deadline(token, minutes_from_now=minutes or 0)
+        elif action == "deadline_at":
+            host.set_deadline(token, at=at)
+        elif action == "replace":
+            host.replace_player(token, power)
+        else:
+            raise HostError(f"unknown action {action[:20]!r}")
+        return RedirectResponse(f"/gm/{token}", status_code=303)
+
+    @app.get("/play/{token}", response_class=HTMLResponse, include_in_schema=False)
+    def play_page(request: Request, token: Token) -> HTMLResponse:
+        return _play(request, token, None)
+
+    @app.post("/play/{token}/orders", response_class=HTMLResponse, include_in_schema=False)
+    def play_orders_page(request: Request, token: Token,
+                         text: Annotated[str, Form(max_length=20_000)] = "",
+                         pick: Annotated[list[str] | None, Form()] = None) -> HTMLResponse:
+        if pick is not None:
+            chosen = [x for x in pick if x]
+            if not chosen:
+                raise HostError("choose an order for at least one unit")
+            result = host.submit(token, "\n".join(chosen), "merge")
+        else:
+            result = host.submit(token, text, "replace")
+        return _play(request, token, result)
+
+    @app.post("/play/{token}/ready", include_in_schema=False)
+    def play_ready_page(token: Token, ready: Annotated[str, Form()] = "") -> Response:
+        host.set_ready(token, ready == "1")
+        return RedirectResponse(f"/play/{token}", status_code=303)
+
+    @app.post("/play/{token}/draw", include_in_schema=False)
+    def play_draw_page(token: Token, vote: Annotated[str, Form()] = "") -> Response:
+        host.vote_draw(token, vote == "1")
+        return RedirectResponse(f"/play/{token}", status_code=303)
+
+    @app.post("/play/{token}/passages", include_in_schema=False)
+    def play_passage_page(token: Token, passage: Annotated[str, Form(max_length=100)],
+                          powers: Annotated[list[str] | None, Form()] = None) -> Response:
+        host.permit(token, passage, powers or [])
+        return RedirectResponse(f"/play/{token}", status_code=303)
+
+    @app.get("/play/{token}/phase/{seq}", response_class=HTMLResponse, include_in_schema=False)
+    def play_phase_page(request: Request, token: Token, seq: Seq) -> HTMLResponse:
+        with db.transaction() as s:
+            g, p = host.player(s, token)
+            report = phase_report(host, s, g, seq)
+            state = player_state(host, s, g, p)
+        return page(request, "phase.html", s=state, seq=seq, report=report,
+                    back=f"/play/{token}", map_url=f"/api/play/{token}/map.svg?seq={seq}")
+
+    @app.get("/gm/{token}/phase/{seq}", response_class=HTMLResponse, include_in_schema=False)
+    def gm_phase_page(request: Request, token: Token, seq: Seq) -> HTMLResponse:
+        with db.transaction() as s:
+            g = host.gm_game(s, token)
+            report = phase_report(host, s, g, seq)
+            state = gm_state(host, s, g)
+        return page(request, "phase.html", s=state, seq=seq, report=report,
+                    back=f"/gm/{token}", map_url=f"/api/gm/{token}/map.svg?seq={seq}")
+
+    def _play(request: Request, token: str, result: dict[str, Any] | None) -> HTMLResponse:
+        with db.transaction() as s:
+            g, p = host.player(s, token)
+            state = player_state(host, s, g, p)
+        return page(request, "play.html", s=state, token=token, result=result)
+
+    return app
+
+
+def _url(request: Request, path: str) -> str:
+    return str(request.base_url).rstrip("/") + path
+
+
+def _download(data: Any, name: str) -> JSONResponse:
+    return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+def _options(text: str) -> dict[str, Any]:
+    """Rule options from the create form: KEY=VALUE lines (values as in polydip new)."""
+    from polydip.cli.common import parse_options
+
+    lines = [ln.strip() for ln in text.replace(",", "\n").splitlines() if ln.strip()]
+    return parse_options(lines)
+
+
+def _errors(app: FastAPI, templates: Jinja2Templates) -> None:
+    def answer(request: Request, status: int, detail: Any) -> Response:
+        if request.url.path.startswith("/api") or request.method not in ("GET", "POST"):
+            return JSONResponse({"detail": detail}, status_code=status)
+        text = detail if isinstance(detail, str) else _validation_text(detail)
+        return templates.TemplateResponse(request, "error.html",
+                                          {"status": status, "message": text},
+                                          status_code=status)
+
+    @app.exception_handler(HostError)
+    async def _host(request: Request, exc: HostError) -> Response:
+        return answer(request, exc.status, str(exc))
+
+    @app.exception_handler(PolydipError)
+    async def _polydip(request: Request, exc: PolydipError) -> Response:
+        return answer(request, 400, str(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> Response:
+        return answer(request, 422, _jsonable(exc.errors()))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
+        return answer(request, exc.status_code, str(exc.detail))
+
+
+def _jsonable(errors: Any) -> list[dict[str, Any]]:
+    out = []
+    for e in errors:
+        out.append({"loc": [str(x) for x in e.get("loc", ())], "msg": str(e.get("msg", "")),
+                    "type": str(e.get("type", ""))})
+    return out
+
+
+def _validation_text(errors: list[dict[str, Any]]) -> str:
+    return "; ".join(f"{'.'.join(e['loc'][1:]) or 'request'}: {e['msg']}" for e in errors)
+
+
+async def _deadlines(host: Host, tick: float) -> None:
+    """Process the games whose deadline passed, every `tick` seconds, for as long as the app
+    runs (one server process does this; several would each take a game in turn, each
+    processing under the game's lock)."""
+    while True:
+        await asyncio.sleep(tick)
+        try:
+            done = await run_in_threadpool(host.process_due)
+            if done:
+                log.info("processed at the deadline: games %s", done)
+        except Exception:  # a game that cannot be processed must not stop the others
+            log.exception("processing games at their deadline failed")

@@ -1,0 +1,592 @@
+"""What the host does with its games, one database transaction per call.
+
+Everything about Diplomacy is the game layer's: orders are read by the message reader that
+`polydip orders` uses, kept by Game.set_orders, adjudicated by Game.process; the powers that
+missed their orders are the report's (polydip.report.missed_orders). This module keeps those
+games in the database: a phase is processed in one transaction that either writes the next
+phase whole or changes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import threading
+import uuid
+from collections import OrderedDict
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from polydip.errors import PolydipError
+from polydip.game.files import game_from_json, game_to_json
+from polydip.game.game import Game
+from polydip.host.db import Database
+from polydip.host.models import DrawVoteRow, GameRow, OrderRow, PhaseRow, PowerRow
+from polydip.host.tokens import new_token, power_token, token_hash
+from polydip.orders.message import LineProblem, apply_message, order_examples, read_message
+from polydip.report import missed_orders, pending_lines
+
+log = logging.getLogger("polydip.host")
+
+# deadlines in minutes when the GM gives none: a day to move, half a day otherwise
+DEFAULT_MINUTES = {"M": 24 * 60.0, "R": 12 * 60.0, "A": 12 * 60.0}
+MAX_MINUTES = 366 * 24 * 60.0
+MAX_ORDER_TEXT = 20_000  # characters of one submission
+MAX_VARIANT_TEXT = 2_000_000
+
+
+class HostError(PolydipError):
+    """A request the host refuses; `status` is the HTTP status it answers with."""
+
+    status = 400
+
+
+class NotFound(HostError):
+    status = 404
+
+
+class Conflict(HostError):
+    status = 409
+
+
+def now_utc() -> datetime:
+    """The time as stored: UTC without a zone (SQLite keeps no zone)."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Host:
+    """The games of one database; `data_dir` holds uploaded variant files."""
+
+    def __init__(self, db: Database, data_dir: str | Path) -> None:
+        self.db = db
+        self.data_dir = Path(data_dir)
+        self._cache: OrderedDict[str, Game] = OrderedDict()
+        self._cache_lock = threading.Lock()
+
+    # ---- creating --------------------------------------------------------------------------
+
+    def create_game(self, variant: str = "standard", variant_text: str | None = None,
+                    name: str = "", options: dict[str, Any] | None = None,
+                    movement_minutes: float | None = None,
+                    retreat_minutes: float | None = None,
+                    adjustment_minutes: float | None = None,
+                    nmr_limit: int = 0, paused: bool = False) -> tuple[int, str]:
+        """A new game; returns its id and the GM's token."""
+        minutes = {"M": movement_minutes, "R": retreat_minutes, "A": adjustment_minutes}
+        for k, v in minutes.items():
+            if v is None:
+                minutes[k] = DEFAULT_MINUTES[k]
+            elif not 0 < v <= MAX_MINUTES:
+                raise HostError(f"a deadline is more than 0 and at most {MAX_MINUTES:.0f} "
+                                f"minutes (got {v})")
+        if not 0 <= nmr_limit <= 100:
+            raise HostError("nmr_limit: 0 (never) to 100 missed movement phases")
+        if variant_text is not None:
+            if len(variant_text) > MAX_VARIANT_TEXT:
+                raise HostError("the variant file is larger than 2 MB")
+            source = str(self._variant_file(variant_text, variant))
+        else:  # a built-in variant by name, never a file of the server's
+            from polydip.errors import did_you_mean
+            from polydip.variants.loader import builtin_names
+
+            source = variant.strip().lower()
+            if source not in builtin_names():
+                raise HostError(f"no built-in variant named {variant[:80]!r}"
+                                + did_you_mean(variant, builtin_names())
+                                + f"; built-in variants: {', '.join(builtin_names())}; "
+                                "or upload a variant file")
+        game = Game.new(source, options or {}, name=name[:200])
+        gm = new_token()
+        now = now_utc()
+        with self.db.transaction() as s:
+            g = GameRow(name=name[:200] or game.variant.title, variant=game.variant.name,
+                        variant_text=variant_text, options=dict(options or {}),
+                        gm_token_hash=token_hash(gm), status="active", seq=0,
+                        phase=game.phase, paused=paused, paused_left=0.0,
+                        movement_minutes=minutes["M"], retreat_minutes=minutes["R"],
+                        adjustment_minutes=minutes["A"], nmr_limit=nmr_limit, created=now)
+            s.add(g)
+            s.flush()
+            for i, pname in enumerate(game.map.powers):
+                if game.map.power_neutral[i]:
+                    continue
+                s.add(PowerRow(game_id=g.id, power=i, name=pname, generation=0, missed=0,
+                               civil_disorder=False,
+                               token_hash=token_hash(power_token(gm, g.id, i, 0))))
+            s.add(self._phase_row(g.id, 0, game, []))
+            self._start_clock(g, game, now)
+            return g.id, gm
+
+    def _variant_file(self, text: str, name: str) -> Path:
+        """An uploaded variant kept as a file (the game file names it by its path)."""
+        suffix = Path(name).suffix.lower() if Path(name).suffix.lower() in (
+            ".toml", ".map", ".cfg") else ".toml"
+        folder = self.data_dir / "variants"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / (hashlib.sha256(text.encode()).hexdigest()[:32] + suffix)
+        if not path.exists():
+            path.write_text(text, encoding="utf-8")
+        return path
+
+    # ---- finding ---------------------------------------------------------------------------
+
+    def gm_game(self, s: Session, token: str, lock: bool = False) -> GameRow:
+        g = s.scalars(self._locked(select(GameRow).where(
+            GameRow.gm_token_hash == token_hash(token)), lock)).first()
+        if g is None:
+            raise NotFound("no game has this GM link (check the link, or ask for a new one)")
+        return g
+
+    def player(self, s: Session, token: str, lock: bool = False) -> tuple[GameRow, PowerRow]:
+        p = s.scalars(select(PowerRow).where(PowerRow.token_hash == token_hash(token))).first()
+        if p is None:
+            raise NotFound("no power has this link (check the link; if the GM gave your "
+                           "power a new player, the old link no longer works)")
+        g = s.scalars(self._locked(select(GameRow).where(GameRow.id == p.game_id), lock)).one()
+        return g, p
+
+    def _locked(self, stmt, lock: bool):
+        return stmt.with_for_update() if lock and self.db.locks_rows else stmt
+
+    def powers(self, s: Session, g: GameRow) -> list[PowerRow]:
+        return list(s.scalars(select(PowerRow).where(PowerRow.game_id == g.id)
+                              .order_by(PowerRow.power)))
+
+    def order_rows(self, s: Session, g: GameRow, seq: int | None = None) -> dict[int, OrderRow]:
+        seq = g.seq if seq is None else seq
+        rows = s.scalars(select(OrderRow).where(OrderRow.game_id == g.id, OrderRow.seq == seq))
+        return {r.power: r for r in rows}
+
+    def votes(self, s: Session, g: GameRow) -> dict[int, bool]:
+        rows = s.scalars(select(DrawVoteRow).where(DrawVoteRow.game_id == g.id))
+        return {r.power: r.vote for r in rows}
+
+    def phase_row(self, s: Session, g: GameRow, seq: int | None = None) -> PhaseRow:
+        seq = g.seq if seq is None else seq
+        row = s.scalars(select(PhaseRow).where(PhaseRow.game_id == g.id,
+                                               PhaseRow.seq == seq)).first()
+        if row is None:
+            raise NotFound(f"no phase {seq} in this game (0 to {g.seq})")
+        return row
+
+    def phase_uid(self, s: Session, g: GameRow, seq: int | None = None) -> str:
+        """What names the version of phase `seq` (changed by a draw, new after an undo)."""
+        seq = g.seq if seq is None else seq
+        uid = s.scalar(select(PhaseRow.uid).where(PhaseRow.game_id == g.id,
+                                                  PhaseRow.seq == seq))
+        if uid is None:
+            raise NotFound(f"no phase {seq} in this game (0 to {g.seq})")
+        return uid
+
+    def game(self, s: Session, g: GameRow, seq: int | None = None) -> Game:
+        """The game as phase `seq` began (default: the current phase), without its pending
+        orders. Shared and cached: read it, never change it (see `fresh_game`)."""
+        seq = g.seq if seq is None else seq
+        uid = self.phase_uid(s, g, seq)
+        with self._cache_lock:
+            game = self._cache.get(uid)
+            if game is not None:
+                self._cache.move_to_end(uid)
+                return game
+        game = self._load(g, self.phase_row(s, g, seq))  # the game file only when not cached
+        with self._cache_lock:
+            self._cache[uid] = game
+            while len(self._cache) > 256:
+                self._cache.popitem(last=False)
+        return game
+
+    def fresh_game(self, s: Session, g: GameRow) -> Game:
+        """The current phase's game as a new object, to change."""
+        return self._load(g, self.phase_row(s, g))
+
+    def _load(self, g: GameRow, row: PhaseRow) -> Game:
+        data = json.loads(row.game_json)
+        if g.variant_text is not None:  # the uploaded file, written again if it went missing
+            data["variant"]["path"] = str(self._variant_file(g.variant_text,
+                                                             data["variant"].get("path", "")))
+        return Game.from_record(game_from_json(data, f"game {g.id}"))
+
+    def pending(self, s: Session, g: GameRow, power: int, row: OrderRow | None = None
+                ) -> Game:
+        """A view of the current phase holding only `power`'s pending orders (what that
+        power may see), to read or to give orders to. `row`: its order row, when read."""
+        base = self.game(s, g)
+        row = row or self.order_rows(s, g).get(power)
+        orders = {power: list(row.lines)} if row is not None and row.lines else {}
+        return Game(base.variant, base.map, base.position, base.options, orders,
+                    base.history, base.status, base.winners, base.name)
+
+    # ---- players ---------------------------------------------------------------------------
+
+    def submit(self, token: str, text: str, mode: str = "replace") -> dict[str, Any]:
+        """A power's orders from a text (as typed, one or more lines). `replace`: the text is
+        the power's whole set of orders; `merge`: each order replaces only the earlier order
+        of its unit. Returns what was understood, line by line problems and notes."""
+        if mode not in ("replace", "merge"):
+            raise HostError("mode is 'replace' or 'merge'")
+        if len(text) > MAX_ORDER_TEXT:
+            raise HostError(f"orders longer than {MAX_ORDER_TEXT} characters")
+        with self.db.transaction() as s:
+            g, p = self.player(s, token, lock=True)
+            self._active(g)
+            row = self.order_rows(s, g).get(p.power)
+            game = self.pending(s, g, p.power, row)
+            m = game.map
+            msg = read_message(m, game.position, text, default_power=p.power)
+            foreign = [o for o in msg.orders if o.power != p.power]
+            msg.orders = [o for o in msg.orders if o.power == p.power]
+            problems = list(msg.problems) + [
+                LineProblem(o.line, o.text, f"you play {m.powers[p.power]}; orders for "
+                            f"{m.powers[o.power]} are not taken") for o in foreign]
+            lines_typed = text.splitlines()
+            problems += [  # in a box meant for orders, no line passes unremarked
+                LineProblem(n, lines_typed[n - 1].strip(), "not read as an order",
+                            order_examples(game.position.phase.type))
+                for n in msg.ignored if 0 < n <= len(lines_typed)]
+            if mode == "replace":
+                game.orders.pop(p.power, None)
+            problems += apply_message(game, msg)
+            lines = list(game.orders.get(p.power, []))
+            if row is None:
+                row = OrderRow(game_id=g.id, seq=g.seq, power=p.power, ready=False)
+                s.add(row)
+            row.lines = lines
+            row.updated = now_utc()
+            if p.civil_disorder and lines:  # the player is back: civil disorder ends
+                p.civil_disorder, p.missed = False, 0
+            return {
+                "phase": g.phase,
+                "orders": lines,
+                "understood": pending_lines(game, p.power, _names(m)),
+                "problems": [_problem(pr) for pr in sorted(problems, key=lambda x: x.line)],
+                "notes": list(msg.notes),
+                "ignored_lines": list(msg.ignored),
+            }
+
+    def set_ready(self, token: str, ready: bool) -> bool:
+        """Set a power's ready flag; returns True when that made every power ready and the
+        phase was processed at once."""
+        with self.db.transaction() as s:
+            g, p = self.player(s, token, lock=True)
+            self._active(g)
+            row = self.order_rows(s, g).get(p.power)
+            if row is None:
+                row = OrderRow(game_id=g.id, seq=g.seq, power=p.power, lines=[])
+                s.add(row)
+            row.ready = ready
+            row.updated = now_utc()
+            s.flush()
+            if ready and self._all_ready(s, g):
+                self._process(s, g, now_utc())
+                return True
+            return False
+
+    def vote_draw(self, token: str, vote: bool) -> bool:
+        """A power's secret draw vote; returns True when the draw passed (every surviving
+        power not in civil disorder voted for it: a draw including all survivors)."""
+        with self.db.transaction() as s:
+            g, p = self.player(s, token, lock=True)
+            self._active(g)
+            row = s.scalars(select(DrawVoteRow).where(DrawVoteRow.game_id == g.id,
+                                                      DrawVoteRow.power == p.power)).first()
+            if row is None:
+                row = DrawVoteRow(game_id=g.id, power=p.power)
+                s.add(row)
+            row.vote = vote
+            s.flush()
+            return self._check_draw(s, g)
+
+    def _check_draw(self, s: Session, g: GameRow) -> bool:
+        game = self.game(s, g)
+        survivors = [p for p in range(len(game.map.powers))
+                     if not game.map.power_neutral[p] and game.position.centers_of(p)]
+        rows = {p.power: p for p in self.powers(s, g)}
+        voters = [p for p in survivors if p in rows and not rows[p].civil_disorder]
+        votes = self.votes(s, g)
+        if not voters or not all(votes.get(p) for p in voters):
+            return False
+        fresh = self.fresh_game(s, g)
+        fresh.declare_draw(survivors)
+        row = self.phase_row(s, g)
+        row.game_json = json.dumps(game_to_json(fresh))
+        row.uid = uuid.uuid4().hex
+        g.status, g.deadline = fresh.status, None
+        return True
+
+    def permit(self, token: str, passage: str, powers: list[str], gm: bool = False,
+               controller: str | None = None) -> dict[str, list[str]]:
+        """Record a passage permission (rule option passage_permissions): the power that
+        controls `passage` now lets `powers` through (an empty list withdraws it). A player
+        speaks for its own power, and only while it controls the passage; the GM for any
+        `controller`. Takes effect from the phase being played; returns the passage's
+        permissions."""
+        if len(powers) > 100:
+            raise HostError("too many powers")
+        with self.db.transaction() as s:
+            if gm:
+                g = self.gm_game(s, token, lock=True)
+            else:
+                g, p = self.player(s, token, lock=True)
+            self._active(g)
+            game = self.fresh_game(s, g)
+            m = game.map
+            controllers = m.rules.passage_controllers(m, game.position)
+            if passage not in controllers:
+                raise HostError(f"no passage {passage[:80]!r} in this variant"
+                                + (f"; passages: {', '.join(controllers)}" if controllers
+                                   else " (it has none)"))
+            try:
+                who = (game.power(controller) if gm and controller else
+                       controllers[passage] if gm else p.power)
+                allowed = sorted({m.powers[game.power(x)] for x in powers})
+            except PolydipError as exc:
+                raise HostError(str(exc)) from exc
+            if not gm and controllers[passage] != who:
+                raise Conflict(f"{m.powers[who]} does not control {passage} now; only the "
+                               "power that does may let others through")
+            if who < 0:
+                raise Conflict(f"nobody controls {passage} now")
+            perms = json.loads(json.dumps(game.options.get("passage_permissions") or {}))
+            entry = perms.setdefault(passage, {})
+            if allowed:
+                entry[m.powers[who]] = allowed
+            else:
+                entry.pop(m.powers[who], None)
+                if not entry:
+                    perms.pop(passage)
+            game.options["passage_permissions"] = perms
+            row = self.phase_row(s, g)
+            row.game_json = json.dumps(game_to_json(game))
+            row.uid = uuid.uuid4().hex
+            g.options = {**g.options, "passage_permissions": perms}
+            return perms.get(passage, {})
+
+    # ---- the GM ----------------------------------------------------------------------------
+
+    def links(self, gm_token: str) -> dict[str, str]:
+        """Each power's current token (derived from the GM's)."""
+        with self.db.transaction() as s:
+            g = self.gm_game(s, gm_token)
+            return {p.name: power_token(gm_token, g.id, p.power, p.generation)
+                    for p in self.powers(s, g)}
+
+    def process_now(self, gm_token: str) -> str:
+        with self.db.transaction() as s:
+            g = self.gm_game(s, gm_token, lock=True)
+            self._active(g)
+            self._process(s, g, now_utc())
+            return g.phase
+
+    def undo(self, gm_token: str) -> str:
+        """Step back one processed phase (and over the phases processed at once because
+        nobody had anything to order): their orders become pending again."""
+        with self.db.transaction() as s:
+            g = self.gm_game(s, gm_token, lock=True)
+            if g.seq == 0:
+                raise Conflict("nothing to undo: no phase has been processed")
+            while True:
+                row = self.phase_row(s, g)
+                powers = self.powers(s, g)
+                for p, before in zip(powers, row.powers_before, strict=False):
+                    p.missed, p.civil_disorder = before[0], bool(before[1])
+                for o in self.order_rows(s, g).values():
+                    s.delete(o)
+                s.delete(row)
+                g.seq -= 1
+                s.flush()
+                game = self.game(s, g)
+                if g.seq == 0 or game.powers_to_order():
+                    break
+            for o in self.order_rows(s, g).values():
+                o.ready = False
+            g.phase, g.status = game.phase, "active"
+            self._start_clock(g, game, now_utc())
+            return g.phase
+
+    def pause(self, gm_token: str, paused: bool) -> None:
+        with self.db.transaction() as s:
+            g = self.gm_game(s, gm_token, lock=True)
+            self._active(g)
+            now = now_utc()
+            if paused and not g.paused:
+                left = (g.deadline - now).total_seconds() if g.deadline else 0.0
+                g.paused, g.paused_left, g.deadline = True, max(left, 0.0), None
+            elif not paused and g.paused:
+                g.paused = False
+                if g.paused_left > 0:
+                    g.deadline = now + timedelta(seconds=g.paused_left)
+                else:
+                    self._start_clock(g, self.game(s, g), now)
+
+    def set_deadline(self, gm_token: str, extend_minutes: float | None = None,
+                     minutes_from_now: float | None = None, at: str | None = None
+                     ) -> datetime | None:
+        """Extend the deadline by some minutes, set it some minutes from now, or at a time
+        of day (`at`, "HH:MM" in UTC: the next time the clock shows it)."""
+        for v in (extend_minutes, minutes_from_now):
+            if v is not None and not -MAX_MINUTES <= v <= MAX_MINUTES:
+                raise HostError(f"minutes must be within ±{MAX_MINUTES:.0f}")
+        with self.db.transaction() as s:
+            g = self.gm_game(s, gm_token, lock=True)
+            self._active(g)
+            now = now_utc()
+            if at is not None:
+                minutes_from_now = _minutes_until(at, now)
+            if g.paused:
+                if minutes_from_now is not None:
+                    g.paused_left = max(minutes_from_now * 60, 0.0)
+                if extend_minutes is not None:
+                    g.paused_left = max(g.paused_left + extend_minutes * 60, 0.0)
+                return None
+            if minutes_from_now is not None:
+                g.deadline = now + timedelta(minutes=minutes_from_now)
+            if extend_minutes is not None:
+                g.deadline = (g.deadline or now) + timedelta(minutes=extend_minutes)
+            return g.deadline
+
+    def replace_player(self, gm_token: str, power: str) -> str:
+        """A new link for a power (the old one stops working); returns the new token."""
+        with self.db.transaction() as s:
+            g = self.gm_game(s, gm_token, lock=True)
+            game = self.game(s, g)
+            try:
+                idx = game.power(power)
+            except PolydipError as exc:
+                raise HostError(str(exc)) from exc
+            row = next((p for p in self.powers(s, g) if p.power == idx), None)
+            if row is None:
+                raise HostError(f"{game.map.powers[idx]} is neutral: it has no player")
+            row.generation += 1
+            row.missed, row.civil_disorder = 0, False
+            token = power_token(gm_token, g.id, idx, row.generation)
+            row.token_hash = token_hash(token)
+            return token
+
+    def game_file(self, gm_token: str) -> dict[str, Any]:
+        """The polydip game file of the game now, pending orders included."""
+        with self.db.transaction() as s:
+            g = self.gm_game(s, gm_token)
+            game = self._with_orders(s, g)
+            return game_to_json(game)
+
+    def diplomacy_json(self, gm_token: str) -> dict[str, Any]:
+        from polydip.game.dipjson import game_to_diplomacy
+
+        with self.db.transaction() as s:
+            g = self.gm_game(s, gm_token)
+            return game_to_diplomacy(self._with_orders(s, g))
+
+    def _with_orders(self, s: Session, g: GameRow) -> Game:
+        game = self.fresh_game(s, g)
+        game.orders = {p: list(r.lines) for p, r in self.order_rows(s, g).items() if r.lines}
+        return game
+
+    # ---- processing ------------------------------------------------------------------------
+
+    def process_due(self, now: datetime | None = None) -> list[int]:
+        """Process every game whose deadline has passed (or whose powers are all ready);
+        returns their ids. Each game is its own transaction."""
+        now = now or now_utc()
+        with self.db.transaction() as s:
+            due = list(s.scalars(select(GameRow.id).where(
+                GameRow.status == "active", GameRow.paused.is_(False),
+                GameRow.deadline.is_not(None), GameRow.deadline <= now)))
+        done = []
+        for gid in due:
+            try:
+                with self.db.transaction() as s:
+                    g = s.scalars(self._locked(select(GameRow).where(GameRow.id == gid), True)
+                                  ).one()
+                    if (g.status != "active" or g.paused or g.deadline is None
+                            or g.deadline > now):
+                        continue  # processed meanwhile by a request or another server
+                    self._process(s, g, now)
+                    done.append(gid)
+            except PolydipError as exc:  # one game that cannot be processed: the GM sees
+                log.error("game %s cannot be processed: %s", gid, exc)  # it at once
+        return done
+
+    def _all_ready(self, s: Session, g: GameRow) -> bool:
+        game = self.game(s, g)
+        cd = {p.power for p in self.powers(s, g) if p.civil_disorder}
+        need = [p for p in game.powers_to_order() if p not in cd]
+        rows = self.order_rows(s, g)
+        return bool(need) and all(p in rows and rows[p].ready for p in need)
+
+    def _process(self, s: Session, g: GameRow, now: datetime) -> None:
+        """Adjudicate the current phase with the orders given, and the phases after it in
+        which nobody has anything to order; all inside the caller's transaction."""
+        game = self.fresh_game(s, g)
+        game.orders = {p: list(r.lines) for p, r in self.order_rows(s, g).items() if r.lines}
+        powers = self.powers(s, g)
+        while True:
+            before = [[p.missed, p.civil_disorder] for p in powers]
+            game.process()
+            rec = game.history[-1]
+            if rec.position.phase.type == "M":
+                missed = set(missed_orders(game, rec))
+                for p in powers:
+                    if p.power in missed:
+                        p.missed += 1
+                        if g.nmr_limit and p.missed >= g.nmr_limit:
+                            p.civil_disorder = True
+                    elif p.power in rec.orders:
+                        p.missed = 0
+            g.seq += 1
+            s.add(self._phase_row(g.id, g.seq, game, before))
+            if game.is_over or game.powers_to_order():
+                break
+        g.phase, g.status = game.phase, game.status
+        self._start_clock(g, game, now)
+        s.flush()
+
+    def _start_clock(self, g: GameRow, game: Game, now: datetime) -> None:
+        if game.is_over:
+            g.deadline = None
+            return
+        minutes = {"M": g.movement_minutes, "R": g.retreat_minutes,
+                   "A": g.adjustment_minutes}[game.position.phase.type]
+        if g.paused:
+            g.deadline, g.paused_left = None, minutes * 60
+        else:
+            g.deadline = now + timedelta(minutes=minutes)
+
+    def _phase_row(self, game_id: int, seq: int, game: Game, before: list[Any]) -> PhaseRow:
+        return PhaseRow(game_id=game_id, seq=seq, name=game.phase, uid=uuid.uuid4().hex,
+                        game_json=json.dumps(game_to_json(game)), powers_before=before,
+                        created=now_utc())
+
+    @staticmethod
+    def _active(g: GameRow) -> None:
+        if g.status != "active":
+            raise Conflict(f"the game is over ({g.status})")
+
+
+def _minutes_until(at: str, now: datetime) -> float:
+    """Minutes from `now` to the next time the clock shows `at` ("HH:MM", UTC)."""
+    try:
+        hh, mm = (int(x) for x in at.strip().split(":"))
+        if not (0 <= hh < 24 and 0 <= mm < 60):
+            raise ValueError
+    except ValueError:
+        raise HostError(f"a time of day is HH:MM, 00:00 to 23:59 (got {at[:20]!r})") from None
+    when = now.replace(hour=hh, minute=mm, second=0, microsecond=0)
+    if when <= now:
+        when += timedelta(days=1)
+    return (when - now).total_seconds() / 60
+
+
+def _names(m) -> str:
+    from polydip.orders.describe import default_names
+
+    return default_names(m)
+
+
+def _problem(pr: LineProblem) -> dict[str, Any]:
+    return {"line": pr.line, "text": pr.text, "reason": pr.reason,
+            "suggestion": pr.suggestion}

@@ -1,0 +1,130 @@
+"""What each link may see, decided here and nowhere else.
+
+A power sees the public state of the game (phase, deadline, centers and units of every
+power, the processed phases with their reports and maps) and its own pending orders, ready
+flag and draw vote — never another power's. The GM sees everything, pending orders included.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from polydip.game.game import Game
+from polydip.host.models import GameRow, PowerRow
+from polydip.host.service import Host, now_utc
+from polydip.orders.describe import default_names
+from polydip.report import build_report, format_report, pending_lines
+
+
+def public_state(host: Host, s: Session, g: GameRow) -> dict[str, Any]:
+    game = host.game(s, g)
+    m, pos = game.map, game.position
+    powers = host.powers(s, g)
+    cd = {p.power for p in powers if p.civil_disorder}
+    return {
+        "game": g.id,
+        "name": g.name,
+        "variant": game.variant.name,
+        "variant_title": game.variant.title,
+        "phase": g.phase,
+        "phase_title": _title(game),
+        "phase_type": pos.phase.type,
+        "seq": g.seq,
+        "status": g.status,
+        "winners": [m.powers[w] for w in game.winners],
+        "deadline": _iso(g.deadline),
+        "seconds_left": (max(0, int((g.deadline - now_utc()).total_seconds()))
+                         if g.deadline else None),
+        "paused": g.paused,
+        "powers": [{"name": m.powers[i], "centers": len(pos.centers_of(i)),
+                    "units": sum(1 for u in pos.units if u.power == i),
+                    "civil_disorder": i in cd,
+                    "to_order": i in game.powers_to_order()}
+                   for i in range(len(m.powers)) if not m.power_neutral[i]],
+        "history": [{"seq": i, "phase": rec.position.phase.name,
+                     "title": _title_of(game, rec.position.phase)}
+                    for i, rec in enumerate(game.history)],
+    }
+
+
+def player_state(host: Host, s: Session, g: GameRow, p: PowerRow) -> dict[str, Any]:
+    state = public_state(host, s, g)
+    game = host.pending(s, g, p.power)
+    row = host.order_rows(s, g).get(p.power)
+    names = default_names(game.map)
+    legal = game.legal_orders(p.power) if g.status == "active" else {}
+    state.update({
+        "power": p.name,
+        "orders": list(game.orders.get(p.power, [])),
+        "understood": pending_lines(game, p.power, names),
+        "ready": bool(row and row.ready),
+        "draw_vote": bool(host.votes(s, g).get(p.power)),
+        "to_order": p.power in game.powers_to_order(),
+        "legal_orders": legal,
+        "civil_disorder": p.civil_disorder,
+        "passages": passages(game, p.power),
+    })
+    return state
+
+
+def passages(game: Game, power: int) -> list[dict[str, Any]]:
+    """The passages of the variant that `power` controls now, with the powers it lets
+    through (rule option passage_permissions); [] on maps without such passages."""
+    m = game.map
+    perms = game.options.get("passage_permissions") or {}
+    me = m.powers[power]
+    return [{"name": name, "allowed": list(perms.get(name, {}).get(me, [])),
+             "others": [m.powers[i] for i in range(len(m.powers))
+                        if i != power and not m.power_neutral[i]]}
+            for name, who in m.rules.passage_controllers(m, game.position).items()
+            if who == power]
+
+
+def gm_state(host: Host, s: Session, g: GameRow) -> dict[str, Any]:
+    state = public_state(host, s, g)
+    game = host.game(s, g)
+    rows = host.order_rows(s, g)
+    votes = host.votes(s, g)
+    names = default_names(game.map)
+    pending = []
+    for p in host.powers(s, g):
+        view = Game(game.variant, game.map, game.position, game.options,
+                    {p.power: list(rows[p.power].lines)} if p.power in rows else {})
+        pending.append({"power": p.name, "orders": pending_lines(view, p.power, names),
+                        "ready": bool(p.power in rows and rows[p.power].ready),
+                        "draw_vote": bool(votes.get(p.power)), "missed": p.missed,
+                        "civil_disorder": p.civil_disorder})
+    state.update({"pending": pending, "movement_minutes": g.movement_minutes,
+                  "retreat_minutes": g.retreat_minutes,
+                  "adjustment_minutes": g.adjustment_minutes, "nmr_limit": g.nmr_limit,
+                  "options": g.options})
+    return state
+
+
+def phase_report(host: Host, s: Session, g: GameRow, seq: int, fmt: str = "text") -> str:
+    """The report of processed phase `seq` (0 = the first phase)."""
+    if not 0 <= seq < g.seq:
+        from polydip.host.service import NotFound
+
+        raise NotFound(f"phase {seq} has not been processed (processed: 0 to {g.seq - 1})")
+    game = host.game(s, g, seq + 1)
+    rep = build_report(game, game.history[seq], final=seq + 1 == g.seq,
+                       names=default_names(game.map))
+    return format_report(rep, fmt)
+
+
+def _title(game: Game) -> str:
+    return _title_of(game, game.position.phase)
+
+
+def _title_of(game: Game, phase) -> str:
+    from polydip.report import phase_title
+
+    return phase_title(game.variant, phase)
+
+
+def _iso(d: datetime | None) -> str | None:
+    return d.isoformat(timespec="seconds") + "Z" if d else None

@@ -1,0 +1,245 @@
+"""The host in a real browser: `polydip serve` started on a free loopback port, Debian's
+chromium driven by Playwright. A GM creates a game, every player orders from their own link
+(the text box and the picker), the deadline passes or everyone is ready, the map and the
+report show the result, a retreat and a build are entered — a standard year, then a year of
+War in the Americas.
+
+Set POLYDIP_SCREENSHOTS=DIR to keep the screenshots (docs/images holds the README's).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the host's tests need: pip install "
+                    "'polydip[host,host-test]'")
+sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need "
+                               "playwright: pip install 'polydip[host-test]'")
+pytestmark = [pytest.mark.host, pytest.mark.slow]
+
+CHROMIUM = os.environ.get("POLYDIP_CHROMIUM", "/usr/bin/chromium")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """`polydip serve` on 127.0.0.1 and a free port, deadlines checked every half second;
+    stopped by its pid at the end."""
+    data = tmp_path_factory.mktemp("host")
+    port = _free_port()
+    log = open(data / "serve.log", "w")  # noqa: SIM115 - closed after the server stops
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "polydip.cli.main", "serve", "--host", "127.0.0.1",
+         "--port", str(port), "--data", str(data), "--tick", "0.5"],
+        stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                with urllib.request.urlopen(url + "/", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                if proc.poll() is not None:
+                    pytest.fail("polydip serve stopped: "
+                                + (data / "serve.log").read_text()[-2000:])
+                time.sleep(0.1)
+        else:
+            pytest.fail("polydip serve did not answer within 20 s")
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"browser tests skipped: no {CHROMIUM} (apt-get install chromium)")
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    ctx = browser.new_context(viewport={"width": 1500, "height": 1000})
+    p = ctx.new_page()
+    p.set_default_timeout(30_000)
+    yield p
+    ctx.close()
+
+
+def create_game(page, server: str, variant: str) -> tuple[str, dict[str, str]]:
+    """The GM's page and each power's link, through the create form."""
+    page.goto(server + "/")
+    page.select_option("#variant", variant)
+    page.fill("input[name=name]", f"Browser {variant}")
+    page.fill("input[name=movement_minutes]", "600")
+    page.click("#create")
+    page.wait_for_url("**/gm/*")
+    gm = page.url
+    links = {el.get_attribute("data-power"): el.input_value()
+             for el in page.query_selector_all("#links input[data-power]")}
+    return gm, links
+
+
+def type_orders(page, link: str, text: str) -> str:
+    page.goto(link)
+    page.fill("#orders-text", text)
+    page.click("#submit-orders")
+    return page.inner_text("#understood")
+
+
+def pick(page, link: str, choices: dict[str, str]) -> str:
+    page.goto(link)
+    for unit, order in choices.items():
+        page.select_option(f"select[data-unit='{unit}']", order)
+    page.click("#submit-picks")
+    return page.inner_text("#understood")
+
+
+def ready(page, link: str) -> None:
+    page.goto(link)
+    if page.inner_text("#ready-state") != "ready":
+        page.click("#ready")
+
+
+def deadline_now(page, gm: str, phase: str) -> None:
+    """The GM sets the deadline to now; the server's deadline check processes the phase."""
+    page.goto(gm)
+    page.fill("form:has(#set-deadline) input[name=minutes]", "0")
+    page.click("#set-deadline")
+    for _ in range(100):
+        page.goto(gm)
+        if f"({phase})" not in page.inner_text("p.phase"):
+            return
+        time.sleep(0.2)
+    pytest.fail(f"{phase} was not processed at its deadline")
+
+
+def map_drawn(page) -> None:
+    """Wait until the map picture has loaded and has a size (the SVG is valid)."""
+    page.wait_for_function("() => { const i = document.getElementById('map'); "
+                           "return i.complete && i.naturalWidth > 0; }")
+
+
+def phase_of(page, link: str) -> str:
+    page.goto(link)
+    return page.inner_text("p.phase")
+
+
+def test_a_standard_year_in_the_browser(page, server, tmp_path):
+    gm, links = create_game(page, server, "standard")
+    assert sorted(links) == ["Austria", "England", "France", "Germany", "Italy", "Russia",
+                             "Turkey"]
+    # Spring 1901: everyone orders, some typing, some picking; then all are ready
+    seen = type_orders(page, links["Germany"], "A Munich - Burgundy\nF Kiel - Holand")
+    assert "A MUN - BUR" in seen
+    assert "did you mean Holland" in page.inner_text("#problems")
+    assert "A MUN - BUR" in pick(page, links["Germany"], {"F KIE": "F KIE - HOL"}) \
+        and "F KIE - HOL" in page.inner_text("#understood")
+    assert "F LON - NTH" in pick(page, links["England"], {"F LON": "F LON - NTH",
+                                                          "F EDI": "F EDI - NWG"})
+    type_orders(page, links["France"], "A Paris - Picardy\nF Brest - Mid-Atlantic Ocean")
+    type_orders(page, links["Italy"], "A Venice H")
+    pick(page, links["Austria"], {"A VIE": "A VIE - GAL"})
+    type_orders(page, links["Russia"], "F Sevastopol H")
+    type_orders(page, links["Turkey"], "F Ankara - Black Sea")
+    for p in links:
+        ready(page, links[p])
+    assert "(F1901M)" in phase_of(page, links["France"])
+    # Fall 1901: France dislodges the German army in Burgundy; Russia takes Rumania;
+    # the GM lets the deadline pass
+    type_orders(page, links["France"], "A Picardy - Burgundy\nA Marseilles S A Picardy - "
+                                       "Burgundy")
+    pick(page, links["Russia"], {"F SEV": "F SEV - RUM"})
+    type_orders(page, links["Germany"], "A Burgundy H")
+    deadline_now(page, gm, "F1901M")
+    assert "(F1901R)" in page.inner_text("p.phase")
+    # the report and the map of the fall show the result
+    page.goto(links["England"])
+    page.click("text=Fall 1901 Movement (F1901M)")
+    report = page.inner_text("#report")
+    assert "A PIC - BUR" in report and "dislodged" in report
+    map_drawn(page)
+    shot_map = tmp_path / "host-map.png"
+    page.screenshot(path=str(shot_map), full_page=True)
+    # the retreat, picked; the build, typed
+    page.goto(links["Germany"])
+    assert "A BUR" in page.inner_text("#picker")
+    pick(page, links["Germany"], {"A BUR": "A BUR R MUN"})
+    ready(page, links["Germany"])
+    assert "(W1901A)" in phase_of(page, links["Russia"])
+    assert "F SEV B" in type_orders(page, links["Russia"], "Build F Sevastopol")
+    deadline_now(page, gm, "W1901A")
+    assert "(S1902M)" in page.inner_text("p.phase")
+    page.goto(links["Russia"])
+    powers = page.inner_text("table.powers")
+    assert "Russia\t5\t5" in powers
+    page.goto(links["Russia"])
+    type_orders(page, links["Russia"], "F Rumania - Bulgaria\nA Warsaw - Galicia")
+    map_drawn(page)
+    shot_player = tmp_path / "host-player.png"
+    page.screenshot(path=str(shot_player), full_page=False)
+    for shot in (shot_map, shot_player):
+        assert shot.stat().st_size > 50_000
+    keep = os.environ.get("POLYDIP_SCREENSHOTS")
+    if keep:
+        for shot in (shot_map, shot_player):
+            shutil.copy(shot, Path(keep) / shot.name)
+
+
+def test_a_war_in_the_americas_year_in_the_browser(page, server):
+    gm, links = create_game(page, server, "wita")
+    assert len(links) == 10
+    spring = {"Peru": "A Cuzco - Loreto", "Venezuela": "A Bolivar - Amazonia",
+              "Brazil": "F Bahia - Para"}
+    for p, link in links.items():
+        if p in spring:
+            type_orders(page, link, spring[p])
+        else:  # the others hold their first unit, from the picker
+            page.goto(link)
+            unit = page.get_attribute("#picker select", "data-unit")
+            pick(page, link, {unit: f"{unit} H"})
+        ready(page, link)
+    assert "(F1845M)" in phase_of(page, links["Peru"])
+    fall = {"Peru": "A Loreto - Amazonia", "Brazil": "F Para S A Loreto - Amazonia",
+            "Venezuela": "A Amazonia H"}
+    for p, text in fall.items():
+        understood = type_orders(page, links[p], text)
+        assert "Amazonia" in understood  # full names on a map this size
+    deadline_now(page, gm, "F1845M")
+    assert "(F1845R)" in page.inner_text("p.phase")
+    page.goto(links["Venezuela"])
+    page.click("text=Fall 1845 Movement (F1845M)")
+    assert "dislodged" in page.inner_text("#report")
+    type_orders(page, links["Venezuela"], "A Amazonia R Bolivar")
+    ready(page, links["Venezuela"])
+    assert "(W1845A)" in phase_of(page, links["Peru"])
+    assert "Cuzco" in type_orders(page, links["Peru"], "Build A Cuzco")
+    ready(page, links["Peru"])
+    assert "(S1846M)" in phase_of(page, links["Peru"])
+    powers = page.inner_text("table.powers")
+    assert any(line.startswith("Peru\t") and line.split("\t")[2] == "4"
+               for line in powers.splitlines())

@@ -1,0 +1,53 @@
+"""API fuzzing: schemathesis sends requests built from the OpenAPI schema — on a real game,
+with real GM and player links in the paths as often as random ones — and no answer may be a
+5xx."""
+
+from __future__ import annotations
+
+import zlib
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the host's tests need: pip install "
+                    "'polydip[host,host-test]'")
+schemathesis = pytest.importorskip("schemathesis", reason="API fuzzing needs schemathesis "
+                                   "(pip install 'polydip[host-test]')")
+pytestmark = pytest.mark.host
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def fuzzed(tmp_path_factory):
+    from polydip.host.app import create_app
+
+    folder = tmp_path_factory.mktemp("fuzz")
+    app = create_app(f"sqlite:///{folder / 'polydip.db'}", folder, tick_seconds=3600)
+    host = app.state.host
+    _gid, gm = host.create_game("standard", name="fuzzed", movement_minutes=600)
+    tokens = {"gm": gm, **host.links(gm)}
+    return app, tokens
+
+
+def test_no_request_gets_a_server_error(fuzzed):
+    """Every operation of the schema, with examples hypothesis draws from it (schemathesis'
+    strategies, used directly rather than through its pytest plugin)."""
+    app, tokens = fuzzed
+    schema = schemathesis.openapi.from_asgi("/api/openapi.json", app)
+    operations = [result.ok() for result in schema.get_all_operations()]
+    assert len(operations) >= 15  # every route of the API is fuzzed
+
+    for op in operations:
+        @settings(max_examples=25, deadline=None, derandomize=True, database=None,
+                  suppress_health_check=list(HealthCheck))
+        @given(case=op.as_strategy())
+        def no_server_error(case):
+            if case.path_parameters and "token" in case.path_parameters:
+                real = tokens["gm"] if "/gm/" in case.path else tokens["France"]
+                if zlib.crc32(repr(case.body).encode()) % 4:  # mostly a real link
+                    case.path_parameters["token"] = real
+            response = case.call()
+            assert response.status_code < 500, (case.method, case.path, case.body,
+                                                response.text[:500])
+
+        no_server_error()
