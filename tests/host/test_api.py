@@ -85,6 +85,10 @@ def test_orders_are_echoed_as_understood_with_line_problems(client):
     r = t.order("England", "Hello GM,\nF London - North Sea\nF Edi - Norwegian Sea\n"
                            "A Lvp - Wals\nFrance: A PAR - BUR\nthanks")
     assert r["understood"] == ["F LON - NTH", "F EDI - NWG"]
+    # the player's page echoes them in full names too
+    assert t.state("England")["understood_full"] == [
+        "Fleet London (LON): move to North Sea (NTH)",
+        "Fleet Edinburgh (EDI): move to Norwegian Sea (NWG)"]
     by_line = {p["line"]: p for p in r["problems"]}
     assert "Wales" in by_line[4]["suggestion"]
     assert "you play England" in by_line[5]["reason"]

@@ -155,7 +155,7 @@ def test_a_standard_year_in_the_browser(page, server, tmp_path):
                              "Turkey"]
     # Spring 1901: everyone orders, some typing, some picking; then all are ready
     seen = type_orders(page, links["Germany"], "A Munich - Burgundy\nF Kiel - Holand")
-    assert "A MUN - BUR" in seen
+    assert "A MUN - BUR" in seen and "Army Munich (MUN): move to Burgundy (BUR)" in seen
     assert "did you mean Holland" in page.inner_text("#problems")
     assert "A MUN - BUR" in pick(page, links["Germany"], {"F KIE": "F KIE - HOL"}) \
         and "F KIE - HOL" in page.inner_text("#understood")

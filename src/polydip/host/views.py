@@ -60,6 +60,8 @@ def player_state(host: Host, s: Session, g: GameRow, p: PowerRow) -> dict[str, A
         "power": p.name,
         "orders": list(game.orders.get(p.power, [])),
         "understood": pending_lines(game, p.power, names),
+        # the same orders in full names, as the player page echoes them
+        "understood_full": pending_lines(game, p.power, "full"),
         "ready": bool(row and row.ready),
         "draw_vote": bool(host.votes(s, g).get(p.power)),
         "to_order": p.power in game.powers_to_order(),
