@@ -37,3 +37,15 @@ class Scenario:
             assert unit.split()[1].split("/")[0] == step.split("/")[0], (unit, step)
             unit = f"{kind} {unit.split()[1]}"
         return unit
+
+    def sails_from_its_coast(self, prov: str, coasts: tuple[str, str],
+                             seas: tuple[str, str]) -> None:
+        """A fleet on coast i of `prov` reaches sea i and not the other; a fleet in sea i
+        enters coast i."""
+        (c1, c2), (s1, s2) = coasts, seas
+        assert self.move(f"F {prov}/{c1}", s1) == f"F {s1}"
+        assert self.move(f"F {prov}/{c1}", s2) == f"F {prov}/{c1}"
+        assert self.move(f"F {prov}/{c2}", s2) == f"F {s2}"
+        assert self.move(f"F {prov}/{c2}", s1) == f"F {prov}/{c2}"
+        assert self.move(f"F {s1}", f"{prov}/{c1}") == f"F {prov}/{c1}"
+        assert self.move(f"F {s2}", f"{prov}/{c2}") == f"F {prov}/{c2}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from scenario import Scenario
 
 from polydip.game.game import Game
 from polydip.geography.map import compile_map
@@ -27,12 +28,7 @@ M = compile_map(V)
 A, F, R = (M.kind_index[k] for k in "AFR")
 
 
-def adjudicate(units: dict, orders: dict, phase: str = "A1891M", **req) -> dict:
-    out = adjudicate_request({"variant": "lad1890", "phase": phase, "units": units,
-                              "orders": orders, **req})
-    assert "error" not in out, out
-    assert out["errors"] == [], out["errors"]
-    return out
+adjudicate = Scenario("lad1890", "A1891M", "Brazil").adjudicate
 
 
 def legal_of(units: dict, power: str) -> dict[str, list[str]]:

@@ -12,6 +12,7 @@ import random
 import re
 
 import pytest
+from scenario import Scenario
 
 from polydip.errors import OrderError
 from polydip.game.game import Game
@@ -28,12 +29,7 @@ V = load_variant("lad1890")
 M = compile_map(V)
 
 
-def adjudicate(units: dict, orders: dict, phase: str = "A1891M", **req) -> dict:
-    out = adjudicate_request({"variant": "lad1890", "phase": phase, "units": units,
-                              "orders": orders, **req})
-    assert "error" not in out, out
-    assert out["errors"] == [], out["errors"]
-    return out
+adjudicate = Scenario("lad1890", "A1891M", "Brazil").adjudicate
 
 
 # ---- the seed's examples --------------------------------------------------------------------

@@ -667,13 +667,7 @@ def test_the_two_coast_provinces_are_the_seeds() -> None:
 def test_a_fleet_sails_from_the_coast_it_stands_on(prov: str) -> None:
     """Two coasts: a fleet on one coast reaches only the waters of that coast (the Atlantic
     coasts reach the Atlantic side, the Pacific coasts the Pacific)."""
-    (c1, c2), (s1, s2) = TWO_COASTS[prov], COAST_SEAS[prov]
-    assert move(f"F {prov}/{c1}", s1) == f"F {s1}"
-    assert move(f"F {prov}/{c1}", s2) == f"F {prov}/{c1}"
-    assert move(f"F {prov}/{c2}", s2) == f"F {s2}"
-    assert move(f"F {prov}/{c2}", s1) == f"F {prov}/{c2}"
-    assert move(f"F {s1}", f"{prov}/{c1}") == f"F {prov}/{c1}"
-    assert move(f"F {s2}", f"{prov}/{c2}") == f"F {prov}/{c2}"
+    _SCENARIO.sails_from_its_coast(prov, TWO_COASTS[prov], COAST_SEAS[prov])
 
 
 def test_a_fleet_entering_a_two_coast_province_names_its_coast() -> None:
