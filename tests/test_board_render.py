@@ -144,7 +144,7 @@ def test_no_power_is_drawn_in_the_sea_colour() -> None:
                    for b in colors[:i])
 
 
-@pytest.mark.parametrize("name", ["standard", "wita", "war_in_north_america"])
+@pytest.mark.parametrize("name", ["standard", "wita", "war_in_north_america", "lad1890"])
 def test_render_time(name: str) -> None:
     g = Game.new(name)
     load_board(g.variant)
@@ -155,7 +155,7 @@ def test_render_time(name: str) -> None:
 
 
 # every built-in variant that has a board
-BOARD_VARIANTS = ["standard", "wita", "war_in_north_america"]
+BOARD_VARIANTS = ["standard", "wita", "war_in_north_america", "lad1890"]
 
 
 @pytest.mark.parametrize("name", BOARD_VARIANTS)

@@ -6,7 +6,11 @@
   master receives orders (one pasted message per phase), and Fall 1901 drawn with its
   results: moves, supports, a convoy, bounces, a dislodged unit and the held units;
 - docs/images/wita-f1845m.png: War in the Americas, two seasons of random orders (seed 3)
-  from the rules text's start, Fall 1845 drawn with its results.
+  from the rules text's start, Fall 1845 drawn with its results;
+- docs/images/war_in_north_america-f1860m.png: War in North America, the same way (seed 3),
+  Fall 1860;
+- docs/images/lad1890-c1891m.png: Latin American Diplomacy 1890, the same way (seed 3), the
+  C phase of 1891.
 
 Needs CairoSVG for the PNG (a polydip dependency).
 """
@@ -58,15 +62,17 @@ def standard(out: Path) -> None:
     print(f"wrote {out}")
 
 
-def wita(out: Path) -> None:
-    g = Game.new("wita", name="polydip")
-    rng = random.Random(3)
-    while g.position.phase.name != "W1845A":
+def random_play(variant: str, phase: str, seed: int, out: Path) -> None:
+    """Random orders (seeded) from the variant's start until `phase` is processed; `phase`
+    drawn with its results."""
+    g = Game.new(variant, name="polydip")
+    rng = random.Random(seed)
+    while not any(r.position.phase.name == phase for r in g.history):
         for p, lst in random_orders(g.map, g.position, rng).items():
             g.set_orders(p, lst)
         g.process()
-    rec = next(r for r in g.history if r.position.phase.name == "F1845M")
-    render_file(g, out, phase="F1845M")
+    rec = next(r for r in g.history if r.position.phase.name == phase)
+    render_file(g, out, phase=phase)
     print(f"wrote {out} ({len(rec.outcome.results)} orders)")
 
 
@@ -74,7 +80,9 @@ def main(argv: list[str]) -> int:
     outdir = Path(argv[0]) if argv else Path(__file__).resolve().parent.parent / "docs" / \
         "images"
     standard(outdir / "standard-f1901m.png")
-    wita(outdir / "wita-f1845m.png")
+    random_play("wita", "F1845M", 3, outdir / "wita-f1845m.png")
+    random_play("war_in_north_america", "F1860M", 3, outdir / "war_in_north_america-f1860m.png")
+    random_play("lad1890", "C1891M", 3, outdir / "lad1890-c1891m.png")
     return 0
 
 
