@@ -31,7 +31,7 @@ from polydip.variants.check import (
 from polydip.variants.loader import load_variant
 from polydip.variants.model import Edge
 
-BOARDS = ["standard", "wita", "war_in_north_america"]
+BOARDS = ["standard", "wita", "war_in_north_america", "lad1890"]
 
 
 @pytest.mark.parametrize("name", BOARDS)

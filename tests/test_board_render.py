@@ -152,7 +152,7 @@ def test_every_power_has_a_colour_of_its_own(name: str) -> None:
         assert all(math.dist(_views(a)[0], _views(b)[0]) >= 30 for a, b in pairs)
 
 
-@pytest.mark.parametrize("name", ["standard", "wita", "war_in_north_america"])
+@pytest.mark.parametrize("name", ["standard", "wita", "war_in_north_america", "lad1890"])
 def test_render_time(name: str) -> None:
     g = Game.new(name)
     load_board(g.variant)
@@ -176,7 +176,7 @@ def test_the_legend_counts_centers_by_value_as_the_report_does() -> None:
 
 
 # every built-in variant that has a board
-BOARD_VARIANTS = ["standard", "wita", "war_in_north_america"]
+BOARD_VARIANTS = ["standard", "wita", "war_in_north_america", "lad1890"]
 
 
 @pytest.mark.parametrize("name", BOARD_VARIANTS)

@@ -8,7 +8,9 @@
 - docs/images/wita-f1845m.png: War in the Americas, two seasons of random orders (seed 3)
   from the rules text's start, Fall 1845 drawn with its results;
 - docs/images/war_in_north_america-f1860m.png: War in North America, the same way (seed 3),
-  Fall 1860.
+  Fall 1860;
+- docs/images/lad1890-c1891m.png: Latin American Diplomacy 1890, the same way (seed 3), the
+  C phase of 1891.
 
 Needs CairoSVG for the PNG (a polydip dependency).
 """
@@ -80,6 +82,7 @@ def main(argv: list[str]) -> int:
     standard(outdir / "standard-f1901m.png")
     random_play("wita", "F1845M", 3, outdir / "wita-f1845m.png")
     random_play("war_in_north_america", "F1860M", 3, outdir / "war_in_north_america-f1860m.png")
+    random_play("lad1890", "C1891M", 3, outdir / "lad1890-c1891m.png")
     return 0
 
 
