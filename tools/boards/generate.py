@@ -512,7 +512,9 @@ def main(argv: list[str] | None = None) -> int:
     no_passage |= touching_pairs(region, len(names), proj.wrap) & free_impassable
     arcs = tracing.trace(face, say)
     timer.step("traced")
-    slots = dict.fromkeys(sorted(m.rules.open_spaces()), default_slots(v))
+    # every open space (no stacking limit: open_spaces, and attack spaces such as oceans)
+    slots = dict.fromkeys(sorted(a for p, a in enumerate(m.prov_abbr) if m.open_space[p]),
+                          default_slots(v))
     slots.update(hints.get("slots", {}))
     for a in slots:
         if a not in m.prov_index:
