@@ -9,6 +9,7 @@ import random
 from polydip.game.game import Game
 from polydip.oneshot import adjudicate_request
 from polydip.play import random_orders
+from polydip.render import picture_svg
 from polydip.report import build_report, format_report
 from polydip.state import Phase, Unit
 from polydip.variants.loader import load_variant
@@ -121,6 +122,21 @@ def test_the_report_tracks_canal_progress() -> None:
     assert g.set_orders("Colombia", ["Build Panama Canal"]) == []
     g.process()
     assert "Canal Panamá (PAN): 1 of 4 builds" in format_report(build_report(g, g.history[-1]))
+
+
+def test_the_map_shows_canal_progress() -> None:
+    """Issue 11: "The report and the map show ... canal progress": a tag by the canal's
+    province, "canal 1/4" after the first build."""
+    g = Game.new(V)
+    g.position.phase = Phase(1891, "D", "A")
+    m = g.map
+    g.position.units = [Unit(g.power("Colombia"), m.kind_index["A"], m.loc_of("PAN"))]
+    assert 'data-marker="PAN"' not in picture_svg(g)
+    assert g.set_orders("Colombia", ["Build Panama Canal"]) == []
+    g.process()
+    svg = picture_svg(g)
+    tag = svg.split('data-marker="PAN"')[1].split("</g>")[0]
+    assert ">canal 1/4</text>" in tag
 
 
 def test_legal_orders_offer_the_canal_build() -> None:

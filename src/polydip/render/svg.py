@@ -381,14 +381,18 @@ def _units(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: lis
     pos = view.position
     r = geo.unit_r
     dislodged_now = {(o.power, o.order.loc) for o in view.orders if o.dislodged}
-    if m.rules:  # markers a rule keeps on the map (anchor markers): a tag by the place
+    if m.rules:  # markers a rule keeps on the map (anchor markers, canal progress): a tag
+        # by the place, as wide as its label
         for loc, label in m.rules.markers(m, pos):
             x, y = geo.loc[loc]
             x, y = x - r * 2.2, y + r * 1.4
+            fs = r * 1.2
+            half = max(r * 0.95, len(label) * fs * 0.3 + r * 0.4)
             svg.add(f'<g class="marker" data-marker="{escape(m.loc_name[loc])}">'
-                    f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r * 0.95)}" '
+                    f'<rect x="{_fmt(x - half)}" y="{_fmt(y - r * 0.95)}" '
+                    f'width="{_fmt(2 * half)}" height="{_fmt(r * 1.9)}" rx="{_fmt(r * 0.95)}" '
                     f'fill="#ffffff" stroke="{INK}" stroke-width="1.8"/>'
-                    f'<text x="{_fmt(x)}" y="{_fmt(y + r * 0.4)}" font-size="{_fmt(r * 1.2)}" '
+                    f'<text x="{_fmt(x)}" y="{_fmt(y + r * 0.4)}" font-size="{_fmt(fs)}" '
                     f'text-anchor="middle" fill="{INK}">{escape(label)}</text></g>')
     svg.add('<g class="units">')
     for i, u in enumerate(pos.units):

@@ -157,6 +157,18 @@ class Canals(Rule):
                 state.setdefault("open", {})[prov] = pos.phase.year + 1
         after.extra["canals"] = state
 
+    def markers(self, m: Any, pos: Any) -> list[tuple[int, str]]:
+        """A canal's progress on the map: "canal 2/4" while it is built, "canal open"."""
+        state = self._state(pos)
+        out = []
+        for prov, (need, _) in self.canals.items():
+            done = state.get(prov, 0)
+            if self._is_open(pos, prov):
+                out.append((m.prov_index[prov], "canal open"))
+            elif done:
+                out.append((m.prov_index[prov], f"canal {min(done, need)}/{need}"))
+        return out
+
     def report_lines(self, m: Any, pos: Any) -> list[str]:
         state = self._state(pos)
         out = []
