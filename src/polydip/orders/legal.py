@@ -84,8 +84,20 @@ def legal_orders(m: Map, pos: Position, power: int | None = None,
 
 def has_variant_orders(m: Map) -> bool:
     """Whether the map has movement orders beyond its order table (see the module doc)."""
-    return bool(m.has_attack_spaces or m.coast_change or m.has_open_spaces
+    return bool(m.has_attack_spaces or m.coast_change or _mixed_open_spaces(m)
                 or (m.rules and m.rules.has_more_orders))
+
+
+def _mixed_open_spaces(m: Map) -> bool:
+    """Whether units of two kinds may share an open space (LAD's oceans: fleets and
+    flotillas), the only case where open spaces add orders beyond the table; War in North
+    America's Cape Horn holds fleets alone, so its legal orders skip the extra pass."""
+    got = m.memo.get("mixed_open_spaces")
+    if got is None:
+        got = m.memo["mixed_open_spaces"] = m.has_open_spaces and any(
+            sum(1 for k in range(len(m.kinds)) if m.occupy[k][p]) > 1
+            for p in range(m.n_prov) if m.open_space[p])
+    return got
 
 
 def variant_orders(m: Map, pos: Position, power: int | None, options: dict | None,
