@@ -92,12 +92,11 @@ def _mixed_open_spaces(m: Map) -> bool:
     """Whether units of two kinds may share an open space (LAD's oceans: fleets and
     flotillas), the only case where open spaces add orders beyond the table; War in North
     America's Cape Horn holds fleets alone, so its legal orders skip the extra pass."""
-    got = m.memo.get("mixed_open_spaces")
-    if got is None:
-        got = m.memo["mixed_open_spaces"] = m.has_open_spaces and any(
-            sum(1 for k in range(len(m.kinds)) if m.occupy[k][p]) > 1
-            for p in range(m.n_prov) if m.open_space[p])
-    return got
+    if not m.has_open_spaces:
+        return False
+    kinds = range(len(m.kinds))
+    return any(sum(1 for k in kinds if m.occupy[k][p]) > 1
+               for p in range(m.n_prov) if m.open_space[p])
 
 
 def variant_orders(m: Map, pos: Position, power: int | None, options: dict | None,
