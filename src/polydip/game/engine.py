@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import is_
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites, resolve_adjustments
 from polydip.adjudication.legality import closed_passages
@@ -91,17 +92,13 @@ def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: 
     An order for a unit that a rule holds (the `unit_holds` hook: neutral units) is refused,
     unless `auto` (orders a rule gave itself). `pos` is the position the units stand in, for
     that hook."""
-    holds = m.rules.unit_holds if m.rules and m.rules.has_holds and not auto else None
-    refuse = m.rules.refuse if m.rules and m.rules.has_refuse else None
+    rules = m.rules
+    active = bool(rules)
+    holds = rules.unit_holds if active and rules.has_holds and not auto else None
+    refuse = rules.refuse if active and rules.has_refuse else None
+    anchors = active and rules.has_after_orders
     loc_prov = m.loc_prov
-    first = [-1] * m.n_prov  # a unit in each province
-    several: dict[int, list[int]] = {}  # provinces holding more than one (open spaces)
-    for i, u in enumerate(units):
-        p = loc_prov[u.loc]
-        if first[p] < 0:
-            first[p] = i
-        else:
-            several.setdefault(p, [first[p]]).append(i)
+    first, several = unit_index(m, units)
     bound: list[Order | None] = [None] * len(units)
     errors: list[tuple[int, str]] = []
     for power, lst in orders.items():
@@ -109,7 +106,7 @@ def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: 
             if o.type not in allowed:
                 errors.append((power, f"{o.text!r}: not an order for this phase"))
                 continue
-            if o.act and not (m.rules and m.rules.has_after_orders):
+            if o.act and not anchors:
                 errors.append((power, f"{o.text!r}: anchor orders ({o.act}) are not part of "
                                "this variant"))
                 continue
@@ -137,6 +134,32 @@ def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: 
                 continue
             bound[i] = o
     return bound, errors
+
+
+def unit_index(m: Map, units: list) -> tuple[list[int], dict[int, list[int]]]:
+    """A unit in each province (its index in `units`, -1: none), and the provinces holding
+    more than one (open spaces) with all of theirs. The last one made is kept: order entry
+    asks it again for each power's orders on the same units (checked to be the same unit
+    objects, so a list changed in place is indexed afresh)."""
+    global _INDEX
+    got = _INDEX
+    if (got is not None and got[0] is m and len(got[1]) == len(units)
+            and all(map(is_, got[1], units))):
+        return got[2], got[3]
+    loc_prov = m.loc_prov
+    first = [-1] * m.n_prov
+    several: dict[int, list[int]] = {}
+    for i, u in enumerate(units):
+        p = loc_prov[u.loc]
+        if first[p] < 0:
+            first[p] = i
+        else:
+            several.setdefault(p, [first[p]]).append(i)
+    _INDEX = (m, tuple(units), first, several)
+    return first, several
+
+
+_INDEX: tuple[Map, tuple, list[int], dict[int, list[int]]] | None = None
 
 
 def _pick(units: list, here: list[int] | tuple, power: int, o: Order,
@@ -207,12 +230,15 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
         errors = []
     destroyed: list[Dislodged] = []
     moved: list[tuple[Unit, Unit, bool]] = []  # for the rules' after_phase hook
-    remember = m.rules.has_after_phase
+    rules = m.rules
+    active = bool(rules)  # (read once: a variant without rules skips every hook)
+    remember = active and rules.has_after_phase
     if phase.type == "M":
         bound: list[Order | None] = orders
-        blocked = closed_passages(m, pos, options)
+        blocked = closed_passages(m, pos, options) if active else {}
         # the units as they move (a rule may change a kind: a fleet going up a river)
-        moving = m.rules.moving_kinds(m, pos, bound) if m.rules.has_kind_moves else pos.units
+        moving = (rules.moving_kinds(m, pos, bound) if active and rules.has_kind_moves
+                  else pos.units)
         mr = resolve_movement(m, moving, bound, options, blocked, pos)
         units = pos.units
 
@@ -226,17 +252,17 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
         if remember:
             moved = mr.moved(moving)
         new.contested = mr.contested
-        if m.rules and new.dislodged:
-            new.dislodged = [m.rules.retreat(m, new, d) for d in new.dislodged]
-        if m.rules.has_after_orders:  # what the orders did beyond moving (anchor markers)
-            m.rules.after_orders(m, pos, new, moving, bound, mr.finals(moving))
+        if active and new.dislodged:
+            new.dislodged = [rules.retreat(m, new, d) for d in new.dislodged]
+        if active and rules.has_after_orders:  # what the orders did beyond moving (anchors)
+            rules.after_orders(m, pos, new, moving, bound, mr.finals(moving))
         if new.dislodged and not any(d.retreats for d in new.dislodged) \
                 and not options.get("keep_empty_retreats", False):
             # no dislodged unit may go anywhere: they are destroyed, and no retreat phase
             destroyed, new.dislodged = new.dislodged, []
     elif phase.type == "R":
         bound = orders
-        auto = m.rules.retreat_orders(m, pos) if m.rules else None
+        auto = rules.retreat_orders(m, pos) if active else None
         if auto:  # orders a rule gives units nobody orders (neutral units)
             given, _ = bind_to_units(m, pos.dislodged, auto, (RETREAT, DISBAND), auto=True)
             bound = [a if a is not None else o for o, a in zip(bound, given, strict=True)]
@@ -255,7 +281,7 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
         ar = resolve_adjustments(m, pos, orders, options)
         counted = [(p, o) for p, lst in enumerate(ar.results) for o, r in lst if o.act and not r]
         if counted:  # build orders with an act that counted (canal builds)
-            m.rules.acts_done(m, pos, new, counted)
+            rules.acts_done(m, pos, new, counted)
         listed = []
         for power, lst in enumerate(ar.results):
             for o, r in lst:
@@ -266,7 +292,7 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
         results = listed
         new.units = ar.units
     if remember:  # what rules remember of this phase (where a unit came from)
-        m.rules.after_phase(m, pos, new, moved)
+        rules.after_phase(m, pos, new, moved)
     changes: list[tuple[int, int, int]] = []
     standoffs = new.contested
     new.phase = next_phase(m, new, phase, changes)
@@ -280,7 +306,8 @@ def _next_position(m: Map, pos: Position) -> Position:
     """The position to fill with the phase's outcome. Units, dislodged units and the phase
     are always replaced; the rest is shared with `pos` unless a rule of the variant changes
     positions in place (centers change hands by copy-on-write in update_centers)."""
-    if m.rules and m.rules.changes_positions:
+    rules = m.rules
+    if rules and rules.changes_positions:
         return pos.copy()
     return Position(pos.phase, pos.units, pos.owners, pos.dislodged, pos.contested, pos.homes,
                     pos.year_start_owners, pos.extra)
@@ -289,6 +316,8 @@ def _next_position(m: Map, pos: Position) -> Position:
 def next_phase(m: Map, pos: Position, done: Phase, changes: list) -> Phase:
     """Advance from `done`, updating center owners when the season that changes them ends."""
     cal = m.variant.calendar
+    rules = m.rules
+    active = bool(rules)
     if done.type == "M" and pos.dislodged:
         # the retreats that follow: in the same season (Spring Retreats), or the next
         # season's when the calendar gives retreats a season of their own (phase B of A-D)
@@ -301,14 +330,14 @@ def next_phase(m: Map, pos: Position, done: Phase, changes: list) -> Phase:
         if (done.season == cal.centers_change_after and done.type != "A"
                 and (nxt.season != done.season or nxt.type == "A")):
             changes.extend(update_centers(m, pos))
-            if m.rules:
-                m.rules.centers_changed(m, pos)
+            if active:
+                rules.centers_changed(m, pos)
         if nxt.year != done.year:
             pos.year_start_owners = list(pos.owners)
-            if m.rules:
-                m.rules.year_start(m, pos)
-        if m.rules:
-            for what in m.rules.before_phase(m, pos, nxt):
+            if active:
+                rules.year_start(m, pos)
+        if active:
+            for what in rules.before_phase(m, pos, nxt):
                 pos.extra.setdefault("log", []).append(f"{nxt.name}: {what}")
         if nxt.type == "R" and not pos.dislodged:
             done, nxt = nxt, following(cal, nxt)
