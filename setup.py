@@ -34,6 +34,8 @@ COMPILED = [
     "src/polydip/game/engine.py",
     "src/polydip/game/victory.py",
     "src/polydip/fast/game.py",
+    "src/polydip/game/positions.py",
+    "src/polydip/oneshot.py",
 ]
 
 

@@ -7,7 +7,7 @@ homes, orders, options. See docs/adjudicate.md for the full description.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -145,10 +145,10 @@ def adjudicate_request(req: Any, variant_files: bool = True) -> dict[str, Any]:
             typed.setdefault(p, []).extend(lst)
         parsed, errors = parse_orders(m, pos.phase, typed)
         out = process(m, pos, parsed, options)
-        res = outcome_json(m, out.position, out.results, errors + out.errors, pos.phase.name,
-                           req.get("id"), out.destroyed)
-        res["contested"] = sorted(m.prov_abbr[p] for p in out.standoffs)
-        return res
+        done = outcome_json(m, out.position, out.results, errors + out.errors,
+                            pos.phase.name, req.get("id"), out.destroyed)
+        done["contested"] = sorted(m.prov_abbr[p] for p in out.standoffs)
+        return done
     except PolydipError as exc:
         res: dict[str, Any] = {"error": str(exc)}
     except Exception as exc:  # a bug: report it on this request's line, keep the batch going
@@ -159,11 +159,17 @@ def adjudicate_request(req: Any, variant_files: bool = True) -> dict[str, Any]:
     return res
 
 
-def outcome_json(m: Map, pos: Position, results, errors, phase: str, rid: Any = None,
-                 destroyed: list[Dislodged] = ()) -> dict[str, Any]:
+def outcome_json(m: Map, pos: Position, results: Any, errors: Any, phase: str,
+                 rid: Any = None, destroyed: Sequence[Dislodged] = ()) -> dict[str, Any]:
     units: dict[str, list[str]] = {}
+    kinds, loc_name, powers = m.kinds, m.loc_name, m.powers
     for u in pos.units:
-        units.setdefault(m.powers[u.power], []).append(m.unit_str(u.kind, u.loc))
+        text = f"{kinds[u.kind]} {loc_name[u.loc]}"  # (Map.unit_str)
+        lst = units.get(powers[u.power])
+        if lst is None:
+            units[powers[u.power]] = [text]
+        else:
+            lst.append(text)
     dislodged: dict[str, list[dict[str, Any]]] = {}
     for d in pos.dislodged:
         entry: dict[str, Any] = {
@@ -199,7 +205,7 @@ def outcome_json(m: Map, pos: Position, results, errors, phase: str, rid: Any = 
     return out
 
 
-def _destroyed(m: Map, destroyed: list[Dislodged]) -> dict[str, list[dict[str, Any]]]:
+def _destroyed(m: Map, destroyed: Sequence[Dislodged]) -> dict[str, list[dict[str, Any]]]:
     """Units dislodged with nowhere to retreat, destroyed at once (no retreat phase)."""
     out: dict[str, list[dict[str, Any]]] = {}
     for d in destroyed:

@@ -145,10 +145,12 @@ def build_problem(m: Map, pos: Position, power: int, o: Order,
     return None
 
 
-def adjustment_problem(m: Map, pos: Position, power: int, o: Order) -> str | None:
+def adjustment_problem(m: Map, pos: Position, power: int, o: Order,
+                       counts: list[int] | None = None) -> str | None:
     """Why an adjustment order cannot be carried out now (refused when it is given), or
-    None. The adjudication itself still judges the orders in the order given."""
-    delta = adjustment_counts(m, pos)[power]
+    None. The adjudication itself still judges the orders in the order given. `counts`:
+    adjustment_counts of `pos`, when the caller has them."""
+    delta = (adjustment_counts(m, pos) if counts is None else counts)[power]
     who = m.powers[power]
     if o.type == BUILD:
         if delta <= 0:

@@ -1020,19 +1020,28 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
             new_units[u] = Unit(mv.power[u], mv.kind[u], coast)
     if dislodger:
         new_units = [nu for u, nu in enumerate(new_units) if u not in dislodger]
+    # standoffs: an empty province that two or more units tried to enter, none succeeding
+    # (crowded provinces are never open spaces; one nobody entered is empty unless the unit
+    # there stayed: it did not leave and, nobody entering, was not dislodged)
+    contested = set()
+    for p in mv.crowded:
+        att = mv.attackers[p]
+        if any(ok[a] for a in att):
+            continue
+        o = occ[p]
+        if o >= 0 and not (typ[o] == T_MOVE and ok[o]) and o not in dislodger:
+            continue
+        if sum(1 for a in att if mv._prevent(a) > 0) >= 2:
+            contested.add(p)
+    if not dislodger:
+        return MovementResult(new_units, [], frozenset(contested), list(orders), mv, ok,
+                              dislodger)
     occupied = [False] * m.n_prov
     loc_prov = m.loc_prov
     for nu in new_units:
         occupied[loc_prov[nu.loc]] = True
     if m.has_open_spaces:  # an open space is never full: units may retreat into it
         occupied = [o and not m.open_space[p] for p, o in enumerate(occupied)]
-    # standoffs: an empty province that two or more units tried to enter, none succeeding
-    contested = set()
-    for p in mv.crowded:
-        att = mv.attackers[p]
-        if not occupied[p] and not any(ok[a] for a in att):
-            if sum(1 for a in att if mv._prevent(a) > 0) >= 2:
-                contested.add(p)
     retreat_from_convoy = options.get("retreat_to_convoy_origin", True)
     dislodged = []
     for u, a in sorted(dislodger.items()):

@@ -10,7 +10,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from operator import is_
 
-from polydip.adjudication.adjustments import adjustment_counts, build_sites, resolve_adjustments
+from polydip.adjudication.adjustments import (
+    adjustment_counts,
+    adjustment_problem,
+    build_sites,
+    resolve_adjustments,
+)
 from polydip.adjudication.legality import closed_passages
 from polydip.adjudication.movement import resolve_movement
 from polydip.adjudication.retreats import resolve_retreats
@@ -82,6 +87,37 @@ def parse_orders(m: Map, phase: Phase, orders: dict[int, list[str]]
             except OrderError as exc:
                 errors.append((power, str(exc)))
     return parsed, errors
+
+
+def enter_orders(m: Map, pos: Position, power: int, texts: list[str]
+                 ) -> tuple[list[Order], list[str]]:
+    """A power's orders given in the phase of `pos`: the orders kept, and the problems
+    found — orders that cannot be read, that name a unit the power does not have (movement
+    and retreats), or that cannot be carried out (adjustments) are reported and not kept."""
+    typ = pos.phase.type
+    kept: list[Order] = []
+    problems: list[str] = []
+    for t in texts:
+        try:
+            kept.append(parse_order(m, t, typ))
+        except OrderError as exc:
+            problems.append(str(exc))
+    if typ == "M" or typ == "R":
+        units = pos.units if typ == "M" else pos.dislodged
+        allowed = MOVEMENT_TYPES if typ == "M" else (RETREAT, DISBAND)
+        _bound, bind_errors = bind_to_units(m, units, {power: kept}, allowed, pos=pos)
+        if bind_errors:
+            problems += [msg for _, msg in bind_errors]
+            bad = {msg.split("'")[1] for _, msg in bind_errors if "'" in msg}
+            kept = [o for o in kept if o.text not in bad]
+    elif kept:
+        counts = adjustment_counts(m, pos)
+        for o in list(kept):
+            why = adjustment_problem(m, pos, power, o, counts)
+            if why:
+                problems.append(f"{o.text!r}: {why}")
+                kept.remove(o)
+    return kept, problems
 
 
 def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: tuple[str, ...],

@@ -101,18 +101,23 @@ def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
     phase = read_phase(m, str(req.get("phase", cal.start)))
     units: list[Unit] = []
     seen: dict[int, str] = {}
-    unit_memo, prov_memo = _memo(m, "unit_text"), _memo(m, "province_text")
+    # (a unit read before is the same Unit object: units are immutable values)
+    unit_memo, prov_memo = _memo(m, "unit_objects"), _memo(m, "province_text")
     loc_prov, open_space, is_sc = m.loc_prov, m.open_space, m.is_sc
     for pname, lst in power_lists(req, "units").items():
         p = read_power(m, pname)
         for t in lst:
-            got = unit_memo.get(t) if type(t) is str else None
-            k, loc = got if got is not None else read_unit(m, t)
-            prov = loc_prov[loc]
+            unit = unit_memo.get((p, t)) if type(t) is str else None
+            if unit is None:
+                k, loc = read_unit(m, t)
+                unit = Unit(p, k, loc)
+                if type(t) is str:
+                    unit_memo[(p, t)] = unit
+            prov = loc_prov[unit.loc]
             if prov in seen and not open_space[prov]:
                 raise PositionError(f"two units in {m.prov_abbr[prov]}: {seen[prov]} and {t}")
             seen[prov] = t
-            units.append(Unit(p, k, loc))
+            units.append(unit)
     owners = [-1] * m.n_prov
     if "centers" in req and req["centers"] is not None:
         for pname, lst in power_lists(req, "centers").items():
@@ -133,8 +138,12 @@ def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
     homes = [tuple(h) for h in m.homes]
     if req.get("homes"):
         for pname, lst in power_lists(req, "homes").items():
-            where = f"homes.{pname}"
-            homes[read_power(m, pname)] = tuple([read_province(m, c, where) for c in lst])
+            p = read_power(m, pname)
+            provs = [prov_memo.get(c, -1) if type(c) is str else -1 for c in lst]
+            if -1 in provs:
+                where = f"homes.{pname}"
+                provs = [read_province(m, c, where) for c in lst]
+            homes[p] = tuple(provs)
     raw_contested = req.get("contested") or []
     if not isinstance(raw_contested, list):
         raise PositionError("'contested' must be a list of provinces")
