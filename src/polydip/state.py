@@ -34,6 +34,40 @@ class Unit:
     loc: int
 
 
+class UnitCache:
+    """The Unit objects of one map by (power, kind, location), each made once: units are
+    immutable values, and a phase's outcome makes one per unit that moved."""
+
+    __slots__ = ("kinds", "locs", "units")
+
+    def __init__(self, powers: int, kinds: int, locs: int) -> None:
+        self.kinds = kinds
+        self.locs = locs
+        self.units: list[Unit | None] = [None] * (powers * kinds * locs)
+
+    def unit(self, power: int, kind: int, loc: int) -> Unit:
+        i = (power * self.kinds + kind) * self.locs + loc
+        u = self.units[i]
+        if u is None:
+            u = Unit(power, kind, loc)
+            self.units[i] = u
+        return u
+
+
+def unit_cache(m: Map) -> UnitCache:
+    """The UnitCache of a map."""
+    got = _UNIT_CACHES.get(id(m))
+    if got is None or got[0] is not m:
+        if len(_UNIT_CACHES) > 64:
+            _UNIT_CACHES.clear()
+        got = (m, UnitCache(len(m.powers), len(m.kinds), len(m.loc_name)))
+        _UNIT_CACHES[id(m)] = got
+    return got[1]
+
+
+_UNIT_CACHES: dict[int, tuple[object, UnitCache]] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class Dislodged:
     power: int

@@ -36,7 +36,7 @@ from polydip.adjudication.retreats import retreat_options
 from polydip.errors import NotSupportedError
 from polydip.geography.map import Map
 from polydip.orders.model import CONVOY, HOLD, MOVE, SUPPORT, Order
-from polydip.state import Dislodged, Position, Unit
+from polydip.state import Dislodged, Position, Unit, unit_cache
 
 _NONE: tuple[int, ...] = ()
 _NO_MOVES: frozenset[int] = frozenset()
@@ -1013,11 +1013,12 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
             if m.rout_margin is not None and margin >= m.rout_margin:
                 routed.add(o)
     new_units: list[Unit] = list(units)
+    made = unit_cache(m).unit
     for u in moved:
-        new_units[u] = Unit(mv.power[u], mv.kind[u], dest[u])
+        new_units[u] = made(mv.power[u], mv.kind[u], dest[u])
     if mv.shift:  # coast changes of the units that were not dislodged
         for u, coast in mv.shift.items():
-            new_units[u] = Unit(mv.power[u], mv.kind[u], coast)
+            new_units[u] = made(mv.power[u], mv.kind[u], coast)
     if dislodger:
         new_units = [nu for u, nu in enumerate(new_units) if u not in dislodger]
     # standoffs: an empty province that two or more units tried to enter, none succeeding
