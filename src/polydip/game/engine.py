@@ -303,11 +303,16 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
             given, _ = bind_to_units(m, pos.dislodged, auto, (RETREAT, DISBAND), auto=True)
             bound = [a if a is not None else o for o, a in zip(bound, given, strict=True)]
         rr = resolve_retreats(m, pos.dislodged, bound)
-        listed: list[OrderResult] = []
-        for d, o, r in zip(pos.dislodged, bound, rr.results, strict=True):
-            text = describe(m, d, o) if o is not None else f"{m.unit_str(d.kind, d.loc)} D"
-            listed.append(OrderResult(d.power, text, r))
-        results = listed
+        retreated = pos.dislodged
+
+        def retreat_results() -> list[OrderResult]:
+            listed: list[OrderResult] = []
+            for d, o, r in zip(retreated, bound, rr.results, strict=True):
+                text = describe(m, d, o) if o is not None else f"{m.unit_str(d.kind, d.loc)} D"
+                listed.append(OrderResult(d.power, text, r))
+            return listed
+
+        results = retreat_results
         new.units = pos.units + rr.units
         if remember:
             moved = rr.moved(pos.dislodged)
@@ -318,14 +323,18 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
         counted = [(p, o) for p, lst in enumerate(ar.results) for o, r in lst if o.act and not r]
         if counted:  # build orders with an act that counted (canal builds)
             rules.acts_done(m, pos, new, counted)
-        listed = []
-        for power, lst in enumerate(ar.results):
-            for o, r in lst:
-                listed.append(OrderResult(power, o.format(m), r))
-            for u in ar.removed[power]:
-                listed.append(OrderResult(power, f"{m.unit_str(u.kind, u.loc)} D",
-                                          ["civil disorder"]))
-        results = listed
+
+        def adjustment_results() -> list[OrderResult]:
+            listed: list[OrderResult] = []
+            for power, lst in enumerate(ar.results):
+                for o, r in lst:
+                    listed.append(OrderResult(power, o.format(m), r))
+                for u in ar.removed[power]:
+                    listed.append(OrderResult(power, f"{m.unit_str(u.kind, u.loc)} D",
+                                              ["civil disorder"]))
+            return listed
+
+        results = adjustment_results
         new.units = ar.units
     if remember:  # what rules remember of this phase (where a unit came from)
         rules.after_phase(m, pos, new, moved)
