@@ -21,7 +21,7 @@ from dataclasses import replace
 from polydip.adjudication.convoy import provinces_on_routes
 from polydip.adjudication.legality import (
     Closed,
-    convoy_reach,
+    convoy_reaches,
     convoy_seas,
     limited,
     may_convoy,
@@ -379,8 +379,8 @@ class _Movement(Resolver):
             # a move that needs a convoy (or says it goes by one and may not fall back on
             # the land route) is legal when a convoy route could exist at all (DATC
             # 6.D.8, 6.D.32); without convoy orders it simply fails
-            if not fleets and dest_prov[u] not in convoy_reach(m, self.kind[u], prov[u],
-                                                               self._seas()):
+            if not fleets and not convoy_reaches(m, self.kind[u], prov[u], dest_prov[u],
+                                                 self._seas()):
                 typ[u] = T_HOLD
                 void[u] = True
                 return
