@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from polydip.geography.map import Map
 from polydip.orders.model import BUILD, DISBAND, WAIVE, Order
-from polydip.state import Position, Unit
+from polydip.state import Position, Unit, unit_cache
 
 VOID = "void"
 
@@ -214,7 +214,7 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
                     ok = (power, i) in acts
                 elif (o.type == BUILD and o.kind is not None and build_problem(
                         m, pos, power, o, free if limited is None else limited.free()) is None):
-                    units.append(Unit(power, o.kind, m.unit_loc(o.kind, o.loc)))
+                    units.append(unit_cache(m).unit(power, o.kind, m.unit_loc(o.kind, o.loc)))
                     if limited is None:
                         free.discard(m.loc_prov[o.loc])
                     else:
