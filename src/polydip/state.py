@@ -46,6 +46,8 @@ class UnitCache:
         self.units: list[Unit | None] = [None] * (powers * kinds * locs)
 
     def unit(self, power: int, kind: int, loc: int) -> Unit:
+        if loc < 0 or loc >= self.locs or kind < 0 or kind >= self.kinds or power < 0:
+            return Unit(power, kind, loc)  # (not a place of the map: not kept)
         i = (power * self.kinds + kind) * self.locs + loc
         u = self.units[i]
         if u is None:
