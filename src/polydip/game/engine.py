@@ -174,11 +174,11 @@ def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: 
 
 def unit_index(m: Map, units: list) -> tuple[list[int], dict[int, list[int]]]:
     """A unit in each province (its index in `units`, -1: none), and the provinces holding
-    more than one (open spaces) with all of theirs. The last one made is kept: order entry
-    asks it again for each power's orders on the same units (checked to be the same unit
-    objects, so a list changed in place is indexed afresh)."""
-    global _INDEX
-    got = _INDEX
+    more than one (open spaces) with all of theirs. The last few made are kept, by units
+    list: order entry asks again for each power's orders, and processing for all of them,
+    on the same units (checked to be the same unit objects, so a list changed in place is
+    indexed afresh)."""
+    got = _INDEX.get(id(units))
     if (got is not None and got[0] is m and len(got[1]) == len(units)
             and all(map(is_, got[1], units))):
         return got[2], got[3]
@@ -191,11 +191,15 @@ def unit_index(m: Map, units: list) -> tuple[list[int], dict[int, list[int]]]:
             first[p] = i
         else:
             several.setdefault(p, [first[p]]).append(i)
-    _INDEX = (m, tuple(units), first, several)
+    if len(_INDEX) >= 8:
+        _INDEX.clear()
+    _INDEX[id(units)] = (m, tuple(units), first, several)
     return first, several
 
 
-_INDEX: tuple[Map, tuple, list[int], dict[int, list[int]]] | None = None
+# units list id -> (map, its units, first, several); the tuple keeps the units alive, so an
+# entry for a list since freed (whose id a new list may take) never matches it
+_INDEX: dict[int, tuple[Map, tuple, list[int], dict[int, list[int]]]] = {}
 
 
 def _pick(units: list, here: list[int] | tuple, power: int, o: Order,
