@@ -36,7 +36,7 @@ from polydip.adjudication.retreats import retreat_options
 from polydip.errors import NotSupportedError
 from polydip.geography.map import Map
 from polydip.orders.model import CONVOY, HOLD, MOVE, SUPPORT, Order
-from polydip.state import Dislodged, Position, Unit, unit_cache
+from polydip.state import Dislodged, Position, Unit, unit_cache, unit_index
 
 _NONE: tuple[int, ...] = ()
 _NO_MOVES: frozenset[int] = frozenset()
@@ -163,18 +163,22 @@ class _Movement(Resolver):
         self.loc = [u.loc for u in units]
         loc_prov = m.loc_prov
         self.prov = [loc_prov[u.loc] for u in units]
-        occ = [-1] * m.n_prov
         self.open_ = m.open_space
         self.stack: dict[int, list[int]] = {}  # units in open spaces (several per space)
-        for i, p in enumerate(self.prov):
-            if self.open_[p]:
-                self.stack.setdefault(p, []).append(i)
-                continue
-            if occ[p] >= 0:
-                raise NotSupportedError(
-                    f"two units in {m.prov_abbr[p]}: several units in one space need a "
-                    "stacking rule, which this variant does not declare")
-            occ[p] = i
+        first, several = unit_index(m, units)  # (kept from binding the orders to them)
+        if several or m.has_open_spaces:
+            occ = [-1] * m.n_prov
+            for i, p in enumerate(self.prov):
+                if self.open_[p]:
+                    self.stack.setdefault(p, []).append(i)
+                    continue
+                if occ[p] >= 0:
+                    raise NotSupportedError(
+                        f"two units in {m.prov_abbr[p]}: several units in one space need a "
+                        "stacking rule, which this variant does not declare")
+                occ[p] = i
+        else:
+            occ = first  # one unit at most in each province (read, never changed)
         self.occ = occ
         self.typ = [T_HOLD] * n
         self.dest = [-1] * n  # move: destination location; convoy: army destination province

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from operator import is_
 
 from polydip.adjudication.adjustments import (
     adjustment_counts,
@@ -34,7 +33,7 @@ from polydip.orders.model import (
     Order,
 )
 from polydip.orders.parser import parse_order
-from polydip.state import Dislodged, Phase, Position, Unit
+from polydip.state import Dislodged, Phase, Position, Unit, unit_index
 
 MOVEMENT_TYPES = (HOLD, MOVE, SUPPORT, CONVOY)
 
@@ -170,36 +169,6 @@ def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: 
                 continue
             bound[i] = o
     return bound, errors
-
-
-def unit_index(m: Map, units: list) -> tuple[list[int], dict[int, list[int]]]:
-    """A unit in each province (its index in `units`, -1: none), and the provinces holding
-    more than one (open spaces) with all of theirs. The last few made are kept, by units
-    list: order entry asks again for each power's orders, and processing for all of them,
-    on the same units (checked to be the same unit objects, so a list changed in place is
-    indexed afresh)."""
-    got = _INDEX.get(id(units))
-    if (got is not None and got[0] is m and len(got[1]) == len(units)
-            and all(map(is_, got[1], units))):
-        return got[2], got[3]
-    loc_prov = m.loc_prov
-    first = [-1] * m.n_prov
-    several: dict[int, list[int]] = {}
-    for i, u in enumerate(units):
-        p = loc_prov[u.loc]
-        if first[p] < 0:
-            first[p] = i
-        else:
-            several.setdefault(p, [first[p]]).append(i)
-    if len(_INDEX) >= 8:
-        _INDEX.clear()
-    _INDEX[id(units)] = (m, tuple(units), first, several)
-    return first, several
-
-
-# units list id -> (map, its units, first, several); the tuple keeps the units alive, so an
-# entry for a list since freed (whose id a new list may take) never matches it
-_INDEX: dict[int, tuple[Map, tuple, list[int], dict[int, list[int]]]] = {}
 
 
 def _pick(units: list, here: list[int] | tuple, power: int, o: Order,
