@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from polydip.errors import PolydipError, did_you_mean
-from polydip.game.engine import parse_orders, process
+from polydip.game.engine import OrderResult, parse_orders, process
 from polydip.game.positions import build_position, power_lists, read_power
 from polydip.geography.map import Map, compile_map
 from polydip.notation import parse_unit, power_index
@@ -145,7 +145,7 @@ def adjudicate_request(req: Any, variant_files: bool = True) -> dict[str, Any]:
             typed.setdefault(p, []).extend(lst)
         parsed, errors = parse_orders(m, pos.phase, typed)
         out = process(m, pos, parsed, options)
-        done = outcome_json(m, out.position, out.results, errors + out.errors,
+        done = outcome_json(m, out.position, out.rows(), errors + out.errors,
                             pos.phase.name, req.get("id"), out.destroyed)
         done["contested"] = sorted(m.prov_abbr[p] for p in out.standoffs)
         return done
@@ -161,6 +161,8 @@ def adjudicate_request(req: Any, variant_files: bool = True) -> dict[str, Any]:
 
 def outcome_json(m: Map, pos: Position, results: Any, errors: Any, phase: str,
                  rid: Any = None, destroyed: Sequence[Dislodged] = ()) -> dict[str, Any]:
+    """The outcome of a phase as the contract writes it. `results`: the phase's results
+    (PhaseOutcome.results), or the same as (power, text, words) rows (PhaseOutcome.rows)."""
     units: dict[str, list[str]] = {}
     kinds, loc_name, powers = m.kinds, m.loc_name, m.powers
     for u in pos.units:
@@ -191,7 +193,8 @@ def outcome_json(m: Map, pos: Position, results: Any, errors: Any, phase: str,
         out["id"] = rid
     out.update({
         "phase": phase,
-        "results": {r.text: r.result for r in results},
+        "results": ({r.text: r.result for r in results} if results and
+                    isinstance(results[0], OrderResult) else {t: w for _, t, w in results}),
         "units": units,
         "dislodged": dislodged,
         "contested": sorted(m.prov_abbr[p] for p in pos.contested),

@@ -45,20 +45,32 @@ class OrderResult:
     result: list[str]  # result words, [] = success
 
 
+# (power, order text in diplomacy notation, result words) per order of a phase
+Rows = list[tuple[int, str, list[str]]]
+
+
 class PhaseOutcome:
     """What processing a phase produced. `results` (one per order, in diplomacy notation) is
-    built on first use: simulations that never read it do not pay for the strings."""
+    built on first use: simulations that never read it do not pay for the strings. `rows()`
+    gives the same as plain tuples, without the OrderResult objects."""
 
-    __slots__ = ("_results", "center_changes", "destroyed", "errors", "phase", "position",
-                 "standoffs")
+    __slots__ = ("_results", "_rows", "center_changes", "destroyed", "errors", "phase",
+                 "position", "standoffs")
 
     def __init__(self, phase: Phase, position: Position,
-                 results: list[OrderResult] | Callable[[], list[OrderResult]],
+                 results: list[OrderResult] | Callable[[], Rows],
                  errors: list[tuple[int, str]] | None = None,
                  center_changes: list[tuple[int, int, int]] | None = None) -> None:
+        """`results`: the results, or a function that gives them as rows (called on first
+        use)."""
         self.phase = phase
         self.position = position  # the position of the next phase
-        self._results = results
+        self._results: list[OrderResult] | None = None
+        self._rows: Rows | Callable[[], Rows] | None = None
+        if callable(results):
+            self._rows = results
+        else:
+            self._results = results
         self.errors = errors if errors is not None else []  # (power, message)
         self.center_changes = center_changes if center_changes is not None else []
         self.standoffs: frozenset[int] = frozenset()  # provinces left empty by a standoff
@@ -68,9 +80,20 @@ class PhaseOutcome:
     @property
     def results(self) -> list[OrderResult]:
         r = self._results
-        if callable(r):
-            r = self._results = r()
+        if r is None:
+            r = self._results = [OrderResult(p, t, w) for p, t, w in self.rows()]
         return r
+
+    def rows(self) -> Rows:
+        """(power, order text, result words) per order: the results as tuples."""
+        got = self._rows
+        if got is None:
+            done = self._results
+            got = [(r.power, r.text, r.result) for r in (done if done is not None else [])]
+        elif callable(got):
+            got = got()
+        self._rows = got
+        return got
 
 
 def parse_orders(m: Map, phase: Phase, orders: dict[int, list[str]]
@@ -234,7 +257,7 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
     power p's orders, in the order given. `errors` are carried into the outcome."""
     phase = pos.phase
     new = _next_position(m, pos)
-    results: list[OrderResult] | Callable[[], list[OrderResult]] = []
+    results: list[OrderResult] | Callable[[], Rows] = []
     if errors is None:
         errors = []
     destroyed: list[Dislodged] = []
@@ -251,8 +274,8 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
         mr = resolve_movement(m, moving, bound, options, blocked, pos)
         units = pos.units
 
-        def movement_results() -> list[OrderResult]:
-            return [OrderResult(u.power, describe(m, u, o), r)
+        def movement_results() -> Rows:
+            return [(u.power, describe(m, u, o), r)
                     for u, o, r in zip(units, bound, mr.results, strict=True)]
 
         results = movement_results
@@ -278,11 +301,11 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
         rr = resolve_retreats(m, pos.dislodged, bound)
         retreated = pos.dislodged
 
-        def retreat_results() -> list[OrderResult]:
-            listed: list[OrderResult] = []
+        def retreat_results() -> Rows:
+            listed: Rows = []
             for d, o, r in zip(retreated, bound, rr.results, strict=True):
                 text = describe(m, d, o) if o is not None else f"{m.unit_str(d.kind, d.loc)} D"
-                listed.append(OrderResult(d.power, text, r))
+                listed.append((d.power, text, r))
             return listed
 
         results = retreat_results
@@ -297,14 +320,13 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
         if counted:  # build orders with an act that counted (canal builds)
             rules.acts_done(m, pos, new, counted)
 
-        def adjustment_results() -> list[OrderResult]:
-            listed: list[OrderResult] = []
+        def adjustment_results() -> Rows:
+            listed: Rows = []
             for power, lst in enumerate(ar.results):
                 for o, r in lst:
-                    listed.append(OrderResult(power, o.format(m), r))
+                    listed.append((power, o.format(m), r))
                 for u in ar.removed[power]:
-                    listed.append(OrderResult(power, f"{m.unit_str(u.kind, u.loc)} D",
-                                              ["civil disorder"]))
+                    listed.append((power, f"{m.unit_str(u.kind, u.loc)} D", ["civil disorder"]))
             return listed
 
         results = adjustment_results
