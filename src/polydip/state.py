@@ -6,6 +6,7 @@ rule, not an assumption of the data.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import is_
 from typing import TYPE_CHECKING
@@ -71,7 +72,8 @@ def unit_cache(m: Map) -> UnitCache:
 _UNIT_CACHES: dict[int, tuple[object, UnitCache]] = {}
 
 
-def unit_index(m: Map, units: list) -> tuple[list[int], dict[int, list[int]]]:
+def unit_index(m: Map, units: Sequence[Unit | Dislodged]
+               ) -> tuple[list[int], dict[int, list[int]]]:
     """A unit in each province (its index in `units`, -1: none), and the provinces holding
     more than one (open spaces) with all of theirs. The last few made are kept, by units
     list: order entry asks again for each power's orders, and processing for all of them,

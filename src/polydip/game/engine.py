@@ -6,7 +6,7 @@ outside world (which speaks of powers and typed orders).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from polydip.adjudication.adjustments import (
@@ -142,7 +142,8 @@ def enter_orders(m: Map, pos: Position, power: int, texts: list[str]
     return kept, problems
 
 
-def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: tuple[str, ...],
+def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, list[Order]],
+                  allowed: tuple[str, ...],
                   auto: bool = False, pos: Position | None = None
                   ) -> tuple[list[Order | None], list[tuple[int, str]]]:
     """Give each unit its order (the last one given wins, DATC 4.D.3).
@@ -194,7 +195,7 @@ def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: 
     return bound, errors
 
 
-def _pick(units: list, here: list[int] | tuple, power: int, o: Order,
+def _pick(units: Sequence[Unit | Dislodged], here: list[int] | tuple, power: int, o: Order,
           bound: list[Order | None]) -> int:
     """The unit an order addresses among those in its province: the only one, or (in a space
     holding several) the ordering power's unit of the kind named, not yet ordered."""
@@ -207,7 +208,7 @@ def _pick(units: list, here: list[int] | tuple, power: int, o: Order,
     return mine[0] if mine else here[0]
 
 
-def describe(m: Map, unit, o: Order | None) -> str:
+def describe(m: Map, unit: Unit | Dislodged, o: Order | None) -> str:
     """The order of `unit` in diplomacy notation, using where the unit really is."""
     key = (m, unit.kind, unit.loc, o.text if o is not None else None,
            o.type if o is not None else None)
