@@ -34,6 +34,10 @@ COMPILED = [
     "src/polydip/game/engine.py",
     "src/polydip/game/victory.py",
     "src/polydip/fast/game.py",
+    "src/polydip/game/positions.py",
+    "src/polydip/game/record.py",
+    "src/polydip/game/game.py",
+    "src/polydip/oneshot.py",
 ]
 
 

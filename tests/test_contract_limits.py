@@ -61,6 +61,31 @@ def test_huge_strings_lists_and_lines_are_refused_with_the_limit() -> None:
     assert "error" not in out[5]
 
 
+def test_the_limits_themselves_are_allowed_and_one_more_is_refused() -> None:
+    # docs/adjudicate.md, Limits: "at most" each figure; the field beyond it is named
+    def at_depth(depth: int, leaf: object) -> dict:  # the request is level 0, "extra" 1
+        for _ in range(depth - 2):
+            leaf = [leaf]
+        return {**GOOD, "extra": {"rule": leaf}}
+
+    for leaf in (1, "x", [], {}):
+        for depth, ok in ((MAX_DEPTH, True), (MAX_DEPTH + 1, False)):
+            out, = outcomes([json.dumps(at_depth(depth, leaf))])
+            assert ("error" not in out) == ok, (leaf, depth, out)
+            if not ok:
+                assert out["error"].endswith(f": nested more than {MAX_DEPTH} levels deep")
+    for n, ok in ((MAX_STRING, True), (MAX_STRING + 1, False)):
+        value, = outcomes([json.dumps({**GOOD, "id": "i" * n})])
+        assert ("error" not in value) == ok, value
+        key, = outcomes([json.dumps({**GOOD, "extra": {"k" * n: 1}})])
+        assert ("error" not in key) == ok, key
+    for n, ok in ((MAX_ITEMS, True), (MAX_ITEMS + 1, False)):
+        out, = outcomes([json.dumps({**GOOD, "extra": {"rule": [0] * n}})])
+        assert ("error" not in out) == ok, out
+        if not ok:
+            assert out["error"] == f"request.extra.rule: {n:,} entries (at most {MAX_ITEMS:,})"
+
+
 def test_odd_types_in_every_field() -> None:
     rng = random.Random(19)
     lines = []

@@ -7,13 +7,13 @@ homes, orders, options. See docs/adjudicate.md for the full description.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from polydip.errors import PolydipError, did_you_mean
-from polydip.game.engine import parse_orders, process
-from polydip.game.positions import build_position, power_lists
+from polydip.game.engine import OrderResult, parse_orders, process
+from polydip.game.positions import build_position, power_lists, read_power
 from polydip.geography.map import Map, compile_map
 from polydip.notation import parse_unit, power_index
 from polydip.options import check_options
@@ -67,6 +67,37 @@ def _is_file(name: str) -> bool:
 
 def check_size(value: Any, where: str = "request", depth: int = 0) -> None:
     """Refuse a request beyond the documented limits, before anything reads it."""
+    if _within(value, depth):
+        return  # the common case, checked without naming every field on the way
+    _check_size(value, where, depth)
+
+
+def _within(value: Any, depth: int) -> bool:
+    """Is the value within the limits? (check_size's test, without the error message)"""
+    if depth > MAX_DEPTH:
+        return False
+    if isinstance(value, str):
+        return len(value) <= MAX_STRING
+    if not isinstance(value, dict | list):
+        return True
+    if len(value) > MAX_ITEMS or (value and depth >= MAX_DEPTH):
+        return False  # too many entries, or entries nested too deep
+    if isinstance(value, dict):
+        for k in value:
+            if isinstance(k, str) and len(k) > MAX_STRING:
+                return False
+        value = value.values()
+    for v in value:
+        if isinstance(v, str):
+            if len(v) > MAX_STRING:
+                return False
+        elif isinstance(v, dict | list) and not _within(v, depth + 1):
+            return False
+    return True
+
+
+def _check_size(value: Any, where: str, depth: int) -> None:
+    """check_size's walk that names the field beyond a limit."""
     if depth > MAX_DEPTH:
         raise RequestError(f"{where}: nested more than {MAX_DEPTH} levels deep")
     if isinstance(value, str):
@@ -80,7 +111,7 @@ def check_size(value: Any, where: str = "request", depth: int = 0) -> None:
         for k, v in items:
             if isinstance(k, str) and len(k) > MAX_STRING:
                 raise RequestError(f"{where}: a key of {len(k):,} characters")
-            check_size(v, f"{where}.{str(k)[:40]}", depth + 1)
+            _check_size(v, f"{where}.{str(k)[:40]}", depth + 1)
 
 
 def adjudicate_request(req: Any, variant_files: bool = True) -> dict[str, Any]:
@@ -108,16 +139,16 @@ def adjudicate_request(req: Any, variant_files: bool = True) -> dict[str, Any]:
         pos = build_position(m, req, options)
         typed: dict[int, list[str]] = {}
         for pname, lst in power_lists(req, "orders").items():
-            p = power_index(m, pname)
+            p = read_power(m, pname)
             if not all(isinstance(t, str) for t in lst):
                 raise RequestError(f"orders.{pname}: orders are strings")
             typed.setdefault(p, []).extend(lst)
         parsed, errors = parse_orders(m, pos.phase, typed)
         out = process(m, pos, parsed, options)
-        res = outcome_json(m, out.position, out.results, errors + out.errors, pos.phase.name,
-                           req.get("id"), out.destroyed)
-        res["contested"] = sorted(m.prov_abbr[p] for p in out.standoffs)
-        return res
+        done = outcome_json(m, out.position, out.rows(), errors + out.errors,
+                            pos.phase.name, req.get("id"), out.destroyed)
+        done["contested"] = sorted(m.prov_abbr[p] for p in out.standoffs)
+        return done
     except PolydipError as exc:
         res: dict[str, Any] = {"error": str(exc)}
     except Exception as exc:  # a bug: report it on this request's line, keep the batch going
@@ -128,11 +159,19 @@ def adjudicate_request(req: Any, variant_files: bool = True) -> dict[str, Any]:
     return res
 
 
-def outcome_json(m: Map, pos: Position, results, errors, phase: str, rid: Any = None,
-                 destroyed: list[Dislodged] = ()) -> dict[str, Any]:
+def outcome_json(m: Map, pos: Position, results: Any, errors: Any, phase: str,
+                 rid: Any = None, destroyed: Sequence[Dislodged] = ()) -> dict[str, Any]:
+    """The outcome of a phase as the contract writes it. `results`: the phase's results
+    (PhaseOutcome.results), or the same as (power, text, words) rows (PhaseOutcome.rows)."""
     units: dict[str, list[str]] = {}
+    kinds, loc_name, powers = m.kinds, m.loc_name, m.powers
     for u in pos.units:
-        units.setdefault(m.powers[u.power], []).append(m.unit_str(u.kind, u.loc))
+        text = f"{kinds[u.kind]} {loc_name[u.loc]}"  # (Map.unit_str)
+        lst = units.get(powers[u.power])
+        if lst is None:
+            units[powers[u.power]] = [text]
+        else:
+            lst.append(text)
     dislodged: dict[str, list[dict[str, Any]]] = {}
     for d in pos.dislodged:
         entry: dict[str, Any] = {
@@ -143,17 +182,19 @@ def outcome_json(m: Map, pos: Position, results, errors, phase: str, rid: Any = 
         if d.convoyed:
             entry["convoyed"] = True
         dislodged.setdefault(m.powers[d.power], []).append(entry)
-    centers: dict[str, list[str]] = {}
-    for power in range(len(m.powers)):
-        mine = [m.prov_abbr[p] for p, o in enumerate(pos.owners) if o == power]
-        if mine:
-            centers[m.powers[power]] = mine
+    per_power: list[list[str]] = [[] for _ in m.powers]
+    abbr = m.prov_abbr
+    for p, o in enumerate(pos.owners):
+        if o >= 0:
+            per_power[o].append(abbr[p])
+    centers = {m.powers[power]: mine for power, mine in enumerate(per_power) if mine}
     out: dict[str, Any] = {}
     if rid is not None:
         out["id"] = rid
     out.update({
         "phase": phase,
-        "results": {r.text: r.result for r in results},
+        "results": ({r.text: r.result for r in results} if results and
+                    isinstance(results[0], OrderResult) else {t: w for _, t, w in results}),
         "units": units,
         "dislodged": dislodged,
         "contested": sorted(m.prov_abbr[p] for p in pos.contested),
@@ -167,7 +208,7 @@ def outcome_json(m: Map, pos: Position, results, errors, phase: str, rid: Any = 
     return out
 
 
-def _destroyed(m: Map, destroyed: list[Dislodged]) -> dict[str, list[dict[str, Any]]]:
+def _destroyed(m: Map, destroyed: Sequence[Dislodged]) -> dict[str, list[dict[str, Any]]]:
     """Units dislodged with nowhere to retreat, destroyed at once (no retreat phase)."""
     out: dict[str, list[dict[str, Any]]] = {}
     for d in destroyed:

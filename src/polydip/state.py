@@ -6,7 +6,9 @@ rule, not an assumption of the data.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import is_
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # annotations only: this data module imports nothing of polydip
@@ -32,6 +34,73 @@ class Unit:
     power: int
     kind: int
     loc: int
+
+
+class UnitCache:
+    """The Unit objects of one map by (power, kind, location), each made once: units are
+    immutable values, and a phase's outcome makes one per unit that moved."""
+
+    __slots__ = ("kinds", "locs", "units")
+
+    def __init__(self, powers: int, kinds: int, locs: int) -> None:
+        self.kinds = kinds
+        self.locs = locs
+        self.units: list[Unit | None] = [None] * (powers * kinds * locs)
+
+    def unit(self, power: int, kind: int, loc: int) -> Unit:
+        if loc < 0 or loc >= self.locs or kind < 0 or kind >= self.kinds or power < 0:
+            return Unit(power, kind, loc)  # (not a place of the map: not kept)
+        i = (power * self.kinds + kind) * self.locs + loc
+        u = self.units[i]
+        if u is None:
+            u = Unit(power, kind, loc)
+            self.units[i] = u
+        return u
+
+
+def unit_cache(m: Map) -> UnitCache:
+    """The UnitCache of a map."""
+    got = _UNIT_CACHES.get(id(m))
+    if got is None or got[0] is not m:
+        if len(_UNIT_CACHES) > 64:
+            _UNIT_CACHES.clear()
+        got = (m, UnitCache(len(m.powers), len(m.kinds), len(m.loc_name)))
+        _UNIT_CACHES[id(m)] = got
+    return got[1]
+
+
+_UNIT_CACHES: dict[int, tuple[object, UnitCache]] = {}
+
+
+def unit_index(m: Map, units: Sequence[Unit | Dislodged]
+               ) -> tuple[list[int], dict[int, list[int]]]:
+    """A unit in each province (its index in `units`, -1: none), and the provinces holding
+    more than one (open spaces) with all of theirs. The last few made are kept, by units
+    list: order entry asks again for each power's orders, and processing for all of them,
+    on the same units (checked to be the same unit objects, so a list changed in place is
+    indexed afresh)."""
+    got = _INDEX.get(id(units))
+    if (got is not None and got[0] is m and len(got[1]) == len(units)
+            and all(map(is_, got[1], units))):
+        return got[2], got[3]
+    loc_prov = m.loc_prov
+    first = [-1] * m.n_prov
+    several: dict[int, list[int]] = {}
+    for i, u in enumerate(units):
+        p = loc_prov[u.loc]
+        if first[p] < 0:
+            first[p] = i
+        else:
+            several.setdefault(p, [first[p]]).append(i)
+    if len(_INDEX) >= 8:
+        _INDEX.clear()
+    _INDEX[id(units)] = (m, tuple(units), first, several)
+    return first, several
+
+
+# units list id -> (map, its units, first, several); the tuple keeps the units alive, so an
+# entry for a list since freed (whose id a new list may take) never matches it
+_INDEX: dict[int, tuple[object, tuple, list[int], dict[int, list[int]]]] = {}
 
 
 @dataclass(frozen=True, slots=True)

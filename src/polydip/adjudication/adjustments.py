@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from polydip.geography.map import Map
 from polydip.orders.model import BUILD, DISBAND, WAIVE, Order
-from polydip.state import Position, Unit
+from polydip.state import Position, Unit, unit_cache
 
 VOID = "void"
 
@@ -145,10 +145,12 @@ def build_problem(m: Map, pos: Position, power: int, o: Order,
     return None
 
 
-def adjustment_problem(m: Map, pos: Position, power: int, o: Order) -> str | None:
+def adjustment_problem(m: Map, pos: Position, power: int, o: Order,
+                       counts: list[int] | None = None) -> str | None:
     """Why an adjustment order cannot be carried out now (refused when it is given), or
-    None. The adjudication itself still judges the orders in the order given."""
-    delta = adjustment_counts(m, pos)[power]
+    None. The adjudication itself still judges the orders in the order given. `counts`:
+    adjustment_counts of `pos`, when the caller has them."""
+    delta = (adjustment_counts(m, pos) if counts is None else counts)[power]
     who = m.powers[power]
     if o.type == BUILD:
         if delta <= 0:
@@ -212,7 +214,7 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
                     ok = (power, i) in acts
                 elif (o.type == BUILD and o.kind is not None and build_problem(
                         m, pos, power, o, free if limited is None else limited.free()) is None):
-                    units.append(Unit(power, o.kind, m.unit_loc(o.kind, o.loc)))
+                    units.append(unit_cache(m).unit(power, o.kind, m.unit_loc(o.kind, o.loc)))
                     if limited is None:
                         free.discard(m.loc_prov[o.loc])
                     else:

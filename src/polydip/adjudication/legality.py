@@ -140,6 +140,13 @@ def convoy_reach(m: Map, kind: int, origin: int, seas: frozenset[int]) -> frozen
     return frozenset(bits(geometry(m, seas).reach(origin) & m.occupy_mask[kind]))
 
 
+def convoy_reaches(m: Map, kind: int, origin: int, dest: int, seas: frozenset[int]) -> bool:
+    """Is `dest` among convoy_reach(m, kind, origin, seas)? (without listing them)"""
+    if not m.kind_convoyed[kind] or not seas:
+        return False
+    return bool((geometry(m, seas).reach(origin) & m.occupy_mask[kind]) >> dest & 1)
+
+
 def convoy_seas(m: Map, units, pos: object = None) -> frozenset[int]:
     """The convoy provinces holding a unit that may convoy — not one a rule holds (a
     neutral fleet takes no convoy order)."""

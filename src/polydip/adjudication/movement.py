@@ -21,7 +21,7 @@ from dataclasses import replace
 from polydip.adjudication.convoy import provinces_on_routes
 from polydip.adjudication.legality import (
     Closed,
-    convoy_reach,
+    convoy_reaches,
     convoy_seas,
     limited,
     may_convoy,
@@ -36,7 +36,7 @@ from polydip.adjudication.retreats import retreat_options
 from polydip.errors import NotSupportedError
 from polydip.geography.map import Map
 from polydip.orders.model import CONVOY, HOLD, MOVE, SUPPORT, Order
-from polydip.state import Dislodged, Position, Unit
+from polydip.state import Dislodged, Position, Unit, unit_cache, unit_index
 
 _NONE: tuple[int, ...] = ()
 _NO_MOVES: frozenset[int] = frozenset()
@@ -163,18 +163,22 @@ class _Movement(Resolver):
         self.loc = [u.loc for u in units]
         loc_prov = m.loc_prov
         self.prov = [loc_prov[u.loc] for u in units]
-        occ = [-1] * m.n_prov
         self.open_ = m.open_space
         self.stack: dict[int, list[int]] = {}  # units in open spaces (several per space)
-        for i, p in enumerate(self.prov):
-            if self.open_[p]:
-                self.stack.setdefault(p, []).append(i)
-                continue
-            if occ[p] >= 0:
-                raise NotSupportedError(
-                    f"two units in {m.prov_abbr[p]}: several units in one space need a "
-                    "stacking rule, which this variant does not declare")
-            occ[p] = i
+        first, several = unit_index(m, units)  # (kept from binding the orders to them)
+        if several or m.has_open_spaces:
+            occ = [-1] * m.n_prov
+            for i, p in enumerate(self.prov):
+                if self.open_[p]:
+                    self.stack.setdefault(p, []).append(i)
+                    continue
+                if occ[p] >= 0:
+                    raise NotSupportedError(
+                        f"two units in {m.prov_abbr[p]}: several units in one space need a "
+                        "stacking rule, which this variant does not declare")
+                occ[p] = i
+        else:
+            occ = first  # one unit at most in each province (read, never changed)
         self.occ = occ
         self.typ = [T_HOLD] * n
         self.dest = [-1] * n  # move: destination location; convoy: army destination province
@@ -212,10 +216,14 @@ class _Movement(Resolver):
         blocked = self.blocked
         limits = move_limits(m, self.pos) if m.has_move_limits else None
         refused = self._refused if blocked or limits else None  # passages, limits
-        moves, supports, convoys = [], [], []
-        direct = {}  # move -> its destination is adjacent (no convoy needed)
+        moves: list[int] = []
+        supports: list[int] = []
+        convoys: list[int] = []
+        direct = [False] * len(orders)  # move -> its destination is adjacent (no convoy)
         # pass 1: moves (destination, coasts) — convoy need decided after convoys are read
-        cache = m.memo.setdefault("move_target", {})
+        cache = m.memo.get("move_target")
+        if cache is None:
+            cache = m.memo["move_target"] = {}
         for u, o in enumerate(orders):
             if o is None:
                 continue
@@ -258,53 +266,21 @@ class _Movement(Resolver):
                 continue
             typ[u] = T_CONVOY
             dest[u] = tp
-            conv_fleets.setdefault(a, []).append(u)
+            fl = conv_fleets.get(a)
+            if fl is None:
+                conv_fleets[a] = [u]
+            else:
+                fl.append(u)
         # pass 3: does each move use a convoy?  (DATC 4.A.3, 2023 rulebook by default)
         adjacent = options.get("adjacent_convoy", "2023")
         for u in moves:
-            fleets = conv_fleets.get(u)
-            o = orders[u]
-            assert o is not None
-            via = o.via
-            if not fleets and not via and direct[u]:
-                continue  # the common case: an ordinary move
-            own = False
-            if fleets:
-                # intent to convoy: a legal convoy order by a fleet of the army's own power
-                own = any(power[f] == power[u] for f in fleets)
-                on_route = provinces_on_routes(m, prov[u], dest_prov[u],
-                                               [prov[f] for f in fleets])
-                # fleets not on any complete route cannot help: their convoy is void
-                for f in fleets:
-                    if prov[f] not in on_route:
-                        typ[f] = T_HOLD
-                        void[f] = True
-                fleets = conv_fleets[u] = [f for f in fleets if typ[f] == T_CONVOY]
-            if not direct[u] or (via and adjacent == "2023"):
-                # a move that needs a convoy (or says it goes by one and may not fall back on
-                # the land route) is legal when a convoy route could exist at all (DATC
-                # 6.D.8, 6.D.32); without convoy orders it simply fails
-                if not fleets and dest_prov[u] not in convoy_reach(m, kind[u], prov[u],
-                                                                   self._seas()):
-                    typ[u] = T_HOLD
-                    void[u] = True
-                    continue
-            if not direct[u]:
-                convoyed[u] = True
-            elif fleets or via:
-                if via or own:
-                    convoyed[u] = True
-                    if adjacent != "2023" and not fleets:
-                        # DATC v2.4: no convoy ordered, so the land route is used
-                        convoyed[u] = False
-                    elif adjacent == "fallback_disrupted":
-                        # the reading DATC 6.G.20 asks about: land route when disrupted
-                        self.land_ok[u] = True
-            if not convoyed[u] and fleets:
-                for f in fleets:  # a convoy of a move that goes by land is void
-                    typ[f] = T_HOLD
-                    void[f] = True
-                del conv_fleets[u]
+            fleets = conv_fleets.get(u) if conv_fleets else None
+            if not fleets and direct[u]:
+                o = orders[u]
+                assert o is not None
+                if not o.via:
+                    continue  # the common case: an ordinary move
+            self._convoy_need(u, orders, fleets, direct[u], adjacent)
         # pass 4: supports (into provinces the supporter may support into, Map.support_reach)
         reach_prov = m.support_reach
         no_hold = m.no_hold_support
@@ -314,10 +290,10 @@ class _Movement(Resolver):
         for u in supports:
             o = orders[u]
             assert o is not None
-            target = o.target
             if o.aux_loc is None:
                 void[u] = True
                 continue
+            target = o.target
             ap = loc_prov[o.aux_loc]
             s = occ[ap]
             if s < 0 and open_[ap]:
@@ -335,7 +311,11 @@ class _Movement(Resolver):
                     continue
                 typ[u] = T_SUPPORT
                 sup_prov[u] = prov[s]
-                hold_supp.setdefault(s, []).append(u)
+                sl = hold_supp.get(s)
+                if sl is None:
+                    hold_supp[s] = [u]
+                else:
+                    sl.append(u)
             else:
                 tp = loc_prov[target]
                 if (typ[s] != T_MOVE or dest_prov[s] != tp or tp not in reach
@@ -349,7 +329,11 @@ class _Movement(Resolver):
                 typ[u] = T_SUPPORT
                 sup_prov[u] = tp
                 dest[u] = s
-                move_supp.setdefault(s, []).append(u)
+                sl = move_supp.get(s)
+                if sl is None:
+                    move_supp[s] = [u]
+                else:
+                    sl.append(u)
         if m.move_strength or m.needs_support:
             self._rule_strengths(moves, options)
         # attackers and head-to-head battles
@@ -373,6 +357,53 @@ class _Movement(Resolver):
                     and ((not convoyed[u] and not convoyed[v]) or (prov[u], dp) in no_swap)):
                 h2h[u] = v
         self.crowded = crowded
+
+    def _convoy_need(self, u: int, orders: list[Order | None], fleets: list[int] | None,
+                     direct: bool, adjacent: str) -> None:
+        """Whether the move of unit u goes by convoy (pass 3 of _validate), for a move with
+        convoy orders, one that says VIA or one to a province it is not next to."""
+        m = self.m
+        typ, void, prov, power = self.typ, self.void, self.prov, self.power
+        conv_fleets, convoyed, dest_prov = self.conv_fleets, self.convoyed, self.dest_prov
+        o = orders[u]
+        assert o is not None
+        via = o.via
+        own = False
+        if fleets:
+            # intent to convoy: a legal convoy order by a fleet of the army's own power
+            own = any(power[f] == power[u] for f in fleets)
+            on_route = provinces_on_routes(m, prov[u], dest_prov[u], [prov[f] for f in fleets])
+            # fleets not on any complete route cannot help: their convoy is void
+            for f in fleets:
+                if prov[f] not in on_route:
+                    typ[f] = T_HOLD
+                    void[f] = True
+            fleets = conv_fleets[u] = [f for f in fleets if typ[f] == T_CONVOY]
+        if not direct or (via and adjacent == "2023"):
+            # a move that needs a convoy (or says it goes by one and may not fall back on
+            # the land route) is legal when a convoy route could exist at all (DATC
+            # 6.D.8, 6.D.32); without convoy orders it simply fails
+            if not fleets and not convoy_reaches(m, self.kind[u], prov[u], dest_prov[u],
+                                                 self._seas()):
+                typ[u] = T_HOLD
+                void[u] = True
+                return
+        if not direct:
+            convoyed[u] = True
+        elif fleets or via:
+            if via or own:
+                convoyed[u] = True
+                if adjacent != "2023" and not fleets:
+                    # DATC v2.4: no convoy ordered, so the land route is used
+                    convoyed[u] = False
+                elif adjacent == "fallback_disrupted":
+                    # the reading DATC 6.G.20 asks about: land route when disrupted
+                    self.land_ok[u] = True
+        if not convoyed[u] and fleets:
+            for f in fleets:  # a convoy of a move that goes by land is void
+                typ[f] = T_HOLD
+                void[f] = True
+            del conv_fleets[u]
 
     def _refused(self, u: int, o: Order, d: int, limits: dict | None) -> bool | None:
         """Whether a rule refuses the move of unit u to location d now: True when it may not
@@ -986,26 +1017,36 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
             if m.rout_margin is not None and margin >= m.rout_margin:
                 routed.add(o)
     new_units: list[Unit] = list(units)
+    made = unit_cache(m).unit
     for u in moved:
-        new_units[u] = Unit(mv.power[u], mv.kind[u], dest[u])
+        new_units[u] = made(mv.power[u], mv.kind[u], dest[u])
     if mv.shift:  # coast changes of the units that were not dislodged
         for u, coast in mv.shift.items():
-            new_units[u] = Unit(mv.power[u], mv.kind[u], coast)
+            new_units[u] = made(mv.power[u], mv.kind[u], coast)
     if dislodger:
         new_units = [nu for u, nu in enumerate(new_units) if u not in dislodger]
+    # standoffs: an empty province that two or more units tried to enter, none succeeding
+    # (crowded provinces are never open spaces; one nobody entered is empty unless the unit
+    # there stayed: it did not leave and, nobody entering, was not dislodged)
+    contested = set()
+    for p in mv.crowded:
+        att = mv.attackers[p]
+        if any(ok[a] for a in att):
+            continue
+        o = occ[p]
+        if o >= 0 and not (typ[o] == T_MOVE and ok[o]) and o not in dislodger:
+            continue
+        if sum(1 for a in att if mv._prevent(a) > 0) >= 2:
+            contested.add(p)
+    if not dislodger:
+        return MovementResult(new_units, [], frozenset(contested), list(orders), mv, ok,
+                              dislodger)
     occupied = [False] * m.n_prov
     loc_prov = m.loc_prov
     for nu in new_units:
         occupied[loc_prov[nu.loc]] = True
     if m.has_open_spaces:  # an open space is never full: units may retreat into it
         occupied = [o and not m.open_space[p] for p, o in enumerate(occupied)]
-    # standoffs: an empty province that two or more units tried to enter, none succeeding
-    contested = set()
-    for p in mv.crowded:
-        att = mv.attackers[p]
-        if not occupied[p] and not any(ok[a] for a in att):
-            if sum(1 for a in att if mv._prevent(a) > 0) >= 2:
-                contested.add(p)
     retreat_from_convoy = options.get("retreat_to_convoy_origin", True)
     dislodged = []
     for u, a in sorted(dislodger.items()):

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from polydip.adjudication.legality import Closed, retreat_locs
 from polydip.geography.map import Map
 from polydip.orders.model import DISBAND, RETREAT, Order
-from polydip.state import Dislodged, Unit
+from polydip.state import Dislodged, Unit, unit_cache
 
 BOUNCE, VOID, DISBANDED = "bounce", "void", "disband"
 
@@ -60,7 +60,7 @@ def resolve_retreats(m: Map, dislodged: list[Dislodged],
             results[i] += [BOUNCE, DISBANDED]
             continue
         d = dislodged[i]
-        moved.append(Unit(d.power, d.kind, t))
+        moved.append(unit_cache(m).unit(d.power, d.kind, t))
         origins.append(i)
     return RetreatResult(moved, results, origins)
 

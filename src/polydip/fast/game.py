@@ -26,7 +26,7 @@ from polydip.geography.map import Map
 from polydip.orders.legal import build_codes, movement_codes, retreat_codes
 from polydip.orders.model import Order
 from polydip.orders.table import OrderTable, order_table
-from polydip.state import Position
+from polydip.state import Dislodged, Position, Unit
 
 
 class _Record:
@@ -160,7 +160,7 @@ class FastGame:
                 if c >= 0:
                     bound[p].append(orders[c])
         else:
-            units: Sequence[Any] = pos.units if typ == "M" else pos.dislodged
+            units: Sequence[Unit | Dislodged] = pos.units if typ == "M" else pos.dislodged
             bound = [None] * len(units)
             for (_p, i), c in zip(items, codes, strict=True):
                 if c >= 0:

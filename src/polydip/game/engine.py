@@ -6,10 +6,15 @@ outside world (which speaks of powers and typed orders).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from polydip.adjudication.adjustments import adjustment_counts, build_sites, resolve_adjustments
+from polydip.adjudication.adjustments import (
+    adjustment_counts,
+    adjustment_problem,
+    build_sites,
+    resolve_adjustments,
+)
 from polydip.adjudication.legality import closed_passages
 from polydip.adjudication.movement import resolve_movement
 from polydip.adjudication.retreats import resolve_retreats
@@ -28,7 +33,7 @@ from polydip.orders.model import (
     Order,
 )
 from polydip.orders.parser import parse_order
-from polydip.state import Dislodged, Phase, Position, Unit
+from polydip.state import Dislodged, Phase, Position, Unit, unit_index
 
 MOVEMENT_TYPES = (HOLD, MOVE, SUPPORT, CONVOY)
 
@@ -40,20 +45,32 @@ class OrderResult:
     result: list[str]  # result words, [] = success
 
 
+# (power, order text in diplomacy notation, result words) per order of a phase
+Rows = list[tuple[int, str, list[str]]]
+
+
 class PhaseOutcome:
     """What processing a phase produced. `results` (one per order, in diplomacy notation) is
-    built on first use: simulations that never read it do not pay for the strings."""
+    built on first use: simulations that never read it do not pay for the strings. `rows()`
+    gives the same as plain tuples, without the OrderResult objects."""
 
-    __slots__ = ("_results", "center_changes", "destroyed", "errors", "phase", "position",
-                 "standoffs")
+    __slots__ = ("_results", "_rows", "center_changes", "destroyed", "errors", "phase",
+                 "position", "standoffs")
 
     def __init__(self, phase: Phase, position: Position,
-                 results: list[OrderResult] | Callable[[], list[OrderResult]],
+                 results: list[OrderResult] | Callable[[], Rows],
                  errors: list[tuple[int, str]] | None = None,
                  center_changes: list[tuple[int, int, int]] | None = None) -> None:
+        """`results`: the results, or a function that gives them as rows (called on first
+        use)."""
         self.phase = phase
         self.position = position  # the position of the next phase
-        self._results = results
+        self._results: list[OrderResult] | None = None
+        self._rows: Rows | Callable[[], Rows] | None = None
+        if callable(results):
+            self._rows = results
+        else:
+            self._results = results
         self.errors = errors if errors is not None else []  # (power, message)
         self.center_changes = center_changes if center_changes is not None else []
         self.standoffs: frozenset[int] = frozenset()  # provinces left empty by a standoff
@@ -63,9 +80,20 @@ class PhaseOutcome:
     @property
     def results(self) -> list[OrderResult]:
         r = self._results
-        if callable(r):
-            r = self._results = r()
+        if r is None:
+            r = self._results = [OrderResult(p, t, w) for p, t, w in self.rows()]
         return r
+
+    def rows(self) -> Rows:
+        """(power, order text, result words) per order: the results as tuples."""
+        got = self._rows
+        if got is None:
+            done = self._results
+            got = [(r.power, r.text, r.result) for r in (done if done is not None else [])]
+        elif callable(got):
+            got = got()
+        self._rows = got
+        return got
 
 
 def parse_orders(m: Map, phase: Phase, orders: dict[int, list[str]]
@@ -83,7 +111,39 @@ def parse_orders(m: Map, phase: Phase, orders: dict[int, list[str]]
     return parsed, errors
 
 
-def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: tuple[str, ...],
+def enter_orders(m: Map, pos: Position, power: int, texts: list[str]
+                 ) -> tuple[list[Order], list[str]]:
+    """A power's orders given in the phase of `pos`: the orders kept, and the problems
+    found — orders that cannot be read, that name a unit the power does not have (movement
+    and retreats), or that cannot be carried out (adjustments) are reported and not kept."""
+    typ = pos.phase.type
+    kept: list[Order] = []
+    problems: list[str] = []
+    for t in texts:
+        try:
+            kept.append(parse_order(m, t, typ))
+        except OrderError as exc:
+            problems.append(str(exc))
+    if typ == "M" or typ == "R":
+        units = pos.units if typ == "M" else pos.dislodged
+        allowed = MOVEMENT_TYPES if typ == "M" else (RETREAT, DISBAND)
+        _bound, bind_errors = bind_to_units(m, units, {power: kept}, allowed, pos=pos)
+        if bind_errors:
+            problems += [msg for _, msg in bind_errors]
+            bad = {msg.split("'")[1] for _, msg in bind_errors if "'" in msg}
+            kept = [o for o in kept if o.text not in bad]
+    elif kept:
+        counts = adjustment_counts(m, pos)
+        for o in list(kept):
+            why = adjustment_problem(m, pos, power, o, counts)
+            if why:
+                problems.append(f"{o.text!r}: {why}")
+                kept.remove(o)
+    return kept, problems
+
+
+def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, list[Order]],
+                  allowed: tuple[str, ...],
                   auto: bool = False, pos: Position | None = None
                   ) -> tuple[list[Order | None], list[tuple[int, str]]]:
     """Give each unit its order (the last one given wins, DATC 4.D.3).
@@ -91,17 +151,13 @@ def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: 
     An order for a unit that a rule holds (the `unit_holds` hook: neutral units) is refused,
     unless `auto` (orders a rule gave itself). `pos` is the position the units stand in, for
     that hook."""
-    holds = m.rules.unit_holds if m.rules and m.rules.has_holds and not auto else None
-    refuse = m.rules.refuse if m.rules and m.rules.has_refuse else None
+    rules = m.rules
+    active = bool(rules)
+    holds = rules.unit_holds if active and rules.has_holds and not auto else None
+    refuse = rules.refuse if active and rules.has_refuse else None
+    anchors = active and rules.has_after_orders
     loc_prov = m.loc_prov
-    first = [-1] * m.n_prov  # a unit in each province
-    several: dict[int, list[int]] = {}  # provinces holding more than one (open spaces)
-    for i, u in enumerate(units):
-        p = loc_prov[u.loc]
-        if first[p] < 0:
-            first[p] = i
-        else:
-            several.setdefault(p, [first[p]]).append(i)
+    first, several = unit_index(m, units)
     bound: list[Order | None] = [None] * len(units)
     errors: list[tuple[int, str]] = []
     for power, lst in orders.items():
@@ -109,7 +165,7 @@ def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: 
             if o.type not in allowed:
                 errors.append((power, f"{o.text!r}: not an order for this phase"))
                 continue
-            if o.act and not (m.rules and m.rules.has_after_orders):
+            if o.act and not anchors:
                 errors.append((power, f"{o.text!r}: anchor orders ({o.act}) are not part of "
                                "this variant"))
                 continue
@@ -139,7 +195,7 @@ def bind_to_units(m: Map, units: list, orders: dict[int, list[Order]], allowed: 
     return bound, errors
 
 
-def _pick(units: list, here: list[int] | tuple, power: int, o: Order,
+def _pick(units: Sequence[Unit | Dislodged], here: list[int] | tuple, power: int, o: Order,
           bound: list[Order | None]) -> int:
     """The unit an order addresses among those in its province: the only one, or (in a space
     holding several) the ordering power's unit of the kind named, not yet ordered."""
@@ -152,7 +208,7 @@ def _pick(units: list, here: list[int] | tuple, power: int, o: Order,
     return mine[0] if mine else here[0]
 
 
-def describe(m: Map, unit, o: Order | None) -> str:
+def describe(m: Map, unit: Unit | Dislodged, o: Order | None) -> str:
     """The order of `unit` in diplomacy notation, using where the unit really is."""
     key = (m, unit.kind, unit.loc, o.text if o is not None else None,
            o.type if o is not None else None)
@@ -202,22 +258,25 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
     power p's orders, in the order given. `errors` are carried into the outcome."""
     phase = pos.phase
     new = _next_position(m, pos)
-    results: list[OrderResult] | Callable[[], list[OrderResult]] = []
+    results: list[OrderResult] | Callable[[], Rows] = []
     if errors is None:
         errors = []
     destroyed: list[Dislodged] = []
     moved: list[tuple[Unit, Unit, bool]] = []  # for the rules' after_phase hook
-    remember = m.rules.has_after_phase
+    rules = m.rules
+    active = bool(rules)  # (read once: a variant without rules skips every hook)
+    remember = active and rules.has_after_phase
     if phase.type == "M":
         bound: list[Order | None] = orders
-        blocked = closed_passages(m, pos, options)
+        blocked = closed_passages(m, pos, options) if active else {}
         # the units as they move (a rule may change a kind: a fleet going up a river)
-        moving = m.rules.moving_kinds(m, pos, bound) if m.rules.has_kind_moves else pos.units
+        moving = (rules.moving_kinds(m, pos, bound) if active and rules.has_kind_moves
+                  else pos.units)
         mr = resolve_movement(m, moving, bound, options, blocked, pos)
         units = pos.units
 
-        def movement_results() -> list[OrderResult]:
-            return [OrderResult(u.power, describe(m, u, o), r)
+        def movement_results() -> Rows:
+            return [(u.power, describe(m, u, o), r)
                     for u, o, r in zip(units, bound, mr.results, strict=True)]
 
         results = movement_results
@@ -226,26 +285,31 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
         if remember:
             moved = mr.moved(moving)
         new.contested = mr.contested
-        if m.rules and new.dislodged:
-            new.dislodged = [m.rules.retreat(m, new, d) for d in new.dislodged]
-        if m.rules.has_after_orders:  # what the orders did beyond moving (anchor markers)
-            m.rules.after_orders(m, pos, new, moving, bound, mr.finals(moving))
+        if active and new.dislodged:
+            new.dislodged = [rules.retreat(m, new, d) for d in new.dislodged]
+        if active and rules.has_after_orders:  # what the orders did beyond moving (anchors)
+            rules.after_orders(m, pos, new, moving, bound, mr.finals(moving))
         if new.dislodged and not any(d.retreats for d in new.dislodged) \
                 and not options.get("keep_empty_retreats", False):
             # no dislodged unit may go anywhere: they are destroyed, and no retreat phase
             destroyed, new.dislodged = new.dislodged, []
     elif phase.type == "R":
         bound = orders
-        auto = m.rules.retreat_orders(m, pos) if m.rules else None
+        auto = rules.retreat_orders(m, pos) if active else None
         if auto:  # orders a rule gives units nobody orders (neutral units)
             given, _ = bind_to_units(m, pos.dislodged, auto, (RETREAT, DISBAND), auto=True)
             bound = [a if a is not None else o for o, a in zip(bound, given, strict=True)]
         rr = resolve_retreats(m, pos.dislodged, bound)
-        listed: list[OrderResult] = []
-        for d, o, r in zip(pos.dislodged, bound, rr.results, strict=True):
-            text = describe(m, d, o) if o is not None else f"{m.unit_str(d.kind, d.loc)} D"
-            listed.append(OrderResult(d.power, text, r))
-        results = listed
+        retreated = pos.dislodged
+
+        def retreat_results() -> Rows:
+            listed: Rows = []
+            for d, o, r in zip(retreated, bound, rr.results, strict=True):
+                text = describe(m, d, o) if o is not None else f"{m.unit_str(d.kind, d.loc)} D"
+                listed.append((d.power, text, r))
+            return listed
+
+        results = retreat_results
         new.units = pos.units + rr.units
         if remember:
             moved = rr.moved(pos.dislodged)
@@ -255,18 +319,21 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
         ar = resolve_adjustments(m, pos, orders, options)
         counted = [(p, o) for p, lst in enumerate(ar.results) for o, r in lst if o.act and not r]
         if counted:  # build orders with an act that counted (canal builds)
-            m.rules.acts_done(m, pos, new, counted)
-        listed = []
-        for power, lst in enumerate(ar.results):
-            for o, r in lst:
-                listed.append(OrderResult(power, o.format(m), r))
-            for u in ar.removed[power]:
-                listed.append(OrderResult(power, f"{m.unit_str(u.kind, u.loc)} D",
-                                          ["civil disorder"]))
-        results = listed
+            rules.acts_done(m, pos, new, counted)
+
+        def adjustment_results() -> Rows:
+            listed: Rows = []
+            for power, lst in enumerate(ar.results):
+                for o, r in lst:
+                    listed.append((power, o.format(m), r))
+                for u in ar.removed[power]:
+                    listed.append((power, f"{m.unit_str(u.kind, u.loc)} D", ["civil disorder"]))
+            return listed
+
+        results = adjustment_results
         new.units = ar.units
     if remember:  # what rules remember of this phase (where a unit came from)
-        m.rules.after_phase(m, pos, new, moved)
+        rules.after_phase(m, pos, new, moved)
     changes: list[tuple[int, int, int]] = []
     standoffs = new.contested
     new.phase = next_phase(m, new, phase, changes)
@@ -280,7 +347,8 @@ def _next_position(m: Map, pos: Position) -> Position:
     """The position to fill with the phase's outcome. Units, dislodged units and the phase
     are always replaced; the rest is shared with `pos` unless a rule of the variant changes
     positions in place (centers change hands by copy-on-write in update_centers)."""
-    if m.rules and m.rules.changes_positions:
+    rules = m.rules
+    if rules and rules.changes_positions:
         return pos.copy()
     return Position(pos.phase, pos.units, pos.owners, pos.dislodged, pos.contested, pos.homes,
                     pos.year_start_owners, pos.extra)
@@ -289,6 +357,8 @@ def _next_position(m: Map, pos: Position) -> Position:
 def next_phase(m: Map, pos: Position, done: Phase, changes: list) -> Phase:
     """Advance from `done`, updating center owners when the season that changes them ends."""
     cal = m.variant.calendar
+    rules = m.rules
+    active = bool(rules)
     if done.type == "M" and pos.dislodged:
         # the retreats that follow: in the same season (Spring Retreats), or the next
         # season's when the calendar gives retreats a season of their own (phase B of A-D)
@@ -301,14 +371,14 @@ def next_phase(m: Map, pos: Position, done: Phase, changes: list) -> Phase:
         if (done.season == cal.centers_change_after and done.type != "A"
                 and (nxt.season != done.season or nxt.type == "A")):
             changes.extend(update_centers(m, pos))
-            if m.rules:
-                m.rules.centers_changed(m, pos)
+            if active:
+                rules.centers_changed(m, pos)
         if nxt.year != done.year:
             pos.year_start_owners = list(pos.owners)
-            if m.rules:
-                m.rules.year_start(m, pos)
-        if m.rules:
-            for what in m.rules.before_phase(m, pos, nxt):
+            if active:
+                rules.year_start(m, pos)
+        if active:
+            for what in rules.before_phase(m, pos, nxt):
                 pos.extra.setdefault("log", []).append(f"{nxt.name}: {what}")
         if nxt.type == "R" and not pos.dislodged:
             done, nxt = nxt, following(cal, nxt)

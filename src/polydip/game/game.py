@@ -13,17 +13,11 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from polydip.adjudication.adjustments import adjustment_counts, adjustment_problem, build_sites
+from polydip.adjudication.adjustments import adjustment_counts, build_sites
 from polydip.errors import GameFileError, OrderError, PolydipError
 from polydip.game.calendar import parse_phase
 from polydip.game.dipjson import is_diplomacy_game, record_from_diplomacy
-from polydip.game.engine import (
-    MOVEMENT_TYPES,
-    PhaseOutcome,
-    bind_to_units,
-    parse_orders,
-    process,
-)
+from polydip.game.engine import PhaseOutcome, enter_orders, parse_orders, process
 from polydip.game.files import game_from_json, locked, read_json, save_game
 from polydip.game.record import GameRecord, PhaseRecord
 from polydip.game.victory import center_counts, draw_shares, game_end, victory_in_force
@@ -31,7 +25,7 @@ from polydip.geography.map import Map, compile_map
 from polydip.notation import parse_unit, power_index
 from polydip.options import check_options, defaults
 from polydip.orders.legal import legal_orders
-from polydip.orders.model import DISBAND, RETREAT, Order
+from polydip.orders.model import Order
 from polydip.state import Position, Unit
 from polydip.variants.loader import load_variant
 from polydip.variants.model import Variant, Victory
@@ -105,25 +99,7 @@ class Game(GameRecord):
         if self.is_over:
             raise PolydipError(f"the game is over ({self.status})")
         p = self.power(power) if isinstance(power, str) else power
-        parsed, errors = parse_orders(self.map, self.position.phase, {p: orders})
-        kept = parsed.get(p, [])
-        problems = [msg for _, msg in errors]
-        ph = self.position.phase.type
-        if ph in ("M", "R"):
-            units = self.position.units if ph == "M" else self.position.dislodged
-            allowed = MOVEMENT_TYPES if ph == "M" else (RETREAT, DISBAND)
-            _bound, bind_errors = bind_to_units(self.map, units, parsed, allowed,
-                                                pos=self.position)
-            if bind_errors:
-                problems += [msg for _, msg in bind_errors]
-                bad = {msg.split("'")[1] for _, msg in bind_errors if "'" in msg}
-                kept = [o for o in kept if o.text not in bad]
-        else:
-            for o in list(kept):
-                why = adjustment_problem(self.map, self.position, p, o)
-                if why:
-                    problems.append(f"{o.text!r}: {why}")
-                    kept.remove(o)
+        kept, problems = enter_orders(self.map, self.position, p, orders)
         if not kept and orders:
             return problems  # nothing taken: the orders given before stay as they were
         if replace:

@@ -20,11 +20,66 @@ from polydip.errors import PolydipError
 from polydip.game.calendar import parse_phase
 from polydip.geography.map import Map
 from polydip.notation import parse_province, parse_unit, power_index
-from polydip.state import Dislodged, Position, Unit
+from polydip.state import Dislodged, Phase, Position, Unit
 
 
 class PositionError(PolydipError):
     """A position description that does not describe a position polydip can play."""
+
+
+# What a text already read means, per map: units, provinces, powers and phases recur in
+# every request, and reading one through the notation's name matching is slow. Only texts
+# read without an error are kept, a bounded number of each.
+_KEEP = 20_000
+
+
+def _memo(m: Map, what: str) -> dict:
+    got = m.memo.get(what)
+    if got is None or len(got) > _KEEP:
+        got = m.memo[what] = {}
+    return got
+
+
+def read_unit(m: Map, text: Any) -> tuple[int, int]:
+    """parse_unit, remembered per map."""
+    if type(text) is not str:
+        return parse_unit(m, text)
+    memo = _memo(m, "unit_text")
+    got = memo.get(text)
+    if got is None:
+        got = memo[text] = parse_unit(m, text)
+    return got
+
+
+def read_province(m: Map, text: Any, what: str) -> int:
+    """parse_province, remembered per map."""
+    if type(text) is not str:
+        return parse_province(m, text, what)
+    memo = _memo(m, "province_text")
+    got = memo.get(text)
+    if got is None:
+        got = memo[text] = parse_province(m, text, what)
+    return got
+
+
+def read_power(m: Map, name: Any) -> int:
+    """power_index, remembered per map."""
+    if type(name) is not str:
+        return power_index(m, name)
+    memo = _memo(m, "power_text")
+    got = memo.get(name)
+    if got is None:
+        got = memo[name] = power_index(m, name)
+    return got
+
+
+def read_phase(m: Map, text: str) -> Phase:
+    """parse_phase of the map's calendar, remembered per map."""
+    memo = _memo(m, "phase_text")
+    got = memo.get(text)
+    if got is None:
+        got = memo[text] = parse_phase(m.variant.calendar, text)
+    return got
 
 
 def power_lists(req: dict, key: str) -> dict:
@@ -43,25 +98,36 @@ def power_lists(req: dict, key: str) -> dict:
 def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
     """The Position a request (or a saved position) describes."""
     cal = m.variant.calendar
-    phase = parse_phase(cal, str(req.get("phase", cal.start)))
+    phase = read_phase(m, str(req.get("phase", cal.start)))
     units: list[Unit] = []
     seen: dict[int, str] = {}
+    # (a unit read before is the same Unit object: units are immutable values)
+    unit_memo, prov_memo = _memo(m, "unit_objects"), _memo(m, "province_text")
+    loc_prov, open_space, is_sc = m.loc_prov, m.open_space, m.is_sc
     for pname, lst in power_lists(req, "units").items():
-        p = power_index(m, pname)
+        p = read_power(m, pname)
         for t in lst:
-            k, loc = parse_unit(m, t)
-            prov = m.loc_prov[loc]
-            if prov in seen and not m.open_space[prov]:
+            unit = unit_memo.get((p, t)) if type(t) is str else None
+            if unit is None:
+                k, loc = read_unit(m, t)
+                unit = Unit(p, k, loc)
+                if type(t) is str:
+                    unit_memo[(p, t)] = unit
+            prov = loc_prov[unit.loc]
+            if prov in seen and not open_space[prov]:
                 raise PositionError(f"two units in {m.prov_abbr[prov]}: {seen[prov]} and {t}")
             seen[prov] = t
-            units.append(Unit(p, k, loc))
+            units.append(unit)
     owners = [-1] * m.n_prov
     if "centers" in req and req["centers"] is not None:
         for pname, lst in power_lists(req, "centers").items():
-            p = power_index(m, pname)
+            p = read_power(m, pname)
+            where = f"centers.{pname}"
             for c in lst:
-                prov = parse_province(m, c, f"centers.{pname}")
-                if not m.is_sc[prov]:
+                prov = prov_memo.get(c, -1) if type(c) is str else -1
+                if prov < 0:
+                    prov = read_province(m, c, where)
+                if not is_sc[prov]:
                     raise PositionError(
                         f"centers.{pname}: {m.prov_abbr[prov]} is not a supply center")
                 owners[prov] = p
@@ -72,25 +138,29 @@ def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
     homes = [tuple(h) for h in m.homes]
     if req.get("homes"):
         for pname, lst in power_lists(req, "homes").items():
-            homes[power_index(m, pname)] = tuple(
-                parse_province(m, c, f"homes.{pname}") for c in lst)
+            p = read_power(m, pname)
+            provs = [prov_memo.get(c, -1) if type(c) is str else -1 for c in lst]
+            if -1 in provs:
+                where = f"homes.{pname}"
+                provs = [read_province(m, c, where) for c in lst]
+            homes[p] = tuple(provs)
     raw_contested = req.get("contested") or []
     if not isinstance(raw_contested, list):
         raise PositionError("'contested' must be a list of provinces")
-    contested = frozenset(parse_province(m, c, "contested") for c in raw_contested)
+    contested = frozenset(read_province(m, c, "contested") for c in raw_contested)
     dislodged: list[Dislodged] = []  # their retreats are worked out below
     for pname, lst in power_lists(req, "dislodged").items():
-        p = power_index(m, pname)
+        p = read_power(m, pname)
         for d in lst:
             if isinstance(d, str):
                 d = {"unit": d}
             if not isinstance(d, dict) or "unit" not in d:
                 raise PositionError(f"dislodged.{pname}: each entry is "
                                     "{\"unit\": \"A PAR\", \"from\": \"BUR\"}")
-            k, loc = parse_unit(m, d["unit"])
+            k, loc = read_unit(m, d["unit"])
             if d.get("from") is not None and not isinstance(d["from"], str):
                 raise PositionError(f"dislodged.{pname}: 'from' is the attacker's province")
-            attacker = (parse_province(m, d["from"], f"dislodged.{pname}") if d.get("from")
+            attacker = (read_province(m, d["from"], f"dislodged.{pname}") if d.get("from")
                         else -1)
             dislodged.append(Dislodged(p, k, loc, attacker, bool(d.get("convoyed", False))))
     if phase.type != "R" and dislodged:
@@ -99,9 +169,9 @@ def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
     if req.get("year_start_centers"):
         year_start = [-1] * m.n_prov
         for pname, lst in power_lists(req, "year_start_centers").items():
-            p = power_index(m, pname)
+            p = read_power(m, pname)
             for c in lst:
-                year_start[parse_province(m, c, f"year_start_centers.{pname}")] = p
+                year_start[read_province(m, c, f"year_start_centers.{pname}")] = p
     extra = req.get("extra") or {}
     if not isinstance(extra, dict):
         raise PositionError("'extra' must be an object")

@@ -63,18 +63,29 @@ def game_end(m: Map, vic: Victory, pos: Position, history: list[Any],
     leaders = [p for p, c in enumerate(counts) if c == best]
     if check_now and best >= vic.centers and (len(leaders) == 1 or not vic.more_than_others):
         return "won", leaders
-    alive = ({u.power for u in pos.units if not m.power_neutral[u.power]}
-             | {p for p, c in enumerate(counts) if c > 0})
-    if len(alive) == 1:
-        return "won", sorted(alive)
+    holders = [p for p, c in enumerate(counts) if c > 0]
+    alive: set[int] | None = None
+    if len(holders) < 2:  # (two powers with centers: not one left alone)
+        alive = _alive(m, pos, holders)
+        if len(alive) == 1:
+            return "won", sorted(alive)
     if vic.last_year is not None and pos.phase.year > vic.last_year:
         if vic.last_year_result == "most_centers" and len(leaders) == 1:
             return "won", leaders
-        return "drawn", sorted(alive)
+        return "drawn", sorted(_alive(m, pos, holders) if alive is None else alive)
     if vic.no_change_years is not None and history:
         if pos.phase.year - _last_center_change_year(m, history) > vic.no_change_years:
-            return "drawn", sorted(alive)
+            return "drawn", sorted(_alive(m, pos, holders) if alive is None else alive)
     return None
+
+
+def _alive(m: Map, pos: Position, holders: list[int]) -> set[int]:
+    """The powers still in the game: with a unit (neutral powers aside) or with centers
+    (`holders`, counted so)."""
+    neutral = m.power_neutral
+    alive = {u.power for u in pos.units if not neutral[u.power]}
+    alive.update(holders)
+    return alive
 
 
 def survivors(m: Map, pos: Position) -> list[int]:

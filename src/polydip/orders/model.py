@@ -11,9 +11,12 @@ if TYPE_CHECKING:  # annotations only: this data module imports nothing of polyd
 HOLD, MOVE, SUPPORT, CONVOY, RETREAT, DISBAND, BUILD, WAIVE = "H", "-", "S", "C", "R", "D", "B", "W"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Order:
-    """A parsed order.
+    """A parsed order. An order is a value: never change one (the same object is shared by
+    every game that reads its text, and by the map's order table). It is not a frozen
+    dataclass only because constructing one costs three times as much (each field set
+    through object.__setattr__): parsing a new order string was mostly that.
 
     `kind`/`aux_kind` are unit-kind indices or None when the writer left the type out.
     `loc` is the location the writer named (a province id, or a coast id when a coast was
