@@ -28,7 +28,13 @@ and the adjustment branch; the integer fast path does not list them (docs/fastpa
 from __future__ import annotations
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
-from polydip.adjudication.convoy import bits, geometry, necessary_mask
+from polydip.adjudication.convoy import (
+    FleetGeometry,
+    bits,
+    geometry,
+    necessary_mask,
+    route_exists_mask,
+)
 from polydip.adjudication.legality import (
     Closed,
     Limits,
@@ -249,82 +255,153 @@ def _moves_into(m: Map, v: Unit, closed: Closed, limits: Limits) -> frozenset[in
 def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
                  held: list[bool] | None, closed: Closed, limits: Limits,
                  seas: frozenset[int], out: list[list[int] | None]) -> None:
-    """Convoyed moves ("VIA"), supports of moves only a convoy makes, and convoys."""
+    """Convoyed moves ("VIA"), supports of moves only a convoy makes, and convoys.
+
+    What an army may do by convoy depends only on its slot and on the fleets of the
+    components next to it (`ArmyConvoys`): that is kept per map, so a new position costs a
+    lookup per army next to a fleet, and list extensions."""
     g = geometry(m, seas)
+    fmask = g.fmask
     loc_prov = m.loc_prov
+    touch = m.convoy_touch_mask
+    comp_mask, comp_shore = g.comp_mask, g.comp_shore
+    cache: dict[tuple[int, int, int], ArmyConvoys] = m.memo.setdefault("army_convoys", {})
     units = pos.units
-    # armies that may be convoyed: (unit index, province, destinations)
-    armies: list[tuple[int, int, list[int]]] = []
+    # armies that may be convoyed: (unit index, what it may do by convoy)
+    armies: list[tuple[int, ArmyConvoys]] = []
     for i, u in enumerate(units):
         k = u.kind
-        p = loc_prov[u.loc]
         if not m.kind_convoyed[k] or (held and held[i]):
             continue
-        reach = g.reach(p) & m.occupy_mask[k]
-        if not reach:
+        o = loc_prov[u.loc]
+        near = touch[o] & fmask
+        if not near:
             continue
-        dests = bits(reach)
+        comp = shore = 0
+        for c in range(len(comp_mask)):
+            if near & comp_mask[c]:
+                comp |= comp_mask[c]
+                shore |= comp_shore[c]
+        # (the fleets standing in its province or on a shore it could reach change which
+        # search finds the routes: kept apart)
+        key = (slots[i], comp, fmask & (shore | 1 << o))
+        e = cache.get(key)
+        if e is None:
+            if len(cache) > 100_000:  # bound the memory of long simulations
+                cache.clear()
+            e = cache[key] = _army_convoys(m, t, g, seas, slots[i], o, comp)
+        if not e.dests:
+            continue
         if limits and (u.power, k, u.loc) in limits:
             # (a passage closed to it is no bar: a convoy does not cross it)
-            dests = [q for q in dests if not limited(limits, u.power, k, u.loc, q)]
-        if dests:
-            armies.append((i, p, dests))
+            keep = [j for j, q in enumerate(e.dests) if not limited(limits, u.power, k, u.loc, q)]
+            if not keep:
+                continue
+            e = ArmyConvoys(t, slots[i], o, comp, [e.dests[j] for j in keep],
+                            [e.nec[j] for j in keep])
+        armies.append((i, e))
     if not armies:
         return
-    # moves there that no army could make without a convoy: destination -> (army, origin)
-    into: dict[int, list[tuple[int, int]]] = {}
-    via, n_dest, army_index, dest_index = t.via, t.n_dest, t.army_index, t.dest_index
-    n_army = t.n_army
-    for i, p, dests in armies:
-        a = slots[i]
+    # moves there that no army could make without a convoy: destination -> armies
+    into: dict[int, list[ArmyConvoys]] = {}
+    into_mask = 0
+    for i, e in armies:
         codes = out[i]
-        base = via + army_index[a] * n_dest
         if codes is not None:
-            codes.extend([base + dest_index[q] for q in dests])
-        # (a move over an edge closed to it now could only be made by convoy)
-        direct = (_moves_into(m, units[i], closed, {}) if closed
-                  else m.reach_prov[units[i].kind][units[i].loc])
-        for q in dests:
-            if q not in direct:
-                into.setdefault(q, []).append((a, p))
+            codes.extend(e.via)
+        if closed:  # a move over an edge closed to it now could only be made by convoy
+            direct = _moves_into(m, units[i], closed, {})
+            far = [q for q in e.dests if q not in direct]
+        else:
+            far = e.far
+        for q in far:
+            into.setdefault(q, []).append(e)
+            into_mask |= 1 << q
     # supports of those moves, not only by a convoy through the supporter (DATC 6.D.31)
     if into:
-        for i, u in enumerate(units):
-            codes = out[i]
-            if codes is None:
-                continue
+        sc_mask, sc_base, army_index = t.sc_mask, t.sc_base, t.army_index
+        for i in range(len(units)):
             s = slots[i]
+            targets = sc_mask[s] & into_mask
+            codes = out[i]
+            if not targets or codes is None:
+                continue
+            u = units[i]
             p = loc_prov[u.loc]
-            mine = support_reach(m, u.kind, u.loc, u.power, closed)
-            targets = t.support_list[s]
-            for r in range(len(targets)):
-                q = targets[r]
-                if q in into and q != p and q in mine:
-                    base = t.support_convoyed + (t.sr_off[s] + r) * n_army
-                    for a, ap in into[q]:
-                        if ap != p and g.route_without(ap, q, p):
-                            codes.append(base + army_index[a])
+            on_route = fmask >> p & 1
+            mine = support_reach(m, u.kind, u.loc, u.power, closed) if closed else None
+            bases = sc_base[s]
+            for q in bits(targets):
+                if mine is not None and q not in mine:
+                    continue
+                base = bases[q]
+                for e in into[q]:
+                    if e.origin != p and (not on_route or e.route_without(m, q, p)):
+                        codes.append(base + army_index[e.army])
     # convoys: a fleet necessary for some route of the army (DATC 4.E.1, 6.G.19)
     fleet_at: dict[int, list[int]] = {}
-    fleets = 0
     for i, u in enumerate(units):
         p = loc_prov[u.loc]
         if out[i] is not None and m.kind_convoys[u.kind] and p in seas:
             fleet_at.setdefault(p, []).append(i)
-            fleets |= 1 << p
-    if not fleets:
+    if not fleet_at:
         return
-    convoy, fleet_index = t.convoy, t.fleet_index
-    for i, p, dests in armies:
-        a = army_index[slots[i]]
-        for q in dests:
-            nec = necessary_mask(m, p, q, seas, g) & fleets
-            while nec:
-                low = nec & -nec
-                nec ^= low
-                for f in fleet_at[low.bit_length() - 1]:
-                    code = convoy + (fleet_index[slots[f]] * n_army + a) * n_dest + dest_index[q]
-                    out[f].append(code)  # type: ignore[union-attr]
+    convoy, fleet_index, n_army, n_dest = t.convoy, t.fleet_index, t.n_army, t.n_dest
+    for _i, e in armies:
+        a = t.army_index[e.army]
+        for fp, dests in e.by_fleet:
+            for f in fleet_at.get(fp, ()):
+                base = convoy + (fleet_index[slots[f]] * n_army + a) * n_dest
+                out[f].extend([base + d for d in dests])  # type: ignore[union-attr]
+
+
+class ArmyConvoys:
+    """What an army in one slot may do by convoy with one set of fleet components next to
+    it (`comp`, a province bit mask): where it may be convoyed (`dests`, their VIA codes,
+    those it could not reach over an edge), which fleets are necessary for each route
+    (`nec`; `by_fleet`: per fleet province, the destination indices it may convoy the army
+    to), and whether a route avoids a given fleet (`route_without`, kept as asked)."""
+
+    __slots__ = ("army", "by_fleet", "comp", "dests", "far", "nec", "origin", "via",
+                 "without")
+
+    def __init__(self, t: OrderTable, army: int, origin: int, comp: int, dests: list[int],
+                 nec: list[int]) -> None:
+        m = t.m
+        self.army = army
+        self.origin = origin
+        self.comp = comp
+        self.dests = dests
+        self.nec = nec
+        dest_index = t.dest_index
+        base = t.via + t.army_index[army] * t.n_dest
+        self.via = [base + dest_index[q] for q in dests]
+        k, loc = t.slots[army]
+        direct = m.reach_prov[k][loc]
+        self.far = [q for q in dests if q not in direct]
+        fleets: dict[int, list[int]] = {}
+        for q, n in zip(dests, nec, strict=True):
+            for f in bits(n):
+                fleets.setdefault(f, []).append(dest_index[q])
+        self.by_fleet: list[tuple[int, list[int]]] = sorted(fleets.items())
+        self.without: dict[tuple[int, int], bool] = {}
+
+    def route_without(self, m: Map, dest: int, p: int) -> bool:
+        """Could the fleets convoy the army to `dest` without the fleet in province p?"""
+        key = (dest, p)
+        got = self.without.get(key)
+        if got is None:
+            usable = self.comp & ~(1 << p) & ~(1 << self.origin) & ~(1 << dest)
+            got = self.without[key] = route_exists_mask(m, self.origin, dest, usable)
+        return got
+
+
+def _army_convoys(m: Map, t: OrderTable, g: FleetGeometry, seas: frozenset[int], army: int,
+                  origin: int, comp: int) -> ArmyConvoys:
+    k = t.slots[army][0]
+    dests = bits(g.reach(origin) & m.occupy_mask[k])
+    return ArmyConvoys(t, army, origin, comp, dests,
+                       [necessary_mask(m, origin, q, seas, g) for q in dests])
 
 
 def retreat_codes(m: Map, pos: Position, t: OrderTable | None = None) -> list[list[int]]:
