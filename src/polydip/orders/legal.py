@@ -60,10 +60,10 @@ def legal_orders(m: Map, pos: Position, power: int | None = None,
     out: dict[str, list[str]] = {}
     typ = pos.phase.type
     if typ == "M":
-        units = pos.units
-        for u, codes in zip(units, movement_codes(m, pos, options, t), strict=True):
-            if codes is not None and (power is None or u.power == power):
-                out[t.slot_text[t.slot_of[u.kind][u.loc]]] = [texts[c] for c in codes]
+        slot_text, slot_of = t.slot_text, t.slot_of
+        for u, lst in zip(pos.units, movement_texts(m, pos, options, t), strict=True):
+            if lst is not None and (power is None or u.power == power):
+                out[slot_text[slot_of[u.kind][u.loc]]] = lst
         if has_variant_orders(m):
             variant_orders(m, pos, power, options, out)
     elif typ == "R":
@@ -152,28 +152,49 @@ def variant_orders(m: Map, pos: Position, power: int | None, options: dict | Non
                     have.append(o)
 
 
+class _Turn:
+    """What a movement position's legal orders depend on beyond the map: the passages
+    closed and the moves limited now, the units' slots, the units a rule holds."""
+
+    __slots__ = ("closed", "held", "held_slots", "limits", "placed", "slots")
+
+    def __init__(self, m: Map, t: OrderTable, pos: Position, options: dict | None) -> None:
+        self.closed: Closed = {}
+        self.limits: Limits = {}
+        if m.rules:
+            self.closed = closed_passages(m, pos, options or {})
+            self.limits = move_limits(m, pos)
+        units = pos.units
+        slot_of = t.slot_of
+        self.slots: list[int] = [slot_of[u.kind][u.loc] for u in units]
+        holds = m.rules.unit_holds if m.rules and m.rules.has_holds else None
+        # units a rule holds: no orders of their own, supported only in holding, never
+        # convoyed
+        self.held: list[bool] | None = ([holds(m, pos, u) for u in units] if holds is not None
+                                        else None)
+        self.placed: set[int] = set(self.slots)
+        self.held_slots: set[int] = set()
+        held, slots = self.held, self.slots
+        if held is not None and any(held):
+            self.held_slots = ({s for s, h in zip(slots, held, strict=True) if h}
+                               - {s for s, h in zip(slots, held, strict=True) if not h})
+
+    def plain(self, m: Map) -> bool:
+        """Whether every unit's orders but its convoys are read from the order table as
+        they are: nothing closed or limited now, no unit held, no open space."""
+        return not (self.closed or self.limits or self.held_slots or m.has_open_spaces)
+
+
 def movement_codes(m: Map, pos: Position, options: dict | None = None,
                    t: OrderTable | None = None) -> list[list[int] | None]:
     """Per unit of `pos.units`, the codes of its legal orders (None: a unit a rule holds,
     which takes no orders)."""
     if t is None:
         t = order_table(m)
-    closed: Closed = {}
-    limits: Limits = {}
-    if m.rules:
-        closed = closed_passages(m, pos, options or {})
-        limits = move_limits(m, pos)
+    turn = _Turn(m, t, pos, options)
+    closed, limits, held, held_slots = turn.closed, turn.limits, turn.held, turn.held_slots
+    slots, placed = turn.slots, turn.placed
     units = pos.units
-    slot_of = t.slot_of
-    slots = [slot_of[u.kind][u.loc] for u in units]
-    holds = m.rules.unit_holds if m.rules and m.rules.has_holds else None
-    # units a rule holds: no orders of their own, supported only in holding, never convoyed
-    held = [holds(m, pos, u) for u in units] if holds is not None else None
-    placed = set(slots)
-    held_slots: set[int] = set()
-    if held is not None and any(held):
-        held_slots = ({s for s, h in zip(slots, held, strict=True) if h}
-                      - {s for s, h in zip(slots, held, strict=True) if not h})
     out: list[list[int] | None] = []
     pair, partners, hold_and_moves, sh_legal = t.pair, t.partners, t.hold_and_moves, t.sh_legal
     stacked = m.has_open_spaces
@@ -204,6 +225,42 @@ def movement_codes(m: Map, pos: Position, options: dict | None = None,
     seas = convoy_seas(m, units, pos)
     if seas:
         _add_convoys(m, t, pos, slots, held, closed, limits, seas, out)
+    return out
+
+
+def movement_texts(m: Map, pos: Position, options: dict | None, t: OrderTable
+                   ) -> list[list[str] | None]:
+    """movement_codes as order strings. Where the order table's lists serve as they are
+    (`_Turn.plain`), a unit's hold, moves and supports are read from its lists of texts
+    (no code is looked up) and only the convoys' codes are turned into strings."""
+    turn = _Turn(m, t, pos, options)
+    texts = t.texts
+    if not turn.plain(m):
+        return [None if codes is None else [texts[c] for c in codes]
+                for codes in movement_codes(m, pos, options, t)]
+    held, slots, placed = turn.held, turn.slots, turn.placed
+    units = pos.units
+    pair_texts, partners, hm_texts = t.pair_texts, t.partners, t.hold_and_moves_texts
+    out: list[list[str] | None] = []
+    extra: list[list[int] | None] = []
+    for i in range(len(units)):
+        if held is not None and held[i]:
+            out.append(None)
+            extra.append(None)
+            continue
+        s = slots[i]
+        lst = list(hm_texts[s])
+        mine = pair_texts[s]
+        for p in partners[s] & placed:
+            lst.extend(mine[p])
+        out.append(lst)
+        extra.append([])
+    seas = convoy_seas(m, units, pos)
+    if seas:
+        _add_convoys(m, t, pos, slots, held, turn.closed, turn.limits, seas, extra)
+        for lst, codes in zip(out, extra, strict=True):
+            if codes:
+                lst.extend([texts[c] for c in codes])  # type: ignore[union-attr]
     return out
 
 
@@ -302,9 +359,11 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
         armies.append((i, e))
     if not armies:
         return
-    # moves there that no army could make without a convoy: destination -> armies
-    into: dict[int, list[ArmyConvoys]] = {}
+    # moves there that no army could make without a convoy: destination -> (army's
+    # province, army index, its convoys)
+    into: dict[int, list[tuple[int, int, ArmyConvoys]]] = {}
     into_mask = 0
+    army_index = t.army_index
     for i, e in armies:
         codes = out[i]
         if codes is not None:
@@ -314,12 +373,13 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
             far = [q for q in e.dests if q not in direct]
         else:
             far = e.far
+        a = army_index[e.army]
         for q in far:
-            into.setdefault(q, []).append(e)
+            into.setdefault(q, []).append((e.origin, a, e))
             into_mask |= 1 << q
     # supports of those moves, not only by a convoy through the supporter (DATC 6.D.31)
     if into:
-        sc_mask, sc_base, army_index = t.sc_mask, t.sc_base, t.army_index
+        sc_mask, sc_base = t.sc_mask, t.sc_base
         for i in range(len(units)):
             s = slots[i]
             targets = sc_mask[s] & into_mask
@@ -328,16 +388,19 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
                 continue
             u = units[i]
             p = loc_prov[u.loc]
-            on_route = fmask >> p & 1
+            on_route = fmask >> p & 1  # a fleet that may be on the routes
             mine = support_reach(m, u.kind, u.loc, u.power, closed) if closed else None
             bases = sc_base[s]
-            for q in bits(targets):
+            while targets:
+                low = targets & -targets
+                targets ^= low
+                q = low.bit_length() - 1
                 if mine is not None and q not in mine:
                     continue
                 base = bases[q]
-                for e in into[q]:
-                    if e.origin != p and (not on_route or e.route_without(m, q, p)):
-                        codes.append(base + army_index[e.army])
+                for o, a, e in into[q]:
+                    if o != p and (not on_route or e.route_without(m, q, p)):
+                        codes.append(base + a)
     # convoys: a fleet necessary for some route of the army (DATC 4.E.1, 6.G.19)
     fleet_at: dict[int, list[int]] = {}
     for i, u in enumerate(units):
@@ -384,11 +447,12 @@ class ArmyConvoys:
             for f in bits(n):
                 fleets.setdefault(f, []).append(dest_index[q])
         self.by_fleet: list[tuple[int, list[int]]] = sorted(fleets.items())
-        self.without: dict[tuple[int, int], bool] = {}
+        self.without: dict[int, bool] = {}
 
     def route_without(self, m: Map, dest: int, p: int) -> bool:
-        """Could the fleets convoy the army to `dest` without the fleet in province p?"""
-        key = (dest, p)
+        """Could the fleets convoy the army to `dest` without the fleet in province p?
+        (FleetGeometry.route_without: only the fleets of `comp` can be on a route.)"""
+        key = dest * m.n_prov + p
         got = self.without.get(key)
         if got is None:
             usable = self.comp & ~(1 << p) & ~(1 << self.origin) & ~(1 << dest)

@@ -206,6 +206,13 @@ class OrderTable:
         self.orders: dict[int, Order] = Lazy(self._make)
         self.texts: dict[int, str] = Lazy(self.text)
         self.texts.update(self._enumerated_texts())
+        # the same lists as texts (legal orders read them where nothing changes them now)
+        texts = self.texts
+        self.hold_and_moves_texts: list[tuple[str, ...]] = [
+            tuple([texts[c] for c in codes]) for codes in self.hold_and_moves]
+        self.pair_texts: list[dict[int, tuple[str, ...]]] = [
+            {p: tuple([texts[c] for c in codes]) for p, codes in pairs.items()}
+            for pairs in self.pair]
 
     def _forbid_supports(self, m: Map) -> None:
         """Leave out of `pair` the supports the map's rules forbid for good (no support
