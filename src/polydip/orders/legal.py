@@ -324,12 +324,21 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
     comp_mask, comp_shore = g.comp_mask, g.comp_shore
     cache: dict[tuple[int, int, int], ArmyConvoys] = m.memo.setdefault("army_convoys", {})
     units = pos.units
-    # armies that may be convoyed: (unit index, what it may do by convoy)
+    army_index, fleet_index = t.army_index, t.fleet_index
+    # armies that may be convoyed: (unit index, what it may do by convoy); the fleets that
+    # may convoy, by province
     armies: list[tuple[int, ArmyConvoys]] = []
-    for i, u in enumerate(units):
-        k = u.kind
-        if not m.kind_convoyed[k] or (held and held[i]):
+    fleet_at: dict[int, list[int]] = {}
+    for i in range(len(units)):
+        if held and held[i]:
             continue
+        s = slots[i]
+        if fleet_index[s] >= 0:
+            fleet_at.setdefault(t.slot_prov[s], []).append(i)
+        if army_index[s] < 0:
+            continue
+        u = units[i]
+        k = u.kind
         o = loc_prov[u.loc]
         near = touch[o] & fmask
         if not near:
@@ -341,12 +350,12 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
                 shore |= comp_shore[c]
         # (the fleets standing in its province or on a shore it could reach change which
         # search finds the routes: kept apart)
-        key = (slots[i], comp, fmask & (shore | 1 << o))
+        key = (s, comp, fmask & (shore | 1 << o))
         e = cache.get(key)
         if e is None:
             if len(cache) > 100_000:  # bound the memory of long simulations
                 cache.clear()
-            e = cache[key] = _army_convoys(m, t, g, seas, slots[i], o, comp)
+            e = cache[key] = _army_convoys(m, t, g, seas, s, o, comp)
         if not e.dests:
             continue
         if limits and (u.power, k, u.loc) in limits:
@@ -354,7 +363,7 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
             keep = [j for j, q in enumerate(e.dests) if not limited(limits, u.power, k, u.loc, q)]
             if not keep:
                 continue
-            e = ArmyConvoys(t, slots[i], o, comp, [e.dests[j] for j in keep],
+            e = ArmyConvoys(t, s, o, comp, [e.dests[j] for j in keep],
                             [e.nec[j] for j in keep])
         armies.append((i, e))
     if not armies:
@@ -363,7 +372,6 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
     # province, army index, its convoys)
     into: dict[int, list[tuple[int, int, ArmyConvoys]]] = {}
     into_mask = 0
-    army_index = t.army_index
     for i, e in armies:
         codes = out[i]
         if codes is not None:
@@ -379,7 +387,7 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
             into_mask |= 1 << q
     # supports of those moves, not only by a convoy through the supporter (DATC 6.D.31)
     if into:
-        sc_mask, sc_base = t.sc_mask, t.sc_base
+        sc_mask, sc_base, n_prov = t.sc_mask, t.sc_base, m.n_prov
         for i in range(len(units)):
             s = slots[i]
             targets = sc_mask[s] & into_mask
@@ -398,20 +406,21 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
                 if mine is not None and q not in mine:
                     continue
                 base = bases[q]
+                if not on_route:
+                    codes.extend([base + a for o, a, _e in into[q] if o != p])
+                    continue
+                key = q * n_prov + p
                 for o, a, e in into[q]:
-                    if o != p and (not on_route or e.route_without(m, q, p)):
-                        codes.append(base + a)
+                    if o != p:
+                        ok = e.without.get(key)
+                        if ok is None:
+                            ok = e.route_without(m, q, p)
+                        if ok:
+                            codes.append(base + a)
     # convoys: a fleet necessary for some route of the army (DATC 4.E.1, 6.G.19)
-    fleet_at: dict[int, list[int]] = {}
-    for i, u in enumerate(units):
-        p = loc_prov[u.loc]
-        if out[i] is not None and m.kind_convoys[u.kind] and p in seas:
-            fleet_at.setdefault(p, []).append(i)
-    if not fleet_at:
-        return
-    convoy, fleet_index, n_army, n_dest = t.convoy, t.fleet_index, t.n_army, t.n_dest
+    convoy, n_army, n_dest = t.convoy, t.n_army, t.n_dest
     for _i, e in armies:
-        a = t.army_index[e.army]
+        a = army_index[e.army]
         for fp, dests in e.by_fleet:
             for f in fleet_at.get(fp, ()):
                 base = convoy + (fleet_index[slots[f]] * n_army + a) * n_dest
@@ -452,7 +461,7 @@ class ArmyConvoys:
     def route_without(self, m: Map, dest: int, p: int) -> bool:
         """Could the fleets convoy the army to `dest` without the fleet in province p?
         (FleetGeometry.route_without: only the fleets of `comp` can be on a route.)"""
-        key = dest * m.n_prov + p
+        key = dest * m.n_prov + p  # (read inline by _add_convoys)
         got = self.without.get(key)
         if got is None:
             usable = self.comp & ~(1 << p) & ~(1 << self.origin) & ~(1 << dest)
