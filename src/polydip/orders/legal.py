@@ -242,11 +242,9 @@ def movement_texts(m: Map, pos: Position, options: dict | None, t: OrderTable
     units = pos.units
     pair_texts, partners, hm_texts = t.pair_texts, t.partners, t.hold_and_moves_texts
     out: list[list[str] | None] = []
-    extra: list[list[int] | None] = []
     for i in range(len(units)):
         if held is not None and held[i]:
             out.append(None)
-            extra.append(None)
             continue
         s = slots[i]
         lst = list(hm_texts[s])
@@ -254,13 +252,9 @@ def movement_texts(m: Map, pos: Position, options: dict | None, t: OrderTable
         for p in partners[s] & placed:
             lst.extend(mine[p])
         out.append(lst)
-        extra.append([])
     seas = convoy_seas(m, units, pos)
     if seas:
-        _add_convoys(m, t, pos, slots, held, turn.closed, turn.limits, seas, extra)
-        for lst, codes in zip(out, extra, strict=True):
-            if codes:
-                lst.extend([texts[c] for c in codes])  # type: ignore[union-attr]
+        _add_convoys(m, t, pos, slots, held, turn.closed, turn.limits, seas, None, out)
     return out
 
 
@@ -311,8 +305,11 @@ def _moves_into(m: Map, v: Unit, closed: Closed, limits: Limits) -> frozenset[in
 
 def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
                  held: list[bool] | None, closed: Closed, limits: Limits,
-                 seas: frozenset[int], out: list[list[int] | None]) -> None:
-    """Convoyed moves ("VIA"), supports of moves only a convoy makes, and convoys.
+                 seas: frozenset[int], out: list[list[int] | None] | None,
+                 tout: list[list[str] | None] | None = None) -> None:
+    """Convoyed moves ("VIA"), supports of moves only a convoy makes, and convoys: their
+    codes added to each unit's list in `out`, or their texts to `tout` (then `out` is
+    None).
 
     What an army may do by convoy depends only on its slot and on the fleets of the
     components next to it (`ArmyConvoys`): that is kept per map, so a new position costs a
@@ -373,9 +370,10 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
     into: dict[int, list[tuple[int, int, ArmyConvoys]]] = {}
     into_mask = 0
     for i, e in armies:
-        codes = out[i]
-        if codes is not None:
-            codes.extend(e.via)
+        if tout is not None:
+            _texts_of(tout, i).extend(e.via_texts(t))
+        else:
+            _codes_of(out, i).extend(e.via)
         if closed:  # a move over an edge closed to it now could only be made by convoy
             direct = _moves_into(m, units[i], closed, {})
             far = [q for q in e.dests if q not in direct]
@@ -391,9 +389,9 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
         for i in range(len(units)):
             s = slots[i]
             targets = sc_mask[s] & into_mask
-            codes = out[i]
-            if not targets or codes is None:
+            if not targets or (held and held[i]):
                 continue
+            codes: list[int] = []
             u = units[i]
             p = loc_prov[u.loc]
             on_route = fmask >> p & 1  # a fleet that may be on the routes
@@ -409,22 +407,47 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
                 if not on_route:
                     codes.extend([base + a for o, a, _e in into[q] if o != p])
                     continue
-                key = q * n_prov + p
+                wkey = q * n_prov + p
                 for o, a, e in into[q]:
                     if o != p:
-                        ok = e.without.get(key)
+                        ok = e.without.get(wkey)
                         if ok is None:
                             ok = e.route_without(m, q, p)
                         if ok:
                             codes.append(base + a)
+            if not codes:
+                continue
+            if tout is not None:
+                texts = t.texts
+                _texts_of(tout, i).extend([texts[c] for c in codes])
+            else:
+                _codes_of(out, i).extend(codes)
     # convoys: a fleet necessary for some route of the army (DATC 4.E.1, 6.G.19)
     convoy, n_army, n_dest = t.convoy, t.n_army, t.n_dest
     for _i, e in armies:
         a = army_index[e.army]
         for fp, dests in e.by_fleet:
             for f in fleet_at.get(fp, ()):
-                base = convoy + (fleet_index[slots[f]] * n_army + a) * n_dest
-                out[f].extend([base + d for d in dests])  # type: ignore[union-attr]
+                if tout is not None:
+                    _texts_of(tout, f).extend(e.convoy_texts(t, slots[f]))
+                else:
+                    base = convoy + (fleet_index[slots[f]] * n_army + a) * n_dest
+                    _codes_of(out, f).extend([base + d for d in dests])
+
+
+def _codes_of(out: list[list[int] | None] | None, i: int) -> list[int]:
+    """The list of unit i (one that takes orders) in `_add_convoys`'s codes."""
+    assert out is not None
+    got = out[i]
+    assert got is not None
+    return got
+
+
+def _texts_of(out: list[list[str] | None], i: int) -> list[str]:
+    """The list of unit i (one that takes orders) in `_add_convoys`'s texts."""
+    got = out[i]
+    assert got is not None
+    return got
 
 
 class ArmyConvoys:
@@ -434,8 +457,8 @@ class ArmyConvoys:
     (`nec`; `by_fleet`: per fleet province, the destination indices it may convoy the army
     to), and whether a route avoids a given fleet (`route_without`, kept as asked)."""
 
-    __slots__ = ("army", "by_fleet", "comp", "dests", "far", "nec", "origin", "via",
-                 "without")
+    __slots__ = ("_convoy_texts", "_via_texts", "army", "by_fleet", "comp", "dests", "far",
+                 "nec", "origin", "via", "without")
 
     def __init__(self, t: OrderTable, army: int, origin: int, comp: int, dests: list[int],
                  nec: list[int]) -> None:
@@ -457,6 +480,32 @@ class ArmyConvoys:
                 fleets.setdefault(f, []).append(dest_index[q])
         self.by_fleet: list[tuple[int, list[int]]] = sorted(fleets.items())
         self.without: dict[int, bool] = {}
+        self._via_texts: list[str] | None = None
+        self._convoy_texts: dict[int, list[str]] = {}
+
+    def via_texts(self, t: OrderTable) -> list[str]:
+        """The texts of `via` (made once)."""
+        got = self._via_texts
+        if got is None:
+            texts = t.texts
+            got = self._via_texts = [texts[c] for c in self.via]
+        return got
+
+    def convoy_texts(self, t: OrderTable, fleet: int) -> list[str]:
+        """The texts of the convoys of this army by the fleet in slot `fleet` (made once
+        per fleet slot)."""
+        got = self._convoy_texts.get(fleet)
+        if got is None:
+            fp = t.slot_prov[fleet]
+            base = (t.convoy + (t.fleet_index[fleet] * t.n_army + t.army_index[self.army])
+                    * t.n_dest)
+            texts = t.texts
+            got = []
+            for p, dests in self.by_fleet:
+                if p == fp:
+                    got = [texts[base + d] for d in dests]
+            self._convoy_texts[fleet] = got
+        return got
 
     def route_without(self, m: Map, dest: int, p: int) -> bool:
         """Could the fleets convoy the army to `dest` without the fleet in province p?
