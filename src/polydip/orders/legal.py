@@ -487,8 +487,7 @@ class ArmyConvoys:
         """The texts of `via` (made once)."""
         got = self._via_texts
         if got is None:
-            texts = t.texts
-            got = self._via_texts = [texts[c] for c in self.via]
+            got = self._via_texts = [t.via_text(self.army, q) for q in self.dests]
         return got
 
     def convoy_texts(self, t: OrderTable, fleet: int) -> list[str]:
@@ -497,13 +496,11 @@ class ArmyConvoys:
         got = self._convoy_texts.get(fleet)
         if got is None:
             fp = t.slot_prov[fleet]
-            base = (t.convoy + (t.fleet_index[fleet] * t.n_army + t.army_index[self.army])
-                    * t.n_dest)
-            texts = t.texts
+            provs = t.dest_provs
             got = []
             for p, dests in self.by_fleet:
                 if p == fp:
-                    got = [texts[base + d] for d in dests]
+                    got = [t.convoy_text(fleet, self.army, provs[d]) for d in dests]
             self._convoy_texts[fleet] = got
         return got
 

@@ -358,15 +358,22 @@ class OrderTable:
             return f"{st[s]} R {m.loc_name[d]}"
         if fam == "VIA":
             a, q = divmod(code - self.via, self.n_dest)
-            return f"{st[self.army_slots[a]]} - {m.prov_abbr[self.dest_provs[q]]} VIA"
+            return self.via_text(self.army_slots[a], self.dest_provs[q])
         if fam == "CONVOY":
             fa, q = divmod(code - self.convoy, self.n_dest)
             f, a = divmod(fa, self.n_army)
-            return (f"{st[self.fleet_slots[f]]} C {st[self.army_slots[a]]} - "
-                    f"{m.prov_abbr[self.dest_provs[q]]}")
+            return self.convoy_text(self.fleet_slots[f], self.army_slots[a], self.dest_provs[q])
         sr, a = divmod(code - self.support_convoyed, self.n_army)
         s, q = self.sr_items[sr]
         return f"{st[s]} S {st[self.army_slots[a]]} - {m.prov_abbr[q]}"
+
+    def via_text(self, a: int, q: int) -> str:
+        """The text of army slot a moving by convoy to province q (`via_code`)."""
+        return f"{self.slot_text[a]} - {self.m.prov_abbr[q]} VIA"
+
+    def convoy_text(self, f: int, a: int, q: int) -> str:
+        """The text of fleet slot f convoying army slot a to province q (`convoy_code`)."""
+        return f"{self.slot_text[f]} C {self.slot_text[a]} - {self.m.prov_abbr[q]}"
 
     def _enumerated_texts(self) -> dict[int, str]:
         """code -> text of every code of the enumerated families (see the module doc)."""
