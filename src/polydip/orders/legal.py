@@ -72,6 +72,7 @@ def legal_orders(m: Map, pos: Position, power: int | None = None,
                 out[t.slot_text[t.slot_of[d.kind][d.loc]]] = [texts[c] for c in codes]
     else:
         counts = adjustment_counts(m, pos)
+        rules = m.rules if m.rules else None
         for pw in range(len(m.powers)) if power is None else [power]:
             if counts[pw] > 0:
                 for prov, codes in build_codes(m, pos, pw, t):
@@ -81,8 +82,8 @@ def legal_orders(m: Map, pos: Position, power: int | None = None,
                     if u.power == pw:
                         s = t.slot_of[u.kind][u.loc]
                         out[t.slot_text[s]] = [texts[t.disband + s]]
-            if m.rules and counts[pw] > 0:  # in place of a build (a canal build)
-                for place, lst in m.rules.more_adjustments(m, pos, pw).items():
+            if rules is not None and counts[pw] > 0:  # in place of a build (a canal build)
+                for place, lst in rules.more_adjustments(m, pos, pw).items():
                     have = out.setdefault(place, [])
                     have.extend(x for x in lst if x not in have)
     return out
@@ -539,16 +540,15 @@ def build_codes(m: Map, pos: Position, power: int, t: OrderTable | None = None
     """(build site, codes of the builds there and WAIVE) for a power that may build."""
     if t is None:
         t = order_table(m)
+    rules = m.rules if m.rules else None
+    build_at = t.build_at
     out = []
     for prov in build_sites(m, pos, power):
-        codes = []
-        for k in range(len(m.kinds)):
-            if m.rules and not m.rules.may_build(m, pos, power, k, prov):
+        codes: list[int] = []
+        for k, cs in build_at[prov]:
+            if rules is not None and not rules.may_build(m, pos, power, k, prov):
                 continue
-            if m.kind_coastal[k] and m.prov_coast_locs[prov]:
-                locs = [c for c in m.prov_coast_locs[prov] if m.occupy[k][c]]
-            else:
-                locs = [prov] if m.occupy[k][prov] else []
-            codes += [t.build + t.slot_of[k][c] for c in locs]
-        out.append((prov, [*codes, t.waive]))
+            codes.extend(cs)
+        codes.append(t.waive)
+        out.append((prov, codes))
     return out

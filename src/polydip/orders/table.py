@@ -159,6 +159,19 @@ class OrderTable:
         bases.append(self.build)
         self.waive = self.build + n
         bases.append(self.waive)
+        # per province: (kind, the BUILD codes of that kind there: its coasts for a kind
+        # that stands on coasts, else the province), kinds with none left out
+        self.build_at: list[list[tuple[int, tuple[int, ...]]]] = []
+        for prov in range(m.n_prov):
+            kinds: list[tuple[int, tuple[int, ...]]] = []
+            for k in range(nk):
+                if m.kind_coastal[k] and m.prov_coast_locs[prov]:
+                    locs = [c for c in m.prov_coast_locs[prov] if m.occupy[k][c]]
+                else:
+                    locs = [prov] if m.occupy[k][prov] else []
+                if locs:
+                    kinds.append((k, tuple(self.build + self.slot_of[k][c] for c in locs)))
+            self.build_at.append(kinds)
         # ---- computed families -----------------------------------------------------------
         self.retreat = self.waive + 1
         bases.append(self.retreat)
