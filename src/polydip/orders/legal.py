@@ -362,7 +362,7 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
             if not keep:
                 continue
             e = ArmyConvoys(t, s, o, comp, [e.dests[j] for j in keep],
-                            [e.nec[j] for j in keep])
+                            [e.nec[j] for j in keep], [e.routes[j] for j in keep])
         armies.append((i, e))
     if not armies:
         return
@@ -459,22 +459,25 @@ class ArmyConvoys:
     to), and whether a route avoids a given fleet (`route_without`, kept as asked)."""
 
     __slots__ = ("_convoy_texts", "_via_texts", "army", "by_fleet", "comp", "dests", "far",
-                 "nec", "origin", "via", "without")
+                 "nec", "on_routes", "origin", "routes", "via", "without")
 
     def __init__(self, t: OrderTable, army: int, origin: int, comp: int, dests: list[int],
-                 nec: list[int]) -> None:
+                 nec: list[int], routes: list[int]) -> None:
         m = t.m
         self.army = army
         self.origin = origin
         self.comp = comp
         self.dests = dests
         self.nec = nec
+        self.routes = routes  # per destination, the fleets on some route (FleetGeometry)
         dest_index = t.dest_index
         base = t.via + t.army_index[army] * t.n_dest
         self.via = [base + dest_index[q] for q in dests]
         k, loc = t.slots[army]
         direct = m.reach_prov[k][loc]
         self.far = [q for q in dests if q not in direct]
+        self.on_routes: dict[int, int] = {q: r for q, r in zip(dests, routes, strict=True)
+                                          if q not in direct}
         fleets: dict[int, list[int]] = {}
         for q, n in zip(dests, nec, strict=True):
             for f in bits(n):
@@ -511,8 +514,15 @@ class ArmyConvoys:
         key = dest * m.n_prov + p  # (read inline by _add_convoys)
         got = self.without.get(key)
         if got is None:
-            usable = self.comp & ~(1 << p) & ~(1 << self.origin) & ~(1 << dest)
-            got = self.without[key] = route_exists_mask(m, self.origin, dest, usable)
+            on = self.on_routes.get(dest)
+            if on is None:
+                on = self.routes[self.dests.index(dest)]
+            if not on >> p & 1:  # not on any route: a route avoids it, if there is one
+                got = on != 0
+            else:
+                usable = self.comp & ~(1 << p) & ~(1 << self.origin) & ~(1 << dest)
+                got = route_exists_mask(m, self.origin, dest, usable)
+            self.without[key] = got
         return got
 
 
@@ -520,8 +530,8 @@ def _army_convoys(m: Map, t: OrderTable, g: FleetGeometry, seas: frozenset[int],
                   origin: int, comp: int) -> ArmyConvoys:
     k = t.slots[army][0]
     dests = bits(g.reach(origin) & m.occupy_mask[k])
-    return ArmyConvoys(t, army, origin, comp, dests,
-                       [necessary_mask(m, origin, q, seas, g) for q in dests])
+    nec = [necessary_mask(m, origin, q, seas, g) for q in dests]
+    return ArmyConvoys(t, army, origin, comp, dests, nec, [g.routes(origin, q) for q in dests])
 
 
 def retreat_codes(m: Map, pos: Position, t: OrderTable | None = None) -> list[list[int]]:
