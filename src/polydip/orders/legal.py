@@ -271,6 +271,7 @@ def _special_unit(m: Map, t: OrderTable, pos: Position, i: int, s: int, closed: 
                    if not limited(limits, u.power, k, loc, loc_prov[d])]
     mine = support_reach(m, k, loc, u.power, closed)
     own = loc_prov[loc]
+    sm_code = t.sm_code()
     # the other units taking orders, by slot (several on one slot in an open space)
     movers: dict[int, list[Unit]] = {}
     for j, v in enumerate(pos.units):
@@ -290,7 +291,7 @@ def _special_unit(m: Map, t: OrderTable, pos: Position, i: int, s: int, closed: 
             theirs |= _moves_into(m, v, closed, limits)
         for q in sorted(theirs & mine):
             if q != own and q != vp:
-                codes.append(t.sm_code[(s, p, q)])
+                codes.append(sm_code[(s, p, q)])
     return codes
 
 

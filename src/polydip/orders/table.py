@@ -124,28 +124,35 @@ class OrderTable:
         # per supporter: supported slot -> the codes of its supports (hold first, then the
         # moves by target province); slots with none are left out
         self.pair: list[dict[int, tuple[int, ...]]] = []
-        self.sm_code: dict[tuple[int, int, int], int] = {}
+        # the slots in each province or next to it
+        around: dict[int, set[int]] = {}
+        for q in set().union(*sbase) if sbase else ():
+            got: set[int] = set(in_prov.get(q, ()))
+            for q2 in m.prov_neighbours[q]:
+                got.update(in_prov.get(q2, ()))
+            around[q] = got
+        sm_items, slot_prov, open_space = self.sm_items, self.slot_prov, m.open_space
         for s in range(n):
-            own = self.slot_prov[s]
+            own = slot_prov[s]
             mine = sbase[s]
             near: set[int] = set()
             for q in mine:
-                for q2 in (q, *m.prov_neighbours[q]):
-                    near.update(in_prov.get(q2, ()))
+                near |= around[q]
+            held_s = self.sh_code[s]
             pairs: dict[int, tuple[int, ...]] = {}
             for t in sorted(near):
-                if t == s and not m.open_space[own]:
+                if t == s and not open_space[own]:
                     continue
-                codes = [self.sh_code[s][t]] if t in self.sh_code[s] else []
+                codes = [held_s[t]] if t in held_s else []
+                tp = slot_prov[t]
                 for q in sorted(reach[t] & mine):
-                    if q != own and q != self.slot_prov[t]:
-                        code = self.support_move + len(self.sm_items)
-                        self.sm_items.append((s, t, q))
-                        self.sm_code[(s, t, q)] = code
-                        codes.append(code)
+                    if q != own and q != tp:
+                        codes.append(self.support_move + len(sm_items))
+                        sm_items.append((s, t, q))
                 if codes:
                     pairs[t] = tuple(codes)
             self.pair.append(pairs)
+        self._sm_code: dict[tuple[int, int, int], int] | None = None
         # per supporter: supported slot -> the code of the support to hold the map's rules
         # allow (`pair` likewise holds only the supports they allow)
         self.sh_legal: list[dict[int, int]] = self.sh_code
@@ -251,6 +258,14 @@ class OrderTable:
 
     # ---- encoding ------------------------------------------------------------------------
 
+    def sm_code(self) -> dict[tuple[int, int, int], int]:
+        """(supporter, supported, target province) -> SUPPORT_MOVE code (made on first use)."""
+        got = self._sm_code
+        if got is None:
+            base = self.support_move
+            got = self._sm_code = {item: base + j for j, item in enumerate(self.sm_items)}
+        return got
+
     def slot(self, kind: int, loc: int) -> int:
         return self.slot_of[kind][loc]
 
@@ -287,7 +302,7 @@ class OrderTable:
         family it belongs to (-1: no such order on this map)."""
         if q < 0:
             return self.sh_code[s].get(t, -1)
-        code = self.sm_code.get((s, t, q), -1)
+        code = self.sm_code().get((s, t, q), -1)
         if (code < 0 and self.army_index[t] >= 0 and q in self.support_list[s]
                 and q != self.slot_prov[s] and q != self.slot_prov[t]):
             code = self.support_convoyed_code(s, t, q)
