@@ -32,8 +32,8 @@ from polydip.adjudication.convoy import (
     FleetGeometry,
     bits,
     geometry,
-    necessary_mask,
     route_exists_mask,
+    routes_and_necessary,
 )
 from polydip.adjudication.legality import (
     Closed,
@@ -354,7 +354,7 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
         if e is None:
             if len(cache) > 100_000:  # bound the memory of long simulations
                 cache.clear()
-            e = cache[key] = _army_convoys(m, t, g, seas, s, o, comp)
+            e = cache[key] = _army_convoys(m, t, g, s, o, comp)
         if not e.dests:
             continue
         if limits and (u.power, k, u.loc) in limits:
@@ -527,12 +527,12 @@ class ArmyConvoys:
         return got
 
 
-def _army_convoys(m: Map, t: OrderTable, g: FleetGeometry, seas: frozenset[int], army: int,
-                  origin: int, comp: int) -> ArmyConvoys:
+def _army_convoys(m: Map, t: OrderTable, g: FleetGeometry, army: int, origin: int,
+                  comp: int) -> ArmyConvoys:
     k = t.slots[army][0]
     dests = bits(g.reach(origin) & m.occupy_mask[k])
-    nec = [necessary_mask(m, origin, q, seas, g) for q in dests]
-    return ArmyConvoys(t, army, origin, comp, dests, nec, [g.routes(origin, q) for q in dests])
+    routes, nec = routes_and_necessary(m, origin, dests, g)
+    return ArmyConvoys(t, army, origin, comp, dests, nec, routes)
 
 
 def retreat_codes(m: Map, pos: Position, t: OrderTable | None = None) -> list[list[int]]:
