@@ -225,9 +225,9 @@ class OrderTable:
         # texts of the enumerated families are made now (strings only: a few ms)
         self.orders: dict[int, Order] = Lazy(self._make)
         self.texts: dict[int, str] = Lazy(self.text)
-        self.texts.update(self._enumerated_texts())
+        texts = self._enumerated_texts()
+        self.texts.update(texts)
         # the same lists as texts (legal orders read them where nothing changes them now)
-        texts = self.texts
         self.hold_and_moves_texts: list[tuple[str, ...]] = [
             tuple([texts[c] for c in codes]) for codes in self.hold_and_moves]
         self.pair_texts: list[dict[int, tuple[str, ...]]] = [
