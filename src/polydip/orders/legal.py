@@ -12,10 +12,13 @@ so are moves a rule forbids a unit now (`move_limits`) and supports the map's ru
 (Map.support_reach, Map.no_hold_support).
 
 Speed: what depends only on the map is in the order table — a unit's hold and moves, and for
-each pair of unit slots the supports one may give the other — so a position costs a lookup
-per pair of neighbouring units, and the convoys, answered from one convoy geometry per set of
-fleets on the board (adjudication/convoy.py). Rules that close passages or limit moves for
-a turn take a slower path per unit (`_special_unit`); the standard game never does.
+each pair of unit slots the supports one may give the other, as codes and as texts — so a
+position costs a lookup per pair of neighbouring units (the string lists are extended with
+the table's texts, `movement_texts`), and the convoys. What an army may do by convoy depends
+only on its slot and the fleet components next to it (`ArmyConvoys`, kept per map under
+that key, so positions whose fleets changed elsewhere reuse it; answered from the convoy
+geometry, adjudication/convoy.py). Rules that close passages or limit moves for a turn
+take a slower path per unit (`_special_unit`); the standard game never does.
 
 Orders that exist only where a rule adds them — attacks in attack spaces (orders/attack.py),
 a move to another coast of the unit's own province (`Map.coast_change`), what a rule adds
@@ -352,7 +355,7 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
         key = (s, comp, fmask & (shore | 1 << o))
         e = cache.get(key)
         if e is None:
-            if len(cache) > 100_000:  # bound the memory of long simulations
+            if len(cache) > 10_000:  # bound the memory of long simulations (a few KB each)
                 cache.clear()
             e = cache[key] = _army_convoys(m, t, g, s, o, comp)
         if not e.dests:
