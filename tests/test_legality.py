@@ -362,3 +362,44 @@ def test_the_comparison_sees_a_disagreement() -> None:
         finally:
             globals()["legal_orders"] = real
         assert any(p.startswith(words) for p in problems), fake.__name__
+
+
+# ---- the caches of legal orders (orders/legal.py) ----------------------------------------
+
+def related_positions(m: Map, rng: random.Random, n: int) -> list[Position]:
+    """A random position and n others made from it by taking a few units away: armies
+    stay on their places while the fleets around them change, so what legal orders keep
+    per army and fleet component (`ArmyConvoys`) is met again in other positions."""
+    base = random_position(m, rng, 0.6)
+    out = [base]
+    for _ in range(n):
+        keep = [u for u in base.units if rng.random() > 0.25]
+        out.append(Position(base.phase, keep, base.owners, [], frozenset(), base.homes,
+                            None, base.extra))
+    return out
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_cached_legal_orders_are_those_made_afresh(variant: str, seed: int) -> None:
+    """Listing a position after others (the convoy options of each army kept per map by
+    its fleet components, the texts of those orders) gives the same lists, in the same
+    order, as listing it with every cache emptied; and the lists read from the order
+    table's texts begin with the texts of the codes the integer fast path gets (orders
+    beyond the table, `variant_orders`, come after them)."""
+    from polydip.orders.legal import movement_codes
+    from polydip.orders.table import order_table
+
+    m = get_map(variant)
+    options = dict(m.variant.options)
+    positions = related_positions(m, random.Random(seed), 12)
+    m.memo.clear()
+    kept = [legal_orders(m, pos, options=options) for pos in positions]
+    t = order_table(m)
+    for pos, got in zip(positions, kept, strict=True):
+        m.memo.clear()
+        assert legal_orders(m, pos, options=options) == got
+        codes = movement_codes(m, pos, options, t)
+        by_unit = {m.unit_str(u.kind, u.loc): [t.texts[c] for c in cs]
+                   for u, cs in zip(pos.units, codes, strict=True) if cs is not None}
+        assert {u: got[u][:len(lst)] for u, lst in by_unit.items()} == by_unit

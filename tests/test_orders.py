@@ -229,3 +229,39 @@ def test_fleets_on_routes_from_the_block_cut_tree_match_a_brute_force_search(var
             assert set(bits(g.routes(s, t))) == found, (sorted(fleets), s, t)
             chains += len(found) >= 2
     assert chains >= 20
+
+
+@pytest.mark.parametrize("variant", sorted(builtin_names()))
+def test_routes_and_necessary_of_one_origin_at_once_match_one_destination_at_a_time(
+        variant) -> None:
+    """Legal orders ask for an army's routes and necessary fleets to every destination in one
+    call (convoy.routes_and_necessary, which reads what depends on the origin once); the
+    answers are those of FleetGeometry.routes and necessary_mask asked one at a time, each
+    with the per-map caches emptied, for random sets of fleets."""
+    import random
+
+    from polydip.adjudication.convoy import (
+        FleetGeometry,
+        bits,
+        necessary_mask,
+        routes_and_necessary,
+    )
+
+    m = Game.new(variant).map
+    touch = m.convoy_touch
+    seas = [p for p in range(m.n_prov) if m.convoy_prov[p]]
+    coasts = [p for p in range(m.n_prov) if touch[p] and not m.convoy_prov[p]]
+    rng = random.Random(3)
+    nonempty = 0
+    for _ in range(30):
+        fleets = frozenset(rng.sample(seas, rng.randint(1, min(len(seas), 14))))
+        for origin in rng.sample(coasts, min(len(coasts), 6)):
+            dests = bits(FleetGeometry(m, fleets).reach(origin))
+            m.memo.clear()
+            routes, necs = routes_and_necessary(m, origin, dests, FleetGeometry(m, fleets))
+            for q, r, n in zip(dests, routes, necs, strict=True):
+                m.memo.clear()
+                g = FleetGeometry(m, fleets)
+                assert (r, n) == (g.routes(origin, q), necessary_mask(m, origin, q, fleets, g))
+                nonempty += r != 0
+    assert nonempty >= 20

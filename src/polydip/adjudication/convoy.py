@@ -458,6 +458,63 @@ def necessary_mask(m: Map, origin: int, dest: int, seas: frozenset[int],
     return got
 
 
+def routes_and_necessary(m: Map, origin: int, dests: list[int], g: FleetGeometry
+                         ) -> tuple[list[int], list[int]]:
+    """For each destination, `g.routes(origin, dest)` and `necessary_mask` (the same
+    answers, found together for one origin: what depends only on the origin is read
+    once)."""
+    routes: list[int] = []
+    necs: list[int] = []
+    tm = m.convoy_touch_mask
+    fmask = g.fmask
+    memo: dict = m.memo.setdefault("convoy_necessary", {})
+    route_memo: dict = m.memo.setdefault("convoy_routes", {})
+    t_origin = tm[origin]
+    degree = len(m.convoy_touch_set[origin])
+    # the components next to the origin, with their fleets next to it
+    near = [(cm, t_origin & cm) for cm in g.comp_mask if t_origin & cm]
+    for q in dests:
+        key = (origin, q)
+        cand = g._routes.get(key)
+        if cand is None:
+            if fmask >> origin & 1 or fmask >> q & 1:
+                cand = g.routes(origin, q)
+            else:
+                cand = 0
+                t_dest = tm[q]
+                for cm, eo in near:
+                    ed = t_dest & cm
+                    if not ed:
+                        continue
+                    ends = eo | ed
+                    if ends & (ends - 1) == 0:  # one fleet next to both ends
+                        cand |= ends
+                        continue
+                    rkey = (cm, eo, ed)
+                    got = route_memo.get(rkey)
+                    if got is None:
+                        if len(route_memo) > 200_000:
+                            route_memo.clear()
+                        got = route_memo[rkey] = block_tree(m, cm).subtree(bits(ends))
+                    cand |= got
+                g._routes[key] = cand
+        nec = g.necessary.get(key)
+        if nec is None:
+            if cand & (cand - 1) == 0:  # none or one
+                nec = cand
+            else:
+                mkey = (cand, t_origin & cand, tm[q] & cand, degree)
+                nec = memo.get(mkey)
+                if nec is None:
+                    if len(memo) > 200_000:
+                        memo.clear()
+                    nec = memo[mkey] = _necessary(m, origin, q, cand)
+            g.necessary[key] = nec
+        routes.append(cand)
+        necs.append(nec)
+    return routes, necs
+
+
 class _Search:
     """The state of one search for routes without shortcuts."""
 

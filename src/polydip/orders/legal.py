@@ -12,10 +12,13 @@ so are moves a rule forbids a unit now (`move_limits`) and supports the map's ru
 (Map.support_reach, Map.no_hold_support).
 
 Speed: what depends only on the map is in the order table — a unit's hold and moves, and for
-each pair of unit slots the supports one may give the other — so a position costs a lookup
-per pair of neighbouring units, and the convoys, answered from one convoy geometry per set of
-fleets on the board (adjudication/convoy.py). Rules that close passages or limit moves for
-a turn take a slower path per unit (`_special_unit`); the standard game never does.
+each pair of unit slots the supports one may give the other, as codes and as texts — so a
+position costs a lookup per pair of neighbouring units (the string lists are extended with
+the table's texts, `movement_texts`), and the convoys. What an army may do by convoy depends
+only on its slot and the fleet components next to it (`ArmyConvoys`, kept per map under
+that key, so positions whose fleets changed elsewhere reuse it; answered from the convoy
+geometry, adjudication/convoy.py). Rules that close passages or limit moves for a turn
+take a slower path per unit (`_special_unit`); the standard game never does.
 
 Orders that exist only where a rule adds them — attacks in attack spaces (orders/attack.py),
 a move to another coast of the unit's own province (`Map.coast_change`), what a rule adds
@@ -28,7 +31,13 @@ and the adjustment branch; the integer fast path does not list them (docs/fastpa
 from __future__ import annotations
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
-from polydip.adjudication.convoy import bits, geometry, necessary_mask
+from polydip.adjudication.convoy import (
+    FleetGeometry,
+    bits,
+    geometry,
+    route_exists_mask,
+    routes_and_necessary,
+)
 from polydip.adjudication.legality import (
     Closed,
     Limits,
@@ -54,10 +63,10 @@ def legal_orders(m: Map, pos: Position, power: int | None = None,
     out: dict[str, list[str]] = {}
     typ = pos.phase.type
     if typ == "M":
-        units = pos.units
-        for u, codes in zip(units, movement_codes(m, pos, options, t), strict=True):
-            if codes is not None and (power is None or u.power == power):
-                out[t.slot_text[t.slot_of[u.kind][u.loc]]] = [texts[c] for c in codes]
+        slot_text, slot_of = t.slot_text, t.slot_of
+        for u, lst in zip(pos.units, movement_texts(m, pos, options, t), strict=True):
+            if lst is not None and (power is None or u.power == power):
+                out[slot_text[slot_of[u.kind][u.loc]]] = lst
         if has_variant_orders(m):
             variant_orders(m, pos, power, options, out)
     elif typ == "R":
@@ -66,6 +75,7 @@ def legal_orders(m: Map, pos: Position, power: int | None = None,
                 out[t.slot_text[t.slot_of[d.kind][d.loc]]] = [texts[c] for c in codes]
     else:
         counts = adjustment_counts(m, pos)
+        rules = m.rules if m.rules else None
         for pw in range(len(m.powers)) if power is None else [power]:
             if counts[pw] > 0:
                 for prov, codes in build_codes(m, pos, pw, t):
@@ -75,8 +85,8 @@ def legal_orders(m: Map, pos: Position, power: int | None = None,
                     if u.power == pw:
                         s = t.slot_of[u.kind][u.loc]
                         out[t.slot_text[s]] = [texts[t.disband + s]]
-            if m.rules and counts[pw] > 0:  # in place of a build (a canal build)
-                for place, lst in m.rules.more_adjustments(m, pos, pw).items():
+            if rules is not None and counts[pw] > 0:  # in place of a build (a canal build)
+                for place, lst in rules.more_adjustments(m, pos, pw).items():
                     have = out.setdefault(place, [])
                     have.extend(x for x in lst if x not in have)
     return out
@@ -146,28 +156,49 @@ def variant_orders(m: Map, pos: Position, power: int | None, options: dict | Non
                     have.append(o)
 
 
+class _Turn:
+    """What a movement position's legal orders depend on beyond the map: the passages
+    closed and the moves limited now, the units' slots, the units a rule holds."""
+
+    __slots__ = ("closed", "held", "held_slots", "limits", "placed", "slots")
+
+    def __init__(self, m: Map, t: OrderTable, pos: Position, options: dict | None) -> None:
+        self.closed: Closed = {}
+        self.limits: Limits = {}
+        if m.rules:
+            self.closed = closed_passages(m, pos, options or {})
+            self.limits = move_limits(m, pos)
+        units = pos.units
+        slot_of = t.slot_of
+        self.slots: list[int] = [slot_of[u.kind][u.loc] for u in units]
+        holds = m.rules.unit_holds if m.rules and m.rules.has_holds else None
+        # units a rule holds: no orders of their own, supported only in holding, never
+        # convoyed
+        self.held: list[bool] | None = ([holds(m, pos, u) for u in units] if holds is not None
+                                        else None)
+        self.placed: set[int] = set(self.slots)
+        self.held_slots: set[int] = set()
+        held, slots = self.held, self.slots
+        if held is not None and any(held):
+            self.held_slots = ({s for s, h in zip(slots, held, strict=True) if h}
+                               - {s for s, h in zip(slots, held, strict=True) if not h})
+
+    def plain(self, m: Map) -> bool:
+        """Whether every unit's orders but its convoys are read from the order table as
+        they are: nothing closed or limited now, no unit held, no open space."""
+        return not (self.closed or self.limits or self.held_slots or m.has_open_spaces)
+
+
 def movement_codes(m: Map, pos: Position, options: dict | None = None,
                    t: OrderTable | None = None) -> list[list[int] | None]:
     """Per unit of `pos.units`, the codes of its legal orders (None: a unit a rule holds,
     which takes no orders)."""
     if t is None:
         t = order_table(m)
-    closed: Closed = {}
-    limits: Limits = {}
-    if m.rules:
-        closed = closed_passages(m, pos, options or {})
-        limits = move_limits(m, pos)
+    turn = _Turn(m, t, pos, options)
+    closed, limits, held, held_slots = turn.closed, turn.limits, turn.held, turn.held_slots
+    slots, placed = turn.slots, turn.placed
     units = pos.units
-    slot_of = t.slot_of
-    slots = [slot_of[u.kind][u.loc] for u in units]
-    holds = m.rules.unit_holds if m.rules and m.rules.has_holds else None
-    # units a rule holds: no orders of their own, supported only in holding, never convoyed
-    held = [holds(m, pos, u) for u in units] if holds is not None else None
-    placed = set(slots)
-    held_slots: set[int] = set()
-    if held is not None and any(held):
-        held_slots = ({s for s, h in zip(slots, held, strict=True) if h}
-                      - {s for s, h in zip(slots, held, strict=True) if not h})
     out: list[list[int] | None] = []
     pair, partners, hold_and_moves, sh_legal = t.pair, t.partners, t.hold_and_moves, t.sh_legal
     stacked = m.has_open_spaces
@@ -201,6 +232,36 @@ def movement_codes(m: Map, pos: Position, options: dict | None = None,
     return out
 
 
+def movement_texts(m: Map, pos: Position, options: dict | None, t: OrderTable
+                   ) -> list[list[str] | None]:
+    """movement_codes as order strings. Where the order table's lists serve as they are
+    (`_Turn.plain`), a unit's hold, moves and supports are read from its lists of texts
+    (no code is looked up) and only the convoys' codes are turned into strings."""
+    turn = _Turn(m, t, pos, options)
+    texts = t.texts
+    if not turn.plain(m):
+        return [None if codes is None else [texts[c] for c in codes]
+                for codes in movement_codes(m, pos, options, t)]
+    held, slots, placed = turn.held, turn.slots, turn.placed
+    units = pos.units
+    pair_texts, partners, hm_texts = t.pair_texts, t.partners, t.hold_and_moves_texts
+    out: list[list[str] | None] = []
+    for i in range(len(units)):
+        if held is not None and held[i]:
+            out.append(None)
+            continue
+        s = slots[i]
+        lst = list(hm_texts[s])
+        mine = pair_texts[s]
+        for p in partners[s] & placed:
+            lst.extend(mine[p])
+        out.append(lst)
+    seas = convoy_seas(m, units, pos)
+    if seas:
+        _add_convoys(m, t, pos, slots, held, turn.closed, turn.limits, seas, None, out)
+    return out
+
+
 def _special_unit(m: Map, t: OrderTable, pos: Position, i: int, s: int, closed: Closed,
                   limits: Limits, held_slots: set[int], held: list[bool] | None) -> list[int]:
     """The orders of a unit where a rule closes passages (rules/controlled_passages.py) or
@@ -213,6 +274,7 @@ def _special_unit(m: Map, t: OrderTable, pos: Position, i: int, s: int, closed: 
                    if not limited(limits, u.power, k, loc, loc_prov[d])]
     mine = support_reach(m, k, loc, u.power, closed)
     own = loc_prov[loc]
+    sm_code = t.sm_code()
     # the other units taking orders, by slot (several on one slot in an open space)
     movers: dict[int, list[Unit]] = {}
     for j, v in enumerate(pos.units):
@@ -232,7 +294,7 @@ def _special_unit(m: Map, t: OrderTable, pos: Position, i: int, s: int, closed: 
             theirs |= _moves_into(m, v, closed, limits)
         for q in sorted(theirs & mine):
             if q != own and q != vp:
-                codes.append(t.sm_code[(s, p, q)])
+                codes.append(sm_code[(s, p, q)])
     return codes
 
 
@@ -248,83 +310,232 @@ def _moves_into(m: Map, v: Unit, closed: Closed, limits: Limits) -> frozenset[in
 
 def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
                  held: list[bool] | None, closed: Closed, limits: Limits,
-                 seas: frozenset[int], out: list[list[int] | None]) -> None:
-    """Convoyed moves ("VIA"), supports of moves only a convoy makes, and convoys."""
+                 seas: frozenset[int], out: list[list[int] | None] | None,
+                 tout: list[list[str] | None] | None = None) -> None:
+    """Convoyed moves ("VIA"), supports of moves only a convoy makes, and convoys: their
+    codes added to each unit's list in `out`, or their texts to `tout` (then `out` is
+    None).
+
+    What an army may do by convoy depends only on its slot and on the fleets of the
+    components next to it (`ArmyConvoys`): that is kept per map, so a new position costs a
+    lookup per army next to a fleet, and list extensions."""
     g = geometry(m, seas)
+    fmask = g.fmask
     loc_prov = m.loc_prov
+    touch = m.convoy_touch_mask
+    comp_mask, comp_shore = g.comp_mask, g.comp_shore
+    cache: dict[tuple[int, int, int], ArmyConvoys] = m.memo.setdefault("army_convoys", {})
     units = pos.units
-    # armies that may be convoyed: (unit index, province, destinations)
-    armies: list[tuple[int, int, list[int]]] = []
-    for i, u in enumerate(units):
+    army_index, fleet_index = t.army_index, t.fleet_index
+    # armies that may be convoyed: (unit index, what it may do by convoy); the fleets that
+    # may convoy, by province
+    armies: list[tuple[int, ArmyConvoys]] = []
+    fleet_at: dict[int, list[int]] = {}
+    for i in range(len(units)):
+        if held and held[i]:
+            continue
+        s = slots[i]
+        if fleet_index[s] >= 0:
+            fleet_at.setdefault(t.slot_prov[s], []).append(i)
+        if army_index[s] < 0:
+            continue
+        u = units[i]
         k = u.kind
-        p = loc_prov[u.loc]
-        if not m.kind_convoyed[k] or (held and held[i]):
+        o = loc_prov[u.loc]
+        near = touch[o] & fmask
+        if not near:
             continue
-        reach = g.reach(p) & m.occupy_mask[k]
-        if not reach:
+        comp = shore = 0
+        for c in range(len(comp_mask)):
+            if near & comp_mask[c]:
+                comp |= comp_mask[c]
+                shore |= comp_shore[c]
+        # (the fleets standing in its province or on a shore it could reach change which
+        # search finds the routes: kept apart)
+        key = (s, comp, fmask & (shore | 1 << o))
+        e = cache.get(key)
+        if e is None:
+            if len(cache) > 10_000:  # bound the memory of long simulations (a few KB each)
+                cache.clear()
+            e = cache[key] = _army_convoys(m, t, g, s, o, comp)
+        if not e.dests:
             continue
-        dests = bits(reach)
         if limits and (u.power, k, u.loc) in limits:
             # (a passage closed to it is no bar: a convoy does not cross it)
-            dests = [q for q in dests if not limited(limits, u.power, k, u.loc, q)]
-        if dests:
-            armies.append((i, p, dests))
+            keep = [j for j, q in enumerate(e.dests) if not limited(limits, u.power, k, u.loc, q)]
+            if not keep:
+                continue
+            e = ArmyConvoys(t, s, o, comp, [e.dests[j] for j in keep],
+                            [e.nec[j] for j in keep], [e.routes[j] for j in keep])
+        armies.append((i, e))
     if not armies:
         return
-    # moves there that no army could make without a convoy: destination -> (army, origin)
-    into: dict[int, list[tuple[int, int]]] = {}
-    via, n_dest, army_index, dest_index = t.via, t.n_dest, t.army_index, t.dest_index
-    n_army = t.n_army
-    for i, p, dests in armies:
-        a = slots[i]
-        codes = out[i]
-        base = via + army_index[a] * n_dest
-        if codes is not None:
-            codes.extend([base + dest_index[q] for q in dests])
-        # (a move over an edge closed to it now could only be made by convoy)
-        direct = (_moves_into(m, units[i], closed, {}) if closed
-                  else m.reach_prov[units[i].kind][units[i].loc])
-        for q in dests:
-            if q not in direct:
-                into.setdefault(q, []).append((a, p))
+    # moves there that no army could make without a convoy: destination -> (army's
+    # province, army index, its convoys)
+    into: dict[int, list[tuple[int, int, ArmyConvoys]]] = {}
+    into_mask = 0
+    for i, e in armies:
+        if tout is not None:
+            _texts_of(tout, i).extend(e.via_texts(t))
+        else:
+            _codes_of(out, i).extend(e.via)
+        if closed:  # a move over an edge closed to it now could only be made by convoy
+            direct = _moves_into(m, units[i], closed, {})
+            far = [q for q in e.dests if q not in direct]
+        else:
+            far = e.far
+        a = army_index[e.army]
+        for q in far:
+            into.setdefault(q, []).append((e.origin, a, e))
+            into_mask |= 1 << q
     # supports of those moves, not only by a convoy through the supporter (DATC 6.D.31)
     if into:
-        for i, u in enumerate(units):
-            codes = out[i]
-            if codes is None:
-                continue
+        sc_mask, sc_base, n_prov = t.sc_mask, t.sc_base, m.n_prov
+        for i in range(len(units)):
             s = slots[i]
+            targets = sc_mask[s] & into_mask
+            if not targets or (held and held[i]):
+                continue
+            codes: list[int] = []
+            u = units[i]
             p = loc_prov[u.loc]
-            mine = support_reach(m, u.kind, u.loc, u.power, closed)
-            targets = t.support_list[s]
-            for r in range(len(targets)):
-                q = targets[r]
-                if q in into and q != p and q in mine:
-                    base = t.support_convoyed + (t.sr_off[s] + r) * n_army
-                    for a, ap in into[q]:
-                        if ap != p and g.route_without(ap, q, p):
-                            codes.append(base + army_index[a])
+            on_route = fmask >> p & 1  # a fleet that may be on the routes
+            mine = support_reach(m, u.kind, u.loc, u.power, closed) if closed else None
+            bases = sc_base[s]
+            while targets:
+                low = targets & -targets
+                targets ^= low
+                q = low.bit_length() - 1
+                if mine is not None and q not in mine:
+                    continue
+                base = bases[q]
+                if not on_route:
+                    codes.extend([base + a for o, a, _e in into[q] if o != p])
+                    continue
+                wkey = q * n_prov + p
+                for o, a, e in into[q]:
+                    if o != p:
+                        ok = e.without.get(wkey)
+                        if ok is None:
+                            ok = e.route_without(m, q, p)
+                        if ok:
+                            codes.append(base + a)
+            if not codes:
+                continue
+            if tout is not None:
+                texts = t.texts
+                _texts_of(tout, i).extend([texts[c] for c in codes])
+            else:
+                _codes_of(out, i).extend(codes)
     # convoys: a fleet necessary for some route of the army (DATC 4.E.1, 6.G.19)
-    fleet_at: dict[int, list[int]] = {}
-    fleets = 0
-    for i, u in enumerate(units):
-        p = loc_prov[u.loc]
-        if out[i] is not None and m.kind_convoys[u.kind] and p in seas:
-            fleet_at.setdefault(p, []).append(i)
-            fleets |= 1 << p
-    if not fleets:
-        return
-    convoy, fleet_index = t.convoy, t.fleet_index
-    for i, p, dests in armies:
-        a = army_index[slots[i]]
-        for q in dests:
-            nec = necessary_mask(m, p, q, seas, g) & fleets
-            while nec:
-                low = nec & -nec
-                nec ^= low
-                for f in fleet_at[low.bit_length() - 1]:
-                    code = convoy + (fleet_index[slots[f]] * n_army + a) * n_dest + dest_index[q]
-                    out[f].append(code)  # type: ignore[union-attr]
+    convoy, n_army, n_dest = t.convoy, t.n_army, t.n_dest
+    for _i, e in armies:
+        a = army_index[e.army]
+        for fp, dests in e.by_fleet:
+            for f in fleet_at.get(fp, ()):
+                if tout is not None:
+                    _texts_of(tout, f).extend(e.convoy_texts(t, slots[f]))
+                else:
+                    base = convoy + (fleet_index[slots[f]] * n_army + a) * n_dest
+                    _codes_of(out, f).extend([base + d for d in dests])
+
+
+def _codes_of(out: list[list[int] | None] | None, i: int) -> list[int]:
+    """The list of unit i (one that takes orders) in `_add_convoys`'s codes."""
+    assert out is not None
+    got = out[i]
+    assert got is not None
+    return got
+
+
+def _texts_of(out: list[list[str] | None], i: int) -> list[str]:
+    """The list of unit i (one that takes orders) in `_add_convoys`'s texts."""
+    got = out[i]
+    assert got is not None
+    return got
+
+
+class ArmyConvoys:
+    """What an army in one slot may do by convoy with one set of fleet components next to
+    it (`comp`, a province bit mask): where it may be convoyed (`dests`, their VIA codes,
+    those it could not reach over an edge), which fleets are necessary for each route
+    (`nec`; `by_fleet`: per fleet province, the destination indices it may convoy the army
+    to), and whether a route avoids a given fleet (`route_without`, kept as asked)."""
+
+    __slots__ = ("_convoy_texts", "_via_texts", "army", "by_fleet", "comp", "dests", "far",
+                 "nec", "on_routes", "origin", "routes", "via", "without")
+
+    def __init__(self, t: OrderTable, army: int, origin: int, comp: int, dests: list[int],
+                 nec: list[int], routes: list[int]) -> None:
+        m = t.m
+        self.army = army
+        self.origin = origin
+        self.comp = comp
+        self.dests = dests
+        self.nec = nec
+        self.routes = routes  # per destination, the fleets on some route (FleetGeometry)
+        dest_index = t.dest_index
+        base = t.via + t.army_index[army] * t.n_dest
+        self.via = [base + dest_index[q] for q in dests]
+        k, loc = t.slots[army]
+        direct = m.reach_prov[k][loc]
+        self.far = [q for q in dests if q not in direct]
+        self.on_routes: dict[int, int] = {q: r for q, r in zip(dests, routes, strict=True)
+                                          if q not in direct}
+        fleets: dict[int, list[int]] = {}
+        for q, n in zip(dests, nec, strict=True):
+            for f in bits(n):
+                fleets.setdefault(f, []).append(dest_index[q])
+        self.by_fleet: list[tuple[int, list[int]]] = sorted(fleets.items())
+        self.without: dict[int, bool] = {}
+        self._via_texts: list[str] | None = None
+        self._convoy_texts: dict[int, list[str]] = {}
+
+    def via_texts(self, t: OrderTable) -> list[str]:
+        """The texts of `via` (made once)."""
+        got = self._via_texts
+        if got is None:
+            got = self._via_texts = [t.via_text(self.army, q) for q in self.dests]
+        return got
+
+    def convoy_texts(self, t: OrderTable, fleet: int) -> list[str]:
+        """The texts of the convoys of this army by the fleet in slot `fleet` (made once
+        per fleet slot)."""
+        got = self._convoy_texts.get(fleet)
+        if got is None:
+            fp = t.slot_prov[fleet]
+            provs = t.dest_provs
+            got = []
+            for p, dests in self.by_fleet:
+                if p == fp:
+                    got = [t.convoy_text(fleet, self.army, provs[d]) for d in dests]
+            self._convoy_texts[fleet] = got
+        return got
+
+    def route_without(self, m: Map, dest: int, p: int) -> bool:
+        """Could the fleets convoy the army to `dest` without the fleet in province p?
+        (FleetGeometry.route_without: only the fleets of `comp` can be on a route.)"""
+        key = dest * m.n_prov + p  # (read inline by _add_convoys)
+        got = self.without.get(key)
+        if got is None:
+            on = self.on_routes.get(dest)
+            if on is None:
+                on = self.routes[self.dests.index(dest)]
+            if not on >> p & 1:  # not on any route: a route avoids it, if there is one
+                got = on != 0
+            else:
+                usable = self.comp & ~(1 << p) & ~(1 << self.origin) & ~(1 << dest)
+                got = route_exists_mask(m, self.origin, dest, usable)
+            self.without[key] = got
+        return got
+
+
+def _army_convoys(m: Map, t: OrderTable, g: FleetGeometry, army: int, origin: int,
+                  comp: int) -> ArmyConvoys:
+    k = t.slots[army][0]
+    dests = bits(g.reach(origin) & m.occupy_mask[k])
+    routes, nec = routes_and_necessary(m, origin, dests, g)
+    return ArmyConvoys(t, army, origin, comp, dests, nec, routes)
 
 
 def retreat_codes(m: Map, pos: Position, t: OrderTable | None = None) -> list[list[int]]:
@@ -343,16 +554,15 @@ def build_codes(m: Map, pos: Position, power: int, t: OrderTable | None = None
     """(build site, codes of the builds there and WAIVE) for a power that may build."""
     if t is None:
         t = order_table(m)
+    rules = m.rules if m.rules else None
+    build_at = t.build_at
     out = []
     for prov in build_sites(m, pos, power):
-        codes = []
-        for k in range(len(m.kinds)):
-            if m.rules and not m.rules.may_build(m, pos, power, k, prov):
+        codes: list[int] = []
+        for k, cs in build_at[prov]:
+            if rules is not None and not rules.may_build(m, pos, power, k, prov):
                 continue
-            if m.kind_coastal[k] and m.prov_coast_locs[prov]:
-                locs = [c for c in m.prov_coast_locs[prov] if m.occupy[k][c]]
-            else:
-                locs = [prov] if m.occupy[k][prov] else []
-            codes += [t.build + t.slot_of[k][c] for c in locs]
-        out.append((prov, [*codes, t.waive]))
+            codes.extend(cs)
+        codes.append(t.waive)
+        out.append((prov, codes))
     return out

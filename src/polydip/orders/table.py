@@ -124,28 +124,35 @@ class OrderTable:
         # per supporter: supported slot -> the codes of its supports (hold first, then the
         # moves by target province); slots with none are left out
         self.pair: list[dict[int, tuple[int, ...]]] = []
-        self.sm_code: dict[tuple[int, int, int], int] = {}
+        # the slots in each province or next to it
+        around: dict[int, set[int]] = {}
+        for q in set().union(*sbase) if sbase else ():
+            got: set[int] = set(in_prov.get(q, ()))
+            for q2 in m.prov_neighbours[q]:
+                got.update(in_prov.get(q2, ()))
+            around[q] = got
+        sm_items, slot_prov, open_space = self.sm_items, self.slot_prov, m.open_space
         for s in range(n):
-            own = self.slot_prov[s]
+            own = slot_prov[s]
             mine = sbase[s]
             near: set[int] = set()
             for q in mine:
-                for q2 in (q, *m.prov_neighbours[q]):
-                    near.update(in_prov.get(q2, ()))
+                near |= around[q]
+            held_s = self.sh_code[s]
             pairs: dict[int, tuple[int, ...]] = {}
             for t in sorted(near):
-                if t == s and not m.open_space[own]:
+                if t == s and not open_space[own]:
                     continue
-                codes = [self.sh_code[s][t]] if t in self.sh_code[s] else []
+                codes = [held_s[t]] if t in held_s else []
+                tp = slot_prov[t]
                 for q in sorted(reach[t] & mine):
-                    if q != own and q != self.slot_prov[t]:
-                        code = self.support_move + len(self.sm_items)
-                        self.sm_items.append((s, t, q))
-                        self.sm_code[(s, t, q)] = code
-                        codes.append(code)
+                    if q != own and q != tp:
+                        codes.append(self.support_move + len(sm_items))
+                        sm_items.append((s, t, q))
                 if codes:
                     pairs[t] = tuple(codes)
             self.pair.append(pairs)
+        self._sm_code: dict[tuple[int, int, int], int] | None = None
         # per supporter: supported slot -> the code of the support to hold the map's rules
         # allow (`pair` likewise holds only the supports they allow)
         self.sh_legal: list[dict[int, int]] = self.sh_code
@@ -159,6 +166,19 @@ class OrderTable:
         bases.append(self.build)
         self.waive = self.build + n
         bases.append(self.waive)
+        # per province: (kind, the BUILD codes of that kind there: its coasts for a kind
+        # that stands on coasts, else the province), kinds with none left out
+        self.build_at: list[list[tuple[int, tuple[int, ...]]]] = []
+        for prov in range(m.n_prov):
+            kinds: list[tuple[int, tuple[int, ...]]] = []
+            for k in range(nk):
+                if m.kind_coastal[k] and m.prov_coast_locs[prov]:
+                    locs = [c for c in m.prov_coast_locs[prov] if m.occupy[k][c]]
+                else:
+                    locs = [prov] if m.occupy[k][prov] else []
+                if locs:
+                    kinds.append((k, tuple(self.build + self.slot_of[k][c] for c in locs)))
+            self.build_at.append(kinds)
         # ---- computed families -----------------------------------------------------------
         self.retreat = self.waive + 1
         bases.append(self.retreat)
@@ -191,9 +211,28 @@ class OrderTable:
             self.sr_items.extend((s, q) for q in self.support_list[s])
         self.size = self.support_convoyed + len(self.sr_items) * na
         self._bases = bases
-        # code -> Order, code -> text: made on first use, a dict lookup after that
+        # per slot: the provinces it may support a move into that it is not in (a bit
+        # mask), and for each the base of its SUPPORT_CONVOYED codes (+ army index): legal
+        # orders read the supports of convoyed moves from them
+        self.sc_mask: list[int] = [0] * n
+        self.sc_base: list[dict[int, int]] = [{} for _ in range(n)]
+        for sr, (s, q) in enumerate(self.sr_items):
+            k, loc = self.slots[s]
+            if q != self.slot_prov[s] and q in m.support_reach[k][loc]:
+                self.sc_mask[s] |= 1 << q
+                self.sc_base[s][q] = self.support_convoyed + sr * na
+        # code -> Order, code -> text: made on first use, a dict lookup after that; the
+        # texts of the enumerated families are made now (strings only: a few ms)
         self.orders: dict[int, Order] = Lazy(self._make)
-        self.texts: dict[int, str] = Lazy(self._make_text)
+        self.texts: dict[int, str] = Lazy(self.text)
+        texts = self._enumerated_texts()
+        self.texts.update(texts)
+        # the same lists as texts (legal orders read them where nothing changes them now)
+        self.hold_and_moves_texts: list[tuple[str, ...]] = [
+            tuple([texts[c] for c in codes]) for codes in self.hold_and_moves]
+        self.pair_texts: list[dict[int, tuple[str, ...]]] = [
+            {p: tuple([texts[c] for c in codes]) for p, codes in pairs.items()}
+            for pairs in self.pair]
 
     def _forbid_supports(self, m: Map) -> None:
         """Leave out of `pair` the supports the map's rules forbid for good (no support
@@ -218,6 +257,14 @@ class OrderTable:
             self.pair[s] = kept
 
     # ---- encoding ------------------------------------------------------------------------
+
+    def sm_code(self) -> dict[tuple[int, int, int], int]:
+        """(supporter, supported, target province) -> SUPPORT_MOVE code (made on first use)."""
+        got = self._sm_code
+        if got is None:
+            base = self.support_move
+            got = self._sm_code = {item: base + j for j, item in enumerate(self.sm_items)}
+        return got
 
     def slot(self, kind: int, loc: int) -> int:
         return self.slot_of[kind][loc]
@@ -255,7 +302,7 @@ class OrderTable:
         family it belongs to (-1: no such order on this map)."""
         if q < 0:
             return self.sh_code[s].get(t, -1)
-        code = self.sm_code.get((s, t, q), -1)
+        code = self.sm_code().get((s, t, q), -1)
         if (code < 0 and self.army_index[t] >= 0 and q in self.support_list[s]
                 and q != self.slot_prov[s] and q != self.slot_prov[t]):
             code = self.support_convoyed_code(s, t, q)
@@ -271,60 +318,111 @@ class OrderTable:
     def _make(self, code: int) -> Order:
         m = self.m
         fam = self.family(code)
-        slots, st = self.slots, self.slot_text
+        slots = self.slots
+        text = self.texts[code]
         if fam == "HOLD":
             k, loc = slots[code]
-            return Order(HOLD, kind=k, loc=loc, text=f"{st[code]} H")
+            return Order(HOLD, kind=k, loc=loc, text=text)
         if fam == "MOVE":
             s, d = self.move_items[code - self.move]
             k, loc = slots[s]
-            return Order(MOVE, kind=k, loc=loc, target=d, text=f"{st[s]} - {m.loc_name[d]}")
+            return Order(MOVE, kind=k, loc=loc, target=d, text=text)
         if fam == "SUPPORT_HOLD":
             s, t = self.sh_items[code - self.support_hold]
-            return _support(m, slots[s], slots[t], None, f"{st[s]} S {st[t]}")
+            return _support(slots[s], slots[t], None, text)
         if fam == "SUPPORT_MOVE":
             s, t, q = self.sm_items[code - self.support_move]
-            return _support(m, slots[s], slots[t], q,
-                            f"{st[s]} S {st[t]} - {m.prov_abbr[q]}")
+            return _support(slots[s], slots[t], q, text)
         if fam == "DISBAND":
-            s = code - self.disband
-            k, loc = slots[s]
-            return Order(DISBAND, kind=k, loc=loc, text=f"{st[s]} D")
+            k, loc = slots[code - self.disband]
+            return Order(DISBAND, kind=k, loc=loc, text=text)
         if fam == "BUILD":
-            s = code - self.build
-            k, loc = slots[s]
-            return Order(BUILD, kind=k, loc=loc, text=f"{st[s]} B")
+            k, loc = slots[code - self.build]
+            return Order(BUILD, kind=k, loc=loc, text=text)
         if fam == "WAIVE":
-            return Order(WAIVE, text="WAIVE")
+            return Order(WAIVE, text=text)
         if fam == "RETREAT":
             s, d = divmod(code - self.retreat, m.n_loc)
             k, loc = slots[s]
-            return Order(RETREAT, kind=k, loc=loc, target=d, text=f"{st[s]} R {m.loc_name[d]}")
+            return Order(RETREAT, kind=k, loc=loc, target=d, text=text)
         if fam == "VIA":
             a, q = divmod(code - self.via, self.n_dest)
-            s = self.army_slots[a]
-            q = self.dest_provs[q]
-            k, loc = slots[s]
-            return Order(MOVE, kind=k, loc=loc, target=q, via=True,
-                         text=f"{st[s]} - {m.prov_abbr[q]} VIA")
+            k, loc = slots[self.army_slots[a]]
+            return Order(MOVE, kind=k, loc=loc, target=self.dest_provs[q], via=True, text=text)
         if fam == "CONVOY":
             fa, q = divmod(code - self.convoy, self.n_dest)
             f, a = divmod(fa, self.n_army)
-            f, a, q = self.fleet_slots[f], self.army_slots[a], self.dest_provs[q]
-            (k, loc), (k2, loc2) = slots[f], slots[a]
-            return Order(CONVOY, kind=k, loc=loc, target=q, aux_kind=k2, aux_loc=loc2,
-                         text=f"{st[f]} C {st[a]} - {m.prov_abbr[q]}")
+            (k, loc), (k2, loc2) = slots[self.fleet_slots[f]], slots[self.army_slots[a]]
+            return Order(CONVOY, kind=k, loc=loc, target=self.dest_provs[q], aux_kind=k2,
+                         aux_loc=loc2, text=text)
         sr, a = divmod(code - self.support_convoyed, self.n_army)
         s, q = self.sr_items[sr]
-        a = self.army_slots[a]
-        return _support(m, slots[s], slots[a], q, f"{st[s]} S {st[a]} - {m.prov_abbr[q]}")
+        return _support(slots[s], slots[self.army_slots[a]], q, text)
 
-    def _make_text(self, code: int) -> str:
-        return self.orders[code].text
+    def text(self, code: int) -> str:
+        """The text of a code, made without its order object (`orders[code].text`)."""
+        m = self.m
+        fam = self.family(code)
+        st = self.slot_text
+        if fam == "HOLD":
+            return f"{st[code]} H"
+        if fam == "MOVE":
+            s, d = self.move_items[code - self.move]
+            return f"{st[s]} - {m.loc_name[d]}"
+        if fam == "SUPPORT_HOLD":
+            s, t = self.sh_items[code - self.support_hold]
+            return f"{st[s]} S {st[t]}"
+        if fam == "SUPPORT_MOVE":
+            s, t, q = self.sm_items[code - self.support_move]
+            return f"{st[s]} S {st[t]} - {m.prov_abbr[q]}"
+        if fam == "DISBAND":
+            return f"{st[code - self.disband]} D"
+        if fam == "BUILD":
+            return f"{st[code - self.build]} B"
+        if fam == "WAIVE":
+            return "WAIVE"
+        if fam == "RETREAT":
+            s, d = divmod(code - self.retreat, m.n_loc)
+            return f"{st[s]} R {m.loc_name[d]}"
+        if fam == "VIA":
+            a, q = divmod(code - self.via, self.n_dest)
+            return self.via_text(self.army_slots[a], self.dest_provs[q])
+        if fam == "CONVOY":
+            fa, q = divmod(code - self.convoy, self.n_dest)
+            f, a = divmod(fa, self.n_army)
+            return self.convoy_text(self.fleet_slots[f], self.army_slots[a], self.dest_provs[q])
+        sr, a = divmod(code - self.support_convoyed, self.n_army)
+        s, q = self.sr_items[sr]
+        return f"{st[s]} S {st[self.army_slots[a]]} - {m.prov_abbr[q]}"
+
+    def via_text(self, a: int, q: int) -> str:
+        """The text of army slot a moving by convoy to province q (`via_code`)."""
+        return f"{self.slot_text[a]} - {self.m.prov_abbr[q]} VIA"
+
+    def convoy_text(self, f: int, a: int, q: int) -> str:
+        """The text of fleet slot f convoying army slot a to province q (`convoy_code`)."""
+        return f"{self.slot_text[f]} C {self.slot_text[a]} - {self.m.prov_abbr[q]}"
+
+    def _enumerated_texts(self) -> dict[int, str]:
+        """code -> text of every code of the enumerated families (see the module doc)."""
+        m = self.m
+        st, loc_name, abbr = self.slot_text, m.loc_name, m.prov_abbr
+        out: dict[int, str] = {}
+        for s in range(self.n_slots):
+            out[self.hold + s] = f"{st[s]} H"
+            out[self.disband + s] = f"{st[s]} D"
+            out[self.build + s] = f"{st[s]} B"
+        for j, (s, d) in enumerate(self.move_items):
+            out[self.move + j] = f"{st[s]} - {loc_name[d]}"
+        for j, (s, t) in enumerate(self.sh_items):
+            out[self.support_hold + j] = f"{st[s]} S {st[t]}"
+        for j, (s, t, q) in enumerate(self.sm_items):
+            out[self.support_move + j] = f"{st[s]} S {st[t]} - {abbr[q]}"
+        out[self.waive] = "WAIVE"
+        return out
 
 
-def _support(m: Map, us: tuple[int, int], them: tuple[int, int], q: int | None,
-             text: str) -> Order:
+def _support(us: tuple[int, int], them: tuple[int, int], q: int | None, text: str) -> Order:
     return Order(SUPPORT, kind=us[0], loc=us[1], target=q, aux_kind=them[0], aux_loc=them[1],
                  text=text)
 
