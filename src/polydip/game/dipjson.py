@@ -84,7 +84,7 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
     for i, rec in enumerate(game.history):
         state = _state(m, rec.position, influence, base, stamp + i)
         phases.append({
-            "name": rec.position.phase.name,
+            "name": _name(rec.position.phase),
             "state": state,
             "orders": _orders_out(m, rec.position, rec.orders, full=True),
             "results": _results_out(m, rec.position, rec.outcome.results),
@@ -96,7 +96,7 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
         _advance_influence(m, rec.position.phase, influence, rec.outcome.position)
     pos = game.position
     current = {
-        "name": pos.phase.name,
+        "name": _name(pos.phase),
         "state": _state(m, pos, influence, base, stamp + len(game.history)),
         "orders": _orders_out(m, pos, game.orders, full=False),
         "results": {},
@@ -126,6 +126,12 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
 
 
 _UNSET = object()
+
+
+def _name(phase: Phase) -> str:
+    """The phase's name as the package writes it, the year in four digits ("S0001M" in
+    ancmed, which begins in year 1)."""
+    return f"{phase.season}{phase.year:04d}{phase.type}"
 
 
 def _initial_influence(m: Map, pos: Position) -> list[list[int]]:
@@ -179,7 +185,7 @@ def _state(m: Map, pos: Position, influence: list[list[int]], base: dict[str, An
     return {
         "timestamp": stamp,
         "note": "",
-        "name": pos.phase.name,
+        "name": _name(pos.phase),
         "units": units,
         "retreats": retreats,
         "centers": {n: [m.prov_abbr[c] for c in pos.centers_of(p)] for p, n in enumerate(names)},
@@ -410,8 +416,9 @@ def _read_game(data: dict[str, Any], phases: list[Any], variant: Variant, m: Map
 class _Phase:
     """One phase of the file, checked for shape (not yet a polydip Position)."""
 
-    __slots__ = ("centers", "dislodged", "extra", "homes", "index", "name", "orders",
-                 "all_results", "contested", "results", "retreats", "units", "where", "year_start")
+    __slots__ = ("all_results", "centers", "contested", "dislodged", "extra", "homes",
+                 "index", "name", "orders", "results", "retreats", "units", "where",
+                 "year_start")
 
     def __init__(self) -> None:
         self.index = 0
