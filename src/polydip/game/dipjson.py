@@ -1,4 +1,4 @@
-"""Read and write the `diplomacy` package's saved-game JSON (standard map).
+"""Read and write the `diplomacy` package's saved-game JSON, for every variant.
 
 The format is that of `diplomacy.utils.export.to_saved_game_format`:
 
@@ -15,13 +15,23 @@ One entry per processed phase, then the current phase (no results; orders of a p
 null when not given yet). Units are "A PAR" / "F STP/SC"; in a retreat phase a dislodged unit
 is written "*A PAR" among the units and its retreat places are under "retreats". Results are
 keyed by unit ("WAIVE" for a waived build) and hold the package's result words; an empty
-string is its "OK".
+string is its "OK". Phase names carry the year in four digits, as the package writes them.
+
+"map" names the variant: a built-in one, or NAME.toml / .map / .cfg on the variant search
+path, which ends with the package's own maps (variant_for_map). A variant's own unit kinds
+and orders are written as polydip writes them ("R SFE - BUE CONVERT", "F CCU - SSE AT
+FRANCE", "BUILD PAN CANAL"). What the package's format has no place for travels under keys
+the package ignores: "polydip_options" (the game's rule options, where not the variant's),
+per phase "polydip_results" (every result with its power, where results keyed by unit cannot
+say whose each is), and in a phase's state "year_start_centers" (where not the owners of the
+year's first phase in the file), "extra" (rule modules' data: anchor markers, canals) and
+"contested" (a retreat phase's standoffs).
 
 What the package keeps and polydip does not (messages, zobrist hash, timestamps, notes) is
 dropped on import; what polydip keeps and the package does not (order errors, a dislodged
 unit's attacker) is dropped on export, and rebuilt on import where the package's data allows:
-the attacker of a dislodged unit and the provinces left empty by a standoff are read from the
-previous movement phase's orders and results.
+the attacker of a dislodged unit and, in a file the package wrote, the provinces left empty
+by a standoff are read from the previous movement phase's orders and results.
 """
 
 from __future__ import annotations
@@ -48,7 +58,7 @@ from polydip.notation import parse_province, parse_unit, power_index
 from polydip.options import check_options, defaults
 from polydip.orders.model import BUILD, DISBAND, MOVE, RETREAT, WAIVE, Order
 from polydip.orders.parser import parse_order
-from polydip.state import Dislodged, Phase, Position
+from polydip.state import Dislodged, Phase, Position, Unit
 from polydip.variants.loader import builtin_names, load_variant
 from polydip.variants.model import Variant
 from polydip.variants.search import HOW_TO_ADD, find_named
@@ -69,8 +79,8 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
     """The game as the `diplomacy` package's saved game (a dict ready for json.dumps).
 
     `stamp`: the first phase's timestamp (default: now, in microseconds, as the package
-    writes; a fixed one makes the output reproducible). `map_name`: write a game of any
-    variant under this map name (the package itself knows the standard map only)."""
+    writes; a fixed one makes the output reproducible). `map_name`: the map name to write
+    (default: the variant's name, which record_from_diplomacy looks up)."""
     v = game.variant
     map_name = map_name or v.name
     m = game.map
@@ -80,9 +90,12 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
         stamp = int(time.time() * 1_000_000)
     first = game.history[0].position if game.history else game.position
     influence = _initial_influence(m, first)
+    firsts: dict[int, list[int]] = {}  # year → the owners in its first phase in the file
+    for p in [r.position for r in game.history] + [game.position]:
+        firsts.setdefault(p.phase.year, p.owners)
     phases = []
     for i, rec in enumerate(game.history):
-        state = _state(m, rec.position, influence, base, stamp + i)
+        state = _state(m, rec.position, influence, base, stamp + i, firsts)
         phases.append({
             "name": _name(rec.position.phase),
             "state": state,
@@ -97,7 +110,7 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
     pos = game.position
     current = {
         "name": _name(pos.phase),
-        "state": _state(m, pos, influence, base, stamp + len(game.history)),
+        "state": _state(m, pos, influence, base, stamp + len(game.history), firsts),
         "orders": _orders_out(m, pos, game.orders, full=False),
         "results": {},
         "messages": [],
@@ -108,7 +121,7 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
         if game.status == "drawn":
             current["orders"] = {k: v or [] for k, v in current["orders"].items()}
             phases.append(current)
-        done = _state(m, pos, influence, base, stamp + len(game.history) + 1)
+        done = _state(m, pos, influence, base, stamp + len(game.history) + 1, firsts)
         done["name"] = "COMPLETED"
         phases.append({"name": "COMPLETED", "state": done,
                        "orders": dict.fromkeys(done["units"]), "results": {},
@@ -148,18 +161,25 @@ def _advance_influence(m: Map, done: Phase, inf: list[list[int]], after: Positio
     """Units that moved or retreated claim their province (builds do not, as in the package)."""
     if done.type == "A":
         return
+    there: dict[int, set[int]] = {}  # province → powers with a unit there
     for u in after.units:
+        there.setdefault(m.loc_prov[u.loc], set()).add(u.power)
+    for u in sorted(after.units, key=_power_of):  # each power's units in the file's order
         p = m.loc_prov[u.loc]
-        if p in inf[u.power]:
-            continue
+        if any(p in inf[q] for q in there[p]):
+            continue  # (in an open space, a power still there keeps it, whatever the order)
         for lst in inf:
             if p in lst:
                 lst.remove(p)
-        inf[u.power].append(p)
+        inf[min(there[p])].append(p)
+
+
+def _power_of(u: Unit) -> int:
+    return u.power
 
 
 def _state(m: Map, pos: Position, influence: list[list[int]], base: dict[str, Any],
-           stamp: int) -> dict[str, Any]:
+           stamp: int, firsts: dict[int, list[int]]) -> dict[str, Any]:
 
     names = [p.upper() for p in m.powers]
     units: dict[str, list[str]] = {n: [] for n in names}
@@ -195,18 +215,19 @@ def _state(m: Map, pos: Position, influence: list[list[int]], base: dict[str, An
         "builds": builds,
         **base,
         "rules": list(base["rules"]),
-        **_polydip_state(m, pos),
+        **_polydip_state(m, pos, firsts[pos.phase.year]),
     }
 
 
-def _polydip_state(m: Map, pos: Position) -> dict[str, Any]:
+def _polydip_state(m: Map, pos: Position, first: list[int]) -> dict[str, Any]:
     """What polydip's position holds beyond the package's state, under keys the package
-    ignores: the center owners when the year began (where they differ from the owners now:
-    build rules read them) and the data rule modules keep (LAD's anchor markers and canals,
-    ...)."""
+    ignores: the center owners when the year began (build rules read them; written only
+    where they are not the owners of the year's first phase in the file, `first`, which the
+    reader takes otherwise), the data rule modules keep (LAD's anchor markers and canals,
+    ...), the provinces a standoff left empty."""
     out: dict[str, Any] = {}
     start = pos.year_start_owners
-    if start is not None and start != pos.owners:
+    if start is not None and start != first:
         out["year_start_centers"] = {
             name.upper(): [m.prov_abbr[c] for c, o in enumerate(start) if o == p]
             for p, name in enumerate(m.powers)}
@@ -379,6 +400,12 @@ def _read_game(data: dict[str, Any], phases: list[Any], variant: Variant, m: Map
         else:
             positions.append(reader.position(ph, raw[i - 1] if i else None,
                                              positions[i - 1] if i else None))
+
+    firsts: dict[int, list[int]] = {}  # the center owners when each year began: as in its
+    for ph, pos in zip(raw, positions, strict=True):  # first phase, unless the file says
+        first = firsts.setdefault(pos.phase.year, pos.owners)
+        if ph.year_start is None and first is not pos.owners and first != pos.owners:
+            pos.year_start_owners = list(first)
 
     options = defaults()
     options.update(variant.options)
