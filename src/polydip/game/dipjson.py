@@ -96,14 +96,15 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
     phases = []
     for i, rec in enumerate(game.history):
         state = _state(m, rec.position, influence, base, stamp + i, firsts)
+        results, keys = _results_out(m, rec.position, rec.outcome.results)
         phases.append({
             "name": _name(rec.position.phase),
             "state": state,
             "orders": _orders_out(m, rec.position, rec.orders, full=True),
-            "results": _results_out(m, rec.position, rec.outcome.results),
+            "results": results,
             "messages": [],
         })
-        every = _all_results(m, rec.position, rec.outcome.results)
+        every = _all_results(m, rec.outcome.results, keys)
         if every is not None:
             phases[-1][ALL_RESULTS] = every
         _advance_influence(m, rec.position.phase, influence, rec.outcome.position)
@@ -161,17 +162,23 @@ def _advance_influence(m: Map, done: Phase, inf: list[list[int]], after: Positio
     """Units that moved or retreated claim their province (builds do not, as in the package)."""
     if done.type == "A":
         return
-    there: dict[int, set[int]] = {}  # province → powers with a unit there
-    for u in after.units:
-        there.setdefault(m.loc_prov[u.loc], set()).add(u.power)
-    for u in sorted(after.units, key=_power_of):  # each power's units in the file's order
-        p = m.loc_prov[u.loc]
-        if any(p in inf[q] for q in there[p]):
-            continue  # (in an open space, a power still there keeps it, whatever the order)
+    shared = m.has_open_spaces  # several powers' units may stand in one province
+    loc_prov = m.loc_prov
+    units = sorted(after.units, key=_power_of) if shared else after.units  # the file's order
+    for u in units:
+        p = loc_prov[u.loc]
+        if p in inf[u.power]:
+            continue
+        claimer = u.power
+        if shared:  # a power still there keeps it, whatever the order of the units
+            there = {x.power for x in units if loc_prov[x.loc] == p}
+            if any(p in inf[q] for q in there):
+                continue
+            claimer = min(there)
         for lst in inf:
             if p in lst:
                 lst.remove(p)
-        inf[min(there[p])].append(p)
+        inf[claimer].append(p)
 
 
 def _power_of(u: Unit) -> int:
@@ -297,8 +304,11 @@ def _orders_out(m: Map, pos: Position, orders: dict[int, list[str]], full: bool
     return out
 
 
-def _results_out(m: Map, pos: Position, results: list[OrderResult]) -> dict[str, list[str]]:
+def _results_out(m: Map, pos: Position, results: list[OrderResult]
+                 ) -> tuple[dict[str, list[str]], list[str]]:
+    """The results keyed by unit, as the package keeps them, and the key of each."""
     out: dict[str, list[str]] = {}
+    keys = []
     for r in results:
         words = r.text.split()
         if words[:1] == ["WAIVE"]:
@@ -310,22 +320,21 @@ def _results_out(m: Map, pos: Position, results: list[OrderResult]) -> dict[str,
                 key = _unit_text(m, pos, None, m.loc_of(words[0]))
             except (KeyError, IndexError):
                 key = r.text
+        keys.append(key)
         res = [w for w in r.result if w != CIVIL_DISORDER]
         if pos.phase.type == "A" and not res:
             res = [OK]
         if key not in out:  # (a second order under the same key: see _all_results)
             out[key] = res
-    return out
+    return out, keys
 
 
-def _all_results(m: Map, pos: Position, results: list[OrderResult]
+def _all_results(m: Map, results: list[OrderResult], keys: list[str]
                  ) -> list[list[Any]] | None:
     """Every result as [POWER, order, words], when the package's results keyed by unit cannot
     say whose each is: waived builds, several units of one kind in one place (open spaces,
     LAD's oceans), builds spent on a canal more than once (None: they can)."""
-    keys = [_results_out(m, pos, [r]) for r in results]
-    flat = [k for d in keys for k in d]
-    if "WAIVE" not in flat and len(set(flat)) == len(flat):
+    if "WAIVE" not in keys and len(set(keys)) == len(keys):
         return None
     return [[m.powers[r.power].upper(), r.text, list(r.result)] for r in results]
 
