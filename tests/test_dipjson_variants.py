@@ -293,3 +293,21 @@ def test_simulated_games_read_back_and_write_the_same_bytes(variant: str) -> Non
                            separators=(",", ":")).encode()
         assert again == line, (variant, seed)
     assert any(n.endswith("R") for n in names) and any(n.endswith("A") for n in names)
+
+
+def test_a_retreat_into_an_occupied_ocean_is_read_back(tmp_path) -> None:
+    """LAD 5.F.i: "there is no limit to how many Fleets may enter an Ocean", so a dislodged
+    fleet may retreat into an ocean other fleets hold. Read back from polydip's game file and
+    from the package's JSON, the retreat places still include it (the positions read from a
+    file once counted an occupied ocean as full)."""
+    g = play("lad1890", 7, 8)
+    m = g.map
+    held = [(rec, d) for rec in g.history for d in rec.position.dislodged
+            if any(m.open_space[m.loc_prov[x]] and any(
+                m.loc_prov[u.loc] == m.loc_prov[x] for u in rec.position.units)
+                for x in d.retreats)]
+    assert held  # the seed's game has one
+    g.save(tmp_path / "lad.json")
+    for back in (Game.load(tmp_path / "lad.json"), round_trip(g)[1]):
+        for a, b in zip(g.history, back.history, strict=True):
+            assert b.position.dislodged == a.position.dislodged, a.position.phase.name
