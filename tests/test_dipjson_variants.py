@@ -311,3 +311,37 @@ def test_a_retreat_into_an_occupied_ocean_is_read_back(tmp_path) -> None:
     for back in (Game.load(tmp_path / "lad.json"), round_trip(g)[1]):
         for a, b in zip(g.history, back.history, strict=True):
             assert b.position.dislodged == a.position.dislodged, a.position.phase.name
+
+
+@pytest.mark.parametrize("map_name", ["ancmed", "modern"])
+def test_a_game_the_package_played_on_its_own_map_is_read(map_name: str) -> None:
+    """A game the package played on one of its maps (random possible orders) and saved:
+    polydip finds the map among the package's .map files and reads every phase, with the
+    package's units and centers."""
+    pytest.importorskip("diplomacy")
+    from diplomacy import Game as DipGame
+    from diplomacy.utils.export import to_saved_game_format
+
+    dg = DipGame(map_name=map_name)
+    rng = random.Random(4)  # its games have retreat phases
+    for _ in range(20):
+        possible = dg.get_all_possible_orders()
+        for power in sorted(dg.powers):
+            locs = sorted(dg.get_orderable_locations(power))
+            dg.set_orders(power, [rng.choice(sorted(possible[loc])) for loc in locs
+                                  if possible[loc]])
+        dg.process()
+    data = json.loads(json.dumps(to_saved_game_format(dg)))
+    assert any(ph["name"].endswith("R") for ph in data["phases"])
+    g = Game.from_diplomacy(data)
+    m = g.map
+    positions = [r.position for r in g.history] + [g.position]
+    assert len(positions) == len(data["phases"])
+    for pos, ph in zip(positions, data["phases"], strict=True):
+        assert parse_phase(g.variant.calendar, ph["name"]) == pos.phase
+        for i, p in enumerate(m.powers):
+            mine = [m.unit_str(u.kind, u.loc) for u in pos.units if u.power == i]
+            mine += ["*" + m.unit_str(d.kind, d.loc) for d in pos.dislodged if d.power == i]
+            assert sorted(mine) == sorted(ph["state"]["units"][p.upper()]), ph["name"]
+            assert sorted(m.prov_abbr[c] for c in pos.centers_of(i)) == sorted(
+                ph["state"]["centers"][p.upper()]), ph["name"]
