@@ -131,9 +131,9 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
         phases.append(current)
     out: dict[str, Any] = {"id": game_id, "map": map_name, "rules": list(RULES),
                            "phases": phases}
-    base = defaults()
-    base.update(v.options)
-    changed = {k: val for k, val in game.options.items() if base.get(k, _UNSET) != val}
+    usual = defaults()
+    usual.update(v.options)
+    changed = {k: val for k, val in game.options.items() if usual.get(k, _UNSET) != val}
     if changed:  # the rule options the game was played with, where not the variant's own
         out[OPTIONS_KEY] = changed
     return out
