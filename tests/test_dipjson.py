@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from polydip.cli.main import main
-from polydip.errors import GameFileError, NotSupportedError
+from polydip.errors import GameFileError
 from polydip.game.dipjson import game_to_diplomacy
 from polydip.game.engine import parse_orders, process
 from polydip.game.game import Game
@@ -229,12 +229,17 @@ def test_export_a_finished_game_ends_with_completed() -> None:
     assert from_saved_game_format(data).is_game_done
 
 
-def test_export_refuses_another_map() -> None:
-    g = Game.new("standard")
-    g.variant = copy.copy(g.variant)
-    g.variant.name = "ancmed"
-    with pytest.raises(NotSupportedError, match="ancmed"):
-        game_to_diplomacy(g)
+def test_export_of_another_variant_names_it_as_the_map(tmp_path, capsys) -> None:
+    g = Game.new("wita")
+    g.process()
+    native = tmp_path / "wita.json"
+    g.save(native)
+    dip = tmp_path / "wita.dip.json"
+    assert main(["convert", str(native), str(dip), "--to", "diplomacy"]) == 0
+    data = json.loads(dip.read_text())
+    assert data["map"] == "wita"
+    assert {ph["state"]["map"] for ph in data["phases"]} == {"wita"}
+    assert Game.load(dip).phase == g.phase
 
 
 # ---- (b) diplomacy → polydip ------------------------------------------------------------------
@@ -457,14 +462,20 @@ def test_malformed_files_name_the_problem(tmp_path, path, value, expect) -> None
     assert str(bad) in str(info.value)
 
 
-def test_another_map_is_not_supported(tmp_path) -> None:
+def test_an_unknown_map_names_the_map_and_how_to_give_it(tmp_path, capsys) -> None:
     data = json.loads(FIXTURE.read_text())
-    data["map"] = "ancmed"
-    with pytest.raises(NotSupportedError, match="ancmed"):
+    data["map"] = "atlantis"
+    with pytest.raises(GameFileError, match="map 'atlantis' is neither a built-in variant"):
         Game.from_diplomacy(data)
+    bad = tmp_path / "atlantis.json"
+    bad.write_text(json.dumps(data))
+    assert main(["show", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "atlantis.toml, .map or .cfg" in err and "--search-path DIR" in err
     data = json.loads(FIXTURE.read_text())
     data["phases"][0]["state"]["map"] = "modern"
-    with pytest.raises(NotSupportedError, match="modern"):
+    with pytest.raises(GameFileError, match=r"phases\[0\] \(S1901M\): state.map 'modern' is "
+                       "not the game's map 'standard'"):
         Game.from_diplomacy(data)
 
 

@@ -84,5 +84,6 @@ def check_picture_path(path: str) -> None:
 def add_search_path_option(p: argparse.ArgumentParser, *also: str) -> None:
     p.add_argument("--search-path", *also, action="append", default=[], metavar="DIR",
                    dest="search_path",
-                   help="a folder where files a variant file includes are looked for "
-                   "(repeatable; also POLYDIP_VARIANT_PATH)")
+                   help="a folder where files a variant file includes are looked for, and "
+                   "the variant a diplomacy saved game's \"map\" names (NAME.toml, .map, "
+                   ".cfg) (repeatable; also POLYDIP_VARIANT_PATH)")

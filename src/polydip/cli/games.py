@@ -34,6 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--format", choices=["text", "markdown", "json"], default="text",
                    help="format of a past phase's report (default text)")
     add_names_option(s, "how places are named")
+    add_search_path_option(s)
     s.set_defaults(func=cmd_show)
 
     r = sub.add_parser("render", help="draw the map of a phase as SVG or PNG",
@@ -46,6 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="map.svg or map.png (default: GAMEFILE's name and the phase, .svg)")
     r.add_argument("--width", type=int, default=1600, help="PNG width in pixels (default 1600)")
     add_names_option(r, "province labels on the map")
+    add_search_path_option(r)
     r.set_defaults(func=cmd_render)
 
     u = sub.add_parser("undo", help="step back one processed phase (its orders become "
@@ -59,6 +61,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--to", choices=["polydip", "diplomacy"], default="polydip",
                    help="the format to write: a polydip game file (default) or the diplomacy "
                    "package's saved-game JSON")
+    add_search_path_option(c)
     c.set_defaults(func=cmd_convert)
 
 

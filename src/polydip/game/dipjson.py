@@ -1,4 +1,4 @@
-"""Read and write the `diplomacy` package's saved-game JSON (standard map).
+"""Read and write the `diplomacy` package's saved-game JSON, for every variant.
 
 The format is that of `diplomacy.utils.export.to_saved_game_format`:
 
@@ -15,13 +15,23 @@ One entry per processed phase, then the current phase (no results; orders of a p
 null when not given yet). Units are "A PAR" / "F STP/SC"; in a retreat phase a dislodged unit
 is written "*A PAR" among the units and its retreat places are under "retreats". Results are
 keyed by unit ("WAIVE" for a waived build) and hold the package's result words; an empty
-string is its "OK".
+string is its "OK". Phase names carry the year in four digits, as the package writes them.
+
+"map" names the variant: a built-in one, or NAME.toml / .map / .cfg on the variant search
+path, which ends with the package's own maps (variant_for_map). A variant's own unit kinds
+and orders are written as polydip writes them ("R SFE - BUE CONVERT", "F CCU - SSE AT
+FRANCE", "BUILD PAN CANAL"). What the package's format has no place for travels under keys
+the package ignores: "polydip_options" (the game's rule options, where not the variant's),
+per phase "polydip_results" (every result with its power, where results keyed by unit cannot
+say whose each is), and in a phase's state "year_start_centers" (where not the owners of the
+year's first phase in the file), "extra" (rule modules' data: anchor markers, canals) and
+"contested" (a retreat phase's standoffs).
 
 What the package keeps and polydip does not (messages, zobrist hash, timestamps, notes) is
 dropped on import; what polydip keeps and the package does not (order errors, a dislodged
 unit's attacker) is dropped on export, and rebuilt on import where the package's data allows:
-the attacker of a dislodged unit and the provinces left empty by a standoff are read from the
-previous movement phase's orders and results.
+the attacker of a dislodged unit and, in a file the package wrote, the provinces left empty
+by a standoff are read from the previous movement phase's orders and results.
 """
 
 from __future__ import annotations
@@ -30,8 +40,8 @@ import time
 from typing import Any
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
-from polydip.errors import GameFileError, NotSupportedError, PolydipError
-from polydip.game.calendar import parse_phase
+from polydip.errors import GameFileError, PolydipError
+from polydip.game.calendar import following, parse_phase
 from polydip.game.engine import (
     MOVEMENT_TYPES,
     OrderResult,
@@ -44,17 +54,21 @@ from polydip.game.positions import build_position
 from polydip.game.record import GameRecord, PhaseRecord
 from polydip.game.victory import game_end, victory_in_force
 from polydip.geography.map import Map, compile_map
-from polydip.notation import parse_unit, power_index
-from polydip.options import defaults
+from polydip.notation import parse_province, parse_unit, power_index
+from polydip.options import check_options, defaults
 from polydip.orders.model import BUILD, DISBAND, MOVE, RETREAT, WAIVE, Order
 from polydip.orders.parser import parse_order
-from polydip.state import Dislodged, Phase, Position
-from polydip.variants.loader import load_variant
+from polydip.state import Dislodged, Phase, Position, Unit
+from polydip.variants.loader import builtin_names, load_variant
+from polydip.variants.model import Variant
+from polydip.variants.search import HOW_TO_ADD, find_named
 
 MAP_NAME = "standard"
 RULES = ["NO_PRESS", "POWER_CHOICE"]  # what the package writes for a default game
 OK = ""  # the package's "OK" result, written in adjustment phases
 CIVIL_DISORDER = "civil disorder"  # polydip's word for a removal it chose itself
+ALL_RESULTS = "polydip_results"  # a phase's results with their powers (_all_results)
+OPTIONS_KEY = "polydip_options"  # polydip's rule options, where not the variant's (options.md)
 
 
 # ---- export ---------------------------------------------------------------------------------
@@ -65,13 +79,10 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
     """The game as the `diplomacy` package's saved game (a dict ready for json.dumps).
 
     `stamp`: the first phase's timestamp (default: now, in microseconds, as the package
-    writes; a fixed one makes the output reproducible). `map_name`: write a game of any
-    variant under this map name (the package itself knows the standard map only)."""
+    writes; a fixed one makes the output reproducible). `map_name`: the map name to write
+    (default: the variant's name, which record_from_diplomacy looks up)."""
     v = game.variant
-    if map_name is None and v.name.lower() != MAP_NAME:
-        raise NotSupportedError(f"variant {v.name!r}: only the standard map can be written in "
-                                "the diplomacy package's format")
-    map_name = map_name or MAP_NAME
+    map_name = map_name or v.name
     m = game.map
     game_id = game.name or "polydip"
     base = {"game_id": game_id, "map": map_name, "rules": list(RULES)}
@@ -79,21 +90,28 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
         stamp = int(time.time() * 1_000_000)
     first = game.history[0].position if game.history else game.position
     influence = _initial_influence(m, first)
+    firsts: dict[int, list[int]] = {}  # year → the owners in its first phase in the file
+    for p in [r.position for r in game.history] + [game.position]:
+        firsts.setdefault(p.phase.year, p.owners)
     phases = []
     for i, rec in enumerate(game.history):
-        state = _state(m, rec.position, influence, base, stamp + i)
+        state = _state(m, rec.position, influence, base, stamp + i, firsts)
+        results, keys = _results_out(m, rec.position, rec.outcome.results)
         phases.append({
-            "name": rec.position.phase.name,
+            "name": _name(rec.position.phase),
             "state": state,
             "orders": _orders_out(m, rec.position, rec.orders, full=True),
-            "results": _results_out(m, rec.position, rec.outcome.results),
+            "results": results,
             "messages": [],
         })
+        every = _all_results(m, rec.outcome.results, keys)
+        if every is not None:
+            phases[-1][ALL_RESULTS] = every
         _advance_influence(m, rec.position.phase, influence, rec.outcome.position)
     pos = game.position
     current = {
-        "name": pos.phase.name,
-        "state": _state(m, pos, influence, base, stamp + len(game.history)),
+        "name": _name(pos.phase),
+        "state": _state(m, pos, influence, base, stamp + len(game.history), firsts),
         "orders": _orders_out(m, pos, game.orders, full=False),
         "results": {},
         "messages": [],
@@ -104,14 +122,30 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
         if game.status == "drawn":
             current["orders"] = {k: v or [] for k, v in current["orders"].items()}
             phases.append(current)
-        done = _state(m, pos, influence, base, stamp + len(game.history) + 1)
+        done = _state(m, pos, influence, base, stamp + len(game.history) + 1, firsts)
         done["name"] = "COMPLETED"
         phases.append({"name": "COMPLETED", "state": done,
                        "orders": dict.fromkeys(done["units"]), "results": {},
                        "messages": []})
     else:
         phases.append(current)
-    return {"id": game_id, "map": map_name, "rules": list(RULES), "phases": phases}
+    out: dict[str, Any] = {"id": game_id, "map": map_name, "rules": list(RULES),
+                           "phases": phases}
+    usual = defaults()
+    usual.update(v.options)
+    changed = {k: val for k, val in game.options.items() if usual.get(k, _UNSET) != val}
+    if changed:  # the rule options the game was played with, where not the variant's own
+        out[OPTIONS_KEY] = changed
+    return out
+
+
+_UNSET = object()
+
+
+def _name(phase: Phase) -> str:
+    """The phase's name as the package writes it, the year in four digits ("S0001M" in
+    ancmed, which begins in year 1)."""
+    return f"{phase.season}{phase.year:04d}{phase.type}"
 
 
 def _initial_influence(m: Map, pos: Position) -> list[list[int]]:
@@ -128,18 +162,31 @@ def _advance_influence(m: Map, done: Phase, inf: list[list[int]], after: Positio
     """Units that moved or retreated claim their province (builds do not, as in the package)."""
     if done.type == "A":
         return
-    for u in after.units:
-        p = m.loc_prov[u.loc]
+    shared = m.has_open_spaces  # several powers' units may stand in one province
+    loc_prov = m.loc_prov
+    units = sorted(after.units, key=_power_of) if shared else after.units  # the file's order
+    for u in units:
+        p = loc_prov[u.loc]
         if p in inf[u.power]:
             continue
+        claimer = u.power
+        if shared:  # a power still there keeps it, whatever the order of the units
+            there = {x.power for x in units if loc_prov[x.loc] == p}
+            if any(p in inf[q] for q in there):
+                continue
+            claimer = min(there)
         for lst in inf:
             if p in lst:
                 lst.remove(p)
-        inf[u.power].append(p)
+        inf[claimer].append(p)
+
+
+def _power_of(u: Unit) -> int:
+    return u.power
 
 
 def _state(m: Map, pos: Position, influence: list[list[int]], base: dict[str, Any],
-           stamp: int) -> dict[str, Any]:
+           stamp: int, firsts: dict[int, list[int]]) -> dict[str, Any]:
 
     names = [p.upper() for p in m.powers]
     units: dict[str, list[str]] = {n: [] for n in names}
@@ -165,7 +212,7 @@ def _state(m: Map, pos: Position, influence: list[list[int]], base: dict[str, An
     return {
         "timestamp": stamp,
         "note": "",
-        "name": pos.phase.name,
+        "name": _name(pos.phase),
         "units": units,
         "retreats": retreats,
         "centers": {n: [m.prov_abbr[c] for c in pos.centers_of(p)] for p, n in enumerate(names)},
@@ -175,7 +222,30 @@ def _state(m: Map, pos: Position, influence: list[list[int]], base: dict[str, An
         "builds": builds,
         **base,
         "rules": list(base["rules"]),
+        **_polydip_state(m, pos, firsts[pos.phase.year]),
     }
+
+
+def _polydip_state(m: Map, pos: Position, first: list[int]) -> dict[str, Any]:
+    """What polydip's position holds beyond the package's state, under keys the package
+    ignores: the center owners when the year began (build rules read them; written only
+    where they are not the owners of the year's first phase in the file, `first`, which the
+    reader takes otherwise), the data rule modules keep (LAD's anchor markers and canals,
+    ...), the provinces a standoff left empty."""
+    out: dict[str, Any] = {}
+    start = pos.year_start_owners
+    if start is not None and start != first:
+        out["year_start_centers"] = {
+            name.upper(): [m.prov_abbr[c] for c, o in enumerate(start) if o == p]
+            for p, name in enumerate(m.powers)}
+    if pos.extra:
+        out["extra"] = pos.extra
+    if pos.phase.type == "R" and pos.contested:
+        # the provinces a standoff left empty, which no unit may retreat to: rules of polydip's
+        # variants (oceans, open spaces, weak crossings) decide standoffs the package's
+        # results cannot show
+        out["contested"] = sorted(m.prov_abbr[p] for p in pos.contested)
+    return out
 
 
 def _unit_text(m: Map, pos: Position, kind: int | None, loc: int | None) -> str:
@@ -219,7 +289,9 @@ def _orders_out(m: Map, pos: Position, orders: dict[int, list[str]], full: bool
         for p, lst in parsed.items():
             texts: list[str] = []
             for o in lst:
-                if o.type == BUILD and o.kind is not None:
+                if o.type == BUILD and o.act:  # a build of something else (LAD's canals)
+                    texts.append(o.format(m))
+                elif o.type == BUILD and o.kind is not None:
                     texts.append(f"{m.unit_str(o.kind, o.loc)} B")
                 elif o.type == DISBAND:
                     texts.append(f"{_unit_text(m, pos, o.kind, o.loc)} D")
@@ -232,8 +304,11 @@ def _orders_out(m: Map, pos: Position, orders: dict[int, list[str]], full: bool
     return out
 
 
-def _results_out(m: Map, pos: Position, results: list[OrderResult]) -> dict[str, list[str]]:
+def _results_out(m: Map, pos: Position, results: list[OrderResult]
+                 ) -> tuple[dict[str, list[str]], list[str]]:
+    """The results keyed by unit, as the package keeps them, and the key of each."""
     out: dict[str, list[str]] = {}
+    keys = []
     for r in results:
         words = r.text.split()
         if words[:1] == ["WAIVE"]:
@@ -245,11 +320,23 @@ def _results_out(m: Map, pos: Position, results: list[OrderResult]) -> dict[str,
                 key = _unit_text(m, pos, None, m.loc_of(words[0]))
             except (KeyError, IndexError):
                 key = r.text
+        keys.append(key)
         res = [w for w in r.result if w != CIVIL_DISORDER]
         if pos.phase.type == "A" and not res:
             res = [OK]
-        out[key] = res
-    return out
+        if key not in out:  # (a second order under the same key: see _all_results)
+            out[key] = res
+    return out, keys
+
+
+def _all_results(m: Map, results: list[OrderResult], keys: list[str]
+                 ) -> list[list[Any]] | None:
+    """Every result as [POWER, order, words], when the package's results keyed by unit cannot
+    say whose each is: waived builds, several units of one kind in one place (open spaces,
+    LAD's oceans), builds spent on a canal more than once (None: they can)."""
+    if "WAIVE" not in keys and len(set(keys)) == len(keys):
+        return None
+    return [[m.powers[r.power].upper(), r.text, list(r.result)] for r in results]
 
 
 # ---- import ---------------------------------------------------------------------------------
@@ -260,19 +347,40 @@ def is_diplomacy_game(data: Any) -> bool:
     return isinstance(data, dict) and "phases" in data and "format" not in data
 
 
-def record_from_diplomacy(data: dict[str, Any], where: str = "game") -> GameRecord:
+def variant_for_map(map_name: str, where: str = "game") -> Variant:
+    """The variant a saved game's "map" names: a built-in variant (standard, wita, lad1890,
+    ...), else NAME.toml, NAME.map or NAME.cfg in a folder of the variant search path
+    (polydip.variants.search, which ends with the diplomacy package's own maps when that
+    package is installed)."""
+    if map_name.lower() in builtin_names():
+        return load_variant(map_name.lower())
+    path = find_named(map_name)
+    if path is None:
+        raise GameFileError(
+            f"{where}: map {map_name[:80]!r} is neither a built-in variant ("
+            f"{', '.join(builtin_names())}) nor a file {map_name[:80]}.toml, .map or .cfg in "
+            f"the variant search path: {HOW_TO_ADD}")
+    try:
+        return load_variant(path)
+    except PolydipError as exc:
+        raise type(exc)(f"{where}: map {map_name!r} ({path}): {exc}") from None
+
+
+def record_from_diplomacy(data: dict[str, Any], where: str = "game",
+                          variant: Variant | None = None) -> GameRecord:
     """The game the package's saved game holds (a dict, as json.loads gives it); Game.load
-    and Game.from_diplomacy make it a Game."""
+    and Game.from_diplomacy make it a Game. The file's "map" names the variant
+    (variant_for_map); `variant` gives it instead (the file's map name is not checked)."""
     if not isinstance(data, dict) or "phases" not in data:
         raise GameFileError(f"{where}: not a diplomacy saved game (an object with \"phases\")")
     map_name = data.get("map", MAP_NAME)
-    if map_name != MAP_NAME:
-        raise NotSupportedError(f"{where}: map {map_name!r}: polydip reads only the standard "
-                                "map from the diplomacy package's saved games")
+    if not isinstance(map_name, str) or not map_name:
+        raise GameFileError(f"{where}: \"map\" must be a map name such as \"standard\"")
     phases = data["phases"]
     if not isinstance(phases, list) or not phases:
         raise GameFileError(f"{where}: \"phases\" must be a non-empty list of phases")
-    variant = load_variant(MAP_NAME)
+    if variant is None:
+        variant = variant_for_map(map_name, where)
     try:
         return _read_game(data, phases, variant, compile_map(variant), where)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
@@ -280,9 +388,9 @@ def record_from_diplomacy(data: dict[str, Any], where: str = "game") -> GameReco
                             f"({exc.__class__.__name__}: {exc})") from exc
 
 
-def _read_game(data: dict[str, Any], phases: list[Any], variant, m: Map, where: str
+def _read_game(data: dict[str, Any], phases: list[Any], variant: Variant, m: Map, where: str
                ) -> GameRecord:
-    reader = _Reader(m, where)
+    reader = _Reader(m, where, data.get("map", MAP_NAME))
 
     raw = [reader.phase(i, ph) for i, ph in enumerate(phases)]
     completed = raw[-1].name == "COMPLETED"
@@ -302,8 +410,24 @@ def _read_game(data: dict[str, Any], phases: list[Any], variant, m: Map, where: 
             positions.append(reader.position(ph, raw[i - 1] if i else None,
                                              positions[i - 1] if i else None))
 
+    firsts: dict[int, list[int]] = {}  # the center owners when each year began: as in its
+    for ph, pos in zip(raw, positions, strict=True):  # first phase, unless the file says
+        first = firsts.setdefault(pos.phase.year, pos.owners)
+        if ph.year_start is None and first is not pos.owners and first != pos.owners:
+            pos.year_start_owners = list(first)
+
     options = defaults()
     options.update(variant.options)
+    played = data.get(OPTIONS_KEY) or {}
+    if not isinstance(played, dict):
+        raise GameFileError(f"{where}: {OPTIONS_KEY}: an object of option → value, not "
+                            f"{_kind(played)}")
+    options.update(played)
+    try:
+        check_options(options)
+        victory_in_force(variant, options)
+    except PolydipError as exc:
+        raise GameFileError(f"{where}: {OPTIONS_KEY}: {exc}") from None
     cur = raw[-1]
     pending = {p: lst for p, lst in cur.orders.items() if lst is not None}
     game = GameRecord(variant, m, positions[-1], options, pending,
@@ -328,8 +452,9 @@ def _read_game(data: dict[str, Any], phases: list[Any], variant, m: Map, where: 
 class _Phase:
     """One phase of the file, checked for shape (not yet a polydip Position)."""
 
-    __slots__ = ("centers", "dislodged", "homes", "index", "name", "orders", "results",
-                 "retreats", "units", "where")
+    __slots__ = ("all_results", "centers", "contested", "dislodged", "extra", "homes",
+                 "index", "name", "orders", "results", "retreats", "units", "where",
+                 "year_start")
 
     def __init__(self) -> None:
         self.index = 0
@@ -342,12 +467,17 @@ class _Phase:
         self.homes: dict[int, list[str]] | None = None
         self.orders: dict[int, list[str] | None] = {}
         self.results: dict[str, list[str]] = {}
+        self.all_results: list[tuple[int, str, list[str]]] | None = None
+        self.year_start: dict[int, list[str]] | None = None
+        self.contested: list[str] | None = None
+        self.extra: dict[str, Any] | None = None
 
 
 class _Reader:
-    def __init__(self, m: Map, where: str) -> None:
+    def __init__(self, m: Map, where: str, map_name: str) -> None:
         self.m = m
         self.where = where
+        self.map_name = map_name
 
     # -- shape ---------------------------------------------------------------------------
 
@@ -387,10 +517,10 @@ class _Reader:
         w = f"{w0} ({name})"
         if not isinstance(state, dict):
             raise self.fail(w, f"\"state\" missing or not an object ({_kind(state)})")
-        smap = state.get("map", MAP_NAME)
-        if smap != MAP_NAME:
-            raise NotSupportedError(f"{w}: state.map {smap!r}: polydip reads only the "
-                                    "standard map from the diplomacy package's saved games")
+        smap = state.get("map", self.map_name)
+        if smap != self.map_name:
+            raise GameFileError(f"{w}: state.map {smap!r} is not the game's map "
+                                f"{self.map_name!r}")
         out = _Phase()
         out.index, out.name, out.where = i, name, w
         if "units" not in state:
@@ -402,6 +532,19 @@ class _Reader:
             out.centers = self.str_lists(w, state["centers"], "state.centers")
         if state.get("homes") is not None:
             out.homes = self.str_lists(w, state["homes"], "state.homes")
+        if state.get("year_start_centers") is not None:
+            out.year_start = self.str_lists(w, state["year_start_centers"],
+                                            "state.year_start_centers")
+        if state.get("contested") is not None:
+            c = state["contested"]
+            if not isinstance(c, list) or not all(isinstance(x, str) for x in c):
+                raise self.fail(w, f"state.contested: a list of provinces, not {_kind(c)}")
+            out.contested = list(c)
+        if state.get("extra") is not None:
+            if not isinstance(state["extra"], dict):
+                raise self.fail(w, f"state.extra: an object of rule name → data, not "
+                                   f"{_kind(state['extra'])}")
+            out.extra = state["extra"]
         rets = state.get("retreats") or {}
         if not isinstance(rets, dict):
             raise self.fail(w, f"state.retreats: an object of power → {{unit: [places]}}, "
@@ -424,6 +567,15 @@ class _Reader:
             if not isinstance(val, list) or not all(isinstance(x, str) for x in val):
                 raise self.fail(w, f"results.{k}: a list of result words, not {_kind(val)}")
             out.results[str(k)] = [x for x in val if x != OK]
+        every = ph.get(ALL_RESULTS)
+        if every is not None:
+            out.all_results = []
+            for j, r in enumerate(every if isinstance(every, list) else [None]):
+                if not (isinstance(r, list) and len(r) == 3 and isinstance(r[1], str)
+                        and isinstance(r[2], list) and all(isinstance(x, str) for x in r[2])):
+                    raise self.fail(w, f"{ALL_RESULTS}[{j}]: [power, order, [result words]]")
+                out.all_results.append((self.power(f"{w}: {ALL_RESULTS}[{j}]", r[0]), r[1],
+                                        list(r[2])))
         return out
 
     # -- positions -------------------------------------------------------------------------
@@ -441,6 +593,10 @@ class _Reader:
             for p, lst in ph.homes.items():
                 homes[p] = lst
             req["homes"] = {m.powers[p]: lst for p, lst in enumerate(homes)}
+        if ph.year_start is not None:
+            req["year_start_centers"] = {m.powers[p]: lst for p, lst in ph.year_start.items()}
+        if ph.extra is not None:
+            req["extra"] = ph.extra
         return req
 
     def _build(self, ph: _Phase, req: dict[str, Any]) -> Position:
@@ -467,7 +623,7 @@ class _Reader:
         # come from the movement phase just before
         moves = []
         if (prev is not None and prev_pos is not None and prev_pos.phase.type == "M"
-                and prev_pos.phase.year == phase.year and prev_pos.phase.season == phase.season):
+                and _retreats_after(m, prev_pos.phase) == phase):
             moves = self._moves(prev, prev_pos)
         occupied = set()
         for lst in ph.units.values():
@@ -482,6 +638,11 @@ class _Reader:
             if "bounce" in words and "void" not in words and (d, s) not in won:
                 bounced[d] = bounced.get(d, 0) + 1
         contested = {d for d, n in bounced.items() if n >= 2 and d not in occupied}
+        if ph.contested is not None:  # as polydip wrote it
+            try:
+                contested = {parse_province(m, x, "state.contested") for x in ph.contested}
+            except PolydipError as exc:
+                raise self.fail(ph.where, str(exc)) from None
         req["contested"] = sorted(m.prov_abbr[d] for d in contested)
         dislodged: dict[str, list[dict[str, Any]]] = {}
         unknown: list[tuple[int, int]] = []  # (power, location) with no attacker found
@@ -586,8 +747,11 @@ class _Reader:
         having nowhere to go (they are not on its board any more): their owner is read from
         the phase before."""
         m = self.m
+        if ph.all_results is not None:
+            return [OrderResult(p, t, list(w)) for p, t, w in ph.all_results]
         typ = pos.phase.type
         by_prov: dict[int, tuple[int, str]] = {}  # province → (power, order text)
+        by_unit: dict[tuple[int, int], tuple[int, str]] = {}  # (province, kind) → the same
         for p, lst in ph.orders.items():
             for text in lst or []:
                 try:
@@ -596,7 +760,9 @@ class _Reader:
                     continue
                 if o.type == WAIVE or o.loc < 0:
                     continue
-                by_prov[m.loc_prov[o.loc]] = (p, text)
+                by_prov.setdefault(m.loc_prov[o.loc], (p, text))
+                if o.kind is not None:  # (units of two kinds may share an open space)
+                    by_unit[(m.loc_prov[o.loc], o.kind)] = (p, text)
         board = pos.dislodged if typ == "R" else pos.units
         owner = {m.loc_prov[u.loc]: u.power for u in board}
         if typ == "R" and prev is not None:
@@ -609,10 +775,16 @@ class _Reader:
             try:
                 kind, loc = parse_unit(m, key)
             except PolydipError as exc:
-                raise self.fail(ph.where, f"results: {exc}") from None
+                acts = self._act_results(ph, typ, key)
+                if acts is None:
+                    raise self.fail(ph.where, f"results: {exc}") from None
+                out.extend(acts)
+                continue
             prov = m.loc_prov[loc]
             unit = m.unit_str(kind, loc)
-            if prov in by_prov:
+            if (prov, kind) in by_unit:
+                power, text = by_unit[(prov, kind)]
+            elif prov in by_prov:
                 power, text = by_prov[prov]
             elif prov in owner:
                 power = owner[prov]
@@ -623,6 +795,36 @@ class _Reader:
                 raise self.fail(ph.where, f"results.{key}: no such unit and no order for it")
             out.append(OrderResult(power, text, list(words)))
         return out
+
+
+    def _act_results(self, ph: _Phase, typ: str, key: str) -> list[OrderResult] | None:
+        """The result of an order of no unit that polydip's variants add (LAD's "BUILD PAN
+        CANAL"), keyed by the order, for each power that gave it (None: `key` is no such
+        order)."""
+        m = self.m
+        try:
+            o = parse_order(m, key, typ)
+        except PolydipError:
+            return None
+        if not o.act or o.kind is not None:
+            return None
+        text = o.format(m)
+        out = []
+        for p, lst in ph.orders.items():
+            for t in lst or []:
+                try:
+                    if parse_order(m, t, typ).format(m) == text:
+                        out.append(OrderResult(p, t, list(ph.results[key])))
+                except PolydipError:
+                    continue
+        return out
+
+
+def _retreats_after(m: Map, done: Phase) -> Phase:
+    """The retreat phase after movement phase `done`: in the same season (Spring Retreats),
+    or the next season's where the calendar gives retreats a season of their own (LAD)."""
+    after = following(m.variant.calendar, done)
+    return after if after.type == "R" else Phase(done.year, done.season, "R")
 
 
 def _kind(val: Any) -> str:

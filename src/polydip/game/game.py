@@ -207,9 +207,12 @@ class Game(GameRecord):
         return cls.from_record(game_from_json(data, str(path)))
 
     @classmethod
-    def from_diplomacy(cls, data: Any, where: str = "game") -> Game:
-        """A game from the diplomacy package's saved game (a dict, as json.loads gives it)."""
-        return cls.from_record(record_from_diplomacy(data, where))
+    def from_diplomacy(cls, data: Any, where: str = "game", variant: Variant | None = None
+                       ) -> Game:
+        """A game from the diplomacy package's saved game (a dict, as json.loads gives it).
+        Its "map" names the variant (a built-in one, or a file of the variant search path:
+        dipjson.variant_for_map); `variant` gives it instead."""
+        return cls.from_record(record_from_diplomacy(data, where, variant))
 
     @classmethod
     def from_record(cls, rec: GameRecord) -> Game:

@@ -186,7 +186,8 @@ def retreats(m: Map, pos: Position, options: dict) -> list[Dislodged]:
     gives them. Passages a rule closes are read from this board (the units after the
     movement), the adjudicator reads them at the start of the movement phase: the two differ
     only when a unit moved into or out of a passage's controlling province."""
-    occupied = {m.loc_prov[u.loc] for u in pos.units}
+    occupied = {m.loc_prov[u.loc] for u in pos.units
+                if not m.open_space[m.loc_prov[u.loc]]}  # an open space is never full
     closed = closed_passages(m, pos, options)
     to_origin = options.get("retreat_to_convoy_origin", True)
     out = []
