@@ -305,6 +305,31 @@ def touch_lengths(board: Board) -> dict[tuple[str, str], float]:
     return out
 
 
+def seam_runs(board: Board) -> list[tuple[str, str, float, float]]:
+    """On a board that wraps, what lies along its left and right edges (the seam, one
+    meridian): (region, "left" | "right", y0, y1) for each stretch of one region, top to
+    bottom; [] on a flat board."""
+    if not board.projection.get("wrap"):
+        return []
+    out = []
+    sides = board.arc_sides()
+    for side, x in (("left", 0.0), ("right", board.width)):
+        pieces = []
+        for i, (a, b) in enumerate(sides):
+            region = a if b is None else b if a is None else None
+            arc = board.arcs[i]
+            if region is not None and all(px == x for px, _ in arc):
+                ys = [py for _, py in arc]
+                pieces.append((min(ys), max(ys), region))
+        pieces.sort()
+        for y0, y1, region in pieces:
+            if out and out[-1][0] == region and out[-1][1] == side and out[-1][3] >= y0:
+                out[-1] = (region, side, out[-1][2], max(out[-1][3], y1))
+            else:
+                out.append((region, side, y0, y1))
+    return out
+
+
 def _seam_touches(board: Board, sides) -> dict[tuple[str, str], float]:
     """Overlaps of what lies on the left edge with what lies on the right edge."""
     edges: dict[float, list[tuple[float, float, str]]] = {0.0: [], board.width: []}

@@ -12,7 +12,13 @@ import math
 from dataclasses import dataclass
 
 from polydip.geography.map import Map
-from polydip.render.board import Board, impassable, polyline_length, province_on_land
+from polydip.render.board import (
+    Board,
+    impassable,
+    polyline_length,
+    province_on_land,
+    seam_runs,
+)
 from polydip.render.draw import (
     BLOCKED_LINE,
     COAST_LINE,
@@ -62,6 +68,9 @@ class BoardGeo:
     links: list[tuple[str, str, str, Point, Point]]  # connectors: (a, b, kind, p, q)
     insets: list[tuple[Point, Point]]  # frames around moved geography
     boxes: list[list[Point]]  # outlines of off-map spaces
+    # a board that wraps: what continues across the left and right edges, as (province
+    # index, "left" | "right", y0, y1) in the picture
+    seam: list[tuple[int, str, float, float]]
 
 
 def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
@@ -153,9 +162,11 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
     insets = [(tf((x0 - 10, y0 - 10)), tf((x1 + 10, y1 + 10)))
               for x0, y0, x1, y1 in board.insets]
     boxes = [[tf(p) for p in box] for box in board.boxes]
+    seam = [(m.prov_index[r], side, top + y0 * k, top + y1 * k)
+            for r, side, y0, y1 in seam_runs(board) if r in m.prov_index]
     return BoardGeo(board, k, top, board.height * k, unit_r, loc, label, disl, land, blocked,
                     slots, province_d, water_d, islet_d, neutral, borders, links, insets,
-                    boxes)
+                    boxes, seam)
 
 
 def _at_least(p: Point, q: Point, length: float) -> tuple[Point, Point]:
@@ -258,6 +269,46 @@ def draw_provinces(svg: Svg, m: Map, geo: BoardGeo, fills: list[str], owners: li
         svg.line(p, q, color, w, dash)
         for x, y in (p, q):
             svg.add(f'<circle cx="{fmt(x)}" cy="{fmt(y)}" r="2.6" fill="{color}"/>')
+        svg.add("</g>")
+    svg.add("</g>")
+    draw_seam(svg, m, geo)
+
+
+SEAM_MIN_PX = 14.0  # shorter stretches of a province along the seam get no marker
+SEAM_NAME_PX = 36.0  # ... and no name
+
+
+def draw_seam(svg: Svg, m: Map, geo: BoardGeo) -> None:
+    """On a board that wraps, a marker at the left and right edges for each province that
+    continues across them (an arrow pointing off the edge), with the province's name
+    where the rest of the province, and its name, lie at the other edge: the map is a
+    cylinder, and a sea cut by the edge reads as one sea."""
+    if not geo.seam:
+        return
+    width = geo.board.width * geo.scale
+    svg.add('<g class="seam">')
+    for x in (0.0, width):
+        svg.line((x, geo.top), (x, geo.top + geo.height), SEA_INK, 1.6, "5 4")
+    for p, side, y0, y1 in geo.seam:
+        if y1 - y0 < SEAM_MIN_PX:
+            continue
+        sea = not geo.land[p]
+        ink = SEA_INK if sea else INK
+        y = (y0 + y1) / 2
+        x, d = (0.0, 1.0) if side == "left" else (width, -1.0)
+        abbr = m.prov_abbr[p]
+        svg.add(f'<g class="seam-mark" data-province="{abbr}" data-side="{side}">')
+        tip, back = x + d * 1.5, x + d * 10.5
+        svg.add(f'<path d="M{fmt(tip)} {fmt(y)}L{fmt(back)} {fmt(y - 6)}'
+                f'L{fmt(back)} {fmt(y + 6)}Z" fill="{ink}" stroke="#ffffff" '
+                'stroke-width="1.2" stroke-linejoin="round"/>')
+        label_x = geo.label[p][0]
+        far = abs(label_x - x) > width / 4
+        if far and y1 - y0 >= SEAM_NAME_PX:
+            name = m.variant.provinces[abbr].name
+            svg.text(x + d * 13.5, y + 3.5, name, 9.5, ink, "bold",
+                     anchor="start" if d > 0 else "end", style="italic" if sea else "",
+                     halo=SEA if sea else "#ffffff", halo_width=3)
         svg.add("</g>")
     svg.add("</g>")
 
