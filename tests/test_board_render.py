@@ -176,7 +176,8 @@ def test_the_legend_counts_centers_by_value_as_the_report_does() -> None:
 
 
 # every built-in variant that has a board
-BOARD_VARIANTS = ["standard", "wita", "war_in_north_america", "lad1890"]
+BOARD_VARIANTS = ["standard", "wita", "war_in_north_america", "lad1890",
+                  "twentieth_century"]
 
 
 @pytest.mark.parametrize("name", BOARD_VARIANTS)
@@ -224,3 +225,29 @@ def test_random_phases_draw_every_unit_inside_its_province(name: str) -> None:
             g.set_orders(p, lst)
         g.process()
         _check_units_inside(picture_svg(g, g.history[-1].position.phase.name), g)
+
+
+# the seed's six wraparound seas ("The map is a cylinder")
+WRAPAROUND_SEAS = ["BSE", "WST", "WPA", "ECO", "SWP", "APA"]
+
+
+def test_a_board_that_wraps_shows_its_seas_continuing_across_the_edges() -> None:
+    """The Twentieth Century: the wraparound seas "connect both ends of the map": each is
+    drawn at both the left and the right edge, with a marker at each edge saying it
+    continues, and its name at the edge away from its label."""
+    svg = picture_svg(Game.new("twentieth_century"))
+    assert '<g class="seam">' in svg
+    marks = set(re.findall(r'class="seam-mark" data-province="(\w+)" data-side="(\w+)"',
+                           svg))
+    for sea in WRAPAROUND_SEAS:
+        assert {(sea, "left"), (sea, "right")} <= marks, sea
+    names = re.findall(r'class="seam-mark" data-province="(\w+)" data-side="\w+">'
+                       r'\s*<path[^>]*/>\s*<text[^>]*>([^<]+)</text>', svg)
+    named = {abbr for abbr, _ in names}
+    assert set(WRAPAROUND_SEAS) <= named
+
+
+def test_a_flat_board_has_no_seam() -> None:
+    """A board that does not wrap (the standard map) draws no seam and no edge markers."""
+    svg = picture_svg(Game.new("standard"))
+    assert 'class="seam' not in svg
