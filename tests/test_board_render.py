@@ -232,8 +232,8 @@ WRAPAROUND_SEAS = ["BSE", "WST", "WPA", "ECO", "SWP", "APA"]
 
 
 def test_a_board_that_wraps_shows_its_seas_continuing_across_the_edges() -> None:
-    """The Twentieth Century: the wraparound seas "connect both ends of the map": each is
-    drawn at both the left and the right edge, with a marker at each edge saying it
+    """The Twentieth Century: the wraparound seas "connect both ends of the map" (seed 003):
+    each is drawn at both the left and the right edge, with a marker at each edge saying it
     continues, and its name at the edge away from its label."""
     svg = picture_svg(Game.new("twentieth_century"))
     assert '<g class="seam">' in svg
@@ -251,3 +251,21 @@ def test_a_flat_board_has_no_seam() -> None:
     """A board that does not wrap (the standard map) draws no seam and no edge markers."""
     svg = picture_svg(Game.new("standard"))
     assert 'class="seam' not in svg
+
+
+def test_a_move_across_the_seam_goes_the_short_way() -> None:
+    """The Twentieth Century's wraparound seas: "A Fleet may move or convoy from one side of
+    the map to the other in these sea zones" (seed 003). F Hawaii - Westerlies, from Hawaii at
+    the left edge, is drawn as two arrows through the seam, each crossing one edge, never as
+    one line across the whole map."""
+    g = Game.new("twentieth_century")
+    assert g.set_orders("USA", ["F HAW - WST"]) == []
+    svg = picture_svg(g)
+    group = svg.split('data-order="F HAW - WST"')[1].split("</g>")[0]
+    paths = re.findall(r'<path d="M ([\d.-]+) [\d.-]+ Q [\d.-]+ [\d.-]+ ([\d.-]+) [\d.-]+"',
+                       group)
+    width = 1600
+    shafts = {(float(a), float(b)) for a, b in paths}
+    assert len(shafts) == 2
+    assert all(abs(b - a) < width / 2 for a, b in shafts)
+    assert any(min(a, b) < 0 for a, b in shafts) and any(max(a, b) > width for a, b in shafts)
