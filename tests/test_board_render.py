@@ -247,6 +247,34 @@ def test_a_board_that_wraps_shows_its_seas_continuing_across_the_edges() -> None
     assert set(WRAPAROUND_SEAS) <= named
 
 
+def _text_boxes(svg: str) -> list[tuple[float, float, float, float]]:
+    """The boxes the texts of an SVG picture cover (about 0.6 em a character, an em tall)."""
+    out = []
+    for x, y, size, anchor, text in re.findall(
+            r'<text x="([\d.]+)" y="([\d.]+)" font-size="([\d.]+)"[^>]*text-anchor="(\w+)"'
+            r'(?![^>]*stroke=)[^>]*>([^<]+)</text>', svg):
+        x, y, size = float(x), float(y), float(size)
+        w = len(text) * size * 0.6
+        x0 = {"start": x, "middle": x - w / 2, "end": x - w}[anchor]
+        out.append((x0, y - size * 0.75, x0 + w, y + size * 0.2))
+    return out
+
+
+def test_the_names_at_the_seam_cover_no_province_name() -> None:
+    """A wraparound sea's name at the edge of the map is set where it covers no province's
+    name (the West Pacific's beside Hawaii's, the Westerlies' beside San Francisco's)."""
+    svg = picture_svg(Game.new("twentieth_century"))
+    seam = svg[svg.index('<g class="seam">'):]
+    seam = seam[:seam.index("</g>\n</g>")]
+    labels = svg[svg.index('<g class="labels">'):]
+    named = _text_boxes(seam)
+    assert len(named) >= len(WRAPAROUND_SEAS)
+    for a0, b0, a1, b1 in named:
+        for c0, d0, c1, d1 in _text_boxes(labels):
+            assert min(a1, c1) <= max(a0, c0) or min(b1, d1) <= max(b0, d0), (
+                (a0, b0, a1, b1), (c0, d0, c1, d1))
+
+
 def test_a_flat_board_has_no_seam() -> None:
     """A board that does not wrap (the standard map) draws no seam and no edge markers."""
     svg = picture_svg(Game.new("standard"))

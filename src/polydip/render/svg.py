@@ -154,7 +154,7 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
     svg.add(f'<rect width="{WIDTH}" height="{_fmt(height)}" fill="{PAPER}"/>')
     if isinstance(geo, BoardGeo):
         fills, owners = _fills(m, pos, colors, geo.land, geo.blocked)
-        draw_provinces(svg, m, geo, fills, owners)
+        draw_provinces(svg, m, geo, fills, owners, full)
     else:
         _provinces(svg, m, geo, pos, colors)
     where = _unit_places(m, geo, pos)
