@@ -176,7 +176,8 @@ def test_the_legend_counts_centers_by_value_as_the_report_does() -> None:
 
 
 # every built-in variant that has a board
-BOARD_VARIANTS = ["standard", "wita", "war_in_north_america", "lad1890"]
+BOARD_VARIANTS = ["standard", "wita", "war_in_north_america", "lad1890",
+                  "twentieth_century"]
 
 
 @pytest.mark.parametrize("name", BOARD_VARIANTS)
@@ -224,3 +225,75 @@ def test_random_phases_draw_every_unit_inside_its_province(name: str) -> None:
             g.set_orders(p, lst)
         g.process()
         _check_units_inside(picture_svg(g, g.history[-1].position.phase.name), g)
+
+
+# the seed's six wraparound seas ("The map is a cylinder")
+WRAPAROUND_SEAS = ["BSE", "WST", "WPA", "ECO", "SWP", "APA"]
+
+
+def test_a_board_that_wraps_shows_its_seas_continuing_across_the_edges() -> None:
+    """The Twentieth Century: the wraparound seas "connect both ends of the map" (seed 003):
+    each is drawn at both the left and the right edge, with a marker at each edge saying it
+    continues, and its name at the edge away from its label."""
+    svg = picture_svg(Game.new("twentieth_century"))
+    assert '<g class="seam">' in svg
+    marks = set(re.findall(r'class="seam-mark" data-province="(\w+)" data-side="(\w+)"',
+                           svg))
+    for sea in WRAPAROUND_SEAS:
+        assert {(sea, "left"), (sea, "right")} <= marks, sea
+    names = re.findall(r'class="seam-mark" data-province="(\w+)" data-side="\w+">'
+                       r'\s*<path[^>]*/>\s*<text[^>]*>([^<]+)</text>', svg)
+    named = {abbr for abbr, _ in names}
+    assert set(WRAPAROUND_SEAS) <= named
+
+
+def _text_boxes(svg: str) -> list[tuple[float, float, float, float]]:
+    """The boxes the texts of an SVG picture cover (about 0.6 em a character, an em tall)."""
+    out = []
+    for x, y, size, anchor, text in re.findall(
+            r'<text x="([\d.]+)" y="([\d.]+)" font-size="([\d.]+)"[^>]*text-anchor="(\w+)"'
+            r'(?![^>]*stroke=)[^>]*>([^<]+)</text>', svg):
+        x, y, size = float(x), float(y), float(size)
+        w = len(text) * size * 0.6
+        x0 = {"start": x, "middle": x - w / 2, "end": x - w}[anchor]
+        out.append((x0, y - size * 0.75, x0 + w, y + size * 0.2))
+    return out
+
+
+def test_the_names_at_the_seam_cover_no_province_name() -> None:
+    """A wraparound sea's name at the edge of the map is set where it covers no province's
+    name (the West Pacific's beside Hawaii's, the Westerlies' beside San Francisco's)."""
+    svg = picture_svg(Game.new("twentieth_century"))
+    seam = svg[svg.index('<g class="seam">'):]
+    seam = seam[:seam.index("</g>\n</g>")]
+    labels = svg[svg.index('<g class="labels">'):]
+    named = _text_boxes(seam)
+    assert len(named) >= len(WRAPAROUND_SEAS)
+    for a0, b0, a1, b1 in named:
+        for c0, d0, c1, d1 in _text_boxes(labels):
+            assert min(a1, c1) <= max(a0, c0) or min(b1, d1) <= max(b0, d0), (
+                (a0, b0, a1, b1), (c0, d0, c1, d1))
+
+
+def test_a_flat_board_has_no_seam() -> None:
+    """A board that does not wrap (the standard map) draws no seam and no edge markers."""
+    svg = picture_svg(Game.new("standard"))
+    assert 'class="seam' not in svg
+
+
+def test_a_move_across_the_seam_goes_the_short_way() -> None:
+    """The Twentieth Century's wraparound seas: "A Fleet may move or convoy from one side of
+    the map to the other in these sea zones" (seed 003). F Hawaii - Westerlies, from Hawaii at
+    the left edge, is drawn as two arrows through the seam, each crossing one edge, never as
+    one line across the whole map."""
+    g = Game.new("twentieth_century")
+    assert g.set_orders("USA", ["F HAW - WST"]) == []
+    svg = picture_svg(g)
+    group = svg.split('data-order="F HAW - WST"')[1].split("</g>")[0]
+    paths = re.findall(r'<path d="M ([\d.-]+) [\d.-]+ Q [\d.-]+ [\d.-]+ ([\d.-]+) [\d.-]+"',
+                       group)
+    width = 1600
+    shafts = {(float(a), float(b)) for a, b in paths}
+    assert len(shafts) == 2
+    assert all(abs(b - a) < width / 2 for a, b in shafts)
+    assert any(min(a, b) < 0 for a, b in shafts) and any(max(a, b) > width for a, b in shafts)

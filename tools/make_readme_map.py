@@ -10,7 +10,9 @@
 - docs/images/war_in_north_america-f1860m.png: War in North America, the same way (seed 3),
   Fall 1860;
 - docs/images/lad1890-c1891m.png: Latin American Diplomacy 1890, the same way (seed 3), the
-  C phase of 1891.
+  C phase of 1891;
+- docs/images/twentieth_century-f1935m.png: The Twentieth Century, the same way (seed 3),
+  Fall 1935, on the world board that wraps.
 
 Needs CairoSVG for the PNG (a polydip dependency).
 """
@@ -83,6 +85,7 @@ def main(argv: list[str]) -> int:
     random_play("wita", "F1845M", 3, outdir / "wita-f1845m.png")
     random_play("war_in_north_america", "F1860M", 3, outdir / "war_in_north_america-f1860m.png")
     random_play("lad1890", "C1891M", 3, outdir / "lad1890-c1891m.png")
+    random_play("twentieth_century", "F1935M", 3, outdir / "twentieth_century-f1935m.png")
     return 0
 
 

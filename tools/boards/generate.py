@@ -270,7 +270,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", help="board file (default: beside the variant file)")
     ap.add_argument("--cache", default=str(geodata.DEFAULT_CACHE),
                     help=f"where fetched data is kept (default {geodata.DEFAULT_CACHE})")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=None,
+                    help="the optimiser's random seed (default: the hints' grid.seed, else 1)")
     args = ap.parse_args(argv)
     timer = Timer()
     v = load_variant(args.variant)
@@ -491,7 +492,8 @@ def main(argv: list[str] | None = None) -> int:
     asg = assign.Assignment(units, pb, w, say)
     asg.grow()
     timer.step("grown")
-    asg.optimise(seed=args.seed, rounds=int(g.get("rounds", 8)))
+    seed = args.seed if args.seed is not None else int(g.get("seed", 1))
+    asg.optimise(seed=seed, rounds=int(g.get("rounds", 8)))
     timer.step("optimised")
     region = np.asarray(asg.P, dtype=np.int32)[units.uid]
     fixed = fix_junctions(region, gr.part > 0, land, adjacent,

@@ -40,7 +40,7 @@ def project_geom(g: shapely.Geometry, proj: Projection, max_deg: float = 0.25
     and on a whole-world board geometry is cut at the seam (the meridian opposite the
     centre) so nothing spans the map."""
     g = shapely.segmentize(g, max_deg)
-    if proj.kind == "equirect" and proj.lon0 % 360 != 0:
+    if proj.kind != "laea" and proj.lon0 % 360 != 0:
         lo = proj.lon0 - 180
         window = shapely.box(lo, -90, lo + 360, 90)
         pieces = [shapely.affinity.translate(g, k, 0).intersection(window)

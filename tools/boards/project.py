@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 EARTH_KM = 6371.0
+MERCATOR_MAX_LAT = 85.0  # the poles are infinitely far: latitudes beyond are drawn on it
 
 
 @dataclass(slots=True)
@@ -46,7 +47,7 @@ class Magnifier:
 
 @dataclass(slots=True)
 class Projection:
-    kind: str  # "laea" | "equirect"
+    kind: str  # "laea" | "equirect" | "mercator"
     lat0: float
     lon0: float
     magnifiers: list[Magnifier] = field(default_factory=list)
@@ -77,6 +78,10 @@ class Projection:
         if self.kind == "equirect":
             x = EARTH_KM * dl * np.cos(phi1)
             y = EARTH_KM * lat
+        elif self.kind == "mercator":  # conformal: the mid-latitudes drawn as tall as wide
+            x = EARTH_KM * dl * np.cos(phi1)
+            lat = np.clip(lat, -np.radians(MERCATOR_MAX_LAT), np.radians(MERCATOR_MAX_LAT))
+            y = EARTH_KM * np.cos(phi1) * np.log(np.tan(np.pi / 4 + lat / 2))
         else:
             cosc = np.sin(phi1) * np.sin(lat) + np.cos(phi1) * np.cos(lat) * np.cos(dl)
             k = np.sqrt(2 / np.maximum(1 + cosc, 1e-12))
@@ -159,13 +164,14 @@ def _stretch(v: np.ndarray, bands: list[tuple[float, float, float]]) -> np.ndarr
 
 def from_hints(h: dict) -> Projection:
     kind = h.get("kind", "laea")
-    if kind not in ("laea", "equirect"):
-        raise SystemExit(f"projection.kind {kind!r}: use \"laea\" or \"equirect\"")
+    if kind not in ("laea", "equirect", "mercator"):
+        raise SystemExit(f"projection.kind {kind!r}: use \"laea\", \"equirect\" or "
+                         "\"mercator\"")
     lat0, lon0 = h["center"]
     p = Projection(kind, float(lat0), float(lon0), wrap=bool(h.get("wrap", False)))
-    if p.wrap and (kind != "equirect" or h.get("insets")):
-        raise SystemExit("projection.wrap needs kind = \"equirect\" and no insets (the left "
-                         "and right edges must meet)")
+    if p.wrap and (kind == "laea" or h.get("insets")):
+        raise SystemExit("projection.wrap needs a cylindrical kind (\"equirect\", "
+                         "\"mercator\") and no insets (the left and right edges must meet)")
     for ins in h.get("insets", []):
         la0, lo0, la1, lo1 = ins["box"]
         dx, dy = ins["shift_km"]

@@ -26,6 +26,7 @@ See docs/boards.md for the format and how boards are generated.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from dataclasses import dataclass, field
@@ -305,21 +306,44 @@ def touch_lengths(board: Board) -> dict[tuple[str, str], float]:
     return out
 
 
+def seam_runs(board: Board) -> list[tuple[str, str, float, float]]:
+    """On a board that wraps, what lies along its left and right edges (the seam, one
+    meridian): (region, "left" | "right", y0, y1) for each stretch of one region, top to
+    bottom; [] on a flat board. An arc may run along an edge and turn a corner: only its
+    segments on the edge count."""
+    if not board.projection.get("wrap"):
+        return []
+    out: list[tuple[str, str, float, float]] = []
+    sides = board.arc_sides()
+    for side, x in (("left", 0.0), ("right", board.width)):
+        pieces = []
+        for i, (a, b) in enumerate(sides):
+            region = a if b is None else b if a is None else None
+            if region is None:
+                continue
+            arc = board.arcs[i]
+            for (x0, y0), (x1, y1) in itertools.pairwise(arc):
+                if x0 == x and x1 == x and y0 != y1:
+                    pieces.append((min(y0, y1), max(y0, y1), region))
+        pieces.sort()
+        for y0, y1, region in pieces:
+            if out and out[-1][0] == region and out[-1][1] == side and out[-1][3] >= y0:
+                out[-1] = (region, side, out[-1][2], max(out[-1][3], y1))
+            else:
+                out.append((region, side, y0, y1))
+    return out
+
+
 def _seam_touches(board: Board, sides) -> dict[tuple[str, str], float]:
     """Overlaps of what lies on the left edge with what lies on the right edge."""
-    edges: dict[float, list[tuple[float, float, str]]] = {0.0: [], board.width: []}
-    for i, (a, b) in enumerate(sides):
-        region = a if b is None else b if a is None else None
-        if region is None:
-            continue
-        arc = board.arcs[i]
-        for x in edges:
-            if all(px == x for px, _ in arc):
-                ys = [py for _, py in arc]
-                edges[x].append((min(ys), max(ys), region))
+    runs = seam_runs(board)
     out: dict[tuple[str, str], float] = {}
-    for y0, y1, a in edges[0.0]:
-        for v0, v1, b in edges[board.width]:
+    for a, side_a, y0, y1 in runs:
+        if side_a != "left":
+            continue
+        for b, side_b, v0, v1 in runs:
+            if side_b != "right":
+                continue
             overlap = min(y1, v1) - max(y0, v0)
             if overlap > 0 and a != b:
                 out[(a, b)] = out.get((a, b), 0.0) + overlap

@@ -12,7 +12,13 @@ import math
 from dataclasses import dataclass
 
 from polydip.geography.map import Map
-from polydip.render.board import Board, impassable, polyline_length, province_on_land
+from polydip.render.board import (
+    Board,
+    impassable,
+    polyline_length,
+    province_on_land,
+    seam_runs,
+)
 from polydip.render.draw import (
     BLOCKED_LINE,
     COAST_LINE,
@@ -62,6 +68,9 @@ class BoardGeo:
     links: list[tuple[str, str, str, Point, Point]]  # connectors: (a, b, kind, p, q)
     insets: list[tuple[Point, Point]]  # frames around moved geography
     boxes: list[list[Point]]  # outlines of off-map spaces
+    # a board that wraps: what continues across the left and right edges, as (province
+    # index, "left" | "right", y0, y1) in the picture
+    seam: list[tuple[int, str, float, float]]
 
 
 def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
@@ -153,9 +162,11 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
     insets = [(tf((x0 - 10, y0 - 10)), tf((x1 + 10, y1 + 10)))
               for x0, y0, x1, y1 in board.insets]
     boxes = [[tf(p) for p in box] for box in board.boxes]
+    seam = [(m.prov_index[r], side, top + y0 * k, top + y1 * k)
+            for r, side, y0, y1 in seam_runs(board) if r in m.prov_index]
     return BoardGeo(board, k, top, board.height * k, unit_r, loc, label, disl, land, blocked,
                     slots, province_d, water_d, islet_d, neutral, borders, links, insets,
-                    boxes)
+                    boxes, seam)
 
 
 def _at_least(p: Point, q: Point, length: float) -> tuple[Point, Point]:
@@ -217,8 +228,10 @@ def _border_style(lf, rf, kinds, board: Board, land: list[bool], m: Map) -> str:
     return "land" if ks else "impassable"
 
 
-def draw_provinces(svg: Svg, m: Map, geo: BoardGeo, fills: list[str], owners: list[str]
-                   ) -> None:
+def draw_provinces(svg: Svg, m: Map, geo: BoardGeo, fills: list[str], owners: list[str],
+                   full: bool = True) -> None:
+    """The provinces' faces and borders (and the seam's marks); `full`: whether the labels
+    drawn later are full names (the seam's names keep clear of them)."""
     svg.add('<g class="provinces" stroke="none">')
     land_d, water_d = geo.neutral
     if water_d:
@@ -260,6 +273,97 @@ def draw_provinces(svg: Svg, m: Map, geo: BoardGeo, fills: list[str], owners: li
             svg.add(f'<circle cx="{fmt(x)}" cy="{fmt(y)}" r="2.6" fill="{color}"/>')
         svg.add("</g>")
     svg.add("</g>")
+    draw_seam(svg, m, geo, full)
+
+
+SEAM_MIN_PX = 14.0  # shorter stretches of a province along the seam get no marker
+SEAM_NAME_PX = 36.0  # ... and no name
+SEAM_NAME_SIZE = 9.5
+LABEL_FULL_SIZE, LABEL_SHORT_SIZE = 10.5, 12.0
+
+
+def draw_seam(svg: Svg, m: Map, geo: BoardGeo, full: bool = True) -> None:
+    """On a board that wraps, a marker at the left and right edges for each province that
+    continues across them (an arrow pointing off the edge), with the province's name
+    where the rest of the province, and its name, lie at the other edge: the map is a
+    cylinder, and a sea cut by the edge reads as one sea. A named marker goes where along
+    its stretch of the edge the name covers the least of the provinces' labels and units."""
+    if not geo.seam:
+        return
+    width = geo.board.width * geo.scale
+    r = geo.unit_r * 1.3
+    keep_clear = [label_extent(m, geo, i, full) for i in range(m.n_prov)]
+    keep_clear += [(x - r, y - r, x + r, y + r) for x, y in geo.loc]
+    svg.add('<g class="seam">')
+    for x in (0.0, width):
+        svg.line((x, geo.top), (x, geo.top + geo.height), SEA_INK, 1.6, "5 4")
+    for p, side, y0, y1 in geo.seam:
+        if y1 - y0 < SEAM_MIN_PX:
+            continue
+        sea = not geo.land[p]
+        ink = SEA_INK if sea else INK
+        y = (y0 + y1) / 2
+        x, d = (0.0, 1.0) if side == "left" else (width, -1.0)
+        abbr = m.prov_abbr[p]
+        name = m.variant.provinces[abbr].name
+        label_x = geo.label[p][0]
+        named = abs(label_x - x) > width / 4 and y1 - y0 >= SEAM_NAME_PX
+        if named:
+            # the name where it covers nothing; else the abbreviation, if that fits better
+            cover, y = _seam_name_y(x, d, y0, y1, len(name), keep_clear)
+            if cover > 0:
+                cover_abbr, y_abbr = _seam_name_y(x, d, y0, y1, len(abbr), keep_clear)
+                if cover_abbr < cover:
+                    name, y = abbr, y_abbr
+        svg.add(f'<g class="seam-mark" data-province="{abbr}" data-side="{side}">')
+        tip, back = x + d * 1.5, x + d * 10.5
+        svg.add(f'<path d="M{fmt(tip)} {fmt(y)}L{fmt(back)} {fmt(y - 6)}'
+                f'L{fmt(back)} {fmt(y + 6)}Z" fill="{ink}" stroke="#ffffff" '
+                'stroke-width="1.2" stroke-linejoin="round"/>')
+        if named:
+            svg.text(x + d * 13.5, y + 3.5, name, SEAM_NAME_SIZE, ink, "bold",
+                     anchor="start" if d > 0 else "end", style="italic" if sea else "",
+                     halo=SEA if sea else "#ffffff", halo_width=3)
+        svg.add("</g>")
+    svg.add("</g>")
+
+
+def _seam_name_y(x: float, d: float, y0: float, y1: float, n_chars: int,
+                 keep_clear: list[tuple[float, float, float, float]]) -> tuple[float, float]:
+    """Where along [y0, y1] a seam marker and its name (n_chars long, from x inwards, d = ±1)
+    cover the least of `keep_clear`'s boxes: (the area covered, y); the middle if nothing is
+    in the way there."""
+    w = 13.5 + n_chars * SEAM_NAME_SIZE * 0.62
+    a0, a1 = min(x, x + d * w), max(x, x + d * w)
+    mid = (y0 + y1) / 2
+    near = [(bx0, by0, bx1, by1) for bx0, by0, bx1, by1 in keep_clear
+            if bx1 > a0 and bx0 < a1 and by1 > y0 - 8 and by0 < y1 + 8]
+    best = (float("inf"), mid)
+    steps = int((y1 - y0 - 14) / 1.5)
+    for k in range(max(steps, 0) + 1):
+        y = min(max(mid + (k + 1) // 2 * 1.5 * (1 if k % 2 else -1), y0 + 7), y1 - 7)
+        cover = sum(max(0.0, min(a1, bx1) - max(a0, bx0)) * max(0.0, min(y + 7, by1)
+                    - max(y - 7, by0)) for bx0, by0, bx1, by1 in near)
+        if cover < best[0]:
+            best = (cover, y)
+        if cover == 0:
+            break
+    return best
+
+
+def label_extent(m: Map, geo: BoardGeo, i: int, full: bool
+                 ) -> tuple[float, float, float, float]:
+    """The box province i's name (and its supply center's marker) covers, as draw_labels
+    draws it."""
+    size = LABEL_FULL_SIZE if full else LABEL_SHORT_SIZE
+    x, y = geo.label[i]
+    short = not full or geo.board.anchors[m.prov_abbr[i]].get("short_label", False)
+    name = m.prov_abbr[i] if short else m.variant.provinces[m.prov_abbr[i]].name
+    lines = label_lines(name, not short)
+    half = max(len(s) for s in lines) * size * 0.62 / 2
+    left = x - half - (17.0 if m.variant.provinces[m.prov_abbr[i]].supply_center else 0.0)
+    top = y - (len(lines) - 1) * size * 0.55 - size * 0.55
+    return (left, top, x + half, top + len(lines) * size * 1.1)
 
 
 def label_lines(name: str, full: bool) -> list[str]:
@@ -281,7 +385,7 @@ def draw_labels(svg: Svg, m: Map, geo: BoardGeo, full: bool, centers: list[tuple
                 ) -> None:
     """Province names at their label anchors, each supply center's marker beside it.
     `centers[i]`: (fill, home ring colour or "") for a supply center, else ("", "")."""
-    size = 10.5 if full else 12.0
+    size = LABEL_FULL_SIZE if full else LABEL_SHORT_SIZE
     svg.add('<g class="labels">')
     for i in range(m.n_prov):
         x, y = geo.label[i]

@@ -154,7 +154,7 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
     svg.add(f'<rect width="{WIDTH}" height="{_fmt(height)}" fill="{PAPER}"/>')
     if isinstance(geo, BoardGeo):
         fills, owners = _fills(m, pos, colors, geo.land, geo.blocked)
-        draw_provinces(svg, m, geo, fills, owners)
+        draw_provinces(svg, m, geo, fills, owners, full)
     else:
         _provinces(svg, m, geo, pos, colors)
     where = _unit_places(m, geo, pos)
@@ -514,9 +514,10 @@ def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: li
                    else where.get(("unit", o.loc, d.power), geo.loc[o.loc]))
             dst = geo.loc[o.target]
             end_gap = r * 1.25 if m.loc_prov[o.target] in occupied else r * 0.5
-            _arrow(svg, src, dst, color, r * 1.1, end_gap, d.failed,
-                   dash="10 5" if o.type == RETREAT else "",
-                   width=4.2 if o.type == MOVE else 3.6)
+            for a, b in _across_seam(geo, src, dst):
+                _arrow(svg, a, b, color, r * 1.1, end_gap, d.failed,
+                       dash="10 5" if o.type == RETREAT else "",
+                       width=4.2 if o.type == MOVE else 3.6)
             if o.at >= 0:  # a move that attacks a power's units where it goes
                 _, c, _ = _curve(src, dst)
                 x, y = _bez(src, c, dst, 0.6)
@@ -532,8 +533,9 @@ def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: li
                 gap = 3.0
             else:
                 tgt, gap = a, r * 1.35
-            _link(svg, src, tgt, color, r * 1.1, gap, d.failed,
-                  "8 5" if o.type == SUPPORT else "1.5 5", hold_ring=o.target is None)
+            for a, b in _across_seam(geo, src, tgt):
+                _link(svg, a, b, color, r * 1.1, gap, d.failed,
+                      "8 5" if o.type == SUPPORT else "1.5 5", hold_ring=o.target is None)
         elif o.type == BUILD:
             x, y = geo.loc[o.loc]
             if o.kind is not None:
@@ -548,6 +550,20 @@ def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: li
             _badge(svg, x + r * 1.1, y - r * 1.1, "cross", "void" not in (d.result or []))
         svg.add("</g>")
     svg.add("</g>")
+
+
+def _across_seam(geo: _Geo | BoardGeo, src: Point, dst: Point) -> list[tuple[Point, Point]]:
+    """The line from `src` to `dst` as drawn: on a board that wraps, an order between places
+    more than half the map apart goes the short way, across the seam: off one edge and in at
+    the other (two lines, each cut by the frame)."""
+    if not isinstance(geo, BoardGeo) or not geo.board.projection.get("wrap"):
+        return [(src, dst)]
+    width = geo.board.width * geo.scale
+    dx = dst[0] - src[0]
+    if abs(dx) <= width / 2:
+        return [(src, dst)]
+    shift = -width if dx > 0 else width
+    return [(src, (dst[0] + shift, dst[1])), ((src[0] - shift, src[1]), dst)]
 
 
 def _attack_label(svg: _Svg, m: Map, x: float, y: float, power: int, color: str) -> None:
