@@ -143,18 +143,8 @@ class FleetGeometry:
             ed = ends_d & cm
             if not ed:
                 continue
-            ends = eo | ed
-            if ends & (ends - 1) == 0:  # one fleet next to both ends
-                out |= ends
-                continue
-            cache = self.m.memo.setdefault("convoy_routes", {})
-            key = (cm, eo, ed)
-            got = cache.get(key)
-            if got is None:
-                if len(cache) > 200_000:
-                    cache.clear()
-                got = cache[key] = block_tree(self.m, cm).subtree(bits(ends))
-            out |= got
+            out |= _component_routes(self.m, self.m.memo.setdefault("convoy_routes", {}),
+                                     cm, eo, ed)
         return out
 
     def reach(self, origin: int) -> int:
@@ -458,6 +448,22 @@ def necessary_mask(m: Map, origin: int, dest: int, seas: frozenset[int],
     return got
 
 
+def _component_routes(m: Map, memo: dict, cm: int, eo: int, ed: int) -> int:
+    """The fleets of component `cm` on some route between the fleets `eo` next to the origin
+    and `ed` next to the destination (bit masks): the blocks of the smallest subtree of the
+    component's block-cut tree joining them, kept in `memo` (the map's "convoy_routes")."""
+    ends = eo | ed
+    if ends & (ends - 1) == 0:  # one fleet next to both ends
+        return ends
+    key = (cm, eo, ed)
+    got = memo.get(key)
+    if got is None:
+        if len(memo) > 200_000:
+            memo.clear()
+        got = memo[key] = block_tree(m, cm).subtree(bits(ends))
+    return got
+
+
 def routes_and_necessary(m: Map, origin: int, dests: list[int], g: FleetGeometry
                          ) -> tuple[list[int], list[int]]:
     """For each destination, `g.routes(origin, dest)` and `necessary_mask` (the same
@@ -486,17 +492,7 @@ def routes_and_necessary(m: Map, origin: int, dests: list[int], g: FleetGeometry
                     ed = t_dest & cm
                     if not ed:
                         continue
-                    ends = eo | ed
-                    if ends & (ends - 1) == 0:  # one fleet next to both ends
-                        cand |= ends
-                        continue
-                    rkey = (cm, eo, ed)
-                    got = route_memo.get(rkey)
-                    if got is None:
-                        if len(route_memo) > 200_000:
-                            route_memo.clear()
-                        got = route_memo[rkey] = block_tree(m, cm).subtree(bits(ends))
-                    cand |= got
+                    cand |= _component_routes(m, route_memo, cm, eo, ed)
                 g._routes[key] = cand
         nec = g.necessary.get(key)
         if nec is None:

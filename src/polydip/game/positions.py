@@ -40,15 +40,19 @@ def _memo(m: Map, what: str) -> dict:
     return got
 
 
+def _remember(memo: dict, text: str, value: Any) -> Any:
+    """`value` kept in `memo` under `text`, and returned (the read_* functions below)."""
+    memo[text] = value
+    return value
+
+
 def read_unit(m: Map, text: Any) -> tuple[int, int]:
     """parse_unit, remembered per map."""
     if type(text) is not str:
         return parse_unit(m, text)
     memo = _memo(m, "unit_text")
     got = memo.get(text)
-    if got is None:
-        got = memo[text] = parse_unit(m, text)
-    return got
+    return got if got is not None else _remember(memo, text, parse_unit(m, text))
 
 
 def read_province(m: Map, text: Any, what: str) -> int:
@@ -57,9 +61,7 @@ def read_province(m: Map, text: Any, what: str) -> int:
         return parse_province(m, text, what)
     memo = _memo(m, "province_text")
     got = memo.get(text)
-    if got is None:
-        got = memo[text] = parse_province(m, text, what)
-    return got
+    return got if got is not None else _remember(memo, text, parse_province(m, text, what))
 
 
 def read_power(m: Map, name: Any) -> int:
@@ -68,9 +70,7 @@ def read_power(m: Map, name: Any) -> int:
         return power_index(m, name)
     memo = _memo(m, "power_text")
     got = memo.get(name)
-    if got is None:
-        got = memo[name] = power_index(m, name)
-    return got
+    return got if got is not None else _remember(memo, name, power_index(m, name))
 
 
 def read_phase(m: Map, text: str) -> Phase:
