@@ -54,18 +54,20 @@ class _Province:
 def fatten(region: np.ndarray, water: np.ndarray, land: list[bool],
            adjacent: set[tuple[int, int]], free: set[tuple[int, int]], n: int, ss: int,
            room_px: float, need_px: float, keep_px: float, min_area_px: float,
-           names: list[str], say) -> int:
+           names: list[str], say, floor_px: float = 11.5) -> int:
     """Give each province with no point `need_px` from its outline a disc of room (in
-    place): `room_px` radius, else the largest down to `need_px` that fits. Returns how many
+    place): `room_px` radius, else the largest down to `floor_px` that fits. Returns how many
     got one."""
     h, w = region.shape
     room = room_px * ss
     keep = keep_px * ss
     min_area = min_area_px * ss * ss
     need = need_px * ss
+    floor = floor_px * ss
     r_int = int(np.ceil(room)) + 1
     yy, xx = np.mgrid[-r_int:r_int + 1, -r_int:r_int + 1]
-    discs = [(np.hypot(yy, xx) <= r + 0.5) for r in np.arange(room, need - 0.01, -ss / 2)]
+    radii = np.arange(room, min(need, floor) - 0.01, -ss / 2)
+    discs = [(np.hypot(yy, xx) <= r + 0.5) for r in radii]
     why: dict[str, int] = {}
     may_touch = adjacent | free
     lengths = _pair_counts(region, n)
@@ -138,7 +140,7 @@ def fatten(region: np.ndarray, water: np.ndarray, land: list[bool],
                 for q in owners:
                     r0, pieces0, _a0 = olds[q]
                     r1, pieces1, a1 = boxes.stats(q, region, grown_box(q, y0, y1, x0, x1))
-                    if pieces1 > pieces0 or a1 < min_area or r1 < min(r0, need):
+                    if pieces1 > pieces0 or a1 < min_area or r1 < min(r0, floor):
                         why["neighbour"] = why.get("neighbour", 0) + 1
                         good = False
                         break
