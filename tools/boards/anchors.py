@@ -165,10 +165,11 @@ def label_box(name: str, full: bool, size: float, center: bool) -> tuple[float, 
 
 def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land: list[bool],
           seeds, unit_r: float, full: bool, label_size: float, say,
-          slots: dict[int, int] | None = None) -> dict[int, dict]:
+          slots: dict[int, int] | None = None, room: float = ROOM) -> dict[int, dict]:
     """Anchors per province (board pixels); labels are placed last, all together, so that
     none covers another label or a unit. `slots`: province → how many more units it needs
-    room for (an open space, where any number of units may stand)."""
+    room for (an open space, where any number of units may stand); `room`: px wanted from
+    an anchor to the outline on the raster (the outlines simplified move a little)."""
     out: dict[int, dict] = {}
     objs = ndimage.find_objects(region + 1)
     coast_seas: dict[tuple[int, str], set[int]] = {}
@@ -201,16 +202,16 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
         dseed = np.hypot(px - sx, py - sy)
         # room first (10.5 px from the outline), then land for land provinces, then near
         # the province's own point
-        score = 20.0 * np.minimum(clear, ROOM) + np.minimum(clear, 14.0) - 0.04 * dseed
+        score = 20.0 * np.minimum(clear, room) + np.minimum(clear, 14.0) - 0.04 * dseed
         if land[p]:
             score = score + 12.0 * on_land
         i = int(score.argmax())
-        if clear.max() < ROOM:
+        if clear.max() < room:
             narrow.append(f"{m.prov_abbr[p]} {clear.max():.1f}")
         ux, uy = float(px[i]), float(py[i])
         rec = {"unit": [ux, uy]}
         coasts = {}
-        good = clear >= ROOM
+        good = clear >= room
         for c in v.provinces[m.prov_abbr[p]].coasts:
             seas = coast_seas.get((p, c), set())
             if not seas:
@@ -236,7 +237,7 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
         idx = np.nonzero(sel)[0][::step]
         cands[p] = (px[idx], py[idx], clear[idx], (x0, y0, sub == p))
     if narrow:
-        say(f"  provinces with no point {ROOM} px inside: {', '.join(narrow)}")
+        say(f"  provinces with no point {room} px inside: {', '.join(narrow)}")
     # labels, hardest first: avoid other labels and every unit
     units = [(xy[0], xy[1]) for rec in out.values()
              for xy in [rec["unit"], *rec.get("coasts", {}).values()]]
@@ -321,7 +322,7 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
         ux, uy = rec["unit"]
         lx, ly = rec["label"]
         du = np.hypot(cx - ux, cy - uy)
-        ok = (cl >= ROOM) & (du >= 2.2 * unit_r)
+        ok = (cl >= room) & (du >= 2.2 * unit_r)
         for a0, b0, a1, b1 in boxes:
             ok &= ~((cx > a0 - unit_r) & (cx < a1 + unit_r) & (cy > b0 - unit_r)
                     & (cy < b1 + unit_r))
@@ -347,7 +348,7 @@ def place(region: np.ndarray, land_surface: np.ndarray, n: int, ss: int, m, land
             if len(got) >= want:
                 break
             cx, cy = int(qx * ss) - x0, int(qy * ss) - y0
-            if not (0 <= cy < edt.shape[0] and 0 <= cx < edt.shape[1]) or edt[cy, cx] < ROOM:
+            if not (0 <= cy < edt.shape[0] and 0 <= cx < edt.shape[1]) or edt[cy, cx] < room:
                 continue
             if any(math.hypot(qx - tx, qy - ty) < 2.6 * unit_r for tx, ty in taken):
                 continue

@@ -26,6 +26,7 @@ sys.path.insert(0, str(HERE))
 
 import anchors  # noqa: E402
 import assign  # noqa: E402
+import fatten  # noqa: E402
 import geodata  # noqa: E402
 import grid  # noqa: E402
 import project  # noqa: E402
@@ -500,6 +501,13 @@ def main(argv: list[str] | None = None) -> int:
                           connectors | no_passage | free_impassable, len(names))
     if fixed:
         say(f"  {fixed} cells at junctions handed to a third province (short wrong touches)")
+    if float(g.get("fatten_px", 0)) > 0:  # room for narrow provinces' anchors
+        fatten.fatten(region, gr.part == 0, land, adjacent,
+                      connectors | no_passage | free_impassable, len(names), ss,
+                      float(g["fatten_px"]), float(g.get("fatten_below_px", 11.5)),
+                      float(g.get("fatten_keep_px", 12)),
+                      float(g.get("fatten_min_area_px", 650)), names, say)
+        timer.step("room made")
     surface_land = (gr.part > 0) & ~gr.lake
     # islets too small to see (in seas, or no province's) are left out of the drawing
     sea_region = ~np.asarray(land + [True])[region] | (region == asg.NEUTRAL)

@@ -168,7 +168,8 @@ def build_board(v, m, proj, ss: int, face: np.ndarray, arcs, hints, connectors, 
     full = len(names) > 80
     slot_n = {m.prov_index[a]: int(k) for a, k in (slots or {}).items()}
     anc = anchors.place(region, land_surface, len(names), ss, m, land, seeds, unit_r, full,
-                        10.5 if full else 12.0, say, slot_n)
+                        10.5 if full else 12.0, say, slot_n,
+                        float(hints.get("grid", {}).get("anchor_room_px", anchors.ROOM)))
     lines = []
     for a, b in sorted(connectors):
         line = anchors.closest_pair(region, a, b, ss)
