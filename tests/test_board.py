@@ -32,15 +32,9 @@ from polydip.variants.loader import load_variant
 from polydip.variants.model import Edge
 
 BOARDS = ["standard", "wita", "war_in_north_america", "lad1890", "twentieth_century"]
-# boards that do not meet every target yet, and how far they are (issue 12: the 1933 world at
-# 1600 px misses some; `polydip variant check NAME --board` gives the figures)
-UNFINISHED: dict[str, str] = {}
-FINISHED = [b for b in BOARDS if b not in UNFINISHED]
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(b, marks=pytest.mark.xfail(strict=True, reason=UNFINISHED[b]))
-    if b in UNFINISHED else b for b in BOARDS])
+@pytest.mark.parametrize("name", BOARDS)
 def test_builtin_board_meets_every_target(name: str) -> None:
     """Every adjacent pair touches (>= 5 px) or is a declared connector (<= 3%), no
     undeclared non-adjacent touch, anchors 10 px inside, provinces >= 600 px², a valid
@@ -108,7 +102,7 @@ def test_touches_follow_the_geography() -> None:
 
 
 def test_anchors_lie_inside_their_provinces() -> None:
-    for name in FINISHED:
+    for name in BOARDS:
         v = load_variant(name)
         board = load_board(v)
         for abbr in v.provinces:
