@@ -429,22 +429,27 @@ def necessary_mask(m: Map, origin: int, dest: int, seas: frozenset[int],
     key = (origin, dest)
     got = g.necessary.get(key)
     if got is None:
-        candidates = g.routes(origin, dest)
-        if candidates & (candidates - 1) == 0:  # none or one
-            got = candidates
-        else:
-            # the search below depends on nothing else (its budget counts every province
-            # next to the origin): the same answer serves every position with these fleets
-            tm = m.convoy_touch_mask
-            memo = m.memo.setdefault("convoy_necessary", {})
-            mkey = (candidates, tm[origin] & candidates, tm[dest] & candidates,
-                    len(m.convoy_touch_set[origin]))
-            got = memo.get(mkey)
-            if got is None:
-                if len(memo) > 200_000:
-                    memo.clear()
-                got = memo[mkey] = _necessary(m, origin, dest, candidates)
-        g.necessary[key] = got
+        got = g.necessary[key] = _necessary_kept(
+            m, m.memo.setdefault("convoy_necessary", {}), origin, dest,
+            g.routes(origin, dest), len(m.convoy_touch_set[origin]))
+    return got
+
+
+def _necessary_kept(m: Map, memo: dict, origin: int, dest: int, candidates: int,
+                    degree: int) -> int:
+    """necessary_mask's answer for the fleets `candidates` on the routes origin → dest, kept
+    in `memo` (the map's "convoy_necessary"): the search depends on nothing else (its budget
+    counts the `degree` provinces next to the origin), so the same answer serves every
+    position with these fleets."""
+    if candidates & (candidates - 1) == 0:  # none or one
+        return candidates
+    tm = m.convoy_touch_mask
+    mkey = (candidates, tm[origin] & candidates, tm[dest] & candidates, degree)
+    got = memo.get(mkey)
+    if got is None:
+        if len(memo) > 200_000:
+            memo.clear()
+        got = memo[mkey] = _necessary(m, origin, dest, candidates)
     return got
 
 
@@ -496,16 +501,7 @@ def routes_and_necessary(m: Map, origin: int, dests: list[int], g: FleetGeometry
                 g._routes[key] = cand
         nec = g.necessary.get(key)
         if nec is None:
-            if cand & (cand - 1) == 0:  # none or one
-                nec = cand
-            else:
-                mkey = (cand, t_origin & cand, tm[q] & cand, degree)
-                nec = memo.get(mkey)
-                if nec is None:
-                    if len(memo) > 200_000:
-                        memo.clear()
-                    nec = memo[mkey] = _necessary(m, origin, q, cand)
-            g.necessary[key] = nec
+            nec = g.necessary[key] = _necessary_kept(m, memo, origin, q, cand, degree)
         routes.append(cand)
         necs.append(nec)
     return routes, necs
