@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from polydip.fast import FastGame
-from polydip.game.dipjson import MAP_NAME, game_to_diplomacy
+from polydip.game.dipjson import game_to_diplomacy
 from polydip.game.game import Game
 from polydip.game.record import PhaseRecord
 from polydip.simulate.players import Player
@@ -56,8 +56,7 @@ def play_game(variant: Variant, options: dict[str, Any], seed: int, player: Play
         history.append(PhaseRecord(pos, orders, outcome))
     game.position, game.history = fg.position, history
     game.status, game.winners = fg.status, list(fg.winners)
-    map_name = None if variant.name.lower() == MAP_NAME else variant.name
-    data = game_to_diplomacy(game, stamp=0, map_name=map_name)
+    data = game_to_diplomacy(game, stamp=0)  # written under the variant's name
     line = json.dumps(data, separators=(",", ":")).encode()
     status = fg.status if fg.is_over else "year_limit"
     return GameResult(seed, line, len(history), status, fg.position.phase.name)
