@@ -64,7 +64,6 @@ def game_end(m: Map, vic: Victory, pos: Position, history: list[Any],
     if check_now and best >= vic.centers and (len(leaders) == 1 or not vic.more_than_others):
         return "won", leaders
     holders = [p for p, c in enumerate(counts) if c > 0]
-    alive: set[int] | None = None
     if len(holders) < 2:  # (two powers with centers: not one left alone)
         alive = _alive(m, pos, holders)
         if len(alive) == 1:
@@ -72,10 +71,10 @@ def game_end(m: Map, vic: Victory, pos: Position, history: list[Any],
     if vic.last_year is not None and pos.phase.year > vic.last_year:
         if vic.last_year_result == "most_centers" and len(leaders) == 1:
             return "won", leaders
-        return "drawn", sorted(_alive(m, pos, holders) if alive is None else alive)
+        return "drawn", sorted(_alive(m, pos, holders))
     if vic.no_change_years is not None and history:
         if pos.phase.year - _last_center_change_year(m, history) > vic.no_change_years:
-            return "drawn", sorted(_alive(m, pos, holders) if alive is None else alive)
+            return "drawn", sorted(_alive(m, pos, holders))
     return None
 
 
