@@ -102,7 +102,7 @@ def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
     units: list[Unit] = []
     seen: dict[int, str] = {}
     # (a unit read before is the same Unit object: units are immutable values)
-    unit_memo, prov_memo = _memo(m, "unit_objects"), _memo(m, "province_text")
+    unit_memo = _memo(m, "unit_objects")
     loc_prov, open_space, is_sc = m.loc_prov, m.open_space, m.is_sc
     for pname, lst in power_lists(req, "units").items():
         p = read_power(m, pname)
@@ -124,9 +124,7 @@ def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
             p = read_power(m, pname)
             where = f"centers.{pname}"
             for c in lst:
-                prov = prov_memo.get(c, -1) if type(c) is str else -1
-                if prov < 0:
-                    prov = read_province(m, c, where)
+                prov = read_province(m, c, where)
                 if not is_sc[prov]:
                     raise PositionError(
                         f"centers.{pname}: {m.prov_abbr[prov]} is not a supply center")
@@ -138,12 +136,8 @@ def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
     homes = [tuple(h) for h in m.homes]
     if req.get("homes"):
         for pname, lst in power_lists(req, "homes").items():
-            p = read_power(m, pname)
-            provs = [prov_memo.get(c, -1) if type(c) is str else -1 for c in lst]
-            if -1 in provs:
-                where = f"homes.{pname}"
-                provs = [read_province(m, c, where) for c in lst]
-            homes[p] = tuple(provs)
+            where = f"homes.{pname}"
+            homes[read_power(m, pname)] = tuple(read_province(m, c, where) for c in lst)
     raw_contested = req.get("contested") or []
     if not isinstance(raw_contested, list):
         raise PositionError("'contested' must be a list of provinces")
