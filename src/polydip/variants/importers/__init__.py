@@ -27,7 +27,8 @@ def import_variant(path: str | Path, search_path: list[str | Path] | None = None
 
     `search_path`: further folders where files the variant includes are looked for
     (`USE x.map`, `MAP x`, `base=x`), after the folder of the including file; then those
-    of the command line, POLYDIP_VARIANT_PATH and Parlance's data (variants/search.py).
+    of the command line, POLYDIP_VARIANT_PATH, Parlance's data and the diplomacy package's
+    maps (variants/search.py).
     """
     search_path = search(search_path)
     p = Path(path)
