@@ -39,13 +39,18 @@ def play_polydip(seed: int, years: int = 3) -> Game:
     return g
 
 
-def play_diplomacy(seed: int, until: str = "S1904M"):
-    """A diplomacy.Game played with random possible orders (sorted, so the seed decides)."""
+def play_diplomacy(seed: int, until: str | None = "S1904M", map_name: str = "standard",
+                   phases: int | None = None):
+    """A diplomacy.Game on `map_name` played with random possible orders (sorted, so the seed
+    decides) until the phase `until`, or for `phases` phases."""
     from diplomacy import Game as DipGame
 
-    g = DipGame()
+    g = DipGame(map_name=map_name)
     rng = random.Random(seed)
-    while not g.is_game_done and g.get_current_phase() != until:
+    played = 0
+    while (not g.is_game_done and g.get_current_phase() != until
+           and (phases is None or played < phases)):
+        played += 1
         possible = g.get_all_possible_orders()
         for power in sorted(g.powers):
             locs = sorted(g.get_orderable_locations(power))

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_dipjson import play_diplomacy
 
 from polydip.cli.main import main
 from polydip.errors import GameFileError
@@ -319,18 +320,9 @@ def test_a_game_the_package_played_on_its_own_map_is_read(map_name: str) -> None
     polydip finds the map among the package's .map files and reads every phase, with the
     package's units and centers."""
     pytest.importorskip("diplomacy")
-    from diplomacy import Game as DipGame
     from diplomacy.utils.export import to_saved_game_format
 
-    dg = DipGame(map_name=map_name)
-    rng = random.Random(4)  # its games have retreat phases
-    for _ in range(20):
-        possible = dg.get_all_possible_orders()
-        for power in sorted(dg.powers):
-            locs = sorted(dg.get_orderable_locations(power))
-            dg.set_orders(power, [rng.choice(sorted(possible[loc])) for loc in locs
-                                  if possible[loc]])
-        dg.process()
+    dg = play_diplomacy(4, until=None, map_name=map_name, phases=20)  # with retreat phases
     data = json.loads(json.dumps(to_saved_game_format(dg)))
     assert any(ph["name"].endswith("R") for ph in data["phases"])
     g = Game.from_diplomacy(data)
