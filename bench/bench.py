@@ -7,7 +7,7 @@
 Both engines are played in lock-step (bench/common.py): at each phase polydip's random orders
 (polydip.play.random_orders) are given to both as the same strings, each engine processes the
 phase, and the positions are compared (known deviations of the diplomacy package are
-re-synchronised; see bench/README.md). Timed with time.perf_counter, on the same position:
+re-synchronised; see bench/README.md). Timed (--clock), on the same position:
 
 * adjudication: polydip `Game.process()` (parse the order strings, adjudicate, next phase)
   against diplomacy `Game.process()`; for movement phases also polydip's raw adjudication,
@@ -16,11 +16,15 @@ re-synchronised; see bench/README.md). Timed with time.perf_counter, on the same
 * legal orders: polydip `legal_orders(map, position)` against diplomacy
   `Game.get_all_possible_orders()` cold (its per-position caches cleared first).
 
-The main table times the first call of each on each position, as a program playing the game
-pays it (garbage collection off during the call, as timeit does). polydip fills caches as it
-goes, so the second table gives the fastest of --repeat more calls on the same position.
-Tables give the mean over phases, in µs. Needs the optional extra `bench`:
-pip install -e '.[bench]'.
+The phases and orders are recorded, and the headline table times each engine again in its
+own loop over them, each position new to it, polydip's caches emptied first (as a program
+simulating games runs; the one-shot contract in a loop of its own, as a service answering
+requests runs). The lock-step ("interleaved") table times the first call of each on each
+position with the other engine's work in between, which empties the CPU caches (the package's
+game copies for the hot table come right before polydip's process()); the "hot" table gives
+the fastest of --repeat more calls on the same position. Garbage collection is off during a
+timed call, as timeit does. Tables give the mean over phases, in µs. Needs the optional extra
+`bench`: pip install -e '.[bench]'.
 """
 
 from __future__ import annotations
@@ -34,7 +38,9 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -53,9 +59,10 @@ from common import (
 from polydip.game.positions import position_to_json
 from polydip.oneshot import run_lines
 from polydip.orders.legal import legal_orders
+from polydip.state import Position
 
 TYPES = {"M": "movement", "R": "retreat", "A": "adjustment"}
-TARGET_ADJ, TARGET_LEGAL = 20.0, 10.0
+TARGET_ADJ, TARGET_LEGAL, TARGET_LOOP, TARGET_ONESHOT = 20.0, 10.0, 20.0, 10.0
 
 
 def prof_on(prof, name: str):
@@ -169,6 +176,14 @@ def bench_phase(ls: LockStep, stats: Stats, repeat: int, prof=None, record=None)
         for p, lst in to_dip.items():
             dg.set_orders(m.powers[p].upper(), lst)
 
+    if record is not None:  # for the own loops: the same phase, before any orders are given
+        line = None
+        if ptype == "M":
+            line = json.dumps({**position_to_json(m, pos0),
+                               "orders": {m.powers[p]: lst for p, lst in orders.items()}})
+        record.append(Phase(ptype, pos0.copy(), {p: list(v) for p, v in orders.items()},
+                            {m.powers[p].upper(): lst for p, lst in to_dip.items()},
+                            clone_diplomacy(dg), line))
     stats.add(ptype, "poly_set", timed(poly_set) * 1e6)
     stats.add(ptype, "dip_set", timed(dip_set) * 1e6)
     if repeat:
@@ -188,9 +203,6 @@ def bench_phase(ls: LockStep, stats: Stats, repeat: int, prof=None, record=None)
         stats.add(ptype, "poly_oneshot", timed(oneshot) * 1e6)
 
     # ---- the phase: polydip Game.process() vs diplomacy Game.process() -----------------
-    if record is not None:  # for the replay: the same phase, each engine in its own loop
-        record.append((ptype, pos0.copy(), {p: list(v) for p, v in g.orders.items()},
-                       clone_diplomacy(dg)))
     clones = [clone_diplomacy(dg) for _ in range(repeat)]
     with RawTimer() as raw:
         stats.add(ptype, "poly_proc", timed(g.process, prof_on(prof, "Game.process()"),
@@ -227,27 +239,50 @@ def clear_polydip_caches() -> None:
     base_game().map.memo.clear()
 
 
-def replay(record: list, stats: Stats) -> None:
-    """Time each engine on the recorded phases in its own loop, one call per phase — as a
-    program simulating games runs it — with polydip's caches emptied first. As in the
-    lock-step timing, each engine's orders are given (set_orders, untimed) before its
-    process() is timed: diplomacy's set_orders parses and checks them, polydip's too."""
+@dataclass
+class Phase:
+    """One recorded phase, before either engine was given its orders: what the own loops
+    replay."""
+
+    type: str
+    position: Position
+    orders: dict[int, list[str]]  # polydip's order strings per power index
+    dip_orders: dict[str, list[str]]  # the same orders as the package reads them, by power
+    dip_game: Any  # a copy of the diplomacy game at this phase, no orders given yet
+    oneshot_line: str | None  # movement phases: the one-shot request of this phase
+
+
+def own_loops(record: list[Phase], stats: Stats) -> None:
+    """Time each engine on the recorded phases in its own loop, each position new to it — as
+    a program simulating games runs it — polydip's caches emptied first: per phase the legal
+    orders, `set_orders` for every power and `process()`. Then polydip's one-shot contract on
+    the movement phases, in a loop of its own (caches emptied again), as a service answering
+    requests runs it."""
     from polydip.game.game import Game
 
     clear_polydip_caches()
-    for ptype, pos, orders, _ in record:  # polydip loop
+    for ph in record:  # polydip
         g = Game.new("standard")
-        g.position = pos.copy()
-        stats.add(ptype, "rep_poly_legal", timed(lambda g=g: legal_orders(g.map, g.position))
+        g.position = ph.position.copy()
+        stats.add(ph.type, "own_poly_legal", timed(lambda g=g: legal_orders(g.map, g.position))
                   * 1e6)
-        for p, lst in orders.items():  # untimed, as diplomacy's set_orders was
-            g.set_orders(p, lst)
-        stats.add(ptype, "rep_poly_proc", timed(g.process) * 1e6)
-    for ptype, _, _, dg in record:  # diplomacy loop
-        stats.add(ptype, "rep_dip_legal", timed(dg.get_all_possible_orders, dg.clear_cache)
+        stats.add(ph.type, "own_poly_set", timed(
+            lambda g=g, o=ph.orders: [g.set_orders(p, lst) for p, lst in o.items()]) * 1e6)
+        stats.add(ph.type, "own_poly_proc", timed(g.process) * 1e6)
+    for ph in record:  # diplomacy
+        dg = ph.dip_game
+        stats.add(ph.type, "own_dip_legal", timed(dg.get_all_possible_orders, dg.clear_cache)
                   * 1e6)
         dg.build_caches()
-        stats.add(ptype, "rep_dip_proc", timed(dg.process) * 1e6)
+        stats.add(ph.type, "own_dip_set", timed(
+            lambda dg=dg, o=ph.dip_orders: [dg.set_orders(p, lst) for p, lst in o.items()])
+            * 1e6)
+        stats.add(ph.type, "own_dip_proc", timed(dg.process) * 1e6)
+    clear_polydip_caches()
+    for ph in record:  # polydip's one-shot contract
+        if ph.oneshot_line is not None:
+            stats.add(ph.type, "own_poly_oneshot", timed(
+                lambda line=ph.oneshot_line: [json.dumps(r) for r in run_lines([line])]) * 1e6)
 
 
 def print_profile(out, name: str, prof, top: int = 18) -> None:
@@ -373,9 +408,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--warmup", type=int, default=0,
                     help="with --shared-map: play this many polydip-only games first, "
                          "untimed, to fill polydip's caches (default 0)")
-    ap.add_argument("--no-replay", dest="replay", action="store_false",
-                    help="skip the replay (each engine timed on the recorded phases in its "
-                         "own loop, polydip's caches emptied first)")
+    ap.add_argument("--no-own-loops", "--no-replay", dest="replay", action="store_false",
+                    help="skip the own loops (each engine timed on the recorded phases in its "
+                         "own loop, polydip's caches emptied first: the headline figures)")
     ap.add_argument("--fast-games", type=int, default=50,
                     help="games of the integer fast path's loop (default 50; 0: skip)")
     ap.add_argument("--memory", action="store_true",
@@ -448,8 +483,8 @@ def main(argv: list[str] | None = None) -> int:
                 progress.advance(task)
             progress.advance(task, args.phases - done)
     if record:
-        err.print(f"replaying {len(record)} phases, each engine in its own loop ...")
-        replay(record, stats)
+        err.print(f"timing each engine in its own loop on the {len(record)} phases ...")
+        own_loops(record, stats)
     elapsed = time.perf_counter() - t_start
 
     def ratio(a: float, b: float) -> str:
@@ -479,58 +514,59 @@ def main(argv: list[str] | None = None) -> int:
                           f"{pl:,.0f}", f"{dl:,.0f}", ratio(pl, dl))
         return table
 
-    def make_replay_table(stats: Stats, title: str) -> Table:
-        table = Table(title=title)
-        for name in ("phase type", "phases", "process() polydip", "process() diplomacy",
-                     "ratio", "legal orders polydip", "legal orders diplomacy (cold)", "ratio"):
-            table.add_column(name, justify="left" if name == "phase type" else "right")
-        for key, name in [*TYPES.items(), (None, "all")]:
-            n = stats.count(key, "rep_poly_proc")
-            if not n:
-                continue
-            pp, dp = stats.mean(key, "rep_poly_proc"), stats.mean(key, "rep_dip_proc")
-            pl, dl = stats.mean(key, "rep_poly_legal"), stats.mean(key, "rep_dip_legal")
-            table.add_row(name, str(n), f"{pp:,.0f}", f"{dp:,.0f}", ratio(pp, dp),
-                          f"{pl:,.0f}", f"{dl:,.0f}", ratio(pl, dl))
-        return table
-
     where = (f"{phases} phases, {args.games} games from seed {args.seed}"
              + (", polydip map shared by the games" if args.shared_map else ""))
-    out.print(make_table(f"polydip vs diplomacy {version}: mean µs per phase, first call on "
-                         f"each position ({where})", ""))
-    if args.repeat:
-        out.print(make_table(f"the same, fastest of {args.repeat} more calls on each position "
-                             "(caches filled by the first call)", "hot_"))
 
-    if stats.count(None, "rep_poly_proc"):
-        out.print(make_replay_table(stats, f"replay: the same {phases} phases and orders, each "
-                                    "engine in its own loop (polydip's caches emptied "
-                                    "first): mean µs per phase"))
-        rp, rd = stats.mean(None, "rep_poly_proc"), stats.mean(None, "rep_dip_proc")
-        rpl, rdl = stats.mean(None, "rep_poly_legal"), stats.mean(None, "rep_dip_legal")
-        out.print(f"replay adjudication: polydip {rp:,.0f} µs/phase, diplomacy {rd:,.0f} "
-                  f"µs/phase, {rd / rp:.1f}x faster (target {TARGET_ADJ:.0f}x: "
-                  f"{'met' if rd / rp >= TARGET_ADJ else 'NOT met'})")
-        out.print(f"replay legal orders: polydip {rpl:,.0f} µs/phase, diplomacy {rdl:,.0f} "
-                  f"µs/phase (cold), {rdl / rpl:.1f}x faster (target {TARGET_LEGAL:.0f}x: "
-                  f"{'met' if rdl / rpl >= TARGET_LEGAL else 'NOT met'})")
+    def verdict(r: float, target: float | None) -> str:
+        if target is None:
+            return ""
+        return f" (target {target:.0f}x: {'met' if r >= target else 'NOT met'})"
+
+    def summary(prefix: str, targets: bool) -> None:
+        """The whole-run means of one kind of measurement ('own_': each engine in its own
+        loop; '': interleaved, first call; 'hot_': hot), against the targets of issue 14."""
+        pp, dp = stats.mean(None, prefix + "poly_proc"), stats.mean(None, prefix + "dip_proc")
+        pl, dl = stats.mean(None, prefix + "poly_legal"), stats.mean(None, prefix + "dip_legal")
+        ps, ds = stats.mean(None, prefix + "poly_set"), stats.mean(None, prefix + "dip_set")
+        out.print(f"  process(): polydip {pp:,.0f} µs/phase, diplomacy {dp:,.0f}, "
+                  f"{dp / pp:.1f}x{verdict(dp / pp, TARGET_ADJ if targets else None)}")
+        out.print(f"  legal orders: polydip {pl:,.0f} µs/phase, diplomacy {dl:,.0f} (cold), "
+                  f"{dl / pl:.1f}x{verdict(dl / pl, TARGET_LEGAL if targets else None)}")
+        out.print(f"  set_orders (every power): polydip {ps:,.0f} µs/phase, diplomacy "
+                  f"{ds:,.0f}, {ds / ps:.1f}x")
+        lp, ld = pl + ps + pp, dl + ds + dp
+        out.print(f"  random-game loop through the string API (legal orders, set_orders, "
+                  f"process()): polydip {lp:,.0f} µs/phase, diplomacy {ld:,.0f}, "
+                  f"{ld / lp:.1f}x{verdict(ld / lp, TARGET_LOOP if targets else None)}")
+        if stats.count("M", prefix + "poly_oneshot"):
+            po, dpm = stats.mean("M", prefix + "poly_oneshot"), stats.mean("M", prefix + "dip_proc")
+            out.print(f"  one-shot contract (JSON line in, outcome JSON out; movement phases) "
+                      f"vs diplomacy process(): polydip {po:,.0f} µs/phase, diplomacy "
+                      f"{dpm:,.0f}, {dpm / po:.1f}x"
+                      f"{verdict(dpm / po, TARGET_ONESHOT if targets else None)}")
+
+    if stats.count(None, "own_poly_proc"):
+        out.print(make_table(f"polydip vs diplomacy {version}, each engine in its own loop on "
+                             f"the same positions, each new to it, polydip's caches emptied "
+                             f"first: mean µs per phase ({where})", "own_"))
+    out.print(make_table(f"interleaved: both engines in lock-step, first call on each position "
+                         f"(the other engine's work in between): mean µs per phase ({where})",
+                         ""))
+    if args.repeat:
+        out.print(make_table(f"hot: the fastest of {args.repeat} more calls on each position "
+                             "(caches filled by the first call)", "hot_"))
+    out.print(f"{args.clock} clock")
+    if stats.count(None, "own_poly_proc"):
+        out.print("each engine in its own loop, every position new to it (the figures of "
+                  "issue 14):")
+        summary("own_", targets=True)
+    out.print("interleaved, first call on each position:")
+    summary("", targets=False)
     raw, dpm = stats.mean("M", "poly_raw"), stats.mean("M", "dip_proc")
-    pp, dp = stats.mean(None, "poly_proc"), stats.mean(None, "dip_proc")
-    pl, dl = stats.mean(None, "poly_legal"), stats.mean(None, "dip_legal")
-    pe, de = pp + stats.mean(None, "poly_set"), dp + stats.mean(None, "dip_set")
-    out.print(f"first call on each position ({args.clock} clock):")
     if raw == raw:  # (not measured in the compiled build: see RawTimer)
-        out.print(f"raw movement adjudication (resolve_movement inside process()): polydip "
+        out.print(f"  raw movement adjudication (resolve_movement inside process()): polydip "
                   f"{raw:,.0f} µs/phase vs diplomacy process() {dpm:,.0f} µs/phase, "
-                  f"{dpm / raw:.1f}x faster")
-    out.print(f"orders + adjudication (set_orders for every power, then process()): polydip "
-              f"{pe:,.0f} µs/phase, diplomacy {de:,.0f} µs/phase, {de / pe:.1f}x faster")
-    out.print(f"adjudication: polydip {pp:,.0f} µs/phase, diplomacy {dp:,.0f} µs/phase, "
-              f"{dp / pp:.1f}x faster (target {TARGET_ADJ:.0f}x: "
-              f"{'met' if dp / pp >= TARGET_ADJ else 'NOT met'})")
-    out.print(f"legal orders: polydip {pl:,.0f} µs/phase, diplomacy {dl:,.0f} µs/phase (cold), "
-              f"{dl / pl:.1f}x faster "
-              f"(target {TARGET_LEGAL:.0f}x: {'met' if dl / pl >= TARGET_LEGAL else 'NOT met'})")
+                  f"{dpm / raw:.1f}x")
     if args.repeat:
         hpp, hdp = stats.mean(None, "hot_poly_proc"), stats.mean(None, "hot_dip_proc")
         hpl, hdl = stats.mean(None, "hot_poly_legal"), stats.mean(None, "hot_dip_legal")
@@ -539,19 +575,9 @@ def main(argv: list[str] | None = None) -> int:
         hraw_s = (f"raw movement {hraw:,.0f} vs {hdpm:,.0f} µs/phase, {hdpm / hraw:.1f}x; "
                   if hraw == hraw else "")
         out.print(f"hot (fastest of {args.repeat} more calls on the same position): "
-                  f"adjudication {hpp:,.0f} vs {hdp:,.0f} µs/phase, {hdp / hpp:.1f}x; "
+                  f"process() {hpp:,.0f} vs {hdp:,.0f} µs/phase, {hdp / hpp:.1f}x; "
                   f"{hraw_s}legal orders {hpl:,.0f} vs {hdl:,.0f} µs/phase cold ({hdw:,.0f} warm), "
                   f"{hdl / hpl:.1f}x cold, {hdw / hpl:.1f}x warm")
-    pl_, dl_ = pl + pe, dl + de  # legal orders + set_orders + process()
-    out.print(f"random-game loop through the string API (legal orders for every power, "
-              f"set_orders, process()): polydip {pl_:,.0f} µs/phase, diplomacy {dl_:,.0f} "
-              f"µs/phase, {dl_ / pl_:.1f}x faster (target 20x: "
-              f"{'met' if dl_ / pl_ >= 20 else 'NOT met'})")
-    if stats.count("M", "poly_oneshot"):
-        po, dpm = stats.mean("M", "poly_oneshot"), stats.mean("M", "dip_proc")
-        out.print(f"one-shot contract (JSON line in, outcome JSON out, movement phases): "
-                  f"polydip {po:,.0f} µs/phase vs diplomacy process() {dpm:,.0f} µs/phase, "
-                  f"{dpm / po:.1f}x (target 10x: {'met' if dpm / po >= 10 else 'NOT met'})")
     if args.fast_games:
         runs = [fast_loop(args.fast_games, 100, args.seed) for _ in range(3)]
         rates = sorted(n / wall for n, wall, _cpu in runs)
