@@ -38,6 +38,8 @@ COMPILED = [
     "src/polydip/game/record.py",
     "src/polydip/game/game.py",
     "src/polydip/oneshot.py",
+    "src/polydip/orders/parser.py",
+    "src/polydip/notation.py",
 ]
 
 
