@@ -21,6 +21,8 @@ from polydip.game.engine import parse_orders, process
 from polydip.game.game import Game
 from polydip.play import random_orders
 from polydip.state import Position
+from polydip.variants import loader
+from polydip.variants.loader import load_variant
 
 DATA = Path(__file__).parent / "data" / "dipjson"
 FIXTURE = DATA / "short_game.json"
@@ -499,3 +501,20 @@ def test_cli_convert_reports_a_malformed_file(tmp_path, capsys) -> None:
     assert main(["convert", str(bad), str(tmp_path / "out.json")]) == 1
     err = capsys.readouterr().err
     assert "phases[0] (S1901M): state.units.FRANCE" in err
+
+
+def test_a_variant_file_naming_itself_otherwise_is_found_again_by_its_file_name(
+        tmp_path, monkeypatch) -> None:
+    """A saved game names a variant file's variant by the file's name, which the search path
+    finds, when the file declares another name (`name = "Copy of standard"`)."""
+    text = (Path(loader.__file__).parent / "data" / "standard.toml").read_text()
+    assert '\nname = "standard"\n' in text
+    path = tmp_path / "my_copy.toml"
+    path.write_text(text.replace('\nname = "standard"\n', '\nname = "Copy of standard"\n', 1))
+    g = Game.new(load_variant(path))
+    g.process()
+    data = game_to_diplomacy(g)
+    assert data["map"] == "my_copy"
+    monkeypatch.setenv("POLYDIP_VARIANT_PATH", str(tmp_path))
+    back = Game.from_diplomacy(data)
+    assert back.variant.name == "Copy of standard" and back.phase == g.phase

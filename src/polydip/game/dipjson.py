@@ -37,6 +37,7 @@ by a standoff are read from the previous movement phase's orders and results.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
@@ -74,15 +75,25 @@ OPTIONS_KEY = "polydip_options"  # polydip's rule options, where not the variant
 # ---- export ---------------------------------------------------------------------------------
 
 
+def map_name_of(v: Variant) -> str:
+    """The "map" a saved game names its variant by: a built-in variant's name, else the name of
+    the file the variant was read from without its suffix — how variant_for_map finds it on
+    the search path when the file declares another name (`name = "My Variant"` in
+    my_variant.toml) — else the variant's name."""
+    if v.name.lower() in builtin_names() or not v.path:
+        return v.name
+    return Path(v.path).stem
+
+
 def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
                       map_name: str | None = None) -> dict[str, Any]:
     """The game as the `diplomacy` package's saved game (a dict ready for json.dumps).
 
     `stamp`: the first phase's timestamp (default: now, in microseconds, as the package
     writes; a fixed one makes the output reproducible). `map_name`: the map name to write
-    (default: the variant's name, which record_from_diplomacy looks up)."""
+    (default: map_name_of the variant, which record_from_diplomacy looks up)."""
     v = game.variant
-    map_name = map_name or v.name
+    map_name = map_name or map_name_of(v)
     m = game.map
     game_id = game.name or "polydip"
     base = {"game_id": game_id, "map": map_name, "rules": list(RULES)}
