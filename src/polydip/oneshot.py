@@ -164,9 +164,14 @@ def outcome_json(m: Map, pos: Position, results: Any, errors: Any, phase: str,
     """The outcome of a phase as the contract writes it. `results`: the phase's results
     (PhaseOutcome.results), or the same as (power, text, words) rows (PhaseOutcome.rows)."""
     units: dict[str, list[str]] = {}
-    kinds, loc_name, powers = m.kinds, m.loc_name, m.powers
+    powers = m.powers
+    texts = _unit_texts(m)
+    n_loc = len(m.loc_name)
     for u in pos.units:
-        text = f"{kinds[u.kind]} {loc_name[u.loc]}"  # (Map.unit_str)
+        i = u.kind * n_loc + u.loc
+        text = texts.get(i)
+        if text is None:
+            text = texts[i] = m.unit_str(u.kind, u.loc)
         lst = units.get(powers[u.power])
         if lst is None:
             units[powers[u.power]] = [text]
@@ -206,6 +211,14 @@ def outcome_json(m: Map, pos: Position, results: Any, errors: Any, phase: str,
     if pos.extra:  # what rule modules remember for the next phase, to pass back in
         out["extra"] = pos.extra
     return out
+
+
+def _unit_texts(m: Map) -> dict[int, str]:
+    """Map.unit_str per kind * locations + location, remembered per map (a bounded table)."""
+    got = m.memo.get("unit_strings")
+    if got is None:
+        got = m.memo["unit_strings"] = {}
+    return got
 
 
 def _destroyed(m: Map, destroyed: Sequence[Dislodged]) -> dict[str, list[dict[str, Any]]]:
