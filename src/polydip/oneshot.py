@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from polydip.errors import PolydipError, did_you_mean
 from polydip.game.engine import OrderResult, parse_orders, process
@@ -22,10 +22,11 @@ from polydip.variants.loader import builtin_names, load_variant
 
 # Limits of one request (documented in docs/adjudicate.md): a line beyond them gets an error
 # line of its own, like any other bad request.
-MAX_LINE = 1_000_000  # characters of one JSON line
-MAX_STRING = 1_000  # characters of any name, unit or order string
-MAX_ITEMS = 10_000  # entries of any list or object
-MAX_DEPTH = 32  # nesting of objects and lists (the 'extra' data of rule modules included)
+# (Final: the compiled build reads them as constants, not from the module's dictionary)
+MAX_LINE: Final = 1_000_000  # characters of one JSON line
+MAX_STRING: Final = 1_000  # characters of any name, unit or order string
+MAX_ITEMS: Final = 10_000  # entries of any list or object
+MAX_DEPTH: Final = 32  # nesting of objects and lists (the 'extra' data of rule modules included)
 
 _VARIANTS: dict[str, Map] = {}
 
@@ -78,21 +79,26 @@ def _within(value: Any, depth: int) -> bool:
         return False
     if isinstance(value, str):
         return len(value) <= MAX_STRING
-    if not isinstance(value, dict | list):
-        return True
-    if len(value) > MAX_ITEMS or (value and depth >= MAX_DEPTH):
-        return False  # too many entries, or entries nested too deep
     if isinstance(value, dict):
-        for k in value:
+        if len(value) > MAX_ITEMS or (value and depth >= MAX_DEPTH):
+            return False  # too many entries, or entries nested too deep
+        for k, v in value.items():
             if isinstance(k, str) and len(k) > MAX_STRING:
                 return False
-        value = value.values()
-    for v in value:
-        if isinstance(v, str):
-            if len(v) > MAX_STRING:
+            if isinstance(v, str):
+                if len(v) > MAX_STRING:
+                    return False
+            elif isinstance(v, (dict, list)) and not _within(v, depth + 1):
                 return False
-        elif isinstance(v, dict | list) and not _within(v, depth + 1):
+    elif isinstance(value, list):
+        if len(value) > MAX_ITEMS or (value and depth >= MAX_DEPTH):
             return False
+        for v in value:
+            if isinstance(v, str):
+                if len(v) > MAX_STRING:
+                    return False
+            elif isinstance(v, (dict, list)) and not _within(v, depth + 1):
+                return False
     return True
 
 
@@ -104,7 +110,7 @@ def _check_size(value: Any, where: str, depth: int) -> None:
         if len(value) > MAX_STRING:
             raise RequestError(f"{where}: a string of {len(value):,} characters (at most "
                                f"{MAX_STRING:,})")
-    elif isinstance(value, dict | list):
+    elif isinstance(value, (dict, list)):
         if len(value) > MAX_ITEMS:
             raise RequestError(f"{where}: {len(value):,} entries (at most {MAX_ITEMS:,})")
         items = value.items() if isinstance(value, dict) else enumerate(value)
