@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from polydip.errors import PolydipError, did_you_mean
-from polydip.game.engine import OrderResult, parse_orders, process
+from polydip.game.engine import OrderResult, Rows, parse_orders, process
 from polydip.game.positions import build_position, power_lists, read_power
 from polydip.geography.map import Map, compile_map
 from polydip.notation import parse_unit, power_index
@@ -204,8 +204,7 @@ def outcome_json(m: Map, pos: Position, results: Any, errors: Any, phase: str,
         out["id"] = rid
     out.update({
         "phase": phase,
-        "results": ({r.text: r.result for r in results} if results and
-                    isinstance(results[0], OrderResult) else {t: w for _, t, w in results}),
+        "results": _results(results),
         "units": units,
         "dislodged": dislodged,
         "contested": sorted(m.prov_abbr[p] for p in pos.contested),
@@ -217,6 +216,14 @@ def outcome_json(m: Map, pos: Position, results: Any, errors: Any, phase: str,
     if pos.extra:  # what rule modules remember for the next phase, to pass back in
         out["extra"] = pos.extra
     return out
+
+
+def _results(results: Any) -> dict[str, list[str]]:
+    """Order text → result words, from OrderResult objects or (power, text, words) rows."""
+    if results and isinstance(results[0], OrderResult):
+        return {r.text: r.result for r in results}
+    rows: Rows = results  # (typed: the compiled build unpacks the tuples without iterating)
+    return {t: w for _, t, w in rows}
 
 
 def _unit_texts(m: Map) -> dict[int, str]:

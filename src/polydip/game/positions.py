@@ -149,14 +149,14 @@ def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
     return pos
 
 
-def _read_units(m: Map, lists: dict, powers: dict) -> list[Unit]:
+def _read_units(m: Map, lists: dict[Any, list[Any]], powers: dict[str, int]) -> list[Unit]:
     """The units of a request's "units" (power → unit texts). A text read before for the
     same power is the same Unit object (units are immutable values)."""
     units: list[Unit] = []
     if not lists:
         return units
-    known_units = _memo(m, "unit_objects")  # power → text → Unit
-    seen: dict[int, str] = {}
+    known_units: dict[int, dict[str, Unit]] = _memo(m, "unit_objects")  # power → text → Unit
+    seen: dict[int, Any] = {}
     loc_prov, open_space = m.loc_prov, m.open_space
     cache = unit_cache(m)
     for pname, lst in lists.items():
@@ -167,7 +167,7 @@ def _read_units(m: Map, lists: dict, powers: dict) -> list[Unit]:
         if known is None:
             known = known_units[p] = {}
         for t in lst:
-            unit = known.get(t) if type(t) is str else None
+            unit: Unit | None = known.get(t) if type(t) is str else None
             if unit is None:
                 k, loc = read_unit(m, t)
                 unit = cache.unit(p, k, loc)
@@ -181,15 +181,17 @@ def _read_units(m: Map, lists: dict, powers: dict) -> list[Unit]:
     return units
 
 
-def _read_owners(m: Map, lists: dict, powers: dict, key: str) -> list[int]:
+def _read_owners(m: Map, lists: dict[Any, list[Any]], powers: dict[str, int], key: str
+                 ) -> list[int]:
     """Center owners per province (-1: none) from power → center texts ("centers",
     "year_start_centers"): a later power listing a center takes it."""
     owners = [-1] * m.n_prov
-    memo = _memo(m, "center_lists")
+    memo: dict[tuple, tuple[int, ...]] = _memo(m, "center_lists")
     for pname, lst in lists.items():
         p = powers.get(pname) if type(pname) is str else None
         if p is None:
             p = read_power(m, pname)
+        provs: tuple[int, ...] | None
         try:
             provs = memo.get(tuple(lst))
         except TypeError:  # an entry that cannot be a key: read it for the error
