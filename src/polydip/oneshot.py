@@ -146,9 +146,11 @@ def adjudicate_request(req: Any, variant_files: bool = True) -> dict[str, Any]:
         typed: dict[int, list[str]] = {}
         for pname, lst in power_lists(req, "orders").items():
             p = read_power(m, pname)
-            if not all(isinstance(t, str) for t in lst):
-                raise RequestError(f"orders.{pname}: orders are strings")
-            typed.setdefault(p, []).extend(lst)
+            for t in lst:
+                if not isinstance(t, str):
+                    raise RequestError(f"orders.{pname}: orders are strings")
+            got = typed.get(p)  # (the request's list itself: parse_orders only reads it)
+            typed[p] = lst if got is None else got + lst
         parsed, errors = parse_orders(m, pos.phase, typed)
         out = process(m, pos, parsed, options)
         done = outcome_json(m, out.position, out.rows(), errors + out.errors,

@@ -156,7 +156,7 @@ def _read_units(m: Map, lists: dict[Any, list[Any]], powers: dict[str, int]) -> 
     if not lists:
         return units
     known_units: dict[int, dict[str, Unit]] = _memo(m, "unit_objects")  # power → text → Unit
-    seen: dict[int, Any] = {}
+    seen: list[Any] = [None] * m.n_prov  # the text of the unit read in each province
     loc_prov, open_space = m.loc_prov, m.open_space
     cache = unit_cache(m)
     for pname, lst in lists.items():
@@ -174,7 +174,7 @@ def _read_units(m: Map, lists: dict[Any, list[Any]], powers: dict[str, int]) -> 
                 if type(t) is str and len(known) < _KEEP:
                     known[t] = unit
             prov = loc_prov[unit.loc]
-            if prov in seen and not open_space[prov]:
+            if seen[prov] is not None and not open_space[prov]:
                 raise PositionError(f"two units in {m.prov_abbr[prov]}: {seen[prov]} and {t}")
             seen[prov] = t
             units.append(unit)
