@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from polydip.errors import PolydipError, did_you_mean
 from polydip.game.engine import OrderResult, Rows, parse_orders, process
-from polydip.game.positions import build_position, power_lists, read_power
+from polydip.game.positions import build_position, check_limits, power_lists, read_power
 from polydip.geography.map import Map, compile_map
 from polydip.notation import parse_unit, power_index
 from polydip.options import check_options
@@ -126,37 +126,14 @@ def adjudicate_request(req: Any, variant_files: bool = True) -> dict[str, Any]:
     try:
         if not isinstance(req, dict):
             raise RequestError("a request is a JSON object")
-        check_size(req)
-        unknown = set(req) - {"variant", "phase", "units", "dislodged", "contested", "centers",
-                              "homes", "orders", "options", "id", "year_start_centers",
-                              "extra"}
-        if unknown:
-            raise RequestError(f"unknown request key(s): {', '.join(sorted(unknown))}")
-        variant = req.get("variant", "standard")
-        if not isinstance(variant, str):
-            raise RequestError(f"'variant' is a name or a file path, not {variant!r}")
-        m = get_map(variant, variant_files)
-        options = dict(m.variant.options)
-        opts = req.get("options") or {}
-        if not isinstance(opts, dict):
-            raise RequestError("'options' must be an object")
-        options.update(opts)
-        check_options(options)
-        pos = build_position(m, req, options)
-        typed: dict[int, list[str]] = {}
-        for pname, lst in power_lists(req, "orders").items():
-            p = read_power(m, pname)
-            for t in lst:
-                if not isinstance(t, str):
-                    raise RequestError(f"orders.{pname}: orders are strings")
-            got = typed.get(p)  # (the request's list itself: parse_orders only reads it)
-            typed[p] = lst if got is None else got + lst
-        parsed, errors = parse_orders(m, pos.phase, typed)
-        out = process(m, pos, parsed, options)
-        done = outcome_json(m, out.position, out.rows(), errors + out.errors,
-                            pos.phase.name, req.get("id"), out.destroyed)
-        done["contested"] = sorted(m.prov_abbr[p] for p in out.standoffs)
-        return done
+        try:
+            return _adjudicate(req, variant_files)
+        except Exception:
+            # a request beyond a limit gets that error, whatever else is wrong with it:
+            # _adjudicate checks the limits field by field as it reads, check_size names
+            # the first field beyond one
+            check_size(req)
+            raise
     except PolydipError as exc:
         res: dict[str, Any] = {"error": str(exc)}
     except Exception as exc:  # a bug: report it on this request's line, keep the batch going
@@ -165,6 +142,52 @@ def adjudicate_request(req: Any, variant_files: bool = True) -> dict[str, Any]:
     if isinstance(req, dict) and "id" in req:
         res["id"] = req["id"]
     return res
+
+
+_KEYS: Final = frozenset({"variant", "phase", "units", "dislodged", "contested", "centers",
+                          "homes", "orders", "options", "id", "year_start_centers", "extra"})
+# the keys whose values are checked against the limits whole (the power → list fields are
+# checked list by list where they are read)
+_CHECKED_WHOLE: Final = ("phase", "contested", "dislodged", "extra", "options", "id")
+_LIMITS: Final = (MAX_STRING, MAX_ITEMS)
+
+
+def _adjudicate(req: dict, variant_files: bool) -> dict[str, Any]:
+    """adjudicate_request's work; refuses a request beyond the limits (with some error)
+    before it reads the field beyond them, and never returns an outcome for one."""
+    unknown = set(req) - _KEYS
+    if unknown:
+        raise RequestError(f"unknown request key(s): {', '.join(sorted(unknown))}")
+    for key in _CHECKED_WHOLE:
+        if key in req and not _within(req[key], 1):
+            raise RequestError(f"{key}: beyond the limits")
+    variant = req.get("variant", "standard")
+    if not isinstance(variant, str):
+        raise RequestError(f"'variant' is a name or a file path, not {variant!r}")
+    if len(variant) > MAX_STRING:
+        raise RequestError("variant: beyond the limits")
+    m = get_map(variant, variant_files)
+    options = dict(m.variant.options)
+    opts = req.get("options") or {}
+    if not isinstance(opts, dict):
+        raise RequestError("'options' must be an object")
+    options.update(opts)
+    check_options(options)
+    pos = build_position(m, req, options, _LIMITS)
+    typed: dict[int, list[str]] = {}
+    for pname, lst in check_limits(power_lists(req, "orders"), _LIMITS).items():
+        p = read_power(m, pname)
+        for t in lst:
+            if not isinstance(t, str):
+                raise RequestError(f"orders.{pname}: orders are strings")
+        got = typed.get(p)  # (the request's list itself: parse_orders only reads it)
+        typed[p] = lst if got is None else got + lst
+    parsed, errors = parse_orders(m, pos.phase, typed)
+    out = process(m, pos, parsed, options)
+    done = outcome_json(m, out.position, out.rows(), errors + out.errors,
+                        pos.phase.name, req.get("id"), out.destroyed)
+    done["contested"] = sorted(m.prov_abbr[p] for p in out.standoffs)
+    return done
 
 
 def outcome_json(m: Map, pos: Position, results: Any, errors: Any, phase: str,

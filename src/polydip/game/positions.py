@@ -12,6 +12,7 @@ are worked out from the position, as the adjudicator works them out.
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any, Final
 
 from polydip.adjudication.legality import closed_passages
@@ -25,6 +26,10 @@ from polydip.state import Dislodged, Phase, Position, Unit, unit_cache
 
 class PositionError(PolydipError):
     """A position description that does not describe a position polydip can play."""
+
+
+class TooLarge(PositionError):
+    """A list or text beyond the limits build_position was given (the caller names them)."""
 
 
 # What a text already read means, per map: units, provinces, powers and phases recur in
@@ -95,14 +100,19 @@ def power_lists(req: dict, key: str) -> dict:
     return val
 
 
-def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
-    """The Position a request (or a saved position) describes."""
+def build_position(m: Map, req: dict, options: dict | None = None,
+                   limits: tuple[int, int] | None = None) -> Position:
+    """The Position a request (or a saved position) describes. With `limits` (characters
+    of a text, entries of a list or object) its power → list fields (units, centers, homes,
+    year_start_centers) are refused beyond them (TooLarge) before they are read: the
+    one-shot contract checks a request's size that way, field by field as it reads it."""
     cal = m.variant.calendar
     phase = read_phase(m, str(req.get("phase", cal.start)))
     powers = _memo(m, "power_text")
-    units = _read_units(m, power_lists(req, "units"), powers)
+    units = _read_units(m, check_limits(power_lists(req, "units"), limits), powers)
     if "centers" in req and req["centers"] is not None:
-        owners = _read_owners(m, power_lists(req, "centers"), powers, "centers")
+        owners = _read_owners(m, check_limits(power_lists(req, "centers"), limits), powers,
+                              "centers")
     else:
         owners = [-1] * m.n_prov
         for i, pw in enumerate(m.variant.powers):
@@ -111,7 +121,7 @@ def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
     homes = list(m.homes)
     if req.get("homes"):
         lists = _memo(m, "province_lists")
-        for pname, lst in power_lists(req, "homes").items():
+        for pname, lst in check_limits(power_lists(req, "homes"), limits).items():
             p = powers.get(pname) if type(pname) is str else None
             homes[read_power(m, pname) if p is None else p] = _read_provinces(
                 m, lists, lst, "homes", pname)
@@ -138,8 +148,8 @@ def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
         raise PositionError(f"dislodged units are given for a retreat phase, not {phase.name}")
     year_start = None
     if req.get("year_start_centers"):
-        year_start = _read_owners(m, power_lists(req, "year_start_centers"), powers,
-                                  "year_start_centers")
+        year_start = _read_owners(m, check_limits(power_lists(req, "year_start_centers"),
+                                                  limits), powers, "year_start_centers")
     extra = req.get("extra") or {}
     if not isinstance(extra, dict):
         raise PositionError("'extra' must be an object")
@@ -147,6 +157,30 @@ def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
     if dislodged:
         pos.dislodged = retreats(m, pos, options or {})
     return pos
+
+
+def check_limits(lists: dict, limits: tuple[int, int] | None) -> dict:
+    """`lists` (power → list, as power_lists gives it), after refusing (TooLarge) an object,
+    a list, a power name or a text in a list beyond `limits` (characters of a text,
+    entries). An entry that is not a text is left to the reader, which refuses it. (A few
+    calls per object, none per entry: this runs on every one-shot request.)"""
+    if limits is None or not lists:
+        return lists
+    longest, most = limits
+    entries = list(chain.from_iterable(lists.values()))
+    if len(lists) > most or (len(entries) > most
+                             and max(map(len, lists.values())) > most):
+        raise TooLarge("beyond the limits: an object or a list of too many entries")
+    for texts in (entries, lists):
+        try:
+            joined = "".join(texts)  # (all the texts are no longer than all of them)
+        except TypeError:  # not only texts: look at each
+            too_long = any(isinstance(t, str) and len(t) > longest for t in texts)
+        else:
+            too_long = len(joined) > longest and max(map(len, texts)) > longest
+        if too_long:
+            raise TooLarge("beyond the limits: a text of too many characters")
+    return lists
 
 
 def _read_units(m: Map, lists: dict[Any, list[Any]], powers: dict[str, int]) -> list[Unit]:
