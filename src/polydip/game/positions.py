@@ -12,7 +12,6 @@ are worked out from the position, as the adjudicator works them out.
 
 from __future__ import annotations
 
-from itertools import chain
 from typing import Any, Final
 
 from polydip.adjudication.legality import closed_passages
@@ -162,22 +161,21 @@ def build_position(m: Map, req: dict, options: dict | None = None,
 def check_limits(lists: dict, limits: tuple[int, int] | None) -> dict:
     """`lists` (power → list, as power_lists gives it), after refusing (TooLarge) an object,
     a list, a power name or a text in a list beyond `limits` (characters of a text,
-    entries). An entry that is not a text is left to the reader, which refuses it. (A few
-    calls per object, none per entry: this runs on every one-shot request.)"""
-    if limits is None or not lists:
+    entries). An entry that is not a text is left to the reader, which refuses it."""
+    if limits is None:
         return lists
     longest, most = limits
-    entries = list(chain.from_iterable(lists.values()))
-    if len(lists) > most or (len(entries) > most
-                             and max(map(len, lists.values())) > most):
-        raise TooLarge("beyond the limits: an object or a list of too many entries")
-    for texts in (entries, lists):
+    if len(lists) > most:
+        raise TooLarge("beyond the limits: an object of too many entries")
+    for k, lst in lists.items():
+        if len(lst) > most or (isinstance(k, str) and len(k) > longest):
+            raise TooLarge("beyond the limits: a list of too many entries or a long name")
         try:
-            joined = "".join(texts)  # (all the texts are no longer than all of them)
+            joined = "".join(lst)  # (each text is no longer than all of them)
         except TypeError:  # not only texts: look at each
-            too_long = any(isinstance(t, str) and len(t) > longest for t in texts)
+            too_long = any(isinstance(t, str) and len(t) > longest for t in lst)
         else:
-            too_long = len(joined) > longest and max(map(len, texts)) > longest
+            too_long = len(joined) > longest and max(map(len, lst)) > longest
         if too_long:
             raise TooLarge("beyond the limits: a text of too many characters")
     return lists
