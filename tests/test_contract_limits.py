@@ -130,3 +130,32 @@ def test_the_command_answers_every_line(flag) -> None:
     if flag:
         assert "--no-variant-files" in out[3]["error"]
     assert res.returncode == 1  # some lines failed
+
+
+@pytest.mark.parametrize("field", ["units", "centers", "homes", "year_start_centers", "orders"])
+def test_the_limits_of_each_power_list_field(field) -> None:
+    # docs/adjudicate.md, Limits: any string at most 1,000 characters, any list 10,000
+    # entries; these fields are checked list by list as they are read
+    def with_list(lst: list) -> dict:
+        return {**GOOD, field: {"France": lst}}
+
+    def size_error(out: dict) -> bool:
+        return "(at most" in out.get("error", "")
+
+    at_limit = "A PAR".ljust(MAX_STRING)  # a unit or order, padded: still readable
+    long_text, = outcomes([json.dumps(with_list(["A PAR - BUR", at_limit]))])
+    assert not size_error(long_text), long_text
+    beyond, = outcomes([json.dumps(with_list(["A PAR - BUR", at_limit + " "]))])
+    assert beyond["error"] == (f"request.{field}.France.1: a string of {MAX_STRING + 1:,} "
+                               f"characters (at most {MAX_STRING:,})")
+    many, = outcomes([json.dumps(with_list(["PAR"] * MAX_ITEMS))])
+    assert not size_error(many), many
+    too_many, = outcomes([json.dumps(with_list(["PAR"] * (MAX_ITEMS + 1)))])
+    assert too_many["error"] == (f"request.{field}.France: {MAX_ITEMS + 1:,} entries (at most "
+                                 f"{MAX_ITEMS:,})")
+    key, = outcomes([json.dumps({**GOOD, field: {"F" * (MAX_STRING + 1): []}})])
+    assert key["error"] == f"request.{field}: a key of {MAX_STRING + 1:,} characters"
+    # a size error wins over any other error of the request, wherever it is
+    both, = outcomes([json.dumps({**with_list([None, "x" * (MAX_STRING + 1)]),
+                                  "variant": "nowhere", "phase": "X"})])
+    assert both["error"].startswith(f"request.{field}.France.1: a string of")

@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from polydip.errors import PolydipError, did_you_mean
-from polydip.game.engine import OrderResult, parse_orders, process
-from polydip.game.positions import build_position, power_lists, read_power
+from polydip.game.engine import OrderResult, Rows, parse_orders, process
+from polydip.game.positions import build_position, check_limits, power_lists, read_power
 from polydip.geography.map import Map, compile_map
 from polydip.notation import parse_unit, power_index
 from polydip.options import check_options
@@ -22,10 +22,11 @@ from polydip.variants.loader import builtin_names, load_variant
 
 # Limits of one request (documented in docs/adjudicate.md): a line beyond them gets an error
 # line of its own, like any other bad request.
-MAX_LINE = 1_000_000  # characters of one JSON line
-MAX_STRING = 1_000  # characters of any name, unit or order string
-MAX_ITEMS = 10_000  # entries of any list or object
-MAX_DEPTH = 32  # nesting of objects and lists (the 'extra' data of rule modules included)
+# (Final: the compiled build reads them as constants, not from the module's dictionary)
+MAX_LINE: Final = 1_000_000  # characters of one JSON line
+MAX_STRING: Final = 1_000  # characters of any name, unit or order string
+MAX_ITEMS: Final = 10_000  # entries of any list or object
+MAX_DEPTH: Final = 32  # nesting of objects and lists (the 'extra' data of rule modules included)
 
 _VARIANTS: dict[str, Map] = {}
 
@@ -78,21 +79,26 @@ def _within(value: Any, depth: int) -> bool:
         return False
     if isinstance(value, str):
         return len(value) <= MAX_STRING
-    if not isinstance(value, dict | list):
-        return True
-    if len(value) > MAX_ITEMS or (value and depth >= MAX_DEPTH):
-        return False  # too many entries, or entries nested too deep
     if isinstance(value, dict):
-        for k in value:
+        if len(value) > MAX_ITEMS or (value and depth >= MAX_DEPTH):
+            return False  # too many entries, or entries nested too deep
+        for k, v in value.items():
             if isinstance(k, str) and len(k) > MAX_STRING:
                 return False
-        value = value.values()
-    for v in value:
-        if isinstance(v, str):
-            if len(v) > MAX_STRING:
+            if isinstance(v, str):
+                if len(v) > MAX_STRING:
+                    return False
+            elif isinstance(v, (dict, list)) and not _within(v, depth + 1):
                 return False
-        elif isinstance(v, dict | list) and not _within(v, depth + 1):
+    elif isinstance(value, list):
+        if len(value) > MAX_ITEMS or (value and depth >= MAX_DEPTH):
             return False
+        for v in value:
+            if isinstance(v, str):
+                if len(v) > MAX_STRING:
+                    return False
+            elif isinstance(v, (dict, list)) and not _within(v, depth + 1):
+                return False
     return True
 
 
@@ -104,7 +110,7 @@ def _check_size(value: Any, where: str, depth: int) -> None:
         if len(value) > MAX_STRING:
             raise RequestError(f"{where}: a string of {len(value):,} characters (at most "
                                f"{MAX_STRING:,})")
-    elif isinstance(value, dict | list):
+    elif isinstance(value, (dict, list)):
         if len(value) > MAX_ITEMS:
             raise RequestError(f"{where}: {len(value):,} entries (at most {MAX_ITEMS:,})")
         items = value.items() if isinstance(value, dict) else enumerate(value)
@@ -120,35 +126,14 @@ def adjudicate_request(req: Any, variant_files: bool = True) -> dict[str, Any]:
     try:
         if not isinstance(req, dict):
             raise RequestError("a request is a JSON object")
-        check_size(req)
-        unknown = set(req) - {"variant", "phase", "units", "dislodged", "contested", "centers",
-                              "homes", "orders", "options", "id", "year_start_centers",
-                              "extra"}
-        if unknown:
-            raise RequestError(f"unknown request key(s): {', '.join(sorted(unknown))}")
-        variant = req.get("variant", "standard")
-        if not isinstance(variant, str):
-            raise RequestError(f"'variant' is a name or a file path, not {variant!r}")
-        m = get_map(variant, variant_files)
-        options = dict(m.variant.options)
-        opts = req.get("options") or {}
-        if not isinstance(opts, dict):
-            raise RequestError("'options' must be an object")
-        options.update(opts)
-        check_options(options)
-        pos = build_position(m, req, options)
-        typed: dict[int, list[str]] = {}
-        for pname, lst in power_lists(req, "orders").items():
-            p = read_power(m, pname)
-            if not all(isinstance(t, str) for t in lst):
-                raise RequestError(f"orders.{pname}: orders are strings")
-            typed.setdefault(p, []).extend(lst)
-        parsed, errors = parse_orders(m, pos.phase, typed)
-        out = process(m, pos, parsed, options)
-        done = outcome_json(m, out.position, out.rows(), errors + out.errors,
-                            pos.phase.name, req.get("id"), out.destroyed)
-        done["contested"] = sorted(m.prov_abbr[p] for p in out.standoffs)
-        return done
+        try:
+            return _adjudicate(req, variant_files)
+        except Exception:
+            # a request beyond a limit gets that error, whatever else is wrong with it:
+            # _adjudicate checks the limits field by field as it reads, check_size names
+            # the first field beyond one
+            check_size(req)
+            raise
     except PolydipError as exc:
         res: dict[str, Any] = {"error": str(exc)}
     except Exception as exc:  # a bug: report it on this request's line, keep the batch going
@@ -159,14 +144,65 @@ def adjudicate_request(req: Any, variant_files: bool = True) -> dict[str, Any]:
     return res
 
 
+_KEYS: Final = frozenset({"variant", "phase", "units", "dislodged", "contested", "centers",
+                          "homes", "orders", "options", "id", "year_start_centers", "extra"})
+# the keys whose values are checked against the limits whole (the power → list fields are
+# checked list by list where they are read)
+_CHECKED_WHOLE: Final = ("phase", "contested", "dislodged", "extra", "options", "id")
+_LIMITS: Final = (MAX_STRING, MAX_ITEMS)
+
+
+def _adjudicate(req: dict, variant_files: bool) -> dict[str, Any]:
+    """adjudicate_request's work; refuses a request beyond the limits (with some error)
+    before it reads the field beyond them, and never returns an outcome for one."""
+    unknown = set(req) - _KEYS
+    if unknown:
+        raise RequestError(f"unknown request key(s): {', '.join(sorted(unknown))}")
+    for key in _CHECKED_WHOLE:
+        if key in req and not _within(req[key], 1):
+            raise RequestError(f"{key}: beyond the limits")
+    variant = req.get("variant", "standard")
+    if not isinstance(variant, str):
+        raise RequestError(f"'variant' is a name or a file path, not {variant!r}")
+    if len(variant) > MAX_STRING:
+        raise RequestError("variant: beyond the limits")
+    m = get_map(variant, variant_files)
+    options = dict(m.variant.options)
+    opts = req.get("options") or {}
+    if not isinstance(opts, dict):
+        raise RequestError("'options' must be an object")
+    options.update(opts)
+    check_options(options)
+    pos = build_position(m, req, options, _LIMITS)
+    typed: dict[int, list[str]] = {}
+    for pname, lst in check_limits(power_lists(req, "orders"), _LIMITS).items():
+        p = read_power(m, pname)
+        for t in lst:
+            if not isinstance(t, str):
+                raise RequestError(f"orders.{pname}: orders are strings")
+        got = typed.get(p)  # (the request's list itself: parse_orders only reads it)
+        typed[p] = lst if got is None else got + lst
+    parsed, errors = parse_orders(m, pos.phase, typed)
+    out = process(m, pos, parsed, options)
+    done = outcome_json(m, out.position, out.rows(), errors + out.errors,
+                        pos.phase.name, req.get("id"), out.destroyed)
+    done["contested"] = sorted(m.prov_abbr[p] for p in out.standoffs)
+    return done
+
+
 def outcome_json(m: Map, pos: Position, results: Any, errors: Any, phase: str,
                  rid: Any = None, destroyed: Sequence[Dislodged] = ()) -> dict[str, Any]:
     """The outcome of a phase as the contract writes it. `results`: the phase's results
     (PhaseOutcome.results), or the same as (power, text, words) rows (PhaseOutcome.rows)."""
     units: dict[str, list[str]] = {}
-    kinds, loc_name, powers = m.kinds, m.loc_name, m.powers
+    powers = m.powers
+    texts = _unit_texts(m)
+    n_loc = len(m.loc_name)
     for u in pos.units:
-        text = f"{kinds[u.kind]} {loc_name[u.loc]}"  # (Map.unit_str)
+        i = u.kind * n_loc + u.loc
+        text = texts.get(i)
+        if text is None:
+            text = texts[i] = m.unit_str(u.kind, u.loc)
         lst = units.get(powers[u.power])
         if lst is None:
             units[powers[u.power]] = [text]
@@ -193,8 +229,7 @@ def outcome_json(m: Map, pos: Position, results: Any, errors: Any, phase: str,
         out["id"] = rid
     out.update({
         "phase": phase,
-        "results": ({r.text: r.result for r in results} if results and
-                    isinstance(results[0], OrderResult) else {t: w for _, t, w in results}),
+        "results": _results(results),
         "units": units,
         "dislodged": dislodged,
         "contested": sorted(m.prov_abbr[p] for p in pos.contested),
@@ -206,6 +241,22 @@ def outcome_json(m: Map, pos: Position, results: Any, errors: Any, phase: str,
     if pos.extra:  # what rule modules remember for the next phase, to pass back in
         out["extra"] = pos.extra
     return out
+
+
+def _results(results: Any) -> dict[str, list[str]]:
+    """Order text → result words, from OrderResult objects or (power, text, words) rows."""
+    if results and isinstance(results[0], OrderResult):
+        return {r.text: r.result for r in results}
+    rows: Rows = results  # (typed: the compiled build unpacks the tuples without iterating)
+    return {t: w for _, t, w in rows}
+
+
+def _unit_texts(m: Map) -> dict[int, str]:
+    """Map.unit_str per kind * locations + location, remembered per map (a bounded table)."""
+    got = m.memo.get("unit_strings")
+    if got is None:
+        got = m.memo["unit_strings"] = {}
+    return got
 
 
 def _destroyed(m: Map, destroyed: Sequence[Dislodged]) -> dict[str, list[dict[str, Any]]]:

@@ -12,7 +12,7 @@ are worked out from the position, as the adjudicator works them out.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from polydip.adjudication.legality import closed_passages
 from polydip.adjudication.retreats import retreat_options
@@ -20,17 +20,21 @@ from polydip.errors import PolydipError
 from polydip.game.calendar import parse_phase
 from polydip.geography.map import Map
 from polydip.notation import parse_province, parse_unit, power_index
-from polydip.state import Dislodged, Phase, Position, Unit
+from polydip.state import Dislodged, Phase, Position, Unit, unit_cache
 
 
 class PositionError(PolydipError):
     """A position description that does not describe a position polydip can play."""
 
 
+class TooLarge(PositionError):
+    """A list or text beyond the limits build_position was given (the caller names them)."""
+
+
 # What a text already read means, per map: units, provinces, powers and phases recur in
 # every request, and reading one through the notation's name matching is slow. Only texts
 # read without an error are kept, a bounded number of each.
-_KEEP = 20_000
+_KEEP: Final = 20_000
 
 
 def _memo(m: Map, what: str) -> dict:
@@ -95,49 +99,31 @@ def power_lists(req: dict, key: str) -> dict:
     return val
 
 
-def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
-    """The Position a request (or a saved position) describes."""
+def build_position(m: Map, req: dict, options: dict | None = None,
+                   limits: tuple[int, int] | None = None) -> Position:
+    """The Position a request (or a saved position) describes. With `limits` (characters
+    of a text, entries of a list or object) its power → list fields (units, centers, homes,
+    year_start_centers) are refused beyond them (TooLarge) before they are read: the
+    one-shot contract checks a request's size that way, field by field as it reads it."""
     cal = m.variant.calendar
     phase = read_phase(m, str(req.get("phase", cal.start)))
-    units: list[Unit] = []
-    seen: dict[int, str] = {}
-    # (a unit read before is the same Unit object: units are immutable values)
-    unit_memo = _memo(m, "unit_objects")
-    loc_prov, open_space, is_sc = m.loc_prov, m.open_space, m.is_sc
-    for pname, lst in power_lists(req, "units").items():
-        p = read_power(m, pname)
-        for t in lst:
-            unit = unit_memo.get((p, t)) if type(t) is str else None
-            if unit is None:
-                k, loc = read_unit(m, t)
-                unit = Unit(p, k, loc)
-                if type(t) is str:
-                    unit_memo[(p, t)] = unit
-            prov = loc_prov[unit.loc]
-            if prov in seen and not open_space[prov]:
-                raise PositionError(f"two units in {m.prov_abbr[prov]}: {seen[prov]} and {t}")
-            seen[prov] = t
-            units.append(unit)
-    owners = [-1] * m.n_prov
+    powers = _memo(m, "power_text")
+    units = _read_units(m, check_limits(power_lists(req, "units"), limits), powers)
     if "centers" in req and req["centers"] is not None:
-        for pname, lst in power_lists(req, "centers").items():
-            p = read_power(m, pname)
-            where = f"centers.{pname}"
-            for c in lst:
-                prov = read_province(m, c, where)
-                if not is_sc[prov]:
-                    raise PositionError(
-                        f"centers.{pname}: {m.prov_abbr[prov]} is not a supply center")
-                owners[prov] = p
+        owners = _read_owners(m, check_limits(power_lists(req, "centers"), limits), powers,
+                              "centers")
     else:
+        owners = [-1] * m.n_prov
         for i, pw in enumerate(m.variant.powers):
             for c in pw.centers:
                 owners[m.prov_index[c]] = i
-    homes = [tuple(h) for h in m.homes]
+    homes = list(m.homes)
     if req.get("homes"):
-        for pname, lst in power_lists(req, "homes").items():
-            where = f"homes.{pname}"
-            homes[read_power(m, pname)] = tuple(read_province(m, c, where) for c in lst)
+        lists = _memo(m, "province_lists")
+        for pname, lst in check_limits(power_lists(req, "homes"), limits).items():
+            p = powers.get(pname) if type(pname) is str else None
+            homes[read_power(m, pname) if p is None else p] = _read_provinces(
+                m, lists, lst, "homes", pname)
     raw_contested = req.get("contested") or []
     if not isinstance(raw_contested, list):
         raise PositionError("'contested' must be a list of provinces")
@@ -161,11 +147,8 @@ def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
         raise PositionError(f"dislodged units are given for a retreat phase, not {phase.name}")
     year_start = None
     if req.get("year_start_centers"):
-        year_start = [-1] * m.n_prov
-        for pname, lst in power_lists(req, "year_start_centers").items():
-            p = read_power(m, pname)
-            for c in lst:
-                year_start[read_province(m, c, f"year_start_centers.{pname}")] = p
+        year_start = _read_owners(m, check_limits(power_lists(req, "year_start_centers"),
+                                                  limits), powers, "year_start_centers")
     extra = req.get("extra") or {}
     if not isinstance(extra, dict):
         raise PositionError("'extra' must be an object")
@@ -173,6 +156,113 @@ def build_position(m: Map, req: dict, options: dict | None = None) -> Position:
     if dislodged:
         pos.dislodged = retreats(m, pos, options or {})
     return pos
+
+
+def check_limits(lists: dict, limits: tuple[int, int] | None) -> dict:
+    """`lists` (power → list, as power_lists gives it), after refusing (TooLarge) an object,
+    a list, a power name or a text in a list beyond `limits` (characters of a text,
+    entries). An entry that is not a text is left to the reader, which refuses it."""
+    if limits is None:
+        return lists
+    longest, most = limits
+    if len(lists) > most:
+        raise TooLarge("beyond the limits: an object of too many entries")
+    for k, lst in lists.items():
+        if len(lst) > most or (isinstance(k, str) and len(k) > longest):
+            raise TooLarge("beyond the limits: a list of too many entries or a long name")
+        try:
+            joined = "".join(lst)  # (each text is no longer than all of them)
+        except TypeError:  # not only texts: look at each
+            too_long = any(isinstance(t, str) and len(t) > longest for t in lst)
+        else:
+            too_long = len(joined) > longest and max(map(len, lst)) > longest
+        if too_long:
+            raise TooLarge("beyond the limits: a text of too many characters")
+    return lists
+
+
+def _read_units(m: Map, lists: dict[Any, list[Any]], powers: dict[str, int]) -> list[Unit]:
+    """The units of a request's "units" (power → unit texts). A text read before for the
+    same power is the same Unit object (units are immutable values)."""
+    units: list[Unit] = []
+    if not lists:
+        return units
+    known_units: dict[int, dict[str, Unit]] = _memo(m, "unit_objects")  # power → text → Unit
+    seen: list[Any] = [None] * m.n_prov  # the text of the unit read in each province
+    loc_prov, open_space = m.loc_prov, m.open_space
+    cache = unit_cache(m)
+    for pname, lst in lists.items():
+        p = powers.get(pname) if type(pname) is str else None
+        if p is None:
+            p = read_power(m, pname)
+        known = known_units.get(p)
+        if known is None:
+            known = known_units[p] = {}
+        for t in lst:
+            unit: Unit | None = known.get(t) if type(t) is str else None
+            if unit is None:
+                k, loc = read_unit(m, t)
+                unit = cache.unit(p, k, loc)
+                if type(t) is str and len(known) < _KEEP:
+                    known[t] = unit
+            prov = loc_prov[unit.loc]
+            if seen[prov] is not None and not open_space[prov]:
+                raise PositionError(f"two units in {m.prov_abbr[prov]}: {seen[prov]} and {t}")
+            seen[prov] = t
+            units.append(unit)
+    return units
+
+
+def _read_owners(m: Map, lists: dict[Any, list[Any]], powers: dict[str, int], key: str
+                 ) -> list[int]:
+    """Center owners per province (-1: none) from power → center texts ("centers",
+    "year_start_centers"): a later power listing a center takes it."""
+    owners = [-1] * m.n_prov
+    memo: dict[tuple, tuple[int, ...]] = _memo(m, "center_lists")
+    for pname, lst in lists.items():
+        p = powers.get(pname) if type(pname) is str else None
+        if p is None:
+            p = read_power(m, pname)
+        provs: tuple[int, ...] | None
+        try:
+            provs = memo.get(tuple(lst))
+        except TypeError:  # an entry that cannot be a key: read it for the error
+            provs = None
+        if provs is None:
+            provs = _read_centers(m, memo, lst, key, pname)
+        for prov in provs:
+            owners[prov] = p
+    return owners
+
+
+def _read_centers(m: Map, memo: dict, lst: list, key: str, pname: Any) -> tuple[int, ...]:
+    """The supply centers a list of texts names, kept in `memo` (the map's "center_lists")
+    under the texts when they are all strings."""
+    where = f"{key}.{pname}"
+    out = []
+    for c in lst:
+        prov = read_province(m, c, where)
+        if key == "centers" and not m.is_sc[prov]:
+            raise PositionError(f"centers.{pname}: {m.prov_abbr[prov]} is not a supply center")
+        out.append(prov)
+    got = tuple(out)
+    if all(type(c) is str for c in lst) and all(m.is_sc[p] for p in got):
+        memo[tuple(lst)] = got
+    return got
+
+
+def _read_provinces(m: Map, memo: dict, lst: list, key: str, pname: Any) -> tuple[int, ...]:
+    """The provinces a list of texts names, remembered in `memo` by the texts."""
+    try:
+        got = memo.get(tuple(lst))
+    except TypeError:
+        got = None
+    if got is None:
+        where = f"{key}.{pname}"
+        got = tuple(read_province(m, c, where) for c in lst)
+        if all(type(c) is str for c in lst):
+            memo[tuple(lst)] = got
+    return got
 
 
 def retreats(m: Map, pos: Position, options: dict) -> list[Dislodged]:
