@@ -484,26 +484,22 @@ def routes_and_necessary(m: Map, origin: int, dests: list[int], g: FleetGeometry
     degree = len(m.convoy_touch_set[origin])
     # the components next to the origin, with their fleets next to it
     near = [(cm, t_origin & cm) for cm in g.comp_mask if t_origin & cm]
+    # (answered from the map's memos, which every fleet configuration shares, without
+    # going through the geometry's own per-(origin, destination) caches: legal orders ask
+    # this once per army and fleet component, and keep the answers)
+    port = fmask >> origin & 1
     for q in dests:
-        key = (origin, q)
-        cand = g._routes.get(key)
-        if cand is None:
-            if fmask >> origin & 1 or fmask >> q & 1:
-                cand = g.routes(origin, q)
-            else:
-                cand = 0
-                t_dest = tm[q]
-                for cm, eo in near:
-                    ed = t_dest & cm
-                    if not ed:
-                        continue
+        if port or fmask >> q & 1:
+            cand = g.routes(origin, q)
+        else:
+            cand = 0
+            t_dest = tm[q]
+            for cm, eo in near:
+                ed = t_dest & cm
+                if ed:
                     cand |= _component_routes(m, route_memo, cm, eo, ed)
-                g._routes[key] = cand
-        nec = g.necessary.get(key)
-        if nec is None:
-            nec = g.necessary[key] = _necessary_kept(m, memo, origin, q, cand, degree)
         routes.append(cand)
-        necs.append(nec)
+        necs.append(_necessary_kept(m, memo, origin, q, cand, degree))
     return routes, necs
 
 

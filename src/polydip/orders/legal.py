@@ -423,8 +423,7 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
             if not codes:
                 continue
             if tout is not None:
-                texts = t.texts
-                _texts_of(tout, i).extend([texts[c] for c in codes])
+                _texts_of(tout, i).extend([t.sc_text(c) for c in codes])
             else:
                 _codes_of(out, i).extend(codes)
     # convoys: a fleet necessary for some route of the army (DATC 4.E.1, 6.G.19)
