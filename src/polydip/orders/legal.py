@@ -336,7 +336,12 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
             continue
         s = slots[i]
         if fleet_index[s] >= 0:
-            fleet_at.setdefault(t.slot_prov[s], []).append(i)
+            fp = t.slot_prov[s]
+            here = fleet_at.get(fp)
+            if here is None:
+                fleet_at[fp] = [i]
+            else:
+                here.append(i)
         if army_index[s] < 0:
             continue
         u = units[i]
@@ -370,9 +375,9 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
         armies.append((i, e))
     if not armies:
         return
-    # moves there that no army could make without a convoy: destination -> (army's
-    # province, army index, its convoys)
-    into: dict[int, list[tuple[int, int, ArmyConvoys]]] = {}
+    # moves there that no army could make without a convoy: destination -> the convoys of
+    # the armies that may make them
+    into: dict[int, list[ArmyConvoys]] = {}
     into_mask = 0
     for i, e in armies:
         if tout is not None:
@@ -384,9 +389,12 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
             far = [q for q in e.dests if q not in direct]
         else:
             far = e.far
-        a = army_index[e.army]
         for q in far:
-            into.setdefault(q, []).append((e.origin, a, e))
+            there = into.get(q)
+            if there is None:
+                into[q] = [e]
+            else:
+                there.append(e)
             into_mask |= 1 << q
     # supports of those moves, not only by a convoy through the supporter (DATC 6.D.31)
     if into:
@@ -410,16 +418,16 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
                     continue
                 base = bases[q]
                 if not on_route:
-                    codes.extend([base + a for o, a, _e in into[q] if o != p])
+                    codes.extend([base + e.a for e in into[q] if e.origin != p])
                     continue
                 wkey = q * n_prov + p
-                for o, a, e in into[q]:
-                    if o != p:
+                for e in into[q]:
+                    if e.origin != p:
                         ok = e.without.get(wkey)
                         if ok is None:
                             ok = e.route_without(m, q, p)
                         if ok:
-                            codes.append(base + a)
+                            codes.append(base + e.a)
             if not codes:
                 continue
             if tout is not None:
@@ -429,7 +437,7 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
     # convoys: a fleet necessary for some route of the army (DATC 4.E.1, 6.G.19)
     convoy, n_army, n_dest = t.convoy, t.n_army, t.n_dest
     for _i, e in armies:
-        a = army_index[e.army]
+        a = e.a
         for fp, dests in e.by_fleet:
             for f in fleet_at.get(fp, ()):
                 if tout is not None:
@@ -461,13 +469,14 @@ class ArmyConvoys:
     (`nec`; `by_fleet`: per fleet province, the destination indices it may convoy the army
     to), and whether a route avoids a given fleet (`route_without`, kept as asked)."""
 
-    __slots__ = ("_convoy_texts", "_via_texts", "army", "by_fleet", "comp", "dests", "far",
-                 "nec", "on_routes", "origin", "routes", "via", "without")
+    __slots__ = ("_convoy_texts", "_via_texts", "a", "army", "by_fleet", "comp", "dests",
+                 "far", "nec", "on_routes", "origin", "routes", "via", "without")
 
     def __init__(self, t: OrderTable, army: int, origin: int, comp: int, dests: list[int],
                  nec: list[int], routes: list[int]) -> None:
         m = t.m
         self.army = army
+        self.a = t.army_index[army]  # its index among the army slots
         self.origin = origin
         self.comp = comp
         self.dests = dests
@@ -484,7 +493,11 @@ class ArmyConvoys:
         fleets: dict[int, list[int]] = {}
         for q, n in zip(dests, nec, strict=True):
             for f in bits(n):
-                fleets.setdefault(f, []).append(dest_index[q])
+                got = fleets.get(f)
+                if got is None:
+                    fleets[f] = [dest_index[q]]
+                else:
+                    got.append(dest_index[q])
         self.by_fleet: list[tuple[int, list[int]]] = sorted(fleets.items())
         self.without: dict[int, bool] = {}
         self._via_texts: list[str] | None = None
