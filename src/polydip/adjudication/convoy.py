@@ -154,9 +154,10 @@ class FleetGeometry:
             near = self.m.convoy_touch_mask[origin] & self.fmask
             got = 0
             if near:
-                for cm, shore in zip(self.comp_mask, self.comp_shore, strict=True):
-                    if near & cm:
-                        got |= shore
+                comp_mask, comp_shore = self.comp_mask, self.comp_shore
+                for c in range(len(comp_mask)):
+                    if near & comp_mask[c]:
+                        got |= comp_shore[c]
                 got &= ~(1 << origin)
             self._reach[origin] = got
         return got

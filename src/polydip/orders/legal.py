@@ -64,13 +64,21 @@ def legal_orders(m: Map, pos: Position, power: int | None = None,
     typ = pos.phase.type
     if typ == "M":
         slot_text, slot_of = t.slot_text, t.slot_of
-        for u, lst in zip(pos.units, movement_texts(m, pos, options, t), strict=True):
+        # (one list per unit; indexed, not zipped: the compiled build calls zip(strict=)
+        # as a Python builtin)
+        units = pos.units
+        lists = movement_texts(m, pos, options, t)
+        for i in range(len(units)):
+            u, lst = units[i], lists[i]
             if lst is not None and (power is None or u.power == power):
                 out[slot_text[slot_of[u.kind][u.loc]]] = lst
         if has_variant_orders(m):
             variant_orders(m, pos, power, options, out)
     elif typ == "R":
-        for d, codes in zip(pos.dislodged, retreat_codes(m, pos, t), strict=True):
+        dislodged = pos.dislodged
+        per_unit = retreat_codes(m, pos, t)
+        for i in range(len(dislodged)):
+            d, codes = dislodged[i], per_unit[i]
             if power is None or d.power == power:
                 out[t.slot_text[t.slot_of[d.kind][d.loc]]] = [texts[c] for c in codes]
     else:
@@ -487,17 +495,25 @@ class ArmyConvoys:
         self.via = [base + dest_index[q] for q in dests]
         k, loc = t.slots[army]
         direct = m.reach_prov[k][loc]
-        self.far = [q for q in dests if q not in direct]
-        self.on_routes: dict[int, int] = {q: r for q, r in zip(dests, routes, strict=True)
-                                          if q not in direct}
+        self.far: list[int] = []
+        self.on_routes: dict[int, int] = {}
         fleets: dict[int, list[int]] = {}
-        for q, n in zip(dests, nec, strict=True):
-            for f in bits(n):
+        for j in range(len(dests)):
+            q = dests[j]
+            if q not in direct:
+                self.far.append(q)
+                self.on_routes[q] = routes[j]
+            d = dest_index[q]
+            n = nec[j]
+            while n:
+                low = n & -n
+                n ^= low
+                f = low.bit_length() - 1
                 got = fleets.get(f)
                 if got is None:
-                    fleets[f] = [dest_index[q]]
+                    fleets[f] = [d]
                 else:
-                    got.append(dest_index[q])
+                    got.append(d)
         self.by_fleet: list[tuple[int, list[int]]] = sorted(fleets.items())
         self.without: dict[int, bool] = {}
         self._via_texts: list[str] | None = None
