@@ -242,7 +242,13 @@ class BlockTree:
         for x in frontier:
             mask |= node_mask[x]
         while len(frontier) > 1:
-            x = max(frontier, key=depth.__getitem__)
+            # the deepest node (the first of them, as max() would give; any of them gives
+            # the same subtree)
+            x = best = -1
+            for y in frontier:
+                if depth[y] > best:
+                    best = depth[y]
+                    x = y
             frontier.discard(x)
             up = parent[x]
             if up not in frontier:
@@ -260,8 +266,10 @@ def route_exists_mask(m: Map, origin: int, dest: int, usable: int) -> bool:
         if frontier & target:
             return True
         nxt = 0
-        for v in bits(frontier):
-            nxt |= touch[v]
+        while frontier:
+            low = frontier & -frontier
+            frontier ^= low
+            nxt |= touch[low.bit_length() - 1]
         frontier = nxt & usable & ~seen
         seen |= frontier
     return False
