@@ -552,7 +552,7 @@ class ArmyConvoys:
             if not on >> p & 1:  # not on any route: a route avoids it, if there is one
                 got = on != 0
             else:
-                usable = self.comp & ~(1 << p) & ~(1 << self.origin) & ~(1 << dest)
+                usable = self.comp & ~(1 << p | 1 << self.origin | 1 << dest)
                 got = route_exists_mask(m, self.origin, dest, usable)
             self.without[key] = got
         return got

@@ -232,6 +232,7 @@ class OrderTable:
         # texts of the enumerated families are made now (strings only: a few ms)
         self.orders: dict[int, Order] = Lazy(self._make)
         self.texts: dict[int, str] = Lazy(self.text)
+        self._sc_texts: dict[int, str] = {}  # SUPPORT_CONVOYED code -> text (sc_text)
         texts = self._enumerated_texts()
         self.texts.update(texts)
         # the same lists as texts (legal orders read them where nothing changes them now)
@@ -403,16 +404,16 @@ class OrderTable:
         return f"{st[s]} S {st[self.army_slots[a]]} - {m.prov_abbr[q]}"
 
     def sc_text(self, code: int) -> str:
-        """`texts[code]` of a SUPPORT_CONVOYED code, made here on first use (without the
-        lazy dictionary's call back into Python and the family lookup of `text`: legal
+        """`texts[code]` of a SUPPORT_CONVOYED code, made on first use and kept (without
+        the lazy dictionary's call back into Python and the family lookup of `text`: legal
         orders list these texts for every new position with convoys)."""
-        texts = self.texts
-        got = texts.get(code)
+        made = self._sc_texts  # (a plain dict: the lazy one is slower to read compiled)
+        got = made.get(code)
         if got is None:
             sr, a = divmod(code - self.support_convoyed, self.n_army)
             s, q = self.sr_items[sr]
             st = self.slot_text
-            got = texts[code] = f"{st[s]} S {st[self.army_slots[a]]} - {self.m.prov_abbr[q]}"
+            got = made[code] = f"{st[s]} S {st[self.army_slots[a]]} - {self.m.prov_abbr[q]}"
         return got
 
     def via_text(self, a: int, q: int) -> str:
