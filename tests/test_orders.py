@@ -265,3 +265,20 @@ def test_routes_and_necessary_of_one_origin_at_once_match_one_destination_at_a_t
                 assert (r, n) == (g.routes(origin, q), necessary_mask(m, origin, q, fleets, g))
                 nonempty += r != 0
     assert nonempty >= 20
+
+
+@pytest.mark.parametrize("variant", sorted(builtin_names()))
+def test_support_of_convoy_texts_kept_apart_are_those_of_their_codes(variant) -> None:
+    """Legal orders read the texts of supports of convoyed moves through
+    OrderTable.sc_text, which makes them itself and keeps them apart from the table's lazy
+    texts: each is the text of its code (`text`, what `texts[code]` gives) and of its order
+    object, the first time it is asked and when read back."""
+    from polydip.orders.table import OrderTable
+
+    t = OrderTable(Game.new(variant).map)
+    first, last = t.support_convoyed, t.size
+    assert last > first
+    codes = range(first, last, max(1, (last - first) // 400))
+    for _ in range(2):
+        for c in codes:
+            assert t.sc_text(c) == t.text(c) == t.orders[c].text, c

@@ -154,9 +154,10 @@ class FleetGeometry:
             near = self.m.convoy_touch_mask[origin] & self.fmask
             got = 0
             if near:
-                for cm, shore in zip(self.comp_mask, self.comp_shore, strict=True):
-                    if near & cm:
-                        got |= shore
+                comp_mask, comp_shore = self.comp_mask, self.comp_shore
+                for c in range(len(comp_mask)):
+                    if near & comp_mask[c]:
+                        got |= comp_shore[c]
                 got &= ~(1 << origin)
             self._reach[origin] = got
         return got
@@ -241,7 +242,13 @@ class BlockTree:
         for x in frontier:
             mask |= node_mask[x]
         while len(frontier) > 1:
-            x = max(frontier, key=depth.__getitem__)
+            # the deepest node (the first of them, as max() would give; any of them gives
+            # the same subtree)
+            x = best = -1
+            for y in frontier:
+                if depth[y] > best:
+                    best = depth[y]
+                    x = y
             frontier.discard(x)
             up = parent[x]
             if up not in frontier:
@@ -259,8 +266,10 @@ def route_exists_mask(m: Map, origin: int, dest: int, usable: int) -> bool:
         if frontier & target:
             return True
         nxt = 0
-        for v in bits(frontier):
-            nxt |= touch[v]
+        while frontier:
+            low = frontier & -frontier
+            frontier ^= low
+            nxt |= touch[low.bit_length() - 1]
         frontier = nxt & usable & ~seen
         seen |= frontier
     return False
@@ -484,26 +493,22 @@ def routes_and_necessary(m: Map, origin: int, dests: list[int], g: FleetGeometry
     degree = len(m.convoy_touch_set[origin])
     # the components next to the origin, with their fleets next to it
     near = [(cm, t_origin & cm) for cm in g.comp_mask if t_origin & cm]
+    # (answered from the map's memos, which every fleet configuration shares, without
+    # going through the geometry's own per-(origin, destination) caches: legal orders ask
+    # this once per army and fleet component, and keep the answers)
+    port = fmask >> origin & 1
     for q in dests:
-        key = (origin, q)
-        cand = g._routes.get(key)
-        if cand is None:
-            if fmask >> origin & 1 or fmask >> q & 1:
-                cand = g.routes(origin, q)
-            else:
-                cand = 0
-                t_dest = tm[q]
-                for cm, eo in near:
-                    ed = t_dest & cm
-                    if not ed:
-                        continue
+        if port or fmask >> q & 1:
+            cand = g.routes(origin, q)
+        else:
+            cand = 0
+            t_dest = tm[q]
+            for cm, eo in near:
+                ed = t_dest & cm
+                if ed:
                     cand |= _component_routes(m, route_memo, cm, eo, ed)
-                g._routes[key] = cand
-        nec = g.necessary.get(key)
-        if nec is None:
-            nec = g.necessary[key] = _necessary_kept(m, memo, origin, q, cand, degree)
         routes.append(cand)
-        necs.append(nec)
+        necs.append(_necessary_kept(m, memo, origin, q, cand, degree))
     return routes, necs
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from polydip.adjudication.convoy import bits, geometry, necessary
 from polydip.geography.map import Map
+from polydip.state import Unit
 
 Closed = dict[int, set[tuple[int, int, int]]]
 # (power, kind, location) of a unit -> the provinces it may move to now
@@ -147,7 +148,7 @@ def convoy_reaches(m: Map, kind: int, origin: int, dest: int, seas: frozenset[in
     return bool((geometry(m, seas).reach(origin) & m.occupy_mask[kind]) >> dest & 1)
 
 
-def convoy_seas(m: Map, units, pos: object = None) -> frozenset[int]:
+def convoy_seas(m: Map, units: list[Unit], pos: object = None) -> frozenset[int]:
     """The convoy provinces holding a unit that may convoy — not one a rule holds (a
     neutral fleet takes no convoy order)."""
     loc_prov, convoys, sea = m.loc_prov, m.kind_convoys, m.convoy_prov
@@ -155,6 +156,7 @@ def convoy_seas(m: Map, units, pos: object = None) -> frozenset[int]:
         holds = m.rules.unit_holds
         return frozenset({loc_prov[u.loc] for u in units if convoys[u.kind]
                           and sea[loc_prov[u.loc]] and not holds(m, pos, u)})
+    # (units typed: the compiled build reads their fields natively)
     return frozenset({loc_prov[u.loc] for u in units if convoys[u.kind] and sea[loc_prov[u.loc]]})
 
 

@@ -64,13 +64,21 @@ def legal_orders(m: Map, pos: Position, power: int | None = None,
     typ = pos.phase.type
     if typ == "M":
         slot_text, slot_of = t.slot_text, t.slot_of
-        for u, lst in zip(pos.units, movement_texts(m, pos, options, t), strict=True):
+        # (one list per unit; indexed, not zipped: the compiled build calls zip(strict=)
+        # as a Python builtin)
+        units = pos.units
+        lists = movement_texts(m, pos, options, t)
+        for i in range(len(units)):
+            u, lst = units[i], lists[i]
             if lst is not None and (power is None or u.power == power):
                 out[slot_text[slot_of[u.kind][u.loc]]] = lst
         if has_variant_orders(m):
             variant_orders(m, pos, power, options, out)
     elif typ == "R":
-        for d, codes in zip(pos.dislodged, retreat_codes(m, pos, t), strict=True):
+        dislodged = pos.dislodged
+        per_unit = retreat_codes(m, pos, t)
+        for i in range(len(dislodged)):
+            d, codes = dislodged[i], per_unit[i]
             if power is None or d.power == power:
                 out[t.slot_text[t.slot_of[d.kind][d.loc]]] = [texts[c] for c in codes]
     else:
@@ -336,7 +344,12 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
             continue
         s = slots[i]
         if fleet_index[s] >= 0:
-            fleet_at.setdefault(t.slot_prov[s], []).append(i)
+            fp = t.slot_prov[s]
+            here = fleet_at.get(fp)
+            if here is None:
+                fleet_at[fp] = [i]
+            else:
+                here.append(i)
         if army_index[s] < 0:
             continue
         u = units[i]
@@ -370,9 +383,9 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
         armies.append((i, e))
     if not armies:
         return
-    # moves there that no army could make without a convoy: destination -> (army's
-    # province, army index, its convoys)
-    into: dict[int, list[tuple[int, int, ArmyConvoys]]] = {}
+    # moves there that no army could make without a convoy: destination -> the convoys of
+    # the armies that may make them
+    into: dict[int, list[ArmyConvoys]] = {}
     into_mask = 0
     for i, e in armies:
         if tout is not None:
@@ -384,9 +397,12 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
             far = [q for q in e.dests if q not in direct]
         else:
             far = e.far
-        a = army_index[e.army]
         for q in far:
-            into.setdefault(q, []).append((e.origin, a, e))
+            there = into.get(q)
+            if there is None:
+                into[q] = [e]
+            else:
+                there.append(e)
             into_mask |= 1 << q
     # supports of those moves, not only by a convoy through the supporter (DATC 6.D.31)
     if into:
@@ -410,27 +426,26 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
                     continue
                 base = bases[q]
                 if not on_route:
-                    codes.extend([base + a for o, a, _e in into[q] if o != p])
+                    codes.extend([base + e.a for e in into[q] if e.origin != p])
                     continue
                 wkey = q * n_prov + p
-                for o, a, e in into[q]:
-                    if o != p:
+                for e in into[q]:
+                    if e.origin != p:
                         ok = e.without.get(wkey)
                         if ok is None:
                             ok = e.route_without(m, q, p)
                         if ok:
-                            codes.append(base + a)
+                            codes.append(base + e.a)
             if not codes:
                 continue
             if tout is not None:
-                texts = t.texts
-                _texts_of(tout, i).extend([texts[c] for c in codes])
+                _texts_of(tout, i).extend([t.sc_text(c) for c in codes])
             else:
                 _codes_of(out, i).extend(codes)
     # convoys: a fleet necessary for some route of the army (DATC 4.E.1, 6.G.19)
     convoy, n_army, n_dest = t.convoy, t.n_army, t.n_dest
     for _i, e in armies:
-        a = army_index[e.army]
+        a = e.a
         for fp, dests in e.by_fleet:
             for f in fleet_at.get(fp, ()):
                 if tout is not None:
@@ -462,13 +477,14 @@ class ArmyConvoys:
     (`nec`; `by_fleet`: per fleet province, the destination indices it may convoy the army
     to), and whether a route avoids a given fleet (`route_without`, kept as asked)."""
 
-    __slots__ = ("_convoy_texts", "_via_texts", "army", "by_fleet", "comp", "dests", "far",
-                 "nec", "on_routes", "origin", "routes", "via", "without")
+    __slots__ = ("_convoy_texts", "_via_texts", "a", "army", "by_fleet", "comp", "dests",
+                 "far", "nec", "on_routes", "origin", "routes", "via", "without")
 
     def __init__(self, t: OrderTable, army: int, origin: int, comp: int, dests: list[int],
                  nec: list[int], routes: list[int]) -> None:
         m = t.m
         self.army = army
+        self.a = t.army_index[army]  # its index among the army slots
         self.origin = origin
         self.comp = comp
         self.dests = dests
@@ -479,13 +495,25 @@ class ArmyConvoys:
         self.via = [base + dest_index[q] for q in dests]
         k, loc = t.slots[army]
         direct = m.reach_prov[k][loc]
-        self.far = [q for q in dests if q not in direct]
-        self.on_routes: dict[int, int] = {q: r for q, r in zip(dests, routes, strict=True)
-                                          if q not in direct}
+        self.far: list[int] = []
+        self.on_routes: dict[int, int] = {}
         fleets: dict[int, list[int]] = {}
-        for q, n in zip(dests, nec, strict=True):
-            for f in bits(n):
-                fleets.setdefault(f, []).append(dest_index[q])
+        for j in range(len(dests)):
+            q = dests[j]
+            if q not in direct:
+                self.far.append(q)
+                self.on_routes[q] = routes[j]
+            d = dest_index[q]
+            n = nec[j]
+            while n:
+                low = n & -n
+                n ^= low
+                f = low.bit_length() - 1
+                got = fleets.get(f)
+                if got is None:
+                    fleets[f] = [d]
+                else:
+                    got.append(d)
         self.by_fleet: list[tuple[int, list[int]]] = sorted(fleets.items())
         self.without: dict[int, bool] = {}
         self._via_texts: list[str] | None = None
@@ -524,7 +552,7 @@ class ArmyConvoys:
             if not on >> p & 1:  # not on any route: a route avoids it, if there is one
                 got = on != 0
             else:
-                usable = self.comp & ~(1 << p) & ~(1 << self.origin) & ~(1 << dest)
+                usable = self.comp & ~(1 << p | 1 << self.origin | 1 << dest)
                 got = route_exists_mask(m, self.origin, dest, usable)
             self.without[key] = got
         return got

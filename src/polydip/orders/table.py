@@ -46,6 +46,7 @@ codes: a code names what an order says, and the order binds to a unit as a typed
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterable
 from functools import lru_cache
 
 from polydip.geography.map import Map
@@ -132,9 +133,14 @@ class OrderTable:
                 got.update(in_prov.get(q2, ()))
             around[q] = got
         sm_items, slot_prov, open_space = self.sm_items, self.slot_prov, m.open_space
+        # (province sets as bit masks: a target's bits are read lowest first, in the order
+        # of the sorted provinces)
+        reach_bits = [_mask(r) for r in reach]
+        sm_base = self.support_move
         for s in range(n):
             own = slot_prov[s]
             mine = sbase[s]
+            mine_bits = _mask(mine) & ~(1 << own)
             near: set[int] = set()
             for q in mine:
                 near |= around[q]
@@ -144,11 +150,12 @@ class OrderTable:
                 if t == s and not open_space[own]:
                     continue
                 codes = [held_s[t]] if t in held_s else []
-                tp = slot_prov[t]
-                for q in sorted(reach[t] & mine):
-                    if q != own and q != tp:
-                        codes.append(self.support_move + len(sm_items))
-                        sm_items.append((s, t, q))
+                qs = reach_bits[t] & mine_bits & ~(1 << slot_prov[t])
+                while qs:
+                    low = qs & -qs
+                    qs ^= low
+                    codes.append(sm_base + len(sm_items))
+                    sm_items.append((s, t, low.bit_length() - 1))
                 if codes:
                     pairs[t] = tuple(codes)
             self.pair.append(pairs)
@@ -225,6 +232,7 @@ class OrderTable:
         # texts of the enumerated families are made now (strings only: a few ms)
         self.orders: dict[int, Order] = Lazy(self._make)
         self.texts: dict[int, str] = Lazy(self.text)
+        self._sc_texts: dict[int, str] = {}  # SUPPORT_CONVOYED code -> text (sc_text)
         texts = self._enumerated_texts()
         self.texts.update(texts)
         # the same lists as texts (legal orders read them where nothing changes them now)
@@ -395,6 +403,19 @@ class OrderTable:
         s, q = self.sr_items[sr]
         return f"{st[s]} S {st[self.army_slots[a]]} - {m.prov_abbr[q]}"
 
+    def sc_text(self, code: int) -> str:
+        """`texts[code]` of a SUPPORT_CONVOYED code, made on first use and kept (without
+        the lazy dictionary's call back into Python and the family lookup of `text`: legal
+        orders list these texts for every new position with convoys)."""
+        made = self._sc_texts  # (a plain dict: the lazy one is slower to read compiled)
+        got = made.get(code)
+        if got is None:
+            sr, a = divmod(code - self.support_convoyed, self.n_army)
+            s, q = self.sr_items[sr]
+            st = self.slot_text
+            got = made[code] = f"{st[s]} S {st[self.army_slots[a]]} - {self.m.prov_abbr[q]}"
+        return got
+
     def via_text(self, a: int, q: int) -> str:
         """The text of army slot a moving by convoy to province q (`via_code`)."""
         return f"{self.slot_text[a]} - {self.m.prov_abbr[q]} VIA"
@@ -425,6 +446,14 @@ class OrderTable:
 def _support(us: tuple[int, int], them: tuple[int, int], q: int | None, text: str) -> Order:
     return Order(SUPPORT, kind=us[0], loc=us[1], target=q, aux_kind=them[0], aux_loc=them[1],
                  text=text)
+
+
+def _mask(provinces: Iterable[int]) -> int:
+    """A set of provinces as a bit mask."""
+    out = 0
+    for p in provinces:
+        out |= 1 << p
+    return out
 
 
 @lru_cache(maxsize=64)
