@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from operator import is_
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # annotations only: this data module imports nothing of polydip
@@ -77,11 +76,11 @@ def unit_index(m: Map, units: Sequence[Unit | Dislodged]
     """A unit in each province (its index in `units`, -1: none), and the provinces holding
     more than one (open spaces) with all of theirs. The last few made are kept, by units
     list: order entry asks again for each power's orders, and processing for all of them,
-    on the same units (checked to be the same unit objects, so a list changed in place is
-    indexed afresh)."""
+    on the same units (checked to be equal units — the very objects, as a rule, which a
+    list comparison passes at C speed — so a list changed in place is indexed afresh)."""
     got = _INDEX.get(id(units))
-    if (got is not None and got[0] is m and len(got[1]) == len(units)
-            and all(map(is_, got[1], units))):
+    if got is not None and got[0] is m and got[1] == (
+            units if isinstance(units, list) else list(units)):
         return got[2], got[3]
     loc_prov = m.loc_prov
     first = [-1] * m.n_prov
@@ -94,13 +93,14 @@ def unit_index(m: Map, units: Sequence[Unit | Dislodged]
             several.setdefault(p, [first[p]]).append(i)
     if len(_INDEX) >= 8:
         _INDEX.clear()
-    _INDEX[id(units)] = (m, tuple(units), first, several)
+    _INDEX[id(units)] = (m, list(units), first, several)
     return first, several
 
 
-# units list id -> (map, its units, first, several); the tuple keeps the units alive, so an
-# entry for a list since freed (whose id a new list may take) never matches it
-_INDEX: dict[int, tuple[object, tuple, list[int], dict[int, list[int]]]] = {}
+# units list id -> (map, a copy of its units, first, several); the copy keeps the units alive,
+# so an entry for a list since freed (whose id a new list may take) matches it only when the
+# new list holds the same units, which index the same
+_INDEX: dict[int, tuple[object, list, list[int], dict[int, list[int]]]] = {}
 
 
 @dataclass(frozen=True, slots=True)
