@@ -985,7 +985,7 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
     # decisions that depend on nothing else are settled before the resolver runs: a support
     # or convoy nobody attacks, and a move over land into an empty province nobody else
     # enters
-    attackers, occ, settle = mv.attackers, mv.occ, mv.settle
+    attackers, occ = mv.attackers, mv.occ
     needy = mv.needy  # (moves that cross only if a support is given: never sure)
     space = m.attack_space if m.has_attack_spaces else None  # (attacks there: never sure)
     for u, t in enumerate(typ):
@@ -993,9 +993,9 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
             dp = mv.dest_prov[u]
             if (not mv.convoyed[u] and occ[dp] < 0 and len(attackers[dp]) == 1
                     and not (needy and u in needy) and not (space and space[dp])):
-                settle(u, True)
+                mv.settle(u, True)
         elif t != T_HOLD and mv.prov[u] not in attackers and not (space and space[mv.prov[u]]):
-            settle(u, True)
+            mv.settle(u, True)
     ok = [mv.resolve(u) if t != T_HOLD else True for u, t in enumerate(typ)]
     # where each unit ends, who is dislodged
     occ, dest_prov, dest = mv.occ, mv.dest_prov, mv.dest

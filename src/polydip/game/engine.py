@@ -423,8 +423,8 @@ def update_centers(m: Map, pos: Position) -> list[tuple[int, int, int]]:
 
 
 def adjustments_needed(m: Map, pos: Position) -> bool:
-    for power, delta in enumerate(adjustment_counts(m, pos)):
-        if delta < 0 or (delta > 0 and build_sites(m, pos, power)):
-            return True
-    return False
+    counts = adjustment_counts(m, pos)
+    if any(delta < 0 for delta in counts):  # (a removal: no need to look for build sites)
+        return True
+    return any(delta > 0 and build_sites(m, pos, power) for power, delta in enumerate(counts))
 
