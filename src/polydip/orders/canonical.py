@@ -6,8 +6,9 @@ spaces and looked up in the map's indexes of kind letters and location names. An
 (other case, other words, prose) gives None here and is read by the general reader
 (orders/parser.py), which reads these forms to the same orders.
 
-`known_order` keeps the orders read per map and text, so the same text recurring phase after
-phase is one dictionary lookup.
+`order_memo` keeps the orders read per map, phase type and text (by this reader or, through
+orders/parser.parse_order, by the general one), so the same text recurring phase after phase is
+one dictionary lookup.
 """
 
 from __future__ import annotations
@@ -49,10 +50,15 @@ def known_order(memo: dict[str, Order], m: Map, text: str, phase_type: str) -> O
     if got is None:
         got = read_canonical(m, text, phase_type)
         if got is not None:
-            if len(memo) >= _KEEP:
-                memo.clear()
-            memo[text] = got
+            keep_order(memo, text, got)
     return got
+
+
+def keep_order(memo: dict[str, Order], text: str, order: Order) -> None:
+    """Keep the order `text` was read as in `memo` (order_memo), which is emptied when full."""
+    if len(memo) >= _KEEP:
+        memo.clear()
+    memo[text] = order
 
 
 def read_canonical(m: Map, text: str, phase_type: str) -> Order | None:

@@ -21,7 +21,7 @@ from polydip.errors import OrderError
 from polydip.geography.map import Map, default_coast_word
 from polydip.geography.names import name_key, or_list, suggest
 from polydip.orders.attack import KW_AT, read_power
-from polydip.orders.canonical import known_order, order_memo
+from polydip.orders.canonical import keep_order, known_order, order_memo
 from polydip.orders.model import (
     BUILD,
     CONVOY,
@@ -210,8 +210,12 @@ class _Cursor:
 
 def parse_order(m: Map, text: str, phase_type: str = "M") -> Order:
     """Parse one order; raise OrderError with a reason (and a suggestion) when it can't."""
-    got = known_order(order_memo(m, phase_type), m, text, phase_type)
-    return got if got is not None else _parse_cached(m, text, phase_type)
+    memo = order_memo(m, phase_type)
+    got = known_order(memo, m, text, phase_type)
+    if got is None:
+        got = _parse_cached(m, text, phase_type)
+        keep_order(memo, text, got)  # (read again as one lookup, like the package's notation)
+    return got
 
 
 @lru_cache(maxsize=1 << 16)
