@@ -113,23 +113,57 @@ class Dislodged:
     retreats: tuple[int, ...] = ()  # locations it may retreat to
 
 
-@dataclass(slots=True)
 class Position:
     """A position. The positions of successive phases share what a phase did not change
     (the owners of centers, say): to change a position, give it new lists rather than
-    changing its lists in place, or work on `copy()`."""
+    changing its lists in place, or work on `copy()`.
 
-    phase: Phase
-    units: list[Unit]
-    owners: list[int]  # per province: owning power index, -1 for none
-    dislodged: list[Dislodged] = field(default_factory=list)
-    contested: frozenset[int] = frozenset()  # provinces left empty by a standoff
-    homes: list[tuple[int, ...]] = field(default_factory=list)  # per power
-    # center owners when the current year began (for "build on any center owned at the
-    # beginning of the year"); None = same as `owners`
-    year_start_owners: list[int] | None = None
-    # data rule modules keep between phases (JSON-serialisable), keyed by rule name
-    extra: dict = field(default_factory=dict)
+    Compared by value like a dataclass, but a plain class: compiled, a dataclass is still
+    constructed through the interpreted __init__ the dataclasses module writes (about 4,700
+    instructions, for a position made every phase)."""
+
+    __slots__ = ("contested", "dislodged", "extra", "homes", "owners", "phase", "units",
+                 "year_start_owners")
+
+    def __init__(self, phase: Phase, units: list[Unit], owners: list[int],
+                 dislodged: list[Dislodged] | None = None,
+                 contested: frozenset[int] = frozenset(),
+                 homes: list[tuple[int, ...]] | None = None,
+                 year_start_owners: list[int] | None = None,
+                 extra: dict | None = None) -> None:
+        self.phase = phase
+        self.units = units
+        self.owners = owners  # per province: owning power index, -1 for none
+        self.dislodged: list[Dislodged] = [] if dislodged is None else dislodged
+        self.contested = contested  # provinces left empty by a standoff
+        self.homes: list[tuple[int, ...]] = [] if homes is None else homes  # per power
+        # center owners when the current year began (for "build on any center owned at the
+        # beginning of the year"); None = same as `owners`
+        self.year_start_owners = year_start_owners
+        # data rule modules keep between phases (JSON-serialisable), keyed by rule name
+        self.extra: dict = {} if extra is None else extra
+
+    def _key(self) -> tuple:
+        return (self.phase, self.units, self.owners, self.dislodged, self.contested,
+                self.homes, self.year_start_owners, self.extra)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self._key() != other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # (a mutable value, as the dataclass was)
+
+    def __repr__(self) -> str:
+        return (f"Position(phase={self.phase!r}, units={self.units!r}, owners={self.owners!r}, "
+                f"dislodged={self.dislodged!r}, contested={self.contested!r}, "
+                f"homes={self.homes!r}, year_start_owners={self.year_start_owners!r}, "
+                f"extra={self.extra!r})")
 
     def copy(self) -> Position:
         return Position(self.phase, list(self.units), list(self.owners), list(self.dislodged),
