@@ -29,6 +29,7 @@ COMPILED = [
     "src/polydip/adjudication/retreats.py",
     "src/polydip/adjudication/adjustments.py",
     "src/polydip/orders/model.py",
+    "src/polydip/orders/canonical.py",
     "src/polydip/orders/legal.py",
     "src/polydip/game/calendar.py",
     "src/polydip/game/engine.py",

@@ -131,7 +131,8 @@ def test_the_fast_reading_of_canonical_orders_equals_the_full_parser() -> None:
     import random
 
     from polydip.game.game import Game
-    from polydip.orders.parser import _parse_canonical, _parse_full
+    from polydip.orders.canonical import read_canonical
+    from polydip.orders.parser import _parse_full
     from polydip.play import random_orders
 
     g = Game.new("standard")
@@ -141,7 +142,7 @@ def test_the_fast_reading_of_canonical_orders_equals_the_full_parser() -> None:
         phase = g.position.phase.type
         for lst in g.legal_orders().values():
             for text in lst:
-                fast = _parse_canonical(g.map, text, phase)
+                fast = read_canonical(g.map, text, phase)
                 assert fast is not None, text
                 assert fast == _parse_full(g.map, text, phase), text
                 seen += 1
@@ -149,7 +150,7 @@ def test_the_fast_reading_of_canonical_orders_equals_the_full_parser() -> None:
             g.set_orders(p, lst)
         g.process()
     assert seen > 2000
-    assert _parse_canonical(g.map, "A Paris - Burgundy", "M") is None  # not canonical
+    assert read_canonical(g.map, "A Paris - Burgundy", "M") is None  # not canonical
 
 
 def test_convoy_routes_on_simple_chains_match_a_brute_force_search() -> None:

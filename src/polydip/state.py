@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from operator import is_
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # annotations only: this data module imports nothing of polydip
@@ -77,11 +76,11 @@ def unit_index(m: Map, units: Sequence[Unit | Dislodged]
     """A unit in each province (its index in `units`, -1: none), and the provinces holding
     more than one (open spaces) with all of theirs. The last few made are kept, by units
     list: order entry asks again for each power's orders, and processing for all of them,
-    on the same units (checked to be the same unit objects, so a list changed in place is
-    indexed afresh)."""
+    on the same units (checked to be equal units — the very objects, as a rule, which a
+    list comparison passes at C speed — so a list changed in place is indexed afresh)."""
     got = _INDEX.get(id(units))
-    if (got is not None and got[0] is m and len(got[1]) == len(units)
-            and all(map(is_, got[1], units))):
+    if got is not None and got[0] is m and got[1] == (
+            units if isinstance(units, list) else list(units)):
         return got[2], got[3]
     loc_prov = m.loc_prov
     first = [-1] * m.n_prov
@@ -94,13 +93,14 @@ def unit_index(m: Map, units: Sequence[Unit | Dislodged]
             several.setdefault(p, [first[p]]).append(i)
     if len(_INDEX) >= 8:
         _INDEX.clear()
-    _INDEX[id(units)] = (m, tuple(units), first, several)
+    _INDEX[id(units)] = (m, list(units), first, several)
     return first, several
 
 
-# units list id -> (map, its units, first, several); the tuple keeps the units alive, so an
-# entry for a list since freed (whose id a new list may take) never matches it
-_INDEX: dict[int, tuple[object, tuple, list[int], dict[int, list[int]]]] = {}
+# units list id -> (map, a copy of its units, first, several); the copy keeps the units alive,
+# so an entry for a list since freed (whose id a new list may take) matches it only when the
+# new list holds the same units, which index the same
+_INDEX: dict[int, tuple[object, list, list[int], dict[int, list[int]]]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,23 +113,57 @@ class Dislodged:
     retreats: tuple[int, ...] = ()  # locations it may retreat to
 
 
-@dataclass(slots=True)
 class Position:
     """A position. The positions of successive phases share what a phase did not change
     (the owners of centers, say): to change a position, give it new lists rather than
-    changing its lists in place, or work on `copy()`."""
+    changing its lists in place, or work on `copy()`.
 
-    phase: Phase
-    units: list[Unit]
-    owners: list[int]  # per province: owning power index, -1 for none
-    dislodged: list[Dislodged] = field(default_factory=list)
-    contested: frozenset[int] = frozenset()  # provinces left empty by a standoff
-    homes: list[tuple[int, ...]] = field(default_factory=list)  # per power
-    # center owners when the current year began (for "build on any center owned at the
-    # beginning of the year"); None = same as `owners`
-    year_start_owners: list[int] | None = None
-    # data rule modules keep between phases (JSON-serialisable), keyed by rule name
-    extra: dict = field(default_factory=dict)
+    Compared by value like a dataclass, but a plain class: compiled, a dataclass is still
+    constructed through the interpreted __init__ the dataclasses module writes (about 4,700
+    instructions, for a position made every phase)."""
+
+    __slots__ = ("contested", "dislodged", "extra", "homes", "owners", "phase", "units",
+                 "year_start_owners")
+
+    def __init__(self, phase: Phase, units: list[Unit], owners: list[int],
+                 dislodged: list[Dislodged] | None = None,
+                 contested: frozenset[int] = frozenset(),
+                 homes: list[tuple[int, ...]] | None = None,
+                 year_start_owners: list[int] | None = None,
+                 extra: dict | None = None) -> None:
+        self.phase = phase
+        self.units = units
+        self.owners = owners  # per province: owning power index, -1 for none
+        self.dislodged: list[Dislodged] = [] if dislodged is None else dislodged
+        self.contested = contested  # provinces left empty by a standoff
+        self.homes: list[tuple[int, ...]] = [] if homes is None else homes  # per power
+        # center owners when the current year began (for "build on any center owned at the
+        # beginning of the year"); None = same as `owners`
+        self.year_start_owners = year_start_owners
+        # data rule modules keep between phases (JSON-serialisable), keyed by rule name
+        self.extra: dict = {} if extra is None else extra
+
+    def _key(self) -> tuple:
+        return (self.phase, self.units, self.owners, self.dislodged, self.contested,
+                self.homes, self.year_start_owners, self.extra)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self._key() != other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # (a mutable value, as the dataclass was)
+
+    def __repr__(self) -> str:
+        return (f"Position(phase={self.phase!r}, units={self.units!r}, owners={self.owners!r}, "
+                f"dislodged={self.dislodged!r}, contested={self.contested!r}, "
+                f"homes={self.homes!r}, year_start_owners={self.year_start_owners!r}, "
+                f"extra={self.extra!r})")
 
     def copy(self) -> Position:
         return Position(self.phase, list(self.units), list(self.owners), list(self.dislodged),

@@ -223,7 +223,10 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
             elif delta < 0 and done < -delta and o.type == DISBAND:
                 prov = m.loc_prov[o.loc]
                 for i, u in enumerate(units):
-                    if u.power == power and m.loc_prov[u.loc] == prov and u in pos.units:
+                    # (a unit of the position, not one built now: by identity, as `units`
+                    # holds the position's own objects — `in` would compare units by value
+                    # through the dataclass's interpreted __eq__)
+                    if u.power == power and m.loc_prov[u.loc] == prov and _among(u, pos.units):
                         del units[i]
                         ok = True
                         break
@@ -238,6 +241,11 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
                 units.remove(u)
                 removed_cd[power].append(u)
     return AdjustmentResult(units, results, removed_cd)
+
+
+def _among(u: Unit, units: list[Unit]) -> bool:
+    """Whether `u` is one of the objects in `units`."""
+    return any(x is u for x in units)
 
 
 def civil_disorder_order(m: Map, pos: Position, power: int, units: list[Unit],

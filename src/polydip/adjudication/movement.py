@@ -16,8 +16,6 @@ map with weakened or conditional moves gets _RuleMovement, which overrides them.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from polydip.adjudication.convoy import provinces_on_routes
 from polydip.adjudication.legality import (
     Closed,
@@ -452,8 +450,7 @@ class _Movement(Resolver):
     def _dislodged(self, u: int) -> bool:
         if self.open_[self.prov[u]]:
             return False  # nothing is dislodged from an open space
-        resolve = self.resolve
-        return any(resolve(a) for a in self.attackers.get(self.prov[u], _NONE))
+        return any(self.resolve(a) for a in self.attackers.get(self.prov[u], _NONE))
 
     def _support_dislodged(self, s: int) -> bool:
         """A dislodged supporter gives no support — except, under the paradox rules of the
@@ -461,11 +458,10 @@ class _Movement(Resolver):
         (the paradox rule takes precedence over the dislodge rule, DATC 6.F.17)."""
         if self.open_[self.prov[s]]:
             return False
-        resolve = self.resolve
         for a in self.attackers.get(self.prov[s], _NONE):
             if self.convoyed[a] and self._convoy_spares(a, s):
                 continue
-            if resolve(a):
+            if self.resolve(a):
                 return True
         return False
 
@@ -497,11 +493,10 @@ class _Movement(Resolver):
         fleets = self.conv_fleets.get(u)
         if not fleets:
             return self.land_ok[u]
-        resolve = self.resolve
         if self.any_route:  # 1971: disrupted when any route is
-            ok = all(resolve(f) for f in fleets)
+            ok = all(self.resolve(f) for f in fleets)
         else:
-            good = [self.prov[f] for f in fleets if resolve(f)]
+            good = [self.prov[f] for f in fleets if self.resolve(f)]
             ok = bool(good) and bool(
                 provinces_on_routes(self.m, self.prov[u], self.dest_prov[u], good))
         return ok or self.land_ok[u]
@@ -510,9 +505,10 @@ class _Movement(Resolver):
                        exclude_power: int = -1) -> int:
         if not supporters:
             return 0
-        resolve = self.resolve
+        # (self.resolve called as a method: a bound method kept in a variable is called
+        # through Python's generic call once compiled)
         power = self.power
-        return sum(1 for s in supporters if power[s] != exclude_power and resolve(s))
+        return sum(1 for s in supporters if power[s] != exclude_power and self.resolve(s))
 
     def _hold(self, p: int) -> int:
         o = self.occ[p]
@@ -632,7 +628,7 @@ class _RuleMovement(_Movement):
                     out[u] = None  # it holds
             elif (o.type == SUPPORT and o.aux_loc is not None
                   and loc_prov[o.target] == loc_prov[o.aux_loc]):
-                out[u] = replace(o, target=None)  # "understood as a support order to Hold"
+                out[u] = o.but(target=None)  # "understood as a support order to Hold"
         self.shift = shift or None
         return out
 
@@ -985,12 +981,11 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
                              or m.coast_change) else _Movement)
     mv = cls(m, units, orders, options, blocked, pos)
     n = len(units)
-    resolve = mv.resolve
     typ = mv.typ
     # decisions that depend on nothing else are settled before the resolver runs: a support
     # or convoy nobody attacks, and a move over land into an empty province nobody else
     # enters
-    attackers, occ, settle = mv.attackers, mv.occ, mv.settle
+    attackers, occ = mv.attackers, mv.occ
     needy = mv.needy  # (moves that cross only if a support is given: never sure)
     space = m.attack_space if m.has_attack_spaces else None  # (attacks there: never sure)
     for u, t in enumerate(typ):
@@ -998,10 +993,10 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
             dp = mv.dest_prov[u]
             if (not mv.convoyed[u] and occ[dp] < 0 and len(attackers[dp]) == 1
                     and not (needy and u in needy) and not (space and space[dp])):
-                settle(u, True)
+                mv.settle(u, True)
         elif t != T_HOLD and mv.prov[u] not in attackers and not (space and space[mv.prov[u]]):
-            settle(u, True)
-    ok = [resolve(u) if t != T_HOLD else True for u, t in enumerate(typ)]
+            mv.settle(u, True)
+    ok = [mv.resolve(u) if t != T_HOLD else True for u, t in enumerate(typ)]
     # where each unit ends, who is dislodged
     occ, dest_prov, dest = mv.occ, mv.dest_prov, mv.dest
     dislodger: dict[int, int] = {}

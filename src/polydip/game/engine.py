@@ -21,6 +21,7 @@ from polydip.adjudication.retreats import resolve_retreats
 from polydip.errors import OrderError
 from polydip.game.calendar import following
 from polydip.geography.map import Map
+from polydip.orders.canonical import known_order, order_memo
 from polydip.orders.model import (
     BUILD,
     CONVOY,
@@ -101,13 +102,21 @@ def parse_orders(m: Map, phase: Phase, orders: dict[int, list[str]]
     """Parse typed orders per power; unreadable ones become errors (never silently dropped)."""
     parsed: dict[int, list[Order]] = {}
     errors: list[tuple[int, str]] = []
+    typ = phase.type
+    memo = order_memo(m, typ)
     for power, texts in orders.items():
         lst = parsed.setdefault(power, [])
         for t in texts:
-            try:
-                lst.append(parse_order(m, t, phase.type))
-            except OrderError as exc:
-                errors.append((power, str(exc)))
+            o = memo.get(t)  # (read before: most orders of a game)
+            if o is None:
+                o = known_order(memo, m, t, typ)  # (the package's notation: most others)
+            if o is None:
+                try:
+                    o = parse_order(m, t, typ)
+                except OrderError as exc:
+                    errors.append((power, str(exc)))
+                    continue
+            lst.append(o)
     return parsed, errors
 
 
@@ -119,11 +128,18 @@ def enter_orders(m: Map, pos: Position, power: int, texts: list[str]
     typ = pos.phase.type
     kept: list[Order] = []
     problems: list[str] = []
+    memo = order_memo(m, typ)
     for t in texts:
-        try:
-            kept.append(parse_order(m, t, typ))
-        except OrderError as exc:
-            problems.append(str(exc))
+        o = memo.get(t)  # (read before: most orders of a game)
+        if o is None:
+            o = known_order(memo, m, t, typ)  # (the package's notation: most others)
+        if o is None:
+            try:
+                o = parse_order(m, t, typ)
+            except OrderError as exc:
+                problems.append(str(exc))
+                continue
+        kept.append(o)
     if typ == "M" or typ == "R":
         units = pos.units if typ == "M" else pos.dislodged
         allowed = MOVEMENT_TYPES if typ == "M" else (RETREAT, DISBAND)
@@ -407,8 +423,8 @@ def update_centers(m: Map, pos: Position) -> list[tuple[int, int, int]]:
 
 
 def adjustments_needed(m: Map, pos: Position) -> bool:
-    for power, delta in enumerate(adjustment_counts(m, pos)):
-        if delta < 0 or (delta > 0 and build_sites(m, pos, power)):
-            return True
-    return False
+    counts = adjustment_counts(m, pos)
+    if any(delta < 0 for delta in counts):  # (a removal: no need to look for build sites)
+        return True
+    return any(delta > 0 and build_sites(m, pos, power) for power, delta in enumerate(counts))
 

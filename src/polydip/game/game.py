@@ -119,8 +119,8 @@ class Game(GameRecord):
         """Earlier orders of the power, minus those for units the new orders address."""
         if not new:
             return []
-        if self.position.phase.type == "A":
-            return new
+        if self.position.phase.type == "A" or not self.orders.get(power):
+            return new  # (nothing given before: the common case, each power ordering once)
         loc_prov = self.map.loc_prov
         provs = {loc_prov[o.loc] for o in new}
         return [o for o in self._pending(power) if loc_prov[o.loc] not in provs] + new

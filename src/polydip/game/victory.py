@@ -56,7 +56,10 @@ def game_end(m: Map, vic: Victory, pos: Position, history: list[Any],
     draw; a power left alone on the board wins."""
     if counts is None:
         counts = center_counts(m, pos.owners)
-    best = max(counts, default=0)
+    best = 0  # (centers are never negative; max(counts, default=0) is a generic call compiled)
+    for c in counts:
+        if c > best:
+            best = c
     check_now = pos.phase.type != "R"
     if vic.check == "start_of_season":
         check_now = pos.phase.season == vic.check_season and pos.phase.type == "M"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # annotations only: this data module imports nothing of polydip
@@ -11,12 +10,14 @@ if TYPE_CHECKING:  # annotations only: this data module imports nothing of polyd
 HOLD, MOVE, SUPPORT, CONVOY, RETREAT, DISBAND, BUILD, WAIVE = "H", "-", "S", "C", "R", "D", "B", "W"
 
 
-@dataclass(slots=True, unsafe_hash=True)
 class Order:
     """A parsed order. An order is a value: never change one (the same object is shared by
-    every game that reads its text, and by the map's order table). It is not a frozen
-    dataclass only because constructing one costs three times as much (each field set
-    through object.__setattr__): parsing a new order string was mostly that.
+    every game that reads its text, and by the map's order table). It is compared and hashed
+    by value, like a dataclass, but written as a plain class: a frozen dataclass costs three
+    times as much to construct (each field set through object.__setattr__), and once
+    compiled a dataclass is still made through the interpreted __init__ the dataclasses
+    module writes (about 5,000 instructions, against a few hundred for a native one), most of
+    reading a new order string.
 
     `kind`/`aux_kind` are unit-kind indices or None when the writer left the type out.
     `loc` is the location the writer named (a province id, or a coast id when a coast was
@@ -28,16 +29,52 @@ class Order:
     nothing.
     """
 
-    type: str
-    kind: int | None = None
-    loc: int = -1
-    target: int | None = None
-    aux_kind: int | None = None
-    aux_loc: int | None = None
-    via: bool = False
-    text: str = ""
-    at: int = -1
-    act: str = ""
+    __slots__ = ("act", "at", "aux_kind", "aux_loc", "kind", "loc", "target", "text", "type",
+                 "via")
+
+    def __init__(self, type: str, kind: int | None = None, loc: int = -1,
+                 target: int | None = None, aux_kind: int | None = None,
+                 aux_loc: int | None = None, via: bool = False, text: str = "", at: int = -1,
+                 act: str = "") -> None:
+        self.type = type
+        self.kind = kind
+        self.loc = loc
+        self.target = target
+        self.aux_kind = aux_kind
+        self.aux_loc = aux_loc
+        self.via = via
+        self.text = text
+        self.at = at
+        self.act = act
+
+    def _key(self) -> tuple:
+        return (self.type, self.kind, self.loc, self.target, self.aux_kind, self.aux_loc,
+                self.via, self.text, self.at, self.act)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Order):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, Order):
+            return NotImplemented
+        return self._key() != other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Order(type={self.type!r}, kind={self.kind!r}, loc={self.loc!r}, "
+                f"target={self.target!r}, aux_kind={self.aux_kind!r}, "
+                f"aux_loc={self.aux_loc!r}, via={self.via!r}, text={self.text!r}, "
+                f"at={self.at!r}, act={self.act!r})")
+
+    def but(self, **changes: object) -> Order:
+        """A copy with some fields changed (as dataclasses.replace)."""
+        fields = {name: getattr(self, name) for name in _FIELDS}
+        fields.update(changes)
+        return Order(**fields)  # type: ignore[arg-type]
 
     def format(self, m: Map, unit: str | None = None, other: str | None = None) -> str:
         """The order in the `diplomacy` notation: "A PAR - BUR", "F NTH C A LON - BEL".
@@ -65,6 +102,9 @@ class Order:
                 return f"{unit} S {other}{at}"
             return f"{unit} S {other} - {target}{at}"
         return f"{unit} C {other} - {target}"
+
+
+_FIELDS = ("type", "kind", "loc", "target", "aux_kind", "aux_loc", "via", "text", "at", "act")
 
 
 def _unit(m: Map, kind: int | None, loc: int | None) -> str:

@@ -21,6 +21,7 @@ from polydip.errors import OrderError
 from polydip.geography.map import Map, default_coast_word
 from polydip.geography.names import name_key, or_list, suggest
 from polydip.orders.attack import KW_AT, read_power
+from polydip.orders.canonical import keep_order, known_order, order_memo
 from polydip.orders.model import (
     BUILD,
     CONVOY,
@@ -209,65 +210,20 @@ class _Cursor:
 
 def parse_order(m: Map, text: str, phase_type: str = "M") -> Order:
     """Parse one order; raise OrderError with a reason (and a suggestion) when it can't."""
-    return _parse_cached(m, text, phase_type)
+    memo = order_memo(m, phase_type)
+    got = known_order(memo, m, text, phase_type)
+    if got is None:
+        got = _parse_cached(m, text, phase_type)
+        keep_order(memo, text, got)  # (read again as one lookup, like the package's notation)
+    return got
 
 
 @lru_cache(maxsize=1 << 16)
 def _parse_cached(m: Map, text: str, phase_type: str) -> Order:
     # Orders are immutable, and the same strings recur phase after phase: parse each once.
-    # (An OrderError is not cached: lru_cache does not store exceptions.)
-    fast = _parse_canonical(m, text, phase_type)
-    if fast is not None:
-        return fast
+    # (An OrderError is not cached: lru_cache does not store exceptions.) The diplomacy
+    # package's notation, which programs write, is read and kept by orders/canonical.py.
     return _parse_full(m, text, phase_type)
-
-
-def _parse_canonical(m: Map, text: str, phase_type: str) -> Order | None:
-    """The diplomacy package's own notation ("A PAR - BUR", "F NTH C A LON - BEL", "A PAR R
-    BUR"...), as programs write it, read by splitting on spaces; None for anything else,
-    which the full parser then reads."""
-    t = text.split()
-    n = len(t)
-    if n == 1:
-        return Order(WAIVE, text=text) if t[0] == "WAIVE" else None
-    if n < 3:
-        return None
-    kinds, locs = m.kind_index, m.loc_index
-    k = kinds.get(t[0])
-    loc = locs.get(t[1])
-    if k is None or loc is None:
-        return None
-    verb = t[2]
-    if n == 3:
-        if verb == "H" and phase_type == "M":
-            return Order(HOLD, kind=k, loc=loc, text=text)
-        if verb == "D" and phase_type != "M":
-            return Order(DISBAND, kind=k, loc=loc, text=text)
-        if verb == "B" and phase_type == "A":
-            return Order(BUILD, kind=k, loc=loc, text=text)
-        return None
-    if verb == "-" and phase_type == "M" and n in (4, 5):
-        dest = locs.get(t[3])
-        if dest is None or (n == 5 and t[4] != "VIA"):
-            return None
-        return Order(MOVE, kind=k, loc=loc, target=dest, via=n == 5, text=text)
-    if verb == "R" and phase_type == "R" and n == 4:
-        dest = locs.get(t[3])
-        return None if dest is None else Order(RETREAT, kind=k, loc=loc, target=dest, text=text)
-    if verb in ("S", "C") and phase_type == "M" and n in (5, 7):
-        k2, loc2 = kinds.get(t[3]), locs.get(t[4])
-        if k2 is None or loc2 is None:
-            return None
-        target = None
-        if n == 7:
-            target = locs.get(t[6])
-            if t[5] != "-" or target is None:
-                return None
-        elif verb == "C":
-            return None
-        return Order(SUPPORT if verb == "S" else CONVOY, kind=k, loc=loc, target=target,
-                     aux_kind=k2, aux_loc=loc2, text=text)
-    return None
 
 
 def _parse_full(m: Map, text: str, phase_type: str) -> Order:
