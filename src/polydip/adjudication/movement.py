@@ -16,6 +16,8 @@ map with weakened or conditional moves gets _RuleMovement, which overrides them.
 
 from __future__ import annotations
 
+from typing import Final
+
 from polydip.adjudication.convoy import provinces_on_routes
 from polydip.adjudication.legality import (
     Closed,
@@ -39,12 +41,20 @@ from polydip.state import Dislodged, Position, Unit, unit_cache, unit_index
 _NONE: tuple[int, ...] = ()
 _NO_MOVES: frozenset[int] = frozenset()
 
-# order codes used in the hot path
-T_HOLD, T_MOVE, T_SUPPORT, T_CONVOY = 0, 1, 2, 3
+# order codes used in the hot path (Final: compiled, each use is the value itself, not a
+# look-up in the module's dict)
+T_HOLD: Final = 0
+T_MOVE: Final = 1
+T_SUPPORT: Final = 2
+T_CONVOY: Final = 3
 
 # result words, as the diplomacy package writes them
-BOUNCE, CUT, DISLODGED, VOID, NO_CONVOY, DISRUPTED = (
-    "bounce", "cut", "dislodged", "void", "no convoy", "disrupted")
+BOUNCE: Final = "bounce"
+CUT: Final = "cut"
+DISLODGED: Final = "dislodged"
+VOID: Final = "void"
+NO_CONVOY: Final = "no convoy"
+DISRUPTED: Final = "disrupted"
 
 
 class MovementResult:
