@@ -82,7 +82,7 @@ def build_sites(m: Map, pos: Position, power: int, extra: bool = True) -> list[i
     build-site rule of the variant may say otherwise (rules/build_sites.py), and rules may
     add sites where only some of the builds may go (`site_groups`; `extra` False leaves
     them out)."""
-    sites = m.rules.build_sites(m, pos, power) if m.rules else None
+    sites = m.rules.build_sites(m, pos, power) if m.rules.active else None
     if sites is None:
         occupied = {m.loc_prov[u.loc] for u in pos.units}
         homes = pos.homes[power] if pos.homes else m.homes[power]
@@ -170,7 +170,7 @@ def build_problem(m: Map, pos: Position, power: int, o: Order,
         return f"say on which coast of {name} to build the {kind} ({coasts})"
     if not m.occupy[o.kind][loc]:
         return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} cannot stand in {name}"
-    if m.rules and not m.rules.may_build(m, pos, power, o.kind, prov):
+    if m.rules.active and not m.rules.may_build(m, pos, power, o.kind, prov):
         return f"the variant's rules allow no {kind} in {name} now"
     return None
 
@@ -222,7 +222,7 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
     removed_cd: list[list[Unit]] = [[] for _ in m.powers]
     # build orders with an act (a canal build) that a rule counts, by (power, index)
     acts = (m.rules.adjustment_acts(m, pos, orders)
-            if m.rules and any(o.act for lst in orders for o in lst) else set())
+            if m.rules.active and any(o.act for lst in orders for o in lst) else set())
     for power in range(len(m.powers)):
         delta = counts[power]
         free: set[int] = set()
