@@ -7,7 +7,7 @@ rule, not an assumption of the data.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:  # annotations only: this data module imports nothing of polydip
     from polydip.geography.map import Map
@@ -143,7 +143,7 @@ def unit_cache(m: Map) -> UnitCache:
     return got[1]
 
 
-_UNIT_CACHES: dict[int, tuple[object, UnitCache]] = {}
+_UNIT_CACHES: Final[dict[int, tuple[object, UnitCache]]] = {}
 
 
 def unit_index(m: Map, units: Sequence[Unit | Dislodged]
@@ -175,7 +175,7 @@ def unit_index(m: Map, units: Sequence[Unit | Dislodged]
 # units list id -> (map, a copy of its units, first, several); the copy keeps the units alive,
 # so an entry for a list since freed (whose id a new list may take) matches it only when the
 # new list holds the same units, which index the same
-_INDEX: dict[int, tuple[object, list, list[int], dict[int, list[int]]]] = {}
+_INDEX: Final[dict[int, tuple[object, list, list[int], dict[int, list[int]]]]] = {}
 
 
 class Dislodged:

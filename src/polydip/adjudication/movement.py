@@ -38,8 +38,8 @@ from polydip.geography.map import Map
 from polydip.orders.model import CONVOY, HOLD, MOVE, SUPPORT, Order
 from polydip.state import Dislodged, Position, Unit, unit_cache, unit_index
 
-_NONE: tuple[int, ...] = ()
-_NO_MOVES: frozenset[int] = frozenset()
+_NONE: Final[tuple[int, ...]] = ()
+_NO_MOVES: Final[frozenset[int]] = frozenset()
 
 # order codes used in the hot path (Final: compiled, each use is the value itself, not a
 # look-up in the module's dict)
