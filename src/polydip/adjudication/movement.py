@@ -229,7 +229,9 @@ class _Movement(Resolver):
         convoys: list[int] = []
         direct = [False] * len(orders)  # move -> its destination is adjacent (no convoy)
         # pass 1: moves (destination, coasts) — convoy need decided after convoys are read
-        cache = m.memo.get("move_target")
+        # (typed: compiled, the entries are read as (int, bool) without generic look-ups)
+        cache: dict[tuple[int, int, int | None], tuple[int, bool]] | None = m.memo.get(
+            "move_target")
         if cache is None:
             cache = m.memo["move_target"] = {}
         for u, o in enumerate(orders):
@@ -986,10 +988,15 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
     `blocked`: per power, moves (kind, from, to) closed to it now (controlled passages);
     `pos`: the position, for the rules' hooks."""
     options = options or {}
-    cls = (_AttackMovement if m.has_attack_spaces else
-           _RuleMovement if (m.move_strength or m.needs_support or m.hold_strength
-                             or m.coast_change) else _Movement)
-    mv = cls(m, units, orders, options, blocked, pos)
+    # (each class called by name: compiled, a call through a variable holding the class is a
+    # generic Python call)
+    mv: _Movement
+    if m.has_attack_spaces:
+        mv = _AttackMovement(m, units, orders, options, blocked, pos)
+    elif m.move_strength or m.needs_support or m.hold_strength or m.coast_change:
+        mv = _RuleMovement(m, units, orders, options, blocked, pos)
+    else:
+        mv = _Movement(m, units, orders, options, blocked, pos)
     n = len(units)
     typ = mv.typ
     # decisions that depend on nothing else are settled before the resolver runs: a support
