@@ -232,3 +232,44 @@ def test_damaged_game_files_never_crash(tmp_path) -> None:
                 h.process()
         except PolydipError:
             pass
+
+
+def test_positions_and_their_values_survive_pickling_and_copying() -> None:
+    """Positions go through pickle (simulation workers, the host) and deepcopy: the units,
+    the dislodged units, the phase and the results of a retreat phase come back equal —
+    on the compiled build too, where the value classes are native classes."""
+    import copy
+    import pickle
+
+    from polydip.adjudication.retreats import resolve_retreats
+
+    g = Game.new("standard")
+    g.set_orders("Austria", ["A VIE - TYR", "A BUD - VIE"])
+    g.set_orders("Italy", ["A VEN H"])
+    g.process()
+    g.set_orders("Austria", ["A TYR - VEN", "F TRI S A TYR - VEN"])
+    g.process()
+    pos = g.position
+    assert pos.dislodged  # (Venice, dislodged)
+    for back in (pickle.loads(pickle.dumps(pos)), copy.deepcopy(pos), pos.copy()):
+        assert back == pos and back is not pos
+        assert back.phase == pos.phase and hash(back.phase) == hash(pos.phase)
+        assert back.phase.name == "F1901R" and str(back.phase) == "F1901R"
+        assert back.units == pos.units and back.dislodged == pos.dislodged
+        assert {hash(u) for u in back.units} == {hash(u) for u in pos.units}
+    res = resolve_retreats(g.map, pos.dislodged, [None])
+    assert pickle.loads(pickle.dumps(res)) == res
+
+
+def test_units_compare_and_sort_by_power_kind_and_location() -> None:
+    from polydip.state import Dislodged, Unit
+
+    a, b, c = Unit(1, 0, 5), Unit(1, 1, 1), Unit(2, 0, 1)
+    assert sorted([c, b, a]) == [a, b, c] and a < b <= b < c and c > a >= a
+    assert Unit(1, 0, 5) == a and hash(Unit(1, 0, 5)) == hash(a) and a != b
+    assert len({a, Unit(1, 0, 5), b}) == 2
+    assert Unit(1, 0, 5) != Dislodged(1, 0, 5)  # a dislodged unit is not a unit on the board
+    d = Dislodged(1, 0, 5, attacker=3, retreats=(1, 2))
+    assert d.but(retreats=()) == Dislodged(1, 0, 5, 3, False, ())
+    assert a.but(power=4) == Unit(4, 0, 5) and a == Unit(1, 0, 5)  # (a copy: a unchanged)
+    assert repr(a) == "Unit(power=1, kind=0, loc=5)"

@@ -7,32 +7,107 @@ rule, not an assumption of the data.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:  # annotations only: this data module imports nothing of polydip
     from polydip.geography.map import Map
 
 
-@dataclass(frozen=True, slots=True)
 class Phase:
-    year: int
-    season: str  # season abbreviation, e.g. "S"
-    type: str  # "M" movement, "R" retreats, "A" adjustments
-    name: str = field(init=False, compare=False, repr=False)  # e.g. "S1901M"
+    """A phase: year, season abbreviation ("S"), type ("M" movement, "R" retreats, "A"
+    adjustments), and its name ("S1901M").
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "name", f"{self.season}{self.year}{self.type}")
+    A value: compared and hashed by (year, season, type), immutable by convention (never
+    change one: the calendar makes one object per phase and every position shares it). A
+    plain class, not a frozen dataclass: compiled, a dataclass is still constructed and
+    compared through the interpreted methods the dataclasses module writes."""
+
+    __slots__ = ("name", "season", "type", "year")
+
+    def __init__(self, year: int, season: str, type: str) -> None:
+        self.year = year
+        self.season = season  # season abbreviation, e.g. "S"
+        self.type = type  # "M" movement, "R" retreats, "A" adjustments
+        self.name = f"{season}{year}{type}"  # e.g. "S1901M"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Phase):
+            return NotImplemented
+        return (self.year == other.year and self.season == other.season
+                and self.type == other.type)
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, Phase):
+            return NotImplemented
+        return not (self.year == other.year and self.season == other.season
+                    and self.type == other.type)
+
+    def __hash__(self) -> int:
+        return hash((self.year, self.season, self.type))
+
+    def __repr__(self) -> str:
+        return f"Phase(year={self.year!r}, season={self.season!r}, type={self.type!r})"
 
     def __str__(self) -> str:
         return self.name
 
+    def __reduce__(self) -> tuple:
+        return (Phase, (self.year, self.season, self.type))
 
-@dataclass(frozen=True, slots=True, order=True)
+
 class Unit:
-    power: int
-    kind: int
-    loc: int
+    """A unit: power, kind and location, in map ids.
+
+    A value: compared, ordered and hashed as the tuple (power, kind, loc), immutable by
+    convention (never change one: units are shared between positions and kept per map by
+    UnitCache; make a new one, e.g. with `but`). A plain class, not a frozen dataclass:
+    compiled, a dataclass is still constructed and compared through the interpreted methods
+    the dataclasses module writes (1.5-5k instructions each)."""
+
+    __slots__ = ("kind", "loc", "power")
+
+    def __init__(self, power: int, kind: int, loc: int) -> None:
+        self.power = power
+        self.kind = kind
+        self.loc = loc
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Unit):
+            return NotImplemented
+        return self.loc == other.loc and self.power == other.power and self.kind == other.kind
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, Unit):
+            return NotImplemented
+        return not (self.loc == other.loc and self.power == other.power
+                    and self.kind == other.kind)
+
+    def __lt__(self, other: Unit) -> bool:
+        return (self.power, self.kind, self.loc) < (other.power, other.kind, other.loc)
+
+    def __le__(self, other: Unit) -> bool:
+        return (self.power, self.kind, self.loc) <= (other.power, other.kind, other.loc)
+
+    def __gt__(self, other: Unit) -> bool:
+        return (self.power, self.kind, self.loc) > (other.power, other.kind, other.loc)
+
+    def __ge__(self, other: Unit) -> bool:
+        return (self.power, self.kind, self.loc) >= (other.power, other.kind, other.loc)
+
+    def __hash__(self) -> int:
+        return hash((self.power, self.kind, self.loc))
+
+    def __repr__(self) -> str:
+        return f"Unit(power={self.power!r}, kind={self.kind!r}, loc={self.loc!r})"
+
+    def __reduce__(self) -> tuple:
+        return (Unit, (self.power, self.kind, self.loc))
+
+    def but(self, power: int | None = None, kind: int | None = None,
+            loc: int | None = None) -> Unit:
+        """A copy with some fields changed (as dataclasses.replace)."""
+        return Unit(self.power if power is None else power, self.kind if kind is None else kind,
+                    self.loc if loc is None else loc)
 
 
 class UnitCache:
@@ -68,7 +143,7 @@ def unit_cache(m: Map) -> UnitCache:
     return got[1]
 
 
-_UNIT_CACHES: dict[int, tuple[object, UnitCache]] = {}
+_UNIT_CACHES: Final[dict[int, tuple[object, UnitCache]]] = {}
 
 
 def unit_index(m: Map, units: Sequence[Unit | Dislodged]
@@ -100,17 +175,57 @@ def unit_index(m: Map, units: Sequence[Unit | Dislodged]
 # units list id -> (map, a copy of its units, first, several); the copy keeps the units alive,
 # so an entry for a list since freed (whose id a new list may take) matches it only when the
 # new list holds the same units, which index the same
-_INDEX: dict[int, tuple[object, list, list[int], dict[int, list[int]]]] = {}
+_INDEX: Final[dict[int, tuple[object, list, list[int], dict[int, list[int]]]]] = {}
 
 
-@dataclass(frozen=True, slots=True)
 class Dislodged:
-    power: int
-    kind: int
-    loc: int
-    attacker: int = -1  # province the dislodging unit came from (-1: unknown)
-    convoyed: bool = False  # the dislodging unit came by convoy
-    retreats: tuple[int, ...] = ()  # locations it may retreat to
+    """A dislodged unit: power, kind, location; the province the dislodging unit came from
+    (`attacker`, -1: unknown), whether it came by convoy (`convoyed`), and the locations the
+    unit may retreat to (`retreats`).
+
+    A value: compared and hashed by all six fields, immutable by convention (never change
+    one; make a new one, e.g. with `but`). A plain class, not a frozen dataclass (see Unit)."""
+
+    __slots__ = ("attacker", "convoyed", "kind", "loc", "power", "retreats")
+
+    def __init__(self, power: int, kind: int, loc: int, attacker: int = -1,
+                 convoyed: bool = False, retreats: tuple[int, ...] = ()) -> None:
+        self.power = power
+        self.kind = kind
+        self.loc = loc
+        self.attacker = attacker  # province the dislodging unit came from (-1: unknown)
+        self.convoyed = convoyed  # the dislodging unit came by convoy
+        self.retreats = retreats  # locations it may retreat to
+
+    def _key(self) -> tuple[int, int, int, int, bool, tuple[int, ...]]:
+        return (self.power, self.kind, self.loc, self.attacker, self.convoyed, self.retreats)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Dislodged):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, Dislodged):
+            return NotImplemented
+        return self._key() != other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Dislodged(power={self.power!r}, kind={self.kind!r}, loc={self.loc!r}, "
+                f"attacker={self.attacker!r}, convoyed={self.convoyed!r}, "
+                f"retreats={self.retreats!r})")
+
+    def __reduce__(self) -> tuple:
+        return (Dislodged, self._key())
+
+    def but(self, retreats: tuple[int, ...] | None = None, kind: int | None = None) -> Dislodged:
+        """A copy with its retreats or kind changed (as dataclasses.replace)."""
+        return Dislodged(self.power, self.kind if kind is None else kind, self.loc,
+                         self.attacker, self.convoyed,
+                         self.retreats if retreats is None else retreats)
 
 
 class Position:
@@ -158,6 +273,11 @@ class Position:
         return self._key() != other._key()
 
     __hash__ = None  # type: ignore[assignment]  # (a mutable value, as the dataclass was)
+
+    def __reduce__(self) -> tuple:
+        # (compiled, a native class has no default pickling of its own attributes)
+        return (Position, (self.phase, self.units, self.owners, self.dislodged,
+                           self.contested, self.homes, self.year_start_owners, self.extra))
 
     def __repr__(self) -> str:
         return (f"Position(phase={self.phase!r}, units={self.units!r}, owners={self.owners!r}, "

@@ -9,20 +9,50 @@ rest (DATC 4.D.8, the 2023 rulebook by default).
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from typing import Final
 
 from polydip.geography.map import Map
 from polydip.orders.model import BUILD, DISBAND, WAIVE, Order
 from polydip.state import Position, Unit, unit_cache
 
-VOID = "void"
+VOID: Final = "void"
 
 
-@dataclass(slots=True)
 class AdjustmentResult:
-    units: list[Unit]
-    results: list[list[tuple[Order, list[str]]]]  # per power: (order, result words)
-    removed: list[list[Unit]]  # per power: units removed by civil disorder
+    """What an adjustment phase did: the units after it, the results per power ((order,
+    result words) each) and per power the units removed by civil disorder. A plain class
+    rather than a dataclass (compiled, a dataclass is still made through the interpreted
+    __init__ the dataclasses module writes); compared by value, unhashable, like the
+    dataclass it was."""
+
+    __slots__ = ("removed", "results", "units")
+
+    def __init__(self, units: list[Unit], results: list[list[tuple[Order, list[str]]]],
+                 removed: list[list[Unit]]) -> None:
+        self.units = units
+        self.results = results  # per power: (order, result words)
+        self.removed = removed  # per power: units removed by civil disorder
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, AdjustmentResult):
+            return NotImplemented
+        return ((self.units, self.results, self.removed)
+                == (other.units, other.results, other.removed))
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, AdjustmentResult):
+            return NotImplemented
+        return ((self.units, self.results, self.removed)
+                != (other.units, other.results, other.removed))
+
+    __hash__ = None  # type: ignore[assignment]  # (a mutable value)
+
+    def __repr__(self) -> str:
+        return (f"AdjustmentResult(units={self.units!r}, results={self.results!r}, "
+                f"removed={self.removed!r})")
+
+    def __reduce__(self) -> tuple:
+        return (AdjustmentResult, (self.units, self.results, self.removed))
 
 
 def adjustment_counts(m: Map, pos: Position) -> list[int]:
@@ -52,7 +82,7 @@ def build_sites(m: Map, pos: Position, power: int, extra: bool = True) -> list[i
     build-site rule of the variant may say otherwise (rules/build_sites.py), and rules may
     add sites where only some of the builds may go (`site_groups`; `extra` False leaves
     them out)."""
-    sites = m.rules.build_sites(m, pos, power) if m.rules else None
+    sites = m.rules.build_sites(m, pos, power) if m.rules.active else None
     if sites is None:
         occupied = {m.loc_prov[u.loc] for u in pos.units}
         homes = pos.homes[power] if pos.homes else m.homes[power]
@@ -140,7 +170,7 @@ def build_problem(m: Map, pos: Position, power: int, o: Order,
         return f"say on which coast of {name} to build the {kind} ({coasts})"
     if not m.occupy[o.kind][loc]:
         return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} cannot stand in {name}"
-    if m.rules and not m.rules.may_build(m, pos, power, o.kind, prov):
+    if m.rules.active and not m.rules.may_build(m, pos, power, o.kind, prov):
         return f"the variant's rules allow no {kind} in {name} now"
     return None
 
@@ -192,7 +222,7 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
     removed_cd: list[list[Unit]] = [[] for _ in m.powers]
     # build orders with an act (a canal build) that a rule counts, by (power, index)
     acts = (m.rules.adjustment_acts(m, pos, orders)
-            if m.rules and any(o.act for lst in orders for o in lst) else set())
+            if m.rules.active and any(o.act for lst in orders for o in lst) else set())
     for power in range(len(m.powers)):
         delta = counts[power]
         free: set[int] = set()

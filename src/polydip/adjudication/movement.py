@@ -16,6 +16,8 @@ map with weakened or conditional moves gets _RuleMovement, which overrides them.
 
 from __future__ import annotations
 
+from typing import Final
+
 from polydip.adjudication.convoy import provinces_on_routes
 from polydip.adjudication.legality import (
     Closed,
@@ -36,15 +38,23 @@ from polydip.geography.map import Map
 from polydip.orders.model import CONVOY, HOLD, MOVE, SUPPORT, Order
 from polydip.state import Dislodged, Position, Unit, unit_cache, unit_index
 
-_NONE: tuple[int, ...] = ()
-_NO_MOVES: frozenset[int] = frozenset()
+_NONE: Final[tuple[int, ...]] = ()
+_NO_MOVES: Final[frozenset[int]] = frozenset()
 
-# order codes used in the hot path
-T_HOLD, T_MOVE, T_SUPPORT, T_CONVOY = 0, 1, 2, 3
+# order codes used in the hot path (Final: compiled, each use is the value itself, not a
+# look-up in the module's dict)
+T_HOLD: Final = 0
+T_MOVE: Final = 1
+T_SUPPORT: Final = 2
+T_CONVOY: Final = 3
 
 # result words, as the diplomacy package writes them
-BOUNCE, CUT, DISLODGED, VOID, NO_CONVOY, DISRUPTED = (
-    "bounce", "cut", "dislodged", "void", "no convoy", "disrupted")
+BOUNCE: Final = "bounce"
+CUT: Final = "cut"
+DISLODGED: Final = "dislodged"
+VOID: Final = "void"
+NO_CONVOY: Final = "no convoy"
+DISRUPTED: Final = "disrupted"
 
 
 class MovementResult:
@@ -219,7 +229,9 @@ class _Movement(Resolver):
         convoys: list[int] = []
         direct = [False] * len(orders)  # move -> its destination is adjacent (no convoy)
         # pass 1: moves (destination, coasts) — convoy need decided after convoys are read
-        cache = m.memo.get("move_target")
+        # (typed: compiled, the entries are read as (int, bool) without generic look-ups)
+        cache: dict[tuple[int, int, int | None], tuple[int, bool]] | None = m.memo.get(
+            "move_target")
         if cache is None:
             cache = m.memo["move_target"] = {}
         for u, o in enumerate(orders):
@@ -976,10 +988,15 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
     `blocked`: per power, moves (kind, from, to) closed to it now (controlled passages);
     `pos`: the position, for the rules' hooks."""
     options = options or {}
-    cls = (_AttackMovement if m.has_attack_spaces else
-           _RuleMovement if (m.move_strength or m.needs_support or m.hold_strength
-                             or m.coast_change) else _Movement)
-    mv = cls(m, units, orders, options, blocked, pos)
+    # (each class called by name: compiled, a call through a variable holding the class is a
+    # generic Python call)
+    mv: _Movement
+    if m.has_attack_spaces:
+        mv = _AttackMovement(m, units, orders, options, blocked, pos)
+    elif m.move_strength or m.needs_support or m.hold_strength or m.coast_change:
+        mv = _RuleMovement(m, units, orders, options, blocked, pos)
+    else:
+        mv = _Movement(m, units, orders, options, blocked, pos)
     n = len(units)
     typ = mv.typ
     # decisions that depend on nothing else are settled before the resolver runs: a support

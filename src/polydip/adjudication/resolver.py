@@ -15,7 +15,9 @@ are the orders on the recursion path that closed the cycle.
 
 from __future__ import annotations
 
-_EMPTY: frozenset[int] = frozenset()
+from typing import Final
+
+_EMPTY: Final[frozenset[int]] = frozenset()
 
 
 class Resolver:

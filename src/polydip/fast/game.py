@@ -115,7 +115,7 @@ class FastGame:
                 items.append((pos.units[i].power, i))
                 legal.append(codes if codes is not None else [])
         elif typ == "R":
-            holds = m.rules.unit_holds if m.rules and m.rules.has_holds else None
+            holds = m.rules.unit_holds if m.rules.active and m.rules.has_holds else None
             for i, codes in enumerate(retreat_codes(m, pos, t)):
                 d = pos.dislodged[i]
                 items.append((d.power, i))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from polydip.errors import PolydipError
 from polydip.state import Phase
@@ -77,7 +78,8 @@ def _cycle(cal: Calendar) -> tuple[tuple[tuple[str, str], ...], dict[tuple[str, 
     return got[1], got[2]
 
 
-_CYCLES: dict[int, tuple[Calendar, tuple[tuple[str, str], ...], dict[tuple[str, str], int]]] = {}
+_CYCLES: Final[dict[int, tuple[Calendar, tuple[tuple[str, str], ...],
+                            dict[tuple[str, str], int]]]] = {}
 
 
 def following(cal: Calendar, phase: Phase) -> Phase:
@@ -102,7 +104,7 @@ def make_phase(year: int, season: str, typ: str) -> Phase:
     return got
 
 
-_PHASES: dict[tuple[int, str, str], Phase] = {}
+_PHASES: Final[dict[tuple[int, str, str], Phase]] = {}
 
 
 def is_last_of_season(cal: Calendar, phase: Phase) -> bool:

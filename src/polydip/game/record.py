@@ -15,13 +15,41 @@ from polydip.state import Position
 from polydip.variants.model import Variant
 
 
-@dataclass(slots=True)
 class PhaseRecord:
-    """A processed phase: the position it started from, what was ordered, what happened."""
+    """A processed phase: the position it started from, what was ordered, what happened.
 
-    position: Position
-    orders: dict[int, list[str]]
-    outcome: PhaseOutcome
+    A plain class rather than a dataclass (compiled, a dataclass is still made through the
+    interpreted __init__ the dataclasses module writes, once per phase processed); compared
+    by value, unhashable, like the dataclass it was."""
+
+    __slots__ = ("orders", "outcome", "position")
+
+    def __init__(self, position: Position, orders: dict[int, list[str]],
+                 outcome: PhaseOutcome) -> None:
+        self.position = position
+        self.orders = orders
+        self.outcome = outcome
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PhaseRecord):
+            return NotImplemented
+        return ((self.position, self.orders, self.outcome)
+                == (other.position, other.orders, other.outcome))
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, PhaseRecord):
+            return NotImplemented
+        return ((self.position, self.orders, self.outcome)
+                != (other.position, other.orders, other.outcome))
+
+    __hash__ = None  # type: ignore[assignment]  # (a mutable value)
+
+    def __repr__(self) -> str:
+        return (f"PhaseRecord(position={self.position!r}, orders={self.orders!r}, "
+                f"outcome={self.outcome!r})")
+
+    def __reduce__(self) -> tuple:
+        return (PhaseRecord, (self.position, self.orders, self.outcome))
 
 
 @dataclass(slots=True)

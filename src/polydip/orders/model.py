@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:  # annotations only: this data module imports nothing of polydip
     from polydip.geography.map import Map
 
-HOLD, MOVE, SUPPORT, CONVOY, RETREAT, DISBAND, BUILD, WAIVE = "H", "-", "S", "C", "R", "D", "B", "W"
+# order types (Final: compiled modules use the values, not a look-up in this module's dict)
+HOLD: Final = "H"
+MOVE: Final = "-"
+SUPPORT: Final = "S"
+CONVOY: Final = "C"
+RETREAT: Final = "R"
+DISBAND: Final = "D"
+BUILD: Final = "B"
+WAIVE: Final = "W"
 
 
 class Order:

@@ -260,6 +260,9 @@ class RuleSet:
 
     def __init__(self, rules: list[Rule]) -> None:
         self.rules = rules
+        # whether the variant has any rule: a plain attribute, for the engine to read once a
+        # phase (compiled, `bool(rule_set)` is a call of the interpreted __bool__)
+        self.active = bool(rules)
         self._build = [r for r in rules if type(r).build_sites is not Rule.build_sites]
         self._year = [r for r in rules if type(r).year_start is not Rule.year_start]
         self._events = [r for r in rules if type(r).before_phase is not Rule.before_phase]
@@ -290,7 +293,7 @@ class RuleSet:
         self.has_move_limits = bool(self._limits)
 
     def __bool__(self) -> bool:
-        return bool(self.rules)
+        return self.active
 
     def build_sites(self, m: Any, pos: Any, power: int) -> list[int] | None:
         for r in self._build:

@@ -16,7 +16,6 @@ to = "United States"
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from polydip.errors import VariantError
@@ -64,7 +63,7 @@ class Events(Rule):
                 continue
             if m.is_sc[prov]:
                 pos.owners[prov] = b
-            pos.units = [replace(u, power=b) if u.power == a and m.loc_prov[u.loc] == prov
+            pos.units = [u.but(power=b) if u.power == a and m.loc_prov[u.loc] == prov
                          else u for u in pos.units]
             out.append(f"{prov_abbr} joins {to}")
         return out

@@ -11,7 +11,6 @@ retreat_to_free_center = ["ALA"]   # provinces whose neutral unit retreats (defa
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from polydip.errors import VariantError
@@ -42,8 +41,8 @@ class NeutralUnits(Rule):
             return None
         home = m.prov_abbr[m.loc_prov[d.loc]]
         if home not in self.retreating:
-            return replace(d, retreats=())  # disbanded instead of retreating
-        return replace(d, retreats=tuple(r for r in d.retreats if m.is_sc[m.loc_prov[r]]))
+            return d.but(retreats=())  # disbanded instead of retreating
+        return d.but(retreats=tuple(r for r in d.retreats if m.is_sc[m.loc_prov[r]]))
 
     def retreat_orders(self, m: Any, pos: Any) -> dict[int, list[Any]]:
         """A dislodged neutral unit with somewhere to go retreats to the first free center
