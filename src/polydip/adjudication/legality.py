@@ -37,7 +37,7 @@ Limits = dict[tuple[int, int, int], frozenset[int]]
 
 def closed_passages(m: Map, pos: object, options: dict | None) -> Closed:
     """The moves closed to each power in this position (the rules' `blocked` hook)."""
-    return m.rules.blocked(m, pos, options or {}) if m.rules else {}
+    return m.rules.blocked(m, pos, options or {}) if m.rules.active else {}
 
 
 def shut(closed: Closed, power: int, kind: int, a: int, b: int) -> bool:
@@ -152,7 +152,7 @@ def convoy_seas(m: Map, units: list[Unit], pos: object = None) -> frozenset[int]
     """The convoy provinces holding a unit that may convoy — not one a rule holds (a
     neutral fleet takes no convoy order)."""
     loc_prov, convoys, sea = m.loc_prov, m.kind_convoys, m.convoy_prov
-    if m.rules and m.rules.has_holds:
+    if m.rules.active and m.rules.has_holds:
         holds = m.rules.unit_holds
         return frozenset({loc_prov[u.loc] for u in units if convoys[u.kind]
                           and sea[loc_prov[u.loc]] and not holds(m, pos, u)})
