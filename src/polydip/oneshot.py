@@ -184,7 +184,7 @@ def _adjudicate(req: dict, variant_files: bool) -> dict[str, Any]:
         typed[p] = lst if got is None else got + lst
     parsed, errors = parse_orders(m, pos.phase, typed)
     out = process(m, pos, parsed, options)
-    done = outcome_json(m, out.position, out.rows(), errors + out.errors,
+    done = outcome_json(m, out.position, out.result_texts(), errors + out.errors,
                         pos.phase.name, req.get("id"), out.destroyed)
     done["contested"] = sorted(m.prov_abbr[p] for p in out.standoffs)
     return done
@@ -193,7 +193,8 @@ def _adjudicate(req: dict, variant_files: bool) -> dict[str, Any]:
 def outcome_json(m: Map, pos: Position, results: Any, errors: Any, phase: str,
                  rid: Any = None, destroyed: Sequence[Dislodged] = ()) -> dict[str, Any]:
     """The outcome of a phase as the contract writes it. `results`: the phase's results
-    (PhaseOutcome.results), or the same as (power, text, words) rows (PhaseOutcome.rows)."""
+    (PhaseOutcome.results), the same as (power, text, words) rows (PhaseOutcome.rows) or as
+    text → words (PhaseOutcome.result_texts)."""
     units: dict[str, list[str]] = {}
     powers = m.powers
     texts = _unit_texts(m)
@@ -244,7 +245,10 @@ def outcome_json(m: Map, pos: Position, results: Any, errors: Any, phase: str,
 
 
 def _results(results: Any) -> dict[str, list[str]]:
-    """Order text → result words, from OrderResult objects or (power, text, words) rows."""
+    """Order text → result words, from OrderResult objects, (power, text, words) rows or
+    already so (PhaseOutcome.result_texts)."""
+    if isinstance(results, dict):
+        return results
     if results and isinstance(results[0], OrderResult):
         return {r.text: r.result for r in results}
     rows: Rows = results  # (typed: the compiled build unpacks the tuples without iterating)

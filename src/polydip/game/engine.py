@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from polydip.adjudication.adjustments import (
     adjustment_counts,
@@ -16,7 +17,7 @@ from polydip.adjudication.adjustments import (
     resolve_adjustments,
 )
 from polydip.adjudication.legality import closed_passages
-from polydip.adjudication.movement import resolve_movement
+from polydip.adjudication.movement import MovementResult, resolve_movement
 from polydip.adjudication.retreats import resolve_retreats
 from polydip.errors import OrderError
 from polydip.game.calendar import following
@@ -36,7 +37,7 @@ from polydip.orders.model import (
 from polydip.orders.parser import parse_order
 from polydip.state import Dislodged, Phase, Position, Unit, unit_index
 
-MOVEMENT_TYPES = (HOLD, MOVE, SUPPORT, CONVOY)
+MOVEMENT_TYPES: Final = (HOLD, MOVE, SUPPORT, CONVOY)
 
 
 @dataclass(slots=True)
@@ -95,6 +96,14 @@ class PhaseOutcome:
             got = got()
         self._rows = got
         return got
+
+    def result_texts(self) -> dict[str, list[str]]:
+        """Order text → result words, one entry per text (a later order of the same text
+        wins): the one-shot contract's "results", written without the rows."""
+        got = self._rows
+        if isinstance(got, _MovementRows):
+            return got.texts()
+        return {t: w for _, t, w in self.rows()}
 
 
 def parse_orders(m: Map, phase: Phase, orders: dict[int, list[str]]
@@ -226,19 +235,106 @@ def _pick(units: Sequence[Unit | Dislodged], here: list[int] | tuple, power: int
 
 def describe(m: Map, unit: Unit | Dislodged, o: Order | None) -> str:
     """The order of `unit` in diplomacy notation, using where the unit really is."""
-    key = (m, unit.kind, unit.loc, o.text if o is not None else None,
-           o.type if o is not None else None)
+    if o is None:
+        return _hold_text(m, _hold_texts(m), unit.kind, unit.loc)
+    if o.kind == unit.kind and o.loc == unit.loc:
+        return _order_text(m, _order_texts(m), unit, o)
+    key = (m, unit.kind, unit.loc, o.text, o.type)
     got = _DESCRIBED.get(key)
     if got is None:
         if len(_DESCRIBED) > 200_000:
             _DESCRIBED.clear()
-        u = m.unit_str(unit.kind, unit.loc)
-        got = f"{u} H" if o is None else o.format(m, u)
+        got = o.format(m, m.unit_str(unit.kind, unit.loc))
         _DESCRIBED[key] = got
     return got
 
 
-_DESCRIBED: dict[tuple, str] = {}
+# describe's texts of orders given to a unit standing elsewhere than the order says (a
+# coast left out, an order without the unit's kind)
+_DESCRIBED: Final[dict[tuple, str]] = {}
+# how many texts a map's tables below keep before starting afresh
+_KEEP_TEXTS: Final = 1 << 16
+
+
+def _order_texts(m: Map) -> dict[str, tuple[Order, str]]:
+    """Per map: order text → (the order read from it, its text in diplomacy notation), for
+    orders of the kind and location of the unit they are given to (the usual case)."""
+    got = m.memo.get("described orders")
+    if got is None:
+        got = m.memo["described orders"] = {}
+    return got
+
+
+def _hold_texts(m: Map) -> dict[int, str]:
+    """Per map: "A PAR H" per kind * locations + location (a unit without an order)."""
+    got = m.memo.get("described holds")
+    if got is None:
+        got = m.memo["described holds"] = {}
+    return got
+
+
+def _order_text(m: Map, texts: dict[str, tuple[Order, str]], unit: Unit | Dislodged,
+                o: Order) -> str:
+    """describe(m, unit, o) for an order of the unit's kind and location, kept in `texts`
+    (_order_texts) with the order itself: the same text read again is the same order."""
+    got = texts.get(o.text)
+    if got is not None and got[0] is o:
+        return got[1]
+    done = o.format(m, m.unit_str(unit.kind, unit.loc))
+    if len(texts) >= _KEEP_TEXTS:
+        texts.clear()
+    texts[o.text] = (o, done)
+    return done
+
+
+def _hold_text(m: Map, texts: dict[int, str], kind: int, loc: int) -> str:
+    """describe(m, unit, None): the unit holds, kept in `texts` (_hold_texts)."""
+    i = kind * len(m.loc_name) + loc
+    got = texts.get(i)
+    if got is None:
+        got = texts[i] = f"{m.unit_str(kind, loc)} H"
+    return got
+
+
+class _MovementRows:
+    """The results of a movement phase, written when first asked for: as rows, or (the
+    one-shot contract) as order text → result words."""
+
+    __slots__ = ("bound", "m", "mr", "units")
+
+    def __init__(self, m: Map, units: list[Unit], bound: list[Order | None],
+                 mr: MovementResult) -> None:
+        self.m, self.units, self.bound, self.mr = m, units, bound, mr
+
+    def __call__(self) -> Rows:
+        m, units, bound = self.m, self.units, self.bound
+        orders, holds = _order_texts(m), _hold_texts(m)
+        rows: Rows = []
+        for i, r in enumerate(self.mr.results):
+            u, o = units[i], bound[i]
+            if o is None:
+                text = _hold_text(m, holds, u.kind, u.loc)
+            elif o.kind == u.kind and o.loc == u.loc:
+                text = _order_text(m, orders, u, o)
+            else:
+                text = describe(m, u, o)
+            rows.append((u.power, text, r))
+        return rows
+
+    def texts(self) -> dict[str, list[str]]:
+        m, units, bound = self.m, self.units, self.bound
+        orders, holds = _order_texts(m), _hold_texts(m)
+        out: dict[str, list[str]] = {}
+        for i, r in enumerate(self.mr.results):
+            u, o = units[i], bound[i]
+            if o is None:
+                text = _hold_text(m, holds, u.kind, u.loc)
+            elif o.kind == u.kind and o.loc == u.loc:
+                text = _order_text(m, orders, u, o)
+            else:
+                text = describe(m, u, o)
+            out[text] = r
+        return out
 
 
 def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
@@ -289,13 +385,7 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
         moving = (rules.moving_kinds(m, pos, bound) if active and rules.has_kind_moves
                   else pos.units)
         mr = resolve_movement(m, moving, bound, options, blocked, pos)
-        units = pos.units
-
-        def movement_results() -> Rows:
-            return [(u.power, describe(m, u, o), r)
-                    for u, o, r in zip(units, bound, mr.results, strict=True)]
-
-        results = movement_results
+        results = _MovementRows(m, pos.units, bound, mr)
         new.units = mr.units
         new.dislodged = mr.dislodged
         if remember:
