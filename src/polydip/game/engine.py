@@ -22,7 +22,12 @@ from polydip.adjudication.retreats import resolve_retreats
 from polydip.errors import OrderError
 from polydip.game.calendar import following
 from polydip.geography.map import Map
-from polydip.orders.canonical import known_order, order_memo
+from polydip.orders.canonical import (
+    described_orders,
+    keep_description,
+    known_order,
+    order_memo,
+)
 from polydip.orders.model import (
     BUILD,
     CONVOY,
@@ -114,7 +119,9 @@ def parse_orders(m: Map, phase: Phase, orders: dict[int, list[str]]
     typ = phase.type
     memo = order_memo(m, typ)
     for power, texts in orders.items():
-        lst = parsed.setdefault(power, [])
+        lst = parsed.get(power)
+        if lst is None:
+            lst = parsed[power] = []
         for t in texts:
             o = memo.get(t)  # (read before: most orders of a game)
             if o is None:
@@ -238,7 +245,7 @@ def describe(m: Map, unit: Unit | Dislodged, o: Order | None) -> str:
     if o is None:
         return _hold_text(m, _hold_texts(m), unit.kind, unit.loc)
     if o.kind == unit.kind and o.loc == unit.loc:
-        return _order_text(m, _order_texts(m), unit, o)
+        return _order_text(m, described_orders(m), unit, o)
     key = (m, unit.kind, unit.loc, o.text, o.type)
     got = _DESCRIBED.get(key)
     if got is None:
@@ -252,17 +259,6 @@ def describe(m: Map, unit: Unit | Dislodged, o: Order | None) -> str:
 # describe's texts of orders given to a unit standing elsewhere than the order says (a
 # coast left out, an order without the unit's kind)
 _DESCRIBED: Final[dict[tuple, str]] = {}
-# how many texts a map's tables below keep before starting afresh
-_KEEP_TEXTS: Final = 1 << 16
-
-
-def _order_texts(m: Map) -> dict[str, tuple[Order, str]]:
-    """Per map: order text → (the order read from it, its text in diplomacy notation), for
-    orders of the kind and location of the unit they are given to (the usual case)."""
-    got = m.memo.get("described orders")
-    if got is None:
-        got = m.memo["described orders"] = {}
-    return got
 
 
 def _hold_texts(m: Map) -> dict[int, str]:
@@ -276,14 +272,12 @@ def _hold_texts(m: Map) -> dict[int, str]:
 def _order_text(m: Map, texts: dict[str, tuple[Order, str]], unit: Unit | Dislodged,
                 o: Order) -> str:
     """describe(m, unit, o) for an order of the unit's kind and location, kept in `texts`
-    (_order_texts) with the order itself: the same text read again is the same order."""
+    (described_orders) with the order itself: the same text read again is the same order."""
     got = texts.get(o.text)
     if got is not None and got[0] is o:
         return got[1]
     done = o.format(m, m.unit_str(unit.kind, unit.loc))
-    if len(texts) >= _KEEP_TEXTS:
-        texts.clear()
-    texts[o.text] = (o, done)
+    keep_description(texts, o.text, o, done)
     return done
 
 
@@ -308,7 +302,7 @@ class _MovementRows:
 
     def __call__(self) -> Rows:
         m, units, bound = self.m, self.units, self.bound
-        orders, holds = _order_texts(m), _hold_texts(m)
+        orders, holds = described_orders(m), _hold_texts(m)
         rows: Rows = []
         for i, r in enumerate(self.mr.results):
             u, o = units[i], bound[i]
@@ -323,7 +317,7 @@ class _MovementRows:
 
     def texts(self) -> dict[str, list[str]]:
         m, units, bound = self.m, self.units, self.bound
-        orders, holds = _order_texts(m), _hold_texts(m)
+        orders, holds = described_orders(m), _hold_texts(m)
         out: dict[str, list[str]] = {}
         for i, r in enumerate(self.mr.results):
             u, o = units[i], bound[i]
