@@ -159,3 +159,19 @@ def test_the_limits_of_each_power_list_field(field) -> None:
     both, = outcomes([json.dumps({**with_list([None, "x" * (MAX_STRING + 1)]),
                                   "variant": "nowhere", "phase": "X"})])
     assert both["error"].startswith(f"request.{field}.France.1: a string of")
+
+
+@pytest.mark.parametrize("head", ["", " ", "\n", "\ufeff"])
+@pytest.mark.parametrize("tail", ["", "\n", " \t\r\n", "\x0b", "\u3000", " x", "}", "\n{}",
+                                  ' {"id": 2}'])
+def test_a_request_line_is_read_as_json_loads_reads_it(head: str, tail: str) -> None:
+    """White space JSON allows around the object is read past; anything else after it (other
+    white space included) or before it makes the line bad JSON, with json.loads's message."""
+    line = head + '{"id": 1, "units": {"France": ["A PAR"]}}' + tail
+    got = next(iter(run_lines([line])))
+    try:
+        json.loads(line)
+    except json.JSONDecodeError as exc:
+        assert got == {"error": f"line 1: not valid JSON: {exc.msg} (column {exc.colno})"}
+    else:
+        assert got.get("id") == 1 and "error" not in got

@@ -7,7 +7,7 @@ homes, orders, options. See docs/adjudicate.md for the full description.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -288,12 +288,32 @@ def read_line(line: str, n: int, variant_files: bool = True) -> dict[str, Any]:
     if not line.strip():
         return {"error": f"line {n}: empty; write one JSON request per line"}
     try:
-        req = json.loads(line)
+        req = _loads(line)
     except json.JSONDecodeError as exc:
         return {"error": f"line {n}: not valid JSON: {exc.msg} (column {exc.colno})"}
     except RecursionError:
         return {"error": f"line {n}: JSON nested too deep (at most {MAX_DEPTH} levels)"}
     return adjudicate_request(req, variant_files)
+
+
+# json.loads's scanner (the C one where there is one): value and end of the text at a place
+_SCAN: Final[Callable[[str, int], tuple[Any, int]]] = \
+    json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+
+def _loads(line: str) -> Any:
+    """json.loads(line): a line holding one object, as a request line does, read by the
+    decoder's scanner directly; anything else (and any error) through json.loads itself, for
+    its value or its exception."""
+    if line[:1] == "{":
+        try:
+            got, end = _SCAN(line, 0)
+        except Exception:  # (json.loads gives the error: StopIteration, nesting, ...)
+            pass
+        else:
+            if end == len(line) or not line[end:].strip(" \t\n\r"):  # (JSON's white space)
+                return got
+    return json.loads(line)
 
 
 # parse_unit, power_index and build_position live in polydip.notation and

@@ -194,7 +194,7 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
     errors: list[tuple[int, str]] = []
     for power, lst in orders.items():
         for o in lst:
-            if o.type not in allowed:
+            if not _one_of(o.type, allowed):
                 errors.append((power, f"{o.text!r}: not an order for this phase"))
                 continue
             if o.act and not anchors:
@@ -227,6 +227,11 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
     return bound, errors
 
 
+def _one_of(t: str, allowed: tuple[str, ...]) -> bool:
+    """`t in allowed` (compiled: compared as strings, not through the generic `in`)."""
+    return any(a == t for a in allowed)
+
+
 def _pick(units: Sequence[Unit | Dislodged], here: list[int] | tuple, power: int, o: Order,
           bound: list[Order | None]) -> int:
     """The unit an order addresses among those in its province: the only one, or (in a space
@@ -244,7 +249,8 @@ def describe(m: Map, unit: Unit | Dislodged, o: Order | None) -> str:
     """The order of `unit` in diplomacy notation, using where the unit really is."""
     if o is None:
         return _hold_text(m, _hold_texts(m), unit.kind, unit.loc)
-    if o.kind == unit.kind and o.loc == unit.loc:
+    k = o.kind
+    if k is not None and k == unit.kind and o.loc == unit.loc:
         return _order_text(m, described_orders(m), unit, o)
     key = (m, unit.kind, unit.loc, o.text, o.type)
     got = _DESCRIBED.get(key)
@@ -308,10 +314,14 @@ class _MovementRows:
             u, o = units[i], bound[i]
             if o is None:
                 text = _hold_text(m, holds, u.kind, u.loc)
-            elif o.kind == u.kind and o.loc == u.loc:
-                text = _order_text(m, orders, u, o)
             else:
-                text = describe(m, u, o)
+                k = o.kind
+                if k is not None and k == u.kind and o.loc == u.loc:
+                    got = orders.get(o.text)
+                    text = got[1] if got is not None and got[0] is o else \
+                        _order_text(m, orders, u, o)
+                else:
+                    text = describe(m, u, o)
             rows.append((u.power, text, r))
         return rows
 
@@ -323,10 +333,14 @@ class _MovementRows:
             u, o = units[i], bound[i]
             if o is None:
                 text = _hold_text(m, holds, u.kind, u.loc)
-            elif o.kind == u.kind and o.loc == u.loc:
-                text = _order_text(m, orders, u, o)
             else:
-                text = describe(m, u, o)
+                k = o.kind
+                if k is not None and k == u.kind and o.loc == u.loc:
+                    got = orders.get(o.text)
+                    text = got[1] if got is not None and got[0] is o else \
+                        _order_text(m, orders, u, o)
+                else:
+                    text = describe(m, u, o)
             out[text] = r
         return out
 

@@ -113,7 +113,7 @@ def _read(m: Map, text: str, phase_type: str) -> tuple[Order | None, bool]:
     if k is None or loc is None:
         return None, False
     names = m.loc_name
-    exact = m.kinds[k] == t[0] and names[loc] == t[1] and text == " ".join(t)
+    exact = m.kinds[k] == t[0] and names[loc] == t[1] and _spaced(text, t)
     verb = t[2]
     if n == 3:
         if verb == "H" and phase_type == "M":
@@ -151,3 +151,12 @@ def _read(m: Map, text: str, phase_type: str) -> tuple[Order | None, bool]:
         return Order(_SUPPORT if verb == "S" else _CONVOY, kind=k, loc=loc, target=target,
                      aux_kind=k2, aux_loc=loc2, text=text), exact
     return None, False
+
+
+def _spaced(text: str, words: list[str]) -> bool:
+    """Is `text` its `words` (text.split()) joined by single spaces? (" ".join(words) ==
+    text, without making the joined copy: as many characters, the gaps all spaces)"""
+    n = len(words) - 1
+    for w in words:
+        n += len(w)
+    return n == len(text) and text.count(" ") == len(words) - 1
