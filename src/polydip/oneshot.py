@@ -218,27 +218,33 @@ def outcome_json(m: Map, pos: Position, results: Any, errors: Any, phase: str,
         }
         if d.convoyed:
             entry["convoyed"] = True
-        dislodged.setdefault(m.powers[d.power], []).append(entry)
-    per_power: list[list[str]] = [[] for _ in m.powers]
+        dislodged.setdefault(powers[d.power], []).append(entry)
+    # each power's centers, listed in the map's order of provinces, the powers in theirs
+    per_power: list[list[str] | None] = [None] * len(powers)
     abbr = m.prov_abbr
     for p, o in enumerate(pos.owners):
         if o >= 0:
-            per_power[o].append(abbr[p])
-    centers = {m.powers[power]: mine for power, mine in enumerate(per_power) if mine}
+            mine = per_power[o]
+            if mine is None:
+                per_power[o] = [abbr[p]]
+            else:
+                mine.append(abbr[p])
+    centers: dict[str, list[str]] = {}
+    for power, got in enumerate(per_power):
+        if got is not None:
+            centers[powers[power]] = got
     out: dict[str, Any] = {}
     if rid is not None:
         out["id"] = rid
-    out.update({
-        "phase": phase,
-        "results": _results(results),
-        "units": units,
-        "dislodged": dislodged,
-        "contested": sorted(m.prov_abbr[p] for p in pos.contested),
-        "destroyed": _destroyed(m, destroyed),
-        "centers": centers,
-        "next_phase": pos.phase.name,
-        "errors": [f"{m.powers[p]}: {msg}" for p, msg in errors],
-    })
+    out["phase"] = phase
+    out["results"] = _results(results)
+    out["units"] = units
+    out["dislodged"] = dislodged
+    out["contested"] = sorted(abbr[p] for p in pos.contested)
+    out["destroyed"] = _destroyed(m, destroyed)
+    out["centers"] = centers
+    out["next_phase"] = pos.phase.name
+    out["errors"] = [f"{powers[p]}: {msg}" for p, msg in errors]
     if pos.extra:  # what rule modules remember for the next phase, to pass back in
         out["extra"] = pos.extra
     return out

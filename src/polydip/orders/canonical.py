@@ -155,8 +155,13 @@ def _read(m: Map, text: str, phase_type: str) -> tuple[Order | None, bool]:
 
 def _spaced(text: str, words: list[str]) -> bool:
     """Is `text` its `words` (text.split()) joined by single spaces? (" ".join(words) ==
-    text, without making the joined copy: as many characters, the gaps all spaces)"""
-    n = len(words) - 1
+    text, without making the joined copy: as many characters, so one white space character
+    between words and none around them, each of them a space)"""
+    at = -1
     for w in words:
-        n += len(w)
-    return n == len(text) and text.count(" ") == len(words) - 1
+        if at >= 0 and text[at] != " ":
+            return False
+        at += len(w) + 1
+        if at > len(text):
+            return False
+    return at == len(text) if words else not text
