@@ -175,3 +175,24 @@ def test_a_request_line_is_read_as_json_loads_reads_it(head: str, tail: str) -> 
         assert got == {"error": f"line 1: not valid JSON: {exc.msg} (column {exc.colno})"}
     else:
         assert got.get("id") == 1 and "error" not in got
+
+
+def test_homes_given_are_the_homes_read_whether_the_variants_own_or_not() -> None:
+    """A request's "homes" are the position's home centers: the variant's own written out,
+    or others (a power given another home center builds there, not in its old one)."""
+    from polydip.game.positions import build_position, position_to_json
+    from polydip.oneshot import get_map
+
+    m = get_map("standard")
+    own = position_to_json(m, build_position(m, {}))["homes"]
+    assert build_position(m, {"homes": own}).homes == m.homes
+    moved = {**own, "France": ["BRE", "MAR", "SPA"]}
+    homes = build_position(m, {"homes": moved}).homes
+    france = m.powers.index("France")
+    assert sorted(m.prov_abbr[c] for c in homes[france]) == ["BRE", "MAR", "SPA"]
+    assert [h for p, h in enumerate(homes) if p != france] == \
+        [h for p, h in enumerate(m.homes) if p != france]
+    line = json.dumps({"phase": "W1901A", "units": {}, "centers": {"France": ["SPA"]},
+                       "homes": moved, "orders": {"France": ["A SPA B"]}})
+    got = next(iter(run_lines([line])))
+    assert got["units"] == {"France": ["A SPA"]} and not got["errors"]

@@ -171,8 +171,12 @@ def _adjudicate(req: dict, variant_files: bool) -> dict[str, Any]:
     opts = req.get("options") or {}
     if not isinstance(opts, dict):
         raise RequestError("'options' must be an object")
-    options.update(opts)
-    check_options(options)
+    if opts:
+        options.update(opts)
+        check_options(options)
+    elif "variant options" not in m.memo:  # (the variant's own, checked once per map)
+        check_options(options)
+        m.memo["variant options"] = {}
     pos = build_position(m, req, options, _LIMITS)
     typed: dict[int, list[str]] = {}
     for pname, lst in check_limits(power_lists(req, "orders"), _LIMITS).items():

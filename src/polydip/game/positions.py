@@ -118,7 +118,8 @@ def build_position(m: Map, req: dict, options: dict | None = None,
             for c in pw.centers:
                 owners[m.prov_index[c]] = i
     homes = list(m.homes)
-    if req.get("homes"):
+    raw_homes = req.get("homes")
+    if raw_homes and raw_homes != _own_homes(m):  # (the variant's own: nothing to read)
         lists = _memo(m, "province_lists")
         for pname, lst in check_limits(power_lists(req, "homes"), limits).items():
             p = powers.get(pname) if type(pname) is str else None
@@ -156,6 +157,15 @@ def build_position(m: Map, req: dict, options: dict | None = None,
     if dislodged:
         pos.dislodged = retreats(m, pos, options or {})
     return pos
+
+
+def _own_homes(m: Map) -> dict[str, list[str]]:
+    """The variant's home centers written as a request writes them (position_to_json)."""
+    got = m.memo.get("own homes")
+    if got is None:
+        got = m.memo["own homes"] = {m.powers[p]: [m.prov_abbr[c] for c in h]
+                                     for p, h in enumerate(m.homes)}
+    return got
 
 
 def check_limits(lists: dict, limits: tuple[int, int] | None) -> dict:
