@@ -16,6 +16,7 @@ import sys
 import pytest
 
 from polydip.oneshot import MAX_DEPTH, MAX_ITEMS, MAX_LINE, MAX_STRING, run_lines
+from polydip.variants.loader import builtin_names
 
 GOOD = {"phase": "S1901M", "units": {"France": ["A PAR"]}, "orders": {"France": ["A PAR - BUR"]}}
 FIELDS = ("variant", "phase", "units", "dislodged", "contested", "centers", "homes", "orders",
@@ -196,3 +197,28 @@ def test_homes_given_are_the_homes_read_whether_the_variants_own_or_not() -> Non
                        "homes": moved, "orders": {"France": ["A SPA B"]}})
     got = next(iter(run_lines([line])))
     assert got["units"] == {"France": ["A SPA"]} and not got["errors"]
+
+
+@pytest.mark.parametrize("variant", builtin_names())
+def test_units_written_as_polydip_writes_them_read_as_parse_unit_reads_them(variant) -> None:
+    """The units of a request read through the map's name indexes (texts as Map.unit_str
+    writes them) are what the notation's reader gives, or its error, for every kind and
+    place, coasts and places a kind cannot stand in included."""
+    from polydip.game.positions import read_unit
+    from polydip.notation import NotationError, parse_unit
+    from polydip.oneshot import get_map
+
+    m = get_map(variant)
+    m.memo.clear()
+    for k in range(len(m.kinds)):
+        for loc in range(len(m.loc_name)):
+            text = m.unit_str(k, loc)
+            try:
+                want: object = parse_unit(m, text)
+            except NotationError as exc:
+                want = str(exc)
+            try:
+                got: object = read_unit(m, text)
+            except NotationError as exc:
+                got = str(exc)
+            assert got == want, text

@@ -207,7 +207,8 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
                                "does not have"))
                 continue
             p = loc_prov[o.loc]
-            i = _pick(units, several[p], power, o, bound) if p in several else first[p]
+            i = _pick(units, several[p], power, o, bound) if several and p in several \
+                else first[p]
             if i < 0:
                 errors.append((power, f"{o.text!r}: no unit in {m.prov_name[p]}"))
                 continue

@@ -56,7 +56,27 @@ def read_unit(m: Map, text: Any) -> tuple[int, int]:
         return parse_unit(m, text)
     memo = _memo(m, "unit_text")
     got = memo.get(text)
-    return got if got is not None else _remember(memo, text, parse_unit(m, text))
+    if got is None:
+        got = _canonical_unit(m, text)
+        got = _remember(memo, text, got if got is not None else parse_unit(m, text))
+    return got
+
+
+def _canonical_unit(m: Map, text: str) -> tuple[int, int] | None:
+    """parse_unit's answer for a unit written as Map.unit_str writes it ("A PAR", "F STP/SC"),
+    read by the map's indexes of kinds and locations; None for any other text, and for a
+    unit parse_unit refuses (a coast left out, a kind where it cannot stand)."""
+    cut = text.find(" ")
+    if cut < 0:
+        return None
+    k = m.kind_index.get(text[:cut])
+    loc = m.loc_index.get(text[cut + 1:])
+    if k is None or loc is None:
+        return None
+    where = m.unit_loc(k, loc)
+    if where < 0 or not m.occupy[k][where]:
+        return None
+    return k, where
 
 
 def read_province(m: Map, text: Any, what: str) -> int:
