@@ -194,7 +194,7 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
     errors: list[tuple[int, str]] = []
     for power, lst in orders.items():
         for o in lst:
-            if not _one_of(o.type, allowed):
+            if o.type not in allowed:
                 errors.append((power, f"{o.text!r}: not an order for this phase"))
                 continue
             if o.act and not anchors:
@@ -226,11 +226,6 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
                 continue
             bound[i] = o
     return bound, errors
-
-
-def _one_of(t: str, allowed: tuple[str, ...]) -> bool:
-    """`t in allowed` (compiled: compared as strings, not through the generic `in`)."""
-    return any(a == t for a in allowed)
 
 
 def _pick(units: Sequence[Unit | Dislodged], here: list[int] | tuple, power: int, o: Order,

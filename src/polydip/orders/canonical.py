@@ -113,7 +113,7 @@ def _read(m: Map, text: str, phase_type: str) -> tuple[Order | None, bool]:
     if k is None or loc is None:
         return None, False
     names = m.loc_name
-    exact = m.kinds[k] == t[0] and names[loc] == t[1] and _spaced(text, t)
+    exact = m.kinds[k] == t[0] and names[loc] == t[1] and text == " ".join(t)
     verb = t[2]
     if n == 3:
         if verb == "H" and phase_type == "M":
@@ -152,16 +152,3 @@ def _read(m: Map, text: str, phase_type: str) -> tuple[Order | None, bool]:
                      aux_kind=k2, aux_loc=loc2, text=text), exact
     return None, False
 
-
-def _spaced(text: str, words: list[str]) -> bool:
-    """Is `text` its `words` (text.split()) joined by single spaces? (" ".join(words) ==
-    text, without making the joined copy: as many characters, so one white space character
-    between words and none around them, each of them a space)"""
-    at = -1
-    for w in words:
-        if at >= 0 and text[at] != " ":
-            return False
-        at += len(w) + 1
-        if at > len(text):
-            return False
-    return at == len(text) if words else not text
