@@ -25,7 +25,7 @@ from polydip.geography.map import Map
 from polydip.orders.canonical import (
     described_orders,
     keep_description,
-    known_order,
+    new_order,
     order_memo,
 )
 from polydip.orders.model import (
@@ -125,7 +125,7 @@ def parse_orders(m: Map, phase: Phase, orders: dict[int, list[str]]
         for t in texts:
             o = memo.get(t)  # (read before: most orders of a game)
             if o is None:
-                o = known_order(memo, m, t, typ)  # (the package's notation: most others)
+                o = new_order(memo, m, t, typ)  # (the package's notation: most others)
             if o is None:
                 try:
                     o = parse_order(m, t, typ)
@@ -148,7 +148,7 @@ def enter_orders(m: Map, pos: Position, power: int, texts: list[str]
     for t in texts:
         o = memo.get(t)  # (read before: most orders of a game)
         if o is None:
-            o = known_order(memo, m, t, typ)  # (the package's notation: most others)
+            o = new_order(memo, m, t, typ)  # (the package's notation: most others)
         if o is None:
             try:
                 o = parse_order(m, t, typ)

@@ -58,12 +58,16 @@ def known_order(memo: dict[str, Order], m: Map, text: str, phase_type: str) -> O
     """The order `text` means: from `memo` (order_memo), or read in the canonical notation
     and kept there; None when it is not written so (the general reader's turn)."""
     got = memo.get(text)
-    if got is None:
-        got, exact = _read(m, text, phase_type)
-        if got is not None:
-            keep_order(memo, text, got)
-            if exact:  # the text is the order's own description: no need to write it
-                keep_description(described_orders(m), text, got, text)
+    return got if got is not None else new_order(memo, m, text, phase_type)
+
+
+def new_order(memo: dict[str, Order], m: Map, text: str, phase_type: str) -> Order | None:
+    """known_order for a text not in `memo`."""
+    got, exact = _read(m, text, phase_type)
+    if got is not None:
+        keep_order(memo, text, got)
+        if exact:  # the text is the order's own description: no need to write it
+            keep_description(described_orders(m), text, got, text)
     return got
 
 
