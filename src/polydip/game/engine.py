@@ -148,7 +148,7 @@ def enter_orders(m: Map, pos: Position, power: int, texts: list[str]
     for t in texts:
         o = memo.get(t)  # (read before: most orders of a game)
         if o is None:
-            o = new_order(memo, m, t, typ)  # (the package's notation: most others)
+            o = new_order(memo, m, t, typ, False)  # (the package's notation: most others)
         if o is None:
             try:
                 o = parse_order(m, t, typ)

@@ -61,9 +61,12 @@ def known_order(memo: dict[str, Order], m: Map, text: str, phase_type: str) -> O
     return got if got is not None else new_order(memo, m, text, phase_type)
 
 
-def new_order(memo: dict[str, Order], m: Map, text: str, phase_type: str) -> Order | None:
-    """known_order for a text not in `memo`."""
-    got, exact = _read(m, text, phase_type)
+def new_order(memo: dict[str, Order], m: Map, text: str, phase_type: str,
+              described: bool = True) -> Order | None:
+    """known_order for a text not in `memo`. With `described` a text written exactly as
+    Order.format writes its order is also kept as the order's description
+    (described_orders), for the phase's results."""
+    got, exact = _read(m, text, phase_type, described)
     if got is not None:
         keep_order(memo, text, got)
         if exact:  # the text is the order's own description: no need to write it
@@ -99,16 +102,18 @@ def keep_description(texts: dict[str, tuple[Order, str]], text: str, order: Orde
 
 def read_canonical(m: Map, text: str, phase_type: str) -> Order | None:
     """The order `text` in the diplomacy package's notation; None for anything else."""
-    return _read(m, text, phase_type)[0]
+    return _read(m, text, phase_type, False)[0]
 
 
-def _read(m: Map, text: str, phase_type: str) -> tuple[Order | None, bool]:
-    """read_canonical, and whether `text` is exactly what Order.format writes for the order
-    (single spaces, the map's own names of kinds and locations)."""
+def _read(m: Map, text: str, phase_type: str, exact_wanted: bool
+          ) -> tuple[Order | None, bool]:
+    """read_canonical, and (when `exact_wanted`) whether `text` is exactly what Order.format
+    writes for the order (single spaces, the map's own names of kinds and locations)."""
     t = text.split()
     n = len(t)
     if n == 1:
-        return (Order(_WAIVE, text=text), text == "WAIVE") if t[0] == "WAIVE" else (None, False)
+        return ((Order(_WAIVE, text=text), exact_wanted and text == "WAIVE") if t[0] == "WAIVE"
+                else (None, False))
     if n < 3:
         return None, False
     kinds, locs = m.kind_index, m.loc_index
@@ -117,7 +122,8 @@ def _read(m: Map, text: str, phase_type: str) -> tuple[Order | None, bool]:
     if k is None or loc is None:
         return None, False
     names = m.loc_name
-    exact = m.kinds[k] == t[0] and names[loc] == t[1] and text == " ".join(t)
+    exact = exact_wanted and m.kinds[k] == t[0] and names[loc] == t[1] and \
+        text == " ".join(t)
     verb = t[2]
     if n == 3:
         if verb == "H" and phase_type == "M":
