@@ -16,6 +16,7 @@ import sys
 import pytest
 
 from polydip.oneshot import MAX_DEPTH, MAX_ITEMS, MAX_LINE, MAX_STRING, run_lines
+from polydip.variants.loader import builtin_names
 
 GOOD = {"phase": "S1901M", "units": {"France": ["A PAR"]}, "orders": {"France": ["A PAR - BUR"]}}
 FIELDS = ("variant", "phase", "units", "dislodged", "contested", "centers", "homes", "orders",
@@ -159,3 +160,65 @@ def test_the_limits_of_each_power_list_field(field) -> None:
     both, = outcomes([json.dumps({**with_list([None, "x" * (MAX_STRING + 1)]),
                                   "variant": "nowhere", "phase": "X"})])
     assert both["error"].startswith(f"request.{field}.France.1: a string of")
+
+
+@pytest.mark.parametrize("head", ["", " ", "\n", "\ufeff"])
+@pytest.mark.parametrize("tail", ["", "\n", " \t\r\n", "\x0b", "\u3000", " x", "}", "\n{}",
+                                  ' {"id": 2}'])
+def test_a_request_line_is_read_as_json_loads_reads_it(head: str, tail: str) -> None:
+    """White space JSON allows around the object is read past; anything else after it (other
+    white space included) or before it makes the line bad JSON, with json.loads's message."""
+    line = head + '{"id": 1, "units": {"France": ["A PAR"]}}' + tail
+    got = next(iter(run_lines([line])))
+    try:
+        json.loads(line)
+    except json.JSONDecodeError as exc:
+        assert got == {"error": f"line 1: not valid JSON: {exc.msg} (column {exc.colno})"}
+    else:
+        assert got.get("id") == 1 and "error" not in got
+
+
+def test_homes_given_are_the_homes_read_whether_the_variants_own_or_not() -> None:
+    """A request's "homes" are the position's home centers: the variant's own written out,
+    or others (a power given another home center builds there, not in its old one)."""
+    from polydip.game.positions import build_position, position_to_json
+    from polydip.oneshot import get_map
+
+    m = get_map("standard")
+    own = position_to_json(m, build_position(m, {}))["homes"]
+    assert build_position(m, {"homes": own}).homes == m.homes
+    moved = {**own, "France": ["BRE", "MAR", "SPA"]}
+    homes = build_position(m, {"homes": moved}).homes
+    france = m.powers.index("France")
+    assert sorted(m.prov_abbr[c] for c in homes[france]) == ["BRE", "MAR", "SPA"]
+    assert [h for p, h in enumerate(homes) if p != france] == \
+        [h for p, h in enumerate(m.homes) if p != france]
+    line = json.dumps({"phase": "W1901A", "units": {}, "centers": {"France": ["SPA"]},
+                       "homes": moved, "orders": {"France": ["A SPA B"]}})
+    got = next(iter(run_lines([line])))
+    assert got["units"] == {"France": ["A SPA"]} and not got["errors"]
+
+
+@pytest.mark.parametrize("variant", builtin_names())
+def test_units_written_as_polydip_writes_them_read_as_parse_unit_reads_them(variant) -> None:
+    """The units of a request read through the map's name indexes (texts as Map.unit_str
+    writes them) are what the notation's reader gives, or its error, for every kind and
+    place, coasts and places a kind cannot stand in included."""
+    from polydip.game.positions import read_unit
+    from polydip.notation import NotationError, parse_unit
+    from polydip.oneshot import get_map
+
+    m = get_map(variant)
+    m.memo.clear()
+    for k in range(len(m.kinds)):
+        for loc in range(len(m.loc_name)):
+            text = m.unit_str(k, loc)
+            try:
+                want: object = parse_unit(m, text)
+            except NotationError as exc:
+                want = str(exc)
+            try:
+                got: object = read_unit(m, text)
+            except NotationError as exc:
+                got = str(exc)
+            assert got == want, text

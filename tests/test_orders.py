@@ -153,6 +153,42 @@ def test_the_fast_reading_of_canonical_orders_equals_the_full_parser() -> None:
     assert read_canonical(g.map, "A Paris - Burgundy", "M") is None  # not canonical
 
 
+def test_a_text_kept_as_its_own_description_is_what_order_format_writes() -> None:
+    """The canonical reader keeps a text written exactly as Order.format writes its order
+    as the order's description (what a phase's results name); a text written otherwise
+    (more spaces, a tab) reads to the same order but is never kept so."""
+    import random
+
+    from polydip.game.game import Game
+    from polydip.orders.canonical import described_orders, known_order, order_memo
+    from polydip.play import random_orders
+
+    g = Game.new("standard")
+    m = g.map
+    m.memo.clear()
+    rng = random.Random(7)
+    kept = 0
+    while g.position.phase.year < 1903:
+        phase = g.position.phase.type
+        memo = order_memo(m, phase)
+        for lst in g.legal_orders().values():
+            for text in lst:
+                for written in (text, text.replace(" ", "  ", 1), "\t".join(text.split()),
+                                f" {text}"):
+                    o = known_order(memo, m, written, phase)
+                    assert o is not None, written
+                    got = described_orders(m).get(written)
+                    if written != text:
+                        assert got is None, written
+                    elif got is not None:
+                        assert got[0] is o and got[1] == o.format(m) == text
+                        kept += 1
+        for p, lst in random_orders(m, g.position, rng).items():
+            g.set_orders(p, lst)
+        g.process()
+    assert kept > 1000
+
+
 def test_convoy_routes_on_simple_chains_match_a_brute_force_search() -> None:
     """Which fleets lie on some simple convoy chain is found through biconnected components;
     it must agree with trying every chain, on many random sea graphs."""

@@ -7,7 +7,7 @@ homes, orders, options. See docs/adjudicate.md for the full description.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -171,8 +171,12 @@ def _adjudicate(req: dict, variant_files: bool) -> dict[str, Any]:
     opts = req.get("options") or {}
     if not isinstance(opts, dict):
         raise RequestError("'options' must be an object")
-    options.update(opts)
-    check_options(options)
+    if opts:
+        options.update(opts)
+        check_options(options)
+    elif "variant options" not in m.memo:  # (the variant's own, checked once per map)
+        check_options(options)
+        m.memo["variant options"] = {}
     pos = build_position(m, req, options, _LIMITS)
     typed: dict[int, list[str]] = {}
     for pname, lst in check_limits(power_lists(req, "orders"), _LIMITS).items():
@@ -184,7 +188,7 @@ def _adjudicate(req: dict, variant_files: bool) -> dict[str, Any]:
         typed[p] = lst if got is None else got + lst
     parsed, errors = parse_orders(m, pos.phase, typed)
     out = process(m, pos, parsed, options)
-    done = outcome_json(m, out.position, out.rows(), errors + out.errors,
+    done = outcome_json(m, out.position, out.result_texts(), errors + out.errors,
                         pos.phase.name, req.get("id"), out.destroyed)
     done["contested"] = sorted(m.prov_abbr[p] for p in out.standoffs)
     return done
@@ -193,7 +197,8 @@ def _adjudicate(req: dict, variant_files: bool) -> dict[str, Any]:
 def outcome_json(m: Map, pos: Position, results: Any, errors: Any, phase: str,
                  rid: Any = None, destroyed: Sequence[Dislodged] = ()) -> dict[str, Any]:
     """The outcome of a phase as the contract writes it. `results`: the phase's results
-    (PhaseOutcome.results), or the same as (power, text, words) rows (PhaseOutcome.rows)."""
+    (PhaseOutcome.results), the same as (power, text, words) rows (PhaseOutcome.rows) or as
+    text → words (PhaseOutcome.result_texts)."""
     units: dict[str, list[str]] = {}
     powers = m.powers
     texts = _unit_texts(m)
@@ -217,34 +222,43 @@ def outcome_json(m: Map, pos: Position, results: Any, errors: Any, phase: str,
         }
         if d.convoyed:
             entry["convoyed"] = True
-        dislodged.setdefault(m.powers[d.power], []).append(entry)
-    per_power: list[list[str]] = [[] for _ in m.powers]
+        dislodged.setdefault(powers[d.power], []).append(entry)
+    # each power's centers, listed in the map's order of provinces, the powers in theirs
+    per_power: list[list[str] | None] = [None] * len(powers)
     abbr = m.prov_abbr
     for p, o in enumerate(pos.owners):
         if o >= 0:
-            per_power[o].append(abbr[p])
-    centers = {m.powers[power]: mine for power, mine in enumerate(per_power) if mine}
+            mine = per_power[o]
+            if mine is None:
+                per_power[o] = [abbr[p]]
+            else:
+                mine.append(abbr[p])
+    centers: dict[str, list[str]] = {}
+    for power, got in enumerate(per_power):
+        if got is not None:
+            centers[powers[power]] = got
     out: dict[str, Any] = {}
     if rid is not None:
         out["id"] = rid
-    out.update({
-        "phase": phase,
-        "results": _results(results),
-        "units": units,
-        "dislodged": dislodged,
-        "contested": sorted(m.prov_abbr[p] for p in pos.contested),
-        "destroyed": _destroyed(m, destroyed),
-        "centers": centers,
-        "next_phase": pos.phase.name,
-        "errors": [f"{m.powers[p]}: {msg}" for p, msg in errors],
-    })
+    out["phase"] = phase
+    out["results"] = _results(results)
+    out["units"] = units
+    out["dislodged"] = dislodged
+    out["contested"] = sorted(abbr[p] for p in pos.contested)
+    out["destroyed"] = _destroyed(m, destroyed)
+    out["centers"] = centers
+    out["next_phase"] = pos.phase.name
+    out["errors"] = [f"{powers[p]}: {msg}" for p, msg in errors]
     if pos.extra:  # what rule modules remember for the next phase, to pass back in
         out["extra"] = pos.extra
     return out
 
 
 def _results(results: Any) -> dict[str, list[str]]:
-    """Order text → result words, from OrderResult objects or (power, text, words) rows."""
+    """Order text → result words, from OrderResult objects, (power, text, words) rows or
+    already so (PhaseOutcome.result_texts)."""
+    if isinstance(results, dict):
+        return results
     if results and isinstance(results[0], OrderResult):
         return {r.text: r.result for r in results}
     rows: Rows = results  # (typed: the compiled build unpacks the tuples without iterating)
@@ -284,12 +298,32 @@ def read_line(line: str, n: int, variant_files: bool = True) -> dict[str, Any]:
     if not line.strip():
         return {"error": f"line {n}: empty; write one JSON request per line"}
     try:
-        req = json.loads(line)
+        req = _loads(line)
     except json.JSONDecodeError as exc:
         return {"error": f"line {n}: not valid JSON: {exc.msg} (column {exc.colno})"}
     except RecursionError:
         return {"error": f"line {n}: JSON nested too deep (at most {MAX_DEPTH} levels)"}
     return adjudicate_request(req, variant_files)
+
+
+# json.loads's scanner (the C one where there is one): value and end of the text at a place
+_SCAN: Final[Callable[[str, int], tuple[Any, int]]] = \
+    json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+
+def _loads(line: str) -> Any:
+    """json.loads(line): a line holding one object, as a request line does, read by the
+    decoder's scanner directly; anything else (and any error) through json.loads itself, for
+    its value or its exception."""
+    if line[:1] == "{":
+        try:
+            got, end = _SCAN(line, 0)
+        except Exception:  # (json.loads gives the error: StopIteration, nesting, ...)
+            pass
+        else:
+            if end == len(line) or not line[end:].strip(" \t\n\r"):  # (JSON's white space)
+                return got
+    return json.loads(line)
 
 
 # parse_unit, power_index and build_position live in polydip.notation and

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from polydip.adjudication.adjustments import (
     adjustment_counts,
@@ -16,12 +17,17 @@ from polydip.adjudication.adjustments import (
     resolve_adjustments,
 )
 from polydip.adjudication.legality import closed_passages
-from polydip.adjudication.movement import resolve_movement
+from polydip.adjudication.movement import MovementResult, resolve_movement
 from polydip.adjudication.retreats import resolve_retreats
 from polydip.errors import OrderError
 from polydip.game.calendar import following
 from polydip.geography.map import Map
-from polydip.orders.canonical import known_order, order_memo
+from polydip.orders.canonical import (
+    described_orders,
+    keep_description,
+    new_order,
+    order_memo,
+)
 from polydip.orders.model import (
     BUILD,
     CONVOY,
@@ -36,7 +42,7 @@ from polydip.orders.model import (
 from polydip.orders.parser import parse_order
 from polydip.state import Dislodged, Phase, Position, Unit, unit_index
 
-MOVEMENT_TYPES = (HOLD, MOVE, SUPPORT, CONVOY)
+MOVEMENT_TYPES: Final = (HOLD, MOVE, SUPPORT, CONVOY)
 
 
 @dataclass(slots=True)
@@ -96,6 +102,14 @@ class PhaseOutcome:
         self._rows = got
         return got
 
+    def result_texts(self) -> dict[str, list[str]]:
+        """Order text → result words, one entry per text (a later order of the same text
+        wins): the one-shot contract's "results", written without the rows."""
+        got = self._rows
+        if isinstance(got, _MovementRows):
+            return got.texts()
+        return {t: w for _, t, w in self.rows()}
+
 
 def parse_orders(m: Map, phase: Phase, orders: dict[int, list[str]]
                  ) -> tuple[dict[int, list[Order]], list[tuple[int, str]]]:
@@ -105,11 +119,13 @@ def parse_orders(m: Map, phase: Phase, orders: dict[int, list[str]]
     typ = phase.type
     memo = order_memo(m, typ)
     for power, texts in orders.items():
-        lst = parsed.setdefault(power, [])
+        lst = parsed.get(power)
+        if lst is None:
+            lst = parsed[power] = []
         for t in texts:
             o = memo.get(t)  # (read before: most orders of a game)
             if o is None:
-                o = known_order(memo, m, t, typ)  # (the package's notation: most others)
+                o = new_order(memo, m, t, typ)  # (the package's notation: most others)
             if o is None:
                 try:
                     o = parse_order(m, t, typ)
@@ -132,7 +148,7 @@ def enter_orders(m: Map, pos: Position, power: int, texts: list[str]
     for t in texts:
         o = memo.get(t)  # (read before: most orders of a game)
         if o is None:
-            o = known_order(memo, m, t, typ)  # (the package's notation: most others)
+            o = new_order(memo, m, t, typ, False)  # (the package's notation: most others)
         if o is None:
             try:
                 o = parse_order(m, t, typ)
@@ -191,7 +207,8 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
                                "does not have"))
                 continue
             p = loc_prov[o.loc]
-            i = _pick(units, several[p], power, o, bound) if p in several else first[p]
+            i = _pick(units, several[p], power, o, bound) if several and p in several \
+                else first[p]
             if i < 0:
                 errors.append((power, f"{o.text!r}: no unit in {m.prov_name[p]}"))
                 continue
@@ -226,19 +243,102 @@ def _pick(units: Sequence[Unit | Dislodged], here: list[int] | tuple, power: int
 
 def describe(m: Map, unit: Unit | Dislodged, o: Order | None) -> str:
     """The order of `unit` in diplomacy notation, using where the unit really is."""
-    key = (m, unit.kind, unit.loc, o.text if o is not None else None,
-           o.type if o is not None else None)
+    if o is None:
+        return _hold_text(m, _hold_texts(m), unit.kind, unit.loc)
+    k = o.kind
+    if k is not None and k == unit.kind and o.loc == unit.loc:
+        return _order_text(m, described_orders(m), unit, o)
+    key = (m, unit.kind, unit.loc, o.text, o.type)
     got = _DESCRIBED.get(key)
     if got is None:
         if len(_DESCRIBED) > 200_000:
             _DESCRIBED.clear()
-        u = m.unit_str(unit.kind, unit.loc)
-        got = f"{u} H" if o is None else o.format(m, u)
+        got = o.format(m, m.unit_str(unit.kind, unit.loc))
         _DESCRIBED[key] = got
     return got
 
 
-_DESCRIBED: dict[tuple, str] = {}
+# describe's texts of orders given to a unit standing elsewhere than the order says (a
+# coast left out, an order without the unit's kind)
+_DESCRIBED: Final[dict[tuple, str]] = {}
+
+
+def _hold_texts(m: Map) -> dict[int, str]:
+    """Per map: "A PAR H" per kind * locations + location (a unit without an order)."""
+    got = m.memo.get("described holds")
+    if got is None:
+        got = m.memo["described holds"] = {}
+    return got
+
+
+def _order_text(m: Map, texts: dict[str, tuple[Order, str]], unit: Unit | Dislodged,
+                o: Order) -> str:
+    """describe(m, unit, o) for an order of the unit's kind and location, kept in `texts`
+    (described_orders) with the order itself: the same text read again is the same order."""
+    got = texts.get(o.text)
+    if got is not None and got[0] is o:
+        return got[1]
+    done = o.format(m, m.unit_str(unit.kind, unit.loc))
+    keep_description(texts, o.text, o, done)
+    return done
+
+
+def _hold_text(m: Map, texts: dict[int, str], kind: int, loc: int) -> str:
+    """describe(m, unit, None): the unit holds, kept in `texts` (_hold_texts)."""
+    i = kind * len(m.loc_name) + loc
+    got = texts.get(i)
+    if got is None:
+        got = texts[i] = f"{m.unit_str(kind, loc)} H"
+    return got
+
+
+class _MovementRows:
+    """The results of a movement phase, written when first asked for: as rows, or (the
+    one-shot contract) as order text → result words."""
+
+    __slots__ = ("bound", "m", "mr", "units")
+
+    def __init__(self, m: Map, units: list[Unit], bound: list[Order | None],
+                 mr: MovementResult) -> None:
+        self.m, self.units, self.bound, self.mr = m, units, bound, mr
+
+    def __call__(self) -> Rows:
+        m, units, bound = self.m, self.units, self.bound
+        orders, holds = described_orders(m), _hold_texts(m)
+        rows: Rows = []
+        for i, r in enumerate(self.mr.results):
+            u, o = units[i], bound[i]
+            if o is None:
+                text = _hold_text(m, holds, u.kind, u.loc)
+            else:
+                k = o.kind
+                if k is not None and k == u.kind and o.loc == u.loc:
+                    got = orders.get(o.text)
+                    text = got[1] if got is not None and got[0] is o else \
+                        _order_text(m, orders, u, o)
+                else:
+                    text = describe(m, u, o)
+            rows.append((u.power, text, r))
+        return rows
+
+    def texts(self) -> dict[str, list[str]]:
+        m, units, bound = self.m, self.units, self.bound
+        orders, holds = described_orders(m), _hold_texts(m)
+        out: dict[str, list[str]] = {}
+        for i, r in enumerate(self.mr.results):
+            u, o = units[i], bound[i]
+            if o is None:
+                text = _hold_text(m, holds, u.kind, u.loc)
+            else:
+                k = o.kind
+                if k is not None and k == u.kind and o.loc == u.loc:
+                    got = orders.get(o.text)
+                    text = got[1] if got is not None and got[0] is o else \
+                        _order_text(m, orders, u, o)
+                else:
+                    text = describe(m, u, o)
+            out[text] = r
+        return out
 
 
 def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
@@ -289,13 +389,7 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
         moving = (rules.moving_kinds(m, pos, bound) if active and rules.has_kind_moves
                   else pos.units)
         mr = resolve_movement(m, moving, bound, options, blocked, pos)
-        units = pos.units
-
-        def movement_results() -> Rows:
-            return [(u.power, describe(m, u, o), r)
-                    for u, o, r in zip(units, bound, mr.results, strict=True)]
-
-        results = movement_results
+        results = _MovementRows(m, pos.units, bound, mr)
         new.units = mr.units
         new.dislodged = mr.dislodged
         if remember:

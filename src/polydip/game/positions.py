@@ -56,7 +56,27 @@ def read_unit(m: Map, text: Any) -> tuple[int, int]:
         return parse_unit(m, text)
     memo = _memo(m, "unit_text")
     got = memo.get(text)
-    return got if got is not None else _remember(memo, text, parse_unit(m, text))
+    if got is None:
+        got = _canonical_unit(m, text)
+        got = _remember(memo, text, got if got is not None else parse_unit(m, text))
+    return got
+
+
+def _canonical_unit(m: Map, text: str) -> tuple[int, int] | None:
+    """parse_unit's answer for a unit written as Map.unit_str writes it ("A PAR", "F STP/SC"),
+    read by the map's indexes of kinds and locations; None for any other text, and for a
+    unit parse_unit refuses (a coast left out, a kind where it cannot stand)."""
+    cut = text.find(" ")
+    if cut < 0:
+        return None
+    k = m.kind_index.get(text[:cut])
+    loc = m.loc_index.get(text[cut + 1:])
+    if k is None or loc is None:
+        return None
+    where = m.unit_loc(k, loc)
+    if where < 0 or not m.occupy[k][where]:
+        return None
+    return k, where
 
 
 def read_province(m: Map, text: Any, what: str) -> int:
@@ -118,7 +138,8 @@ def build_position(m: Map, req: dict, options: dict | None = None,
             for c in pw.centers:
                 owners[m.prov_index[c]] = i
     homes = list(m.homes)
-    if req.get("homes"):
+    raw_homes = req.get("homes")
+    if raw_homes and raw_homes != _own_homes(m):  # (the variant's own: nothing to read)
         lists = _memo(m, "province_lists")
         for pname, lst in check_limits(power_lists(req, "homes"), limits).items():
             p = powers.get(pname) if type(pname) is str else None
@@ -158,6 +179,15 @@ def build_position(m: Map, req: dict, options: dict | None = None,
     return pos
 
 
+def _own_homes(m: Map) -> dict[str, list[str]]:
+    """The variant's home centers written as a request writes them (position_to_json)."""
+    got = m.memo.get("own homes")
+    if got is None:
+        got = m.memo["own homes"] = {m.powers[p]: [m.prov_abbr[c] for c in h]
+                                     for p, h in enumerate(m.homes)}
+    return got
+
+
 def check_limits(lists: dict, limits: tuple[int, int] | None) -> dict:
     """`lists` (power → list, as power_lists gives it), after refusing (TooLarge) an object,
     a list, a power name or a text in a list beyond `limits` (characters of a text,
@@ -167,17 +197,13 @@ def check_limits(lists: dict, limits: tuple[int, int] | None) -> dict:
     longest, most = limits
     if len(lists) > most:
         raise TooLarge("beyond the limits: an object of too many entries")
-    for k, lst in lists.items():
+    checked: dict[Any, list[Any]] = lists  # (power_lists checked them to be lists)
+    for k, lst in checked.items():
         if len(lst) > most or (isinstance(k, str) and len(k) > longest):
             raise TooLarge("beyond the limits: a list of too many entries or a long name")
-        try:
-            joined = "".join(lst)  # (each text is no longer than all of them)
-        except TypeError:  # not only texts: look at each
-            too_long = any(isinstance(t, str) and len(t) > longest for t in lst)
-        else:
-            too_long = len(joined) > longest and max(map(len, lst)) > longest
-        if too_long:
-            raise TooLarge("beyond the limits: a text of too many characters")
+        for t in lst:
+            if isinstance(t, str) and len(t) > longest:
+                raise TooLarge("beyond the limits: a text of too many characters")
     return lists
 
 
