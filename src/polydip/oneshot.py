@@ -306,19 +306,19 @@ def read_line(line: str, n: int, variant_files: bool = True) -> dict[str, Any]:
     return adjudicate_request(req, variant_files)
 
 
-# json.loads's scanner (the C one where there is one): value and end of the text at a place
-_SCAN: Final[Callable[[str, int], tuple[Any, int]]] = \
-    json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+# the documented half of json.loads: the value at a place and where it ends (the decoder
+# reads it with its C scanner where there is one), without the white-space search around it
+_SCAN: Final[Callable[[str, int], tuple[Any, int]]] = json.JSONDecoder().raw_decode
 
 
 def _loads(line: str) -> Any:
     """json.loads(line): a line holding one object, as a request line does, read by the
-    decoder's scanner directly; anything else (and any error) through json.loads itself, for
-    its value or its exception."""
+    decoder's raw_decode directly; anything else (and any error) through json.loads itself,
+    for its value or its exception."""
     if line[:1] == "{":
         try:
             got, end = _SCAN(line, 0)
-        except Exception:  # (json.loads gives the error: StopIteration, nesting, ...)
+        except Exception:  # (json.loads gives the error with its own message)
             pass
         else:
             if end == len(line) or not line[end:].strip(" \t\n\r"):  # (JSON's white space)

@@ -184,7 +184,7 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
     unless `auto` (orders a rule gave itself). `pos` is the position the units stand in, for
     that hook."""
     rules = m.rules
-    active = bool(rules)
+    active = rules.active
     holds = rules.unit_holds if active and rules.has_holds and not auto else None
     refuse = rules.refuse if active and rules.has_refuse else None
     anchors = active and rules.has_after_orders
@@ -380,7 +380,7 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
     destroyed: list[Dislodged] = []
     moved: list[tuple[Unit, Unit, bool]] = []  # for the rules' after_phase hook
     rules = m.rules
-    active = bool(rules)  # (read once: a variant without rules skips every hook)
+    active = rules.active  # (read once: a variant without rules skips every hook)
     remember = active and rules.has_after_phase
     if phase.type == "M":
         bound: list[Order | None] = orders
@@ -458,7 +458,7 @@ def _next_position(m: Map, pos: Position) -> Position:
     are always replaced; the rest is shared with `pos` unless a rule of the variant changes
     positions in place (centers change hands by copy-on-write in update_centers)."""
     rules = m.rules
-    if rules and rules.changes_positions:
+    if rules.active and rules.changes_positions:
         return pos.copy()
     return Position(pos.phase, pos.units, pos.owners, pos.dislodged, pos.contested, pos.homes,
                     pos.year_start_owners, pos.extra)
@@ -468,7 +468,7 @@ def next_phase(m: Map, pos: Position, done: Phase, changes: list) -> Phase:
     """Advance from `done`, updating center owners when the season that changes them ends."""
     cal = m.variant.calendar
     rules = m.rules
-    active = bool(rules)
+    active = rules.active
     if done.type == "M" and pos.dislodged:
         # the retreats that follow: in the same season (Spring Retreats), or the next
         # season's when the calendar gives retreats a season of their own (phase B of A-D)
