@@ -302,43 +302,26 @@ class _MovementRows:
                  mr: MovementResult) -> None:
         self.m, self.units, self.bound, self.mr = m, units, bound, mr
 
+    def _text(self, orders: dict[str, tuple[Order, str]], holds: dict[int, str], i: int
+              ) -> str:
+        """The text of unit i's order as the results write it (describe, kept per map)."""
+        m, u, o = self.m, self.units[i], self.bound[i]
+        if o is None:
+            return _hold_text(m, holds, u.kind, u.loc)
+        k = o.kind
+        if k is not None and k == u.kind and o.loc == u.loc:
+            got = orders.get(o.text)
+            return got[1] if got is not None and got[0] is o else _order_text(m, orders, u, o)
+        return describe(m, u, o)
+
     def __call__(self) -> Rows:
-        m, units, bound = self.m, self.units, self.bound
-        orders, holds = described_orders(m), _hold_texts(m)
-        rows: Rows = []
-        for i, r in enumerate(self.mr.results):
-            u, o = units[i], bound[i]
-            if o is None:
-                text = _hold_text(m, holds, u.kind, u.loc)
-            else:
-                k = o.kind
-                if k is not None and k == u.kind and o.loc == u.loc:
-                    got = orders.get(o.text)
-                    text = got[1] if got is not None and got[0] is o else \
-                        _order_text(m, orders, u, o)
-                else:
-                    text = describe(m, u, o)
-            rows.append((u.power, text, r))
-        return rows
+        orders, holds, units = described_orders(self.m), _hold_texts(self.m), self.units
+        return [(units[i].power, self._text(orders, holds, i), r)
+                for i, r in enumerate(self.mr.results)]
 
     def texts(self) -> dict[str, list[str]]:
-        m, units, bound = self.m, self.units, self.bound
-        orders, holds = described_orders(m), _hold_texts(m)
-        out: dict[str, list[str]] = {}
-        for i, r in enumerate(self.mr.results):
-            u, o = units[i], bound[i]
-            if o is None:
-                text = _hold_text(m, holds, u.kind, u.loc)
-            else:
-                k = o.kind
-                if k is not None and k == u.kind and o.loc == u.loc:
-                    got = orders.get(o.text)
-                    text = got[1] if got is not None and got[0] is o else \
-                        _order_text(m, orders, u, o)
-                else:
-                    text = describe(m, u, o)
-            out[text] = r
-        return out
+        orders, holds = described_orders(self.m), _hold_texts(self.m)
+        return {self._text(orders, holds, i): r for i, r in enumerate(self.mr.results)}
 
 
 def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
