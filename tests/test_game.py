@@ -18,6 +18,17 @@ def units_of(g: Game, power: str) -> set[str]:
     return {g.map.unit_str(u.kind, u.loc) for u in g.position.units if u.power == p}
 
 
+def venice_dislodged() -> Game:
+    """A standard game at F1901R: Austria dislodged the Italian army in Venice."""
+    g = Game.new("standard")
+    g.set_orders("Austria", ["A VIE - TYR", "A BUD - VIE"])
+    g.set_orders("Italy", ["A VEN H"])
+    g.process()
+    g.set_orders("Austria", ["A TYR - VEN", "F TRI S A TYR - VEN"])
+    g.process()
+    return g
+
+
 def test_phase_sequence_skips_empty_retreats_and_adjustments() -> None:
     g = Game.new("standard")
     assert g.phase == "S1901M"
@@ -62,12 +73,7 @@ def test_dislodgement_leads_to_a_retreat_phase_with_options() -> None:
     assert out.position.dislodged == [] and out.center_changes == []
     assert g.phase == "S1902M"  # no retreat, nobody to build or remove
     assert {"A MUN", "A BER"} <= units_of(g, "Germany") and "A VIE" in units_of(g, "Austria")
-    g2 = Game.new("standard")
-    g2.set_orders("Austria", ["A VIE - TYR", "A BUD - VIE"])
-    g2.set_orders("Italy", ["A VEN H"])
-    g2.process()
-    g2.set_orders("Austria", ["A TYR - VEN", "F TRI S A TYR - VEN"])
-    g2.process()
+    g2 = venice_dislodged()
     assert g2.phase == "F1901R"
     (d,) = g2.position.dislodged
     assert g2.map.unit_str(d.kind, d.loc) == "A VEN"
@@ -243,12 +249,7 @@ def test_positions_and_their_values_survive_pickling_and_copying() -> None:
 
     from polydip.adjudication.retreats import resolve_retreats
 
-    g = Game.new("standard")
-    g.set_orders("Austria", ["A VIE - TYR", "A BUD - VIE"])
-    g.set_orders("Italy", ["A VEN H"])
-    g.process()
-    g.set_orders("Austria", ["A TYR - VEN", "F TRI S A TYR - VEN"])
-    g.process()
+    g = venice_dislodged()
     pos = g.position
     assert pos.dislodged  # (Venice, dislodged)
     for back in (pickle.loads(pickle.dumps(pos)), copy.deepcopy(pos), pos.copy()):
