@@ -22,12 +22,7 @@ from polydip.adjudication.retreats import resolve_retreats
 from polydip.errors import OrderError
 from polydip.game.calendar import following
 from polydip.geography.map import Map
-from polydip.orders.canonical import (
-    described_orders,
-    keep_description,
-    new_order,
-    order_memo,
-)
+from polydip.orders.canonical import described_orders, keep_description, order_memo
 from polydip.orders.model import (
     BUILD,
     CONVOY,
@@ -39,7 +34,7 @@ from polydip.orders.model import (
     WAIVE,
     Order,
 )
-from polydip.orders.parser import parse_order
+from polydip.orders.parser import read_order
 from polydip.state import Dislodged, Phase, Position, Unit, unit_index
 
 MOVEMENT_TYPES: Final = (HOLD, MOVE, SUPPORT, CONVOY)
@@ -123,16 +118,10 @@ def parse_orders(m: Map, phase: Phase, orders: dict[int, list[str]]
         if lst is None:
             lst = parsed[power] = []
         for t in texts:
-            o = memo.get(t)  # (read before: most orders of a game)
-            if o is None:
-                o = new_order(memo, m, t, typ)  # (the package's notation: most others)
-            if o is None:
-                try:
-                    o = parse_order(m, t, typ)
-                except OrderError as exc:
-                    errors.append((power, str(exc)))
-                    continue
-            lst.append(o)
+            try:
+                lst.append(read_order(m, memo, t, typ, True))  # (kept for the results' texts)
+            except OrderError as exc:
+                errors.append((power, str(exc)))
     return parsed, errors
 
 
@@ -146,16 +135,10 @@ def enter_orders(m: Map, pos: Position, power: int, texts: list[str]
     problems: list[str] = []
     memo = order_memo(m, typ)
     for t in texts:
-        o = memo.get(t)  # (read before: most orders of a game)
-        if o is None:
-            o = new_order(memo, m, t, typ, False)  # (the package's notation: most others)
-        if o is None:
-            try:
-                o = parse_order(m, t, typ)
-            except OrderError as exc:
-                problems.append(str(exc))
-                continue
-        kept.append(o)
+        try:
+            kept.append(read_order(m, memo, t, typ))
+        except OrderError as exc:
+            problems.append(str(exc))
     if typ == "M" or typ == "R":
         units = pos.units if typ == "M" else pos.dislodged
         allowed = MOVEMENT_TYPES if typ == "M" else (RETREAT, DISBAND)
@@ -243,11 +226,18 @@ def _pick(units: Sequence[Unit | Dislodged], here: list[int] | tuple, power: int
 
 def describe(m: Map, unit: Unit | Dislodged, o: Order | None) -> str:
     """The order of `unit` in diplomacy notation, using where the unit really is."""
+    return _describe(m, described_orders(m), _hold_texts(m), unit, o)
+
+
+def _describe(m: Map, orders: dict[str, tuple[Order, str]], holds: dict[int, str],
+              unit: Unit | Dislodged, o: Order | None) -> str:
+    """describe, with the map's tables of texts (described_orders, _hold_texts) given: a
+    loop over a phase's units fetches them once."""
     if o is None:
-        return _hold_text(m, _hold_texts(m), unit.kind, unit.loc)
+        return _hold_text(m, holds, unit.kind, unit.loc)
     k = o.kind
     if k is not None and k == unit.kind and o.loc == unit.loc:
-        return _order_text(m, described_orders(m), unit, o)
+        return _order_text(m, orders, unit, o)
     key = (m, unit.kind, unit.loc, o.text, o.type)
     got = _DESCRIBED.get(key)
     if got is None:
@@ -302,26 +292,17 @@ class _MovementRows:
                  mr: MovementResult) -> None:
         self.m, self.units, self.bound, self.mr = m, units, bound, mr
 
-    def _text(self, orders: dict[str, tuple[Order, str]], holds: dict[int, str], i: int
-              ) -> str:
-        """The text of unit i's order as the results write it (describe, kept per map)."""
-        m, u, o = self.m, self.units[i], self.bound[i]
-        if o is None:
-            return _hold_text(m, holds, u.kind, u.loc)
-        k = o.kind
-        if k is not None and k == u.kind and o.loc == u.loc:
-            got = orders.get(o.text)
-            return got[1] if got is not None and got[0] is o else _order_text(m, orders, u, o)
-        return describe(m, u, o)
-
     def __call__(self) -> Rows:
-        orders, holds, units = described_orders(self.m), _hold_texts(self.m), self.units
-        return [(units[i].power, self._text(orders, holds, i), r)
+        m, units, bound = self.m, self.units, self.bound
+        orders, holds = described_orders(m), _hold_texts(m)
+        return [(units[i].power, _describe(m, orders, holds, units[i], bound[i]), r)
                 for i, r in enumerate(self.mr.results)]
 
     def texts(self) -> dict[str, list[str]]:
-        orders, holds = described_orders(self.m), _hold_texts(self.m)
-        return {self._text(orders, holds, i): r for i, r in enumerate(self.mr.results)}
+        m, units, bound = self.m, self.units, self.bound
+        orders, holds = described_orders(m), _hold_texts(m)
+        return {_describe(m, orders, holds, units[i], bound[i]): r
+                for i, r in enumerate(self.mr.results)}
 
 
 def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict

@@ -54,11 +54,13 @@ def order_memo(m: Map, phase_type: str) -> dict[str, Order]:
     return got
 
 
-def known_order(memo: dict[str, Order], m: Map, text: str, phase_type: str) -> Order | None:
+def known_order(memo: dict[str, Order], m: Map, text: str, phase_type: str,
+                described: bool = True) -> Order | None:
     """The order `text` means: from `memo` (order_memo), or read in the canonical notation
-    and kept there; None when it is not written so (the general reader's turn)."""
+    and kept there (new_order, which `described` is passed to); None when it is not written
+    so (the general reader's turn)."""
     got = memo.get(text)
-    return got if got is not None else new_order(memo, m, text, phase_type)
+    return got if got is not None else new_order(memo, m, text, phase_type, described)
 
 
 def new_order(memo: dict[str, Order], m: Map, text: str, phase_type: str,

@@ -210,8 +210,17 @@ class _Cursor:
 
 def parse_order(m: Map, text: str, phase_type: str = "M") -> Order:
     """Parse one order; raise OrderError with a reason (and a suggestion) when it can't."""
-    memo = order_memo(m, phase_type)
-    got = known_order(memo, m, text, phase_type)
+    return read_order(m, order_memo(m, phase_type), text, phase_type)
+
+
+def read_order(m: Map, memo: dict[str, Order], text: str, phase_type: str,
+               described: bool = False) -> Order:
+    """parse_order with the phase type's memo of orders read (order_memo) given, for a loop
+    over many orders: an order read before is one lookup; then the package's notation
+    (orders/canonical.py: with `described`, a text written exactly as Order.format writes it
+    is kept as its description too, for the phase's results), then the general reader.
+    Raises OrderError."""
+    got = known_order(memo, m, text, phase_type, described)
     if got is None:
         got = _parse_cached(m, text, phase_type)
         keep_order(memo, text, got)  # (read again as one lookup, like the package's notation)
