@@ -96,6 +96,15 @@ def test_orders_are_replaced_per_unit_and_bad_ones_reported() -> None:
     assert g.orders[g.power("France")] == ["A MAR - SPA", "A PAR - PIC"]
 
 
+def test_a_refused_order_is_not_kept_whatever_its_text() -> None:
+    """An order refused for a unit the power does not have is reported and not kept, also
+    when its text holds an apostrophe (the message quotes it with double quotes)."""
+    g = Game.new("standard")
+    problems = g.set_orders("France", ["A Ber - Kie'", "A PAR - BUR"])
+    assert problems == ['"A Ber - Kie\'": the unit in Berlin belongs to Germany']
+    assert g.orders[g.power("France")] == ["A PAR - BUR"]
+
+
 def test_unknown_power_suggests() -> None:
     g = Game.new("standard")
     with pytest.raises(PolydipError, match="did you mean"):

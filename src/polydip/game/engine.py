@@ -142,10 +142,12 @@ def enter_orders(m: Map, pos: Position, power: int, texts: list[str]
     if typ == "M" or typ == "R":
         units = pos.units if typ == "M" else pos.dislodged
         allowed = MOVEMENT_TYPES if typ == "M" else (RETREAT, DISBAND)
-        _bound, bind_errors = bind_to_units(m, units, {power: kept}, allowed, pos=pos)
+        refused: list[Order] = []
+        _bound, bind_errors = bind_to_units(m, units, {power: kept}, allowed, pos=pos,
+                                            refused=refused)
         if bind_errors:
             problems += [msg for _, msg in bind_errors]
-            bad = {msg.split("'")[1] for _, msg in bind_errors if "'" in msg}
+            bad = {o.text for o in refused}
             kept = [o for o in kept if o.text not in bad]
     elif kept:
         counts = adjustment_counts(m, pos)
@@ -159,13 +161,15 @@ def enter_orders(m: Map, pos: Position, power: int, texts: list[str]
 
 def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, list[Order]],
                   allowed: tuple[str, ...],
-                  auto: bool = False, pos: Position | None = None
+                  auto: bool = False, pos: Position | None = None,
+                  refused: list[Order] | None = None
                   ) -> tuple[list[Order | None], list[tuple[int, str]]]:
     """Give each unit its order (the last one given wins, DATC 4.D.3).
 
     An order for a unit that a rule holds (the `unit_holds` hook: neutral units) is refused,
     unless `auto` (orders a rule gave itself). `pos` is the position the units stand in, for
-    that hook."""
+    that hook. Each order refused gets an error (power, message) and, when `refused` is
+    given, is appended to it."""
     rules = m.rules
     active = rules.active
     holds = rules.unit_holds if active and rules.has_holds and not auto else None
@@ -177,37 +181,35 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
     errors: list[tuple[int, str]] = []
     for power, lst in orders.items():
         for o in lst:
+            i = -1
+            why: str | None = None
             if o.type not in allowed:
-                errors.append((power, f"{o.text!r}: not an order for this phase"))
-                continue
-            if o.act and not anchors:
-                errors.append((power, f"{o.text!r}: anchor orders ({o.act}) are not part of "
-                               "this variant"))
-                continue
-            if o.at >= 0 and not m.has_attack_spaces:
-                errors.append((power, f"{o.text!r}: attacks (AT) are ordered only in spaces "
-                               "where units meet through them (oceans), which this variant "
-                               "does not have"))
-                continue
-            p = loc_prov[o.loc]
-            i = _pick(units, several[p], power, o, bound) if several and p in several \
-                else first[p]
-            if i < 0:
-                errors.append((power, f"{o.text!r}: no unit in {m.prov_name[p]}"))
-                continue
-            if units[i].power != power:
-                errors.append((power, f"{o.text!r}: the unit in {m.prov_name[p]} belongs to "
-                               f"{m.powers[units[i].power]}"))
-                continue
-            why = refuse(m, units[i], o) if refuse is not None else None
+                why = "not an order for this phase"
+            elif o.act and not anchors:
+                why = f"anchor orders ({o.act}) are not part of this variant"
+            elif o.at >= 0 and not m.has_attack_spaces:
+                why = ("attacks (AT) are ordered only in spaces where units meet through them "
+                       "(oceans), which this variant does not have")
+            else:
+                p = loc_prov[o.loc]
+                i = _pick(units, several[p], power, o, bound) if several and p in several \
+                    else first[p]
+                if i < 0:
+                    why = f"no unit in {m.prov_name[p]}"
+                elif units[i].power != power:
+                    why = (f"the unit in {m.prov_name[p]} belongs to "
+                           f"{m.powers[units[i].power]}")
+                else:
+                    why = refuse(m, units[i], o) if refuse is not None else None
+                    if not why and holds is not None and holds(m, pos, units[i]):
+                        why = (f"the unit in {m.prov_name[p]} always holds (a rule of this "
+                               "variant): orders for it are refused")
             if why:
                 errors.append((power, f"{o.text!r}: {why}"))
-                continue
-            if holds is not None and holds(m, pos, units[i]):
-                errors.append((power, f"{o.text!r}: the unit in {m.prov_name[p]} always holds "
-                               "(a rule of this variant): orders for it are refused"))
-                continue
-            bound[i] = o
+                if refused is not None:
+                    refused.append(o)
+            else:
+                bound[i] = o
     return bound, errors
 
 
