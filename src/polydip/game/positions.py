@@ -127,10 +127,9 @@ def build_position(m: Map, req: dict, options: dict | None = None,
     one-shot contract checks a request's size that way, field by field as it reads it."""
     cal = m.variant.calendar
     phase = read_phase(m, str(req.get("phase", cal.start)))
-    powers = _memo(m, "power_text")
-    units = _read_units(m, check_limits(power_lists(req, "units"), limits), powers)
+    units = _read_units(m, check_limits(power_lists(req, "units"), limits))
     if "centers" in req and req["centers"] is not None:
-        owners = _read_owners(m, check_limits(power_lists(req, "centers"), limits), powers,
+        owners = _read_owners(m, check_limits(power_lists(req, "centers"), limits),
                               "centers")
     else:
         owners = [-1] * m.n_prov
@@ -142,8 +141,7 @@ def build_position(m: Map, req: dict, options: dict | None = None,
     if raw_homes and raw_homes != _own_homes(m):  # (the variant's own: nothing to read)
         lists = _memo(m, "province_lists")
         for pname, lst in check_limits(power_lists(req, "homes"), limits).items():
-            p = powers.get(pname) if type(pname) is str else None
-            homes[read_power(m, pname) if p is None else p] = _read_provinces(
+            homes[read_power(m, pname)] = _read_provinces(
                 m, lists, lst, "homes", pname)
     raw_contested = req.get("contested") or []
     if not isinstance(raw_contested, list):
@@ -169,7 +167,7 @@ def build_position(m: Map, req: dict, options: dict | None = None,
     year_start = None
     if req.get("year_start_centers"):
         year_start = _read_owners(m, check_limits(power_lists(req, "year_start_centers"),
-                                                  limits), powers, "year_start_centers")
+                                                  limits), "year_start_centers")
     extra = req.get("extra") or {}
     if not isinstance(extra, dict):
         raise PositionError("'extra' must be an object")
@@ -207,7 +205,7 @@ def check_limits(lists: dict, limits: tuple[int, int] | None) -> dict:
     return lists
 
 
-def _read_units(m: Map, lists: dict[Any, list[Any]], powers: dict[str, int]) -> list[Unit]:
+def _read_units(m: Map, lists: dict[Any, list[Any]]) -> list[Unit]:
     """The units of a request's "units" (power → unit texts). A text read before for the
     same power is the same Unit object (units are immutable values)."""
     units: list[Unit] = []
@@ -218,9 +216,7 @@ def _read_units(m: Map, lists: dict[Any, list[Any]], powers: dict[str, int]) -> 
     loc_prov, open_space = m.loc_prov, m.open_space
     cache = unit_cache(m)
     for pname, lst in lists.items():
-        p = powers.get(pname) if type(pname) is str else None
-        if p is None:
-            p = read_power(m, pname)
+        p = read_power(m, pname)
         known = known_units.get(p)
         if known is None:
             known = known_units[p] = {}
@@ -239,53 +235,36 @@ def _read_units(m: Map, lists: dict[Any, list[Any]], powers: dict[str, int]) -> 
     return units
 
 
-def _read_owners(m: Map, lists: dict[Any, list[Any]], powers: dict[str, int], key: str
-                 ) -> list[int]:
-    """Center owners per province (-1: none) from power → center texts ("centers",
-    "year_start_centers"): a later power listing a center takes it."""
+def _read_owners(m: Map, lists: dict[Any, list[Any]], key: str) -> list[int]:
+    """Center owners per province (-1: none) from power → center texts ("centers", each
+    checked to be a supply center, or "year_start_centers"): a later power listing a center
+    takes it."""
     owners = [-1] * m.n_prov
-    memo: dict[tuple, tuple[int, ...]] = _memo(m, "center_lists")
+    memo: dict[tuple, tuple[int, ...]] = _memo(m, f"{key} lists")
     for pname, lst in lists.items():
-        p = powers.get(pname) if type(pname) is str else None
-        if p is None:
-            p = read_power(m, pname)
-        provs: tuple[int, ...] | None
-        try:
-            provs = memo.get(tuple(lst))
-        except TypeError:  # an entry that cannot be a key: read it for the error
-            provs = None
-        if provs is None:
-            provs = _read_centers(m, memo, lst, key, pname)
-        for prov in provs:
+        p = read_power(m, pname)
+        for prov in _read_provinces(m, memo, lst, key, pname, key == "centers"):
             owners[prov] = p
     return owners
 
 
-def _read_centers(m: Map, memo: dict, lst: list, key: str, pname: Any) -> tuple[int, ...]:
-    """The supply centers a list of texts names, kept in `memo` (the map's "center_lists")
-    under the texts when they are all strings."""
-    where = f"{key}.{pname}"
-    out = []
-    for c in lst:
-        prov = read_province(m, c, where)
-        if key == "centers" and not m.is_sc[prov]:
-            raise PositionError(f"centers.{pname}: {m.prov_abbr[prov]} is not a supply center")
-        out.append(prov)
-    got = tuple(out)
-    if all(type(c) is str for c in lst) and all(m.is_sc[p] for p in got):
-        memo[tuple(lst)] = got
-    return got
-
-
-def _read_provinces(m: Map, memo: dict, lst: list, key: str, pname: Any) -> tuple[int, ...]:
-    """The provinces a list of texts names, remembered in `memo` by the texts."""
+def _read_provinces(m: Map, memo: dict, lst: list, key: str, pname: Any,
+                    centers: bool = False) -> tuple[int, ...]:
+    """The provinces a list of texts names (with `centers`, each refused unless it is a
+    supply center), remembered in `memo` by the texts when they are all strings."""
     try:
         got = memo.get(tuple(lst))
-    except TypeError:
+    except TypeError:  # an entry that cannot be a key: read it for the error
         got = None
     if got is None:
         where = f"{key}.{pname}"
-        got = tuple(read_province(m, c, where) for c in lst)
+        out = []
+        for c in lst:
+            prov = read_province(m, c, where)
+            if centers and not m.is_sc[prov]:
+                raise PositionError(f"{where}: {m.prov_abbr[prov]} is not a supply center")
+            out.append(prov)
+        got = tuple(out)
         if all(type(c) is str for c in lst):
             memo[tuple(lst)] = got
     return got
