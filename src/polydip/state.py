@@ -7,10 +7,43 @@ rule, not an assumption of the data.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 if TYPE_CHECKING:  # annotations only: this data module imports nothing of polydip
     from polydip.geography.map import Map
+
+
+class Record:
+    """Base of a plain class whose value is its fields (`_fields`, in the order its
+    __init__ takes them), such as what a phase's adjudication returns: compared by value,
+    unhashable (its fields are mutable), printed and pickled field by field. Written once
+    for the plain classes that replaced dataclasses (compiled, a dataclass keeps the
+    interpreted methods the dataclasses module writes)."""
+
+    __slots__ = ()
+    _fields: ClassVar[tuple[str, ...]] = ()
+
+    def _values(self) -> tuple:
+        return tuple([getattr(self, f) for f in self._fields])
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, type(self)):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, type(self)):
+            return NotImplemented
+        return self._values() != other._values()
+
+    __hash__ = None  # type: ignore[assignment]  # (a mutable value)
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}("
+                + ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields) + ")")
+
+    def __reduce__(self) -> tuple:
+        return (type(self), self._values())
 
 
 class Phase:

@@ -9,16 +9,16 @@ rest (DATC 4.D.8, the 2023 rulebook by default).
 from __future__ import annotations
 
 from collections import deque
-from typing import Final
+from typing import ClassVar, Final
 
 from polydip.geography.map import Map
 from polydip.orders.model import BUILD, DISBAND, WAIVE, Order
-from polydip.state import Position, Unit, unit_cache
+from polydip.state import Position, Record, Unit, unit_cache
 
 VOID: Final = "void"
 
 
-class AdjustmentResult:
+class AdjustmentResult(Record):
     """What an adjustment phase did: the units after it, the results per power ((order,
     result words) each) and per power the units removed by civil disorder. A plain class
     rather than a dataclass (compiled, a dataclass is still made through the interpreted
@@ -26,33 +26,13 @@ class AdjustmentResult:
     dataclass it was."""
 
     __slots__ = ("removed", "results", "units")
+    _fields: ClassVar[tuple[str, ...]] = ("units", "results", "removed")
 
     def __init__(self, units: list[Unit], results: list[list[tuple[Order, list[str]]]],
                  removed: list[list[Unit]]) -> None:
         self.units = units
         self.results = results  # per power: (order, result words)
         self.removed = removed  # per power: units removed by civil disorder
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, AdjustmentResult):
-            return NotImplemented
-        return ((self.units, self.results, self.removed)
-                == (other.units, other.results, other.removed))
-
-    def __ne__(self, other: object) -> bool:
-        if not isinstance(other, AdjustmentResult):
-            return NotImplemented
-        return ((self.units, self.results, self.removed)
-                != (other.units, other.results, other.removed))
-
-    __hash__ = None  # type: ignore[assignment]  # (a mutable value)
-
-    def __repr__(self) -> str:
-        return (f"AdjustmentResult(units={self.units!r}, results={self.results!r}, "
-                f"removed={self.removed!r})")
-
-    def __reduce__(self) -> tuple:
-        return (AdjustmentResult, (self.units, self.results, self.removed))
 
 
 def adjustment_counts(m: Map, pos: Position) -> list[int]:

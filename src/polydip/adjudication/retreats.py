@@ -6,50 +6,30 @@ has no stacking limit); a unit without a (valid) retreat order is disbanded.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import ClassVar, Final
 
 from polydip.adjudication.legality import Closed, retreat_locs
 from polydip.geography.map import Map
 from polydip.orders.model import DISBAND, RETREAT, Order
-from polydip.state import Dislodged, Unit, unit_cache
+from polydip.state import Dislodged, Record, Unit, unit_cache
 
 BOUNCE: Final = "bounce"
 VOID: Final = "void"
 DISBANDED: Final = "disband"
 
 
-class RetreatResult:
+class RetreatResult(Record):
     """What a retreat phase did. A plain class rather than a dataclass (compiled, a
     dataclass is still made through the interpreted __init__ the dataclasses module
-    writes); compared by value, unhashable, like the dataclass it was."""
+    writes); compared by value, unhashable, like the dataclass it was (state.Record)."""
 
     __slots__ = ("origins", "results", "units")
+    _fields: ClassVar[tuple[str, ...]] = ("units", "results", "origins")
 
     def __init__(self, units: list[Unit], results: list[list[str]], origins: list[int]) -> None:
         self.units = units  # the units that retreated (to be added to the board)
         self.results = results  # per dislodged unit
         self.origins = origins  # for each unit that retreated, its index among the dislodged
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, RetreatResult):
-            return NotImplemented
-        return ((self.units, self.results, self.origins)
-                == (other.units, other.results, other.origins))
-
-    def __ne__(self, other: object) -> bool:
-        if not isinstance(other, RetreatResult):
-            return NotImplemented
-        return ((self.units, self.results, self.origins)
-                != (other.units, other.results, other.origins))
-
-    __hash__ = None  # type: ignore[assignment]  # (a mutable value)
-
-    def __repr__(self) -> str:
-        return (f"RetreatResult(units={self.units!r}, results={self.results!r}, "
-                f"origins={self.origins!r})")
-
-    def __reduce__(self) -> tuple:
-        return (RetreatResult, (self.units, self.results, self.origins))
 
     def moved(self, dislodged: list[Dislodged]) -> list[tuple[Unit, Unit, bool]]:
         """(unit before, unit after, False) for each retreat that succeeded."""

@@ -7,15 +7,15 @@ formats (game/files.py, game/dipjson.py) read and write this data without needin
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from polydip.game.engine import PhaseOutcome
 from polydip.geography.map import Map
-from polydip.state import Position
+from polydip.state import Position, Record
 from polydip.variants.model import Variant
 
 
-class PhaseRecord:
+class PhaseRecord(Record):
     """A processed phase: the position it started from, what was ordered, what happened.
 
     A plain class rather than a dataclass (compiled, a dataclass is still made through the
@@ -23,33 +23,13 @@ class PhaseRecord:
     by value, unhashable, like the dataclass it was."""
 
     __slots__ = ("orders", "outcome", "position")
+    _fields: ClassVar[tuple[str, ...]] = ("position", "orders", "outcome")
 
     def __init__(self, position: Position, orders: dict[int, list[str]],
                  outcome: PhaseOutcome) -> None:
         self.position = position
         self.orders = orders
         self.outcome = outcome
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, PhaseRecord):
-            return NotImplemented
-        return ((self.position, self.orders, self.outcome)
-                == (other.position, other.orders, other.outcome))
-
-    def __ne__(self, other: object) -> bool:
-        if not isinstance(other, PhaseRecord):
-            return NotImplemented
-        return ((self.position, self.orders, self.outcome)
-                != (other.position, other.orders, other.outcome))
-
-    __hash__ = None  # type: ignore[assignment]  # (a mutable value)
-
-    def __repr__(self) -> str:
-        return (f"PhaseRecord(position={self.position!r}, orders={self.orders!r}, "
-                f"outcome={self.outcome!r})")
-
-    def __reduce__(self) -> tuple:
-        return (PhaseRecord, (self.position, self.orders, self.outcome))
 
 
 @dataclass(slots=True)
