@@ -49,6 +49,20 @@ def _stop(groups: list[int]) -> None:
             time.sleep(0.2)
 
 
+def _nodes(address: str, env: dict) -> str:
+    """`ray status` of the cluster (its active nodes are the lines naming "node_")."""
+    return subprocess.run([_ray_bin(), "status", f"--address={address}"], env=env,
+                          capture_output=True, text=True, timeout=120).stdout
+
+
+def _wait_for_nodes(address: str, env: dict, count: int) -> None:
+    """Wait until `count` nodes are active: `ray start` of the worker returns before the
+    head has registered it (a job started at once may find one node)."""
+    deadline = time.monotonic() + START_TIMEOUT
+    while _nodes(address, env).count(" node_") < count and time.monotonic() < deadline:
+        time.sleep(0.5)
+
+
 def _alive(group: int) -> bool:
     try:
         os.killpg(group, 0)
@@ -83,6 +97,7 @@ def ray_cluster():
                 pytest.skip(f"`ray start` took over {START_TIMEOUT} s on this machine")
             if p.returncode != 0:
                 pytest.skip(f"Ray cannot start a cluster here: {out.strip()[-400:]}")
+        _wait_for_nodes(f"127.0.0.1:{port}", env, 2)
         yield f"127.0.0.1:{port}", env
     finally:
         _stop(groups)
@@ -101,8 +116,7 @@ def test_ray_run_gives_the_local_run_bytes(ray_cluster, tmp_path):
          "--out", str(tmp_path / "ray"), "--ray", address, "--quiet"],
         env=env, capture_output=True, text=True, timeout=600)
     assert status.returncode == 0, status.stderr
-    nodes = subprocess.run([_ray_bin(), "status", f"--address={address}"], env=env,
-                           capture_output=True, text=True, timeout=120).stdout
+    nodes = _nodes(address, env)
     assert nodes.count(" node_") == 2, nodes  # the job ran on a two-node cluster
     shards = sorted((tmp_path / "local").glob("games-*.jsonl.gz"))
     assert len(shards) == 4
