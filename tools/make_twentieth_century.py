@@ -14,6 +14,7 @@ change this script, not the file.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -197,6 +198,12 @@ ISLAND_CHAINS = ["HAW", "CRL", "MHL", "FIJ", "NZL", "EID", "SEY", "MLD", "AZO",
 # straits and canals (decision 10): the seas each one joins, as an edge of kind "canal"
 CANALS = {"Bremen": ("BRE", "HEL-BAL"), "Ankara": ("ANK", "BLA-AEG"),
           "Cairo": ("CAI", "AEG-RSE"), "Panama": ("PAN", "WCA-GOP")}
+# the names players use for them (issue 27: "Suez, Suez Canal, Panama Canal, the Straits,
+# Bosporus"); Bremen's passage is the Kiel Canal's
+CANAL_ALIASES = {"Bremen": ["Kiel Canal"],
+                 "Ankara": ["Bosporus", "Bosphorus", "Straits", "Turkish Straits",
+                            "Dardanelles"],
+                 "Cairo": ["Suez", "Suez Canal"], "Panama": ["Panama Canal"]}
 
 # Imperial supply centers that are not 1933 centers (decision 12), by the 1933 country a
 # TC power's home center stands in
@@ -376,7 +383,7 @@ def variant(b: Board) -> str:
                   "canal": EdgeKind("canal", frozenset({"F"}))}
     base.calendar.start = "S1933M"
     rules = {"controlled_passages": {"passage": [
-        {"name": name, "edges": [pair], "controllers": [prov]}
+        {"name": name, "aliases": CANAL_ALIASES[name], "edges": [pair], "controllers": [prov]}
         for name, (prov, pair) in CANALS.items()]}}
     n_sc = len(b.sc)
     v = Variant(
@@ -399,7 +406,8 @@ def variant(b: Board) -> str:
     head, _, tail = text.partition("[rules.controlled_passages]\n")
     assert tail.startswith("passage = [") and tail.count("\n") == 1, "rules are last"
     blocks = [f'[[rules.controlled_passages.passage]]   # the seed: "Straits & Canals"\n'
-              f'name = "{name}"\nedges = ["{pair}"]\ncontrollers = ["{prov}"]\n'
+              f'name = "{name}"\naliases = {json.dumps(CANAL_ALIASES[name], ensure_ascii=False)}\n'
+              f'edges = ["{pair}"]\ncontrollers = ["{prov}"]\n'
               for name, (prov, pair) in CANALS.items()]
     text = head + "\n".join(blocks)
     assert parse_variant(text).rules == rules

@@ -173,9 +173,9 @@ def _adjudicate(req: dict, variant_files: bool) -> dict[str, Any]:
         raise RequestError("'options' must be an object")
     if opts:
         options.update(opts)
-        check_options(options)
+        options = check_options(options, m)
     elif "variant options" not in m.memo:  # (the variant's own, checked once per map)
-        check_options(options)
+        check_options(options, m)
         m.memo["variant options"] = {}
     pos = build_position(m, req, options, _LIMITS)
     typed: dict[int, list[str]] = {}

@@ -50,12 +50,23 @@ OPTIONS: dict[str, tuple[Any, tuple[Any, ...] | None, str]] = {
 }
 
 
+# options that only a rule module reads: set to anything but their default in a variant
+# without that rule, they would change nothing, so they are refused
+READ_BY: dict[str, str] = {
+    "crossing_strength": "weak_crossings",
+    "supported_crossing": "supported_crossings",
+    "passage_permissions": "controlled_passages",
+}
+
+
 def defaults() -> dict[str, Any]:
     return {k: v[0] for k, v in OPTIONS.items()}
 
 
-def check_options(options: dict[str, Any]) -> None:
-    """Raise a PolydipError naming the first unknown option or value."""
+def check_options(options: dict[str, Any], m: Any = None) -> dict[str, Any]:
+    """Raise a PolydipError naming the first unknown option or value; with the compiled map
+    `m`, the options its rules read are checked against the map too (passage and power
+    names), and the options are returned written canonically (otherwise as given)."""
     for key, val in options.items():
         if key not in OPTIONS:
             raise PolydipError(f"unknown option {key!r}" + did_you_mean(key, OPTIONS)
@@ -69,3 +80,11 @@ def check_options(options: dict[str, Any]) -> None:
         if val not in allowed:
             shown = ", ".join(repr(a) for a in allowed)
             raise PolydipError(f"option {key}: {val!r} is not one of {shown}")
+    if m is None:
+        return options
+    for key, rule in READ_BY.items():
+        if options.get(key, OPTIONS[key][0]) not in (OPTIONS[key][0], None) \
+                and rule not in m.variant.rules:
+            raise PolydipError(f"option {key}: {m.variant.title} does not use the rule that "
+                               f"reads it ({rule}); leave it out")
+    return m.rules.check_options(m, options) if m.rules.active else options

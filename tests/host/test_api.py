@@ -452,8 +452,12 @@ def test_the_power_controlling_a_passage_lets_others_through(client):
                     json={"passage": "Cairo", "powers": ["Italy"]})
     assert r.status_code == 409 and "does not control Cairo" in r.json()["detail"]
     r = client.post(f"/api/play/{tok['Britain']}/passages",
-                    json={"passage": "Suez", "powers": []})
+                    json={"passage": "Gibraltar", "powers": []})
     assert r.status_code == 400 and "Cairo" in r.json()["detail"]
     r = client.post(f"/api/play/{tok['Britain']}/passages",
-                    json={"passage": "Cairo", "powers": []})
+                    json={"passage": "Cairo", "powers": ["Itly"]})
+    assert r.status_code == 400 and "Italy" in r.json()["detail"]
+    # the passage by the name players use (issue 27): "Suez" is Cairo's
+    r = client.post(f"/api/play/{tok['Britain']}/passages",
+                    json={"passage": "Suez", "powers": []})
     assert r.json() == {} and closed_to_italy()

@@ -11,7 +11,17 @@ import os
 import sys
 
 from polydip import __version__
-from polydip.cli import adjudicate, demo, games, orders, process, serve, simulate, variants
+from polydip.cli import (
+    adjudicate,
+    demo,
+    games,
+    orders,
+    passages,
+    process,
+    serve,
+    simulate,
+    variants,
+)
 from polydip.cli.common import EXIT_BUG, EXIT_ERROR, EXIT_USAGE
 from polydip.errors import PolydipError
 
@@ -60,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.register(sub)
     games.register(sub)
     orders.register(sub)
+    passages.register(sub)
     process.register(sub)
     simulate.register(sub)
     serve.register(sub)

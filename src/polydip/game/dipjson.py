@@ -435,7 +435,7 @@ def _read_game(data: dict[str, Any], phases: list[Any], variant: Variant, m: Map
                             f"{_kind(played)}")
     options.update(played)
     try:
-        check_options(options)
+        options = check_options(options, m)
         victory_in_force(variant, options)
     except PolydipError as exc:
         raise GameFileError(f"{where}: {OPTIONS_KEY}: {exc}") from None

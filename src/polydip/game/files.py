@@ -151,7 +151,7 @@ def _game_from_json(data: Any, where: str) -> GameRecord:
                                                               f"{where}: current.orders"),
                 name=str(data.get("name", "")))
     try:
-        check_options(game.options)
+        game.options = check_options(game.options, m)
         victory_in_force(variant, game.options)  # validates the 'victory' option
         for i, h in enumerate(data.get("history") or []):
             w = f"{where}: history[{i}]"

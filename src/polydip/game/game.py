@@ -53,7 +53,7 @@ class Game(GameRecord):
         opts = defaults()
         opts.update(v.options)
         opts.update(options or {})
-        check_options(opts)
+        opts = check_options(opts, m)
         game = cls(v, m, initial_position(m), opts, name=name)
         game.victory  # noqa: B018 - validates the 'victory' option against the variant
         return game
@@ -85,6 +85,52 @@ class Game(GameRecord):
         if isinstance(power, str):
             power = self.power(power)
         return legal_orders(self.map, self.position, power, self.options)
+
+    # ---- passages (rules/controlled_passages.py) -------------------------------------------
+
+    def passages(self) -> list[dict[str, Any]]:
+        """The variant's controlled passages now: for each, its name, the other names players
+        use, the power controlling it (None: nobody) and the permissions recorded, as
+        {controlling power: [powers it lets through]}."""
+        m = self.map
+        perms = self.options.get("passage_permissions") or {}
+        names = m.rules.passage_names()
+        return [{"name": name, "aliases": list(names.get(name, ())),
+                 "controller": m.powers[who] if who >= 0 else None,
+                 "permissions": {k: list(v) for k, v in perms.get(name, {}).items()}}
+                for name, who in m.rules.passage_controllers(m, self.position).items()]
+
+    def permit(self, passage: str, powers: list[str], controller: str | None = None,
+               allow: bool = True, replace: bool = False) -> list[str]:
+        """Record that `controller` (default: the power controlling `passage` now) lets
+        `powers` through it (`allow`), or no longer does (not `allow`); with `replace`,
+        exactly `powers` (none: the permission is withdrawn). Names are read as players
+        write them ("Suez", "UK"). Returns the powers `controller` lets through now. Takes
+        effect from the current phase."""
+        m = self.map
+        if self.is_over:
+            raise PolydipError(f"the game is over ({self.status})")
+        known = m.rules.passage_controllers(m, self.position)
+        if not known:
+            raise PolydipError(f"{self.variant.title} has no controlled passages")
+        name = m.rules.passage(passage)
+        if controller is None:
+            who = known[name]
+            if who < 0:
+                raise PolydipError(f"nobody controls {name} now: name the controlling "
+                                   "power the permission is for")
+        else:
+            who = self.power(controller)
+        granted = {m.powers[self.power(p)] for p in powers}
+        perms = {k: {c: list(v) for c, v in t.items()}
+                 for k, t in (self.options.get("passage_permissions") or {}).items()}
+        entry = perms.setdefault(name, {})
+        now = set() if replace else set(entry.get(m.powers[who], []))
+        now = now | granted if allow else now - granted
+        now.discard(m.powers[who])
+        entry[m.powers[who]] = sorted(now)
+        self.options = check_options({**self.options, "passage_permissions": perms}, m)
+        return sorted(now)
 
     # ---- orders --------------------------------------------------------------------------
 

@@ -336,14 +336,10 @@ class Host:
             game = self.fresh_game(s, g)
             m = game.map
             controllers = m.rules.passage_controllers(m, game.position)
-            if passage not in controllers:
-                raise HostError(f"no passage {passage[:80]!r} in this variant"
-                                + (f"; passages: {', '.join(controllers)}" if controllers
-                                   else " (it has none)"))
             try:
+                passage = m.rules.passage(passage)
                 who = (game.power(controller) if gm and controller else
                        controllers[passage] if gm else p.power)
-                allowed = sorted({m.powers[game.power(x)] for x in powers})
             except PolydipError as exc:
                 raise HostError(str(exc)) from exc
             if not gm and controllers[passage] != who:
@@ -351,15 +347,11 @@ class Host:
                                "power that does may let others through")
             if who < 0:
                 raise Conflict(f"nobody controls {passage} now")
-            perms = json.loads(json.dumps(game.options.get("passage_permissions") or {}))
-            entry = perms.setdefault(passage, {})
-            if allowed:
-                entry[m.powers[who]] = allowed
-            else:
-                entry.pop(m.powers[who], None)
-                if not entry:
-                    perms.pop(passage)
-            game.options["passage_permissions"] = perms
+            try:
+                game.permit(passage, powers, m.powers[who], replace=True)
+            except PolydipError as exc:
+                raise HostError(str(exc)) from exc
+            perms = game.options["passage_permissions"]
             row = self.phase_row(s, g)
             row.game_json = json.dumps(game_to_json(game))
             row.uid = uuid.uuid4().hex

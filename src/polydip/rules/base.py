@@ -41,6 +41,11 @@ Hooks (a rule implements the ones it needs; RuleSet combines them). Positions:
                                                     none) may let others through, by the
                                                     option passage_permissions (the host
                                                     records those declarations)
+  passage_names() -> {name: (alias, ...)}           the passages' names and the other names
+                                                    players use for them ("Suez Canal")
+  check_options(m, options) -> {key: value}         the options a rule reads, checked against
+                                                    the map and written the canonical way
+                                                    (raises PolydipError naming the bad value)
   move_limits(m, pos) -> {(power, kind, loc): provinces}  units that may move (by any
                                                     route) only to these provinces now; their
                                                     supports and retreats are not limited
@@ -81,7 +86,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from polydip.errors import VariantError
+from polydip.errors import PolydipError, VariantError, did_you_mean
+from polydip.geography.names import name_key
 
 
 class Rule:
@@ -153,6 +159,12 @@ class Rule:
         return {}
 
     def passage_controllers(self, m: Any, pos: Any) -> dict[str, int]:
+        return {}
+
+    def passage_names(self) -> dict[str, tuple[str, ...]]:
+        return {}
+
+    def check_options(self, m: Any, options: dict) -> dict[str, Any]:
         return {}
 
     def open_spaces(self) -> list[str]:
@@ -281,6 +293,7 @@ class RuleSet:
         self._blocked = [r for r in rules if type(r).blocked is not Rule.blocked]
         self._passages = [r for r in rules
                           if type(r).passage_controllers is not Rule.passage_controllers]
+        self._options = [r for r in rules if type(r).check_options is not Rule.check_options]
         self._centers = [r for r in rules if type(r).centers_changed is not Rule.centers_changed]
         self._may_build = [r for r in rules if type(r).may_build is not Rule.may_build]
         self._extra_sites = [r for r in rules
@@ -386,6 +399,26 @@ class RuleSet:
             out.update(r.passage_controllers(m, pos))
         return out
 
+    def passage_names(self) -> dict[str, tuple[str, ...]]:
+        """Passage name → the other names players use for it."""
+        out: dict[str, tuple[str, ...]] = {}
+        for r in self._passages:
+            out.update(r.passage_names())
+        return out
+
+    def passage(self, text: Any) -> str:
+        """The passage a typed name means ("Suez", "the Suez Canal"); a PolydipError with a
+        suggestion when there is none."""
+        return passage_named(self.passage_names(), text)
+
+    def check_options(self, m: Any, options: dict) -> dict:
+        """`options` with the values the rules read checked and written canonically; a
+        PolydipError names the first bad value."""
+        out = dict(options)
+        for r in self._options:
+            out.update(r.check_options(m, out))
+        return out
+
     def centers_changed(self, m: Any, pos: Any) -> None:
         for r in self._centers:
             r.centers_changed(m, pos)
@@ -488,6 +521,23 @@ class RuleSet:
 
 
 # ---- helpers: a variant's tags and border markers as map ids ------------------------------
+
+def passage_named(names: dict[str, tuple[str, ...]], text: Any) -> str:
+    """The passage of `names` (name → aliases) that `text` names, in any case, with or
+    without "the"; a PolydipError with a suggestion otherwise."""
+    if isinstance(text, str):
+        key = name_key(text)
+        key = key[4:] if key.startswith("the ") else key
+        for name, aliases in names.items():
+            for a in (name, *aliases):
+                k = name_key(a)
+                if key == (k[4:] if k.startswith("the ") else k):
+                    return name
+    known = [a for name, aliases in names.items() for a in (name, *aliases)]
+    raise PolydipError(f"no passage {str(text)[:80]!r} in this variant"
+                       + did_you_mean(str(text), known)
+                       + (f"; passages: {', '.join(names)}" if names else " (it has none)"))
+
 
 def tagged(m: Any, tag: str) -> set[int]:
     """The provinces carrying `tag`."""

@@ -18,11 +18,15 @@ where the passage is an edge between the two seas controlled by the canal provin
 
 Permissions are a game setting, the option `passage_permissions`:
 {"Suez Canal": {"Britain": ["France"]}} — the power controlling the passage lets France
-through. (Orders cannot express a permission in polydip: the GM records it, or, in a game
-hosted by `polydip serve`, the controlling power declares it on its page.)
+through. The GM records them (`polydip passages GAME allow ...`, or a line "Britain allows
+France through the Suez Canal" in a message of orders); in a game hosted by `polydip serve`
+the controlling power declares them on its page. Passages and powers may be named as players
+name them (a passage's `aliases`, a power's aliases): the option is checked when a game is
+made or loaded and kept under the canonical names.
 
 [[rules.controlled_passages.passage]]
 name = "Suez Canal"
+aliases = ["Suez"]         # other names players use for it (optional)
 edges = ["EMS-RED"]
 controllers = ["EGY", "TRJ"]
 exempt = []                # unit kinds that pass regardless
@@ -32,25 +36,28 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from polydip.errors import PolydipError, VariantError
-from polydip.rules.base import Rule, register
+from polydip.errors import PolydipError, VariantError, did_you_mean
+from polydip.rules.base import Rule, passage_named, register
+
+OPTION = "passage_permissions"
 
 
 @register
 class ControlledPassages(Rule):
     name = "controlled_passages"
     params_doc: ClassVar[dict[str, str]] = {
-        "passage": "list of {name, edges, controllers, exempt}"}
+        "passage": "list of {name, aliases, edges, controllers, exempt}"}
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
         self.passages: list[tuple[str, list[tuple[str, str]], list[str], frozenset[str]]] = []
+        self.aliases: dict[str, tuple[str, ...]] = {}
         declared = {(e.a, e.b) for e in variant.edges} | {(e.b, e.a) for e in variant.edges}
         for i, p in enumerate(self.param("passage", [])):
             k = f"{key}.passage[{i}]"
             if not isinstance(p, dict) or not {"name", "edges", "controllers"} <= set(p):
                 raise VariantError(f"{variant.path}: [{k}] needs name, edges and controllers")
-            unknown = set(p) - {"name", "edges", "controllers", "exempt"}
+            unknown = set(p) - {"name", "aliases", "edges", "controllers", "exempt"}
             if unknown:
                 raise VariantError(f"{variant.path}: [{k}] unknown key(s) {sorted(unknown)}")
             edges = []
@@ -68,7 +75,46 @@ class ControlledPassages(Rule):
             for x in exempt:
                 if x not in variant.unit_kinds:
                     raise VariantError(f"{variant.path}: [{k}] unknown unit kind {x!r}")
+            aliases = p.get("aliases", [])
+            if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+                raise VariantError(f"{variant.path}: [{k}] aliases is a list of names")
             self.passages.append((str(p["name"]), edges, list(p["controllers"]), exempt))
+            self.aliases[str(p["name"])] = tuple(aliases)
+
+    def passage_names(self) -> dict[str, tuple[str, ...]]:
+        return dict(self.aliases)
+
+    def check_options(self, m: Any, options: dict) -> dict[str, Any]:
+        """passage_permissions checked: every passage, controlling power and permitted power
+        named as the map knows them, written under their canonical names."""
+        value = options.get(OPTION)
+        if not value:
+            return {OPTION: {}} if value is not None else {}
+        if not isinstance(value, dict):
+            raise PolydipError(f"option {OPTION}: a table of passage → {{controlling power: "
+                               f"[permitted powers]}}, not {_short(value)}")
+        out: dict[str, dict[str, list[str]]] = {}
+        for passage, grants in value.items():
+            name = passage_named(self.aliases, passage)
+            where = f"option {OPTION}, {name}"
+            if not isinstance(grants, dict):
+                raise PolydipError(f"{where}: a table of controlling power → [permitted "
+                                   f"powers], not {_short(grants)}")
+            entry = out.setdefault(name, {})
+            for ctrl, powers in grants.items():
+                who = m.powers[_power(m, ctrl, where)]
+                if isinstance(powers, str):
+                    raise PolydipError(f"{where}, {who}: a list of powers, like "
+                                       f'["{powers}"], not the string {powers!r}')
+                if not isinstance(powers, list):
+                    raise PolydipError(f"{where}, {who}: a list of powers, not "
+                                       f"{_short(powers)}")
+                allowed = sorted({m.powers[_power(m, x, f"{where}, {who}")] for x in powers})
+                if allowed:
+                    entry[who] = allowed
+            if not entry:
+                out.pop(name)
+        return {OPTION: out}
 
     def controller(self, m: Any, pos: Any, provinces: list[str]) -> int:
         """The power controlling all of `provinces`, or -1 (split, or nobody).
@@ -92,10 +138,7 @@ class ControlledPassages(Rule):
                 for name, _edges, controllers, _exempt in self.passages}
 
     def blocked(self, m: Any, pos: Any, options: dict) -> dict[int, set[tuple[int, int, int]]]:
-        permissions = options.get("passage_permissions") or {}
-        if not isinstance(permissions, dict):
-            raise PolydipError("option passage_permissions: a table of passage → "
-                               "{controlling power: [permitted powers]}")
+        permissions = options.get(OPTION) or {}  # checked by check_options
         out: dict[int, set[tuple[int, int, int]]] = {}
         for name, edges, controllers, exempt in self.passages:
             ctrl = self.controller(m, pos, controllers)
@@ -127,3 +170,16 @@ class ControlledPassages(Rule):
                 out.add((k, la, lb))
                 out.add((k, lb, la))
         return out
+
+
+def _power(m: Any, name: Any, where: str) -> int:
+    got = m.find_power(name) if isinstance(name, str) else None
+    if got is None:
+        raise PolydipError(f"{where}: unknown power {str(name)[:80]!r}"
+                           + did_you_mean(str(name), m.powers))
+    return got
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
