@@ -330,3 +330,36 @@ def test_the_map_shows_every_fleet_of_an_ocean_and_the_power_each_attack_names()
     assert len(spots) == 3 and len(set(spots)) == 3
     assert ">AT Peru</text>" in svg and ">AT Spain</text>" in svg
     assert 'data-order="F PBS AT PERU"' in svg and 'data-order="F BMT - SSE AT SPAIN"' in svg
+
+
+def test_a_fleet_routed_in_an_ocean_is_gone_from_the_retreat_phase_of_a_game() -> None:
+    """Issue 28.1, the GM's path: "Spanish F is not allowed to retreat, and is disbanded."
+    With another unit dislodged the game has a retreat phase; the routed fleet was listed
+    in it, offered orders and reported NMR. It is destroyed at once, as the one-shot contract
+    says, and takes no part in the retreat phase."""
+    from polydip.game.positions import build_position
+    from polydip.report import build_report, format_report
+
+    g = Game.new("lad1890")
+    g.position = build_position(g.map, {"phase": "A1891M", "units": {
+        "Britain": ["F BMT", "F BMT", "F BER", "F SSE", "F BBK", "F SAB"],
+        "Spain": ["F SSE", "F BHM"]}}, g.options, None)
+    g.set_orders("Britain", ["F Bermuda Triangle to Sargasso Sea East AT Spain",
+                             "F Bermuda Triangle S F Bermuda Triangle to Sargasso Sea East",
+                             "F Bermuda Islands S F BMT - SSE", "F SSE S F BMT - SSE AT Spain",
+                             "F BBK - BHM", "F SAB S F BBK - BHM"])
+    g.set_orders("Spain", ["F Sargasso Sea East Holds", "F BHM H"])
+    g.process()
+    assert g.phase == "B1891R"
+    assert [M.unit_str(d.kind, d.loc) for d in g.position.dislodged] == ["F BHM"]
+    assert list(g.legal_orders("Spain")) == ["F BHM"]
+    assert g.set_orders("Spain", ["F SSE R MAO"])  # refused: the fleet is gone
+    import json
+
+    report = json.loads(format_report(build_report(g, g.history[-1]), "json"))
+    assert {d["unit"]: d["retreats"] for d in report["dislodged"]} == {
+        "F BHM": ["BMT", "FLC"], "F SSE": []}  # [] = no retreat: destroyed
+    g.set_orders("Spain", ["F BHM R BMT"])
+    g.process()
+    assert g.history[-1].orders == {g.power("Spain"): ["F BHM R BMT"]}
+    assert "No orders from" not in format_report(build_report(g, g.history[-1]), "text")

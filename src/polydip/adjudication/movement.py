@@ -62,13 +62,16 @@ class MovementResult:
     result words, [] = success) is worked out on first use."""
 
     __slots__ = ("_dislodger", "_mv", "_ok", "_results", "contested", "dislodged", "orders",
-                 "units")
+                 "routed", "units")
 
     def __init__(self, units: list[Unit], dislodged: list[Dislodged],
                  contested: frozenset[int], orders: list[Order | None], mv: _Movement,
                  ok: list[bool], dislodger: dict[int, int]) -> None:
         self.units = units  # after the phase (dislodged units removed)
         self.dislodged = dislodged
+        # dislodged units a rule disbands at once, with no retreat (beaten in an attack
+        # space by the rout margin): never part of a retreat phase
+        self.routed: list[Dislodged] = []
         self.contested = contested
         self.orders = orders
         self._mv, self._ok, self._dislodger = mv, ok, dislodger
@@ -1061,11 +1064,17 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
         occupied = [o and not m.open_space[p] for p, o in enumerate(occupied)]
     retreat_from_convoy = options.get("retreat_to_convoy_origin", True)
     dislodged = []
+    disbanded = []
     for u, a in sorted(dislodger.items()):
         k, loc = mv.kind[u], mv.loc[u]
+        if u in routed:
+            disbanded.append(Dislodged(mv.power[u], k, loc, mv.prov[a], mv.convoyed[a], ()))
+            continue
         blocked_from = -1 if (mv.convoyed[a] and retreat_from_convoy) else mv.prov[a]
-        where = () if u in routed else retreat_options(
+        where = retreat_options(
             m, k, loc, occupied, contested, blocked_from, mv.power[u], mv.blocked)
         dislodged.append(Dislodged(mv.power[u], k, loc, mv.prov[a], mv.convoyed[a], where))
-    return MovementResult(new_units, dislodged, frozenset(contested), list(orders), mv, ok,
-                          dislodger)
+    out = MovementResult(new_units, dislodged, frozenset(contested), list(orders), mv, ok,
+                         dislodger)
+    out.routed = disbanded
+    return out

@@ -358,6 +358,7 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
         results = _MovementRows(m, pos.units, bound, mr)
         new.units = mr.units
         new.dislodged = mr.dislodged
+        destroyed = list(mr.routed)  # "not allowed to retreat, and is disbanded"
         if remember:
             moved = mr.moved(moving)
         new.contested = mr.contested
@@ -368,7 +369,8 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
         if new.dislodged and not any(d.retreats for d in new.dislodged) \
                 and not options.get("keep_empty_retreats", False):
             # no dislodged unit may go anywhere: they are destroyed, and no retreat phase
-            destroyed, new.dislodged = new.dislodged, []
+            destroyed += new.dislodged
+            new.dislodged = []
     elif phase.type == "R":
         bound = orders
         auto = rules.retreat_orders(m, pos) if active else None
