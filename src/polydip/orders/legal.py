@@ -210,6 +210,8 @@ def movement_codes(m: Map, pos: Position, options: dict | None = None,
     out: list[list[int] | None] = []
     pair, partners, hold_and_moves, sh_legal = t.pair, t.partners, t.hold_and_moves, t.sh_legal
     stacked = m.has_open_spaces
+    by_slot: dict[int, list[int]] | None = None  # (for _special_unit, made on first use)
+    reach_of: dict[int, frozenset[int]] = {}
     for i in range(len(units)):
         if held is not None and held[i]:
             out.append(None)
@@ -217,7 +219,10 @@ def movement_codes(m: Map, pos: Position, options: dict | None = None,
         s = slots[i]
         if closed or limits:  # the supports a unit may give depend on where its partners
             # may go now
-            out.append(_special_unit(m, t, pos, i, s, closed, limits, held_slots, held))
+            if by_slot is None:
+                by_slot, reach_of = _movers(t, units, held), {}
+            out.append(_special_unit(m, t, pos, i, s, closed, limits, held_slots, by_slot,
+                                     reach_of))
             continue
         codes = list(hold_and_moves[s])
         mine = pair[s]
@@ -270,12 +275,30 @@ def movement_texts(m: Map, pos: Position, options: dict | None, t: OrderTable
     return out
 
 
+def _movers(t: OrderTable, units: list[Unit], held: list[bool] | None
+            ) -> dict[int, list[int]]:
+    """The units taking orders, by slot (several on one slot in an open space)."""
+    by_slot: dict[int, list[int]] = {}
+    slot_of = t.slot_of
+    for j, v in enumerate(units):
+        if not (held and held[j]):
+            by_slot.setdefault(slot_of[v.kind][v.loc], []).append(j)
+    return by_slot
+
+
 def _special_unit(m: Map, t: OrderTable, pos: Position, i: int, s: int, closed: Closed,
-                  limits: Limits, held_slots: set[int], held: list[bool] | None) -> list[int]:
+                  limits: Limits, held_slots: set[int], by_slot: dict[int, list[int]],
+                  reach_of: dict[int, frozenset[int]]) -> list[int]:
     """The orders of a unit where a rule closes passages (rules/controlled_passages.py) or
     lets units move only to some provinces now (`move_limits`): its moves, and supports into
-    where both it and the supported unit may go now."""
-    u = pos.units[i]
+    where both it and the supported unit may go now.
+
+    Only the slots the order table pairs with this unit's (`partners`, and its own in an
+    open space) can be supported at all: closed passages and limits only take supports
+    away. `by_slot`: the units taking orders by slot (_movers); `reach_of`: where each unit
+    may move now, filled as it is first needed (shared by every unit of the phase)."""
+    units = pos.units
+    u = units[i]
     k, loc = u.kind, u.loc
     loc_prov = m.loc_prov
     codes = [s] + [t.move_code(s, d) for d in move_locs(m, k, loc, u.power, closed)
@@ -283,13 +306,12 @@ def _special_unit(m: Map, t: OrderTable, pos: Position, i: int, s: int, closed: 
     mine = support_reach(m, k, loc, u.power, closed)
     own = loc_prov[loc]
     sm_code = t.sm_code()
-    # the other units taking orders, by slot (several on one slot in an open space)
-    movers: dict[int, list[Unit]] = {}
-    for j, v in enumerate(pos.units):
-        if j != i and not (held and held[j]):
-            movers.setdefault(t.slot_of[v.kind][v.loc], []).append(v)
-    for p in sorted(held_slots | movers.keys()):
-        if p == s and not m.open_space[own]:
+    open_here = m.open_space[own]
+    candidates = (held_slots | by_slot.keys()) & (t.partners[s] | {s} if open_here
+                                                   else t.partners[s])
+    for p in sorted(candidates):
+        others = [j for j in by_slot.get(p, ()) if j != i]
+        if p == s and not others:
             continue
         pk, ploc = t.slots[p]
         vp = loc_prov[ploc]
@@ -298,8 +320,11 @@ def _special_unit(m: Map, t: OrderTable, pos: Position, i: int, s: int, closed: 
         if p in held_slots:
             continue
         theirs: set[int] = set()
-        for v in movers[p]:
-            theirs |= _moves_into(m, v, closed, limits)
+        for j in others:
+            r = reach_of.get(j)
+            if r is None:
+                r = reach_of[j] = _moves_into(m, units[j], closed, limits)
+            theirs |= r
         for q in sorted(theirs & mine):
             if q != own and q != vp:
                 codes.append(sm_code[(s, p, q)])
