@@ -372,6 +372,32 @@ def test_variant_show_json_lists_neighbours_per_unit_kind(capsys) -> None:
     assert "A" not in provinces["NTH"]["neighbours"]
 
 
+def test_variant_show_lad1890_is_the_list_of_provinces_their_powers_and_capitals(capsys
+                                                                                   ) -> None:
+    """Issue 28.7, seed 001: "These abbreviations will be given in the List of Provinces
+    provided along with these rules"; "Eight powers in the game have Capital Centers ...
+    Control of a capital center allows for two builds." The table shows each province's
+    classes, its center's kind and value and whose home it is, and whose territory it is."""
+    code, out, _ = run(capsys, "variant", "show", "lad1890")
+    assert code == 0
+    assert "Bolivia (O): capital LPZ (counts 2)" in out
+    rows = {line.split()[0]: line for line in out.splitlines() if line[:1].isupper()
+            and len(line.split()) > 1}
+    assert "capital of Bolivia (2)" in rows["LPZ"] and "upland" in rows["LPZ"]
+    assert "outpost" in rows["BAR"] and "Britain" in rows["BAR"]  # Britain's territory
+    assert "desert" in rows["ATA"] and "Chile" in rows["ATA"]
+    assert "neutral" in rows["ASU"]
+    _code, out, _ = run(capsys, "variant", "show", "lad1890", "--json")
+    data = json.loads(out)
+    lpz = {p["abbr"]: p for p in data["provinces"]}["LPZ"]
+    assert (lpz["center_kind"], lpz["center_value"], lpz["home_of"], lpz["territory_of"]) == (
+        "capital", 2, "Bolivia", "Bolivia")
+    assert "TAR" in lpz["borders"]["greater_andes"] and "PUN" in lpz["borders"]["mountain"]
+    bolivia = next(p for p in data["powers"] if p["name"] == "Bolivia")
+    assert bolivia["capitals"] == ["LPZ"] and "POT" in bolivia["territory"]
+    assert sum(len(p["capitals"]) for p in data["powers"]) == 8  # "Eight powers ..."
+
+
 # ---- 7. small things a first-time user hits ------------------------------------------------
 
 def test_version(capsys) -> None:

@@ -57,13 +57,25 @@ def variant_summary(v) -> dict[str, Any]:
 
     m = compile_map(v)
     provinces = []
+    home_of, territory_of = _holders(v)
+    borders: dict[str, dict[str, list[str]]] = {}
+    for e in v.edges:  # border kinds, both ways (rule borders: mountain, rainforest, ...)
+        a, b = e.a.split("/")[0], e.b.split("/")[0]
+        borders.setdefault(a, {}).setdefault(e.kind, []).append(e.b)
+        borders.setdefault(b, {}).setdefault(e.kind, []).append(e.a)
     for i, (abbr, p) in enumerate(v.provinces.items()):
         provinces.append({
             "abbr": abbr,
             "name": p.name,
             "terrain": p.terrain,
+            "classes": list(p.tags),
             "supply_center": p.supply_center is not None,
+            "center_kind": p.supply_center,
+            "center_value": p.center_value if p.supply_center else 0,
+            "home_of": home_of.get(abbr),
+            "territory_of": territory_of.get(abbr),
             "coasts": list(p.coasts),
+            "borders": {k: sorted(set(x)) for k, x in sorted(borders.get(abbr, {}).items())},
             "army": any(m.occupy[k][i] for k in range(len(m.kinds)) if not m.kind_coastal[k]),
             "fleet": any(m.occupy[k][loc] for k in range(len(m.kinds)) if m.kind_coastal[k]
                          for loc in (i, *m.prov_coast_locs[i])),
@@ -74,7 +86,9 @@ def variant_summary(v) -> dict[str, Any]:
         "title": v.title,
         "version": v.version,
         "provinces": provinces,
-        "powers": [{"name": p.name, "letter": p.letter, "color": p.color, "homes": p.homes}
+        "powers": [{"name": p.name, "letter": p.letter, "color": p.color, "homes": p.homes,
+                    "capitals": _capitals(v, p), "territory": list(p.territory),
+                    "neutral": p.neutral, "aliases": list(p.aliases)}
                    for p in v.powers],
         "units": {p.name: list(p.units) for p in v.powers},
         "centers": {p.name: list(p.centers) for p in v.powers},
@@ -85,6 +99,18 @@ def variant_summary(v) -> dict[str, Any]:
         "rules": v.rules,
         "options": v.options,
     }
+
+
+def _holders(v) -> tuple[dict[str, str], dict[str, str]]:
+    """Province -> the power whose home center it is; province -> the power whose starting
+    territory it is."""
+    home_of = {h: p.name for p in v.powers for h in p.homes}
+    territory_of = {t: p.name for p in v.powers for t in p.territory}
+    return home_of, territory_of
+
+
+def _capitals(v, power) -> list[str]:
+    return [h for h in power.homes if v.provinces[h].supply_center == "capital"]
 
 
 def centers_text(v) -> str:
@@ -123,7 +149,10 @@ def cmd_variant_show(args: argparse.Namespace) -> int:
           f"victory at {v.victory.centers} centers; starts {v.calendar.start}")
     for p in v.powers:
         also = f" (also {', '.join(p.aliases)})" if p.aliases else ""
-        what = [f"homes {', '.join(p.homes)}" if p.homes else "",
+        caps = _capitals(v, p)
+        what = [f"capital {', '.join(caps)} (counts {v.provinces[caps[0]].center_value})"
+                if caps else "",
+                f"homes {', '.join(p.homes)}" if p.homes else "",
                 f"centers {', '.join(p.centers)}" if p.centers != p.homes else "",
                 f"units {', '.join(p.units)}" if p.units else "no units"]
         print(f"  {p.name} ({p.letter}){' (neutral)' if p.neutral else ''}{also}: "
@@ -135,21 +164,34 @@ def cmd_variant_show(args: argparse.Namespace) -> int:
 
 
 def _province_table(v) -> None:
-    """Every province: code, name, terrain, supply center (and whose home), coasts."""
+    """Every province: code, name, terrain and the classes rules use (mountain, rainforest,
+    ...), supply center (its kind, whose home, its value), whose territory, coasts."""
     from rich.console import Console
     from rich.table import Table
 
-    home_of = {h: p.name for p in v.powers for h in p.homes}
+    home_of, territory_of = _holders(v)
+    show_territory = bool(territory_of)
     table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
-    for col in ("code", "name", "terrain", "center", "coasts", "also called"):
+    cols = ["code", "name", "terrain", "center", *(["territory"] if show_territory else []),
+            "coasts", "also called"]
+    for col in cols:
         table.add_column(col, overflow="fold")
     for abbr, p in sorted(v.provinces.items()):
         center = ""
-        if p.supply_center:
-            center = f"home of {home_of[abbr]}" if abbr in home_of else (
-                "center" if p.supply_center in ("center", "home") else p.supply_center)
-        table.add_row(abbr, p.name, p.terrain, center, " ".join(p.coasts),
-                      ", ".join(p.aliases))
+        kind = p.supply_center
+        if kind:
+            value = f" ({p.center_value})" if p.center_value != 1 else ""
+            if abbr in home_of:
+                center = (f"capital of {home_of[abbr]}" if kind == "capital"
+                          else f"home of {home_of[abbr]}") + value
+            else:
+                center = ("center" if kind in ("center", "home") else kind) + value
+        tags = [t for t in p.tags if t != p.terrain]
+        terrain = p.terrain + (f" ({', '.join(tags)})" if tags else "")
+        row = [abbr, p.name, terrain, center]
+        if show_territory:
+            row.append(territory_of.get(abbr, ""))
+        table.add_row(*row, " ".join(p.coasts), ", ".join(p.aliases))
     print()
     Console(width=shutil.get_terminal_size((140, 24)).columns).print(table)
 
