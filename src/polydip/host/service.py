@@ -370,7 +370,7 @@ class Host:
 
     def links(self, gm_token: str) -> dict[str, str]:
         """Each power's current token (derived from the GM's)."""
-        with self.db.transaction() as s:
+        with self.db.read() as s:
             g = self.gm_game(s, gm_token)
             return {p.name: power_token(gm_token, g.id, p.power, p.generation)
                     for p in self.powers(s, g)}
@@ -469,7 +469,7 @@ class Host:
 
     def game_file(self, gm_token: str) -> dict[str, Any]:
         """The polydip game file of the game now, pending orders included."""
-        with self.db.transaction() as s:
+        with self.db.read() as s:
             g = self.gm_game(s, gm_token)
             game = self._with_orders(s, g)
             return game_to_json(game)
@@ -477,7 +477,7 @@ class Host:
     def diplomacy_json(self, gm_token: str) -> dict[str, Any]:
         from polydip.game.dipjson import game_to_diplomacy
 
-        with self.db.transaction() as s:
+        with self.db.read() as s:
             g = self.gm_game(s, gm_token)
             return game_to_diplomacy(self._with_orders(s, g))
 
