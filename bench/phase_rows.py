@@ -7,7 +7,9 @@ Plays one standard game through polydip.host.service.Host on a SQLite database i
 temporary folder (every power gives a random set of its legal orders each phase, "process
 now" after each) and prints, when the game has processed each requested number of phases,
 the size of the newest phase row (its text and JSON columns, in bytes), the mean size of a
-row, and the size of the database file. Needs the host extras.
+row, and the size of the database file. Runs on any revision of the schema (it reads the
+rows with SELECT *), so the same command measures before and after a change of storage.
+Needs the host extras.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ def row_bytes(values: tuple) -> int:
 
 
 def main() -> None:
-    from polydip.host.db import Database
+    from polydip.host.db import Database, migrate
     from polydip.host.service import Host
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -37,8 +39,6 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="polydip-rows-") as tmp:
         path = Path(tmp) / "polydip.db"
         db = Database(f"sqlite:///{path}")
-        from polydip.host.db import migrate
-
         migrate(db.engine)
         host = Host(db, tmp)
         gid, gm = host.create_game("standard")

@@ -77,7 +77,7 @@ def _destroyed_from(m: Map, data: Any, where: str) -> list[Dislodged]:
     return out
 
 
-def _position_json(m: Map, pos: Position) -> dict[str, Any]:
+def position_json(m: Map, pos: Position) -> dict[str, Any]:
     """A position as the game file keeps it: as a one-shot request, and with the owners
     when the year began even where they are the owners now (a request leaves them out then;
     the file keeps them so that a game reads back exactly as it was written)."""
@@ -87,23 +87,26 @@ def _position_json(m: Map, pos: Position) -> dict[str, Any]:
     return out
 
 
-def game_to_json(game: GameRecord) -> dict[str, Any]:
-    m = game.map
-    hist = []
-    for rec in game.history:
-        o = rec.outcome
-        hist.append({
-            "position": _position_json(m, rec.position),
-            "orders": _orders_json(m, rec.orders),
-            "results": [{"power": m.powers[r.power], "order": r.text, "result": r.result}
-                        for r in o.results],
-            "errors": [{"power": m.powers[p], "message": msg} for p, msg in o.errors],
-            "center_changes": [[m.prov_abbr[p], m.powers[a] if a >= 0 else None, m.powers[b]]
-                               for p, a, b in o.center_changes],
-        })
-        if o.destroyed:  # dislodged with nowhere to retreat: destroyed without a retreat phase
-            hist[-1]["destroyed"] = position_to_json(
-                m, Position(o.phase, [], [], o.destroyed))["dislodged"]
+def phase_json(m: Map, rec: PhaseRecord) -> dict[str, Any]:
+    """One entry of the file's "history": a processed phase's position, orders, results."""
+    o = rec.outcome
+    out = {
+        "position": position_json(m, rec.position),
+        "orders": _orders_json(m, rec.orders),
+        "results": [{"power": m.powers[r.power], "order": r.text, "result": r.result}
+                    for r in o.results],
+        "errors": [{"power": m.powers[p], "message": msg} for p, msg in o.errors],
+        "center_changes": [[m.prov_abbr[p], m.powers[a] if a >= 0 else None, m.powers[b]]
+                           for p, a, b in o.center_changes],
+    }
+    if o.destroyed:  # dislodged with nowhere to retreat: destroyed without a retreat phase
+        out["destroyed"] = position_to_json(
+            m, Position(o.phase, [], [], o.destroyed))["dislodged"]
+    return out
+
+
+def game_header(game: GameRecord) -> dict[str, Any]:
+    """What the file says of the game before its phases: format, version, name, variant."""
     v = game.variant
     return {
         "format": FORMAT,
@@ -112,11 +115,18 @@ def game_to_json(game: GameRecord) -> dict[str, Any]:
         "variant": {"name": v.name, "version": v.version,
                     **({"path": os.path.abspath(v.path)} if v.path and not v.path.startswith("<")
                        else {})},
+    }
+
+
+def game_to_json(game: GameRecord) -> dict[str, Any]:
+    m = game.map
+    return {
+        **game_header(game),
         "options": game.options,
         "status": game.status,
         "winners": [m.powers[p] for p in game.winners],
-        "history": hist,
-        "current": {"position": _position_json(m, game.position),
+        "history": [phase_json(m, rec) for rec in game.history],
+        "current": {"position": position_json(m, game.position),
                     "orders": _orders_json(m, game.orders)},
     }
 

@@ -27,6 +27,7 @@ from polydip.game.files import game_from_json, game_to_json
 from polydip.game.game import Game
 from polydip.host.db import Database
 from polydip.host.models import DrawVoteRow, GameRow, OrderRow, PhaseRow, PowerRow
+from polydip.host.records import game_file, phase_record
 from polydip.host.tokens import new_token, power_token, token_hash
 from polydip.orders.message import LineProblem, apply_message, order_examples, read_message
 from polydip.report import missed_orders, pending_lines
@@ -193,7 +194,7 @@ class Host:
             if game is not None:
                 self._cache.move_to_end(uid)
                 return game
-        game = self._load(g, self.phase_row(s, g, seq))  # the game file only when not cached
+        game = self._load(s, g, seq)  # the phase rows only when not cached
         with self._cache_lock:
             self._cache[uid] = game
             while len(self._cache) > 256:
@@ -202,10 +203,16 @@ class Host:
 
     def fresh_game(self, s: Session, g: GameRow) -> Game:
         """The current phase's game as a new object, to change."""
-        return self._load(g, self.phase_row(s, g))
+        return self._load(s, g, g.seq)
 
-    def _load(self, g: GameRow, row: PhaseRow) -> Game:
-        data = json.loads(row.game_json)
+    def _load(self, s: Session, g: GameRow, seq: int) -> Game:
+        """The game as phase `seq` began, put back together from phase rows 0 to `seq`."""
+        records = [json.loads(r) for r in s.scalars(
+            select(PhaseRow.record).where(PhaseRow.game_id == g.id, PhaseRow.seq <= seq)
+            .order_by(PhaseRow.seq))]
+        if len(records) != seq + 1:
+            raise NotFound(f"no phase {seq} in this game (0 to {g.seq})")
+        data = game_file(records, f"game {g.id}")
         if g.variant_text is not None:  # the uploaded file, written again if it went missing
             data["variant"]["path"] = str(self._variant_file(g.variant_text,
                                                              data["variant"].get("path", "")))
@@ -313,7 +320,7 @@ class Host:
         fresh = self.fresh_game(s, g)
         fresh.declare_draw(survivors)
         row = self.phase_row(s, g)
-        row.game_json = json.dumps(game_to_json(fresh))
+        row.record = json.dumps(phase_record(fresh, g.seq))
         row.uid = uuid.uuid4().hex
         g.status, g.deadline = fresh.status, None
         return True
@@ -361,7 +368,7 @@ class Host:
                     perms.pop(passage)
             game.options["passage_permissions"] = perms
             row = self.phase_row(s, g)
-            row.game_json = json.dumps(game_to_json(game))
+            row.record = json.dumps(phase_record(game, g.seq))
             row.uid = uuid.uuid4().hex
             g.options = {**g.options, "passage_permissions": perms}
             return perms.get(passage, {})
@@ -558,7 +565,7 @@ class Host:
 
     def _phase_row(self, game_id: int, seq: int, game: Game, before: list[Any]) -> PhaseRow:
         return PhaseRow(game_id=game_id, seq=seq, name=game.phase, uid=uuid.uuid4().hex,
-                        game_json=json.dumps(game_to_json(game)), powers_before=before,
+                        record=json.dumps(phase_record(game, seq)), powers_before=before,
                         created=now_utc())
 
     @staticmethod
