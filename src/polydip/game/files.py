@@ -1,4 +1,4 @@
-"""The native game file: JSON, versioned, written atomically.
+"""The native game file: JSON, versioned, written atomically and durably (write_atomic).
 
 {"format": "polydip-game", "version": 1, "variant": {"name", "version", "source"},
  "options": {...}, "status": "active", "winners": [...],
@@ -7,7 +7,9 @@
  "current": {"position": {...}, "orders": {...}}}
 
 A position is written in the shape of a one-shot request (phase, units, dislodged,
-contested, centers, homes), so any saved phase can be fed to `polydip adjudicate`.
+contested, centers, homes, year_start_centers), so any saved phase can be fed to `polydip
+adjudicate`; unlike a request's, the owners when the year began are written wherever the
+position knows them, also where they are the owners now, so a game reads back as it was.
 """
 
 from __future__ import annotations
