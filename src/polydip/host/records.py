@@ -38,7 +38,7 @@ def phase_record(game: GameRecord, seq: int) -> dict[str, Any]:
     return rec
 
 
-def game_file(records: list[dict[str, Any]], where: str) -> dict[str, Any]:
+def game_file_of(records: list[dict[str, Any]], where: str) -> dict[str, Any]:
     """The game file (as game_to_json writes it) of the game as the last of `records` —
     rows 0, 1, ... in order — began; pending orders are rows of their own, not in it."""
     try:

@@ -27,7 +27,7 @@ from polydip.game.files import game_from_json, game_to_json
 from polydip.game.game import Game
 from polydip.host.db import Database
 from polydip.host.models import DrawVoteRow, GameRow, OrderRow, PhaseRow, PowerRow
-from polydip.host.records import game_file, phase_record
+from polydip.host.records import game_file_of, phase_record
 from polydip.host.tokens import new_token, power_token, token_hash
 from polydip.orders.message import LineProblem, apply_message, order_examples, read_message
 from polydip.report import missed_orders, pending_lines
@@ -212,7 +212,7 @@ class Host:
             .order_by(PhaseRow.seq))]
         if len(records) != seq + 1:
             raise NotFound(f"no phase {seq} in this game (0 to {g.seq})")
-        data = game_file(records, f"game {g.id}")
+        data = game_file_of(records, f"game {g.id}")
         if g.variant_text is not None:  # the uploaded file, written again if it went missing
             data["variant"]["path"] = str(self._variant_file(g.variant_text,
                                                              data["variant"].get("path", "")))
