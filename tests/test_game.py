@@ -199,6 +199,99 @@ def test_write_atomic_replaces_whole_file(tmp_path) -> None:
     assert json.loads(path.read_text()) == {"b": 2}
 
 
+# the command line in a child process whose save hangs once the temporary file is written
+# (fsync of the new file never returns), so that the parent can kill it mid-save
+_SLOW_SAVE = """
+import os, sys, time
+def hang(fd):
+    print("saving", flush=True)
+    time.sleep(60)
+os.fsync = hang
+from polydip.cli.main import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT", "SIGHUP"])
+def test_a_save_killed_midway_leaves_no_temporary_file(tmp_path, sig: str) -> None:
+    """The command line killed while it saves: the game file is the old one whole, and the
+    hidden temporary file beside it is gone; the program still ends by the signal."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import polydip
+
+    path = tmp_path / "g.json"
+    Game.new("standard").save(path)
+    before = path.read_text()
+    src = str(Path(polydip.__file__).parent.parent)
+    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    with subprocess.Popen(
+            [sys.executable, "-c", _SLOW_SAVE, "orders", str(path), "France", "A PAR - BUR"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as child:
+        try:
+            assert child.stdout.readline() == "saving\n", child.stderr.read()
+            assert any(p.name.endswith(".tmp") for p in tmp_path.iterdir())  # mid-save
+            child.send_signal(getattr(signal, sig))
+            code = child.wait(timeout=30)
+        finally:
+            child.kill()
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+    assert path.read_text() == before
+    if sig == "SIGINT":
+        assert code == 130  # "polydip: interrupted"
+    else:
+        assert code == -getattr(signal, sig)  # ended by the signal, as without the save
+
+
+def test_a_save_flushes_the_file_and_then_its_folder(tmp_path, monkeypatch) -> None:
+    """The rename that puts the new file in place is flushed too (fsync of the folder):
+    without it a power loss may bring back the old file after the save was acknowledged."""
+    import os
+    import stat
+
+    flushed: list[str] = []
+    real = os.fsync
+
+    def record(fd: int) -> None:
+        flushed.append("folder" if stat.S_ISDIR(os.fstat(fd).st_mode) else "file")
+        real(fd)
+
+    monkeypatch.setattr("os.fsync", record)
+    Game.new("standard").save(tmp_path / "g.json")
+    assert flushed == ["file", "folder"]
+
+
+def test_year_start_owners_survive_a_reload(tmp_path) -> None:
+    """A game begun in the fall with the owners of the year's start given: after the fall
+    the owners are those of the year's start again (France takes Spain back). The winter's
+    owners at the year's start are kept by the save, so the saved and reloaded game exports
+    the same package JSON as the game in memory."""
+    from polydip.game.dipjson import game_to_diplomacy
+    from polydip.game.files import position_from_json
+    from polydip.game.positions import position_to_json
+
+    g = Game.new("standard")
+    req = position_to_json(g.map, g.position)
+    start = {k: list(v) for k, v in req["centers"].items()}
+    start["France"].append("SPA")
+    req.update(phase="F1901M", year_start_centers=start)
+    g.position = position_from_json(g.map, req, "start")
+    g.set_orders("France", ["A MAR - SPA"])
+    g.process()
+    assert g.phase == "W1901A" and g.position.year_start_owners == g.position.owners
+    path = tmp_path / "g.json"
+    g.save(path)
+    h = Game.load(path)
+    assert h.position.year_start_owners == g.position.year_start_owners
+    assert game_to_diplomacy(h, stamp=1) == game_to_diplomacy(g, stamp=1)
+    h.save(tmp_path / "again.json")
+    assert (tmp_path / "again.json").read_text() == path.read_text()
+
+
 def test_damaged_game_files_never_crash(tmp_path) -> None:
     """Random damage to a saved game gives a GameFileError (or a game that plays on), never
     a traceback."""

@@ -1,4 +1,4 @@
-"""The native game file: JSON, versioned, written atomically.
+"""The native game file: JSON, versioned, written atomically and durably (write_atomic).
 
 {"format": "polydip-game", "version": 1, "variant": {"name", "version", "source"},
  "options": {...}, "status": "active", "winners": [...],
@@ -7,7 +7,9 @@
  "current": {"position": {...}, "orders": {...}}}
 
 A position is written in the shape of a one-shot request (phase, units, dislodged,
-contested, centers, homes), so any saved phase can be fed to `polydip adjudicate`.
+contested, centers, homes, year_start_centers), so any saved phase can be fed to `polydip
+adjudicate`; unlike a request's, the owners when the year began are written wherever the
+position knows them, also where they are the owners now, so a game reads back as it was.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import stat
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -75,23 +79,36 @@ def _destroyed_from(m: Map, data: Any, where: str) -> list[Dislodged]:
     return out
 
 
-def game_to_json(game: GameRecord) -> dict[str, Any]:
-    m = game.map
-    hist = []
-    for rec in game.history:
-        o = rec.outcome
-        hist.append({
-            "position": position_to_json(m, rec.position),
-            "orders": _orders_json(m, rec.orders),
-            "results": [{"power": m.powers[r.power], "order": r.text, "result": r.result}
-                        for r in o.results],
-            "errors": [{"power": m.powers[p], "message": msg} for p, msg in o.errors],
-            "center_changes": [[m.prov_abbr[p], m.powers[a] if a >= 0 else None, m.powers[b]]
-                               for p, a, b in o.center_changes],
-        })
-        if o.destroyed:  # dislodged with nowhere to retreat: destroyed without a retreat phase
-            hist[-1]["destroyed"] = position_to_json(
-                m, Position(o.phase, [], [], o.destroyed))["dislodged"]
+def position_json(m: Map, pos: Position) -> dict[str, Any]:
+    """A position as the game file keeps it: as a one-shot request, and with the owners
+    when the year began even where they are the owners now (a request leaves them out then;
+    the file keeps them so that a game reads back exactly as it was written)."""
+    out = position_to_json(m, pos)
+    if pos.year_start_owners is not None and "year_start_centers" not in out:
+        out["year_start_centers"] = {p: list(lst) for p, lst in out["centers"].items()}
+    return out
+
+
+def phase_json(m: Map, rec: PhaseRecord) -> dict[str, Any]:
+    """One entry of the file's "history": a processed phase's position, orders, results."""
+    o = rec.outcome
+    out = {
+        "position": position_json(m, rec.position),
+        "orders": _orders_json(m, rec.orders),
+        "results": [{"power": m.powers[r.power], "order": r.text, "result": r.result}
+                    for r in o.results],
+        "errors": [{"power": m.powers[p], "message": msg} for p, msg in o.errors],
+        "center_changes": [[m.prov_abbr[p], m.powers[a] if a >= 0 else None, m.powers[b]]
+                           for p, a, b in o.center_changes],
+    }
+    if o.destroyed:  # dislodged with nowhere to retreat: destroyed without a retreat phase
+        out["destroyed"] = position_to_json(
+            m, Position(o.phase, [], [], o.destroyed))["dislodged"]
+    return out
+
+
+def game_header(game: GameRecord) -> dict[str, Any]:
+    """What the file says of the game before its phases: format, version, name, variant."""
     v = game.variant
     return {
         "format": FORMAT,
@@ -100,11 +117,18 @@ def game_to_json(game: GameRecord) -> dict[str, Any]:
         "variant": {"name": v.name, "version": v.version,
                     **({"path": os.path.abspath(v.path)} if v.path and not v.path.startswith("<")
                        else {})},
+    }
+
+
+def game_to_json(game: GameRecord) -> dict[str, Any]:
+    m = game.map
+    return {
+        **game_header(game),
         "options": game.options,
         "status": game.status,
         "winners": [m.powers[p] for p in game.winners],
-        "history": hist,
-        "current": {"position": position_to_json(m, game.position),
+        "history": [phase_json(m, rec) for rec in game.history],
+        "current": {"position": position_json(m, game.position),
                     "orders": _orders_json(m, game.orders)},
     }
 
@@ -179,7 +203,14 @@ def _game_from_json(data: Any, where: str) -> GameRecord:
 
 def write_atomic(path: str | Path, text: str | bytes) -> None:
     """Write `text` (or bytes) to `path` so that the file is either the old one or the new
-    one.
+    one, and the new one is on the disk when this returns.
+
+    The text goes to a hidden temporary file beside `path`, which is flushed to the disk
+    (fsync), renamed over `path`, and the folder is flushed too, so that the rename itself
+    survives a power loss. The temporary file never outlives the call: it is removed on any
+    exception, on Ctrl-C, and on SIGTERM or SIGHUP when the program had left them at their
+    default (the signal is then delivered again once the file is removed, so the program
+    still ends as it would have).
 
     The new file keeps the old one's permissions; a new file gets the usual ones (0666 less
     the umask, e.g. 0644), not the 0600 of a private temporary file.
@@ -190,27 +221,87 @@ def write_atomic(path: str | Path, text: str | bytes) -> None:
         mode: int | None = stat.S_IMODE(path.stat().st_mode)
     except OSError:
         mode = None
-    for attempt in range(100):
-        tmp = directory / f".{path.name}.{os.getpid()}.{attempt}.tmp"
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    with _removing_on_signals():
+        tmp: Path | None = None
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-            break
-        except FileExistsError:
-            continue
-    else:  # pragma: no cover - a hundred stale temporary files
-        raise OSError(f"cannot create a temporary file beside {path}")
+            for attempt in range(100):
+                candidate = directory / f".{path.name}.{os.getpid()}.{attempt}.tmp"
+                try:
+                    fd = os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+                except FileExistsError:
+                    continue
+                tmp = candidate
+                break
+            else:  # pragma: no cover - a hundred stale temporary files
+                raise OSError(f"cannot create a temporary file beside {path}")
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            if mode is not None:
+                os.chmod(tmp, mode)
+            os.replace(tmp, path)
+            tmp = None
+        except BaseException:
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+            raise
+    _fsync_folder(directory)
+
+
+class _Killed(BaseException):
+    """A terminating signal arrived while a file was being written."""
+
+
+# the signals whose default action ends the program at once, without Python's cleanup
+_TERMINATING = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+
+
+@contextlib.contextmanager
+def _removing_on_signals() -> Iterator[None]:
+    """While the block runs, SIGTERM and SIGHUP (where left at their default, in the main
+    thread) raise instead of ending the program at once, so that the block can clean up;
+    once it has, the signal is delivered again and ends the program as it would have.
+    (Ctrl-C already raises KeyboardInterrupt.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    killed: list[int] = []
+    armed = [True]  # raise only inside the block, never while the handlers are restored
+
+    def handler(signum: int, _frame: Any) -> None:
+        killed.append(signum)
+        if armed:
+            armed.clear()
+            raise _Killed(signum)
+
+    previous = {sig: signal.signal(sig, handler) for sig in _TERMINATING
+                if signal.getsignal(sig) is signal.SIG_DFL}
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(text.encode("utf-8") if isinstance(text, str) else text)
-            f.flush()
-            os.fsync(f.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+        yield
+    finally:
+        armed.clear()
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+        if killed:  # restored to the default: the program ends as the signal meant
+            os.kill(os.getpid(), killed[0])
+
+
+def _fsync_folder(directory: Path) -> None:
+    """Flush a folder's entries (a rename in it) to the disk; a no-op where folders cannot
+    be opened (Windows)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:  # pragma: no cover - Windows
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover - file systems that cannot flush a folder
+        pass
+    finally:
+        os.close(fd)
 
 
 @contextlib.contextmanager

@@ -167,7 +167,7 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
 
     @app.get("/api/play/{token}", tags=["players"], responses=ERRORS)
     def play_state(token: Token) -> dict[str, Any]:
-        with db.transaction() as s:
+        with db.read() as s:
             g, p = host.player(s, token)
             return player_state(host, s, g, p)
 
@@ -190,20 +190,20 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
 
     @app.get("/api/play/{token}/phases/{seq}", tags=["players"], responses=ERRORS)
     def play_phase(token: Token, seq: Seq) -> dict[str, Any]:
-        with db.transaction() as s:
+        with db.read() as s:
             g, _p = host.player(s, token)
             return _phase(s, g, seq)
 
     @app.get("/api/play/{token}/map.svg", tags=["players"], responses=ERRORS,
              response_class=Response)
     def play_map(token: Token, request: Request, seq: int | None = None) -> Response:
-        with db.transaction() as s:
+        with db.read() as s:
             g, p = host.player(s, token)
             return _svg(s, g, seq, p.power, request)
 
     @app.get("/api/gm/{token}", tags=["gm"], responses=ERRORS)
     def gm_get(token: Token) -> dict[str, Any]:
-        with db.transaction() as s:
+        with db.read() as s:
             g = host.gm_game(s, token)
             state = gm_state(host, s, g)
         state["links"] = host.links(token)
@@ -247,13 +247,13 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
 
     @app.get("/api/gm/{token}/phases/{seq}", tags=["gm"], responses=ERRORS)
     def gm_phase(token: Token, seq: Seq) -> dict[str, Any]:
-        with db.transaction() as s:
+        with db.read() as s:
             return _phase(s, host.gm_game(s, token), seq)
 
     @app.get("/api/gm/{token}/map.svg", tags=["gm"], responses=ERRORS,
              response_class=Response)
     def gm_map(token: Token, request: Request, seq: int | None = None) -> Response:
-        with db.transaction() as s:
+        with db.read() as s:
             return _svg(s, host.gm_game(s, token), seq, None, request)
 
     def _phase(s, g, seq: int) -> dict[str, Any]:
@@ -335,7 +335,7 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
 
     @app.get("/gm/{token}", response_class=HTMLResponse, include_in_schema=False)
     def gm_page(request: Request, token: Token) -> HTMLResponse:
-        with db.transaction() as s:
+        with db.read() as s:
             g = host.gm_game(s, token)
             state = gm_state(host, s, g)
         links = {k: _url(request, f"/play/{t}") for k, t in host.links(token).items()}
@@ -399,7 +399,7 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
 
     @app.get("/play/{token}/phase/{seq}", response_class=HTMLResponse, include_in_schema=False)
     def play_phase_page(request: Request, token: Token, seq: Seq) -> HTMLResponse:
-        with db.transaction() as s:
+        with db.read() as s:
             g, p = host.player(s, token)
             report = phase_report(host, s, g, seq)
             state = player_state(host, s, g, p)
@@ -408,7 +408,7 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
 
     @app.get("/gm/{token}/phase/{seq}", response_class=HTMLResponse, include_in_schema=False)
     def gm_phase_page(request: Request, token: Token, seq: Seq) -> HTMLResponse:
-        with db.transaction() as s:
+        with db.read() as s:
             g = host.gm_game(s, token)
             report = phase_report(host, s, g, seq)
             state = gm_state(host, s, g)
@@ -416,7 +416,7 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
                     back=f"/gm/{token}", map_url=f"/api/gm/{token}/map.svg?seq={seq}")
 
     def _play(request: Request, token: str, result: dict[str, Any] | None) -> HTMLResponse:
-        with db.transaction() as s:
+        with db.read() as s:
             g, p = host.player(s, token)
             state = player_state(host, s, g, p)
         return page(request, "play.html", s=state, token=token, result=result)

@@ -1,12 +1,20 @@
 """The host's database: an engine for a URL (SQLite by default, PostgreSQL by URL), the
 schema brought up to date with the Alembic migrations shipped in this package, and one
-transaction per request.
+transaction per request: `transaction()` for a request that may write, `read()` for one that
+only reads (a page view).
 
-SQLite allows one writer at a time: the transactions of one server queue on a lock, and each
-starts with BEGIN IMMEDIATE (for other processes on the same file) so that a
-read followed by a write never fails half-way ("database is locked") and waits its turn
-instead. PostgreSQL transactions lock the game's row (SELECT ... FOR UPDATE) for the same
-effect per game.
+SQLite allows one writer at a time: the writing transactions of one server queue on a lock,
+and each starts with BEGIN IMMEDIATE (for other processes on the same file) so that a read
+followed by a write never fails half-way ("database is locked") and waits its turn instead.
+PostgreSQL transactions lock the game's row (SELECT ... FOR UPDATE) for the same effect per
+game. A read transaction takes no lock of either kind: on SQLite it is a plain (deferred)
+BEGIN, which in WAL mode reads a snapshot while a writer works; on PostgreSQL a READ ONLY,
+REPEATABLE READ transaction (one snapshot for the whole view). So page views never wait for
+a write, and never make writes or deadline processing wait.
+
+Durability: SQLite runs in WAL mode with synchronous=FULL, so a transaction whose commit
+returned (an acknowledged order) is on the disk and survives a power loss, not only a crash
+of the server (NORMAL, the WAL default, may lose the last commits on a power loss).
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+READ_ONLY = "polydip_read_only"  # execution option of the connections of read transactions
 
 
 def sqlite_url(data_dir: str | Path) -> str:
@@ -36,14 +45,16 @@ def make_engine(url: str) -> Engine:
             dbapi_conn.isolation_level = None  # SQLAlchemy's BEGIN below, not pysqlite's
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=NORMAL")  # WAL: safe from crashes of the app
+            cur.execute("PRAGMA synchronous=FULL")  # every commit on the disk (power loss)
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA busy_timeout=60000")
             cur.close()
 
         @event.listens_for(engine, "begin")
         def _begin(conn) -> None:
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            # a writer takes the write lock at once; a reader reads a snapshot, locking nothing
+            read = conn.get_execution_options().get(READ_ONLY)
+            conn.exec_driver_sql("BEGIN" if read else "BEGIN IMMEDIATE")
         return engine
     return create_engine(url, pool_size=20, max_overflow=40, pool_pre_ping=True)
 
@@ -60,14 +71,29 @@ def migrate(engine: Engine) -> None:
         command.upgrade(cfg, "head")
 
 
+class ReadOnlyError(RuntimeError):
+    """A change was made in a read transaction (a bug of the caller: use transaction())."""
+
+
 class Database:
-    """An engine and its sessions; `with db.transaction() as s:` commits or rolls back."""
+    """An engine and its sessions; `with db.transaction() as s:` commits or rolls back,
+    `with db.read() as s:` reads without any lock and changes nothing."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.locks_rows = self.engine.dialect.name != "sqlite"
+        options: dict[str, object] = {READ_ONLY: True}
+        if self.locks_rows:  # PostgreSQL: one snapshot, and writes refused by the server
+            options.update(isolation_level="REPEATABLE READ", postgresql_readonly=True)
+        self.readers = sessionmaker(self.engine.execution_options(**options),
+                                    expire_on_commit=False, autoflush=False)
+
+        @event.listens_for(self.readers, "before_flush")
+        def _refuse(session, _context, _instances) -> None:
+            if session.new or session.dirty or session.deleted:
+                raise ReadOnlyError("a read transaction cannot change the database")
         # SQLite has one writer at a time: the server's threads queue here, in turn, rather
         # than in SQLite's busy handler, which polls with growing sleeps (long waits)
         self._one_writer = threading.Lock() if not self.locks_rows else None
@@ -76,6 +102,18 @@ class Database:
     def transaction(self) -> Iterator[Session]:
         with self._one_writer or contextlib.nullcontext(), self.sessions() as s, s.begin():
             yield s
+
+    @contextlib.contextmanager
+    def read(self) -> Iterator[Session]:
+        """A read-only transaction for a request that only reads: no writer lock, no row
+        lock; it sees one consistent state of the database and ends with a rollback."""
+        with self.readers() as s:
+            s.begin()
+            try:
+                yield s
+                s.flush()  # a change made by mistake is refused, not silently dropped
+            finally:
+                s.rollback()
 
     def dispose(self) -> None:
         self.engine.dispose()

@@ -1,7 +1,9 @@
 """The host's tables (SQLAlchemy 2): games, their powers, phases, orders, draw votes.
 
-A phase row keeps the whole polydip game file (game/files.py) as it stood when the phase
-began, so any phase can be shown, drawn, downloaded or stepped back to. Orders are rows of
+A phase row keeps its own phase: the position it began with and what the phase before it
+did (host/records.py); the game as any phase began is its rows 0..seq put together, so any
+phase can be shown, drawn, downloaded or stepped back to, and a row's size does not grow
+with the game. Orders are rows of
 their own, one per power per phase, so players ordering at the same moment touch different
 rows. Tokens are never stored: a power's and the GM's link carry a random token, and the
 table keeps its SHA-256.
@@ -75,7 +77,7 @@ class PhaseRow(Base):
     seq: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(20))
     uid: Mapped[str] = mapped_column(String(32), unique=True)  # names this version (caches)
-    game_json: Mapped[str] = mapped_column(Text)  # the game file as the phase began
+    record: Mapped[str] = mapped_column(Text)  # JSON: this phase's record (host/records.py)
     # each power's [missed, civil_disorder] before this phase was reached (undo restores them)
     powers_before: Mapped[list[Any]] = mapped_column(JSON, default=list)
     created: Mapped[datetime] = mapped_column(DateTime)

@@ -27,6 +27,7 @@ from polydip.game.files import game_from_json, game_to_json
 from polydip.game.game import Game
 from polydip.host.db import Database
 from polydip.host.models import DrawVoteRow, GameRow, OrderRow, PhaseRow, PowerRow
+from polydip.host.records import game_file_of, phase_record
 from polydip.host.tokens import new_token, power_token, token_hash
 from polydip.orders.message import LineProblem, apply_message, order_examples, read_message
 from polydip.report import missed_orders, pending_lines
@@ -193,7 +194,7 @@ class Host:
             if game is not None:
                 self._cache.move_to_end(uid)
                 return game
-        game = self._load(g, self.phase_row(s, g, seq))  # the game file only when not cached
+        game = self._load(s, g, seq)  # the phase rows only when not cached
         with self._cache_lock:
             self._cache[uid] = game
             while len(self._cache) > 256:
@@ -202,10 +203,16 @@ class Host:
 
     def fresh_game(self, s: Session, g: GameRow) -> Game:
         """The current phase's game as a new object, to change."""
-        return self._load(g, self.phase_row(s, g))
+        return self._load(s, g, g.seq)
 
-    def _load(self, g: GameRow, row: PhaseRow) -> Game:
-        data = json.loads(row.game_json)
+    def _load(self, s: Session, g: GameRow, seq: int) -> Game:
+        """The game as phase `seq` began, put back together from phase rows 0 to `seq`."""
+        records = [json.loads(r) for r in s.scalars(
+            select(PhaseRow.record).where(PhaseRow.game_id == g.id, PhaseRow.seq <= seq)
+            .order_by(PhaseRow.seq))]
+        if len(records) != seq + 1:
+            raise NotFound(f"no phase {seq} in this game (0 to {g.seq})")
+        data = game_file_of(records, f"game {g.id}")
         if g.variant_text is not None:  # the uploaded file, written again if it went missing
             data["variant"]["path"] = str(self._variant_file(g.variant_text,
                                                              data["variant"].get("path", "")))
@@ -313,7 +320,7 @@ class Host:
         fresh = self.fresh_game(s, g)
         fresh.declare_draw(survivors)
         row = self.phase_row(s, g)
-        row.game_json = json.dumps(game_to_json(fresh))
+        row.record = json.dumps(phase_record(fresh, g.seq))
         row.uid = uuid.uuid4().hex
         g.status, g.deadline = fresh.status, None
         return True
@@ -353,7 +360,7 @@ class Host:
                 raise HostError(str(exc)) from exc
             perms = game.options["passage_permissions"]
             row = self.phase_row(s, g)
-            row.game_json = json.dumps(game_to_json(game))
+            row.record = json.dumps(phase_record(game, g.seq))
             row.uid = uuid.uuid4().hex
             g.options = {**g.options, "passage_permissions": perms}
             return perms.get(passage, {})
@@ -362,7 +369,7 @@ class Host:
 
     def links(self, gm_token: str) -> dict[str, str]:
         """Each power's current token (derived from the GM's)."""
-        with self.db.transaction() as s:
+        with self.db.read() as s:
             g = self.gm_game(s, gm_token)
             return {p.name: power_token(gm_token, g.id, p.power, p.generation)
                     for p in self.powers(s, g)}
@@ -461,7 +468,7 @@ class Host:
 
     def game_file(self, gm_token: str) -> dict[str, Any]:
         """The polydip game file of the game now, pending orders included."""
-        with self.db.transaction() as s:
+        with self.db.read() as s:
             g = self.gm_game(s, gm_token)
             game = self._with_orders(s, g)
             return game_to_json(game)
@@ -469,7 +476,7 @@ class Host:
     def diplomacy_json(self, gm_token: str) -> dict[str, Any]:
         from polydip.game.dipjson import game_to_diplomacy
 
-        with self.db.transaction() as s:
+        with self.db.read() as s:
             g = self.gm_game(s, gm_token)
             return game_to_diplomacy(self._with_orders(s, g))
 
@@ -550,7 +557,7 @@ class Host:
 
     def _phase_row(self, game_id: int, seq: int, game: Game, before: list[Any]) -> PhaseRow:
         return PhaseRow(game_id=game_id, seq=seq, name=game.phase, uid=uuid.uuid4().hex,
-                        game_json=json.dumps(game_to_json(game)), powers_before=before,
+                        record=json.dumps(phase_record(game, seq)), powers_before=before,
                         created=now_utc())
 
     @staticmethod

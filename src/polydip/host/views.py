@@ -3,6 +3,9 @@
 A power sees the public state of the game (phase, deadline, centers and units of every
 power, the processed phases with their reports and maps) and its own pending orders, ready
 flag and draw vote — never another power's. The GM sees everything, pending orders included.
+
+Every function here only reads: the app calls them inside a read-only transaction
+(`db.read()`), so a page view never holds nor waits for the database's write lock.
 """
 
 from __future__ import annotations
