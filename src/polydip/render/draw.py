@@ -156,9 +156,9 @@ def attrs(values: dict[str, Value]) -> str:
             continue
         t = type(v)
         if t is str:
-            if plain(v) is None:  # type: ignore[arg-type]
-                v = v.translate(_ESCAPES)  # type: ignore[union-attr]
-        elif t is float:
+            if plain(v) is None:
+                v = v.translate(_ESCAPES)
+        elif t is float:  # fmt, written out: this loop is the hot path of a picture
             v = f"{v:.1f}"
             if v[-1] == "0":
                 v = v[:-2]
