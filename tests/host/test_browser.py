@@ -243,3 +243,40 @@ def test_a_war_in_the_americas_year_in_the_browser(page, server):
     powers = page.inner_text("table.powers")
     assert any(line.startswith("Peru\t") and line.split("\t")[2] == "4"
                for line in powers.splitlines())
+
+
+def test_hostile_names_run_no_script_in_the_browser(page, server):
+    """Issue 26, finding 2: a power named `Fr"/><script>...` in an uploaded variant ran its
+    script when a player opened the map at full size (in the host's origin, the secret link
+    in the address), and 'Austria & Hungary' left the map blank. Now the map opened on its
+    own and the player's page run no script, the map is drawn, the names read as written;
+    the error page's Back link (host.js, no javascript: URL) goes back."""
+    import json
+    from importlib import resources
+
+    text = (resources.files("polydip.variants") / "data" / "standard.toml").read_text()
+    attack = 'Fr"/><script>alert(1)</script><g a="'
+    for old, new in (("Austria", "Austria & Hungary"), ("France", attack)):
+        text = text.replace(f'name = "{old}"', f"name = {json.dumps(new)}", 1)
+    req = urllib.request.Request(
+        server + "/api/games", method="POST", headers={"content-type": "application/json"},
+        data=json.dumps({"variant": "mine.toml", "variant_text": text}).encode())
+    with urllib.request.urlopen(req, timeout=30) as r:
+        players = json.loads(r.read())["players"]
+    link = players[attack]
+    token = link.rsplit("/", 1)[1]
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    type_orders(page, link, "A PAR - BUR")
+    map_drawn(page)
+    page.goto(f"{server}/api/play/{token}/map.svg")  # "open full size"
+    assert page.evaluate("document.documentElement.localName") == "svg"
+    assert page.evaluate("document.getElementsByTagName('script').length") == 0
+    legend = page.evaluate("Array.from(document.querySelectorAll('.legend text'))"
+                           ".map(t => t.textContent)")
+    assert "Austria & Hungary" in legend and attack in legend
+    page.goto(link)
+    page.goto(server + "/play/" + "x" * 43)
+    page.click("a[data-back]")
+    page.wait_for_url(link)
+    assert dialogs == []

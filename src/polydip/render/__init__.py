@@ -13,6 +13,7 @@ from pathlib import Path
 
 from polydip.errors import PolydipError
 from polydip.game.files import write_atomic
+from polydip.render.draw import element
 from polydip.render.svg import WIDTH, render_svg
 from polydip.render.view import PhaseView, phase_view
 
@@ -75,4 +76,4 @@ def check_output(path: str | Path) -> None:
     if not os.access(folder, os.W_OK):
         raise PolydipError(f"{path}: cannot write in {folder}")
     if fmt == "png":
-        svg_to_png("<svg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/>", 1)
+        svg_to_png(element("svg", xmlns="http://www.w3.org/2000/svg", width=1, height=1), 1)

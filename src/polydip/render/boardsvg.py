@@ -28,11 +28,12 @@ from polydip.render.draw import (
     SEA,
     SEA_INK,
     SEA_LINE,
+    Coords,
     Point,
     Svg,
     border_class,
+    css_class,
     edge_style,
-    fmt,
 )
 
 # border styles: (colour, width, dash)
@@ -60,11 +61,11 @@ class BoardGeo:
     land: list[bool]  # per province: drawn on land
     blocked: list[bool]  # per province: impassable (no unit may enter)
     slots: list[list[Point]]  # per province: where more units stand (an open space)
-    province_d: list[str]  # per province: its outline as an SVG path
-    water_d: list[str]  # per province: its water faces (lakes, an island's halo) if land
-    islet_d: list[str]  # per province: its land faces (islets) if a sea
-    neutral: tuple[str, str]  # the neutral land and water paths
-    borders: list[tuple[str, str, float, str, str]]  # (class, colour, width, dash, path)
+    province_d: list[Coords]  # per province: its outline as an SVG path
+    water_d: list[Coords]  # per province: its water faces (lakes, an island's halo) if land
+    islet_d: list[Coords]  # per province: its land faces (islets) if a sea
+    neutral: tuple[Coords, Coords]  # the neutral land and water paths
+    borders: list[tuple[str, str, float, str, Coords]]  # (class, colour, width, dash, path)
     links: list[tuple[str, str, str, Point, Point]]  # connectors: (a, b, kind, p, q)
     insets: list[tuple[Point, Point]]  # frames around moved geography
     boxes: list[list[Point]]  # outlines of off-map spaces
@@ -86,7 +87,7 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
     # each point written once ("x y", 0.1 px), shared by both faces and the border
     arcs_s = [[f"{x:.1f} {y:.1f}" for x, y in arc] for arc in arcs_d]
 
-    def rings_d(rings) -> str:
+    def rings_d(rings) -> Coords:
         out = []
         for ring in rings:
             parts: list[str] = []
@@ -94,7 +95,7 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
                 a = arcs_s[ref] if ref >= 0 else arcs_s[~ref][::-1]
                 parts.extend(a[1:] if parts else a)
             out.append("M" + " ".join(parts) + "Z")
-        return "".join(out)
+        return Coords("".join(out))
 
     names = m.prov_abbr
     land = [province_on_land(v, a, board) for a in names]
@@ -102,8 +103,8 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
     province_d, water_d, islet_d = [], [], []
     for i, a in enumerate(names):
         province_d.append(rings_d(board.rings(a)))
-        water_d.append(rings_d(board.rings(a, "water")) if land[i] else "")
-        islet_d.append("" if land[i] else rings_d(board.rings(a, "land")))
+        water_d.append(rings_d(board.rings(a, "water")) if land[i] else Coords())
+        islet_d.append(Coords() if land[i] else rings_d(board.rings(a, "land")))
     neutral = (rings_d(board.rings("neutral", "land")), rings_d(board.rings("neutral", "water")))
     # border styles
     kinds: dict[tuple[str, str], set[str]] = {}
@@ -131,7 +132,8 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
             color, w, dash = edge_style(v, style[5:])
         else:
             color, w, dash = STYLES[style]
-        borders.append((style.replace("edge:", ""), color, w * k, dash, "".join(groups[style])))
+        borders.append((css_class(style.replace("edge:", "")), color, w * k, dash,
+                        Coords("".join(groups[style]))))
     links = []
     # a canal (or bridge, strait...) between provinces that touch: a mark across the middle
     # of their border; rivers are drawn as the border itself
@@ -232,47 +234,45 @@ def draw_provinces(svg: Svg, m: Map, geo: BoardGeo, fills: list[str], owners: li
                    full: bool = True) -> None:
     """The provinces' faces and borders (and the seam's marks); `full`: whether the labels
     drawn later are full names (the seam's names keep clear of them)."""
-    svg.add('<g class="provinces" stroke="none">')
+    svg.start("g", class_="provinces", stroke="none")
     land_d, water_d = geo.neutral
     if water_d:
-        svg.add(f'<path class="neutral water" d="{water_d}" fill="{SEA}"/>')
+        svg.el("path", class_="neutral water", d=water_d, fill=SEA)
     if land_d:
-        svg.add(f'<path class="neutral land" d="{land_d}" fill="{NEUTRAL_LAND}"/>')
+        svg.el("path", class_="neutral land", d=land_d, fill=NEUTRAL_LAND)
     for i in range(m.n_prov):
-        svg.add(f'<path class="province" data-province="{m.prov_abbr[i]}" '
-                f'data-owner="{owners[i]}" d="{geo.province_d[i]}" fill="{fills[i]}" '
-                'fill-rule="evenodd"/>')
+        svg.el("path", class_="province", data_province=m.prov_abbr[i], data_owner=owners[i],
+               d=geo.province_d[i], fill=fills[i], fill_rule="evenodd")
     for i in range(m.n_prov):
         if geo.water_d[i]:
-            svg.add(f'<path class="water" d="{geo.water_d[i]}" fill="{SEA}" '
-                    'fill-opacity="0.78" fill-rule="evenodd"/>')
+            svg.el("path", class_="water", d=geo.water_d[i], fill=SEA, fill_opacity="0.78",
+                   fill_rule="evenodd")
         if geo.islet_d[i]:
-            svg.add(f'<path class="islet" d="{geo.islet_d[i]}" fill="{NEUTRAL_LAND}" '
-                    'fill-rule="evenodd"/>')
-    svg.add("</g>")
-    svg.add('<g class="borders" fill="none" stroke-linejoin="round" stroke-linecap="round">')
+            svg.el("path", class_="islet", d=geo.islet_d[i], fill=NEUTRAL_LAND,
+                   fill_rule="evenodd")
+    svg.end("g")
+    svg.start("g", class_="borders", fill="none", stroke_linejoin="round",
+              stroke_linecap="round")
     for cls, color, w, dash, d in geo.borders:
-        da = f' stroke-dasharray="{dash}"' if dash else ""
-        svg.add(f'<path class="border {cls}" d="{d}" stroke="{color}" '
-                f'stroke-width="{fmt(w)}"{da}/>')
+        svg.el("path", class_="border " + cls, d=d, stroke=color, stroke_width=w,
+               stroke_dasharray=dash or None)
     for (x0, y0), (x1, y1) in geo.insets:
-        svg.add(f'<rect class="inset" x="{fmt(x0)}" y="{fmt(y0)}" width="{fmt(x1 - x0)}" '
-                f'height="{fmt(y1 - y0)}" fill="none" stroke="#51606e" stroke-width="1.2" '
-                'stroke-dasharray="6 4"/>')
+        svg.el("rect", class_="inset", x=x0, y=y0, width=x1 - x0, height=y1 - y0, fill="none",
+               stroke="#51606e", stroke_width=1.2, stroke_dasharray="6 4")
     for box in geo.boxes:
-        d = "M" + " ".join(f"{fmt(x)} {fmt(y)}" for x, y in box) + "Z"
-        svg.add(f'<path class="box" d="{d}" fill="none" stroke="#51606e" stroke-width="1.6" '
-                'stroke-dasharray="7 4"/>')
+        d = Coords.of("M", *itertools.chain.from_iterable(box), "Z")
+        svg.el("path", class_="box", d=d, fill="none", stroke="#51606e", stroke_width=1.6,
+               stroke_dasharray="7 4")
     for a, b, kind, p, q in geo.links:
         color, w, dash = edge_style(m.variant, kind) if kind else \
             ("#3d4f5f", 2.4, "2 3")
-        svg.add(f'<g class="border link" data-link="{a}-{b}">')
+        svg.start("g", class_="border link", data_link=f"{a}-{b}")
         svg.line(p, q, "#ffffff", w + 2.5)
         svg.line(p, q, color, w, dash)
         for x, y in (p, q):
-            svg.add(f'<circle cx="{fmt(x)}" cy="{fmt(y)}" r="2.6" fill="{color}"/>')
-        svg.add("</g>")
-    svg.add("</g>")
+            svg.el("circle", cx=x, cy=y, r=2.6, fill=color)
+        svg.end("g")
+    svg.end("g")
     draw_seam(svg, m, geo, full)
 
 
@@ -294,7 +294,7 @@ def draw_seam(svg: Svg, m: Map, geo: BoardGeo, full: bool = True) -> None:
     r = geo.unit_r * 1.3
     keep_clear = [label_extent(m, geo, i, full) for i in range(m.n_prov)]
     keep_clear += [(x - r, y - r, x + r, y + r) for x, y in geo.loc]
-    svg.add('<g class="seam">')
+    svg.start("g", class_="seam")
     for x in (0.0, width):
         svg.line((x, geo.top), (x, geo.top + geo.height), SEA_INK, 1.6, "5 4")
     for p, side, y0, y1 in geo.seam:
@@ -315,17 +315,16 @@ def draw_seam(svg: Svg, m: Map, geo: BoardGeo, full: bool = True) -> None:
                 cover_abbr, y_abbr = _seam_name_y(x, d, y0, y1, len(abbr), keep_clear)
                 if cover_abbr < cover:
                     name, y = abbr, y_abbr
-        svg.add(f'<g class="seam-mark" data-province="{abbr}" data-side="{side}">')
+        svg.start("g", class_="seam-mark", data_province=abbr, data_side=side)
         tip, back = x + d * 1.5, x + d * 10.5
-        svg.add(f'<path d="M{fmt(tip)} {fmt(y)}L{fmt(back)} {fmt(y - 6)}'
-                f'L{fmt(back)} {fmt(y + 6)}Z" fill="{ink}" stroke="#ffffff" '
-                'stroke-width="1.2" stroke-linejoin="round"/>')
+        svg.el("path", d=Coords.of("M", tip, y, "L", back, y - 6, "L", back, y + 6, "Z"),
+               fill=ink, stroke="#ffffff", stroke_width=1.2, stroke_linejoin="round")
         if named:
             svg.text(x + d * 13.5, y + 3.5, name, SEAM_NAME_SIZE, ink, "bold",
                      anchor="start" if d > 0 else "end", style="italic" if sea else "",
                      halo=SEA if sea else "#ffffff", halo_width=3)
-        svg.add("</g>")
-    svg.add("</g>")
+        svg.end("g")
+    svg.end("g")
 
 
 def _seam_name_y(x: float, d: float, y0: float, y1: float, n_chars: int,
@@ -386,7 +385,7 @@ def draw_labels(svg: Svg, m: Map, geo: BoardGeo, full: bool, centers: list[tuple
     """Province names at their label anchors, each supply center's marker beside it.
     `centers[i]`: (fill, home ring colour or "") for a supply center, else ("", "")."""
     size = LABEL_FULL_SIZE if full else LABEL_SHORT_SIZE
-    svg.add('<g class="labels">')
+    svg.start("g", class_="labels")
     for i in range(m.n_prov):
         x, y = geo.label[i]
         short = not full or geo.board.anchors[m.prov_abbr[i]].get("short_label", False)
@@ -406,12 +405,10 @@ def draw_labels(svg: Svg, m: Map, geo: BoardGeo, full: bool, centers: list[tuple
             wmax = max(len(s) for s in lines) * size * 0.62
             cx, cy = x - wmax / 2 - 9, y0 - size * 0.35
             abbr = m.prov_abbr[i]
-            home = f' data-home="{ring}"' if ring else ""
-            svg.add(f'<g class="center" data-center="{abbr}"{home}>')
+            svg.start("g", class_="center", data_center=abbr, data_home=ring or None)
             if ring:
-                svg.add(f'<circle cx="{fmt(cx)}" cy="{fmt(cy)}" r="8.2" fill="{ring}" '
-                        f'stroke="{INK}" stroke-width="1.2"/>')
-            svg.add(f'<circle cx="{fmt(cx)}" cy="{fmt(cy)}" r="5.6" fill="{fill}" '
-                    f'stroke="{INK}" stroke-width="1.6"/>'
-                    f'<circle cx="{fmt(cx)}" cy="{fmt(cy)}" r="1.9" fill="{INK}"/></g>')
-    svg.add("</g>")
+                svg.el("circle", cx=cx, cy=cy, r=8.2, fill=ring, stroke=INK, stroke_width=1.2)
+            svg.el("circle", cx=cx, cy=cy, r=5.6, fill=fill, stroke=INK, stroke_width=1.6)
+            svg.el("circle", cx=cx, cy=cy, r=1.9, fill=INK)
+            svg.end("g")
+    svg.end("g")

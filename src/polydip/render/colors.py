@@ -14,6 +14,7 @@ docs/boards.md says the same for variant authors.
 from __future__ import annotations
 
 import math
+import re
 
 SEA = "#bcd6e8"
 FILL_MIX = 0.42  # an owned land province: the power's colour this far towards white
@@ -102,8 +103,15 @@ def clashes(colors: list[str]) -> list[str]:
     return out
 
 
+# what a variant may name a colour with: #rgb, #rrggbb or a word (an SVG colour name)
+COLOR = re.compile(r"#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-zA-Z]{1,30}")
+NO_COLOR = "#888888"
+
+
 def power_colors(colors: list[str]) -> list[str]:
-    """The colours to draw the powers with (see the module docstring)."""
+    """The colours to draw the powers with (see the module docstring); a colour that is
+    neither #rgb, #rrggbb nor a colour's name counts as grey."""
+    colors = [c if COLOR.fullmatch(c) else NO_COLOR for c in colors]
     if not clashes(colors):
         return list(colors)
     if len(colors) <= len(PALETTE):

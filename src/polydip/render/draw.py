@@ -1,8 +1,17 @@
-"""SVG primitives and the colours both map styles (board and schematic) share."""
+"""SVG primitives and the colours both map styles (board and schematic) share.
+
+Every piece of markup of a picture is written here, by `element`, `start` and `Svg`: they
+take attribute values as Python values and write each through `esc`, the one escaping point
+(text between tags too). A name from a variant, a game or an order (a power called
+`Austria & Hungary`, or `"/><script>`) therefore reaches the SVG as text, never as markup.
+The renderer builds no tag or attribute with an f-string of its own. Numbers are written
+by `fmt`; geometry (`points`, `d`) as `Coords`, which only `pts` and `Coords.of` make, from
+numbers. A class name built from a variant's word (an edge kind) goes through `css_class`.
+"""
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
+import re
 
 from polydip.render.colors import SEA, mix, rgb
 
@@ -66,33 +75,148 @@ def fmt(v: float) -> str:
     return f"{v:.1f}".rstrip("0").rstrip(".")
 
 
-def pts(points: list[Point]) -> str:
-    return " ".join(f"{fmt(x)},{fmt(y)}" for x, y in points)
+class Coords(str):
+    """Numbers for a geometry attribute (`points`, `d`), written without escaping: made
+    only from numbers (`pts`, `Coords.of`) and the path letters, so no text can hide in
+    one."""
+
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, *parts: float | str) -> Coords:
+        """A path from numbers and single path command letters: Coords.of("M", x, y, "L",
+        ...)."""
+        out = []
+        for v in parts:
+            if isinstance(v, str):
+                if v not in _PATH_COMMANDS:
+                    raise ValueError(f"not a path command: {v!r}")
+                out.append(v)
+            else:
+                out.append(fmt(v))
+        return cls(" ".join(out))
+
+
+_PATH_COMMANDS = frozenset("MmLlHhVvCcSsQqTtAaZz")
+
+
+def pts(points: list[Point]) -> Coords:
+    return Coords(" ".join(f"{fmt(x)},{fmt(y)}" for x, y in points))
+
+
+# ---- the one escaping point ------------------------------------------------------------------
+
+# characters XML 1.0 cannot hold even as a reference: the C0 controls but tab, newline and
+# carriage return, the surrogates, U+FFFE and U+FFFF; a name holding one is drawn with U+FFFD
+# in its place rather than making the whole picture unreadable
+_ESCAPES: dict[int, str] = {c: "\ufffd" for c in range(0x20)}
+_ESCAPES.update({c: "\ufffd" for c in range(0xD800, 0xE000)})
+_ESCAPES.update({0xFFFE: "\ufffd", 0xFFFF: "\ufffd"})
+# tab, newline and carriage return as references: an attribute value keeps them
+_ESCAPES.update({0x09: "&#9;", 0x0A: "&#10;", 0x0D: "&#13;"})
+_ESCAPES.update({ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;", ord('"'): "&quot;",
+                 ord("'"): "&#39;"})
+_PLAIN = re.compile("[^&<>\"'\x00-\x1f\ud800-\udfff\ufffe\uffff]*")
+
+
+def esc(s: str) -> str:
+    """`s` as XML character data, fit for text between tags and for a quoted attribute
+    value alike: & < > " ' as references, characters XML cannot hold replaced."""
+    if _PLAIN.fullmatch(s):
+        return s
+    return s.translate(_ESCAPES)
+
+
+_CLASS_BAD = re.compile(r"[^a-z0-9_-]+")
+
+
+def css_class(word: str) -> str:
+    """A variant's word (an edge kind) as one CSS class name: lower case, each run of other
+    characters than a-z, 0-9, _ and - as one -."""
+    return _CLASS_BAD.sub("-", word.lower()).strip("-") or "x"
+
+
+_NAMES: dict[str, str] = {}
+Value = str | float | int | None
+
+
+def _attr_name(key: str) -> str:
+    name = _NAMES[key] = key.rstrip("_").replace("_", "-")
+    return name
+
+
+def attrs(values: dict[str, Value]) -> str:
+    """` name="value"` for each attribute: a keyword's underscores become hyphens
+    (`stroke_width`, `data_province`; `class_` is `class`); None leaves the attribute out;
+    text is escaped, numbers written by `fmt`, Coords as they are."""
+    out = ""
+    plain = _PLAIN.fullmatch
+    for key, v in values.items():
+        if v is None:
+            continue
+        t = type(v)
+        if t is str:
+            if plain(v) is None:
+                v = v.translate(_ESCAPES)
+        elif t is float:  # fmt, written out: this loop is the hot path of a picture
+            v = f"{v:.1f}"
+            if v[-1] == "0":
+                v = v[:-2]
+        elif t is int or t is Coords:
+            pass
+        else:
+            raise TypeError(f"attribute {key}: {t.__name__} is not text, a number or Coords")
+        out += f' {_NAMES.get(key) or _attr_name(key)}="{v}"'
+    return out
+
+
+def element(tag: str, text: str | None = None, /, **values: Value) -> str:
+    """One element: `<tag .../>`, or `<tag ...>text</tag>` with the text escaped."""
+    if text is None:
+        return f"<{tag}{attrs(values)}/>"
+    return f"<{tag}{attrs(values)}>{esc(text)}</{tag}>"
+
+
+def start(tag: str, /, **values: Value) -> str:
+    """The start tag of an element with children (Svg.end closes it)."""
+    return f"<{tag}{attrs(values)}>"
 
 
 class Svg:
+    """The parts of a picture, each written by element or start."""
+
     def __init__(self) -> None:
         self.parts: list[str] = []
 
-    def add(self, s: str) -> None:
-        self.parts.append(s)
+    def add(self, *parts: str) -> None:
+        """Parts written by element or start."""
+        self.parts.extend(parts)
+
+    def el(self, tag: str, text: str | None = None, /, **values: Value) -> None:
+        self.parts.append(element(tag, text, **values))
+
+    def start(self, tag: str, /, **values: Value) -> None:
+        self.parts.append(start(tag, **values))
+
+    def end(self, tag: str) -> None:
+        self.parts.append(f"</{tag}>")
 
     def line(self, p: Point, q: Point, stroke: str, width: float, dash: str = "",
-             extra: str = "") -> None:
-        d = f' stroke-dasharray="{dash}"' if dash else ""
-        self.add(f'<line x1="{fmt(p[0])}" y1="{fmt(p[1])}" x2="{fmt(q[0])}" '
-                 f'y2="{fmt(q[1])}" stroke="{stroke}" stroke-width="{fmt(width)}"{d}'
-                 f' stroke-linecap="round"{extra}/>')
+             cls: str | None = None) -> None:
+        self.el("line", x1=p[0], y1=p[1], x2=q[0], y2=q[1], stroke=stroke, stroke_width=width,
+                stroke_dasharray=dash or None, stroke_linecap="round", class_=cls)
 
     def text(self, x: float, y: float, s: str, size: float, fill: str = INK,
              weight: str = "normal", anchor: str = "middle", style: str = "",
              halo: str = "", halo_width: float = 3.5) -> None:
-        extra = f' font-style="{style}"' if style else ""
+        # the most frequent element (two per label), written here directly rather than by
+        # element, but by the same rule: every value through esc or fmt
+        s, xy = esc(s), f'x="{fmt(x)}" y="{fmt(y)}" font-size="{fmt(size)}"'
+        head = f'{xy} font-weight="{esc(weight)}" text-anchor="{esc(anchor)}"'
+        tail = f' font-style="{esc(style)}">' if style else ">"
         if halo:  # a stroked copy underneath (paint-order is not supported everywhere)
-            self.add(f'<text x="{fmt(x)}" y="{fmt(y)}" font-size="{fmt(size)}" '
-                     f'font-weight="{weight}" text-anchor="{anchor}" fill="{halo}" '
-                     f'stroke="{halo}" stroke-width="{fmt(halo_width)}" '
-                     f'stroke-linejoin="round"{extra}>{escape(s)}</text>')
-        self.add(f'<text x="{fmt(x)}" y="{fmt(y)}" font-size="{fmt(size)}" '
-                 f'font-weight="{weight}" text-anchor="{anchor}" fill="{fill}"{extra}>'
-                 f"{escape(s)}</text>")
+            halo = esc(halo)
+            self.parts.append(f'<text {head} fill="{halo}" stroke="{halo}" '
+                              f'stroke-width="{fmt(halo_width)}" stroke-linejoin="round"'
+                              f'{tail}{s}</text>')
+        self.parts.append(f'<text {head} fill="{esc(fill)}"{tail}{s}</text>')

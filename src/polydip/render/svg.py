@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from xml.sax.saxutils import escape, quoteattr
 
 from polydip.game.calendar import season_name
 from polydip.geography.map import Map
@@ -36,8 +35,11 @@ from polydip.render.draw import (
     PAPER,
     SEA,
     SEA_LINE,
+    Coords,
     border_class,
+    css_class,
     edge_style,
+    element,
 )
 from polydip.render.draw import Svg as _Svg
 from polydip.render.draw import fmt as _fmt
@@ -146,12 +148,11 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
     legend_top = TITLE_H + geo.height
     height = legend_top + _legend_height(m)
     svg = _Svg()
-    svg.add(f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" '
-            f'height="{_fmt(height)}" viewBox="0 0 {WIDTH} {_fmt(height)}" '
-            f'font-family="{FONT}">')
+    svg.start("svg", xmlns="http://www.w3.org/2000/svg", width=WIDTH, height=height,
+              viewBox=f"0 0 {WIDTH} {_fmt(height)}", font_family=FONT)
     phase_name = season_name(v.calendar, pos.phase)
-    svg.add(f"<title>{escape(v.title)} — {escape(phase_name)} ({pos.phase.name})</title>")
-    svg.add(f'<rect width="{WIDTH}" height="{_fmt(height)}" fill="{PAPER}"/>')
+    svg.el("title", f"{v.title} — {phase_name} ({pos.phase.name})")
+    svg.el("rect", width=WIDTH, height=height, fill=PAPER)
     if isinstance(geo, BoardGeo):
         fills, owners = _fills(m, pos, colors, geo.land, geo.blocked)
         draw_provinces(svg, m, geo, fills, owners, full)
@@ -166,7 +167,7 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
         _centers_and_labels(svg, m, geo, pos, colors)
     _title(svg, v, pos, title, map_w)
     _legend(svg, m, pos, colors, legend_top, geo.unit_r)
-    svg.add("</svg>")
+    svg.end("svg")
     return "\n".join(svg.parts) + "\n"
 
 
@@ -207,7 +208,7 @@ def _center_marks(m: Map, pos, colors: list[str]) -> list[tuple[str, str]]:
 def _provinces(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str]) -> None:
     v = m.variant
     is_sea = [not _is_land(m, i) for i in range(m.n_prov)]
-    svg.add('<g class="provinces" stroke="none">')
+    svg.start("g", class_="provinces", stroke="none")
     for i, cell in enumerate(geo.cells):
         if not cell.points:
             continue
@@ -218,9 +219,9 @@ def _provinces(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str]) -> None:
         else:
             fill = LAND
         owner = m.powers[pos.owners[i]] if pos.owners[i] >= 0 else ""
-        svg.add(f'<polygon class="province" data-province="{m.prov_abbr[i]}" '
-                f'data-owner="{owner}" points="{_pts(cell.points)}" fill="{fill}"/>')
-    svg.add("</g>")
+        svg.el("polygon", class_="province", data_province=m.prov_abbr[i], data_owner=owner,
+               points=_pts(cell.points), fill=fill)
+    svg.end("g")
     # borders: styled by the edges the map has between the two provinces
     kinds: dict[tuple[int, int], set[str]] = {}
     for e in v.edges:
@@ -228,7 +229,7 @@ def _provinces(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str]) -> None:
         b = m.loc_prov[m.loc_index[e.b]]
         kinds.setdefault((min(a, b), max(a, b)), set()).add(e.kind)
     borders = shared_borders(geo.cells)
-    svg.add('<g class="borders" fill="none">')
+    svg.start("g", class_="borders", fill="none")
     for (i, j), segs in borders.items():
         ks = kinds.get((i, j), set())
         special = sorted(k for k in ks if k not in ("land", "sea"))
@@ -244,12 +245,12 @@ def _provinces(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str]) -> None:
         else:
             color, width, dash, kind = BLOCKED_LINE, 3.2, "", "impassable"
         for p, q in segs:
-            svg.line(p, q, color, width, dash, f' class="border {kind}"')
+            svg.line(p, q, color, width, dash, "border " + css_class(kind))
     for i, edges in enumerate(outer_edges(geo.cells)):
         if is_sea[i]:
             continue
         for p, q in edges:
-            svg.line(p, q, COAST_LINE, 2.0, "", ' class="border coast"')
+            svg.line(p, q, COAST_LINE, 2.0, "", "border coast")
     # map edges between provinces whose regions do not touch: a thin line between centres
     for (i, j), ks in kinds.items():
         if (i, j) in borders:
@@ -265,8 +266,8 @@ def _provinces(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str]) -> None:
             ux, uy = q[0] - p[0], q[1] - p[1]
             n = math.hypot(ux, uy) or 1.0
             p, q = (mx - ux / n * 8, my - uy / n * 8), (mx + ux / n * 8, my + uy / n * 8)
-        svg.line(p, q, color, min(width, 2.5), dash or "2 4", ' class="border link"')
-    svg.add("</g>")
+        svg.line(p, q, color, min(width, 2.5), dash or "2 4", "border link")
+    svg.end("g")
 
 
 def _is_land(m: Map, prov: int) -> bool:
@@ -283,7 +284,7 @@ def _label_pos(geo: _Geo, i: int) -> Point:
 
 
 def _centers_and_labels(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str]) -> None:
-    svg.add('<g class="labels">')
+    svg.start("g", class_="labels")
     for i in range(m.n_prov):
         if not geo.cells[i].points:
             continue
@@ -300,17 +301,19 @@ def _centers_and_labels(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str]) ->
             cx = x - len(abbr) * size * 0.36 - 10
             cy = y - size * 0.36
             fill = colors[owner] if owner >= 0 else "#ffffff"
-            svg.add(f'<g class="center" data-center="{abbr}">'
-                    f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="7" fill="{fill}" '
-                    f'stroke="{INK}" stroke-width="2"/>'
-                    f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="2.4" fill="{INK}"/></g>')
-    svg.add("</g>")
+            svg.start("g", class_="center", data_center=abbr)
+            svg.el("circle", cx=cx, cy=cy, r=7, fill=fill, stroke=INK, stroke_width=2)
+            svg.el("circle", cx=cx, cy=cy, r=2.4, fill=INK)
+            svg.end("g")
+    svg.end("g")
 
 
 # ---- units ----------------------------------------------------------------------------------
 
 def _unit_shape(m: Map, kind: int, x: float, y: float, r: float, fill: str, stroke: str,
-                extra: str = "") -> str:
+                dash: str | None = None, opacity: str | None = None) -> str:
+    """A unit's symbol with its kind's letter; `dash`: its outline dashed, `opacity`: its
+    fill see-through (a unit to be built)."""
     letter = m.kinds[kind]
     tc = _text_color(fill)
     fs = r * 1.15
@@ -320,23 +323,24 @@ def _unit_shape(m: Map, kind: int, x: float, y: float, r: float, fill: str, stro
                 (x - w * 0.68, y + h)]
         sail = [(x - r * 0.2, y - h * 0.45), (x - r * 0.2, y - r * 1.45),
                 (x + r * 0.75, y - h * 0.45)]
-        return (f'<polygon points="{_pts(sail)}" fill="{fill}" stroke="{stroke}" '
-                f'stroke-width="2" stroke-linejoin="round"{extra}/>'
-                f'<polygon points="{_pts(hull)}" fill="{fill}" stroke="{stroke}" '
-                f'stroke-width="2.2" stroke-linejoin="round"{extra}/>'
-                f'<text x="{_fmt(x)}" y="{_fmt(y + h * 0.58)}" font-size="{_fmt(fs * 0.9)}" '
-                f'font-weight="bold" text-anchor="middle" fill="{tc}">{escape(letter)}</text>')
+        return (element("polygon", points=_pts(sail), fill=fill, stroke=stroke, stroke_width=2,
+                        stroke_linejoin="round", stroke_dasharray=dash, fill_opacity=opacity)
+                + element("polygon", points=_pts(hull), fill=fill, stroke=stroke,
+                          stroke_width=2.2, stroke_linejoin="round", stroke_dasharray=dash,
+                          fill_opacity=opacity)
+                + element("text", letter, x=x, y=y + h * 0.58, font_size=fs * 0.9,
+                          font_weight="bold", text_anchor="middle", fill=tc))
     if m.kind_names[kind].lower() == "army" or letter == "A":
-        return (f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r)}" fill="{fill}" '
-                f'stroke="{stroke}" stroke-width="2.2"{extra}/>'
-                f'<text x="{_fmt(x)}" y="{_fmt(y + fs * 0.36)}" font-size="{_fmt(fs)}" '
-                f'font-weight="bold" text-anchor="middle" fill="{tc}">{escape(letter)}</text>')
+        return (element("circle", cx=x, cy=y, r=r, fill=fill, stroke=stroke, stroke_width=2.2,
+                        stroke_dasharray=dash, fill_opacity=opacity)
+                + element("text", letter, x=x, y=y + fs * 0.36, font_size=fs,
+                          font_weight="bold", text_anchor="middle", fill=tc))
     d = r * 1.2  # any other kind (a flotilla, ...): a diamond with its letter
     pts = [(x, y - d), (x + d, y), (x, y + d), (x - d, y)]
-    return (f'<polygon points="{_pts(pts)}" fill="{fill}" stroke="{stroke}" '
-            f'stroke-width="2.2" stroke-linejoin="round"{extra}/>'
-            f'<text x="{_fmt(x)}" y="{_fmt(y + fs * 0.36)}" font-size="{_fmt(fs * 0.9)}" '
-            f'font-weight="bold" text-anchor="middle" fill="{tc}">{escape(letter)}</text>')
+    return (element("polygon", points=_pts(pts), fill=fill, stroke=stroke, stroke_width=2.2,
+                    stroke_linejoin="round", stroke_dasharray=dash, fill_opacity=opacity)
+            + element("text", letter, x=x, y=y + fs * 0.36, font_size=fs * 0.9,
+                      font_weight="bold", text_anchor="middle", fill=tc))
 
 
 def _unit_places(m: Map, geo: _Geo | BoardGeo, pos) -> dict[tuple[str, int], Point]:
@@ -388,33 +392,31 @@ def _units(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: lis
             x, y = x - r * 2.2, y + r * 1.4
             fs = r * 1.2
             half = max(r * 0.95, len(label) * fs * 0.3 + r * 0.4)
-            svg.add(f'<g class="marker" data-marker="{escape(m.loc_name[loc])}">'
-                    f'<rect x="{_fmt(x - half)}" y="{_fmt(y - r * 0.95)}" '
-                    f'width="{_fmt(2 * half)}" height="{_fmt(r * 1.9)}" rx="{_fmt(r * 0.95)}" '
-                    f'fill="#ffffff" stroke="{INK}" stroke-width="1.8"/>'
-                    f'<text x="{_fmt(x)}" y="{_fmt(y + r * 0.4)}" font-size="{_fmt(fs)}" '
-                    f'text-anchor="middle" fill="{INK}">{escape(label)}</text></g>')
-    svg.add('<g class="units">')
+            svg.start("g", class_="marker", data_marker=m.loc_name[loc])
+            svg.el("rect", x=x - half, y=y - r * 0.95, width=2 * half, height=r * 1.9,
+                   rx=r * 0.95, fill="#ffffff", stroke=INK, stroke_width=1.8)
+            svg.el("text", label, x=x, y=y + r * 0.4, font_size=fs, text_anchor="middle",
+                   fill=INK)
+            svg.end("g")
+    svg.start("g", class_="units")
     for i, u in enumerate(pos.units):
         x, y = where[("unit#", i)]
         name = m.unit_str(u.kind, u.loc)
-        svg.add(f'<g class="unit" data-unit="{name}" data-power="{m.powers[u.power]}" '
-                f'data-at="{_fmt(x)},{_fmt(y)}">')
+        svg.start("g", class_="unit", data_unit=name, data_power=m.powers[u.power],
+                  data_at=_pts([(x, y)]))
         if (u.power, u.loc) in dislodged_now:
-            svg.add(f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r * 1.75)}" '
-                    f'fill="none" stroke="{FAIL}" stroke-width="3" stroke-dasharray="5 3"/>')
+            svg.el("circle", cx=x, cy=y, r=r * 1.75, fill="none", stroke=FAIL, stroke_width=3,
+                   stroke_dasharray="5 3")
         svg.add(_unit_shape(m, u.kind, x, y, r, colors[u.power], INK))
-        svg.add("</g>")
+        svg.end("g")
     for d in pos.dislodged:
         x, y = where[("dislodged", d.loc)]
         name = m.unit_str(d.kind, d.loc)
-        svg.add(f'<g class="unit dislodged" data-unit="{name}" '
-                f'data-power="{m.powers[d.power]}" data-at="{_fmt(x)},{_fmt(y)}" '
-                'opacity="0.92">')
-        svg.add(_unit_shape(m, d.kind, x, y, r * 0.85, colors[d.power], FAIL,
-                            ' stroke-dasharray="4 2"'))
-        svg.add("</g>")
-    svg.add("</g>")
+        svg.start("g", class_="unit dislodged", data_unit=name, data_power=m.powers[d.power],
+                  data_at=_pts([(x, y)]), opacity="0.92")
+        svg.add(_unit_shape(m, d.kind, x, y, r * 0.85, colors[d.power], FAIL, "4 2"))
+        svg.end("g")
+    svg.end("g")
 
 
 # ---- orders ---------------------------------------------------------------------------------
@@ -452,12 +454,12 @@ def _arrow_head(tip: Point, frm: Point, size: float) -> list[Point]:
 
 
 def _cross(svg: _Svg, x: float, y: float, s: float, color: str = FAIL) -> None:
-    svg.add(f'<g class="fail-mark"><circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(s * 1.05)}" '
-            f'fill="#ffffff" stroke="{color}" stroke-width="2"/>')
+    svg.start("g", class_="fail-mark")
+    svg.el("circle", cx=x, cy=y, r=s * 1.05, fill="#ffffff", stroke=color, stroke_width=2)
     k = s * 0.55
     svg.line((x - k, y - k), (x + k, y + k), color, 3.2)
     svg.line((x - k, y + k), (x + k, y - k), color, 3.2)
-    svg.add("</g>")
+    svg.end("g")
 
 
 def _badge(svg: _Svg, x: float, y: float, kind: str, ok: bool = True) -> None:
@@ -465,22 +467,22 @@ def _badge(svg: _Svg, x: float, y: float, kind: str, ok: bool = True) -> None:
     color = "#1b8a2e" if kind == "plus" else FAIL
     if not ok:
         color = "#777777"
-    svg.add(f'<g class="badge {kind}"><circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="9" '
-            f'fill="{color}" stroke="#ffffff" stroke-width="2"/>')
+    svg.start("g", class_="badge " + kind)
+    svg.el("circle", cx=x, cy=y, r=9, fill=color, stroke="#ffffff", stroke_width=2)
     if kind == "plus":
         svg.line((x - 5, y), (x + 5, y), "#ffffff", 2.8)
         svg.line((x, y - 5), (x, y + 5), "#ffffff", 2.8)
     else:
         svg.line((x - 4, y - 4), (x + 4, y + 4), "#ffffff", 2.8)
         svg.line((x - 4, y + 4), (x + 4, y - 4), "#ffffff", 2.8)
-    svg.add("</g>")
+    svg.end("g")
 
 
 def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: list[str],
             where: dict[tuple[str, int], Point]) -> None:
     r = geo.unit_r
     occupied = {m.loc_prov[u.loc] for u in view.position.units}
-    svg.add('<g class="orders">')
+    svg.start("g", class_="orders")
     # supports and convoys under moves; holds; then moves and retreats on top
     rank = {SUPPORT: 0, CONVOY: 0, HOLD: 1, MOVE: 2, RETREAT: 2, BUILD: 3, DISBAND: 3}
     tags: dict[int, int] = {}  # attack tags drawn over each place so far
@@ -495,16 +497,15 @@ def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: li
         failed = d.failed and not (o.type == DISBAND and "void" not in (d.result or []))
         cls = f"order {kind}" + (" failed" if failed else "")
         res = ", ".join(d.result or [])
-        svg.add(f'<g class="{cls}" data-order={quoteattr(text)} data-power='
-                f'"{m.powers[d.power]}" data-result={quoteattr(res)}>')
+        svg.start("g", class_=cls, data_order=text, data_power=m.powers[d.power],
+                  data_result=res)
         if o.type == HOLD:
             if d.explicit:
                 x, y = where.get(("unit", o.loc, d.power), geo.loc[o.loc])
-                svg.add(f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r * 1.5)}" '
-                        f'fill="none" stroke="{INK}" stroke-width="6"/>'
-                        f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="{_fmt(r * 1.5)}" '
-                        f'fill="none" stroke="{color}" stroke-width="3.4"'
-                        + (' stroke-dasharray="6 4"' if d.failed else "") + "/>")
+                svg.el("circle", cx=x, cy=y, r=r * 1.5, fill="none", stroke=INK,
+                       stroke_width=6)
+                svg.el("circle", cx=x, cy=y, r=r * 1.5, fill="none", stroke=color,
+                       stroke_width=3.4, stroke_dasharray="6 4" if d.failed else None)
             if o.at >= 0:  # an attack where it stands (an ocean): tags stacked above it
                 x, y = where.get(("unit", o.loc), geo.loc[o.loc])
                 i = tags[o.loc] = tags.get(o.loc, -1) + 1
@@ -539,8 +540,7 @@ def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: li
         elif o.type == BUILD:
             x, y = geo.loc[o.loc]
             if o.kind is not None:
-                svg.add(_unit_shape(m, o.kind, x, y, r, color, INK,
-                                    ' stroke-dasharray="4 3" fill-opacity="0.55"'))
+                svg.add(_unit_shape(m, o.kind, x, y, r, color, INK, "4 3", "0.55"))
             _badge(svg, x + r * 1.2, y - r * 1.1, "plus", not d.failed)
             if d.failed:
                 _cross(svg, x, y, 8)
@@ -548,8 +548,8 @@ def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: li
             key = ("dislodged", o.loc) if view.position.phase.type == "R" else ("unit", o.loc)
             x, y = where.get(key, geo.loc[o.loc])
             _badge(svg, x + r * 1.1, y - r * 1.1, "cross", "void" not in (d.result or []))
-        svg.add("</g>")
-    svg.add("</g>")
+        svg.end("g")
+    svg.end("g")
 
 
 def _across_seam(geo: _Geo | BoardGeo, src: Point, dst: Point) -> list[tuple[Point, Point]]:
@@ -571,12 +571,10 @@ def _attack_label(svg: _Svg, m: Map, x: float, y: float, power: int, color: str)
     text = f"AT {m.powers[power]}"
     fs = 15.0
     w = len(text) * fs * 0.56 + 10
-    svg.add(f'<rect x="{_fmt(x - w / 2)}" y="{_fmt(y - fs * 0.85)}" width="{_fmt(w)}" '
-            f'height="{_fmt(fs * 1.35)}" rx="4" fill="{color}" stroke="{INK}" '
-            f'stroke-width="1.5"/>'
-            f'<text x="{_fmt(x)}" y="{_fmt(y + fs * 0.2)}" font-size="{_fmt(fs)}" '
-            f'font-weight="bold" text-anchor="middle" fill="{_text_color(color)}">'
-            f'{escape(text)}</text>')
+    svg.el("rect", x=x - w / 2, y=y - fs * 0.85, width=w, height=fs * 1.35, rx=4, fill=color,
+           stroke=INK, stroke_width=1.5)
+    svg.el("text", text, x=x, y=y + fs * 0.2, font_size=fs, font_weight="bold",
+           text_anchor="middle", fill=_text_color(color))
 
 
 def _aux_loc(m: Map, view: PhaseView, o) -> int:
@@ -598,18 +596,16 @@ def _arrow(svg: _Svg, src: Point, dst: Point, color: str, start_gap: float, end_
     shaft_end = _bez(p, c, q, t_end)
     # the part 0..t_end of the curve has its control point at p + t_end·(c - p)
     c2 = (p[0] + t_end * (c[0] - p[0]), p[1] + t_end * (c[1] - p[1]))
-    path = (f"M {_fmt(p[0])} {_fmt(p[1])} Q {_fmt(c2[0])} {_fmt(c2[1])} "
-            f"{_fmt(shaft_end[0])} {_fmt(shaft_end[1])}")
+    path = Coords.of("M", p[0], p[1], "Q", c2[0], c2[1], shaft_end[0], shaft_end[1])
     if failed and not dash:
         dash = "11 6"
-    d = f' stroke-dasharray="{dash}"' if dash else ""
-    svg.add(f'<path d="{path}" fill="none" stroke="{INK}" stroke-width="{_fmt(width + 3)}" '
-            f'stroke-linecap="round"{d}/>')
-    svg.add(f'<path d="{path}" fill="none" stroke="{color}" stroke-width="{_fmt(width)}" '
-            f'stroke-linecap="round"{d}/>')
+    svg.el("path", d=path, fill="none", stroke=INK, stroke_width=width + 3,
+           stroke_linecap="round", stroke_dasharray=dash or None)
+    svg.el("path", d=path, fill="none", stroke=color, stroke_width=width,
+           stroke_linecap="round", stroke_dasharray=dash or None)
     before = _bez(p, c, q, 0.85)
-    svg.add(f'<polygon points="{_pts(_arrow_head(q, before, head))}" fill="{color}" '
-            f'stroke="{INK}" stroke-width="2" stroke-linejoin="round"/>')
+    svg.el("polygon", points=_pts(_arrow_head(q, before, head)), fill=color, stroke=INK,
+           stroke_width=2, stroke_linejoin="round")
     if failed:
         x, y = _bez(p, c, q, 0.55)
         _cross(svg, x, y, 8)
@@ -621,11 +617,10 @@ def _link(svg: _Svg, src: Point, tgt: Point, color: str, start_gap: float, end_g
     svg.line(p, q, INK, 5.6, dash)
     svg.line(p, q, color, 3.0, dash)
     if hold_ring:
-        svg.add(f'<circle cx="{_fmt(tgt[0])}" cy="{_fmt(tgt[1])}" r="{_fmt(end_gap)}" '
-                f'fill="none" stroke="{color}" stroke-width="2.6" stroke-dasharray="{dash}"/>')
+        svg.el("circle", cx=tgt[0], cy=tgt[1], r=end_gap, fill="none", stroke=color,
+               stroke_width=2.6, stroke_dasharray=dash)
     else:
-        svg.add(f'<circle cx="{_fmt(q[0])}" cy="{_fmt(q[1])}" r="5" fill="{color}" '
-                f'stroke="{INK}" stroke-width="1.8"/>')
+        svg.el("circle", cx=q[0], cy=q[1], r=5, fill=color, stroke=INK, stroke_width=1.8)
     if failed:
         x, y = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
         _cross(svg, x, y, 7)
@@ -634,7 +629,7 @@ def _link(svg: _Svg, src: Point, tgt: Point, color: str, start_gap: float, end_g
 # ---- title and legend -----------------------------------------------------------------------
 
 def _title(svg: _Svg, v, pos, title: str, map_w: float) -> None:
-    svg.add(f'<rect width="{WIDTH}" height="{TITLE_H}" fill="#2b2f36"/>')
+    svg.el("rect", width=WIDTH, height=TITLE_H, fill="#2b2f36")
     head = f"{v.title} — {season_name(v.calendar, pos.phase)} ({pos.phase.name})"
     svg.text(24, 42, head, 28, "#ffffff", "bold", anchor="start")
     if title:
@@ -668,7 +663,16 @@ def _key_items(m: Map) -> list[str]:
 
 
 def _key_layout(m: Map) -> list[tuple[str, float, int]]:
-    """The legend's key items, flowed into rows: (label, x, row)."""
+    """The legend's key items, flowed into rows: (label, x, row); worked out once per map
+    (the edge kinds it looks through do not change)."""
+    memo = m.memo.setdefault("render", {})
+    out = memo.get("key_layout")
+    if out is None:
+        out = memo["key_layout"] = _flow_key(m)
+    return out
+
+
+def _flow_key(m: Map) -> list[tuple[str, float, int]]:
     out = []
     x, row = 14.0, 0
     for label in _key_items(m):
@@ -687,9 +691,9 @@ def _legend_height(m: Map) -> float:
 
 
 def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float) -> None:
-    svg.add('<g class="legend">')
-    svg.add(f'<rect x="0" y="{_fmt(top)}" width="{WIDTH}" height="{_fmt(_legend_height(m))}" '
-            f'fill="#ffffff" stroke="#b9b2a3" stroke-width="1"/>')
+    svg.start("g", class_="legend")
+    svg.el("rect", x=0, y=top, width=WIDTH, height=_legend_height(m), fill="#ffffff",
+           stroke="#b9b2a3", stroke_width=1)
     cell_w = (WIDTH - 40) / POWERS_PER_ROW
     y = top + 24
     for p, name in enumerate(m.powers):
@@ -700,8 +704,8 @@ def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float) -> 
         if m.has_center_values:  # as the report counts them: a capital worth 2 counts twice
             n_sc = sum(m.sc_value[c] for c in pos.centers_of(p))
         n_u = sum(1 for u in pos.units if u.power == p)
-        svg.add(f'<rect x="{_fmt(x)}" y="{_fmt(yy - 19)}" width="30" height="26" rx="5" '
-                f'fill="{colors[p]}" stroke="{INK}" stroke-width="1.5"/>')
+        svg.el("rect", x=x, y=yy - 19, width=30, height=26, rx=5, fill=colors[p], stroke=INK,
+               stroke_width=1.5)
         counts = (f"{n_sc} center{'' if n_sc == 1 else 's'} · "
                   f"{n_u} unit{'' if n_u == 1 else 's'}")
         # a long name is drawn smaller rather than under its counts
@@ -726,15 +730,13 @@ def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float) -> 
                 k = next((i for i in range(len(m.kinds)) if m.kinds[i] == "F"), k)
             svg.add(_unit_shape(m, k, sx, yy + 2, r * 0.85, gray, INK))
         elif label == "supply center":
-            svg.add(f'<circle cx="{_fmt(sx)}" cy="{_fmt(yy)}" r="7" fill="#ffffff" '
-                    f'stroke="{INK}" stroke-width="2"/><circle cx="{_fmt(sx)}" '
-                    f'cy="{_fmt(yy)}" r="2.4" fill="{INK}"/>')
+            svg.el("circle", cx=sx, cy=yy, r=7, fill="#ffffff", stroke=INK, stroke_width=2)
+            svg.el("circle", cx=sx, cy=yy, r=2.4, fill=INK)
         elif label == "home center":
-            svg.add(f'<circle cx="{_fmt(sx)}" cy="{_fmt(yy)}" r="8.2" fill="{gray}" '
-                    f'stroke="{INK}" stroke-width="1.2"/><circle cx="{_fmt(sx)}" '
-                    f'cy="{_fmt(yy)}" r="5.6" fill="#ffffff" stroke="{INK}" '
-                    f'stroke-width="1.6"/><circle cx="{_fmt(sx)}" cy="{_fmt(yy)}" r="1.9" '
-                    f'fill="{INK}"/>')
+            svg.el("circle", cx=sx, cy=yy, r=8.2, fill=gray, stroke=INK, stroke_width=1.2)
+            svg.el("circle", cx=sx, cy=yy, r=5.6, fill="#ffffff", stroke=INK,
+                   stroke_width=1.6)
+            svg.el("circle", cx=sx, cy=yy, r=1.9, fill=INK)
         elif label == "move":
             _arrow(svg, (x, yy), (x + 62, yy), gray, 0, 0, False)
         elif label == "retreat":
@@ -745,14 +747,13 @@ def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float) -> 
             _link(svg, (x, yy), (x + 58, yy), gray, 0, 0, False, "1.5 5", False)
         elif label == "hold":
             svg.add(_unit_shape(m, army, sx, yy, r * 0.7, gray, INK))
-            svg.add(f'<circle cx="{_fmt(sx)}" cy="{_fmt(yy)}" r="{_fmt(r * 1.1)}" '
-                    f'fill="none" stroke="{INK}" stroke-width="6"/><circle cx="{_fmt(sx)}" '
-                    f'cy="{_fmt(yy)}" r="{_fmt(r * 1.1)}" fill="none" stroke="{gray}" '
-                    'stroke-width="3.4"/>')
+            svg.el("circle", cx=sx, cy=yy, r=r * 1.1, fill="none", stroke=INK, stroke_width=6)
+            svg.el("circle", cx=sx, cy=yy, r=r * 1.1, fill="none", stroke=gray,
+                   stroke_width=3.4)
         elif label == "failed order":
             _arrow(svg, (x, yy), (x + 62, yy), gray, 0, 0, True)
         elif label == "dislodged unit":
-            svg.add(_unit_shape(m, army, sx, yy, r * 0.8, gray, FAIL, ' stroke-dasharray="4 2"'))
+            svg.add(_unit_shape(m, army, sx, yy, r * 0.8, gray, FAIL, "4 2"))
         elif label == "build / remove":
             _badge(svg, sx - 13, yy, "plus")
             _badge(svg, sx + 13, yy, "cross")
@@ -762,4 +763,4 @@ def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float) -> 
             kind = edge_names.get(label.rsplit(" ", 1)[0], "")
             color, width, dash = edge_style(m.variant, kind)
             svg.line((x, yy), (x + 60, yy), color, width, dash)
-    svg.add("</g>")
+    svg.end("g")

@@ -1,4 +1,11 @@
-// Zoom buttons for the map, and the time left before the deadline. Pages work without it.
+// Zoom buttons for the map, the time left before the deadline, and "Back" links that go
+// back a page (without script they go to the start page). Pages work without it; the pages
+// hold no inline script or event attribute, so a Content-Security-Policy can forbid both.
+document.querySelectorAll("[data-back]").forEach(function (a) {
+  a.addEventListener("click", function (e) {
+    if (window.history.length > 1) { e.preventDefault(); window.history.back(); }
+  });
+});
 document.querySelectorAll("[data-zoom]").forEach(function (b) {
   b.addEventListener("click", function () {
     var img = document.getElementById("map");
