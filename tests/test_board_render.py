@@ -140,11 +140,16 @@ def test_every_power_has_a_colour_of_its_own(name: str) -> None:
     share a colour and every pair differs clearly for normal vision."""
     from polydip.render.colors import SEA, _views, difference, mix, power_colors
 
-    powers = Game.new(name).variant.powers
-    colors = power_colors([p.color or "#888888" for p in powers])
-    assert len(set(colors)) == len(powers)
-    for c in colors:
+    every = Game.new(name).variant.powers
+    drawn = power_colors([p.color or "#888888" for p in every], [p.neutral for p in every])
+    assert len(set(drawn)) == len(every)
+    for c in drawn:
         assert difference(mix(c, "#ffffff", 0.42), SEA) >= 20
+    # issue 28.12: neutral powers in greys, never in a player's colour
+    for p, c in zip(every, drawn, strict=True):
+        assert (len(set(c[1:].lower()[i:i + 2] for i in (0, 2, 4))) == 1) == p.neutral, p.name
+    powers = [p for p in every if not p.neutral]
+    colors = [c for p, c in zip(every, drawn, strict=True) if not p.neutral]
     pairs = [(a, b) for i, a in enumerate(colors) for b in colors[:i]]
     if len(powers) <= 10:
         assert all(difference(a, b) >= 20 for a, b in pairs)

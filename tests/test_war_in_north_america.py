@@ -863,3 +863,25 @@ def test_points_are_north_american() -> None:
             continue
         assert 5 <= lat <= 82 and -180 <= lon <= -45, p.abbr
     assert v.provinces["CHO"].coords[0] < -55  # the real cape is at 56 degrees south
+
+
+def test_the_neutral_powers_are_drawn_and_shown_as_neutrals(capsys) -> None:
+    """Issue 28.12: the four neutral powers (Russia, Britain, Spain, the Rebels) are drawn
+    in greys, named neutral in the map's legend and in `polydip show`, never in a player's
+    colour."""
+    import tempfile
+    from pathlib import Path
+
+    from polydip.cli.main import main
+
+    g = Game.new("war_in_north_america")
+    svg = picture_svg(g)
+    for name in ("Russia", "Britain", "Spain", "Rebels"):
+        assert f"{name} (neutral)" in svg
+    assert "Canada (neutral)" not in svg
+    with tempfile.TemporaryDirectory() as d:
+        path = str(Path(d) / "g.json")
+        g.save(path)
+        assert main(["show", path]) == 0
+    out = capsys.readouterr().out
+    assert "Russia (neutral)" in out and "Mexico (neutral)" not in out

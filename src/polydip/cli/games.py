@@ -122,7 +122,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         if not units and not centers:
             continue
         worth = sum(m.sc_value[c] for c in centers)  # a capital worth 2 counts twice
-        head = f"  {m.powers[power]} ({worth} centers, {len(units)} units)"
+        neutral = " (neutral)" if m.power_neutral[power] else ""
+        head = f"  {m.powers[power]}{neutral} ({worth} centers, {len(units)} units)"
         if due and due[power]:
             head += f" — {'builds' if due[power] > 0 else 'removes'} {abs(due[power])}"
         if names == "full":

@@ -108,12 +108,21 @@ COLOR = re.compile(r"#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-zA-Z]{1,30}")
 NO_COLOR = "#888888"
 
 
-def power_colors(colors: list[str]) -> list[str]:
+# neutral powers (no player: their units always hold) are drawn in greys, never in a
+# player's colour; each fill stands out from the sea by at least SEA_MIN
+NEUTRAL_GREYS = ["#5a5a5a", "#4a4a4a", "#525252", "#444444", "#565656", "#4e4e4e"]
+
+
+def power_colors(colors: list[str], neutral: list[bool] | None = None) -> list[str]:
     """The colours to draw the powers with (see the module docstring); a colour that is
-    neither #rgb, #rrggbb nor a colour's name counts as grey."""
-    colors = [c if COLOR.fullmatch(c) else NO_COLOR for c in colors]
-    if not clashes(colors):
-        return list(colors)
-    if len(colors) <= len(PALETTE):
-        return PALETTE[:len(colors)]
-    return [MANY_PALETTE[i % len(MANY_PALETTE)] for i in range(len(colors))]
+    neither #rgb, #rrggbb nor a colour's name counts as grey. Neutral powers (`neutral`)
+    get NEUTRAL_GREYS; the tests and palettes apply to the others."""
+    neutral = neutral or [False] * len(colors)
+    players = [c if COLOR.fullmatch(c) else NO_COLOR
+               for c, n in zip(colors, neutral, strict=True) if not n]
+    if clashes(players):
+        players = (PALETTE[:len(players)] if len(players) <= len(PALETTE)
+                   else [MANY_PALETTE[i % len(MANY_PALETTE)] for i in range(len(players))])
+    mine = iter(players)
+    greys = iter(NEUTRAL_GREYS * (1 + len(colors) // len(NEUTRAL_GREYS)))
+    return [next(greys) if n else next(mine) for n in neutral]

@@ -144,7 +144,8 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
         raise PolydipError(f"names: {names!r}; use \"full\" or \"short\"")
     full = (names or default_names(m)) == "full"
     pos = view.position
-    colors = power_colors([p.color or "#888888" for p in v.powers])
+    colors = power_colors([p.color or "#888888" for p in v.powers],
+                          [p.neutral for p in v.powers])
     legend_top = TITLE_H + geo.height
     height = legend_top + _legend_height(m)
     svg = _Svg()
@@ -710,6 +711,8 @@ def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float) -> 
                   f"{n_u} unit{'' if n_u == 1 else 's'}")
         # a long name is drawn smaller rather than under its counts
         room = cell_w - 30 - 40 - len(counts) * 16 * 0.47 - 12
+        if m.power_neutral[p]:  # (drawn in grey: say why)
+            name += " (neutral)"
         size = max(13.0, min(19.0, room / (max(len(name), 1) * 0.6)))
         svg.text(x + 40, yy, name, size, INK, "bold", anchor="start")
         svg.text(x + cell_w - 30, yy, counts, 16, "#4a4a4a", anchor="end")
