@@ -591,7 +591,9 @@ def test_polydip_new_starts_at_1890d_with_the_capital_builds(tmp_path, capsys) -
     assert main(["new", "lad1890", path]) == 0
     assert main(["show", path]) == 0
     out = capsys.readouterr().out
-    assert "December 1890 Adjustments (D1890A)" in out
+    # the rules text's words for its phases: "D: Second Retreat (/Build/Disband) Phase
+    # (December-March)" (issue 28.5)
+    assert "1890 D Phase (December-March) Adjustments (D1890A)" in out
     assert "  Argentina (4 centers, 3 units) — builds 1" in out
     assert "  Britain (5 centers, 5 units):" in out
     assert out.count(" — builds 1") == 8

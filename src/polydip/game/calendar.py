@@ -116,4 +116,6 @@ def is_last_of_season(cal: Calendar, phase: Phase) -> bool:
 def season_name(cal: Calendar, phase: Phase) -> str:
     s = next(s for s in cal.seasons if s.abbr == phase.season)
     t = {"M": "Movement", "R": "Retreats", "A": "Adjustments"}[phase.type]
+    if s.title:  # as the rules text names it: "1891 A Phase (March-June) Movement"
+        return f"{phase.year} {s.title} {t}"
     return f"{s.name} {phase.year} {t}"

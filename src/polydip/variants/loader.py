@@ -330,7 +330,7 @@ class _Reader:
                     raise self.fail(f"{key}.phases", f"unknown phase {ph!r}"
                                     + did_you_mean(ph, PHASE_TYPES))
             seasons.append(Season(self.get(s, "name", str, key), self.get(s, "abbr", str, key),
-                                  tuple(phases)))
+                                  tuple(phases), self.get(s, "title", str, key, "")))
         calendar = Calendar(
             start=self.get(cal, "start", str, "calendar", "S1901M"),
             seasons=seasons,

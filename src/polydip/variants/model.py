@@ -111,6 +111,10 @@ class Season:
     name: str
     abbr: str
     phases: tuple[str, ...]  # "movement" | "retreats" | "adjustments"
+    # how the rules text names the season's phases in reports, after the year: "A Phase
+    # (March-June)" gives "1891 A Phase (March-June) Movement" ("" = the name: "Spring
+    # 1901 Movement")
+    title: str = ""
 
 
 @dataclass(slots=True)

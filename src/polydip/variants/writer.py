@@ -142,7 +142,8 @@ def variant_to_toml(v: Variant) -> str:
             w("]")
 
     cal = v.calendar
-    seasons = [{"name": s.name, "abbr": s.abbr, "phases": list(s.phases)} for s in cal.seasons]
+    seasons = [{"name": s.name, "abbr": s.abbr, "phases": list(s.phases),
+                **({"title": s.title} if s.title else {})} for s in cal.seasons]
     if (cal.start, cal.centers_change_after, seasons) != (
             DEFAULT_CALENDAR["start"], DEFAULT_CALENDAR["centers_change_after"],
             DEFAULT_CALENDAR["seasons"]):
