@@ -70,6 +70,7 @@ class Map:
                 known = v.coasts.get(c) or DEFAULT_COASTS.get(c)
                 name = p.coast_names.get(c) or (known.name if known else "")
                 aliases = known.aliases if known and not p.coast_names.get(c) else ()
+                aliases = (*aliases, *p.coast_aliases.get(c, ()))
                 self.coast_words[loc] = _CoastWords(c, name, aliases)
 
         # who may stand where

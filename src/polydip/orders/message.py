@@ -300,7 +300,8 @@ class _Reader:
             return (self._place_at(words, 1, near=True)
                     or bool(_ABBREVIATION.match(typed[1]))
                     or any(self._verb(w, t) for w, t in zip(words[2:], typed[2:], strict=True)))
-        if m.find_power(words[0]) is not None and len(words[0]) > 1:
+        if m.find_power(words[0]) is not None and len(words[0]) > 1 \
+                and not _ABBREVIATION.match(typed[0]):
             return False  # "France - the usual orders": a heading, or talk about a power
         for i in range(1, len(words) - 1):
             if self._verb(words[i], typed[i]) and self._place_before(words, typed, i) \
