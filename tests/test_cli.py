@@ -33,7 +33,7 @@ def test_a_phase_from_new_to_process(tmp_path, capsys) -> None:
     assert code == 0 and "A PAR - BUR" in out
     code, out, err = run(capsys, "orders", game, "germany", "A Munich -> Burgundy",
                          "A Warsaw - Silesia")
-    assert code == 1  # one order refused, the other kept
+    assert code == 4  # one order refused, the other kept (EXIT_NOT_TAKEN)
     assert "belongs to Russia" in err
     # what was understood is echoed back, in the standard notation on the standard map
     assert "A MUN - BUR" in out and "Warsaw" not in out
