@@ -56,7 +56,8 @@ class _Cursor:
     def __init__(self, m: Map, text: str) -> None:
         self.m = m
         self.text = text
-        cleaned = _ARROWS.sub(" - ", text.replace(".", " ").strip().rstrip(";"))
+        cleaned = _ARROWS.sub(" - ", text.replace(".", " ").replace(":", " ").strip()
+                              .rstrip(";"))
         self.toks: list[str] = []
         # the hyphens written between two letters ("Rio-Grande", "PAR-BUR"): only these may
         # join a place name's words; a spaced hyphen ("Florida - Straits") is a move
@@ -216,7 +217,8 @@ class _Cursor:
             # shore" (never a shortening, which could be an order word such as "s")
             for n in (3, 2, 1):
                 words = self.toks[self.i:self.i + n]
-                if len(words) == n and m.reads_as_coast(prov, " ".join(words), exact=True):
+                if len(words) == n and not any(w in _BRACKETS or w == "-" for w in words) \
+                        and m.reads_as_coast(prov, " ".join(words), exact=True):
                     self.i += n
                     return self._coast_loc(prov, " ".join(words))
         return prov
@@ -289,6 +291,10 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
         loc = c.place()
         _expect_end(c)
         return Order(BUILD, kind=kind, loc=loc, text=text)
+    if phase_type != "A" and (first in ("build", "builds") or (
+            first == "b" and c.peek(1) in {k.lower() for k in m.kinds})):
+        raise c.error("builds are only ordered in an adjustment phase" + _hint(phase_type),
+                      "wrong_phase")
     if first in KW_DISBAND:
         c.take()
         kind = c.kind()
@@ -304,7 +310,8 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
         act = _act(c)  # "F GUY sink additional ships": an anchor order without moving
         _expect_end(c)
         return Order(HOLD, kind=kind, loc=loc, text=text, act=act)
-    if phase_type == "M" and (verb in KW_AT or verb == "a"):
+    if phase_type == "M" and (verb in KW_AT or verb == "a" or (
+            verb in ("(", "[") and c.peek(1) in KW_AT)):
         at = _attack(c)  # "F PBS AT PERU": an attack without moving
         if at >= 0:
             return Order(HOLD, kind=kind, loc=loc, text=text, at=at)
