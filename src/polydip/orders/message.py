@@ -26,6 +26,7 @@ from polydip.errors import OrderError, did_you_mean
 from polydip.game.engine import MOVEMENT_TYPES
 from polydip.geography.map import Map
 from polydip.geography.names import name_key, or_list, suggest
+from polydip.orders.examples import order_examples
 from polydip.orders.model import BUILD, DISBAND, RETREAT, WAIVE, Order
 from polydip.orders.parser import parse_order
 from polydip.state import Position
@@ -61,13 +62,6 @@ _STRONG_VERBS = {"-", "s", "c", "h", "r", "hold", "holds", "support", "supports"
                  "convoys", "retreat", "retreats", "move", "moves", "attack", "attacks",
                  "at", "via"}
 _ABBREVIATION = re.compile(r"^[A-Z]{2,4}$")
-_STANDARD_NAMES = (("PAR", "Paris"), ("BUR", "Burgundy"), ("MAR", "Marseilles"),
-                   ("NTH", "North Sea"), ("LON", "London"), ("NWY", "Norway"), ("KIE", "Kiel"))
-_EXAMPLES = {
-    "M": "write orders like 'A PAR - BUR', 'A MAR S A PAR - BUR' or 'F NTH C A LON - NWY'",
-    "R": "write retreats like 'A PAR R BUR' or 'A PAR D'",
-    "A": "write adjustments like 'Build A PAR', 'Remove F KIE' or 'WAIVE'",
-}
 
 
 @dataclass(slots=True)
@@ -126,40 +120,6 @@ def read_message(m: Map, pos: Position, text: str, default_power: int | None = N
     reader.drop_replaced(msg)
     msg.last_power = current
     return msg
-
-
-def order_examples(phase_type: str, m: Map | None = None) -> str:
-    """How orders of a phase type ("M", "R", "A") are written, as a hint for a line not
-    read: on the map `m`'s own provinces (the standard map's when `m` is None)."""
-    if m is None or all(a in m.prov_index and m.prov_name[m.prov_index[a]] == n
-                        for a, n in _STANDARD_NAMES):
-        return _EXAMPLES.get(phase_type, "")
-    got = m.memo.get("order examples")
-    if got is None:
-        got = m.memo["order examples"] = _map_examples(m)
-    return got.get(phase_type, "")
-
-
-def _map_examples(m: Map) -> dict[str, str]:
-    """_EXAMPLES written with places of `m`: a first army of the starting position, a
-    neighbour it may move to, and another place next to that neighbour."""
-    army = m.army
-    start = [m.loc_of(u.split(None, 1)[1]) for p in m.variant.powers
-             for u in p.units if u.split(None, 1)[0] == m.kinds[army]]
-    for loc in start:
-        for dest in m.move_locs[army][loc]:
-            other = [x for x in m.move_locs[army][dest] if x != loc and x < m.n_prov]
-            if other:
-                a, b, c = m.loc_name[loc], m.loc_name[dest], m.loc_name[other[0]]
-                return {
-                    "M": f"write orders like 'A {a} - {b}', 'A {a} H' or "
-                         f"'A {c} S A {a} - {b}'",
-                    "R": f"write retreats like 'A {a} R {b}' or 'A {a} D'",
-                    "A": f"write adjustments like 'Build A {a}', 'Remove A {b}' or 'WAIVE'",
-                }
-    return {"M": "write orders like 'A <place> - <place>' or 'A <place> H'",
-            "R": "write retreats like 'A <place> R <place>' or 'A <place> D'",
-            "A": "write adjustments like 'Build A <place>', 'Remove A <place>' or 'WAIVE'"}
 
 
 def merge(first: Message, second: Message) -> Message:

@@ -22,6 +22,7 @@ from polydip.geography.map import Map, default_coast_word
 from polydip.geography.names import name_key, or_list, suggest
 from polydip.orders.attack import KW_AT, read_power
 from polydip.orders.canonical import keep_order, known_order, order_memo
+from polydip.orders.examples import phase_hint
 from polydip.orders.model import (
     BUILD,
     CONVOY,
@@ -293,8 +294,8 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
         return Order(BUILD, kind=kind, loc=loc, text=text)
     if phase_type != "A" and (first in ("build", "builds") or (
             first == "b" and c.peek(1) in {k.lower() for k in m.kinds})):
-        raise c.error("builds are only ordered in an adjustment phase" + _hint(phase_type),
-                      "wrong_phase")
+        raise c.error("builds are only ordered in an adjustment phase"
+                      + phase_hint(phase_type, m), "wrong_phase")
     if first in KW_DISBAND:
         c.take()
         kind = c.kind()
@@ -318,7 +319,7 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
     if verb is None:
         if phase_type == "M":
             return Order(HOLD, kind=kind, loc=loc, text=text)
-        raise c.error("missing order after the unit" + _hint(phase_type), "incomplete")
+        raise c.error("missing order after the unit" + phase_hint(phase_type, m), "incomplete")
     c.take()
     if verb in KW_HOLD:
         _expect_end(c)
@@ -360,7 +361,7 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
         _expect_end(c)
         _not_to_itself(c, loc, dest)
         if phase_type == "A":
-            raise c.error("moves are not ordered in an adjustment phase" + _hint("A"),
+            raise c.error("moves are not ordered in an adjustment phase" + phase_hint("A", m),
                           "wrong_phase")
         if at >= 0 and phase_type != "M":
             raise c.error("an attack (AT) is only ordered in a movement phase", "wrong_phase")
@@ -369,7 +370,7 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
     if verb in KW_SUPPORT or verb in KW_CONVOY:
         if phase_type != "M":
             raise c.error("supports and convoys are only ordered in a movement phase"
-                          + _hint(phase_type), "wrong_phase")
+                          + phase_hint(phase_type, c.m), "wrong_phase")
         aux_kind = c.kind()
         aux_loc = c.place("supported unit" if verb in KW_SUPPORT else "convoyed army")
         target = None
@@ -387,7 +388,7 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
         _expect_end(c)
         if verb in KW_CONVOY:
             if target is None:
-                raise c.error("a convoy names the army's destination: F NTH C A LON - NWY",
+                raise c.error("a convoy names the army's destination: F <sea> C A <from> - <to>",
                               "incomplete")
             if at >= 0:
                 raise c.error("a convoy names no attack (AT)", "unknown_word")
@@ -406,7 +407,7 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
             raise c.error(f"unknown unit location {c.guess()!r}" + named,
                           "unknown_place") from None
         raise c.error(f"unknown order word {verb!r}; expected -, S, C, H, R, B or D"
-                      + _hint(phase_type), "unknown_word") from None
+                      + phase_hint(phase_type, c.m), "unknown_word") from None
     _expect_end(c)
     if phase_type == "R":
         return Order(RETREAT, kind=kind, loc=loc, target=dest, text=text)
@@ -432,7 +433,7 @@ def _attack(c: _Cursor) -> int:
     if word == "at":
         named = " ".join(rest)
         raise c.error(f"AT names the power attacked; {named!r} is not a power" if named
-                      else "AT names the power attacked (F MAO - EAO AT BRAZIL)",
+                      else f"AT names the power attacked (AT {c.m.powers[0].upper()})",
                       "unknown_power")
     return -1
 
@@ -487,11 +488,3 @@ def _expect_end(c: _Cursor) -> None:
             if named:
                 raise c.error(f"unknown {what} {c.guess()!r}" + named, "unknown_place")
         raise c.error(f"unexpected {rest!r} at the end of the order", "unknown_word")
-
-
-def _hint(phase_type: str) -> str:
-    return {
-        "M": "",
-        "R": " (in a retreat phase: 'A PAR R BUR' or 'A PAR D')",
-        "A": " (in an adjustment phase: 'Build A PAR', 'Remove A PAR' or 'WAIVE')",
-    }.get(phase_type, "")
