@@ -362,7 +362,8 @@ class _Reader:
                 if m.loc_prov[u.loc] == prov:
                     return f"the unit there is {m.powers[u.power]}'s: write " \
                            f"'{m.powers[u.power]}: {text}'"
-        return "put the power's name on a line before its orders, or write 'France: ...'"
+        return ("put the power's name on a line before its orders, or write "
+                f"'{m.powers[0]}: {text}'")
 
     def check(self, o: Order, power: int) -> tuple[str, str, str] | None:
         """Does the order fit the position (unit there, the power's own, the phase's kind,

@@ -59,18 +59,21 @@ class _Cursor:
         self.text = text
         cleaned = _ARROWS.sub(" - ", text.replace(".", " ").replace(":", " ").strip()
                               .rstrip(";"))
-        self.toks: list[str] = []
         # the hyphens written between two letters ("Rio-Grande", "PAR-BUR"): only these may
         # join a place name's words; a spaced hyphen ("Florida - Straits") is a move
         self.joined: set[int] = set()
-        for mt in _TOKEN.finditer(cleaned):
-            t = mt.group()
-            if t == ",":
-                continue
-            if t == "-" and mt.start() > 0 and mt.end() < len(cleaned) and \
-                    not cleaned[mt.start() - 1].isspace() and not cleaned[mt.end()].isspace():
-                self.joined.add(len(self.toks))
-            self.toks.append(t.lower())
+        if "-" not in cleaned:
+            self.toks = [t.lower() for t in _TOKEN.findall(cleaned) if t != ","]
+        else:
+            self.toks = []
+            for mt in _TOKEN.finditer(cleaned):
+                t = mt.group()
+                if t == ",":
+                    continue
+                if t == "-" and mt.start() > 0 and mt.end() < len(cleaned) and not (
+                        cleaned[mt.start() - 1].isspace() or cleaned[mt.end()].isspace()):
+                    self.joined.add(len(self.toks))
+                self.toks.append(t.lower())
         self.i = 0
         self.last_place = (-1, "", -1)  # the last place name read: start, what, end
         self.dropped_coast = ""  # a coast written on a place that has none (DATC 4.B.6)
@@ -292,8 +295,8 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
         loc = c.place()
         _expect_end(c)
         return Order(BUILD, kind=kind, loc=loc, text=text)
-    if phase_type != "A" and (first in ("build", "builds") or (
-            first == "b" and c.peek(1) in {k.lower() for k in m.kinds})):
+    if phase_type != "A" and first in ("build", "builds", "b") and (
+            first != "b" or c.peek(1) in {k.lower() for k in m.kinds}):
         raise c.error("builds are only ordered in an adjustment phase"
                       + phase_hint(phase_type, m), "wrong_phase")
     if first in KW_DISBAND:
