@@ -342,6 +342,8 @@ class _Reader:
             else:
                 suggestion = (order_examples(self.phase, self.m)
                               + "; name the power on a line of its own before its orders")
+        elif code == "bad_coast" and not suggestion:
+            suggestion = "write one of the coasts named, or none where the place has one"
         elif not suggestion:
             suggestion = order_examples(self.phase, self.m)
         return LineProblem(n, line, reason, suggestion, -1 if power is None else power, code)

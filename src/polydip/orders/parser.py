@@ -239,7 +239,7 @@ class _Cursor:
             return m.coast_loc(prov, coast)
         except KeyError:
             pass
-        coasts = [m.loc_name[c].split("/")[-1] for c in m.prov_coast_locs[prov]]
+        coasts = [_coast_label(m, prov, c) for c in m.prov_coast_locs[prov]]
         if not coasts and (default_coast_word(coast) or any(
                 m.reads_as_coast(p, coast) for p in range(m.n_prov) if m.prov_coast_locs[p])):
             self.dropped_coast = coast  # DATC 4.B.6: a coast where there is none is ignored
@@ -247,6 +247,17 @@ class _Cursor:
         has = (f"its coasts are {or_list(coasts)}" if coasts
                else "it has no separate coasts: leave the coast out")
         raise self.error(f"{m.prov_name[prov]} has no coast {coast!r} ({has})", "bad_coast")
+
+
+def _coast_label(m: Map, prov: int, loc: int) -> str:
+    """'WC (west coast, Pacific)': a coast's abbreviation, name and the province's first own
+    word for it, for a message listing a place's coasts."""
+    abbr = m.loc_coast[loc] or ""
+    words = m.coast_words[loc]
+    name = " ".join(words.words) if words is not None else ""
+    own = m.variant.provinces[m.prov_abbr[prov]].coast_aliases.get(abbr, [])
+    more = [w for w in (name, *own[:1]) if w]
+    return f"{abbr} ({', '.join(more)})" if more else abbr
 
 
 def parse_order(m: Map, text: str, phase_type: str = "M") -> Order:
