@@ -193,3 +193,12 @@ def test_the_rules_texts_headings_and_power_names() -> None:
         for text, power in lines.items():
             msg = read_message(g.map, g.position, text)
             assert [g.map.powers[p] for p in msg.powers] == [power], (variant, text)
+
+
+def test_orders_written_on_one_line_with_commas_are_each_read() -> None:
+    _g, msg = _read("France\nA Paris - Burgundy, F Brest - Mid-Atlantic\n"
+                    "A MAR - PIE, F BRE - Mid-Atlanti\n")
+    assert [(o.line, o.text) for o in msg.orders] == [
+        (2, "A Paris - Burgundy"), (2, "F Brest - Mid-Atlantic"), (3, "A MAR - PIE")]
+    assert [(p.line, p.text, p.code) for p in msg.problems] == [
+        (3, "A MAR - PIE, F BRE - Mid-Atlanti", "unknown_place")]

@@ -307,7 +307,12 @@ class _Reader:
         try:
             o = parse_order(self.m, text, self.phase)
         except OrderError as exc:
-            msg.problems.append(self._unreadable(n, text, line, exc, power))
+            pieces = self._pieces(text)
+            if pieces is None:
+                msg.problems.append(self._unreadable(n, text, line, exc, power))
+                return
+            for piece in pieces:  # "A Paris - Burgundy, F Brest - Mid-Atlantic"
+                self.order(msg, n, piece, power, line)
             return
         if power is None:
             msg.problems.append(LineProblem(
@@ -320,6 +325,27 @@ class _Reader:
             msg.problems.append(LineProblem(n, line, reason, suggestion, power, code))
             return
         msg.orders.append(MessageOrder(n, power, text, o))
+
+    def _pieces(self, text: str) -> list[str] | None:
+        """Several orders written on one line with commas, each starting like an order and
+        one at least read ("A PAR - BUR, F BRE - MAO"; "Build A MAR, F BRE": the adjustment
+        word carries over); None when the line is not that."""
+        parts = [p.strip() for p in text.split(",") if p.strip()]
+        if len(parts) < 2:
+            return None
+        lead = parts[0].split()[0]
+        if lead.lower() in _ADJUST_WORDS:
+            parts = parts[:1] + [p if p.split()[0].lower() in _ADJUST_WORDS else f"{lead} {p}"
+                                 for p in parts[1:]]
+        if not all(self._starts_like_order(p) for p in parts):
+            return None
+        for p in parts:
+            try:
+                parse_order(self.m, p, self.phase)
+                return parts
+            except OrderError:
+                continue
+        return None
 
     def _unreadable(self, n: int, text: str, line: str, exc: OrderError, power: int | None
                     ) -> LineProblem:
