@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from polydip.adjudication.adjustments import adjustment_problem
+from polydip.adjudication.adjustments import adjustment_counts, adjustment_problem
 from polydip.errors import OrderError, did_you_mean
 from polydip.game.engine import MOVEMENT_TYPES
 from polydip.geography.map import Map
@@ -405,8 +405,11 @@ class _Reader:
                 return why, order_examples("A", m), "wrong_phase"
             if why.endswith(")") and "(" in why:  # "... (build sites: X, Y)"
                 reason, _, sites = why[:-1].rpartition(" (")
-                return reason, sites, "adjustment_refused"
-            return why, "", "adjustment_refused"
+                # "say on which coast of X to build the fleet (X/EC, X/WC)": a coast missing
+                code = "bad_coast" if reason.startswith("say on which coast") else \
+                    "adjustment_refused"
+                return reason, sites, code
+            return why, self._adjustments(power), "adjustment_refused"
         units = pos.units if self.phase == "M" else pos.dislodged
         allowed = MOVEMENT_TYPES if self.phase == "M" else (RETREAT, DISBAND)
         if o.type not in allowed:
@@ -425,8 +428,20 @@ class _Reader:
             return (f"the unit in {m.prov_name[prov]} belongs to {owner}",
                     f"put it under {owner}, or check the province", "not_own_unit")
         if m.power_neutral[power]:
-            return f"{m.powers[power]} is neutral: its units always hold", "", "neutral_power"
+            return (f"{m.powers[power]} is neutral: its units always hold",
+                    "leave its units without orders", "neutral_power")
         return None
+
+    def _adjustments(self, power: int) -> str:
+        """What `power` may do this adjustment phase, as a suggestion."""
+        m = self.m
+        n = adjustment_counts(m, self.pos)[power]
+        if n > 0:
+            return f"{m.powers[power]} builds {n} this phase ('polydip show' lists the sites)"
+        if n < 0:
+            units = sorted(m.unit_str(u.kind, u.loc) for u in self.pos.units if u.power == power)
+            return f"{m.powers[power]} removes {-n} of {', '.join(units)}"
+        return f"{m.powers[power]} has nothing to build or remove this phase"
 
     def drop_replaced(self, msg: Message) -> None:
         """A later order for the same unit in the same message replaces the earlier one."""
