@@ -47,7 +47,7 @@ _PHASE_WORDS = {"movement", "moves", "move", "retreat", "retreats", "adjustment"
 PROBLEM_CODES = {
     "unknown_place": "a place name the map does not know",
     "unknown_power": "a power name the variant does not know (or an AT naming no power)",
-    "bad_coast": "a coast the place does not have",
+    "bad_coast": "a coast the place does not have, or none where a build needs one",
     "unknown_word": "a word that is no order word where one is expected",
     "incomplete": "an order missing a part (a destination, the army convoyed)",
     "wrong_phase": "an order of another phase (a move in an adjustment phase)",
