@@ -33,7 +33,7 @@ def test_a_phase_from_new_to_process(tmp_path, capsys) -> None:
     assert code == 0 and "A PAR - BUR" in out
     code, out, err = run(capsys, "orders", game, "germany", "A Munich -> Burgundy",
                          "A Warsaw - Silesia")
-    assert code == 1  # one order refused, the other kept
+    assert code == 4  # one order refused, the other kept (EXIT_NOT_TAKEN)
     assert "belongs to Russia" in err
     # what was understood is echoed back, in the standard notation on the standard map
     assert "A MUN - BUR" in out and "Warsaw" not in out
@@ -261,3 +261,24 @@ def test_new_takes_the_options_as_its_help_writes_them(tmp_path, capsys) -> None
     assert saved["options"]["convoy_paradox"] == "1982"
     assert parse_options(["retreat_to_convoy_origin=false"]) == {
         "retreat_to_convoy_origin": False}
+
+
+def test_orders_exits_4_when_a_line_was_not_taken_and_keeps_the_others(tmp_path,
+                                                                       capsys) -> None:
+    """Issue 27: a line that starts like an order is read or reported with its code, and
+    `polydip orders` exits with its own status (4) so a GM's script notices; the orders
+    read are kept."""
+    game = str(tmp_path / "game.json")
+    run(capsys, "new", "wita", game)
+    msg = tmp_path / "msg.txt"
+    msg.write_text("Hi GM\nBrazil\nA MGE-PAR\nA XYZ - ABC\nF bah-mao\nObrigado, Pedro\n")
+    code, out, err = run(capsys, "orders", game, "--file", str(msg))
+    assert code == 4
+    assert "line 4: A XYZ - ABC" in err and "[unknown_place]" in err
+    assert "Ignored 2 lines that are not orders (lines 1, 6)." in out
+    from polydip.game.game import Game
+
+    g = Game.load(game)
+    assert g.orders[g.power("Brazil")] == ["A MGE-PAR", "F bah-mao"]
+    code, _out, _err = run(capsys, "orders", game, "Brazil", "A MGE - PAR")
+    assert code == 0

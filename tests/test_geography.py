@@ -133,3 +133,23 @@ def test_no_swap_across_a_land_bridge_even_by_convoy(tmp_path) -> None:
     bridge.write_text(text + '\n[rules.no_swap]\npairs = ["XLD-ISL"]\n')
     out = adjudicate_request({"variant": str(bridge), **swap})
     assert out["units"] == {"Red": ["A XLD", "F BOX"], "Blue": ["A ISL"]}  # they bounce
+
+
+def test_a_provinces_coast_words_read_only_its_own_coasts() -> None:
+    """Issue 27: `coast_aliases` names a coast in the rules text's words ("Build F Mexico
+    City (Pacific)"); words for a coast the province does not have are refused at load."""
+    from polydip.errors import VariantError
+    from polydip.geography.map import compile_map
+    from polydip.variants.loader import parse_variant
+
+    data = Path(__file__).parent.parent / "src" / "polydip" / "variants" / "data"
+    text = (data / "war_in_north_america.toml").read_text(encoding="utf-8")
+    m = compile_map(parse_variant(text))
+    mex = m.prov_index["MEX"]
+    assert m.loc_name[m.coast_loc(mex, "Pacific")] == "MEX/WC"
+    assert m.loc_name[m.coast_loc(mex, "(Atlantic coast)")] == "MEX/EC"
+    bad = text.replace('coast_aliases = { EC = ["Atlantic", "Atlantic coast", "Gulf"',
+                       'coast_aliases = { NC = ["Atlantic", "Atlantic coast", "Gulf"')
+    assert bad != text
+    with pytest.raises(VariantError, match=r"provinces\.MEX\.coast_aliases\.NC"):
+        parse_variant(bad)

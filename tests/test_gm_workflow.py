@@ -70,7 +70,7 @@ def test_a_whole_phase_typed_orders_report_and_render(tmp_path, capsys) -> None:
 
     # 1. orders from a message: unreadable lines reported with line, reason and suggestion
     code, out, err = run(capsys, "orders", game, "--file", str(msg))
-    assert code == 1  # a line was not taken ...
+    assert code == 4  # a line was not taken ... (EXIT_NOT_TAKEN)
     assert "line 31: A Smyrna - Burgandy" in err and "did you mean Burgundy?" in err
     assert "1 line(s) not taken" in err  # the greeting and the signature are no errors:
     assert "Ignored 2 lines that are not orders (lines 1, 33)." in out  # (issue 8)

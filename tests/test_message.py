@@ -129,3 +129,76 @@ def test_retreat_and_adjustment_phases() -> None:
     reasons = [p.reason for p in msg.problems]
     assert reasons == ["say what to build", "moves are not ordered in an adjustment phase "
                        "(in an adjustment phase: 'Build A PAR', 'Remove A PAR' or 'WAIVE')"]
+
+
+# ---- issue 27: no line that starts like an order is lost --------------------------------------
+
+def test_a_line_that_starts_like_an_order_is_read_or_reported_never_ignored() -> None:
+    _g, msg = _read("France\nA PAR-BUR\nF bre-mao\nA MGE-PAR\nA XYZ - ABC\nsee you in Paris\n"
+                    "I will support you next turn\nA quick note\n")
+    assert [o.text for o in msg.orders] == ["A PAR-BUR", "F bre-mao"]
+    assert [(p.line, p.code) for p in msg.problems] == [(4, "unknown_place"),
+                                                        (5, "unknown_place")]
+    assert msg.ignored == [6, 7, 8]  # prose stays prose
+
+
+def test_problems_carry_a_code() -> None:
+    _g, msg = _read("Germnay:\nFrance\nA Munich - Ruhr\nF BRE - Spain (moon coast)\n"
+                    "A PAR - BUR AT Atlantis\nA Paris flies to Burgundy\nWAIVE\nA Ruh - Kie\n")
+    assert [p.code for p in msg.problems] == [
+        "unknown_power", "not_own_unit", "bad_coast", "unknown_power", "unknown_word",
+        "wrong_phase", "no_unit"]
+
+
+def test_a_coast_the_place_does_not_have_is_refused_never_another_coast() -> None:
+    g = Game.new("war_in_north_america")
+    from polydip.game.positions import build_position
+
+    g.position = build_position(g.map, {"phase": "S1860M", "units": {
+        "Mexico": ["F MEX/EC"], "Confederate States": ["F FLA"]}})
+    msg = read_message(g.map, g.position, "Mexico\nF MEX - Nicaragua (Moon coast)\n"
+                       "F Mexico City (Pacific) - Nicaragua (Pacific coast)\n"
+                       "Confederate States\nF Florida - Straits of Florida\n")
+    assert [p.code for p in msg.problems] == ["bad_coast"]
+    assert [o.order.format(g.map) for o in msg.orders] == ["F MEX/WC - NIC/WC",
+                                                           "F FLA - SOF"]
+
+
+def test_hints_and_suggestions_use_the_games_own_map() -> None:
+    import re
+
+    from polydip.orders.message import order_examples
+
+    for variant in ("wita", "lad1890", "twentieth_century", "war_in_north_america"):
+        m = Game.new(variant).map
+        for phase in "MRA":
+            hint = order_examples(phase, m)
+            places = re.findall(r"'(?:Build |Remove )?[A-Z] ([A-Z/]+)", hint)
+            assert places and all(p in m.loc_index for p in places), (variant, hint)
+    g = Game.new("lad1890")
+    msg = read_message(g.map, g.position, "Mexico\nBuild A Mexco\nA MEX - GDL\n")
+    assert msg.problems[0].suggestion == "did you mean Mexico City?"  # once, by its name
+    assert "PAR" not in msg.problems[1].suggestion and "BUR" not in msg.problems[1].suggestion
+
+
+def test_the_rules_texts_headings_and_power_names() -> None:
+    for variant, lines in {
+        "lad1890": {"CHILE 1891A (March-June)": "Chile", "Britain (GB):": "Britain",
+                    "USA:": "United States", "Brasil:": "Brazil", "Colombia": "Colombia"},
+        "twentieth_century": {"Soviet Union:": "USSR", "Iran": "Persia", "UK:": "Britain",
+                              "Colombia:": "Columbia"},
+        "war_in_north_america": {"Republic of Texas:": "Texas"},
+    }.items():
+        g = Game.new(variant)
+        for text, power in lines.items():
+            msg = read_message(g.map, g.position, text)
+            assert [g.map.powers[p] for p in msg.powers] == [power], (variant, text)
+
+
+def test_orders_written_on_one_line_with_commas_are_each_read() -> None:
+    _g, msg = _read("France\nA Paris - Burgundy, F Brest - Mid-Atlantic\n"
+                    "A MAR - PIE, F BRE - Mid-Atlanti\n")
+    assert [(o.line, o.text) for o in msg.orders] == [
+        (2, "A Paris - Burgundy"), (2, "F Brest - Mid-Atlantic"), (3, "A MAR - PIE")]
+    assert [(p.line, p.text, p.code) for p in msg.problems] == [
+        (3, "A MAR - PIE, F BRE - Mid-Atlanti", "unknown_place")]

@@ -166,7 +166,8 @@ RENAMES = [  # old, new abbreviation, name, aliases    (decision 2)
 NAMES = {  # Imperial spaces that keep their abbreviation; the name TC uses (decision 2)
     "BAN": ("Bandar Abbas", []),  # DPjudge's "Bangalore" is a mislabel: it is on the Gulf
     "KUR": ("Kuril Trench", ["Kuril"]),
-    "TAM": ("Florida Channel", ["Tampa"]),
+    "TAM": ("Florida Channel", ["Tampa", "Straits of Florida", "Florida Straits",
+                                "Florida Strait"]),
     "WCA": ("Western Caribbean", ["Caribbean", "Caribbean Sea", "Western Carribean"]),
     "ECA": ("Eastern Caribbean", ["Eastern Carribean"]),
     "NET": ("Northeast Trades", ["North East Trades"]),
@@ -243,6 +244,26 @@ POWERS = [  # name, letter, adjective, colour, the seed's starting units (decisi
     ("Mexico", "X", "Mexican", "#7e5109", "A MAZ, A MEX, F MER"),
     ("Brazil", "Z", "Brazilian", "#1e8449", "A BRA, A REC, F RDJ"),
 ]
+
+
+# the names players write for the powers (issue 27): the usual spellings of the seed's
+POWER_ALIASES = {
+    "Britain": ["Great Britain", "GB", "UK", "United Kingdom", "England", "British Empire"],
+    "USA": ["US", "United States", "United States of America", "America"],
+    "USSR": ["Soviet Union", "Russia", "Soviets", "CCCP"],
+    "Italy": ["Italia"],
+    "Columbia": ["Colombia"],
+    "Persia": ["Iran"],
+    "Mexico": ["México"],
+    "Brazil": ["Brasil"],
+    "Turkey": ["Türkiye"],
+}
+# the words players write for the Central American coasts (which sea each touches)
+COAST_ALIASES = {
+    prov: {"EC": ["Caribbean", "Caribbean coast", "Caribbean side", "Atlantic", "Atlantic coast"],
+           "WC": ["Pacific", "Pacific coast", "Pacific side"]}
+    for prov in ("GTM", "HON")
+}
 
 
 def build(b: Board) -> None:
@@ -362,13 +383,15 @@ def variant(b: Board) -> str:
         p.supply_center = "center" if abbr in b.sc else None
         p.coords = COORDS[abbr]
         p.coast_coords = {c: COAST_COORDS[f"{abbr}/{c}"] for c in p.coasts}
+        p.coast_aliases = dict(COAST_ALIASES.get(abbr, {}))
         provinces[abbr] = p
     edges = [Edge(k, a, c) for k, a, c in sorted(b.edges, key=lambda e: (EDGE_ORDER[e[0]], e))]
     powers = []
     for name, letter, adj, color, units in POWERS:
         lst = units.split(", ")
         homes = [u.split()[1].split("/")[0] for u in lst]
-        powers.append(Power(name, letter, adj, color, homes, lst, list(homes)))
+        powers.append(Power(name, letter, adj, color, homes, lst, list(homes),
+                            aliases=list(POWER_ALIASES.get(name, []))))
     base = import_variant(IMPERIAL)
     terrains = {
         "land": Terrain("land", frozenset({"A"})),

@@ -15,11 +15,14 @@ class VariantError(PolydipError):
 
 
 class OrderError(PolydipError):
-    """An order that cannot be read or does not fit the position."""
+    """An order that cannot be read or does not fit the position. `code` names the problem
+    for programs and tests ("unknown_place", "bad_coast", "unknown_power", "unknown_word",
+    "incomplete", "wrong_phase"; "" when not given)."""
 
-    def __init__(self, message: str, order: str = "") -> None:
+    def __init__(self, message: str, order: str = "", code: str = "") -> None:
         super().__init__(message)
         self.order = order
+        self.code = code
 
     def __str__(self) -> str:
         msg = self.args[0]

@@ -12,6 +12,8 @@ from polydip.errors import PolydipError
 from polydip.options import OPTIONS
 
 EXIT_USAGE, EXIT_ERROR, EXIT_BUG = 2, 1, 3
+# `polydip orders`: some lines of the message were not taken (the others were kept)
+EXIT_NOT_TAKEN = 4
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:

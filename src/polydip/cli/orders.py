@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from polydip.cli.common import EXIT_ERROR, add_names_option, names_for, read_text
+from polydip.cli.common import EXIT_NOT_TAKEN, add_names_option, names_for, read_text
 from polydip.errors import PolydipError
 
 
@@ -22,7 +22,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "message: a power's name on its own line, then that power's orders, or "
         "'Power: order' lines; --file reads a pasted message (e-mail, forum post). Lines "
         "that cannot be read are reported with the reason and a suggestion; the others are "
-        "kept. A new order for a unit replaces its earlier one until the phase is processed.")
+        "kept. A new order for a unit replaces its earlier one until the phase is processed.",
+        epilog=f"Exit status: 0 when every line was taken (or plainly not an order: a "
+        f"greeting, a signature); {EXIT_NOT_TAKEN} when some line that looks like an order "
+        "or a power name was not taken (each is listed with its line number, problem code, "
+        "reason and suggestion; the orders read are kept); 1 on an error that changed "
+        "nothing (no such game file, the game is over).")
     o.add_argument("gamefile", help="the game file (polydip new makes one)")
     o.add_argument("lines", nargs="*", metavar="LINE",
                    help="a power name, then its orders: France 'A PAR - BUR' 'F BRE - MAO'")
@@ -65,9 +70,10 @@ def cmd_orders(args: argparse.Namespace) -> int:
         print(f"{len(problems)} line(s) not taken:", file=sys.stderr)
         for pr in sorted(problems, key=lambda p: p.line):
             where = f"line {pr.line}: " if pr.line else ""
+            code = f"  [{pr.code}]" if pr.code else ""
             print(f"  {where}{pr.text}\n      {pr.reason}"
-                  + (f"; {pr.suggestion}" if pr.suggestion else ""), file=sys.stderr)
-    return EXIT_ERROR if problems else 0
+                  + (f"; {pr.suggestion}" if pr.suggestion else "") + code, file=sys.stderr)
+    return EXIT_NOT_TAKEN if problems else 0
 
 
 def _confirm(g, args: argparse.Namespace, msg, cleared: list[int]) -> None:

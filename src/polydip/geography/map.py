@@ -70,7 +70,8 @@ class Map:
                 known = v.coasts.get(c) or DEFAULT_COASTS.get(c)
                 name = p.coast_names.get(c) or (known.name if known else "")
                 aliases = known.aliases if known and not p.coast_names.get(c) else ()
-                self.coast_words[loc] = _CoastWords(c, name, aliases)
+                self.coast_words[loc] = _CoastWords(c, name, aliases,
+                                                    tuple(p.coast_aliases.get(c, ())))
 
         # who may stand where
         nk = len(self.kinds)
@@ -332,8 +333,8 @@ class Map:
         """Whether `coast` designates one coast of `prov` (exact: its abbreviation, name or
         alias, not a shortening)."""
         text = _coast_text(coast)
-        if exact:
-            return sum(self.coast_words[loc].exact(text)  # type: ignore
+        if exact:  # (as written bare after the place: not the province's own coast words)
+            return sum(self.coast_words[loc].exact(text, bare=True)  # type: ignore
                        for loc in self.prov_coast_locs[prov]) == 1
         try:
             self.coast_loc(prov, coast)
@@ -382,17 +383,21 @@ def _coast_text(text: str) -> str:
 class _CoastWords:
     """The designations one coast answers to."""
 
-    __slots__ = ("exact_forms", "words")
+    __slots__ = ("bare_forms", "exact_forms", "words")
 
-    def __init__(self, abbr: str, name: str, aliases: tuple[str, ...]) -> None:
+    def __init__(self, abbr: str, name: str, aliases: tuple[str, ...],
+                 own: tuple[str, ...] = ()) -> None:
         forms = {abbr.lower(), *(_coast_text(a) for a in aliases)}
         if name:
             forms.add(_coast_text(name))
-        self.exact_forms = {f.replace(" ", "") for f in forms if f}
+        self.bare_forms = {f.replace(" ", "") for f in forms if f}
+        # the province's own words ("Pacific", "Gulf"), only in brackets or after a slash:
+        # written bare after the place they could be the next place's name
+        self.exact_forms = self.bare_forms | {_coast_text(a).replace(" ", "") for a in own}
         self.words = _coast_text(name).split() if name else []
 
-    def exact(self, text: str) -> bool:
-        return text.replace(" ", "") in self.exact_forms
+    def exact(self, text: str, bare: bool = False) -> bool:
+        return text.replace(" ", "") in (self.bare_forms if bare else self.exact_forms)
 
     def shortens(self, text: str) -> bool:
         """`text` is a prefix of the name's first word followed by prefixes of the next

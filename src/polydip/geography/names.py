@@ -8,7 +8,8 @@ place is also known by
 - its name without a trailing generic word ("West Caribbean" for "West Caribbean Sea"),
   when no other place shares that shorter form;
 - common abbreviations of its words, typed in place of the word ("W Caribbean", "Sta Fe",
-  "St Petersburg", "Mt Hood");
+  "St Petersburg", "Mt Hood"); a compass word for its adjective and back ("W Caribbean" and
+  "West Caribbean" for "Western Caribbean");
 - its name after a leading article ("La Guajira" for "Guajira", "the North Sea").
 
 Misspelled names get suggestions from whole names and from their single words, so
@@ -36,8 +37,14 @@ ABBREVIATIONS = {
 _SAINTS = ("saint", "san", "santo", "santa", "sao")
 # trailing words a name is often typed without
 GENERIC_TAILS = {"sea", "ocean", "gulf", "bay", "channel", "strait", "straits", "sound",
+                 "gulfs", "bays", "channels", "sounds", "seas",
                  "islands", "island", "lake", "city", "coast", "basin", "trench", "passage",
                  "province", "territory", "state"}
+# "W Caribbean" for "Western Caribbean", "West Caribbean" for "Western Caribbean Sea"
+_COMPASS = {"north": "northern", "south": "southern", "east": "eastern", "west": "western",
+            "northeast": "northeastern", "northwest": "northwestern",
+            "southeast": "southeastern", "southwest": "southwestern"}
+_COMPASS_BACK = {v: k for k, v in _COMPASS.items()}
 ARTICLES = {"the", "la", "el", "los", "las", "le", "les", "lo", "il", "o", "os", "as", "de"}
 
 
@@ -90,11 +97,22 @@ def expansions(words: list[str]) -> list[list[str]]:
             choices.append(full)
         if w == "st":
             choices += [s for s in _SAINTS if s not in choices]
+        for c in list(choices):  # a compass word also stands for its adjective, and back
+            other = _COMPASS.get(c) or _COMPASS_BACK.get(c)
+            if other is not None and other not in choices:
+                choices.append(other)
         options = [o + [c] for o in options for c in choices][:64]
     out = list(options)
     for o in options:
         if len(o) > 1 and o[0] in ARTICLES:
             out.append(o[1:])
+    for o in list(out):  # "Straits of Florida" for "Florida Strait"
+        if len(o) > 2 and o[1] == "of" and o[0] in GENERIC_TAILS:
+            out.append([*o[2:], o[0]])
+    for o in list(out):  # "Florida Straits" for "Florida Strait", "Canary Island(s)"
+        if len(o) > 1 and o[-1] in GENERIC_TAILS:
+            last = o[-1]
+            out.append([*o[:-1], last[:-1] if last.endswith("s") else last + "s"])
     if len(words) > 1 and words[-1] in GENERIC_TAILS:
         out += [o[:-1] for o in list(out)]
     return out

@@ -253,7 +253,7 @@ class Host:
             lines_typed = text.splitlines()
             problems += [  # in a box meant for orders, no line passes unremarked
                 LineProblem(n, lines_typed[n - 1].strip(), "not read as an order",
-                            order_examples(game.position.phase.type))
+                            order_examples(game.position.phase.type, m))
                 for n in msg.ignored if 0 < n <= len(lines_typed)]
             if mode == "replace":
                 game.orders.pop(p.power, None)

@@ -7,6 +7,11 @@ line that cannot be read — greetings, signatures, "Orders for Spring 1901:", t
 reported with its line number, the reason and a suggestion, and never stops the others from
 being read: a GM pastes the whole e-mail and fixes only what is reported.
 
+A line that starts like an order (a unit kind and a place-like word, "Build", "B F ..."), or
+holds an order word or a dash between two place-like words ("PAR-BUR", "Paris supports
+Burgundy"), is never ignored: it is read or reported, with a problem code (PROBLEM_CODES).
+Only prose that names no order (greetings, signatures, "see you in Paris") is ignored.
+
 Orders are checked against the position as far as reading goes (the unit exists and belongs
 to the power that gave the order); whether a move is legal is the adjudicator's business.
 """
@@ -16,11 +21,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from polydip.adjudication.adjustments import adjustment_problem
+from polydip.adjudication.adjustments import adjustment_counts, adjustment_problem
 from polydip.errors import OrderError, did_you_mean
 from polydip.game.engine import MOVEMENT_TYPES
 from polydip.geography.map import Map
 from polydip.geography.names import name_key, or_list, suggest
+from polydip.orders.examples import order_examples
 from polydip.orders.model import BUILD, DISBAND, RETREAT, WAIVE, Order
 from polydip.orders.parser import parse_order
 from polydip.state import Position
@@ -37,11 +43,25 @@ _FILLER = {"orders", "order", "for", "of", "the", "s", "from", "by"}
 _PHASE_WORDS = {"movement", "moves", "move", "retreat", "retreats", "adjustment",
                 "adjustments", "build", "builds", "winter", "spring", "summer", "fall",
                 "autumn", "phase", "turn", "season", "year"}
-_EXAMPLES = {
-    "M": "write orders like 'A PAR - BUR', 'A MAR S A PAR - BUR' or 'F NTH C A LON - NWY'",
-    "R": "write retreats like 'A PAR R BUR' or 'A PAR D'",
-    "A": "write adjustments like 'Build A PAR', 'Remove F KIE' or 'WAIVE'",
+# what LineProblem.code may be, and what it means (docs/gm-guide.md lists them too)
+PROBLEM_CODES = {
+    "unknown_place": "a place name the map does not know",
+    "unknown_power": "a power name the variant does not know (or an AT naming no power)",
+    "bad_coast": "a coast the place does not have, or none where a build needs one",
+    "unknown_word": "a word that is no order word where one is expected",
+    "incomplete": "an order missing a part (a destination, the army convoyed)",
+    "wrong_phase": "an order of another phase (a move in an adjustment phase)",
+    "not_an_order": "a line that starts like an order but reads as none",
+    "no_power": "an order before any power was named",
+    "no_unit": "no unit (or dislodged unit) of the power where the order names one",
+    "not_own_unit": "the unit there belongs to another power",
+    "neutral_power": "a neutral power's units always hold",
+    "adjustment_refused": "a build, removal or waive the position does not allow",
 }
+_STRONG_VERBS = {"-", "s", "c", "h", "r", "hold", "holds", "support", "supports", "convoy",
+                 "convoys", "retreat", "retreats", "move", "moves", "attack", "attacks",
+                 "at", "via"}
+_ABBREVIATION = re.compile(r"^[A-Z]{2,4}$")
 
 
 @dataclass(slots=True)
@@ -53,6 +73,7 @@ class LineProblem:
     reason: str
     suggestion: str = ""
     power: int = -1  # the power the line was read for, when known
+    code: str = ""  # what is wrong, for programs and tests (PROBLEM_CODES)
 
     def __str__(self) -> str:
         s = f"line {self.line}: {self.text!r}: {self.reason}"
@@ -99,12 +120,6 @@ def read_message(m: Map, pos: Position, text: str, default_power: int | None = N
     reader.drop_replaced(msg)
     msg.last_power = current
     return msg
-
-
-def order_examples(phase_type: str) -> str:
-    """How orders of a phase type ("M", "R", "A") are written, as a hint for a line not
-    read."""
-    return _EXAMPLES.get(phase_type, "")
 
 
 def merge(first: Message, second: Message) -> Message:
@@ -188,7 +203,7 @@ class _Reader:
         near = self.near_power(text)
         if near:
             msg.problems.append(LineProblem(n, text, "not a power name or an order",
-                                            f"did you mean {near}?"))
+                                            f"did you mean {near}?", code="unknown_power"))
             return None if text.rstrip().endswith(":") else current
         msg.ignored.append(n)  # a greeting, a signature, a remark: plainly not an order
         return current
@@ -200,35 +215,75 @@ class _Reader:
         words = [w for w in re.split(r"[\s:,()\[\]*_]+", text) if w]
         if not words or len(words) > 8:
             return None
-        words = [w for w in words if _key(w) not in _FILLER]
-        for k in range(len(words), 0, -1):
-            head = " ".join(words[:k])
-            if head.endswith(("'s", "’s")):
-                head = head[:-2]
-            p = self.m.find_power(head)
-            if p is not None:
-                rest = [_key(w) for w in words[k:]]
-                if all(w in _FILLER or w in _PHASE_WORDS or w in self.seasons
-                       or re.fullmatch(r"[a-z]?\d+[a-z]?", w) for w in rest):
-                    return p
-                return None
+        # as written ("Republic of Texas"), then without filler words ("Orders for Italy")
+        for ws in (words, [w for w in words if _key(w) not in _FILLER]):
+            for k in range(len(ws), 0, -1):
+                head = " ".join(ws[:k])
+                if head.endswith(("'s", "’s")):
+                    head = head[:-2]
+                p = self.m.find_power(head)
+                if p is not None:
+                    if self._heading_rest(p, ws[k:]):
+                        return p
+                    break
         return None
 
+    def _heading_rest(self, p: int, words: list[str]) -> bool:
+        """Whether the words after a power's name in a heading say only when or whose
+        ("Spring 1901", "1891A (March-June)", "(GB)", "orders")."""
+        for w in words:
+            if self.m.find_power(w) == p:
+                continue  # "Britain (GB)": the power's own other name
+            for k in _key(w).split():
+                if not (k in _FILLER or k in _PHASE_WORDS or k in self.seasons
+                        or re.fullmatch(r"[a-z]?\d+[a-z]?", k)):
+                    return False
+        return True
+
     def looks_like_order(self, text: str) -> bool:
-        """Does the line look like an order (so an error is worth a detailed report)?
-        A unit kind followed by a place (or a near miss of one), an adjustment word, or a
-        place name with an order word or arrow beside it."""
-        words = [w for w in re.split(r"[\s,;:.!?()/]+", _ARROW.sub(" - ", text.lower())) if w]
+        """Does the line look like an order (so it is read, and reported when it cannot
+        be)? An adjustment word ("Build", "B F ..."); a unit kind followed by a place (or a
+        near miss of one), an abbreviation ("A XYZ") or an order word or dash later on
+        ("A MGE-PAR"); or an order word or dash between two place-like words ("PAR-BUR",
+        "Paris supports Burgundy")."""
+        spaced = _ARROW.sub(" - ", text).replace("-", " - ")
+        typed = [w for w in re.split(r"[\s,;:.!?()/\[\]]+", spaced) if w]
+        words = [w.lower() for w in typed]
         if not words:
             return False
         m = self.m
         if words[0] in _ADJUST_WORDS:
             return True
+        if words[0] in ("b", "d") and len(words) > 2 and words[1] in self.kind_words:
+            return True  # "B F Islas San Felix" (the LAD rules text), "D A Lima"
         if words[0] in self.kind_words and len(words) > 1:
-            return self._place_at(words, 1, near=True)
-        has_verb = any(w in _ORDER_VERBS for w in words)
-        return has_verb and any(self._place_at(words, i) for i in range(len(words))) \
-            and m.find_power(words[0]) is None
+            return (self._place_at(words, 1, near=True)
+                    or bool(_ABBREVIATION.match(typed[1]))
+                    or any(self._verb(w, t) for w, t in zip(words[2:], typed[2:], strict=True)))
+        if m.find_power(words[0]) is not None and len(words[0]) > 1 \
+                and not _ABBREVIATION.match(typed[0]):
+            return False  # "France - the usual orders": a heading, or talk about a power
+        for i in range(1, len(words) - 1):
+            if self._verb(words[i], typed[i]) and self._place_before(words, typed, i) \
+                    and (self._place_at(words, i + 1) or _ABBREVIATION.match(typed[i + 1])
+                         or words[i + 1] in self.kind_words):
+                return True
+        return False
+
+    @staticmethod
+    def _verb(word: str, typed: str) -> bool:
+        """An order word: a dash, a full order word, or an order letter typed as a capital
+        ("S", "H": a lower-case "s" or "h" in prose is no order)."""
+        if len(word) == 1 and word != "-":
+            return word in _STRONG_VERBS and typed.isupper()
+        return word in _STRONG_VERBS
+
+    def _place_before(self, words: list[str], typed: list[str], i: int) -> bool:
+        """A place name (or an abbreviation) ends just before word `i`."""
+        if _ABBREVIATION.match(typed[i - 1]):
+            return True
+        return any(i - n >= 0 and self.m.find_place(" ".join(words[i - n:i])) is not None
+                   for n in (1, 2, 3))
 
     def _place_at(self, words: list[str], i: int, near: bool = False) -> bool:
         m = self.m
@@ -252,22 +307,50 @@ class _Reader:
         try:
             o = parse_order(self.m, text, self.phase)
         except OrderError as exc:
-            msg.problems.append(self._unreadable(n, text, line, exc, power))
+            pieces = self._pieces(text)
+            if pieces is None:
+                msg.problems.append(self._unreadable(n, text, line, exc, power))
+                return
+            for piece in pieces:  # "A Paris - Burgundy, F Brest - Mid-Atlantic"
+                self.order(msg, n, piece, power, line)
             return
         if power is None:
             msg.problems.append(LineProblem(
-                n, line, "no power named before this order", self._whose(o, text)))
+                n, line, "no power named before this order", self._whose(o, text),
+                code="no_power"))
             return
         problem = self.check(o, power)
         if problem:
-            reason, suggestion = problem
-            msg.problems.append(LineProblem(n, line, reason, suggestion, power))
+            reason, suggestion, code = problem
+            msg.problems.append(LineProblem(n, line, reason, suggestion, power, code))
             return
         msg.orders.append(MessageOrder(n, power, text, o))
+
+    def _pieces(self, text: str) -> list[str] | None:
+        """Several orders written on one line with commas, each starting like an order and
+        one at least read ("A PAR - BUR, F BRE - MAO"; "Build A MAR, F BRE": the adjustment
+        word carries over); None when the line is not that."""
+        parts = [p.strip() for p in text.split(",") if p.strip()]
+        if len(parts) < 2:
+            return None
+        lead = parts[0].split()[0]
+        if lead.lower() in _ADJUST_WORDS:
+            parts = parts[:1] + [p if p.split()[0].lower() in _ADJUST_WORDS else f"{lead} {p}"
+                                 for p in parts[1:]]
+        if not all(self._starts_like_order(p) for p in parts):
+            return None
+        for p in parts:
+            try:
+                parse_order(self.m, p, self.phase)
+                return parts
+            except OrderError:
+                continue
+        return None
 
     def _unreadable(self, n: int, text: str, line: str, exc: OrderError, power: int | None
                     ) -> LineProblem:
         reason = exc.args[0]
+        code = exc.code or "not_an_order"
         suggestion = ""
         mm = _DID_YOU_MEAN.search(reason)
         if mm:
@@ -277,15 +360,19 @@ class _Reader:
         if not self._starts_like_order(text) and (reason.startswith("unknown") or
                                      reason.startswith("unexpected")):
             reason = "not an order or a power name"
+            code = "not_an_order"
             close = did_you_mean(first, [p.name for p in self.m.variant.powers])
             if close:
                 suggestion = close.strip()[1:-1]
+                code = "unknown_power"
             else:
-                suggestion = (_EXAMPLES.get(self.phase, "")
+                suggestion = (order_examples(self.phase, self.m)
                               + "; name the power on a line of its own before its orders")
+        elif code == "bad_coast" and not suggestion:
+            suggestion = "write one of the coasts named, or none where the place has one"
         elif not suggestion:
-            suggestion = _EXAMPLES.get(self.phase, "")
-        return LineProblem(n, line, reason, suggestion, -1 if power is None else power)
+            suggestion = order_examples(self.phase, self.m)
+        return LineProblem(n, line, reason, suggestion, -1 if power is None else power, code)
 
     def _starts_like_order(self, text: str) -> bool:
         first = text.split(None, 1)[0].strip(":,").lower() if text.split() else ""
@@ -303,26 +390,30 @@ class _Reader:
                 if m.loc_prov[u.loc] == prov:
                     return f"the unit there is {m.powers[u.power]}'s: write " \
                            f"'{m.powers[u.power]}: {text}'"
-        return "put the power's name on a line before its orders, or write 'France: ...'"
+        return ("put the power's name on a line before its orders, or write "
+                f"'{m.powers[0]}: {text}'")
 
-    def check(self, o: Order, power: int) -> tuple[str, str] | None:
+    def check(self, o: Order, power: int) -> tuple[str, str, str] | None:
         """Does the order fit the position (unit there, the power's own, the phase's kind,
-        a build where one can be made)?  (reason, suggestion) when it does not."""
+        a build where one can be made)?  (reason, suggestion, code) when it does not."""
         m, pos = self.m, self.pos
         if self.phase == "A":
             why = adjustment_problem(m, pos, power, o)
             if why is None:
                 return None
             if o.type not in (BUILD, DISBAND, WAIVE):
-                return why, _EXAMPLES["A"]
+                return why, order_examples("A", m), "wrong_phase"
             if why.endswith(")") and "(" in why:  # "... (build sites: X, Y)"
                 reason, _, sites = why[:-1].rpartition(" (")
-                return reason, sites
-            return why, ""
+                # "say on which coast of X to build the fleet (X/EC, X/WC)": a coast missing
+                code = "bad_coast" if reason.startswith("say on which coast") else \
+                    "adjustment_refused"
+                return reason, sites, code
+            return why, self._adjustments(power), "adjustment_refused"
         units = pos.units if self.phase == "M" else pos.dislodged
         allowed = MOVEMENT_TYPES if self.phase == "M" else (RETREAT, DISBAND)
         if o.type not in allowed:
-            return "not an order for this phase", _EXAMPLES[self.phase]
+            return "not an order for this phase", order_examples(self.phase, m), "wrong_phase"
         prov = m.loc_prov[o.loc]
         here = [u for u in units if m.loc_prov[u.loc] == prov]
         if not here:
@@ -331,14 +422,26 @@ class _Reader:
             return (f"no {'dislodged ' if self.phase == 'R' else ''}unit in "
                     f"{m.prov_name[prov]}",
                     f"{m.powers[power]}'s {what}: {', '.join(mine)}" if mine
-                    else f"{m.powers[power]} has no {what} to order")
+                    else f"{m.powers[power]} has no {what} to order", "no_unit")
         if all(u.power != power for u in here):
             owner = m.powers[here[0].power]
             return (f"the unit in {m.prov_name[prov]} belongs to {owner}",
-                    f"put it under {owner}, or check the province")
+                    f"put it under {owner}, or check the province", "not_own_unit")
         if m.power_neutral[power]:
-            return f"{m.powers[power]} is neutral: its units always hold", ""
+            return (f"{m.powers[power]} is neutral: its units always hold",
+                    "leave its units without orders", "neutral_power")
         return None
+
+    def _adjustments(self, power: int) -> str:
+        """What `power` may do this adjustment phase, as a suggestion."""
+        m = self.m
+        n = adjustment_counts(m, self.pos)[power]
+        if n > 0:
+            return f"{m.powers[power]} builds {n} this phase ('polydip show' lists the sites)"
+        if n < 0:
+            units = sorted(m.unit_str(u.kind, u.loc) for u in self.pos.units if u.power == power)
+            return f"{m.powers[power]} removes {-n} of {', '.join(units)}"
+        return f"{m.powers[power]} has nothing to build or remove this phase"
 
     def drop_replaced(self, msg: Message) -> None:
         """A later order for the same unit in the same message replaces the earlier one."""

@@ -22,6 +22,7 @@ from polydip.geography.map import Map, default_coast_word
 from polydip.geography.names import name_key, or_list, suggest
 from polydip.orders.attack import KW_AT, read_power
 from polydip.orders.canonical import keep_order, known_order, order_memo
+from polydip.orders.examples import phase_hint
 from polydip.orders.model import (
     BUILD,
     CONVOY,
@@ -56,10 +57,26 @@ class _Cursor:
     def __init__(self, m: Map, text: str) -> None:
         self.m = m
         self.text = text
-        cleaned = _ARROWS.sub(" - ", text.replace(".", " ").strip().rstrip(";"))
-        self.toks = [t.lower() for t in _TOKEN.findall(cleaned) if t != ","]
+        cleaned = _ARROWS.sub(" - ", text.replace(".", " ").replace(":", " ").strip()
+                              .rstrip(";"))
+        # the hyphens written between two letters ("Rio-Grande", "PAR-BUR"): only these may
+        # join a place name's words; a spaced hyphen ("Florida - Straits") is a move
+        self.joined: set[int] = set()
+        if "-" not in cleaned:
+            self.toks = [t.lower() for t in _TOKEN.findall(cleaned) if t != ","]
+        else:
+            self.toks = []
+            for mt in _TOKEN.finditer(cleaned):
+                t = mt.group()
+                if t == ",":
+                    continue
+                if t == "-" and mt.start() > 0 and mt.end() < len(cleaned) and not (
+                        cleaned[mt.start() - 1].isspace() or cleaned[mt.end()].isspace()):
+                    self.joined.add(len(self.toks))
+                self.toks.append(t.lower())
         self.i = 0
         self.last_place = (-1, "", -1)  # the last place name read: start, what, end
+        self.dropped_coast = ""  # a coast written on a place that has none (DATC 4.B.6)
 
     def peek(self, k: int = 0) -> str | None:
         j = self.i + k
@@ -73,8 +90,8 @@ class _Cursor:
     def at_end(self) -> bool:
         return self.i >= len(self.toks)
 
-    def error(self, msg: str) -> OrderError:
-        return OrderError(msg, self.text)
+    def error(self, msg: str, code: str = "") -> OrderError:
+        return OrderError(msg, self.text, code)
 
     # -- pieces ---------------------------------------------------------------------------
 
@@ -97,13 +114,16 @@ class _Cursor:
         """Longest run of tokens naming a province, then an optional coast."""
         m = self.m
         if self.at_end():
-            raise self.error(f"missing {what}")
+            raise self.error(f"missing {what}", "incomplete")
         best = None
         for n in range(min(6, len(self.toks) - self.i), 0, -1):
             words = self.toks[self.i:self.i + n]
             if words[0] == "-" or words[-1] == "-" or any(w in _BRACKETS for w in words):
                 continue
             if "-" in words:  # a hyphenated name ("Rio-Grande"): only as written
+                if any(w == "-" and self.i + j not in self.joined
+                       for j, w in enumerate(words)):
+                    continue
                 prov = m.names.get(name_key(" ".join(w for w in words if w != "-")))
             else:
                 prov = m.find_place(" ".join(words))
@@ -111,7 +131,8 @@ class _Cursor:
                 best = (n, prov)
                 break
         if best is None:
-            raise self.error(f"unknown {what} {self.guess()!r}" + self.suggestion())
+            raise self.error(f"unknown {what} {self.guess()!r}" + self.suggestion(),
+                             "unknown_place")
         n, prov = best
         self.i += n
         self.last_place = (self.i - n, what, self.i)
@@ -127,9 +148,20 @@ class _Cursor:
         return " ".join(words) or self.toks[self.i]
 
     def suggestions(self) -> list[str]:
+        """Places the words here may have meant: each named once, by its own name."""
         m = self.m
         names = m.prov_name + [a for p in m.variant.provinces.values() for a in p.aliases]
-        return suggest(self.guess(), names) or suggest(self.toks[self.i], names + m.prov_abbr)
+        close = suggest(self.guess(), names) or suggest(self.toks[self.i],
+                                                         names + m.prov_abbr)
+        out: list[str] = []
+        seen: set[int] = set()
+        for c in close:
+            prov = m.find_place(c)
+            if prov is None or prov in seen:
+                continue
+            seen.add(prov)
+            out.append(c if name_key(c) == name_key(m.prov_abbr[prov]) else m.prov_name[prov])
+        return out
 
     def suggestion(self) -> str:
         close = self.suggestions()
@@ -150,6 +182,8 @@ class _Cursor:
         shore)", or bare when it is exactly one of the province's coasts ("sc", "nb")."""
         m = self.m
         t = self.peek()
+        if t in _CLOSERS and self.peek(1) in KW_AT:
+            return prov  # "(AT Chile)": the attack, read by _attack
         if t in _CLOSERS:
             closer = _CLOSERS[t]
             self.i += 1
@@ -187,7 +221,8 @@ class _Cursor:
             # shore" (never a shortening, which could be an order word such as "s")
             for n in (3, 2, 1):
                 words = self.toks[self.i:self.i + n]
-                if len(words) == n and m.reads_as_coast(prov, " ".join(words), exact=True):
+                if len(words) == n and not any(w in _BRACKETS or w == "-" for w in words) \
+                        and m.reads_as_coast(prov, " ".join(words), exact=True):
                     self.i += n
                     return self._coast_loc(prov, " ".join(words))
         return prov
@@ -196,16 +231,33 @@ class _Cursor:
         return self.m.reads_as_coast(prov, text) or default_coast_word(text)
 
     def _coast_loc(self, prov: int, coast: str) -> int:
+        """The coast `coast` of `prov`. A coast word where the province has no coasts is
+        ignored (DATC 4.B.6); any other coast that `prov` does not have is refused
+        ("bad_coast"), never read as another coast or as none."""
         m = self.m
         try:
             return m.coast_loc(prov, coast)
         except KeyError:
-            if not m.prov_coast_locs[prov]:
-                # DATC 4.B.6: a coast where there is none is ignored
-                return prov
-            # an unknown coast on a multi-coast province: keep the province (no coast); the
-            # order is then judged as if the coast were omitted
+            pass
+        coasts = [_coast_label(m, prov, c) for c in m.prov_coast_locs[prov]]
+        if not coasts and (default_coast_word(coast) or any(
+                m.reads_as_coast(p, coast) for p in range(m.n_prov) if m.prov_coast_locs[p])):
+            self.dropped_coast = coast  # DATC 4.B.6: a coast where there is none is ignored
             return prov
+        has = (f"its coasts are {or_list(coasts)}" if coasts
+               else "it has no separate coasts: leave the coast out")
+        raise self.error(f"{m.prov_name[prov]} has no coast {coast!r} ({has})", "bad_coast")
+
+
+def _coast_label(m: Map, prov: int, loc: int) -> str:
+    """'WC (west coast, Pacific)': a coast's abbreviation, name and the province's first own
+    word for it, for a message listing a place's coasts."""
+    abbr = m.loc_coast[loc] or ""
+    words = m.coast_words[loc]
+    name = " ".join(words.words) if words is not None else ""
+    own = m.variant.provinces[m.prov_abbr[prov]].coast_aliases.get(abbr, [])
+    more = [w for w in (name, *own[:1]) if w]
+    return f"{abbr} ({', '.join(more)})" if more else abbr
 
 
 def parse_order(m: Map, text: str, phase_type: str = "M") -> Order:
@@ -238,7 +290,7 @@ def _parse_cached(m: Map, text: str, phase_type: str) -> Order:
 def _parse_full(m: Map, text: str, phase_type: str) -> Order:
     c = _Cursor(m, text)
     if c.at_end():
-        raise c.error("empty order")
+        raise c.error("empty order", "incomplete")
     first = c.peek()
     if first in KW_WAIVE:
         return Order(WAIVE, text=text)
@@ -254,6 +306,10 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
         loc = c.place()
         _expect_end(c)
         return Order(BUILD, kind=kind, loc=loc, text=text)
+    if phase_type != "A" and first in ("build", "builds", "b") and (
+            first != "b" or c.peek(1) in {k.lower() for k in m.kinds}):
+        raise c.error("builds are only ordered in an adjustment phase"
+                      + phase_hint(phase_type, m), "wrong_phase")
     if first in KW_DISBAND:
         c.take()
         kind = c.kind()
@@ -269,19 +325,20 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
         act = _act(c)  # "F GUY sink additional ships": an anchor order without moving
         _expect_end(c)
         return Order(HOLD, kind=kind, loc=loc, text=text, act=act)
-    if phase_type == "M" and (verb in KW_AT or verb == "a"):
+    if phase_type == "M" and (verb in KW_AT or verb == "a" or (
+            verb in ("(", "[") and c.peek(1) in KW_AT)):
         at = _attack(c)  # "F PBS AT PERU": an attack without moving
         if at >= 0:
             return Order(HOLD, kind=kind, loc=loc, text=text, at=at)
     if verb is None:
         if phase_type == "M":
             return Order(HOLD, kind=kind, loc=loc, text=text)
-        raise c.error("missing order after the unit" + _hint(phase_type))
+        raise c.error("missing order after the unit" + phase_hint(phase_type, m), "incomplete")
     c.take()
     if verb in KW_HOLD:
         _expect_end(c)
         if phase_type != "M":
-            raise c.error("a hold is only ordered in a movement phase")
+            raise c.error("a hold is only ordered in a movement phase", "wrong_phase")
         return Order(HOLD, kind=kind, loc=loc, text=text)
     if verb in KW_BUILD:
         _expect_end(c)
@@ -294,6 +351,7 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
             c.take()
         dest = c.place("retreat destination")
         _expect_end(c)
+        _not_to_itself(c, loc, dest)
         return Order(RETREAT, kind=kind, loc=loc, target=dest, text=text)
     if verb in KW_MOVE:
         if c.peek() == "to":  # "moves to"
@@ -315,16 +373,18 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
                 c.take()
             via = True
         _expect_end(c)
+        _not_to_itself(c, loc, dest)
         if phase_type == "A":
-            raise c.error("moves are not ordered in an adjustment phase" + _hint("A"))
+            raise c.error("moves are not ordered in an adjustment phase" + phase_hint("A", m),
+                          "wrong_phase")
         if at >= 0 and phase_type != "M":
-            raise c.error("an attack (AT) is only ordered in a movement phase")
+            raise c.error("an attack (AT) is only ordered in a movement phase", "wrong_phase")
         return Order(MOVE, kind=kind, loc=loc, target=dest, via=via, text=text, at=at,
                      act=act)
     if verb in KW_SUPPORT or verb in KW_CONVOY:
         if phase_type != "M":
             raise c.error("supports and convoys are only ordered in a movement phase"
-                          + _hint(phase_type))
+                          + phase_hint(phase_type, c.m), "wrong_phase")
         aux_kind = c.kind()
         aux_loc = c.place("supported unit" if verb in KW_SUPPORT else "convoyed army")
         target = None
@@ -342,9 +402,10 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
         _expect_end(c)
         if verb in KW_CONVOY:
             if target is None:
-                raise c.error("a convoy names the army's destination: F NTH C A LON - NWY")
+                raise c.error("a convoy names the army's destination: F <sea> C A <from> - <to>",
+                              "incomplete")
             if at >= 0:
-                raise c.error("a convoy names no attack (AT)")
+                raise c.error("a convoy names no attack (AT)", "unknown_word")
             return Order(CONVOY, kind=kind, loc=loc, target=target, aux_kind=aux_kind,
                          aux_loc=aux_loc, text=text)
         return Order(SUPPORT, kind=kind, loc=loc, target=target, aux_kind=aux_kind,
@@ -357,9 +418,10 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
         # "F Gulf of Mexco H": a misspelled long name, of which a short alias was read
         named = c.misread(loc_start, loc_end)
         if named:
-            raise c.error(f"unknown unit location {c.guess()!r}" + named) from None
+            raise c.error(f"unknown unit location {c.guess()!r}" + named,
+                          "unknown_place") from None
         raise c.error(f"unknown order word {verb!r}; expected -, S, C, H, R, B or D"
-                      + _hint(phase_type)) from None
+                      + phase_hint(phase_type, c.m), "unknown_word") from None
     _expect_end(c)
     if phase_type == "R":
         return Order(RETREAT, kind=kind, loc=loc, target=dest, text=text)
@@ -369,11 +431,15 @@ def _parse_full(m: Map, text: str, phase_type: str) -> Order:
 def _attack(c: _Cursor) -> int:
     """An attack's power after "AT" (or "attack", or the seed's "A"), read to the end of the
     order: its index, or -1 when no attack word stands here ("attack" may be a move's
-    verb, "A" an army). An "AT" naming no power is an error."""
+    verb, "A" an army). An "AT" naming no power is an error. The attack may stand in
+    brackets, as the LAD rules text writes it: "F PBS - EPR (AT Chile)"."""
     word = c.peek()
+    bracketed = word in ("(", "[") and c.peek(1) in KW_AT
+    if bracketed:
+        word = c.peek(1)
     if word not in KW_AT and word != "a":
         return -1
-    rest = c.toks[c.i + 1:]
+    rest = [t for t in c.toks[c.i + 1 + bracketed:] if t not in _BRACKETS]
     power = read_power(c.m, rest, loose=word == "a")
     if power >= 0:
         c.i = len(c.toks)
@@ -381,7 +447,8 @@ def _attack(c: _Cursor) -> int:
     if word == "at":
         named = " ".join(rest)
         raise c.error(f"AT names the power attacked; {named!r} is not a power" if named
-                      else "AT names the power attacked (F MAO - EAO AT BRAZIL)")
+                      else f"AT names the power attacked (AT {c.m.powers[0].upper()})",
+                      "unknown_power")
     return -1
 
 
@@ -411,9 +478,19 @@ def _act(c: _Cursor) -> str:
     if odd:
         raise c.error(f"unexpected {' '.join(odd)!r} after {word!r} (anchor orders: 'convert "
                       "to fleet', 'capture ships', 'release anchor marker', 'sink additional "
-                      "ships')")
+                      "ships')", "unknown_word")
     c.i = len(c.toks)
     return act
+
+
+def _not_to_itself(c: _Cursor, loc: int, dest: int) -> None:
+    """A move to the unit's own province with a coast it does not have ("F NOR - NOR/RB")
+    is a mistyped coast, never a move to itself."""
+    m = c.m
+    if c.dropped_coast and m.loc_prov[dest] == m.loc_prov[loc]:
+        raise c.error(f"{m.prov_name[m.loc_prov[dest]]} has no coast {c.dropped_coast!r} "
+                      "(it has no separate coasts), and a unit does not move to its own "
+                      "place", "bad_coast")
 
 
 def _expect_end(c: _Cursor) -> None:
@@ -423,13 +500,5 @@ def _expect_end(c: _Cursor) -> None:
         if start >= 0:  # "F VER - Gulf of Mexco": a short alias read of a misspelled name
             named = c.misread(start, end)
             if named:
-                raise c.error(f"unknown {what} {c.guess()!r}" + named)
-        raise c.error(f"unexpected {rest!r} at the end of the order")
-
-
-def _hint(phase_type: str) -> str:
-    return {
-        "M": "",
-        "R": " (in a retreat phase: 'A PAR R BUR' or 'A PAR D')",
-        "A": " (in an adjustment phase: 'Build A PAR', 'Remove A PAR' or 'WAIVE')",
-    }.get(phase_type, "")
+                raise c.error(f"unknown {what} {c.guess()!r}" + named, "unknown_place")
+        raise c.error(f"unexpected {rest!r} at the end of the order", "unknown_word")

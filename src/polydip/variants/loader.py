@@ -267,6 +267,13 @@ class _Reader:
                 coast_list = list(coast_names)
             else:
                 coast_list = [c.upper() for c in self.strlist(v, "coasts", key, [])]
+            coast_aliases: dict[str, list[str]] = {}
+            said = self.table(v.get("coast_aliases", {}), f"{key}.coast_aliases")
+            for c in said:
+                if c.upper() not in coast_list:
+                    raise self.fail(f"{key}.coast_aliases.{c}", "not one of the province's "
+                                    "coasts" + did_you_mean(c, coast_list), f"[{key}]")
+                coast_aliases[c.upper()] = self.strlist(said, c, f"{key}.coast_aliases")
             coords = self.point(v.get("coords"), f"{key}.coords")
             coast_coords = {c: self.point(xy, f"{key}.coast_coords.{c}") for c, xy in
                             self.table(v.get("coast_coords", {}), f"{key}.coast_coords").items()}
@@ -278,6 +285,7 @@ class _Reader:
                 center_value=value,
                 coasts=coast_list,
                 coast_names=coast_names,
+                coast_aliases=coast_aliases,
                 aliases=self.strlist(v, "aliases", key, []),
                 tags=self.strlist(v, "tags", key, []),
                 coords=coords,

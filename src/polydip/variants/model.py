@@ -74,6 +74,9 @@ class Province:
     center_value: int = 1  # what the center counts for (a capital may count 2)
     coasts: list[str] = field(default_factory=list)
     coast_names: dict[str, str] = field(default_factory=dict)  # this province's own words
+    # further words for one coast of this province, as its rules text and players write them
+    # ("Pacific", "Caribbean coast")
+    coast_aliases: dict[str, list[str]] = field(default_factory=dict)
     tags: list[str] = field(default_factory=list)  # classes rule modules select provinces by
     aliases: list[str] = field(default_factory=list)
     coords: tuple[float, float] | None = None

@@ -113,6 +113,8 @@ def variant_to_toml(v: Variant) -> str:
             w(f"coasts = {_value({c: p.coast_names[c] for c in p.coasts})}")
         elif p.coasts:
             w(f"coasts = {_value(list(p.coasts))}")
+        if p.coast_aliases:
+            w(f"coast_aliases = {_value({c: list(a) for c, a in p.coast_aliases.items()})}")
         if p.aliases:
             w(f"aliases = {_value(list(p.aliases))}")
         if p.tags:
