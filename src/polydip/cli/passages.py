@@ -17,7 +17,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "'revoke PASSAGE POWER...' withdraws it. Passages and powers may be named as players "
         "write them: 'Suez', 'the Straits', 'UK'.")
     p.add_argument("gamefile", help="the game file")
-    p.add_argument("action", nargs="?", choices=["list", "allow", "revoke"], default="list")
+    p.add_argument("action", nargs="?", choices=["list", "allow", "revoke"], default="list",
+                   help="list (the default), allow or revoke")
     p.add_argument("passage", nargs="?", help="the passage (with allow/revoke)")
     p.add_argument("powers", nargs="*", help="the powers let through (with allow/revoke)")
     p.add_argument("--by", metavar="POWER", help="the controlling power the permission is "
