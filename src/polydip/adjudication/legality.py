@@ -221,10 +221,10 @@ def _why_no_target(m: Map, k: int, loc: int, target: int) -> R.Reason:
     unit, there = _a(m.kind_names[k]), m.prov_name[tprov]
     if tprov == here:
         return R.reason(R.SAME_PROVINCE, f"a move to {there}, where the unit stands")
-    if not m.occupy[k][tprov]:
+    coasts = m.prov_coast_locs[tprov]
+    if not m.occupy[k][tprov] and not any(m.occupy[k][c] for c in coasts):
         return R.reason(R.CANNOT_STAND, f"{unit} cannot stand in {there}")
     adj = m.move_locs_set[k][loc]
-    coasts = m.prov_coast_locs[tprov]
     if m.kind_coastal[k] and coasts:
         reachable = [c for c in coasts if c in adj]
         if target == tprov and len(reachable) > 1:

@@ -188,5 +188,5 @@ def why_no_retreat(m: Map, pos: Position, d: Dislodged, units: list[Unit],
         else:
             got = _refused_retreat(m, pos, d, dest, closed)
             why.append(f"{m.prov_abbr[p]}: {got.words}")
-    return R.reason(R.NO_RETREAT, "no retreat: " + ("; ".join(why) if why else
-                                                     "it could move nowhere"))
+    return R.reason(R.NO_RETREAT, "nowhere to go: " + ("; ".join(why) if why else
+                                                        "it could move nowhere"))

@@ -5,7 +5,8 @@ the powers' colors, center and unit counts, and a key to the symbols. Every elem
 test or a tool may look for carries a class and a data attribute: units are
 `<g class="unit" data-unit="F LON" data-power="England" data-at="x,y">` (data-at: where it is
 drawn), orders are
-`<g class="order move failed" data-order="A MUN - BUR" data-result="bounce">`.
+`<g class="order move failed" data-order="A MUN - BUR" data-result="bounce"
+data-reason="bounced">` with a `<title>` saying why it failed.
 """
 
 from __future__ import annotations
@@ -496,7 +497,10 @@ def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: li
         cls = f"order {kind}" + (" failed" if failed else "")
         res = ", ".join(d.result or [])
         svg.add(f'<g class="{cls}" data-order={quoteattr(text)} data-power='
-                f'"{m.powers[d.power]}" data-result={quoteattr(res)}>')
+                f'"{m.powers[d.power]}" data-result={quoteattr(res)}'
+                + (f' data-reason={quoteattr(d.reason)}>' if failed and d.reason else '>'))
+        if failed and d.why:  # (a tooltip: why it failed)
+            svg.add(f"<title>{escape(res)}: {escape(d.why)}</title>")
         if o.type == HOLD:
             if d.explicit:
                 x, y = where.get(("unit", o.loc, d.power), geo.loc[o.loc])

@@ -22,6 +22,8 @@ class DrawnOrder:
     order: Order  # `loc` is where the unit stands (for builds: where it is built)
     result: list[str] | None  # the engine's words; None: not adjudicated yet
     explicit: bool = True  # False for a unit that was given no order (held / disbanded)
+    reason: str = ""  # why it failed: a code of adjudication/reasons.py ("" when it did not)
+    why: str = ""  # ... in words (the failed-order mark's title)
 
     @property
     def failed(self) -> bool:
@@ -82,12 +84,15 @@ def _record_view(game, rec) -> PhaseView:
     ptype = pos.phase.type
     ordered = _explicitly_ordered(game, rec)
     out = []
-    for r in rec.outcome.results:
+    for r, why in zip(rec.outcome.results, rec.outcome.reasons(), strict=True):
         o = _reparse(m, r.text, ptype)
         if o is None or o.type == WAIVE:
             continue
         explicit = ptype == "A" or r.text in ordered
-        out.append(DrawnOrder(r.power, o, list(r.result), explicit))
+        drawn = DrawnOrder(r.power, o, list(r.result), explicit)
+        if why is not None:
+            drawn.reason, drawn.why = why.code, why.words
+        out.append(drawn)
     return PhaseView(pos, out, True)
 
 

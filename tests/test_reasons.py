@@ -1,0 +1,253 @@
+"""Every result that is not success carries a reason code (adjudication/reasons.py), and what a
+rule does on its own is reported as an event (issue 27, "Results with reasons", "Events are
+reported"). Each scenario asserts the code in `polydip adjudicate`'s outcome and in the GM
+report's JSON, built from a game in the same position; the words are for people and are not
+asserted."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from polydip.adjudication import reasons as R
+from polydip.game.game import Game
+from polydip.game.positions import build_position
+from polydip.oneshot import adjudicate_request
+from polydip.report import build_report, format_report
+
+DOCS = Path(__file__).parent.parent / "docs"
+
+
+def both(variant: str, phase: str, units: dict, orders: dict, **req) -> dict[str, str]:
+    """Adjudicate the position both ways; return order → reason code (only the orders whose
+    result is not success), after checking that the contract and the report agree."""
+    request = {"variant": variant, "phase": phase, "units": units, "orders": orders, **req}
+    out = adjudicate_request(request)
+    assert "error" not in out, out
+    codes = {order: r["code"] for order, r in out["reasons"].items()}
+    for order, words in out["results"].items():
+        assert (order in codes) == bool(words) or words == ["disband"], (order, words, codes)
+    rep = report_json(variant, request)
+    shown = {o["order"]: o["reason"] for s in rep["powers"] for o in s["orders"] if o["reason"]}
+    assert shown == {k: v for k, v in codes.items() if k in shown}
+    assert set(shown) == {k for k in codes if out["results"][k] != ["disband"]}
+    return codes
+
+
+def report_json(variant: str, request: dict) -> dict:
+    """The JSON report of a game in the request's position with its orders (as a GM's game
+    file holds them: not checked when given)."""
+    g = Game.new(variant)
+    g.position = build_position(g.map, request, g.options)
+    for power, lst in request["orders"].items():
+        g.orders[g.power(power)] = list(lst)
+    g.process()
+    return json.loads(format_report(build_report(g, g.history[-1]), "json"))
+
+
+def adjudicate(variant: str, phase: str, **req) -> dict:
+    out = adjudicate_request({"variant": variant, "phase": phase, **req})
+    assert "error" not in out, out
+    return out
+
+
+# ---- the codes are a closed, documented set -----------------------------------------------
+
+def test_every_code_has_a_line_and_docs_list_every_code() -> None:
+    consts = {v for k, v in vars(R).items() if k.isupper() and isinstance(v, str)}
+    assert consts == set(R.CODES)
+    assert set(R.CODES) >= R.EVENTS
+    doc = (DOCS / "adjudicate.md").read_text()
+    schema = json.loads((DOCS / "adjudicate.schema.json").read_text())
+    for code in R.CODES:
+        assert f"`{code}`" in doc, f"docs/adjudicate.md does not list {code}"
+    enum = schema["$defs"]["reason"]["properties"]["code"]["enum"]
+    assert sorted(enum) == sorted(R.CODES)
+    with pytest.raises(ValueError):
+        R.reason("no_such_code")
+
+
+def test_an_outcome_validates_against_the_contract_schema() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((DOCS / "adjudicate.schema.json").read_text())
+    out = adjudicate("standard", "S1901M", units={"France": ["A PAR", "A MAR"],
+                                                  "Germany": ["A MUN"]},
+                     orders={"France": ["A PAR - MUN", "A MAR - BUR"],
+                             "Germany": ["A MUN - BUR"]})
+    jsonschema.validate(out, schema)
+    assert out["reasons"]["A PAR - MUN"]["code"] == R.NOT_ADJACENT
+
+
+# ---- the standard map: illegal orders (DATC-like positions) --------------------------------
+
+def test_moves_that_cannot_be_made() -> None:
+    codes = both("standard", "S1901M",
+                 {"France": ["A PAR", "F BRE", "F MAO", "F GAS", "A PIC"]},
+                 {"France": ["A PAR - MUN", "F BRE - PAR", "F MAO - SPA", "F GAS - SPA/SC",
+                             "A PIC - LON"]})
+    assert codes == {"A PAR - MUN": R.NOT_ADJACENT,  # not next to it, no convoy possible
+                     "F BRE - PAR": R.CANNOT_STAND,
+                     "F MAO - SPA": R.COAST_NEEDED,  # DATC 6.B.1
+                     "F GAS - SPA/SC": R.COAST_UNREACHABLE,  # DATC 6.B.2's other half
+                     "A PIC - LON": R.NO_CONVOY_ROUTE}  # no fleet at sea (DATC 6.D.32)
+
+
+def test_supports_that_cannot_be_given() -> None:
+    codes = both("standard", "S1901M",
+                 {"France": ["A PAR", "A MAR", "A BUR", "A GAS"], "Germany": ["A MUN"]},
+                 {"France": ["A PAR S A MAR - SPA", "A BUR S A MAR - SPA",
+                             "A GAS S A PIC - PAR", "A MAR - SPA"],
+                  "Germany": ["A MUN H"]})
+    assert codes["A PAR S A MAR - SPA"] == R.SUPPORT_UNREACHABLE  # Paris cannot reach Spain
+    assert codes["A BUR S A MAR - SPA"] == R.SUPPORT_UNREACHABLE
+    assert codes["A GAS S A PIC - PAR"] == R.NO_UNIT
+    codes = both("standard", "S1901M", {"France": ["A PAR", "A MAR", "A BUR"]},
+                 {"France": ["A BUR S A MAR - GAS", "A MAR - SPA", "A PAR S A BUR"]})
+    assert codes == {"A BUR S A MAR - GAS": R.SUPPORT_UNMATCHED}
+    codes = both("standard", "S1901M", {"France": ["A PAR", "A BUR"]},
+                 {"France": ["A PAR S A BUR", "A BUR - MUN"]})
+    assert codes["A PAR S A BUR"] == R.SUPPORT_UNMATCHED  # it moved: no hold support
+
+
+def test_convoys_that_cannot_be_given() -> None:
+    codes = both("standard", "S1901M",
+                 {"England": ["F ENG", "A LON", "F NTH"], "France": ["F BRE", "A PAR"]},
+                 {"England": ["F ENG C A LON - BRE", "A LON - WAL", "F NTH C A LON - BEL"],
+                  "France": ["F BRE C A PAR - PIC", "A PAR - PIC"]})
+    assert codes["F ENG C A LON - BRE"] == R.CONVOY_UNMATCHED
+    assert codes["F BRE C A PAR - PIC"] == R.CANNOT_CONVOY  # a fleet in a coastal province
+    assert codes["F NTH C A LON - BEL"] == R.CONVOY_UNMATCHED
+    codes = both("standard", "S1901M", {"England": ["F ENG", "F NTH", "A LON"]},
+                 {"England": ["F ENG C A LON - BRE", "F NTH C A LON - BRE", "A LON - BRE"]})
+    assert codes == {"F NTH C A LON - BRE": R.CONVOY_NOT_NEEDED}  # not on a route (4.E.1)
+
+
+def test_a_support_of_a_convoy_through_the_supporter_itself() -> None:
+    """DATC 6.D.31: "A tricky impossible support"."""
+    codes = both("standard", "F1901M",
+                 {"Austria": ["A RUM"], "Turkey": ["F BLA"]},
+                 {"Austria": ["A RUM - ARM"], "Turkey": ["F BLA S A RUM - ARM"]})
+    assert codes["F BLA S A RUM - ARM"] == R.SUPPORT_OWN_CONVOY
+
+
+# ---- the standard map: legal orders that failed ---------------------------------------------
+
+def test_bounce_cut_dislodged_and_a_disrupted_convoy() -> None:
+    codes = both("standard", "S1901M",
+                 {"France": ["A PAR", "A MAR", "A GAS"], "Germany": ["A MUN", "A RUH"],
+                  "Italy": ["A PIE"]},
+                 {"France": ["A PAR - BUR", "A MAR S A PAR - BUR", "A GAS - MAR"],
+                  "Germany": ["A MUN - BUR", "A RUH H"],
+                  "Italy": ["A PIE - MAR"]})
+    assert codes["A PAR - BUR"] == R.BOUNCED and codes["A MUN - BUR"] == R.BOUNCED
+    assert codes["A MAR S A PAR - BUR"] == R.SUPPORT_CUT
+    codes = both("standard", "S1901M",
+                 {"England": ["F NTH", "A LON"], "Germany": ["F HEL", "F SKA"]},
+                 {"England": ["F NTH C A LON - NWY", "A LON - NWY"],
+                  "Germany": ["F HEL - NTH", "F SKA S F HEL - NTH"]})
+    assert codes == {"F NTH C A LON - NWY": R.DISLODGED, "A LON - NWY": R.CONVOY_DISRUPTED}
+
+
+# ---- retreats --------------------------------------------------------------------------------
+
+def retreat_request(retreats: dict, orders: dict) -> dict:
+    return {"phase": "S1901R",
+            "units": {"Germany": ["A BUR", "A RUH"], "France": ["A PIC"]},
+            "dislodged": retreats, "contested": ["BEL"], "orders": orders}
+
+
+def test_retreats_that_fail_say_why() -> None:
+    req = retreat_request(
+        {"France": [{"unit": "A MUN", "from": "BUR"}, {"unit": "A HOL", "from": "RUH"}],
+         "Italy": [{"unit": "A KIE", "from": "RUH"}]},
+        {"France": ["A MUN R BUR", "A HOL R BEL"], "Italy": ["A KIE R BER"]})
+    codes = both("standard", req.pop("phase"), req.pop("units"), req.pop("orders"), **req)
+    assert codes == {"A MUN R BUR": R.RETREAT_OCCUPIED, "A HOL R BEL": R.RETREAT_STANDOFF}
+    req = retreat_request(
+        {"France": [{"unit": "A MUN", "from": "BOH"}, {"unit": "A HOL", "from": "RUH"}],
+         "Italy": [{"unit": "A KIE", "from": "RUH"}]},
+        {"France": ["A MUN R BOH", "A HOL R KIE"], "Italy": ["A KIE R HOL"]})
+    codes = both("standard", req.pop("phase"), req.pop("units"), req.pop("orders"), **req)
+    assert codes["A MUN R BOH"] == R.RETREAT_ATTACKER
+    req = retreat_request(
+        {"France": [{"unit": "A MUN", "from": "BOH"}], "Italy": [{"unit": "A KIE", "from": "RUH"}]},
+        {"France": ["A MUN R BER"], "Italy": ["A KIE R BER"]})
+    codes = both("standard", req.pop("phase"), req.pop("units"), req.pop("orders"), **req)
+    assert codes == {"A MUN R BER": R.RETREAT_CLASH, "A KIE R BER": R.RETREAT_CLASH}
+    req = retreat_request({"France": [{"unit": "A MUN", "from": "BOH"}]}, {})
+    out = adjudicate("standard", **req)
+    assert out["reasons"]["A MUN D"]["code"] == R.NOT_ORDERED
+
+
+def test_a_unit_with_nowhere_to_retreat_is_destroyed_and_the_report_says_why() -> None:
+    req = {"phase": "S1901M",
+           "units": {"Germany": ["A BUR", "A RUH", "A MUN"], "France": ["A BEL"],
+                     "England": ["F NTH"], "Italy": ["A HOL", "A PIC"]},
+           "orders": {"Germany": ["A RUH - BEL", "A BUR S A RUH - BEL"]}}
+    out = adjudicate("standard", **req)
+    assert out["destroyed"] == {"France": [{"unit": "A BEL", "from": "RUH"}]}  # (unchanged)
+    assert out["no_retreat"]["A BEL"]["code"] == R.NO_RETREAT
+    rep = report_json("standard", req)
+    assert [d["reason"] for d in rep["dislodged"]] == [R.NO_RETREAT]
+
+
+# ---- adjustments -----------------------------------------------------------------------------
+
+def test_builds_refused_say_why() -> None:
+    req = {"units": {"France": ["A PAR"], "Germany": ["A MUN", "A BER", "A RUH"]},
+           "centers": {"France": ["PAR", "MAR", "BRE", "SPA", "BEL"],
+                       "Germany": ["MUN", "BER"]}}
+    codes = both("standard", "W1901A", req["units"],
+                 {"France": ["A PAR B", "A BUR B", "A BEL B", "A KIE B", "F MAR B", "A MAR B",
+                             "A BRE B"],
+                  "Germany": ["F KIE B", "A MUN D", "A RUH D"]}, centers=req["centers"])
+    assert codes["A PAR B"] == R.SITE_OCCUPIED
+    assert codes["A BUR B"] == R.NOT_A_CENTER
+    assert codes["A BEL B"] == R.NOT_A_BUILD_SITE  # owned, but not a home center
+    assert codes["A KIE B"] == R.NOT_OWNED
+    assert codes["A MAR B"] == R.SITE_TAKEN  # the fleet was built there first
+    assert codes["F KIE B"] == R.NO_BUILDS  # Germany removes
+    assert codes["A RUH D"] == R.NO_REMOVALS  # one removal due, made already
+    out = adjudicate("standard", "W1901A", units={"Germany": ["A MUN", "A BER", "A KIE"]},
+                     centers={"Germany": ["MUN", "BER"]}, orders={})
+    assert [r["code"] for r in out["reasons"].values()] == [R.CIVIL_DISORDER]
+
+
+# ---- the reports show the words ------------------------------------------------------------
+
+def test_text_and_markdown_reports_say_why() -> None:
+    g = Game.new("standard")
+    g.set_orders("France", ["A PAR - MUN", "F BRE - PAR"])
+    g.process()
+    rec = g.history[-1]
+    text = format_report(build_report(g, rec), "text")
+    assert re.search(r"A PAR - MUN  \(void\) — .*not next to", text)
+    assert "F BRE - PAR  (void) — a fleet cannot stand in Paris" in text
+    md = format_report(build_report(g, rec), "markdown")
+    assert "- `A PAR - MUN` — *void* (" in md
+
+
+def test_reasons_survive_the_game_file(tmp_path) -> None:
+    g = Game.new("standard")
+    g.set_orders("France", ["A PAR - MUN"])
+    g.process()
+    g.save(tmp_path / "g.json")
+    again = Game.load(tmp_path / "g.json")
+    rep = build_report(again, again.history[-1])
+    assert [o.reason for s in rep.powers for o in s.orders if o.reason] == [R.NOT_ADJACENT]
+
+
+def test_the_map_marks_a_failed_order_with_its_reason() -> None:
+    from polydip.render import picture_svg
+
+    g = Game.new("standard")
+    g.set_orders("France", ["A PAR - MUN"])
+    g.process()
+    svg = picture_svg(g, "S1901M")
+    mark = re.search(r'<g class="order move failed" data-order="A PAR - MUN"[^>]*>(.*?)</g>',
+                     svg, re.S)
+    assert mark and 'data-reason="not_adjacent"' in mark.group(0)
+    assert "<title>void: " in mark.group(1)
