@@ -251,3 +251,196 @@ def test_the_map_marks_a_failed_order_with_its_reason() -> None:
                      svg, re.S)
     assert mark and 'data-reason="not_adjacent"' in mark.group(0)
     assert "<title>void: " in mark.group(1)
+
+
+# ---- Latin American Diplomacy (seed 001): each terrain rule names itself --------------------
+# (the positions are tests/test_lad1890_rules.py's and test_lad1890_flotillas.py's, whose
+# tests quote the rule text)
+
+def lad(phase: str, units: dict, orders: dict, **req) -> dict[str, str]:
+    return both("lad1890", phase, units, orders, **req)
+
+
+def test_lad_mountains() -> None:
+    """5.C.i-ii: no support from a mountain province; no flotilla support across a mountain
+    border ("R Beni S A Santa Cruz to Cochabamba. Result: Order is Invalid"); no retreat
+    across one (the Chilean Andes example 3)."""
+    codes = lad("C1891M", {"Peru": ["A AYA"], "Chile": ["A LIM"]}, {"Peru": ["A AYA S A LIM"]})
+    assert codes == {"A AYA S A LIM": R.MOUNTAIN_PROVINCE}
+    codes = lad("C1891M", {"Bolivia": ["R BEN", "A SCZ"]},
+                {"Bolivia": ["R Beni S A Santa Cruz to Cochabamba", "A SCZ - COC"]})
+    assert codes == {"R BEN S A SCZ - COC": R.MOUNTAIN_BORDER}
+    codes = lad("B1891R", {"Argentina": ["A ATA"]}, {"Chile": ["A ATA R CAT"]},
+                dislodged={"Chile": [{"unit": "A ATA", "from": "SJU"}]})
+    assert codes == {"A ATA R CAT": R.MOUNTAIN_BORDER}
+
+
+def test_lad_andes_crossings() -> None:
+    """5.C.iii the Greater Andes (strength 0) and 5.C.iv the Chilean Andes (no crossing
+    without support in the A phase)."""
+    codes = lad("C1891M", {"Bolivia": ["A AYA", "A HUA"], "Peru": ["A LIM"]},
+                {"Bolivia": ["A AYA - LIM", "A HUA S A AYA - LIM"]})
+    assert codes == {"A AYA - LIM": R.WEAK_CROSSING}
+    codes = lad("A1891M", {"Argentina": ["A SJU"]}, {"Argentina": ["A SJU - ATA"]})
+    assert codes == {"A SJU - ATA": R.NEEDS_SUPPORT}
+
+
+def test_lad_rainforests() -> None:
+    """5.D: no army support across a rainforest border; "A Para to Manaus ... not the
+    movement order" (it entered Para from Cuiabá: only the way back)."""
+    codes = lad("C1891M", {"Brazil": ["A MAN", "A RBR"]}, {"Brazil": ["A MAN S A RBR"]})
+    assert codes == {"A MAN S A RBR": R.RAINFOREST_BORDER}
+    codes = lad("C1891M", {"Peru": ["A PRA", "A AMZ"]}, {"Peru": ["A PRA - MAN"]},
+                extra={"rainforests": {"A PRA": "CUI"}})
+    assert codes == {"A PRA - MAN": R.WAY_BACK_ONLY}
+
+
+def test_lad_swamps_and_deserts() -> None:
+    codes = lad("C1891M", {"Argentina": ["A FOR", "A ASU", "A SAL"]},
+                {"Argentina": ["A ASU S A FOR", "A SAL S A FOR"]})
+    assert codes == {"A ASU S A FOR": R.SWAMP, "A SAL S A FOR": R.SWAMP}
+    codes = lad("C1891M", {"Chile": ["A ANT", "A ATA"]}, {"Chile": ["A ANT S A ATA"]})
+    assert codes == {"A ANT S A ATA": R.DESERT_BORDER}
+
+
+def test_lad_flotillas_in_deep_water() -> None:
+    """6.B.ii: in deep water a flotilla "cannot support another unit, and has an attack
+    strength of zero"; 6.E: no flotilla support into a sea (a rule of its own)."""
+    codes = lad("C1891M", {"Argentina": ["R FCU", "F WFA"]}, {"Argentina": ["R FCU S F WFA"]})
+    assert codes == {"R FCU S F WFA": R.DEEP_WATER}
+    codes = lad("C1891M", {"Argentina": ["R GSJ"], "Brazil": ["F ARB"]},
+                {"Argentina": ["R GSJ - FCU"], "Brazil": ["F ARB - FCU"]})
+    assert codes == {"R GSJ - FCU": R.DEEP_WATER}
+    codes = lad("C1891M", {"Argentina": ["R FCU", "R GSJ"], "Chile": ["F BGR"]},
+                {"Argentina": ["R GSJ S R FCU - BGR", "R FCU - BGR"]})
+    assert codes["R GSJ S R FCU - BGR"] == R.RULE_FORBIDS
+
+
+def test_lad_canals_closed_then_built_and_opened() -> None:
+    """"Once four builds have been spent on the building of the canal, the Canal will open
+    in the first movement phase ... of the succeeding year"; until then it is closed, and a
+    fleet must first occupy Panamá."""
+    codes = lad("C1891M", {"Colombia": ["F PAN/NC"]}, {"Colombia": ["F PAN - GPA"]})
+    assert codes == {"F PAN/NC - GPA": R.PASSAGE_CLOSED}
+    codes = lad("A1892M", {"Colombia": ["F GMO"]}, {"Colombia": ["F GMO - GPA"]},
+                extra={"canals": {"PAN": 4, "open": {"PAN": 1892}}})
+    assert codes == {"F GMO - GPA": R.NOT_ADJACENT}
+    centers = {"Colombia": ["PAN", "MED", "BOG", "QUI"]}
+    units = {"Colombia": ["A PAN", "A MED"]}
+    request = {"variant": "lad1890", "phase": "D1891A", "units": units, "centers": centers,
+               "orders": {"Colombia": ["Build Panama Canal"]}, "extra": {"canals": {"PAN": 2}}}
+    out = adjudicate_request(request)
+    assert [e["code"] for e in out["events"]] == [R.CANAL_PROGRESS]
+    assert [e["code"] for e in report_json("lad1890", request)["events"]] == [R.CANAL_PROGRESS]
+    request["extra"] = {"canals": {"PAN": 3}}
+    out = adjudicate_request(request)
+    assert [e["code"] for e in out["events"]] == [R.CANAL_OPENED]
+    assert [e["code"] for e in report_json("lad1890", request)["events"]] == [R.CANAL_OPENED]
+    # "A unit must be present in Panama": without one the build does not count
+    codes = lad("D1891A", {"Colombia": ["A MED", "A BOG"]},
+                {"Colombia": ["Build Panama Canal"]}, centers=centers)
+    assert codes == {"BUILD PAN CANAL": R.ACT_NOT_COUNTED}
+
+
+def test_lad_anchor_markers_made_captured_released_and_sunk() -> None:
+    """6.C-D: "F Amapa to Para [becomes R, Anchor Marker left in Amapa]"; capture, release
+    and sink."""
+    def events(units: dict, orders: dict, extra: dict | None = None) -> list[str]:
+        request = {"variant": "lad1890", "phase": "A1891M", "units": units, "orders": orders,
+                   **({"extra": extra} if extra else {})}
+        out = adjudicate_request(request)
+        assert "error" not in out, out
+        got = [e["code"] for e in out["events"]]
+        assert [e["code"] for e in report_json("lad1890", request)["events"]] == got
+        return got
+
+    assert events({"Brazil": ["F AMP"]}, {"Brazil": ["F Amapa to Para"]}) == [R.ANCHOR_MADE]
+    assert events({"Spain": ["F GBS"]}, {"Spain": ["F GBS - GUY capture ships"]},
+                  {"anchors": {"GUY/SC": 1}}) == [R.ANCHOR_CAPTURED]
+    assert events({"Spain": ["F SUR"]}, {"Spain": ["F Surinam Release Anchor Marker"]},
+                  {"ships": {"F SUR": 1}}) == [R.ANCHOR_RELEASED]
+    assert events({"Spain": ["F SUR"]}, {"Spain": ["F SUR sink additional ships"]},
+                  {"anchors": {"SUR": 1}}) == [R.ANCHOR_SUNK]
+
+
+def test_lad_bolivia_recapturing_antofagasta_gets_a_new_home() -> None:
+    """7.B: "if [Bolivia] can reclaim Antofagasta, in this game it can use Antofagasta as a
+    Home Center"."""
+    request = {"variant": "lad1890", "phase": "C1891M", "units": {"Bolivia": ["A TAR"]},
+               "orders": {"Bolivia": ["A TAR - ANT"]}}
+    out = adjudicate_request(request)
+    assert [e["code"] for e in out["events"]] == [R.NEW_HOME]
+    assert [e["code"] for e in report_json("lad1890", request)["events"]] == [R.NEW_HOME]
+
+
+# ---- War in North America (seed 004): Alaska joins the USA ------------------------------------
+
+def test_wina_alaska_joins_the_united_states_or_not() -> None:
+    """"Wurde das russische Alaska bis zum Winter 1867 nicht erobert, so schließt sich dieses
+    Gebiet automatisch den Vereinigten Staaten von Amerika an."""
+    request = {"variant": "war_in_north_america", "phase": "F1867M",
+               "units": {"Russia": ["A ALA"], "Canada": ["A WIN"]}, "orders": {}}
+    out = adjudicate_request(request)
+    assert "error" not in out, out
+    assert [e["code"] for e in out["events"]] == [R.PROVINCE_JOINS]
+    rep = report_json("war_in_north_america", request)
+    assert [e["code"] for e in rep["events"]] == [R.PROVINCE_JOINS]
+    request = {**request, "units": {"Russia": ["A ALA"], "Canada": ["A NWT", "F GOA"]},
+               "orders": {"Canada": ["A NWT - ALA", "F GOA S A NWT - ALA"]}}
+    out = adjudicate_request(request)
+    codes = [e["code"] for e in out["events"]]
+    assert R.NEUTRAL_DISBANDED in codes or out["dislodged"], out
+    assert out["reasons"]["A ALA H"]["code"] == R.DISLODGED
+
+
+def test_wina_neutral_units_disbanded_are_reported() -> None:
+    """"Die Einheiten der neutralen Staaten ... werden aufgelöst" (decision 13): a neutral
+    unit dislodged is disbanded instead of retreating: an event, and its reason."""
+    request = {"variant": "war_in_north_america", "phase": "S1866M",
+               "units": {"Spain": ["A CUB"], "Confederate States": ["F FLA", "F GOM"]},
+               "orders": {"Confederate States": ["F FLA - CUB", "F GOM S F FLA - CUB"]}}
+    out = adjudicate_request(request)
+    assert "error" not in out, out
+    assert [e["code"] for e in out["events"]] == [R.NEUTRAL_DISBANDED]
+    assert out["no_retreat"]["A CUB"]["code"] == R.NEUTRAL_DISBANDS
+    rep = report_json("war_in_north_america", request)
+    assert [e["code"] for e in rep["events"]] == [R.NEUTRAL_DISBANDED]
+    assert [d["reason"] for d in rep["dislodged"]] == [R.NEUTRAL_DISBANDS]
+
+
+# ---- The Twentieth Century (seed 003): straits and canals by control --------------------------
+
+def test_tc_a_closed_strait_names_who_controls_it() -> None:
+    """Straits & Canals: "Britain owns Cairo. The Britain player may order F(Aegean Sea) to
+    Red Sea" — Italy may not, unless Britain lets it."""
+    out = adjudicate("twentieth_century", "S1901M", units={"Italy": ["F AEG"]},
+                     orders={"Italy": ["F AEG - RSE"]})
+    reason = out["reasons"]["F AEG - RSE"]
+    assert reason["code"] == R.PASSAGE_CLOSED and "Britain" in reason["text"]
+    codes = both("twentieth_century", "S1901M", {"Italy": ["F AEG"]},
+                 {"Italy": ["F AEG - RSE"]})
+    assert codes == {"F AEG - RSE": R.PASSAGE_CLOSED}
+
+
+def test_tc_a_strait_changing_hands_is_an_event() -> None:
+    request = {"variant": "twentieth_century", "phase": "F1901M",
+               "units": {"Italy": ["A DAM"]}, "orders": {"Italy": ["A DAM - CAI"]}}
+    out = adjudicate_request(request)
+    assert "error" not in out, out
+    assert out["centers"]["Italy"] == ["CAI"] or "CAI" in out["centers"]["Italy"]
+    assert R.PASSAGE_OPENED in [e["code"] for e in out["events"]]
+    assert R.PASSAGE_OPENED in [e["code"] for e in report_json("twentieth_century",
+                                                               request)["events"]]
+
+
+# ---- WITA (seed 002's build rule): a build site refused ------------------------------------
+
+def test_wita_builds_only_on_centers_owned_at_the_start_of_the_year() -> None:
+    """"units may be built on any supply center owned by a power at the beginning of the
+    year": Asunción, taken this fall, is no build site yet; Córdoba, owned since the year
+    began, is one."""
+    codes = both("wita", "W1901A", {"Argentina": ["A SFE"]},
+                 {"Argentina": ["A ASU B", "A COR B"]},
+                 centers={"Argentina": ["BAS", "COR", "SFE", "ASU"]},
+                 year_start_centers={"Argentina": ["BAS", "COR", "SFE"]})
+    assert codes == {"A ASU B": R.NOT_A_BUILD_SITE}
