@@ -117,6 +117,9 @@ class PhaseOutcome:
     def reason_texts(self) -> dict[str, Reason]:
         """Order text → the reason of its result, for the results that are not success
         (the one-shot contract's "reasons"; a later order of the same text wins)."""
+        got = self._rows
+        if isinstance(got, _MovementRows):
+            return got.reason_texts()  # (only the orders that failed are written)
         return {t: r for (_, t, _w), r in zip(self.rows(), self.reasons(), strict=True)
                 if r is not None}
 
@@ -333,6 +336,12 @@ class _MovementRows:
 
     def reasons(self) -> list[Reason | None]:
         return self.mr.reasons(self.options)
+
+    def reason_texts(self) -> dict[str, Reason]:
+        m, units, bound = self.m, self.units, self.bound
+        orders, holds = described_orders(m), _hold_texts(m)
+        return {_describe(m, orders, holds, units[i], bound[i]): r
+                for i, r in enumerate(self.reasons()) if r is not None}
 
     def __call__(self) -> Rows:
         m, units, bound = self.m, self.units, self.bound
