@@ -444,3 +444,17 @@ def test_wita_builds_only_on_centers_owned_at_the_start_of_the_year() -> None:
                  centers={"Argentina": ["BAS", "COR", "SFE", "ASU"]},
                  year_start_centers={"Argentina": ["BAS", "COR", "SFE"]})
     assert codes == {"A ASU B": R.NOT_A_BUILD_SITE}
+
+
+def test_the_board_shows_the_events_of_a_phase() -> None:
+    """War in North America: the phase in which Alaska joins the United States shows it."""
+    from polydip.render import picture_svg
+
+    g = Game.new("war_in_north_america")
+    g.position = build_position(g.map, {"phase": "F1867M", "units": {"Russia": ["A ALA"],
+                                                                     "Canada": ["A WIN"]}},
+                                g.options)
+    g.process()
+    svg = picture_svg(g, "F1867M")
+    assert re.search(r'<g class="events"><text [^>]*data-event="province_joins">ALA joins',
+                     svg.replace("\n", ""))

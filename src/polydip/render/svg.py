@@ -61,6 +61,7 @@ from polydip.render.view import PhaseView
 WIDTH = 1600
 TITLE_H = 64
 KEY_ROW = 40  # height of one row of the legend band under the map
+EVENT_ROW = 28  # height of one line of the phase's events, under the legend
 
 @dataclass(slots=True)
 class _Geo:
@@ -145,7 +146,7 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
     pos = view.position
     colors = power_colors([p.color or "#888888" for p in v.powers])
     legend_top = TITLE_H + geo.height
-    height = legend_top + _legend_height(m)
+    height = legend_top + _legend_height(m) + len(view.events) * EVENT_ROW
     svg = _Svg()
     svg.add(f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" '
             f'height="{_fmt(height)}" viewBox="0 0 {WIDTH} {_fmt(height)}" '
@@ -167,6 +168,8 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
         _centers_and_labels(svg, m, geo, pos, colors)
     _title(svg, v, pos, title, map_w)
     _legend(svg, m, pos, colors, legend_top, geo.unit_r)
+    if view.events:  # what the rules did on their own, under the legend
+        _events(svg, view.events, legend_top + _legend_height(m))
     svg.add("</svg>")
     return "\n".join(svg.parts) + "\n"
 
@@ -682,6 +685,16 @@ def _key_layout(m: Map) -> list[tuple[str, float, int]]:
         out.append((label, x, row))
         x += w
     return out
+
+
+def _events(svg: _Svg, events: list[tuple[str, str]], top: float) -> None:
+    """One line per event of the phase: `<text data-event="canal_opened">`."""
+    svg.add('<g class="events">')
+    for i, (code, words) in enumerate(events):
+        y = top + (i + 0.7) * EVENT_ROW
+        svg.add(f'<text x="20" y="{_fmt(y)}" font-size="17" fill="{INK}" '
+                f'data-event={quoteattr(code)}>{escape(words)}</text>')
+    svg.add("</g>")
 
 
 def _legend_height(m: Map) -> float:

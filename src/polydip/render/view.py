@@ -7,7 +7,7 @@ far, not yet adjudicated.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from polydip.errors import OrderError, PolydipError
 from polydip.game.engine import MOVEMENT_TYPES, bind_to_units, describe, parse_orders
@@ -39,6 +39,8 @@ class PhaseView:
     position: Position
     orders: list[DrawnOrder]
     processed: bool  # the orders carry results
+    # what the rules did on their own in the phase: (reason code, words) each
+    events: list[tuple[str, str]] = field(default_factory=list)
 
 
 def phase_view(game, phase: str | None = None) -> PhaseView:
@@ -93,7 +95,7 @@ def _record_view(game, rec) -> PhaseView:
         if why is not None:
             drawn.reason, drawn.why = why.code, why.words
         out.append(drawn)
-    return PhaseView(pos, out, True)
+    return PhaseView(pos, out, True, [(e.code, e.words) for e in rec.outcome.events])
 
 
 def _reparse(m, text: str, ptype: str) -> Order | None:
