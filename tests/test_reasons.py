@@ -458,3 +458,43 @@ def test_the_board_shows_the_events_of_a_phase() -> None:
     svg = picture_svg(g, "F1867M")
     assert re.search(r'<g class="events"><text [^>]*data-event="province_joins">ALA joins',
                      svg.replace("\n", ""))
+
+
+# ---- every failure has a reason, on every variant -------------------------------------------
+
+@pytest.mark.parametrize("variant", ["standard", "lad1890", "twentieth_century",
+                                     "war_in_north_america", "wita"])
+def test_every_failed_order_of_random_games_has_a_specific_reason(variant: str) -> None:
+    """Random legal orders (many supports and convoys that do not match) and random moves to
+    any province (mostly illegal): every result that is not success gets a known code with
+    words, and none falls back to the explainer's catch-all."""
+    import random
+
+    rnd = random.Random(7)
+    g = Game.new(variant)
+    m = g.map
+    provinces = list(m.prov_abbr)
+    seen: set[str] = set()
+    for _ in range(8):
+        if g.is_over:
+            break
+        for p in g.powers_to_order():
+            legal = g.legal_orders(p)
+            orders = []
+            for unit, choices in legal.items():
+                if g.position.phase.type == "M" and rnd.random() < 0.3:
+                    orders.append(f"{unit} - {rnd.choice(provinces)}")
+                else:
+                    orders.append(rnd.choice(choices))
+            g.orders[p] = orders
+        out = g.process()
+        for (_, text, words), why in zip(out.rows(), out.reasons(), strict=True):
+            if not words or words == ["disband"]:
+                continue
+            assert why is not None, (text, words)
+            assert why.code in R.CODES and why.words, (text, why)
+            assert why.words != "the order is illegal here", (text, words)
+            seen.add(why.code)
+        for e in out.events:
+            assert e.code in R.EVENTS and e.words
+    assert len(seen) >= 4, seen

@@ -1014,6 +1014,8 @@ def _why(mr: MovementResult, u: int, word: str, options: dict) -> R.Reason:
         by = [a for a in mv.attackers.get(mv.prov[u], ()) if mv.power[a] != mv.power[u]]
         return R.reason(R.SUPPORT_CUT, f"cut by the attack from {name[mv.prov[by[0]]]}"
                         if by else "")
+    if word == NO_CONVOY and not mv.conv_fleets.get(u):
+        return R.reason(R.NO_CONVOY_ROUTE, "no fleet on a route was ordered to convoy it")
     if word in (NO_CONVOY, DISRUPTED):
         return R.reason(R.CONVOY_DISRUPTED)
     # a bounce: a move that needed support and had none, one a rule left weak, or beaten
