@@ -387,10 +387,12 @@ def test_wina_alaska_joins_the_united_states_or_not() -> None:
     assert [e["code"] for e in rep["events"]] == [R.PROVINCE_JOINS]
     request = {**request, "units": {"Russia": ["A ALA"], "Canada": ["A NWT", "F GOA"]},
                "orders": {"Canada": ["A NWT - ALA", "F GOA S A NWT - ALA"]}}
-    out = adjudicate_request(request)
-    codes = [e["code"] for e in out["events"]]
-    assert R.NEUTRAL_DISBANDED in codes or out["dislodged"], out
+    out = adjudicate_request(request)  # conquered in the fall: it does not join
     assert out["reasons"]["A ALA H"]["code"] == R.DISLODGED
+    after = adjudicate_request({**request, "phase": "F1867R", "units": out["units"],
+                                "dislodged": out["dislodged"], "orders": {}})
+    assert "error" not in after, after
+    assert R.JOIN_FAILED in [e["code"] for e in after["events"]]
 
 
 def test_wina_neutral_units_disbanded_are_reported() -> None:
@@ -498,3 +500,95 @@ def test_every_failed_order_of_random_games_has_a_specific_reason(variant: str) 
         for e in out.events:
             assert e.code in R.EVENTS and e.words
     assert len(seen) >= 4, seen
+
+
+# ---- the rest of the codes ---------------------------------------------------------------------
+
+def test_a_move_to_where_it_stands_and_from_the_wrong_coast() -> None:
+    codes = both("standard", "S1901M", {"France": ["A PAR"], "Russia": ["F STP/NC"]},
+                 {"France": ["A PAR - PAR"], "Russia": ["F STP - BOT"]})
+    assert codes == {"A PAR - PAR": R.SAME_PROVINCE, "F STP/NC - BOT": R.WRONG_COAST}
+
+
+def test_wina_a_fleet_only_at_the_captured_home() -> None:
+    """"Nur in diesem VZ können Flotten gebaut werden": a fleet elsewhere is refused by the
+    rule, even on a home where a fleet could stand."""
+    homes = {"Native Federation": ["APA", "COM", "SOU", "BOS"]}
+    codes = both("war_in_north_america", "W1860A", {"Native Federation": ["A APA"]},
+                 {"Native Federation": ["F BOS B"]}, homes=homes,
+                 centers={"Native Federation": ["APA", "COM", "SOU", "BOS"]})
+    assert codes == {"F BOS B": R.BUILD_FORBIDDEN}
+
+
+def test_a_passage_split_between_powers_closes_as_an_event() -> None:
+    from polydip.rules.controlled_passages import ControlledPassages
+
+    g = Game.new("twentieth_century")
+    m = g.map
+    rule = next(r for r in m.rules.rules if isinstance(r, ControlledPassages))
+    after = g.position.copy()
+    after.owners = list(after.owners)
+    after.owners[m.prov_index["CAI"]] = -1
+    assert [e.code for e in rule.events(m, g.position, after)] == [R.PASSAGE_SHUT]
+    assert [e.code for e in rule.events(m, after, g.position)] == [R.PASSAGE_OPENED]
+
+
+def test_orders_the_entry_points_refuse_still_get_a_reason() -> None:
+    """The engine refuses a build that names no unit kind and an order of another phase when
+    they are given; the adjudicators, called directly, still say why."""
+    from polydip.adjudication.adjustments import resolve_adjustments
+    from polydip.adjudication.retreats import resolve_retreats, retreat_reasons
+    from polydip.orders.model import BUILD, HOLD, Order
+    from polydip.state import Dislodged
+
+    g = Game.new("standard")
+    m, pos = g.map, g.position.copy()
+    pos.owners = list(pos.owners)
+    pos.owners[m.prov_index["BEL"]] = g.power("France")
+    pos.units = [u for u in pos.units if m.loc_prov[u.loc] != m.prov_index["MAR"]]
+    france = g.power("France")
+    orders = [[] for _ in m.powers]
+    orders[france] = [Order(BUILD, loc=m.prov_index["MAR"], text="BUILD MAR")]
+    ar = resolve_adjustments(m, pos, orders)
+    assert ar.reasons[france] == [R.reason(R.KIND_NEEDED, ar.reasons[france][0].words)]
+    d = Dislodged(france, m.kind_index["A"], m.prov_index["PAR"], m.prov_index["BUR"], False,
+                  (m.prov_index["GAS"],))
+    pos.dislodged = [d]
+    hold = Order(HOLD, kind=d.kind, loc=d.loc, text="A PAR H")
+    rr = resolve_retreats(m, [d], [hold])
+    assert [r.code for r in retreat_reasons(m, pos, [hold], rr) if r] == [R.WRONG_PHASE]
+
+
+def test_scheduled_events_given_as_words_are_centers_changed_by_an_event() -> None:
+    """A rule's before_phase may still return plain words: they are reported as an event
+    whose code is center_by_event."""
+    from polydip.game.engine import next_phase
+    from polydip.rules.base import Rule
+
+    class Words(Rule):
+        name = "words"
+
+        def before_phase(self, m, pos, phase):  # type: ignore[no-untyped-def]
+            return ["the Pope crowns a king"]
+
+    g = Game.new("standard")
+    m = g.map
+    saved = m.rules
+    try:
+        from polydip.rules.base import RuleSet
+
+        m.rules = RuleSet([Words({}, m.variant, "rules.words")])
+        fired: list = []
+        next_phase(m, g.position.copy(), g.position.phase, [], fired)
+        assert fired and {e.code for e in fired} == {R.CENTER_BY_EVENT}
+    finally:
+        m.rules = saved
+
+
+def test_every_code_has_a_scenario_here() -> None:
+    """Each code of adjudication/reasons.py is asserted by some test of this file."""
+    text = Path(__file__).read_text()
+    missing = [name for name, code in vars(R).items() if name.isupper()
+               and isinstance(code, str) and f"R.{name}" not in text.split(
+                   "def test_every_code_has_a_scenario_here")[0]]
+    assert missing == []

@@ -234,6 +234,13 @@ def _why_no_target(m: Map, k: int, loc: int, target: int) -> R.Reason:
             return R.reason(R.COAST_UNREACHABLE,
                             f"{unit} in {m.prov_name[here]} cannot reach {m.loc_name[target]}"
                             f" (it can reach {', '.join(m.loc_name[c] for c in reachable)})")
+    if loc != here:  # on a coast: is the place on the other side of its province?
+        others = [c for c in m.prov_coast_locs[here] if c != loc and any(
+            m.loc_prov[d] == tprov for d in m.move_locs[k][c])]
+        if others:
+            return R.reason(R.WRONG_COAST, f"{there} is reached from "
+                                           f"{', '.join(m.loc_name[c] for c in others)}, not "
+                                           f"from {m.loc_name[loc]}")
     if m.kind_convoyed[k] and not (m.convoy_touch[here] and m.convoy_touch[tprov]):
         return R.reason(R.NOT_ADJACENT, f"{m.prov_name[here]} is not next to {there}, and "
                                         "no convoy could carry an army between them")

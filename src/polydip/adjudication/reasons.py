@@ -33,6 +33,7 @@ SAME_PROVINCE: Final = "same_province"
 CANNOT_STAND: Final = "cannot_stand"
 COAST_NEEDED: Final = "coast_needed"
 COAST_UNREACHABLE: Final = "coast_unreachable"
+WRONG_COAST: Final = "wrong_coast"
 NO_CONVOY_ROUTE: Final = "no_convoy_route"
 PASSAGE_CLOSED: Final = "passage_closed"
 WAY_BACK_ONLY: Final = "way_back_only"
@@ -100,6 +101,8 @@ CODES: Final[dict[str, str]] = {
     CANNOT_STAND: "a unit of that kind cannot stand there (an army at sea, a fleet inland)",
     COAST_NEEDED: "the unit could reach more than one coast: the order must name one",
     COAST_UNREACHABLE: "the coast named cannot be reached from where the unit stands",
+    WRONG_COAST: "the unit stands on a coast from which the place is out of reach; another "
+                 "coast of its province reaches it (a canal province's other side)",
     NO_CONVOY_ROUTE: "no chain of fleets could carry the army there",
     PASSAGE_CLOSED: "a canal or strait closed to the unit's power (names who controls it)",
     WAY_BACK_ONLY: "a unit that entered a rainforest may next move only back where it came from",
