@@ -464,6 +464,11 @@ def test_the_board_shows_the_events_of_a_phase() -> None:
 
 # ---- every failure has a reason, on every variant -------------------------------------------
 
+# the reasons a legal order may still be void for: what the other orders did
+CONTEXT = {R.SUPPORT_UNMATCHED, R.CONVOY_UNMATCHED, R.CONVOY_NOT_NEEDED, R.NO_CONVOY_ROUTE,
+           R.SUPPORT_OWN_CONVOY, R.NO_UNIT}
+
+
 @pytest.mark.parametrize("variant", ["standard", "lad1890", "twentieth_century",
                                      "war_in_north_america", "wita"])
 def test_every_failed_order_of_random_games_has_a_specific_reason(variant: str) -> None:
@@ -480,6 +485,7 @@ def test_every_failed_order_of_random_games_has_a_specific_reason(variant: str) 
     for _ in range(8):
         if g.is_over:
             break
+        offered: set[str] = set()  # orders the legal-order lister gave
         for p in g.powers_to_order():
             legal = g.legal_orders(p)
             orders = []
@@ -488,6 +494,7 @@ def test_every_failed_order_of_random_games_has_a_specific_reason(variant: str) 
                     orders.append(f"{unit} - {rnd.choice(provinces)}")
                 else:
                     orders.append(rnd.choice(choices))
+                    offered.add(orders[-1])
             g.orders[p] = orders
         out = g.process()
         for (_, text, words), why in zip(out.rows(), out.reasons(), strict=True):
@@ -496,6 +503,11 @@ def test_every_failed_order_of_random_games_has_a_specific_reason(variant: str) 
             assert why is not None, (text, words)
             assert why.code in R.CODES and why.words, (text, why)
             assert why.words != "the order is illegal here", (text, words)
+            # an order the lister offers is never void for what the map or a rule forbids:
+            # only for what the other orders did (one legality source)
+            if words[0] == "void" and text in offered and g.history[-1].position.phase.type \
+                    == "M":
+                assert why.code in CONTEXT, (text, why)
             seen.add(why.code)
         for e in out.events:
             assert e.code in R.EVENTS and e.words
@@ -592,3 +604,16 @@ def test_every_code_has_a_scenario_here() -> None:
                and isinstance(code, str) and f"R.{name}" not in text.split(
                    "def test_every_code_has_a_scenario_here")[0]]
     assert missing == []
+
+
+def test_wina_the_native_federations_fleet_home_is_an_event() -> None:
+    """"Das erstbesetzte VZ wird zum Heimat-VZ. Nur in diesem VZ können Flotten gebaut
+    werden": California taken in the fall becomes the Native Federation's fleet home."""
+    request = {"variant": "war_in_north_america", "phase": "F1859M",
+               "units": {"Native Federation": ["A APA"]},
+               "orders": {"Native Federation": ["A APA - CAL"]}}
+    out = adjudicate_request(request)
+    assert "error" not in out, out
+    assert [e["code"] for e in out["events"]] == [R.NEW_HOME]
+    rep = report_json("war_in_north_america", request)
+    assert [e["code"] for e in rep["events"]] == [R.NEW_HOME]
