@@ -124,7 +124,7 @@ class ControlledPassages(Rule):
             who = (f"controlled by {m.powers[ctrl]}, who has not let {m.powers[power]} "
                    "through" if ctrl >= 0 else
                    f"its shores ({', '.join(controllers)}) are not held by one power")
-            return R.reason(R.PASSAGE_CLOSED, f"the {name} is closed to {m.powers[power]}: "
+            return R.reason(R.PASSAGE_CLOSED, f"{name} is closed to {m.powers[power]}: "
                                               f"{who}")
         return None
 
@@ -139,11 +139,11 @@ class ControlledPassages(Rule):
             if was == now:
                 continue
             if now >= 0:
-                out.append(R.reason(R.PASSAGE_OPENED, f"the {name} is open to "
+                out.append(R.reason(R.PASSAGE_OPENED, f"{name} is open to "
                                                       f"{m.powers[now]} (it controls "
                                                       f"{', '.join(controllers)})"))
             else:
-                out.append(R.reason(R.PASSAGE_SHUT, f"the {name} is closed to all: "
+                out.append(R.reason(R.PASSAGE_SHUT, f"{name} is closed to all: "
                                                     f"{', '.join(controllers)} are not held "
                                                     "by one power"))
         return out
