@@ -617,3 +617,29 @@ def test_wina_the_native_federations_fleet_home_is_an_event() -> None:
     assert [e["code"] for e in out["events"]] == [R.NEW_HOME]
     rep = report_json("war_in_north_america", request)
     assert [e["code"] for e in rep["events"]] == [R.NEW_HOME]
+
+
+def test_the_adjudicate_command_and_the_process_command_say_why(tmp_path, capsys) -> None:
+    """`polydip adjudicate` writes the reasons beside the results; `polydip process`
+    prints them, and `polydip show --phase S1901M --format json` (a later run, the game
+    read from its file) still has them."""
+    from polydip.cli.main import main
+
+    req = tmp_path / "req.json"
+    req.write_text(json.dumps({"phase": "S1901M", "units": {"France": ["A PAR"]},
+                               "orders": {"France": ["A PAR - MUN"]}}))
+    assert main(["adjudicate", str(req)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["results"] == {"A PAR - MUN": ["void"]}  # (the old key, as it was)
+    assert out["reasons"]["A PAR - MUN"]["code"] == R.NOT_ADJACENT
+    game = str(tmp_path / "g.json")
+    assert main(["new", "standard", game]) == 0
+    assert main(["orders", game, "France: A PAR - MUN"]) in (0, 1, 2)
+    capsys.readouterr()
+    assert main(["process", game]) == 0
+    assert "A PAR - MUN  (void) — " in capsys.readouterr().out
+    assert main(["show", game, "--phase", "S1901M", "--format", "json"]) == 0
+    shown = capsys.readouterr().out
+    rep = json.loads(shown[shown.index("{"):])
+    reasons = [o["reason"] for s in rep["powers"] for o in s["orders"] if o["reason"]]
+    assert reasons == [R.NOT_ADJACENT]
