@@ -141,7 +141,7 @@ def build_report(game, record, final: bool = False, names: str = "short") -> Rep
     dislodged = []
     for d in [*nxt.dislodged, *outcome.destroyed] if ptype == "M" else []:
         att = d.attacker if d.attacker >= 0 else None
-        line = DislodgedLine(
+        dl = DislodgedLine(
             m.powers[d.power], m.unit_str(d.kind, d.loc),
             m.prov_abbr[att] if att is not None else None,
             [m.loc_name[x] for x in d.retreats], unit_words(m, d.kind, d.loc, names),
@@ -149,8 +149,8 @@ def build_report(game, record, final: bool = False, names: str = "short") -> Rep
             [place_words(m, x, names) for x in d.retreats])
         if not d.retreats:
             got = why_no_retreat(m, nxt, d, nxt.units, outcome.standoffs or nxt.contested)
-            line.reason, line.why = got.code, got.words
-        dislodged.append(line)
+            dl.reason, dl.why = got.code, got.words
+        dislodged.append(dl)
     changes = [(m.prov_abbr[c], m.powers[a] if a >= 0 else None, m.powers[b])
                for c, a, b in outcome.center_changes]
     centers = {m.powers[p]: sum(m.sc_value[c] for c in nxt.centers_of(p))

@@ -438,9 +438,11 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
 
         results = retreat_results
 
-        def why() -> list[Reason | None]:
+        def retreat_why() -> list[Reason | None]:
             return retreat_reasons(m, pos, bound, rr,
                                    closed_passages(m, pos, options) if active else None)
+
+        why = retreat_why
         new.units = pos.units + rr.units
         if remember:
             moved = rr.moved(pos.dislodged)
@@ -461,7 +463,7 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
                     listed.append((power, f"{m.unit_str(u.kind, u.loc)} D", ["civil disorder"]))
             return listed
 
-        def why() -> list[Reason | None]:
+        def adjustment_why() -> list[Reason | None]:
             listed: list[Reason | None] = []
             for power, lst in enumerate(ar.reasons):
                 listed += lst
@@ -469,6 +471,7 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
             return listed
 
         results = adjustment_results
+        why = adjustment_why
         new.units = ar.units
     if remember:  # what rules remember of this phase (where a unit came from)
         rules.after_phase(m, pos, new, moved)
