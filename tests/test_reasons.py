@@ -643,3 +643,17 @@ def test_the_adjudicate_command_and_the_process_command_say_why(tmp_path, capsys
     rep = json.loads(shown[shown.index("{"):])
     reasons = [o["reason"] for s in rep["powers"] for o in s["orders"] if o["reason"]]
     assert reasons == [R.NOT_ADJACENT]
+
+
+def test_no_retreat_names_a_strait_closed_to_the_unit(tmp_path) -> None:
+    """A fleet whose only free neighbour lies through a strait closed to its power: the
+    reason it cannot retreat names the strait (and who controls it)."""
+    from tests.test_rules import strait
+
+    v = strait(tmp_path)
+    out = adjudicate(v, "S1901M", units={"Red": ["F S", "A A1"], "Blue": ["F B1", "F N2"]},
+                     centers={"Blue": ["N2", "B1"], "Red": ["A1"]},
+                     orders={"Blue": ["F B1 - S", "F N2 S F B1 - S"]})
+    assert out["destroyed"] == {"Red": [{"unit": "F S", "from": "B1"}]}
+    why = out["no_retreat"]["F S"]
+    assert why["code"] == R.NO_RETREAT and "Strait" in why["text"] and "Blue" in why["text"]

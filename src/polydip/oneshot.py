@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
+from polydip.adjudication.legality import Closed, closed_passages
 from polydip.adjudication.reasons import Reason
 from polydip.adjudication.retreats import why_no_retreat
 from polydip.errors import PolydipError, did_you_mean
@@ -194,6 +195,11 @@ def _adjudicate(req: dict, variant_files: bool) -> dict[str, Any]:
                         pos.phase.name, req.get("id"), out.destroyed, out.reason_texts(),
                         out.events, out.standoffs)
     done["contested"] = sorted(m.prov_abbr[p] for p in out.standoffs)
+    if done["no_retreat"]:  # (why, with the passages closed as the phase began)
+        nxt = out.position
+        done["no_retreat"] = _no_retreat(
+            m, [*out.destroyed, *(d for d in nxt.dislodged if not d.retreats)], nxt,
+            out.standoffs, pos, closed_passages(m, pos, options))
     return done
 
 
@@ -295,13 +301,16 @@ def _destroyed(m: Map, destroyed: Sequence[Dislodged]) -> dict[str, list[dict[st
 
 
 def _no_retreat(m: Map, units: Sequence[Dislodged], after: Position,
-                standoffs: frozenset[int]) -> dict[str, dict[str, str]]:
-    """Dislodged unit → why it has nowhere to retreat (reason code and words)."""
+                standoffs: frozenset[int], before: Position | None = None,
+                closed: Closed | None = None) -> dict[str, dict[str, str]]:
+    """Dislodged unit → why it has nowhere to retreat (reason code and words); `before`
+    and `closed`: the phase's position and the passages closed in it, when known."""
     if not units:
         return {}
     contested = standoffs or after.contested
     return {m.unit_str(d.kind, d.loc):
-            why_no_retreat(m, after, d, after.units, contested).as_json() for d in units}
+            why_no_retreat(m, before or after, d, after.units, contested, closed).as_json()
+            for d in units}
 
 
 def run_lines(lines: Iterable[str], variant_files: bool = True) -> Iterator[dict[str, Any]]:

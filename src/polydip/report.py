@@ -19,6 +19,7 @@ from polydip.adjudication.adjustments import (
     build_sites,
     site_groups,
 )
+from polydip.adjudication.legality import closed_passages
 from polydip.adjudication.retreats import why_no_retreat
 from polydip.errors import PolydipError
 from polydip.game.calendar import season_name
@@ -148,7 +149,8 @@ def build_report(game, record, final: bool = False, names: str = "short") -> Rep
             place_words(m, att, names) if att is not None else "",
             [place_words(m, x, names) for x in d.retreats])
         if not d.retreats:
-            got = why_no_retreat(m, nxt, d, nxt.units, outcome.standoffs or nxt.contested)
+            got = why_no_retreat(m, pos, d, nxt.units, outcome.standoffs or nxt.contested,
+                                 closed_passages(m, pos, game.options))
             dl.reason, dl.why = got.code, got.words
         dislodged.append(dl)
     changes = [(m.prov_abbr[c], m.powers[a] if a >= 0 else None, m.powers[b])

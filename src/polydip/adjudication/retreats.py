@@ -164,6 +164,10 @@ def _refused_retreat(m: Map, pos: Position, d: Dislodged, dest: int, closed: Clo
     if closed and shut(closed, d.power, d.kind, d.loc, dest):
         got = rules.explain(m, pos, "blocked", (d.power, d.kind, d.loc, dest))
         return got or R.reason(R.PASSAGE_CLOSED)
+    if closed is None and rules.active:  # (the passages not given: as `pos` has them)
+        got = rules.explain(m, pos, "blocked", (d.power, d.kind, d.loc, dest))
+        if got is not None:
+            return got
     got = rules.explain(m, pos, "unit_holds", (d,)) if rules.active else None
     return R.reason(R.NEUTRAL_DISBANDS) if got is not None else R.reason(R.RULE_FORBIDS)
 
