@@ -239,7 +239,7 @@ class Rule:
               ) -> bool:
         """Whether this rule's answer to `hook` holds `key` (see explain)."""
         if hook in ("no_support", "no_hold_support", "no_retreat", "move_strength"):
-            memo = m.memo.setdefault(("rule table", self.key, hook), {})
+            memo = m.memo.setdefault(f"rule table {self.key} {hook}", {})
             table = memo.get(0)
             if table is None:
                 table = memo[0] = getattr(self, hook)(m)
