@@ -1005,7 +1005,7 @@ def _why(mr: MovementResult, u: int, word: str, options: dict) -> R.Reason:
         try:
             return _why_void(mv, o, u, options)
         except Exception:  # (an order of a kind this explainer does not know: say so)
-            return R.reason(R.RULE_FORBIDS, "the order is illegal here")
+            return R.Reason(R.RULE_FORBIDS, "the order is illegal here")
     if word == DISLODGED:
         a = mr._dislodger.get(u, -1)
         return R.reason(R.DISLODGED, f"dislodged by the unit from {name[mv.prov[a]]}"
@@ -1015,7 +1015,7 @@ def _why(mr: MovementResult, u: int, word: str, options: dict) -> R.Reason:
         return R.reason(R.SUPPORT_CUT, f"cut by the attack from {name[mv.prov[by[0]]]}"
                         if by else "")
     if word == NO_CONVOY and not mv.conv_fleets.get(u):
-        return R.reason(R.NO_CONVOY_ROUTE, "no fleet on a route was ordered to convoy it")
+        return R.Reason(R.NO_CONVOY_ROUTE, "no fleet on a route was ordered to convoy it")
     if word in (NO_CONVOY, DISRUPTED):
         return R.reason(R.CONVOY_DISRUPTED)
     # a bounce: a move that needed support and had none, one a rule left weak, or beaten
@@ -1045,41 +1045,41 @@ def _why_void(mv: _Movement, o: Order, u: int, options: dict) -> R.Reason:
     if t not in (SUPPORT, CONVOY):
         return R.reason(R.WRONG_PHASE)
     if o.aux_loc is None:
-        return R.reason(R.NO_UNIT, "the order names no unit")
+        return R.Reason(R.NO_UNIT, "the order names no unit")
     ap = loc_prov[o.aux_loc]
     tp = loc_prov[o.target] if o.target is not None else -1
     s = mv._unit_at(ap, tp)
     if s < 0:
-        return R.reason(R.NO_UNIT, f"no unit in {name[ap]}")
+        return R.Reason(R.NO_UNIT, f"no unit in {name[ap]}")
     them = m.unit_str(mv.kind[s], mv.loc[s])
     if t == CONVOY:
         if mv.typ[s] != T_MOVE or mv.dest_prov[s] != tp:
             return R.reason(R.CONVOY_UNMATCHED, f"{them} was not ordered to {name[tp]}"
                             if tp >= 0 else "")
         if not (m.kind_convoys[kind] and m.convoy_prov[prov]):
-            return R.reason(R.CANNOT_CONVOY, f"{m.unit_str(kind, loc)} cannot convoy")
+            return R.Reason(R.CANNOT_CONVOY, f"{m.unit_str(kind, loc)} cannot convoy")
         if not convoy_reaches(m, mv.kind[s], mv.prov[s], tp, mv._seas()):
-            return R.reason(R.NO_CONVOY_ROUTE, f"no fleets could convoy {them} to {name[tp]}")
-        return R.reason(R.CONVOY_NOT_NEEDED, f"this fleet is on no route of {them} to "
+            return R.Reason(R.NO_CONVOY_ROUTE, f"no fleets could convoy {them} to {name[tp]}")
+        return R.Reason(R.CONVOY_NOT_NEEDED, f"this fleet is on no route of {them} to "
                                              f"{name[tp]}, or it went by land")
     if s == u:
-        return R.reason(R.SUPPORT_UNMATCHED, "a unit does not support itself")
+        return R.Reason(R.SUPPORT_UNMATCHED, "a unit does not support itself")
     closed = mv.blocked
     if o.target is None:
         if mv.typ[s] == T_MOVE:
-            return R.reason(R.SUPPORT_UNMATCHED, f"{them} was ordered to move, not to hold")
+            return R.Reason(R.SUPPORT_UNMATCHED, f"{them} was ordered to move, not to hold")
         if mv.prov[s] not in support_reach(m, kind, loc, power, closed):
             return why_support(m, kind, loc, mv.prov[s], power, closed, mv.pos, options)
         return why_hold_support(m, mv.kind[s], mv.prov[s], mv.pos)
     if tp == prov:
         return why_support(m, kind, loc, tp, power, closed, mv.pos, options)
     if mv.typ[s] != T_MOVE or mv.dest_prov[s] != tp:
-        return R.reason(R.SUPPORT_UNMATCHED, f"{them} was not ordered to {name[tp]}"
+        return R.Reason(R.SUPPORT_UNMATCHED, f"{them} was not ordered to {name[tp]}"
                         + (" (its own order is void)" if mv.void[s] else ""))
     if tp not in support_reach(m, kind, loc, power, closed):
         return why_support(m, kind, loc, tp, power, closed, mv.pos, options)
     if o.target != tp and mv.dest[s] != o.target:
-        return R.reason(R.SUPPORT_UNMATCHED, f"{them} moves to {m.loc_name[mv.dest[s]]}, not "
+        return R.Reason(R.SUPPORT_UNMATCHED, f"{them} moves to {m.loc_name[mv.dest[s]]}, not "
                                              f"{m.loc_name[o.target]}")
     return R.reason(R.SUPPORT_OWN_CONVOY)
 

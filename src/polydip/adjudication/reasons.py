@@ -170,6 +170,7 @@ EVENTS: Final = frozenset({PROVINCE_JOINS, JOIN_FAILED, NEW_HOME, CANAL_PROGRESS
 
 def reason(code: str, words: str = "") -> Reason:
     """A Reason of a known code (words default to the code's one line)."""
-    if code not in CODES:
+    line = CODES.get(code)
+    if line is None:
         raise ValueError(f"unknown reason code {code!r}")
-    return Reason(code, words or CODES[code])
+    return Reason(code, words or line)

@@ -327,17 +327,21 @@ class _MovementRows:
     """The results of a movement phase, written when first asked for: as rows, or (the
     one-shot contract) as order text → result words."""
 
-    __slots__ = ("bound", "m", "mr", "options", "units")
+    __slots__ = ("bound", "m", "mr", "names", "options", "units")
 
     def __init__(self, m: Map, units: list[Unit], bound: list[Order | None],
                  mr: MovementResult, options: dict | None = None) -> None:
         self.m, self.units, self.bound, self.mr = m, units, bound, mr
         self.options = options
+        self.names: list[str] | None = None  # each unit's order text, once written
 
     def reasons(self) -> list[Reason | None]:
         return self.mr.reasons(self.options)
 
     def reason_texts(self) -> dict[str, Reason]:
+        names = self.names
+        if names is not None:  # (written for the results already)
+            return {names[i]: r for i, r in enumerate(self.reasons()) if r is not None}
         m, units, bound = self.m, self.units, self.bound
         orders, holds = described_orders(m), _hold_texts(m)
         return {_describe(m, orders, holds, units[i], bound[i]): r
@@ -352,8 +356,9 @@ class _MovementRows:
     def texts(self) -> dict[str, list[str]]:
         m, units, bound = self.m, self.units, self.bound
         orders, holds = described_orders(m), _hold_texts(m)
-        return {_describe(m, orders, holds, units[i], bound[i]): r
-                for i, r in enumerate(self.mr.results)}
+        names = self.names = [_describe(m, orders, holds, units[i], bound[i])
+                              for i in range(len(units))]
+        return dict(zip(names, self.mr.results, strict=True))
 
 
 def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
