@@ -94,10 +94,10 @@ def test_a_whole_phase_typed_orders_report_and_render(tmp_path, capsys) -> None:
     report = out
     assert report.startswith("S1901M: Spring 1901 Movement\n")
     for line in ("  France:\n", "    A PAR - BUR\n", "    A MAR S A PAR - BUR\n",
-                 "    A MUN - BUR  (bounced)\n", "    A VIE - GAL  (bounced)\n",
-                 "    A WAR - GAL  (bounced)\n", "    F SEV - BLA  (bounced)\n",
-                 "    F ANK - BLA  (bounced)\n", "    F STP/SC - BOT\n"):
-        assert line in report, line
+                 "    A MUN - BUR  (bounced) — ", "    A VIE - GAL  (bounced) — ",
+                 "    A WAR - GAL  (bounced) — ", "    F SEV - BLA  (bounced) — ",
+                 "    F ANK - BLA  (bounced) — ", "    F STP/SC - BOT\n"):
+        assert line in report, line  # (each failure followed by its reason's words)
     assert report.rstrip().endswith("Next: Fall 1901 Movement (F1901M)")
 
     # 3. the map of the processed phase: every unit, every order's arrow, failures marked

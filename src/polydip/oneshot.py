@@ -11,6 +11,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Final
 
+from polydip.adjudication.legality import Closed, closed_passages
+from polydip.adjudication.reasons import Reason
+from polydip.adjudication.retreats import why_no_retreat
 from polydip.errors import PolydipError, did_you_mean
 from polydip.game.engine import OrderResult, Rows, parse_orders, process
 from polydip.game.positions import build_position, check_limits, power_lists, read_power
@@ -189,16 +192,26 @@ def _adjudicate(req: dict, variant_files: bool) -> dict[str, Any]:
     parsed, errors = parse_orders(m, pos.phase, typed)
     out = process(m, pos, parsed, options)
     done = outcome_json(m, out.position, out.result_texts(), errors + out.errors,
-                        pos.phase.name, req.get("id"), out.destroyed)
+                        pos.phase.name, req.get("id"), out.destroyed, out.reason_texts(),
+                        out.events, out.standoffs)
     done["contested"] = sorted(m.prov_abbr[p] for p in out.standoffs)
+    if done["no_retreat"]:  # (why, with the passages closed as the phase began)
+        nxt = out.position
+        done["no_retreat"] = _no_retreat(
+            m, [*out.destroyed, *(d for d in nxt.dislodged if not d.retreats)], nxt,
+            out.standoffs, pos, closed_passages(m, pos, options))
     return done
 
 
 def outcome_json(m: Map, pos: Position, results: Any, errors: Any, phase: str,
-                 rid: Any = None, destroyed: Sequence[Dislodged] = ()) -> dict[str, Any]:
+                 rid: Any = None, destroyed: Sequence[Dislodged] = (),
+                 reasons: dict[str, Reason] | None = None, events: Sequence[Reason] = (),
+                 standoffs: frozenset[int] = frozenset()) -> dict[str, Any]:
     """The outcome of a phase as the contract writes it. `results`: the phase's results
     (PhaseOutcome.results), the same as (power, text, words) rows (PhaseOutcome.rows) or as
-    text → words (PhaseOutcome.result_texts)."""
+    text → words (PhaseOutcome.result_texts); `reasons`: order text → why its result is not
+    success (PhaseOutcome.reason_texts); `events`: what the rules did on their own;
+    `standoffs`: the phase's (why a destroyed unit could not retreat)."""
     units: dict[str, list[str]] = {}
     powers = m.powers
     texts = _unit_texts(m)
@@ -242,13 +255,17 @@ def outcome_json(m: Map, pos: Position, results: Any, errors: Any, phase: str,
         out["id"] = rid
     out["phase"] = phase
     out["results"] = _results(results)
+    out["reasons"] = {t: r.as_json() for t, r in (reasons or {}).items()}
     out["units"] = units
     out["dislodged"] = dislodged
     out["contested"] = sorted(abbr[p] for p in pos.contested)
     out["destroyed"] = _destroyed(m, destroyed)
+    out["no_retreat"] = _no_retreat(m, [*destroyed, *(d for d in pos.dislodged
+                                                     if not d.retreats)], pos, standoffs)
     out["centers"] = centers
     out["next_phase"] = pos.phase.name
     out["errors"] = [f"{powers[p]}: {msg}" for p, msg in errors]
+    out["events"] = [e.as_json() for e in events]
     if pos.extra:  # what rule modules remember for the next phase, to pass back in
         out["extra"] = pos.extra
     return out
@@ -281,6 +298,19 @@ def _destroyed(m: Map, destroyed: Sequence[Dislodged]) -> dict[str, list[dict[st
             {"unit": m.unit_str(d.kind, d.loc),
              "from": m.prov_abbr[d.attacker] if d.attacker >= 0 else None})
     return out
+
+
+def _no_retreat(m: Map, units: Sequence[Dislodged], after: Position,
+                standoffs: frozenset[int], before: Position | None = None,
+                closed: Closed | None = None) -> dict[str, dict[str, str]]:
+    """Dislodged unit → why it has nowhere to retreat (reason code and words); `before`
+    and `closed`: the phase's position and the passages closed in it, when known."""
+    if not units:
+        return {}
+    contested = standoffs or after.contested
+    return {m.unit_str(d.kind, d.loc):
+            why_no_retreat(m, before or after, d, after.units, contested, closed).as_json()
+            for d in units}
 
 
 def run_lines(lines: Iterable[str], variant_files: bool = True) -> Iterator[dict[str, Any]]:

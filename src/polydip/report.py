@@ -19,6 +19,8 @@ from polydip.adjudication.adjustments import (
     build_sites,
     site_groups,
 )
+from polydip.adjudication.legality import closed_passages
+from polydip.adjudication.retreats import why_no_retreat
 from polydip.errors import PolydipError
 from polydip.game.calendar import season_name
 from polydip.game.engine import MOVEMENT_TYPES, bind_to_units, parse_orders
@@ -38,6 +40,8 @@ class OrderLine:
     words: list[str]  # the GM's words
     ordered: bool = True  # False: the unit was given no order (it held, or was disbanded)
     text: str = ""  # as shown: in full names ("Army Paris (PAR): move to ...") or notation
+    reason: str = ""  # why it did not succeed: a code of adjudication/reasons.py ("" success)
+    why: str = ""  # ... in words
 
     @property
     def succeeded(self) -> bool:
@@ -60,6 +64,8 @@ class DislodgedLine:
     shown: str = ""  # the unit as shown (full names or notation)
     attacker_shown: str = ""
     retreats_shown: list[str] = field(default_factory=list)
+    reason: str = ""  # no retreat: the reason code (no_retreat, neutral_disbands)
+    why: str = ""  # ... in words: what stops it at each place it could go
 
 
 @dataclass(slots=True)
@@ -94,6 +100,8 @@ class Report:
     names: str = "short"  # how places are shown: "full" or "short"
     centers_shown: dict[str, str] = field(default_factory=dict)  # center → as shown
     notes: list[str] = field(default_factory=list)  # what the rules show of the position after
+    # what the rules did on their own in this phase: {"code", "text"} each
+    events: list[dict[str, str]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -119,24 +127,32 @@ def build_report(game, record, final: bool = False, names: str = "short") -> Rep
     ptype = pos.phase.type
     ordered = _explicitly_ordered(game, record)
     sections = {p: PowerSection(m.powers[p]) for p in range(len(m.powers))}
-    for r in outcome.results:
+    reasons = outcome.reasons()
+    for r, why in zip(outcome.results, reasons, strict=True):
         words = gm_words(ptype, r.result, r.text, r.text in ordered)
         # a neutral unit is never ordered: it holds (or is disbanded) by its rule
         explicit = ptype == "A" or r.text in ordered or m.power_neutral[r.power]
         shown = _order_words(m, ptype, r.text, names)
-        sections[r.power].orders.append(OrderLine(r.text, list(r.result), words, explicit,
-                                                  shown))
+        line = OrderLine(r.text, list(r.result), words, explicit, shown)
+        if why is not None and words:  # (an ordered disband "failed" by no word GMs see)
+            line.reason, line.why = why.code, why.words
+        sections[r.power].orders.append(line)
     for p, msg in outcome.errors:
         sections[p].rejected.append(msg)
     dislodged = []
     for d in [*nxt.dislodged, *outcome.destroyed] if ptype == "M" else []:
         att = d.attacker if d.attacker >= 0 else None
-        dislodged.append(DislodgedLine(
+        dl = DislodgedLine(
             m.powers[d.power], m.unit_str(d.kind, d.loc),
             m.prov_abbr[att] if att is not None else None,
             [m.loc_name[x] for x in d.retreats], unit_words(m, d.kind, d.loc, names),
             place_words(m, att, names) if att is not None else "",
-            [place_words(m, x, names) for x in d.retreats]))
+            [place_words(m, x, names) for x in d.retreats])
+        if not d.retreats:
+            got = why_no_retreat(m, pos, d, nxt.units, outcome.standoffs or nxt.contested,
+                                 closed_passages(m, pos, game.options))
+            dl.reason, dl.why = got.code, got.words
+        dislodged.append(dl)
     changes = [(m.prov_abbr[c], m.powers[a] if a >= 0 else None, m.powers[b])
                for c, a, b in outcome.center_changes]
     centers = {m.powers[p]: sum(m.sc_value[c] for c in nxt.centers_of(p))
@@ -169,6 +185,7 @@ def build_report(game, record, final: bool = False, names: str = "short") -> Rep
     rep.nmr = [m.powers[p] for p in missed_orders(game, record)]
     if m.rules:  # (anchor markers on the map)
         rep.notes = m.rules.report_lines(m, nxt)
+    rep.events = [e.as_json() for e in outcome.events]
     if ptype == "A":
         rep.waived = _waived(m, pos, outcome)
     if final and game.is_over:
@@ -299,7 +316,8 @@ def _text(rep: Report) -> str:
         for o in s.orders:
             text, words = _order_line(o)
             res = f"  ({', '.join(words)})" if words else ""
-            lines.append(f"    {text}{res}")
+            why = f" — {o.why}" if o.why and words else ""
+            lines.append(f"    {text}{res}{why}")
         for e in s.rejected:
             lines.append(f"    rejected: {e}")
     if rep.nmr:
@@ -309,7 +327,8 @@ def _text(rep: Report) -> str:
         for d in rep.dislodged:
             frm = f" (attacked from {d.attacker_shown or d.attacker})" if d.attacker else ""
             where = (f"may retreat to {', '.join(d.retreats_shown or d.retreats)}"
-                     if d.retreats else "no retreat: destroyed")
+                     if d.retreats else "no retreat: destroyed"
+                     + (f" ({d.why})" if d.why else ""))
             lines.append(f"    {d.power} {d.shown or d.unit}{frm}: {where}")
     for p, n in rep.waived.items():
         lines.append(f"  {p}: {n} build{'s' if n > 1 else ''} waived")
@@ -326,6 +345,9 @@ def _text(rep: Report) -> str:
         counts = ", ".join(f"{p} {n}" for p, n in rep.centers.items() if n)
         lines.append(f"  Supply centers: {counts}")
     lines += [f"  {note}" for note in rep.notes]
+    if rep.events:
+        lines.append("  Events:")
+        lines += [f"    {e['text']}" for e in rep.events]
     if rep.status != "active":
         lines.append(f"Game over: {rep.status} — {', '.join(rep.winners)}")
     else:
@@ -341,7 +363,8 @@ def _markdown(rep: Report) -> str:
         for o in s.orders:
             text, words = _order_line(o)
             res = f" — *{', '.join(words)}*" if words else ""
-            out.append(f"- `{text}`{res}")
+            why = f" ({o.why})" if o.why and words else ""
+            out.append(f"- `{text}`{res}{why}")
         for e in s.rejected:
             out.append(f"- rejected: {e}")
         out.append("")
@@ -352,7 +375,8 @@ def _markdown(rep: Report) -> str:
         for d in rep.dislodged:
             frm = f" (attacked from {d.attacker_shown or d.attacker})" if d.attacker else ""
             where = (f"may retreat to {', '.join(d.retreats_shown or d.retreats)}"
-                     if d.retreats else "no retreat: *destroyed*")
+                     if d.retreats else "no retreat: *destroyed*"
+                     + (f" ({d.why})" if d.why else ""))
             out.append(f"- {d.power} `{d.shown or d.unit}`{frm}: {where}")
         out.append("")
     if rep.waived:
@@ -371,6 +395,10 @@ def _markdown(rep: Report) -> str:
                 continue
             out.append(f"| {p} | {n} | {a.units if a else ''} | "
                        f"{_adjustment_words(a) if a else ''} |")
+        out.append("")
+    if rep.events:
+        out += ["**Events**", ""]
+        out += [f"- {e['text']}" for e in rep.events]
         out.append("")
     if rep.status != "active":
         out.append(f"**Game over:** {rep.status} — {', '.join(rep.winners)}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import deque
 from typing import ClassVar, Final
 
+from polydip.adjudication import reasons as R
 from polydip.geography.map import Map
 from polydip.orders.model import BUILD, DISBAND, WAIVE, Order
 from polydip.state import Position, Record, Unit, unit_cache
@@ -25,7 +26,7 @@ class AdjustmentResult(Record):
     __init__ the dataclasses module writes); compared by value, unhashable, like the
     dataclass it was."""
 
-    __slots__ = ("removed", "results", "units")
+    __slots__ = ("reasons", "removed", "results", "units")
     _fields: ClassVar[tuple[str, ...]] = ("units", "results", "removed")
 
     def __init__(self, units: list[Unit], results: list[list[tuple[Order, list[str]]]],
@@ -33,6 +34,9 @@ class AdjustmentResult(Record):
         self.units = units
         self.results = results  # per power: (order, result words)
         self.removed = removed  # per power: units removed by civil disorder
+        # per power, beside `results`: why each order that failed did (None: it did not);
+        # not part of the value (two results are equal by what they did)
+        self.reasons: list[list[R.Reason | None]] = [[None] * len(r) for r in results]
 
 
 def adjustment_counts(m: Map, pos: Position) -> list[int]:
@@ -133,10 +137,17 @@ def build_problem(m: Map, pos: Position, power: int, o: Order,
                   sites: set[int] | None = None) -> str | None:
     """Why the build order `o` of `power` cannot be carried out, in words; None when it can.
     `sites`: the build sites still free (default: all of them, as the phase begins)."""
+    why = build_reason(m, pos, power, o, sites)
+    return why.words if why is not None else None
+
+
+def build_reason(m: Map, pos: Position, power: int, o: Order,
+                 sites: set[int] | None = None) -> R.Reason | None:
+    """build_problem as a reason code and words."""
     if o.act:  # a build of something else (a canal): the rule judges it with all orders
         return None
     if o.kind is None:
-        return f"say what to build ({' or '.join(m.kinds)})"
+        return R.reason(R.KIND_NEEDED, f"say what to build ({' or '.join(m.kinds)})")
     prov = m.loc_prov[o.loc]
     name = m.prov_name[prov]
     if sites is None:
@@ -147,11 +158,13 @@ def build_problem(m: Map, pos: Position, power: int, o: Order,
     kind = m.kind_names[o.kind]
     if loc < 0:
         coasts = ", ".join(m.loc_name[c] for c in m.prov_coast_locs[prov])
-        return f"say on which coast of {name} to build the {kind} ({coasts})"
+        return R.reason(R.COAST_NEEDED,
+                        f"say on which coast of {name} to build the {kind} ({coasts})")
     if not m.occupy[o.kind][loc]:
-        return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} cannot stand in {name}"
+        return R.reason(R.CANNOT_STAND,
+                        f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} cannot stand in {name}")
     if m.rules.active and not m.rules.may_build(m, pos, power, o.kind, prov):
-        return f"the variant's rules allow no {kind} in {name} now"
+        return R.reason(R.BUILD_FORBIDDEN, f"the variant's rules allow no {kind} in {name} now")
     return None
 
 
@@ -178,19 +191,20 @@ def adjustment_problem(m: Map, pos: Position, power: int, o: Order,
     return "not an order for an adjustment phase"
 
 
-def _not_a_site(m: Map, pos: Position, power: int, prov: int, sites: set[int]) -> str:
+def _not_a_site(m: Map, pos: Position, power: int, prov: int, sites: set[int]) -> R.Reason:
     name = m.prov_name[prov]
     free = ", ".join(sorted(m.prov_abbr[s] for s in sites)) or "none"
     if any(m.loc_prov[u.loc] == prov for u in pos.units):
-        why = f"{name} is occupied"
+        code, why = R.SITE_OCCUPIED, f"{name} is occupied"
     elif not m.is_sc[prov]:
-        why = f"{name} is not a supply center"
+        code, why = R.NOT_A_CENTER, f"{name} is not a supply center"
     elif pos.owners[prov] != power:
         owner = pos.owners[prov]
+        code = R.NOT_OWNED
         why = f"{name} belongs to {m.powers[owner]}" if owner >= 0 else f"{name} is neutral"
     else:
-        why = f"{name} is not a build site of {m.powers[power]} now"
-    return f"{why} (build sites: {free})"
+        code, why = R.NOT_A_BUILD_SITE, f"{name} is not a build site of {m.powers[power]} now"
+    return R.reason(code, f"{why} (build sites: {free})")
 
 
 def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
@@ -200,6 +214,7 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
     units = list(pos.units)
     results: list[list[tuple[Order, list[str]]]] = [[] for _ in m.powers]
     removed_cd: list[list[Unit]] = [[] for _ in m.powers]
+    why: list[list[R.Reason | None]] = [[] for _ in m.powers]
     # build orders with an act (a canal build) that a rule counts, by (power, index)
     acts = (m.rules.adjustment_acts(m, pos, orders)
             if m.rules.active and any(o.act for lst in orders for o in lst) else set())
@@ -243,6 +258,8 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
             if ok:
                 done += 1
             results[power].append((o, [] if ok else [VOID]))
+            why[power].append(None if ok else _why_void(
+                m, pos, power, o, delta, done, free if limited is None else limited.free()))
         if delta < 0 and done < -delta:
             mine = [u for u in units if u.power == power]
             order = civil_disorder_order(m, pos, power, mine,
@@ -250,7 +267,37 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
             for u in order[: -delta - done]:
                 units.remove(u)
                 removed_cd[power].append(u)
-    return AdjustmentResult(units, results, removed_cd)
+    out = AdjustmentResult(units, results, removed_cd)
+    out.reasons = why
+    return out
+
+
+def _why_void(m: Map, pos: Position, power: int, o: Order, delta: int, done: int,
+              free: set[int]) -> R.Reason:
+    """Why an adjustment order of `power` failed, `done` of its `delta` adjustments made
+    before it, `free` the build sites still free."""
+    who = m.powers[power]
+    if o.type in (BUILD, WAIVE):
+        if delta <= 0:
+            return R.reason(R.NO_BUILDS, f"{who} has no builds this phase")
+        if done >= delta:
+            return R.reason(R.NO_BUILDS, f"{who} has made all its {delta} build(s)")
+        if o.act:
+            return R.reason(R.ACT_NOT_COUNTED)
+        got = build_reason(m, pos, power, o, free)
+        if got is not None and got.code == R.NOT_A_BUILD_SITE and \
+                m.loc_prov[o.loc] in build_sites(m, pos, power):
+            return R.reason(R.SITE_TAKEN, f"{m.prov_name[m.loc_prov[o.loc]]} was built on "
+                                          "by an earlier order")
+        return got or R.reason(R.NO_BUILDS)
+    if o.type == DISBAND:
+        if delta >= 0:
+            return R.reason(R.NO_REMOVALS, f"{who} has no units to remove this phase")
+        if done >= -delta:
+            return R.reason(R.NO_REMOVALS, f"{who} has made all its {-delta} removal(s)")
+        return R.reason(R.NO_UNIT, f"{who} has no unit in "
+                                   f"{m.prov_name[m.loc_prov[o.loc]]}")
+    return R.reason(R.WRONG_PHASE)
 
 
 def _among(u: Unit, units: list[Unit]) -> bool:

@@ -17,6 +17,11 @@ validator (adjudication/movement.py) and the legal-order lister (orders/legal.py
   rainforest border, no retreat across a mountain border) is in the Map's tables
   (`support_reach`, `no_hold_support`, `retreat_locs`), read here.
 
+Why an order is illegal, in a reason code (adjudication/reasons.py): `why_move`,
+`why_support`, `why_hold_support` go through the same checks, in the same order, and name the
+first that fails — a rule's table through the rule that filled it (RuleSet.explain). They are
+asked only for orders already found void, when a report wants to say why.
+
 Everything takes and returns plain ids; what depends only on the map is cached on it.
 `closed` is the rules' `blocked` table: per power, the (kind, from location, to location)
 moves it may not make now ({} when no rule closes anything).
@@ -24,6 +29,7 @@ moves it may not make now ({} when no rule closes anything).
 
 from __future__ import annotations
 
+from polydip.adjudication import reasons as R
 from polydip.adjudication.convoy import bits, geometry, necessary
 from polydip.geography.map import Map
 from polydip.state import Unit
@@ -177,3 +183,95 @@ def may_convoy(m: Map, fleet_kind: int, fleet_prov: int, army_kind: int, origin:
     return (m.kind_convoys[fleet_kind] and m.convoy_prov[fleet_prov]
             and m.kind_convoyed[army_kind] and m.occupy[army_kind][dest] and dest != origin
             and necessary(m, origin, dest, fleet_prov, seas))
+
+
+# ---- why an order is illegal (asked for void orders only, by reports) ----------------------
+
+def _a(kind_name: str) -> str:
+    return f"{'an' if kind_name[:1].lower() in 'aeiou' else 'a'} {kind_name.lower()}"
+
+
+def why_move(m: Map, kind: int, loc: int, target: int | None, power: int = -1,
+             closed: Closed | None = None, limits: Limits | None = None, pos: object = None,
+             options: dict | None = None) -> R.Reason:
+    """Why the move of a `kind` unit of `power` on `loc` to `target` is illegal (the first
+    of the checks move_target, the rules' move limits, closed passages and the convoy route
+    that refuses it)."""
+    if target is None:
+        return R.reason(R.NOT_ADJACENT, "the move names no destination")
+    d, _adj = move_target(m, kind, loc, target)
+    if d < 0:
+        return _why_no_target(m, kind, loc, target)
+    prov = m.loc_prov[d]
+    if limits and limited(limits, power, kind, loc, prov):
+        got = m.rules.explain(m, pos, "move_limits", (power, kind, loc, prov), options)
+        return got or R.reason(R.RULE_FORBIDS, f"a rule lets this unit not move to "
+                                               f"{m.prov_name[prov]} now")
+    if closed and shut(closed, power, kind, loc, d):
+        got = m.rules.explain(m, pos, "blocked", (power, kind, loc, d), options)
+        return got or R.reason(R.PASSAGE_CLOSED)
+    return R.reason(R.NO_CONVOY_ROUTE, f"no fleets could convoy {_a(m.kind_names[kind])} "
+                                       f"from {m.prov_name[m.loc_prov[loc]]} to "
+                                       f"{m.prov_name[prov]}")
+
+
+def _why_no_target(m: Map, k: int, loc: int, target: int) -> R.Reason:
+    """Why move_target found no destination for a move to `target`."""
+    tprov, here = m.loc_prov[target], m.loc_prov[loc]
+    unit, there = _a(m.kind_names[k]), m.prov_name[tprov]
+    if tprov == here:
+        return R.reason(R.SAME_PROVINCE, f"a move to {there}, where the unit stands")
+    coasts = m.prov_coast_locs[tprov]
+    if not m.occupy[k][tprov] and not any(m.occupy[k][c] for c in coasts):
+        return R.reason(R.CANNOT_STAND, f"{unit} cannot stand in {there}")
+    adj = m.move_locs_set[k][loc]
+    if m.kind_coastal[k] and coasts:
+        reachable = [c for c in coasts if c in adj]
+        if target == tprov and len(reachable) > 1:
+            return R.reason(R.COAST_NEEDED, f"say which coast of {there}: "
+                                            f"{', '.join(m.loc_name[c] for c in reachable)}")
+        if target != tprov and reachable:
+            return R.reason(R.COAST_UNREACHABLE,
+                            f"{unit} in {m.prov_name[here]} cannot reach {m.loc_name[target]}"
+                            f" (it can reach {', '.join(m.loc_name[c] for c in reachable)})")
+    if loc != here:  # on a coast: is the place on the other side of its province?
+        others = [c for c in m.prov_coast_locs[here] if c != loc and any(
+            m.loc_prov[d] == tprov for d in m.move_locs[k][c])]
+        if others:
+            return R.reason(R.WRONG_COAST, f"{there} is reached from "
+                                           f"{', '.join(m.loc_name[c] for c in others)}, not "
+                                           f"from {m.loc_name[loc]}")
+    if m.kind_convoyed[k] and not (m.convoy_touch[here] and m.convoy_touch[tprov]):
+        return R.reason(R.NOT_ADJACENT, f"{m.prov_name[here]} is not next to {there}, and "
+                                        "no convoy could carry an army between them")
+    return R.reason(R.NOT_ADJACENT, f"{unit} in {m.prov_name[here]} cannot reach {there}")
+
+
+def why_support(m: Map, kind: int, loc: int, prov: int, power: int = -1,
+                closed: Closed | None = None, pos: object = None, options: dict | None = None
+                ) -> R.Reason:
+    """Why a `kind` unit on `loc` may not support into province `prov` (support_reach)."""
+    here = m.loc_prov[loc]
+    there = m.prov_name[prov]
+    if prov == here:
+        return R.reason(R.SUPPORT_UNREACHABLE, "a unit does not support a move into its own "
+                                               "province")
+    if prov in m.support_reach[kind][loc] and closed:
+        for d in m.move_locs[kind][loc]:
+            if m.loc_prov[d] == prov and shut(closed, power, kind, loc, d):
+                got = m.rules.explain(m, pos, "blocked", (power, kind, loc, d), options)
+                return got or R.reason(R.PASSAGE_CLOSED)
+    if prov in m.support_base[kind][loc] and m.rules.active:
+        got = m.rules.explain(m, pos, "no_support", (kind, loc, prov), options)
+        if got is not None:
+            return got
+    return R.reason(R.SUPPORT_UNREACHABLE, f"{_a(m.kind_names[kind])} in {m.prov_name[here]} "
+                                           f"could not move to {there}, so it cannot support "
+                                           "there")
+
+
+def why_hold_support(m: Map, kind: int, prov: int, pos: object = None) -> R.Reason:
+    """Why a `kind` unit in `prov` may not be supported to hold (may_support_hold)."""
+    got = m.rules.explain(m, pos, "no_hold_support", (kind, prov)) if m.rules.active else None
+    return got or R.reason(R.RULE_FORBIDS, f"{_a(m.kind_names[kind])} in {m.prov_name[prov]} "
+                                           "may not be supported to hold")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from polydip.adjudication import reasons as R
 from polydip.adjudication.convoy import provinces_on_routes
 from polydip.adjudication.legality import (
     Closed,
@@ -30,6 +31,9 @@ from polydip.adjudication.legality import (
     route_without,
     shut,
     support_reach,
+    why_hold_support,
+    why_move,
+    why_support,
 )
 from polydip.adjudication.resolver import Resolver
 from polydip.adjudication.retreats import retreat_options
@@ -122,6 +126,14 @@ class MovementResult:
                 out.append(words)
             self._results = out
         return self._results
+
+    def reasons(self, options: dict | None = None) -> list[R.Reason | None]:
+        """Per unit of the input position: why its order did not succeed (the reason of its
+        first result word), None for success. Worked out on each call, from the decisions
+        already made: reports ask, the adjudication never does. `options`: the phase's."""
+        results = self.results
+        return [_why(self, u, words[0], options or {}) if words else None
+                for u, words in enumerate(results)]
 
 
 class _Movement(Resolver):
@@ -982,6 +994,97 @@ class _AttackMovement(_RuleMovement):
             if got is not None:
                 out[y] = got
         return out
+
+
+def _why(mr: MovementResult, u: int, word: str, options: dict) -> R.Reason:
+    """The reason of unit u's result `word` (MovementResult.reasons)."""
+    mv = mr._mv
+    m = mv.m
+    o = mr.orders[u] if u < len(mr.orders) else None
+    name = m.prov_name
+    if word == VOID:
+        if o is None:
+            return R.reason(R.WRONG_PHASE)
+        try:
+            return _why_void(mv, o, u, options)
+        except Exception:  # (an order of a kind this explainer does not know: say so)
+            return R.Reason(R.RULE_FORBIDS, "the order is illegal here")
+    if word == DISLODGED:
+        a = mr._dislodger.get(u, -1)
+        return R.reason(R.DISLODGED, f"dislodged by the unit from {name[mv.prov[a]]}"
+                        if a >= 0 else "")
+    if word == CUT:
+        by = [a for a in mv.attackers.get(mv.prov[u], ()) if mv.power[a] != mv.power[u]]
+        return R.reason(R.SUPPORT_CUT, f"cut by the attack from {name[mv.prov[by[0]]]}"
+                        if by else "")
+    if word == NO_CONVOY and not mv.conv_fleets.get(u):
+        return R.Reason(R.NO_CONVOY_ROUTE, "no fleet on a route was ordered to convoy it")
+    if word in (NO_CONVOY, DISRUPTED):
+        return R.reason(R.CONVOY_DISRUPTED)
+    # a bounce: a move that needed support and had none, one a rule left weak, or beaten
+    k, loc, d = mv.kind[u], mv.loc[u], mv.dest[u]
+    rules = m.rules
+    if mv.stuck and u in mv.stuck and mv.pos is not None:
+        got = rules.explain(m, mv.pos, "needs_support", (mv.pos.phase.season, k, loc, d))
+        return got or R.reason(R.NEEDS_SUPPORT)
+    if mv.base is not None and mv.base[u] == 0:
+        got = rules.explain(m, mv.pos, "move_strength", (k, loc, d))
+        if got is not None:
+            return got
+    dp = mv.dest_prov[u]
+    return R.reason(R.BOUNCED, f"the move to {name[dp]} met an equal or stronger force"
+                    if dp >= 0 else "")
+
+
+def _why_void(mv: _Movement, o: Order, u: int, options: dict) -> R.Reason:
+    """Why unit u's order `o` is void: the checks of _validate, named."""
+    m = mv.m
+    kind, loc, power, prov = mv.kind[u], mv.loc[u], mv.power[u], mv.prov[u]
+    loc_prov, name = m.loc_prov, m.prov_name
+    t = o.type
+    if t == MOVE:
+        limits = move_limits(m, mv.pos) if m.has_move_limits else None
+        return why_move(m, kind, loc, o.target, power, mv.blocked, limits, mv.pos, options)
+    if t not in (SUPPORT, CONVOY):
+        return R.reason(R.WRONG_PHASE)
+    if o.aux_loc is None:
+        return R.Reason(R.NO_UNIT, "the order names no unit")
+    ap = loc_prov[o.aux_loc]
+    tp = loc_prov[o.target] if o.target is not None else -1
+    s = mv._unit_at(ap, tp)
+    if s < 0:
+        return R.Reason(R.NO_UNIT, f"no unit in {name[ap]}")
+    them = m.unit_str(mv.kind[s], mv.loc[s])
+    if t == CONVOY:
+        if mv.typ[s] != T_MOVE or mv.dest_prov[s] != tp:
+            return R.reason(R.CONVOY_UNMATCHED, f"{them} was not ordered to {name[tp]}"
+                            if tp >= 0 else "")
+        if not (m.kind_convoys[kind] and m.convoy_prov[prov]):
+            return R.Reason(R.CANNOT_CONVOY, f"{m.unit_str(kind, loc)} cannot convoy")
+        if not convoy_reaches(m, mv.kind[s], mv.prov[s], tp, mv._seas()):
+            return R.Reason(R.NO_CONVOY_ROUTE, f"no fleets could convoy {them} to {name[tp]}")
+        return R.Reason(R.CONVOY_NOT_NEEDED, f"this fleet is on no route of {them} to "
+                                             f"{name[tp]}, or it went by land")
+    if s == u:
+        return R.Reason(R.SUPPORT_UNMATCHED, "a unit does not support itself")
+    closed = mv.blocked
+    if o.target is None:
+        if mv.typ[s] == T_MOVE:
+            return R.Reason(R.SUPPORT_UNMATCHED, f"{them} was ordered to move, not to hold")
+        if mv.prov[s] not in support_reach(m, kind, loc, power, closed):
+            return why_support(m, kind, loc, mv.prov[s], power, closed, mv.pos, options)
+        return why_hold_support(m, mv.kind[s], mv.prov[s], mv.pos)
+    if tp == prov:
+        return why_support(m, kind, loc, tp, power, closed, mv.pos, options)
+    if mv.typ[s] != T_MOVE or mv.dest_prov[s] != tp:
+        return R.Reason(R.SUPPORT_UNMATCHED, f"{them} was not ordered to {name[tp]}"
+                        + (" (its own order is void)" if mv.void[s] else ""))
+    if tp not in support_reach(m, kind, loc, power, closed):
+        return why_support(m, kind, loc, tp, power, closed, mv.pos, options)
+    if o.target != tp and mv.dest[s] != o.target:
+        return R.Reason(R.SUPPORT_UNMATCHED, f"{them} moves to {m.loc_name[mv.dest[s]]}, not "
+                                             f"{m.loc_name[o.target]}")
+    return R.reason(R.SUPPORT_OWN_CONVOY)
 
 
 def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],

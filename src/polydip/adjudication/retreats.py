@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import ClassVar, Final
 
-from polydip.adjudication.legality import Closed, retreat_locs
+from polydip.adjudication import reasons as R
+from polydip.adjudication.legality import Closed, _why_no_target, move_target, retreat_locs, shut
 from polydip.geography.map import Map
 from polydip.orders.model import DISBAND, RETREAT, Order
-from polydip.state import Dislodged, Record, Unit, unit_cache
+from polydip.state import Dislodged, Position, Record, Unit, unit_cache
 
 BOUNCE: Final = "bounce"
 VOID: Final = "void"
@@ -103,3 +104,93 @@ def retreat_options(m: Map, kind: int, loc: int, occupied: set[int] | list[bool]
 
 def _in(occupied: set[int] | list[bool], p: int) -> bool:
     return p in occupied if isinstance(occupied, set) else occupied[p]
+
+
+# ---- why (asked by reports only) -------------------------------------------------------------
+
+def retreat_reasons(m: Map, pos: Position, orders: list[Order | None], rr: RetreatResult,
+                    closed: Closed | None = None) -> list[R.Reason | None]:
+    """Per dislodged unit of `pos` (a retreat phase): why its retreat did not succeed, None
+    when it did (or it was ordered to disband)."""
+    out: list[R.Reason | None] = []
+    for d, o, words in zip(pos.dislodged, orders, rr.results, strict=True):
+        if not words or (o is not None and o.type == DISBAND):
+            out.append(None)
+        elif words[0] == VOID:
+            out.append(R.reason(R.WRONG_PHASE) if o is None or o.type != RETREAT
+                       or o.target is None else
+                       why_retreat_to(m, pos, d, o.target, pos.contested, closed))
+        elif words[0] == BOUNCE:
+            t = m.loc_prov[o.target] if o is not None and o.target is not None else -1
+            out.append(R.reason(R.RETREAT_CLASH, f"another unit retreated to {m.prov_name[t]}"
+                                                 " too: both are disbanded" if t >= 0 else ""))
+        elif not d.retreats:
+            out.append(why_no_retreat(m, pos, d, pos.units, pos.contested, closed))
+        else:
+            out.append(R.reason(R.NOT_ORDERED))
+    return out
+
+
+def why_retreat_to(m: Map, pos: Position, d: Dislodged, target: int,
+                   contested: frozenset[int] | set[int], closed: Closed | None = None
+                   ) -> R.Reason:
+    """Why the dislodged unit `d` may not retreat to `target`."""
+    tprov = m.loc_prov[target]
+    there = m.prov_name[tprov]
+    if not m.open_space[tprov] and any(m.loc_prov[u.loc] == tprov for u in pos.units):
+        return R.reason(R.RETREAT_OCCUPIED, f"{there} is occupied")
+    if tprov == d.attacker:
+        return R.reason(R.RETREAT_ATTACKER, f"the attack came from {there}")
+    if tprov in contested:
+        return R.reason(R.RETREAT_STANDOFF, f"{there} was left empty by a standoff")
+    dest, adjacent = move_target(m, d.kind, d.loc, target)
+    if dest < 0:
+        return _why_no_target(m, d.kind, d.loc, target)
+    if not adjacent:
+        return R.reason(R.NOT_ADJACENT, f"{there} is not next to "
+                                        f"{m.prov_name[m.loc_prov[d.loc]]} (no convoy in a "
+                                        "retreat)")
+    return _refused_retreat(m, pos, d, dest, closed)
+
+
+def _refused_retreat(m: Map, pos: Position, d: Dislodged, dest: int, closed: Closed | None
+                     ) -> R.Reason:
+    """Why a retreat over an edge to `dest`, to a free province, is refused: a rule."""
+    rules = m.rules
+    if dest not in m.retreat_locs[d.kind][d.loc]:
+        got = rules.explain(m, pos, "no_retreat", (d.kind, d.loc, dest))
+        if got is not None:
+            return got
+    if closed and shut(closed, d.power, d.kind, d.loc, dest):
+        got = rules.explain(m, pos, "blocked", (d.power, d.kind, d.loc, dest))
+        return got or R.reason(R.PASSAGE_CLOSED)
+    if closed is None and rules.active:  # (the passages not given: as `pos` has them)
+        got = rules.explain(m, pos, "blocked", (d.power, d.kind, d.loc, dest))
+        if got is not None:
+            return got
+    got = rules.explain(m, pos, "unit_holds", (d,)) if rules.active else None
+    return R.reason(R.NEUTRAL_DISBANDS) if got is not None else R.reason(R.RULE_FORBIDS)
+
+
+def why_no_retreat(m: Map, pos: Position, d: Dislodged, units: list[Unit],
+                   contested: frozenset[int] | set[int], closed: Closed | None = None
+                   ) -> R.Reason:
+    """Why the dislodged unit `d` has nowhere to retreat: what stops it at each place it
+    could move to. `units`: the units on the board, `contested`: the standoffs."""
+    if m.rules.active and m.rules.explain(m, pos, "unit_holds", (d,)) is not None:
+        return R.reason(R.NEUTRAL_DISBANDS)
+    occupied = {m.loc_prov[u.loc] for u in units}
+    why = []
+    for dest in m.move_locs[d.kind][d.loc]:
+        p = m.loc_prov[dest]
+        if p in occupied and not m.open_space[p]:
+            why.append(f"{m.prov_abbr[p]} occupied")
+        elif p == d.attacker:
+            why.append(f"{m.prov_abbr[p]} the attacker's origin")
+        elif p in contested:
+            why.append(f"{m.prov_abbr[p]} a standoff")
+        else:
+            got = _refused_retreat(m, pos, d, dest, closed)
+            why.append(f"{m.prov_abbr[p]}: {got.words}")
+    return R.reason(R.NO_RETREAT, "nowhere to go: " + ("; ".join(why) if why else
+                                                        "it could move nowhere"))

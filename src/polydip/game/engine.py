@@ -18,7 +18,8 @@ from polydip.adjudication.adjustments import (
 )
 from polydip.adjudication.legality import closed_passages
 from polydip.adjudication.movement import MovementResult, resolve_movement
-from polydip.adjudication.retreats import resolve_retreats
+from polydip.adjudication.reasons import CENTER_BY_EVENT, CIVIL_DISORDER, Reason, reason
+from polydip.adjudication.retreats import resolve_retreats, retreat_reasons
 from polydip.errors import OrderError
 from polydip.game.calendar import following
 from polydip.geography.map import Map
@@ -56,8 +57,8 @@ class PhaseOutcome:
     built on first use: simulations that never read it do not pay for the strings. `rows()`
     gives the same as plain tuples, without the OrderResult objects."""
 
-    __slots__ = ("_results", "_rows", "center_changes", "destroyed", "errors", "phase",
-                 "position", "standoffs")
+    __slots__ = ("_events", "_results", "_rows", "_why", "before", "center_changes",
+                 "destroyed", "errors", "fired", "map", "phase", "position", "standoffs")
 
     def __init__(self, phase: Phase, position: Position,
                  results: list[OrderResult] | Callable[[], Rows],
@@ -78,6 +79,13 @@ class PhaseOutcome:
         self.standoffs: frozenset[int] = frozenset()  # provinces left empty by a standoff
         # units dislodged with nowhere to retreat, destroyed at once (no retreat phase)
         self.destroyed: list[Dislodged] = []
+        # why each result that is not success did not succeed, beside rows() (worked out
+        # when asked: `_why` gives them); what the rules did on their own (`events`)
+        self._why: Callable[[], list[Reason | None]] | None = None
+        self.fired: list[Reason] = []  # scheduled events that fired (rules' before_phase)
+        self.map: Map | None = None  # (with `before`: for the events worked out when asked)
+        self.before: Position | None = None
+        self._events: list[Reason] | None = None
 
     @property
     def results(self) -> list[OrderResult]:
@@ -95,6 +103,37 @@ class PhaseOutcome:
         elif callable(got):
             got = got()
         self._rows = got
+        return got
+
+    def reasons(self) -> list[Reason | None]:
+        """Per row of rows(): the reason of a result that is not success, None for
+        success."""
+        got = self._why() if self._why is not None else None
+        rows = self.rows()
+        if got is None or len(got) != len(rows):
+            return [None] * len(rows)
+        return got
+
+    def reason_texts(self) -> dict[str, Reason]:
+        """Order text → the reason of its result, for the results that are not success
+        (the one-shot contract's "reasons"; a later order of the same text wins)."""
+        got = self._rows
+        if isinstance(got, _MovementRows):
+            return got.reason_texts()  # (only the orders that failed are written)
+        return {t: r for (_, t, _w), r in zip(self.rows(), self.reasons(), strict=True)
+                if r is not None}
+
+    @property
+    def events(self) -> list[Reason]:
+        """What the variant's rules did on their own in this phase: scheduled events, and
+        what the rules find changed between the phase's position and the next."""
+        got = self._events
+        if got is None:
+            got = list(self.fired)
+            m = self.map
+            if m is not None and m.rules.active and self.before is not None:
+                got += m.rules.events(m, self.before, self.position)
+            self._events = got
         return got
 
     def result_texts(self) -> dict[str, list[str]]:
@@ -288,11 +327,25 @@ class _MovementRows:
     """The results of a movement phase, written when first asked for: as rows, or (the
     one-shot contract) as order text → result words."""
 
-    __slots__ = ("bound", "m", "mr", "units")
+    __slots__ = ("bound", "m", "mr", "names", "options", "units")
 
     def __init__(self, m: Map, units: list[Unit], bound: list[Order | None],
-                 mr: MovementResult) -> None:
+                 mr: MovementResult, options: dict | None = None) -> None:
         self.m, self.units, self.bound, self.mr = m, units, bound, mr
+        self.options = options
+        self.names: list[str] | None = None  # each unit's order text, once written
+
+    def reasons(self) -> list[Reason | None]:
+        return self.mr.reasons(self.options)
+
+    def reason_texts(self) -> dict[str, Reason]:
+        names = self.names
+        if names is not None:  # (written for the results already)
+            return {names[i]: r for i, r in enumerate(self.reasons()) if r is not None}
+        m, units, bound = self.m, self.units, self.bound
+        orders, holds = described_orders(m), _hold_texts(m)
+        return {_describe(m, orders, holds, units[i], bound[i]): r
+                for i, r in enumerate(self.reasons()) if r is not None}
 
     def __call__(self) -> Rows:
         m, units, bound = self.m, self.units, self.bound
@@ -303,8 +356,9 @@ class _MovementRows:
     def texts(self) -> dict[str, list[str]]:
         m, units, bound = self.m, self.units, self.bound
         orders, holds = described_orders(m), _hold_texts(m)
-        return {_describe(m, orders, holds, units[i], bound[i]): r
-                for i, r in enumerate(self.mr.results)}
+        names = self.names = [_describe(m, orders, holds, units[i], bound[i])
+                              for i in range(len(units))]
+        return dict(zip(names, self.mr.results, strict=True))
 
 
 def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
@@ -341,6 +395,7 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
     phase = pos.phase
     new = _next_position(m, pos)
     results: list[OrderResult] | Callable[[], Rows] = []
+    why: Callable[[], list[Reason | None]] | None = None
     if errors is None:
         errors = []
     destroyed: list[Dislodged] = []
@@ -355,7 +410,8 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
         moving = (rules.moving_kinds(m, pos, bound) if active and rules.has_kind_moves
                   else pos.units)
         mr = resolve_movement(m, moving, bound, options, blocked, pos)
-        results = _MovementRows(m, pos.units, bound, mr)
+        results = _MovementRows(m, pos.units, bound, mr, options)
+        why = results.reasons
         new.units = mr.units
         new.dislodged = mr.dislodged
         destroyed = list(mr.routed)  # "not allowed to retreat, and is disbanded"
@@ -388,6 +444,12 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
             return listed
 
         results = retreat_results
+
+        def retreat_why() -> list[Reason | None]:
+            return retreat_reasons(m, pos, bound, rr,
+                                   closed_passages(m, pos, options) if active else None)
+
+        why = retreat_why
         new.units = pos.units + rr.units
         if remember:
             moved = rr.moved(pos.dislodged)
@@ -408,14 +470,27 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
                     listed.append((power, f"{m.unit_str(u.kind, u.loc)} D", ["civil disorder"]))
             return listed
 
+        def adjustment_why() -> list[Reason | None]:
+            listed: list[Reason | None] = []
+            for power, lst in enumerate(ar.reasons):
+                listed += lst
+                listed += [reason(CIVIL_DISORDER)] * len(ar.removed[power])
+            return listed
+
         results = adjustment_results
+        why = adjustment_why
         new.units = ar.units
     if remember:  # what rules remember of this phase (where a unit came from)
         rules.after_phase(m, pos, new, moved)
     changes: list[tuple[int, int, int]] = []
     standoffs = new.contested
-    new.phase = next_phase(m, new, phase, changes)
+    fired: list[Reason] = []
+    new.phase = next_phase(m, new, phase, changes, fired)
     out = PhaseOutcome(phase, new, results, errors, changes)
+    out._why = why
+    out.fired = fired
+    if active:
+        out.map, out.before = m, pos
     out.standoffs = standoffs
     out.destroyed = destroyed
     return out
@@ -432,8 +507,10 @@ def _next_position(m: Map, pos: Position) -> Position:
                     pos.year_start_owners, pos.extra)
 
 
-def next_phase(m: Map, pos: Position, done: Phase, changes: list) -> Phase:
-    """Advance from `done`, updating center owners when the season that changes them ends."""
+def next_phase(m: Map, pos: Position, done: Phase, changes: list,
+               fired: list[Reason] | None = None) -> Phase:
+    """Advance from `done`, updating center owners when the season that changes them ends.
+    `fired`: gets the scheduled events that happen on the way (the rules' before_phase)."""
     cal = m.variant.calendar
     rules = m.rules
     active = rules.active
@@ -457,7 +534,11 @@ def next_phase(m: Map, pos: Position, done: Phase, changes: list) -> Phase:
                 rules.year_start(m, pos)
         if active:
             for what in rules.before_phase(m, pos, nxt):
-                pos.extra.setdefault("log", []).append(f"{nxt.name}: {what}")
+                words = what.words if isinstance(what, Reason) else what
+                pos.extra.setdefault("log", []).append(f"{nxt.name}: {words}")
+                if fired is not None:
+                    fired.append(what if isinstance(what, Reason)
+                                 else reason(CENTER_BY_EVENT, words))
         if nxt.type == "R" and not pos.dislodged:
             done, nxt = nxt, following(cal, nxt)
             continue

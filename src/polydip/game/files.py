@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from polydip.adjudication.reasons import Reason
 from polydip.errors import GameFileError, PolydipError
 from polydip.game.engine import OrderResult, PhaseOutcome
 from polydip.game.positions import build_position, position_to_json
@@ -79,6 +80,13 @@ def _destroyed_from(m: Map, data: Any, where: str) -> list[Dislodged]:
     return out
 
 
+def _reason_from(data: Any) -> Reason | None:
+    """A reason as game_to_json writes it ({"code", "text"}), None when absent or not one."""
+    if isinstance(data, dict) and isinstance(data.get("code"), str):
+        return Reason(data["code"], str(data.get("text", "")))
+    return None
+
+
 def position_json(m: Map, pos: Position) -> dict[str, Any]:
     """A position as the game file keeps it: as a one-shot request, and with the owners
     when the year began even where they are the owners now (a request leaves them out then;
@@ -92,15 +100,23 @@ def position_json(m: Map, pos: Position) -> dict[str, Any]:
 def phase_json(m: Map, rec: PhaseRecord) -> dict[str, Any]:
     """One entry of the file's "history": a processed phase's position, orders, results."""
     o = rec.outcome
-    out = {
+    results = []
+    for r, why in zip(o.results, o.reasons(), strict=True):
+        entry: dict[str, Any] = {"power": m.powers[r.power], "order": r.text,
+                                 "result": r.result}
+        if why is not None:  # why it did not succeed (adjudication/reasons.py)
+            entry["reason"] = why.as_json()
+        results.append(entry)
+    out: dict[str, Any] = {
         "position": position_json(m, rec.position),
         "orders": _orders_json(m, rec.orders),
-        "results": [{"power": m.powers[r.power], "order": r.text, "result": r.result}
-                    for r in o.results],
+        "results": results,
         "errors": [{"power": m.powers[p], "message": msg} for p, msg in o.errors],
         "center_changes": [[m.prov_abbr[p], m.powers[a] if a >= 0 else None, m.powers[b]]
                            for p, a, b in o.center_changes],
     }
+    if o.events:  # what the rules did on their own
+        out["events"] = [e.as_json() for e in o.events]
     if o.destroyed:  # dislodged with nowhere to retreat: destroyed without a retreat phase
         out["destroyed"] = position_to_json(
             m, Position(o.phase, [], [], o.destroyed))["dislodged"]
@@ -189,6 +205,10 @@ def _game_from_json(data: Any, where: str) -> GameRecord:
                    if i + 1 < len(data["history"]) else game.position)
             outcome = PhaseOutcome(pos.phase, nxt, results, errors, changes)
             outcome.destroyed = _destroyed_from(m, h.get("destroyed") or {}, f"{w}.destroyed")
+            why = [_reason_from(r.get("reason")) for r in h.get("results", [])]
+            outcome._why = lambda why=why: why  # type: ignore[misc]
+            outcome.fired = [x for x in map(_reason_from, h.get("events") or []) if x]
+            outcome._events = outcome.fired
             game.history.append(PhaseRecord(pos, _orders_from(m, h.get("orders", {}), w),
                                             outcome))
         game.status = str(data.get("status", "active"))

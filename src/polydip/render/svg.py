@@ -5,7 +5,8 @@ the powers' colors, center and unit counts, and a key to the symbols. Every elem
 test or a tool may look for carries a class and a data attribute: units are
 `<g class="unit" data-unit="F LON" data-power="England" data-at="x,y">` (data-at: where it is
 drawn), orders are
-`<g class="order move failed" data-order="A MUN - BUR" data-result="bounce">`.
+`<g class="order move failed" data-order="A MUN - BUR" data-result="bounce"
+data-reason="bounced">` with a `<title>` saying why it failed.
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ from polydip.render.view import PhaseView
 WIDTH = 1600
 TITLE_H = 64
 KEY_ROW = 40  # height of one row of the legend band under the map
+EVENT_ROW = 28  # height of one line of the phase's events, under the legend
 
 @dataclass(slots=True)
 class _Geo:
@@ -147,7 +149,7 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
     colors = power_colors([p.color or "#888888" for p in v.powers],
                           [p.neutral for p in v.powers])
     legend_top = TITLE_H + geo.height
-    height = legend_top + _legend_height(m)
+    height = legend_top + _legend_height(m) + len(view.events) * EVENT_ROW
     svg = _Svg()
     svg.start("svg", xmlns="http://www.w3.org/2000/svg", width=WIDTH, height=height,
               viewBox=f"0 0 {WIDTH} {_fmt(height)}", font_family=FONT)
@@ -168,6 +170,8 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
         _centers_and_labels(svg, m, geo, pos, colors)
     _title(svg, v, pos, title, map_w)
     _legend(svg, m, pos, colors, legend_top, geo.unit_r)
+    if view.events:  # what the rules did on their own, under the legend
+        _events(svg, view.events, legend_top + _legend_height(m))
     svg.end("svg")
     return "\n".join(svg.parts) + "\n"
 
@@ -499,7 +503,9 @@ def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: li
         cls = f"order {kind}" + (" failed" if failed else "")
         res = ", ".join(d.result or [])
         svg.start("g", class_=cls, data_order=text, data_power=m.powers[d.power],
-                  data_result=res)
+                  data_result=res, data_reason=d.reason if failed and d.reason else None)
+        if failed and d.why:  # (a tooltip: why it failed)
+            svg.el("title", f"{res}: {d.why}")
         if o.type == HOLD:
             if d.explicit:
                 x, y = where.get(("unit", o.loc, d.power), geo.loc[o.loc])
@@ -683,6 +689,15 @@ def _flow_key(m: Map) -> list[tuple[str, float, int]]:
         out.append((label, x, row))
         x += w
     return out
+
+
+def _events(svg: _Svg, events: list[tuple[str, str]], top: float) -> None:
+    """One line per event of the phase: `<text data-event="canal_opened">`."""
+    svg.start("g", class_="events")
+    for i, (code, words) in enumerate(events):
+        y = top + (i + 0.7) * EVENT_ROW
+        svg.el("text", words, x=20, y=y, font_size=17, fill=INK, data_event=code)
+    svg.end("g")
 
 
 def _legend_height(m: Map) -> float:

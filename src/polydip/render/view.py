@@ -7,7 +7,7 @@ far, not yet adjudicated.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from polydip.errors import OrderError, PolydipError
 from polydip.game.engine import MOVEMENT_TYPES, bind_to_units, describe, parse_orders
@@ -22,6 +22,8 @@ class DrawnOrder:
     order: Order  # `loc` is where the unit stands (for builds: where it is built)
     result: list[str] | None  # the engine's words; None: not adjudicated yet
     explicit: bool = True  # False for a unit that was given no order (held / disbanded)
+    reason: str = ""  # why it failed: a code of adjudication/reasons.py ("" when it did not)
+    why: str = ""  # ... in words (the failed-order mark's title)
 
     @property
     def failed(self) -> bool:
@@ -37,6 +39,8 @@ class PhaseView:
     position: Position
     orders: list[DrawnOrder]
     processed: bool  # the orders carry results
+    # what the rules did on their own in the phase: (reason code, words) each
+    events: list[tuple[str, str]] = field(default_factory=list)
 
 
 def phase_view(game, phase: str | None = None) -> PhaseView:
@@ -82,13 +86,16 @@ def _record_view(game, rec) -> PhaseView:
     ptype = pos.phase.type
     ordered = _explicitly_ordered(game, rec)
     out = []
-    for r in rec.outcome.results:
+    for r, why in zip(rec.outcome.results, rec.outcome.reasons(), strict=True):
         o = _reparse(m, r.text, ptype)
         if o is None or o.type == WAIVE:
             continue
         explicit = ptype == "A" or r.text in ordered
-        out.append(DrawnOrder(r.power, o, list(r.result), explicit))
-    return PhaseView(pos, out, True)
+        drawn = DrawnOrder(r.power, o, list(r.result), explicit)
+        if why is not None:
+            drawn.reason, drawn.why = why.code, why.words
+        out.append(drawn)
+    return PhaseView(pos, out, True, [(e.code, e.words) for e in rec.outcome.events])
 
 
 def _reparse(m, text: str, ptype: str) -> Order | None:

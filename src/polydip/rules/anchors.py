@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from polydip.adjudication import reasons as R
 from polydip.errors import VariantError
 from polydip.orders.model import HOLD, MOVE
 from polydip.rules.base import Rule, register
@@ -220,6 +221,34 @@ class Anchors(Rule):
             dests = [*m.move_locs[r][unit.loc], *m.coast_change.get((r, unit.loc), ())]
             out += [f"{us} - {m.loc_name[d]} CONVERT" for d in dests
                     if markers.get(m.loc_name[d]) and m.occupy[f][d]]
+        return out
+
+    def events(self, m: Any, before: Any, after: Any) -> list[R.Reason]:
+        """Markers made, captured, released or sunk: read from the markers on the coasts and
+        the ones fleets carry, before and after the phase."""
+        was, now = before.extra.get("anchors", {}), after.extra.get("anchors", {})
+        carried = (sum(after.extra.get("ships", {}).values())
+                   - sum(before.extra.get("ships", {}).values()))
+        out = []
+        for loc in sorted(set(was) | set(now)):
+            delta = now.get(loc, 0) - was.get(loc, 0)
+            for _ in range(abs(delta)):
+                if delta > 0 and carried < 0:
+                    carried += 1
+                    out.append(R.reason(R.ANCHOR_RELEASED, f"a fleet leaves its anchor marker "
+                                                           f"in {loc}"))
+                elif delta > 0:
+                    out.append(R.reason(R.ANCHOR_MADE, f"an anchor marker is left in {loc} by "
+                                                       "a fleet going up a river"))
+                elif carried > 0:
+                    carried -= 1
+                    out.append(R.reason(R.ANCHOR_CAPTURED, f"a fleet takes the anchor marker "
+                                                           f"in {loc} aboard"))
+                else:
+                    out.append(R.reason(R.ANCHOR_SUNK, f"the anchor marker in {loc} is used "
+                                                       "or sunk"))
+        out += [R.reason(R.ANCHOR_SUNK, "an anchor marker a fleet carried is sunk or lost")
+                ] * max(0, -carried)
         return out
 
     def report_lines(self, m: Any, pos: Any) -> list[str]:

@@ -7,7 +7,8 @@ Hooks (a rule implements the ones it needs; RuleSet combines them). Positions:
                                                     now, and how many of its builds may go
                                                     there (off-center builds)
   year_start(m, pos) -> None                        bookkeeping when a new year begins
-  before_phase(m, pos, phase) -> list[str]          scheduled events; returns what happened
+  before_phase(m, pos, phase) -> [str | Reason]     scheduled events; returns what happened
+                                                    (a Reason with an event code, or words)
   after_phase(m, before, after, moved) -> None      after a phase is adjudicated: `moved` is
                                                     (unit before, unit after, convoyed) for
                                                     each move and retreat that succeeded; a
@@ -51,6 +52,13 @@ Hooks (a rule implements the ones it needs; RuleSet combines them). Positions:
                                                     supports and retreats are not limited
   centers_changed(m, pos) -> None                   after centers change owner
   may_build(m, pos, power, kind, prov) -> bool|None a build of this kind there allowed?
+  explain(m, pos, hook, key, options) -> Reason|None  why the rule's answer to `hook` refuses
+                                                    `key` (an entry of its table: see
+                                                    Rule.explain); the default reads the
+                                                    class's `reasons` (hook -> code, words)
+  events(m, before, after) -> [Reason]              what the rule did on its own between two
+                                                    positions (a canal opened, a marker
+                                                    made); codes from adjudication/reasons
 The map (asked once, when a variant is compiled; the Map keeps the answers as plain tables):
   open_spaces() -> [province]                       no stacking limit, no bounce there
   attack_spaces() -> [province]                     open spaces where units meet only through
@@ -86,6 +94,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from polydip.adjudication.reasons import Reason, reason
 from polydip.errors import PolydipError, VariantError, did_you_mean
 from polydip.geography.names import name_key
 
@@ -115,7 +124,7 @@ class Rule:
     def year_start(self, m: Any, pos: Any) -> None:
         return None
 
-    def before_phase(self, m: Any, pos: Any, phase: Any) -> list[str]:
+    def before_phase(self, m: Any, pos: Any, phase: Any) -> list[str | Reason]:
         return []
 
     def unit_holds(self, m: Any, pos: Any, unit: Any) -> bool:
@@ -219,6 +228,48 @@ class Rule:
     def no_retreat(self, m: Any) -> set[tuple[int, int, int]]:
         return set()
 
+    # ---- reasons and events: asked only when a report wants them, never while adjudicating
+
+    # hook name -> (reason code, words): why an entry of the rule's table for that hook
+    # refuses or weakens an order (see explain)
+    reasons: ClassVar[dict[str, tuple[str, str]]] = {}
+
+    def explain(self, m: Any, pos: Any, hook: str, key: tuple, options: dict | None = None
+                ) -> Reason | None:
+        """The reason, when this rule's answer to `hook` holds `key`:
+        no_support (kind, loc, province), no_hold_support (kind, province), no_retreat and
+        move_strength (kind, loc, loc2), needs_support (season, kind, loc, loc2), blocked
+        (power, kind, loc, loc2), move_limits (power, kind, loc, province), unit_holds
+        (unit,). None when the rule has nothing to do with it. A rule whose one table mixes
+        several reasons overrides this."""
+        got = self.reasons.get(hook)
+        if got is None or not self._holds(m, pos, hook, key, options):
+            return None
+        return reason(*got)
+
+    def _holds(self, m: Any, pos: Any, hook: str, key: tuple, options: dict | None = None
+              ) -> bool:
+        """Whether this rule's answer to `hook` holds `key` (see explain)."""
+        if hook in ("no_support", "no_hold_support", "no_retreat", "move_strength"):
+            memo = m.memo.setdefault(f"rule table {self.key} {hook}", {})
+            table = memo.get(0)
+            if table is None:
+                table = memo[0] = getattr(self, hook)(m)
+            return key in table
+        if hook == "needs_support":
+            return key[1:] in self.needs_support(m).get(key[0], ())
+        if hook == "blocked":
+            return key[1:] in self.blocked(m, pos, options or {}).get(key[0], ())
+        if hook == "move_limits":
+            allowed = self.move_limits(m, pos).get(key[:3])
+            return allowed is not None and key[3] not in allowed
+        if hook == "unit_holds":
+            return self.unit_holds(m, pos, key[0])
+        return False
+
+    def events(self, m: Any, before: Any, after: Any) -> list[Reason]:
+        return []
+
     # ---- parameters ----------------------------------------------------------------------
 
     def param(self, name: str, default: Any, choices: tuple | None = None) -> Any:
@@ -319,8 +370,8 @@ class RuleSet:
         for r in self._year:
             r.year_start(m, pos)
 
-    def before_phase(self, m: Any, pos: Any, phase: Any) -> list[str]:
-        out: list[str] = []
+    def before_phase(self, m: Any, pos: Any, phase: Any) -> list[str | Reason]:
+        out: list[str | Reason] = []
         for r in self._events:
             out += r.before_phase(m, pos, phase)
         return out
@@ -378,6 +429,20 @@ class RuleSet:
             if why:
                 return why
         return None
+
+    def explain(self, m: Any, pos: Any, hook: str, key: tuple, options: dict | None = None
+                ) -> Reason | None:
+        """The first rule's reason for refusing `key` by its answer to `hook`
+        (Rule.explain), or None when no rule does."""
+        for r in self.rules:
+            got = r.explain(m, pos, hook, key, options)
+            if got is not None:
+                return got
+        return None
+
+    def events(self, m: Any, before: Any, after: Any) -> list[Reason]:
+        """What the rules did on their own between the positions `before` and `after`."""
+        return [e for r in self.rules for e in r.events(m, before, after)]
 
     def retreat(self, m: Any, pos: Any, d: Any) -> Any:
         for r in self._retreat:

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from polydip.adjudication import reasons as R
 from polydip.errors import VariantError
 from polydip.orders.model import BUILD
 from polydip.rules.base import Rule, register
@@ -90,6 +91,41 @@ class Canals(Rule):
                     x, y = (la, lb) if m.kind_coastal[k] else (m.loc_prov[la], m.loc_prov[lb])
                     shut |= {(k, x, y), (k, y, x)}
         return {p: set(shut) for p in range(len(m.powers))} if shut else {}
+
+    def explain(self, m: Any, pos: Any, hook: str, key: tuple, options: dict | None = None
+                ) -> R.Reason | None:
+        if hook != "blocked" or not self._holds(m, pos, hook, key, options):
+            return None
+        _, _kind, a, b = key
+        for prov, (need, edges) in self.canals.items():
+            if self._is_open(pos, prov):
+                continue
+            pa, pb = m.loc_prov[a], m.loc_prov[b]
+            if any({m.loc_prov[m.loc_index[x]], m.loc_prov[m.loc_index[y]]} == {pa, pb}
+                   for x, y in edges):
+                done = self._state(pos).get(prov, 0)
+                return R.reason(R.PASSAGE_CLOSED,
+                                f"the canal of {m.prov_name[m.prov_index[prov]]} ({prov}) is "
+                                f"not open: {min(done, need)} of {need} builds")
+        return None
+
+    def events(self, m: Any, before: Any, after: Any) -> list[R.Reason]:
+        """A canal built further, completed, or open from this phase on."""
+        was, now = self._state(before), self._state(after)
+        out = []
+        for prov, (need, _) in self.canals.items():
+            name = f"{m.prov_name[m.prov_index[prov]]} ({prov})"
+            if now.get(prov, 0) > was.get(prov, 0):
+                opens = now.get("open", {}).get(prov)
+                if opens is not None and prov not in was.get("open", {}):
+                    out.append(R.reason(R.CANAL_OPENED, f"the canal of {name} is complete: "
+                                                        f"open from {opens}"))
+                else:
+                    out.append(R.reason(R.CANAL_PROGRESS, f"the canal of {name}: "
+                                                          f"{now.get(prov, 0)} of {need} builds"))
+            elif self._is_open(after, prov) and not self._is_open(before, prov):
+                out.append(R.reason(R.CANAL_OPENED, f"the canal of {name} is open"))
+        return out
 
     # ---- the builds -------------------------------------------------------------------------
 

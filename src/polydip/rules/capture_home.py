@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from polydip.adjudication import reasons as R
 from polydip.errors import VariantError
 from polydip.rules.base import Rule, register
 
@@ -54,6 +55,16 @@ class CaptureHome(Rule):
                 if pos.homes and prov not in pos.homes[p]:
                     pos.homes[p] = (*pos.homes[p], prov)
                 return
+
+    def events(self, m: Any, before: Any, after: Any) -> list[R.Reason]:
+        was = before.extra.get(self.name, {}).get(self.power) if before.extra else None
+        now = after.extra.get(self.name, {}).get(self.power) if after.extra else None
+        if now is None or now == was:
+            return []
+        what = (f"the only place it may build {m.kind_names[m.kind_index[self.kind]]}s"
+                if self.kind != "any" else "a home center")
+        return [R.reason(R.NEW_HOME, f"{m.prov_name[m.prov_index[now]]} ({now}) becomes "
+                                     f"{self.power}'s home: {what}")]
 
     def may_build(self, m: Any, pos: Any, power: int, kind: int, prov: int) -> bool | None:
         if self.kind == "any" or m.powers[power] != self.power or m.kinds[kind] != self.kind:

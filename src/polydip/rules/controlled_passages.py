@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from polydip.adjudication import reasons as R
 from polydip.errors import PolydipError, VariantError, did_you_mean
 from polydip.rules.base import Rule, passage_named, register
 
@@ -151,6 +152,43 @@ class ControlledPassages(Rule):
             for power in range(len(m.powers)):
                 if power not in allowed and shut:
                     out.setdefault(power, set()).update(shut)
+        return out
+
+    def explain(self, m: Any, pos: Any, hook: str, key: tuple, options: dict | None = None
+                ) -> R.Reason | None:
+        """A passage closed to a power: which one, and who controls it."""
+        if hook != "blocked" or not self._holds(m, pos, hook, key, options):
+            return None
+        power, move = key[0], key[1:]
+        for name, edges, controllers, exempt in self.passages:
+            if move not in self._moves(m, edges, exempt):
+                continue
+            ctrl = self.controller(m, pos, controllers)
+            who = (f"controlled by {m.powers[ctrl]}, who has not let {m.powers[power]} "
+                   "through" if ctrl >= 0 else
+                   f"its shores ({', '.join(controllers)}) are not held by one power")
+            return R.reason(R.PASSAGE_CLOSED, f"{name} is closed to {m.powers[power]}: "
+                                              f"{who}")
+        return None
+
+    def events(self, m: Any, before: Any, after: Any) -> list[R.Reason]:
+        """A passage whose control changed between the positions: opened or closed."""
+        if before.phase.type == after.phase.type == "A" or not self.passages:
+            return []
+        out = []
+        for name, _edges, controllers, _exempt in self.passages:
+            was = self.controller(m, before, controllers)
+            now = self.controller(m, after, controllers)
+            if was == now:
+                continue
+            if now >= 0:
+                out.append(R.reason(R.PASSAGE_OPENED, f"{name} is open to "
+                                                      f"{m.powers[now]} (it controls "
+                                                      f"{', '.join(controllers)})"))
+            else:
+                out.append(R.reason(R.PASSAGE_SHUT, f"{name} is closed to all: "
+                                                    f"{', '.join(controllers)} are not held "
+                                                    "by one power"))
         return out
 
     @staticmethod

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from polydip.adjudication import reasons as R
 from polydip.errors import VariantError
 from polydip.rules.base import Rule, register, supports_into, tagged
 
@@ -49,6 +50,11 @@ class DeepWaters(Rule):
                 raise VariantError(f"{variant.path}: [{key}] {tag!r}: no province has this tag")
         self.tags, self.coast = tags, coast
         self.offshore = self.tag_param("offshore")
+
+    reasons: ClassVar[dict[str, tuple[str, str]]] = {
+        "no_support": (R.DEEP_WATER, "a unit of this kind in deep water gives no support"),
+        "move_strength": (R.DEEP_WATER, "a unit of this kind moving into deep water has "
+                                        "strength 0 but for its supports")}
 
     def deep(self, m: Any) -> set[int]:
         """The deep-water provinces."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from polydip.adjudication import reasons as R
 from polydip.errors import VariantError
 from polydip.rules.base import Rule, register, supports_into, tagged
 
@@ -28,6 +29,10 @@ class Deserts(Rule):
         self.provinces = self.tag_param("provinces")
         if not self.provinces:
             raise VariantError(f"{variant.path}: [{key}] needs provinces = a province tag")
+
+    reasons: ClassVar[dict[str, tuple[str, str]]] = {
+        "no_support": (R.DESERT_BORDER, "no support from a desert province into an adjacent "
+                                        "desert province")}
 
     def no_support(self, m: Any) -> set[tuple[int, int, int]]:
         deserts = tagged(m, self.provinces)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
+from polydip.adjudication import reasons as R
 from polydip.errors import VariantError
 from polydip.rules.base import Rule, register
 
@@ -50,8 +51,9 @@ class Events(Rule):
             self.joins.append((f"join {ev['province']} {ev['at']}", mt.group(1),
                                int(mt.group(2)), ev["province"], ev["from"], ev["to"]))
 
-    def before_phase(self, m: Any, pos: Any, phase: Any) -> list[str]:
-        out = []  # the game reaches each phase once: an event fires once, on its date
+    def before_phase(self, m: Any, pos: Any, phase: Any) -> list[str | R.Reason]:
+        # the game reaches each phase once: an event fires once, on its date
+        out: list[str | R.Reason] = []
         for _ev_id, season, year, prov_abbr, frm, to in self.joins:
             if (phase.year, phase.season) != (year, season):
                 continue
@@ -59,11 +61,12 @@ class Events(Rule):
             a, b = m.power_of(frm), m.power_of(to)
             owner = pos.owners[prov] if m.is_sc[prov] else a
             if owner != a:
-                out.append(f"{prov_abbr} was conquered: it does not join {to}")
+                out.append(R.reason(R.JOIN_FAILED,
+                                    f"{prov_abbr} was conquered: it does not join {to}"))
                 continue
             if m.is_sc[prov]:
                 pos.owners[prov] = b
             pos.units = [u.but(power=b) if u.power == a and m.loc_prov[u.loc] == prov
                          else u for u in pos.units]
-            out.append(f"{prov_abbr} joins {to}")
+            out.append(R.reason(R.PROVINCE_JOINS, f"{prov_abbr} joins {to}"))
         return out

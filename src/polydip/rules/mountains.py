@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from polydip.adjudication import reasons as R
 from polydip.rules.base import Rule, across, border, crossings, register, supports_into, tagged
 
 
@@ -44,6 +45,20 @@ class Mountains(Rule):
             out |= supports_into(m, set(other_side), lambda p: other_side[p],
                                  self.no_support_kinds)
         return out
+
+    reasons: ClassVar[dict[str, tuple[str, str]]] = {
+        "no_retreat": (R.MOUNTAIN_BORDER, "no unit retreats across a mountain border")}
+
+    def explain(self, m: Any, pos: Any, hook: str, key: tuple, options: dict | None = None
+                ) -> R.Reason | None:
+        if hook != "no_support" or not self._holds(m, pos, hook, key):
+            return super().explain(m, pos, hook, key, options)
+        kind, loc, _ = key
+        if self.provinces and m.loc_prov[loc] in tagged(m, self.provinces):
+            return R.reason(R.MOUNTAIN_PROVINCE, "a unit in a mountain province gives no "
+                                                 "support")
+        return R.reason(R.MOUNTAIN_BORDER, f"a {m.kind_names[kind]} may not support across a "
+                                           "mountain border")
 
     def no_retreat(self, m: Any) -> set[tuple[int, int, int]]:
         return crossings(m, border(m, self.borders)) if self.borders else set()

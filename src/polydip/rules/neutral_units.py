@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from polydip.adjudication import reasons as R
 from polydip.errors import VariantError
 from polydip.orders.model import RETREAT, Order
 from polydip.rules.base import Rule, register
@@ -32,6 +33,31 @@ class NeutralUnits(Rule):
                 raise VariantError(f"{variant.path}: [{key}] unknown province {p!r}")
         if not any(pw.neutral for pw in variant.powers):
             raise VariantError(f"{variant.path}: [{key}] no power has neutral = true")
+
+    reasons: ClassVar[dict[str, tuple[str, str]]] = {
+        "unit_holds": (R.NEUTRAL_DISBANDS, "a neutral unit takes no orders and is disbanded "
+                                           "instead of retreating")}
+
+    def events(self, m: Any, before: Any, after: Any) -> list[R.Reason]:
+        """The neutral units that were on the board (or dislodged) and are no more."""
+        gone = [u for u in [*before.units, *before.dislodged] if m.power_neutral[u.power]]
+        if not gone:
+            return []
+        standing = {(u.kind, u.loc) for u in [*after.units, *after.dislodged]}
+        # (a neutral unit that retreated stands elsewhere: one new neutral unit each)
+        moved = [u for u in after.units if m.power_neutral[u.power]
+                 and (u.kind, u.loc) not in {(g.kind, g.loc) for g in gone}]
+        out = []
+        for u in gone:
+            if (u.kind, u.loc) in standing:
+                continue  # still there (or joined a power where it stands)
+            twin = next((x for x in moved if (x.power, x.kind) == (u.power, u.kind)), None)
+            if twin is not None:
+                moved.remove(twin)
+                continue
+            out.append(R.reason(R.NEUTRAL_DISBANDED,
+                                f"the neutral {m.unit_str(u.kind, u.loc)} is disbanded"))
+        return out
 
     def unit_holds(self, m: Any, pos: Any, unit: Any) -> bool:
         return m.power_neutral[unit.power]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from polydip.adjudication import reasons as R
 from polydip.rules.base import Rule, across, border, register, supports_into, tagged
 
 KEY = "rainforests"  # its key in Position.extra
@@ -46,6 +47,11 @@ class Rainforests(Rule):
         self.no_support_kinds = self.kinds_param("no_support_across")
         self.provinces = self.tag_param("provinces")
         self.way_back = set(self.kinds_param("way_back_only"))
+
+    reasons: ClassVar[dict[str, tuple[str, str]]] = {
+        "no_support": (R.RAINFOREST_BORDER, "no support across a rainforest border"),
+        "move_limits": (R.WAY_BACK_ONLY, "a unit that entered a rainforest province may next "
+                                         "move only back where it came from")}
 
     def no_support(self, m: Any) -> set[tuple[int, int, int]]:
         if not (self.borders and self.no_support_kinds):

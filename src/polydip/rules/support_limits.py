@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from polydip.adjudication import reasons as R
 from polydip.errors import VariantError
 from polydip.rules.base import Rule, register, supports_into, tagged
 
@@ -63,6 +64,10 @@ class SupportLimits(Rule):
                 raise VariantError(f"{where}: {n!r} is not a province tag" if what == "tags"
                                    else f"{where}: {n!r} is not an edge kind")
         return kinds, names
+
+    reasons: ClassVar[dict[str, tuple[str, str]]] = {
+        "no_support": (R.RULE_FORBIDS, "a unit of this kind may not support into a province "
+                                       "of this kind")}
 
     def no_support(self, m: Any) -> set[tuple[int, int, int]]:
         out: set[tuple[int, int, int]] = set()

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from polydip.adjudication import reasons as R
 from polydip.errors import VariantError
 from polydip.rules.base import Rule, border, crossings, register
 
@@ -43,6 +44,9 @@ class SupportedCrossings(Rule):
             raise VariantError(f"{variant.path}: [{key}] seasons = {self.seasons!r}: a list of "
                                f"season abbreviations ({', '.join(known)})")
         self.kinds = self.kinds_param("kinds") or None
+
+    reasons: ClassVar[dict[str, tuple[str, str]]] = {
+        "needs_support": (R.NEEDS_SUPPORT, "this border may be crossed now only with support")}
 
     def needs_support(self, m: Any) -> dict[str, set[tuple[int, int, int]]]:
         moves = crossings(m, border(m, self.borders), self.kinds)

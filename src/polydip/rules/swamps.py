@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from polydip.adjudication import reasons as R
 from polydip.errors import VariantError
 from polydip.rules.base import Rule, register, supports_into, tagged
 
@@ -35,6 +36,10 @@ class Swamps(Rule):
         if not self.provinces:
             raise VariantError(f"{variant.path}: [{key}] needs provinces = a province tag")
         self.kinds = self.kinds_param("kinds") or list(variant.unit_kinds)
+
+    reasons: ClassVar[dict[str, tuple[str, str]]] = {
+        "no_support": (R.SWAMP, "a unit in a swamp gives no support"),
+        "no_hold_support": (R.SWAMP, "a unit in a swamp may not be supported to hold")}
 
     def no_support(self, m: Any) -> set[tuple[int, int, int]]:
         return supports_into(m, tagged(m, self.provinces), None, self.kinds)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from polydip.adjudication import reasons as R
 from polydip.errors import VariantError
 from polydip.rules.base import Rule, register
 
@@ -63,6 +64,12 @@ class VacantCrossings(Rule):
             pa, pb = m.loc_prov[m.loc_index[a]], m.loc_prov[m.loc_index[b]]
             out |= {(pa, pb), (pb, pa)}
         return out
+
+    reasons: ClassVar[dict[str, tuple[str, str]]] = {
+        "no_support": (R.RULE_FORBIDS, "a unit of this kind may not support across this "
+                                       "crossing"),
+        "blocked": (R.PASSAGE_CLOSED, "this crossing is closed while a unit stands in the "
+                                      "province between")}
 
     def no_support(self, m: Any) -> set[tuple[int, int, int]]:
         out = set()

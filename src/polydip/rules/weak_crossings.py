@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from polydip.adjudication import reasons as R
 from polydip.errors import VariantError
 from polydip.rules.base import Rule, border, crossings, register
 
@@ -39,6 +40,10 @@ class WeakCrossings(Rule):
                 or not 0 <= self.strength <= 1:
             raise VariantError(f"{variant.path}: [{key}] strength = {self.strength!r}: 0 or 1")
         self.kinds = self.kinds_param("kinds") or None
+
+    reasons: ClassVar[dict[str, tuple[str, str]]] = {
+        "move_strength": (R.WEAK_CROSSING, "a move across this border counts only its "
+                                           "supports")}
 
     def move_strength(self, m: Any) -> dict[tuple[int, int, int], int]:
         return {mv: self.strength for mv in crossings(m, border(m, self.borders), self.kinds)}
