@@ -244,3 +244,46 @@ def test_a_bad_number_is_a_clear_problem(typed: str) -> None:
     problems, _ = give(g, f"Mexico: {typed}")
     assert len(problems) == 1 and problems[0].line == 1
     assert orders_of(g, "Mexico") == []
+
+
+# ---- undo ---------------------------------------------------------------------------------
+
+def test_undo_twice_keeps_the_orders_of_the_phase_undone_first(tmp_path, capsys) -> None:
+    """`polydip undo` twice used to drop the pending orders of the phase undone first: they
+    are pending again when processing reaches that phase anew."""
+    path = str(tmp_path / "g.json")
+    assert main(["new", "standard", path]) == 0
+    assert main(["orders", path, "France", "A PAR - BUR", "F BRE - MAO"]) == 0
+    assert main(["process", path]) == 0
+    assert main(["orders", path, "France", "A BUR H", "F MAO - POR"]) == 0
+    assert main(["process", path]) == 0  # F1901M, then Winter adjustments
+    assert main(["orders", path, "France", "Build A Paris"]) == 0
+    capsys.readouterr()
+    assert main(["undo", path]) == 0  # back to F1901M, its orders pending
+    assert "The orders pending for W1901A are kept" in capsys.readouterr().out
+    assert main(["undo", path]) == 0  # back to S1901M
+    g = Game.load(path)
+    assert g.phase == "S1901M"
+    assert g.orders[g.power("France")] == ["A PAR - BUR", "F BRE - MAO"]
+    assert main(["process", path]) == 0
+    out = capsys.readouterr().out
+    assert "France: 2 orders given for F1901M before the undo pending again" in out
+    g = Game.load(path)
+    assert g.orders[g.power("France")] == ["A BUR H", "F MAO - POR"]
+    assert main(["process", path]) == 0
+    g = Game.load(path)
+    assert g.phase == "W1901A" and g.orders[g.power("France")] == ["Build A Paris"]
+    assert g.undone == []
+
+
+def test_undone_orders_that_no_longer_fit_are_left_out_and_said() -> None:
+    g = Game.new("standard")
+    g.set_orders("France", ["A PAR - BUR"])
+    g.process()
+    g.set_orders("France", ["A BUR - MUN"])
+    g.undo()
+    g.set_orders("France", ["A PAR H"])  # changed: there is no army in Burgundy in the fall
+    g.process()
+    assert g.orders == {}
+    assert len(g.restored) == 1 and "left out" in g.restored[0]
+    assert "no unit in Burgundy" in g.restored[0]

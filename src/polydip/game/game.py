@@ -42,6 +42,8 @@ class Game(GameRecord):
     # center counts per power, and the center owners they were counted from
     _counts: tuple[list[int], list[int]] = field(
         default=([], []), repr=False, compare=False)
+    # what the last process did with orders kept by undo (_restore_undone), one line a power
+    restored: list[str] = field(default_factory=list, repr=False, compare=False)
 
     # ---- creation --------------------------------------------------------------------------
 
@@ -155,6 +157,7 @@ class Game(GameRecord):
         if self.is_over:
             raise PolydipError(f"the game is over ({self.status})")
         errors: list[tuple[int, str]] = []
+        self.restored = []
         parsed = {p: self._pending(p, errors) for p in self.orders}
         outcome = process(self.map, self.position, parsed, self.options)
         outcome.errors[:0] = errors
@@ -163,12 +166,38 @@ class Game(GameRecord):
         self.orders = {}
         self._parsed = {}
         self._check_end()
+        if self.undone:
+            self._restore_undone()
         return outcome
+
+    def _restore_undone(self) -> None:
+        """The phase reached was stepped back over by an undo: the orders pending then are
+        pending again (each checked anew against the position, as when given: those that no
+        longer fit are left out and noted in `restored`). Entries of phases the game has
+        gone past, or reaches on another path, are dropped."""
+        done = len(self.history)
+        keep = []
+        for n, name, orders in self.undone:
+            if n > done:
+                keep.append((n, name, orders))
+            elif n == done and name == self.phase and not self.is_over:
+                for p, texts in orders.items():
+                    entry = self.enter_orders(p, texts)
+                    taken = len(texts) - len(entry.refused)
+                    note = (f"{self.map.powers[p]}: {taken} order{'' if taken == 1 else 's'}"
+                            f" given for {name} before the undo pending again")
+                    if entry.refused:
+                        note += "; left out: " + "; ".join(why for _, why, _ in entry.refused)
+                    self.restored.append(note)
+        self.undone = keep
 
     def undo(self) -> PhaseRecord:
         """Step back one processed phase; its orders become the pending orders again."""
         if not self.history:
             raise PolydipError("nothing to undo: no phase has been processed")
+        if self.orders:  # kept for when the game reaches this phase again
+            self.undone.append((len(self.history), self.phase,
+                                {p: list(lst) for p, lst in self.orders.items()}))
         rec = self.history.pop()
         self.position = rec.position
         self.orders = {p: list(lst) for p, lst in rec.orders.items()}
