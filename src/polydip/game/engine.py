@@ -156,41 +156,67 @@ def enter_orders(m: Map, pos: Position, power: int, texts: list[str],
     or to the unit a number names ("F PBS #2 - EPR", orders/stacked.py); their kept texts
     carry the number, so that they bind to the same units when the phase is processed."""
     typ = pos.phase.type
-    read: list[tuple[int, Order]] = []
-    refused: list[tuple[int, str]] = []
+    orders: list[Order] = []
+    refused: list[tuple[int, str, str]] = []
     memo = order_memo(m, typ)
     for j, t in enumerate(texts):
         try:
-            read.append((j, read_order(m, memo, t, typ)))
+            orders.append(read_order(m, memo, t, typ))
         except OrderError as exc:
             refused.append((j, str(exc), ""))
+    if typ == "M" and not pending and not m.has_open_spaces:
+        # the common case, each power ordering once on a map without shared spaces: the
+        # orders kept as given (a later order for a unit wins when they are bound)
+        bad: list[Order] = []
+        _, errors = bind_to_units(m, pos.units, {power: orders}, MOVEMENT_TYPES, pos=pos,
+                                  refused=bad)
+        if not bad:
+            return Entry(orders, refused, [])
+        said = _said(errors)
+        no = {id(o) for o in bad}
+        for j, o in _numbered_read(texts, refused, orders):
+            if id(o) in no:
+                left = said.get(repr(o.text))
+                refused.append((j, left.pop(0) if left else f"{o.text!r}: not taken", ""))
+        return Entry([o for o in orders if id(o) not in no], refused, [])
+    read = _numbered_read(texts, refused, orders)
     if typ == "A":
         return _enter_adjustments(m, pos, power, read, list(pending), refused)
     return _enter_unit_orders(m, pos, power, read, list(pending), refused, add)
 
 
+def _numbered_read(texts: list[str], refused: list[tuple[int, str, str]],
+                   orders: list[Order]) -> list[tuple[int, Order]]:
+    """The orders read, each with the index of its text (the texts not read are the first
+    entries of `refused`)."""
+    if not refused:
+        return list(enumerate(orders))
+    skipped = {j for j, _, _ in refused}
+    return list(zip((j for j in range(len(texts)) if j not in skipped), orders, strict=True))
+
+
 def _enter_unit_orders(m: Map, pos: Position, power: int, read: list[tuple[int, Order]],
-                       pending: list[Order], refused: list[tuple[int, str]], add: bool
+                       pending: list[Order], refused: list[tuple[int, str, str]], add: bool
                        ) -> Entry:
     """enter_orders in a movement or retreat phase."""
     typ = pos.phase.type
     units = pos.units if typ == "M" else pos.dislodged
     allowed = MOVEMENT_TYPES if typ == "M" else (RETREAT, DISBAND)
+    orders = [o for _, o in read]
     slots: list[int] = []
-    _, errors = bind_to_units(m, units, {power: [o for _, o in read]}, allowed, pos=pos,
-                              slots=slots)
-    why: dict[str, list[str]] = {}  # order text -> the errors of its orders, in turn
-    for _, e in errors:
-        why.setdefault(e.split(": ", 1)[0], []).append(e)
+    _, errors = bind_to_units(m, units, {power: orders}, allowed, pos=pos, slots=slots)
+    said = _said(errors)
+    # spaces holding several units (the rare case: only where a variant has open spaces)
+    several = unit_index(m, units)[1] if m.has_open_spaces else None
     given: dict[int, int] = {}  # unit index -> position in `new`
     new: list[tuple[int, Order]] = []
     for (j, o), i in zip(read, slots, strict=True):
         if i < 0:
-            left = why.get(repr(o.text))
+            left = said.get(repr(o.text))
             refused.append((j, left.pop(0) if left else f"{o.text!r}: not taken", ""))
             continue
         u = units[i]
-        n = number_of(m, units, i)
+        n = number_of(m, units, i) if several and m.loc_prov[u.loc] in several else 0
         if i in given and n and not o.unit:
             prov = m.prov_name[m.loc_prov[u.loc]]
             hint = (f"write '{m.unit_str(u.kind, u.loc)} #N ...' (N = 1 to "
@@ -200,11 +226,12 @@ def _enter_unit_orders(m: Map, pos: Position, power: int, read: list[tuple[int, 
                                f"{m.powers[power]} in {prov} already has an order here; "
                                f"{hint}", hint))
             continue
-        if typ == "R" and o.type == RETREAT and o.target is not None \
-                and retreat_target(m, u, o.target) < 0:
-            why, hint = _no_retreat(m, u, o.target)
-            refused.append((j, f"{o.text!r}: {why}; {hint}", hint))
-            continue
+        if typ == "R" and o.type == RETREAT and o.target is not None:
+            d = pos.dislodged[i]
+            if retreat_target(m, d, o.target) < 0:
+                reason, hint = _no_retreat(m, d, o.target)
+                refused.append((j, f"{o.text!r}: {reason}; {hint}", hint))
+                continue
         if n:  # kept with its number: it binds to this unit when the phase is processed
             o = o.but(kind=u.kind, unit=n,
                       text=o.format(m, f"{m.unit_str(u.kind, u.loc)} #{n}"))
@@ -228,6 +255,14 @@ def _enter_unit_orders(m: Map, pos: Position, power: int, read: list[tuple[int, 
     return Entry(kept, refused, replaced)
 
 
+def _said(errors: list[tuple[int, str]]) -> dict[str, list[str]]:
+    """bind_to_units' errors by the order text they begin with (its repr), in turn."""
+    said: dict[str, list[str]] = {}
+    for _, e in errors:
+        said.setdefault(e.split(": ", 1)[0], []).append(e)
+    return said
+
+
 def _no_retreat(m: Map, d: Dislodged, target: int) -> tuple[str, str]:
     """Why a dislodged unit cannot retreat to `target`, and where it may go."""
     why = f"{m.unit_str(d.kind, d.loc)} cannot retreat to {m.prov_name[m.loc_prov[target]]}"
@@ -238,7 +273,7 @@ def _no_retreat(m: Map, d: Dislodged, target: int) -> tuple[str, str]:
 
 
 def _enter_adjustments(m: Map, pos: Position, power: int, read: list[tuple[int, Order]],
-                       held: list[Order], refused: list[tuple[int, str]]) -> Entry:
+                       held: list[Order], refused: list[tuple[int, str, str]]) -> Entry:
     """enter_orders in an adjustment phase: each order checked, then added to the power's
     pending ones; a build on a site replaces the pending build there, and no more builds
     (or waives) and removals are kept than the power has due."""
@@ -327,12 +362,11 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
     bound: list[Order | None] = [None] * len(units)
     errors: list[tuple[int, str]] = []
     for power, lst in orders.items():
-        todo: Sequence[int] = range(len(lst))
+        todo = lst
         if several and any(o.unit for o in lst):  # numbered orders bind first
-            todo = sorted(todo, key=lambda j: not lst[j].unit)
-        got = [-1] * len(lst)
-        for j in todo:
-            o = lst[j]
+            todo = sorted(lst, key=_unnumbered)
+        got: list[int] | None = [] if slots is not None else None  # per order of `todo`
+        for o in todo:
             i = -1
             why: str | None = None
             if o.type not in allowed:
@@ -368,12 +402,34 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
                 errors.append((power, f"{o.text!r}: {why}"))
                 if refused is not None:
                     refused.append(o)
+                if got is not None:
+                    got.append(-1)
             else:
                 bound[i] = o
-                got[j] = i
-        if slots is not None:
-            slots += got
+                if got is not None:
+                    got.append(i)
+        if got is not None and slots is not None:
+            slots += got if todo is lst else _as_given(lst, got)
     return bound, errors
+
+
+def _unnumbered(o: Order) -> bool:
+    """The sort key that puts numbered orders ("F PBS #2 ...") first (a stable sort)."""
+    return not o.unit
+
+
+def _as_given(lst: list[Order], got: list[int]) -> list[int]:
+    """`got`, given in the order of sorted(lst, key=_unnumbered), in the order of `lst`."""
+    a, b = 0, sum(1 for o in lst if o.unit)
+    out = []
+    for o in lst:
+        if o.unit:
+            out.append(got[a])
+            a += 1
+        else:
+            out.append(got[b])
+            b += 1
+    return out
 
 
 def _pick(units: Sequence[Unit | Dislodged], here: list[int] | tuple, power: int, o: Order,

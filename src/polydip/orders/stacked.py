@@ -8,8 +8,8 @@ no longer names one unit. Two ways to order them apart, both typed as players wr
   "F Peru Basin S F Peru Basin AT Peru" order four fleets);
 - by number: "F Peru Basin #2 - East Pacific Rise" orders the power's second fleet there.
   The number counts the power's units of the kind named in that space, in the order the
-  position lists them (the echo of orders, the host's page and `polydip show` number them
-  the same way); without a kind it counts all the power's units there. It follows the unit
+  position lists them (the echo of `polydip orders` and the host's page number them the
+  same way); without a kind it counts all the power's units there. It follows the unit
   right after its place.
 """
 
