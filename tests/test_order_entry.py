@@ -287,3 +287,24 @@ def test_undone_orders_that_no_longer_fit_are_left_out_and_said() -> None:
     assert g.orders == {}
     assert len(g.restored) == 1 and "left out" in g.restored[0]
     assert "no unit in Burgundy" in g.restored[0]
+
+
+def test_the_gm_command_echoes_units_sharing_a_space_one_by_one(tmp_path, capsys) -> None:
+    """`polydip orders` with the rules text's Peru Basin orders, then `--add` for two fleets
+    of another message: each line lands on its own fleet, echoed with its number."""
+    g = game_at("lad1890", {"phase": "A1891M", "units": {"Chile": ["F PBS"] * 4,
+                                                          "Peru": ["F PBS"] * 2}})
+    path = tmp_path / "g.json"
+    g.save(path)
+    message = tmp_path / "m.txt"
+    message.write_text(CHILE_PERU)
+    assert main(["orders", str(path), "--file", str(message), "--names", "short"]) == 0
+    out = capsys.readouterr().out
+    for n, order in enumerate(["AT PERU"] + ["S F PBS AT PERU"] * 3, 1):
+        assert f"  F PBS #{n} {order}\n" in out
+    assert "Still to order: Peru (F PBS #2)" in out
+    assert main(["orders", str(path), "--add", "--names", "short", "Peru",
+                 "F Peru Basin - East Pacific Rise", "F Peru Basin - Peru Trench"]) == 0
+    out = capsys.readouterr().out
+    assert "F PBS #1 - EPR" in out and "F PBS #2 - PTR" in out
+    assert Game.load(path).orders[g.power("Peru")][-2:] == ["F PBS #1 - EPR", "F PBS #2 - PTR"]
