@@ -308,3 +308,12 @@ def test_the_gm_command_echoes_units_sharing_a_space_one_by_one(tmp_path, capsys
     out = capsys.readouterr().out
     assert "F PBS #1 - EPR" in out and "F PBS #2 - PTR" in out
     assert Game.load(path).orders[g.power("Peru")][-2:] == ["F PBS #1 - EPR", "F PBS #2 - PTR"]
+
+
+def test_an_order_sent_again_is_no_replacement_worth_a_note() -> None:
+    g = Game.new("standard")
+    give(g, "France: A Par - Bur")
+    assert give(g, "France: A Par - Bur") == ([], [])
+    assert give(g, "France: A Par - Pic")[1] == [
+        "line 1: 'A Par - Pic' replaces the earlier order 'A Par - Bur'"]
+    assert orders_of(g, "France") == ["A Par - Pic"]

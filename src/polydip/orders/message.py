@@ -130,7 +130,9 @@ def apply_message(game, msg: Message, replace_all: bool = False, add: bool = Fal
         entry = game.enter_orders(power, [o.text for o in lst], add=add)
         for old, j in entry.replaced:
             o = lst[j]
-            msg.notes.append(f"line {o.line}: {o.text!r} replaces the earlier order {old!r}")
+            if old != o.text:  # (the same order sent again replaces nothing worth a note)
+                msg.notes.append(f"line {o.line}: {o.text!r} replaces the earlier order "
+                                 f"{old!r}")
         for j, why, hint in entry.refused:
             o = lst[j]
             head = f"{o.text!r}: "
