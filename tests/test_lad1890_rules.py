@@ -394,7 +394,12 @@ def test_only_one_build_on_the_capital_itself() -> None:
     Capital Center itself, however.\""""
     g = game_at("D1891A", {"Argentina": ["A TUC"]}, {"Argentina": ["BUE", "TUC", "CBA"]})
     assert adjustment_counts(g.map, g.position)[g.power("Argentina")] == 4 - 1
-    assert g.set_orders("Argentina", ["A BUE B", "F BUE B", "A CBA B"]) == []
+    # the second build on the capital is refused when it is given (issue 27) ...
+    [problem] = g.set_orders("Argentina", ["A BUE B", "F BUE B", "A CBA B"])
+    assert problem.startswith("'F BUE B': a second build in Buenos Aires")
+    assert g.orders[g.power("Argentina")] == ["A BUE B", "A CBA B"]
+    # ... and the adjudication voids it when it gets there all the same (a saved game)
+    g.orders[g.power("Argentina")] = ["A BUE B", "F BUE B", "A CBA B"]
     out = g.process()
     results = {r.text: r.result for r in out.results if r.power == g.power("Argentina")}
     assert results == {"A BUE B": [], "F BUE B": ["void"], "A CBA B": []}

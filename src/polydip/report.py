@@ -27,6 +27,7 @@ from polydip.game.engine import MOVEMENT_TYPES, bind_to_units, parse_orders
 from polydip.orders.describe import describe, describe_text
 from polydip.orders.describe import place as place_words
 from polydip.orders.describe import unit as unit_words
+from polydip.orders.stacked import number_of
 
 FORMATS = ("text", "markdown", "json")
 
@@ -411,7 +412,9 @@ def _markdown(rep: Report) -> str:
 
 def pending_lines(game, power: int, names: str = "full") -> list[str]:
     """A power's pending orders as polydip understood them, bound to the units they order
-    ("Army Toronto (TOR): hold"), in the order they were given."""
+    ("Army Toronto (TOR): hold"), in the order they were given. A unit that shares its space
+    with others of its power and kind is numbered as players may write it ("Fleet Peru
+    Basin (PBS) #2: ...", "F PBS #2 - EPR"; orders/stacked.py)."""
     m, pos = game.map, game.position
     ptype = pos.phase.type
     texts = game.orders.get(power, [])
@@ -421,13 +424,20 @@ def pending_lines(game, power: int, names: str = "full") -> list[str]:
         return [describe_text(m, o.format(m), "A", names) for o in orders]
     units = pos.units if ptype == "M" else pos.dislodged
     allowed = MOVEMENT_TYPES if ptype == "M" else ("R", "D")
-    bound, _ = bind_to_units(m, units, {power: orders}, allowed)
-    where = {id(o): u for u, o in zip(units, bound, strict=True) if o is not None}
+    slots: list[int] = []
+    bind_to_units(m, units, {power: orders}, allowed, slots=slots)
     out = []
-    for o in orders:
-        u = where.get(id(o))
-        out.append(describe(m, o, names, u.kind, u.loc) if u is not None
-                   else describe(m, o, names))
+    for o, i in zip(orders, slots, strict=True):
+        if i < 0:
+            out.append(describe(m, o, names))
+            continue
+        u = units[i]
+        line = describe(m, o, names, u.kind, u.loc)
+        n = number_of(m, units, i)
+        head = unit_words(m, u.kind, u.loc, names)
+        if n and line.startswith(head):
+            line = f"{head} #{n}{line[len(head):]}"
+        out.append(line)
     return out
 
 

@@ -88,6 +88,12 @@ def _retreat_loc(m: Map, d: Dislodged, target: int) -> int:
     return -1
 
 
+def retreat_target(m: Map, d: Dislodged, target: int) -> int:
+    """The location a retreat order to `target` takes the dislodged unit `d` to, or -1 when
+    it may not go there (the check the retreat phase makes, asked when the order is given)."""
+    return _retreat_loc(m, d, target)
+
+
 def retreat_options(m: Map, kind: int, loc: int, occupied: set[int] | list[bool],
                     contested: frozenset[int] | set[int], blocked: int, power: int = -1,
                     closed: Closed | None = None) -> tuple[int, ...]:

@@ -181,10 +181,14 @@ def cmd_undo(args: argparse.Namespace) -> int:
     from polydip.game.game import game_transaction
 
     with game_transaction(args.gamefile) as g:
+        before, kept = g.phase, bool(g.orders)
         rec = g.undo()
     n = sum(len(x) for x in g.orders.values())
     print(f"Undid {rec.position.phase.name}: back to {phase_title(g)}; its {n} order(s) are "
           "pending again (change them with 'polydip orders', then process).")
+    if kept:
+        print(f"The orders pending for {before} are kept: they are pending again when the "
+              "game reaches it.")
     return 0
 
 

@@ -107,6 +107,7 @@ def waiting_powers(g) -> list[str]:
     """Powers with units (or adjustments) still without orders, and which."""
     from polydip.adjudication.adjustments import adjustment_counts
     from polydip.game.engine import MOVEMENT_TYPES, bind_to_units, parse_orders
+    from polydip.orders.stacked import unit_label
 
     m, pos = g.map, g.position
     out = []
@@ -117,8 +118,8 @@ def waiting_powers(g) -> list[str]:
         allowed = MOVEMENT_TYPES if ptype == "M" else ("R", "D")
         bound, _ = bind_to_units(m, units, parsed, allowed)
         for power in g.powers_to_order():
-            missing = [m.unit_str(u.kind, u.loc) for u, o in zip(units, bound, strict=True)
-                       if u.power == power and o is None]
+            missing = [unit_label(m, units, i) for i, o in enumerate(bound)
+                       if units[i].power == power and o is None]
             if missing:
                 out.append(f"{m.powers[power]} ({', '.join(missing)})")
     else:

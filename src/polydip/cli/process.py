@@ -53,6 +53,8 @@ def cmd_process(args: argparse.Namespace) -> int:
     rec = g.history[-1]
     print(format_report(build_report(g, rec, final=True, names=names_for(args, g.map)),
                         args.format))
+    for note in g.restored:  # orders kept by an undo, pending again
+        print(note, file=sys.stderr if args.format == "json" else sys.stdout)
     if args.map:
         from polydip.render import render_file
 

@@ -59,6 +59,7 @@ from polydip.notation import parse_province, parse_unit, power_index
 from polydip.options import check_options, defaults
 from polydip.orders.model import BUILD, DISBAND, MOVE, RETREAT, WAIVE, Order
 from polydip.orders.parser import parse_order
+from polydip.orders.stacked import number_of
 from polydip.state import Dislodged, Phase, Position, Unit
 from polydip.variants.loader import builtin_names, load_variant
 from polydip.variants.model import Variant
@@ -272,10 +273,12 @@ def _unit_text(m: Map, pos: Position, kind: int | None, loc: int | None) -> str:
     return m.unit_str(kind, loc)
 
 
-def _order_text(m: Map, pos: Position, unit: Any, o: Order) -> str:
-    """An order bound to `unit`, in the package's notation, every unit named in full."""
+def _order_text(m: Map, pos: Position, unit: Any, o: Order, n: int = 0) -> str:
+    """An order bound to `unit`, in the package's notation, every unit named in full; `n`:
+    the unit's number among its power's units of its kind in a shared space (an ocean's
+    fleets, orders/stacked.py), written after it so the order binds to it when read back."""
     other = _unit_text(m, pos, o.aux_kind, o.aux_loc) if o.aux_loc is not None else None
-    return o.format(m, m.unit_str(unit.kind, unit.loc), other)
+    return o.format(m, m.unit_str(unit.kind, unit.loc) + (f" #{n}" if n else ""), other)
 
 
 def _orders_out(m: Map, pos: Position, orders: dict[int, list[str]], full: bool
@@ -290,12 +293,13 @@ def _orders_out(m: Map, pos: Position, orders: dict[int, list[str]], full: bool
         units = pos.units if pos.phase.type == "M" else pos.dislodged
         allowed = MOVEMENT_TYPES if pos.phase.type == "M" else (RETREAT, DISBAND)
         bound, _ = bind_to_units(m, units, parsed, allowed)
-        for u, o in zip(units, bound, strict=True):
+        for i, (u, o) in enumerate(zip(units, bound, strict=True)):
             if o is not None:
                 lst = out[names[u.power]]
                 if lst is None:
                     lst = out[names[u.power]] = []
-                lst.append(_order_text(m, pos, u, o))
+                lst.append(_order_text(m, pos, u, o,
+                                       number_of(m, units, i) if m.has_open_spaces else 0))
     else:
         for p, lst in parsed.items():
             texts: list[str] = []

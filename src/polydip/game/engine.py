@@ -19,7 +19,7 @@ from polydip.adjudication.adjustments import (
 from polydip.adjudication.legality import closed_passages
 from polydip.adjudication.movement import MovementResult, resolve_movement
 from polydip.adjudication.reasons import CENTER_BY_EVENT, CIVIL_DISORDER, Reason, reason
-from polydip.adjudication.retreats import resolve_retreats, retreat_reasons
+from polydip.adjudication.retreats import resolve_retreats, retreat_reasons, retreat_target
 from polydip.errors import OrderError
 from polydip.game.calendar import following
 from polydip.geography.map import Map
@@ -36,6 +36,7 @@ from polydip.orders.model import (
     Order,
 )
 from polydip.orders.parser import read_order
+from polydip.orders.stacked import count_in, number_of, numbered
 from polydip.state import Dislodged, Phase, Position, Unit, unit_index
 
 MOVEMENT_TYPES: Final = (HOLD, MOVE, SUPPORT, CONVOY)
@@ -164,51 +165,232 @@ def parse_orders(m: Map, phase: Phase, orders: dict[int, list[str]]
     return parsed, errors
 
 
-def enter_orders(m: Map, pos: Position, power: int, texts: list[str]
-                 ) -> tuple[list[Order], list[str]]:
-    """A power's orders given in the phase of `pos`: the orders kept, and the problems
-    found — orders that cannot be read, that name a unit the power does not have (movement
-    and retreats), or that cannot be carried out (adjustments) are reported and not kept."""
+@dataclass(slots=True)
+class Entry:
+    """What giving a power's orders did (enter_orders): the power's pending orders now, the
+    orders refused (with the index of the text in what was given, the problem as the API
+    reports it — "'text': why; what to do" —, and what to do, or ""), and the earlier
+    orders the new ones replaced (earlier text, index of the new one)."""
+
+    orders: list[Order]
+    refused: list[tuple[int, str, str]]
+    replaced: list[tuple[str, int]]
+
+    @property
+    def problems(self) -> list[str]:
+        return [why for _, why, _ in self.refused]
+
+
+def enter_orders(m: Map, pos: Position, power: int, texts: list[str],
+                 pending: Sequence[Order] = (), add: bool = False) -> Entry:
+    """A power's orders given in the phase of `pos`, added to its `pending` ones.
+
+    Orders that cannot be read, that name a unit the power does not have (movement and
+    retreats), a retreat to a place the unit cannot reach, or an adjustment that cannot be
+    carried out (a build on a site that is not one, a build beyond the builds due, two
+    builds on one site) are refused with the reason. A new order for a unit replaces its
+    pending one (`add`: every order is kept as given); builds and removals accumulate, a
+    build on a site replacing the pending one there. In a space holding several of the
+    power's units the orders bind in turn to its units not yet ordered by these `texts`,
+    or to the unit a number names ("F PBS #2 - EPR", orders/stacked.py); their kept texts
+    carry the number, so that they bind to the same units when the phase is processed."""
     typ = pos.phase.type
-    kept: list[Order] = []
-    problems: list[str] = []
+    orders: list[Order] = []
+    refused: list[tuple[int, str, str]] = []
     memo = order_memo(m, typ)
-    for t in texts:
+    for j, t in enumerate(texts):
         try:
-            kept.append(read_order(m, memo, t, typ))
+            orders.append(read_order(m, memo, t, typ))
         except OrderError as exc:
-            problems.append(str(exc))
-    if typ == "M" or typ == "R":
-        units = pos.units if typ == "M" else pos.dislodged
-        allowed = MOVEMENT_TYPES if typ == "M" else (RETREAT, DISBAND)
-        refused: list[Order] = []
-        _bound, bind_errors = bind_to_units(m, units, {power: kept}, allowed, pos=pos,
-                                            refused=refused)
-        if bind_errors:
-            problems += [msg for _, msg in bind_errors]
-            bad = {o.text for o in refused}
-            kept = [o for o in kept if o.text not in bad]
-    elif kept:
-        counts = adjustment_counts(m, pos)
-        for o in list(kept):
-            why = adjustment_problem(m, pos, power, o, counts)
-            if why:
-                problems.append(f"{o.text!r}: {why}")
-                kept.remove(o)
-    return kept, problems
+            refused.append((j, str(exc), ""))
+    if typ == "M" and not pending and not m.has_open_spaces:
+        # the common case, each power ordering once on a map without shared spaces: the
+        # orders kept as given (a later order for a unit wins when they are bound)
+        bad: list[Order] = []
+        _, errors = bind_to_units(m, pos.units, {power: orders}, MOVEMENT_TYPES, pos=pos,
+                                  refused=bad)
+        if not bad:
+            return Entry(orders, refused, [])
+        said = _said(errors)
+        no = {id(o) for o in bad}
+        for j, o in _numbered_read(texts, refused, orders):
+            if id(o) in no:
+                left = said.get(repr(o.text))
+                refused.append((j, left.pop(0) if left else f"{o.text!r}: not taken", ""))
+        return Entry([o for o in orders if id(o) not in no], refused, [])
+    read = _numbered_read(texts, refused, orders)
+    if typ == "A":
+        return _enter_adjustments(m, pos, power, read, list(pending), refused)
+    return _enter_unit_orders(m, pos, power, read, list(pending), refused, add)
+
+
+def _numbered_read(texts: list[str], refused: list[tuple[int, str, str]],
+                   orders: list[Order]) -> list[tuple[int, Order]]:
+    """The orders read, each with the index of its text (the texts not read are the first
+    entries of `refused`)."""
+    if not refused:
+        return list(enumerate(orders))
+    skipped = {j for j, _, _ in refused}
+    return list(zip((j for j in range(len(texts)) if j not in skipped), orders, strict=True))
+
+
+def _enter_unit_orders(m: Map, pos: Position, power: int, read: list[tuple[int, Order]],
+                       pending: list[Order], refused: list[tuple[int, str, str]], add: bool
+                       ) -> Entry:
+    """enter_orders in a movement or retreat phase."""
+    typ = pos.phase.type
+    units = pos.units if typ == "M" else pos.dislodged
+    allowed = MOVEMENT_TYPES if typ == "M" else (RETREAT, DISBAND)
+    orders = [o for _, o in read]
+    slots: list[int] = []
+    _, errors = bind_to_units(m, units, {power: orders}, allowed, pos=pos, slots=slots)
+    said = _said(errors)
+    # spaces holding several units (the rare case: only where a variant has open spaces)
+    several = unit_index(m, units)[1] if m.has_open_spaces else None
+    given: dict[int, int] = {}  # unit index -> position in `new`
+    new: list[tuple[int, Order]] = []
+    for (j, o), i in zip(read, slots, strict=True):
+        if i < 0:
+            left = said.get(repr(o.text))
+            refused.append((j, left.pop(0) if left else f"{o.text!r}: not taken", ""))
+            continue
+        u = units[i]
+        n = number_of(m, units, i) if several and m.loc_prov[u.loc] in several else 0
+        if i in given and n and not o.unit:
+            prov = m.prov_name[m.loc_prov[u.loc]]
+            hint = (f"write '{m.unit_str(u.kind, u.loc)} #N ...' (N = 1 to "
+                    f"{count_in(m, units, power, u.kind, m.loc_prov[u.loc])}) to order one "
+                    "of them")
+            refused.append((j, f"{o.text!r}: each {m.kind_names[u.kind]} of "
+                               f"{m.powers[power]} in {prov} already has an order here; "
+                               f"{hint}", hint))
+            continue
+        if typ == "R" and o.type == RETREAT and o.target is not None:
+            d = pos.dislodged[i]
+            if retreat_target(m, d, o.target) < 0:
+                reason, hint = _no_retreat(m, d, o.target)
+                refused.append((j, f"{o.text!r}: {reason}; {hint}", hint))
+                continue
+        if n:  # kept with its number: it binds to this unit when the phase is processed
+            o = o.but(kind=u.kind, unit=n,
+                      text=o.format(m, f"{m.unit_str(u.kind, u.loc)} #{n}"))
+        if i in given:  # (a later order for a unit replaces the earlier, DATC 4.D.3)
+            new[given[i]] = (-1, new[given[i]][1])
+        given[i] = len(new)
+        new.append((j, o))
+    replaced: list[tuple[str, int]] = []
+    kept: list[Order] = []
+    if pending and not add:
+        old_slots: list[int] = []
+        bind_to_units(m, units, {power: pending}, allowed, pos=pos, slots=old_slots)
+        for o, i in zip(pending, old_slots, strict=True):
+            if i >= 0 and i in given:
+                replaced.append((o.text, new[given[i]][0]))
+            else:
+                kept.append(o)
+    else:
+        kept = list(pending)
+    kept += [o for j, o in new if j >= 0]
+    return Entry(kept, refused, replaced)
+
+
+def _said(errors: list[tuple[int, str]]) -> dict[str, list[str]]:
+    """bind_to_units' errors by the order text they begin with (its repr), in turn."""
+    said: dict[str, list[str]] = {}
+    for _, e in errors:
+        said.setdefault(e.split(": ", 1)[0], []).append(e)
+    return said
+
+
+def _no_retreat(m: Map, d: Dislodged, target: int) -> tuple[str, str]:
+    """Why a dislodged unit cannot retreat to `target`, and where it may go."""
+    why = f"{m.unit_str(d.kind, d.loc)} cannot retreat to {m.prov_name[m.loc_prov[target]]}"
+    if not d.retreats:
+        return why, "it has nowhere to retreat: order it to disband"
+    return why, (f"it may retreat to "
+                 f"{', '.join(sorted(m.loc_name[r] for r in d.retreats))} (or disband)")
+
+
+def _enter_adjustments(m: Map, pos: Position, power: int, read: list[tuple[int, Order]],
+                       held: list[Order], refused: list[tuple[int, str, str]]) -> Entry:
+    """enter_orders in an adjustment phase: each order checked, then added to the power's
+    pending ones; a build on a site replaces the pending build there, and no more builds
+    (or waives) and removals are kept than the power has due."""
+    counts = adjustment_counts(m, pos)
+    due = counts[power]
+    loc_prov = m.loc_prov
+    who = m.powers[power]
+    here: dict[int, str] = {}  # build site -> the text of this message's build there
+    replaced: list[tuple[str, int]] = []
+    for j, o in read:
+        why = adjustment_problem(m, pos, power, o, counts)
+        if why:
+            refused.append((j, f"{o.text!r}: {why}", ""))
+            continue
+        if o.type == BUILD:
+            prov = loc_prov[o.loc]
+            if prov in here:
+                hint = f"one unit is built on a site; {here[prov]!r} is kept"
+                refused.append((j, f"{o.text!r}: a second build in {m.prov_name[prov]}; "
+                                   f"{hint}", hint))
+                continue
+            old = next((h for h in held if h.type == BUILD and loc_prov[h.loc] == prov), None)
+            rest = [h for h in held if h is not old]
+            builds = [h for h in rest if h.type in (BUILD, WAIVE)]
+            if len(builds) >= due:
+                refused.append((j, *_too_many(o, who, due, builds, "build")))
+                continue
+            if old is not None:
+                replaced.append((old.text, j))
+            held = rest
+            here[prov] = o.text
+        elif o.type == WAIVE:
+            builds = [h for h in held if h.type in (BUILD, WAIVE)]
+            if len(builds) >= due:
+                refused.append((j, *_too_many(o, who, due, builds, "build")))
+                continue
+        else:  # a removal
+            prov = loc_prov[o.loc]
+            removals = [h for h in held if h.type == DISBAND]
+            there = sum(1 for h in removals if loc_prov[h.loc] == prov)
+            if there and there >= sum(1 for u in pos.units
+                                      if u.power == power and loc_prov[u.loc] == prov):
+                refused.append((j, f"{o.text!r}: {who}'s unit in {m.prov_name[prov]} is "
+                                   "already removed by an earlier order", ""))
+                continue
+            if len(removals) >= -due:
+                refused.append((j, *_too_many(o, who, -due, removals, "removal")))
+                continue
+        held.append(o)
+    return Entry(held, refused, replaced)
+
+
+def _too_many(o: Order, who: str, due: int, given: list[Order], what: str
+              ) -> tuple[str, str]:
+    """The problem and the hint of an adjustment beyond those due."""
+    listed = ", ".join(repr(g.text) for g in given)
+    hint = (f"a new {what} on the same site replaces the old one; to start again, clear "
+            "the power's orders first (polydip orders --replace-all, or --clear POWER)")
+    return (f"{o.text!r}: {who} has {due} {what}{'' if due == 1 else 's'} due and "
+            f"{'it has' if len(given) == 1 else 'they have'} been given ({listed}); {hint}",
+            hint)
 
 
 def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, list[Order]],
                   allowed: tuple[str, ...],
                   auto: bool = False, pos: Position | None = None,
-                  refused: list[Order] | None = None
+                  refused: list[Order] | None = None, slots: list[int] | None = None
                   ) -> tuple[list[Order | None], list[tuple[int, str]]]:
     """Give each unit its order (the last one given wins, DATC 4.D.3).
 
-    An order for a unit that a rule holds (the `unit_holds` hook: neutral units) is refused,
-    unless `auto` (orders a rule gave itself). `pos` is the position the units stand in, for
-    that hook. Each order refused gets an error (power, message) and, when `refused` is
-    given, is appended to it."""
+    In a space holding several units, an order binds to the unit its number names
+    ("F PBS #2", orders/stacked.py; these first), else to the ordering power's next unit
+    there (of the kind named) not yet ordered. An order for a unit that a rule holds (the
+    `unit_holds` hook: neutral units) is refused, unless `auto` (orders a rule gave
+    itself). `pos` is the position the units stand in, for that hook. Each order refused
+    gets an error (power, message) and, when `refused` is given, is appended to it; with
+    `slots`, the index in `units` each order was given to (-1: refused) is appended to it,
+    in the order of the orders (of one power, as given)."""
     rules = m.rules
     active = rules.active
     holds = rules.unit_holds if active and rules.has_holds and not auto else None
@@ -219,7 +401,11 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
     bound: list[Order | None] = [None] * len(units)
     errors: list[tuple[int, str]] = []
     for power, lst in orders.items():
-        for o in lst:
+        todo = lst
+        if several and any(o.unit for o in lst):  # numbered orders bind first
+            todo = sorted(lst, key=_unnumbered)
+        got: list[int] | None = [] if slots is not None else None  # per order of `todo`
+        for o in todo:
             i = -1
             why: str | None = None
             if o.type not in allowed:
@@ -231,10 +417,18 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
                        "(oceans), which this variant does not have")
             else:
                 p = loc_prov[o.loc]
-                i = _pick(units, several[p], power, o, bound) if several and p in several \
-                    else first[p]
+                if o.unit:
+                    i = numbered(m, units, power, o.kind, p, o.unit)
+                else:
+                    i = _pick(units, several[p], power, o, bound) if several and p in several \
+                        else first[p]
                 if i < 0:
                     why = f"no unit in {m.prov_name[p]}"
+                    if o.unit:
+                        n = count_in(m, units, power, o.kind, p)
+                        what = m.kind_names[o.kind] if o.kind is not None else "unit"
+                        why = (f"{m.powers[power]} has no {what} #{o.unit} in "
+                               f"{m.prov_name[p]} ({n} there)")
                 elif units[i].power != power:
                     why = (f"the unit in {m.prov_name[p]} belongs to "
                            f"{m.powers[units[i].power]}")
@@ -247,9 +441,34 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
                 errors.append((power, f"{o.text!r}: {why}"))
                 if refused is not None:
                     refused.append(o)
+                if got is not None:
+                    got.append(-1)
             else:
                 bound[i] = o
+                if got is not None:
+                    got.append(i)
+        if got is not None and slots is not None:
+            slots += got if todo is lst else _as_given(lst, got)
     return bound, errors
+
+
+def _unnumbered(o: Order) -> bool:
+    """The sort key that puts numbered orders ("F PBS #2 ...") first (a stable sort)."""
+    return not o.unit
+
+
+def _as_given(lst: list[Order], got: list[int]) -> list[int]:
+    """`got`, given in the order of sorted(lst, key=_unnumbered), in the order of `lst`."""
+    a, b = 0, sum(1 for o in lst if o.unit)
+    out = []
+    for o in lst:
+        if o.unit:
+            out.append(got[a])
+            a += 1
+        else:
+            out.append(got[b])
+            b += 1
+    return out
 
 
 def _pick(units: Sequence[Unit | Dislodged], here: list[int] | tuple, power: int, o: Order,

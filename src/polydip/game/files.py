@@ -145,7 +145,12 @@ def game_to_json(game: GameRecord) -> dict[str, Any]:
         "winners": [m.powers[p] for p in game.winners],
         "history": [phase_json(m, rec) for rec in game.history],
         "current": {"position": position_json(m, game.position),
-                    "orders": _orders_json(m, game.orders)},
+                    "orders": _orders_json(m, game.orders),
+                    # pending orders of phases stepped back over (Game.undo)
+                    **({"undone": [{"after": n, "phase": name,
+                                    "orders": _orders_json(m, orders)}
+                                   for n, name, orders in game.undone]}
+                       if game.undone else {})},
     }
 
 
@@ -211,6 +216,14 @@ def _game_from_json(data: Any, where: str) -> GameRecord:
             outcome._events = outcome.fired
             game.history.append(PhaseRecord(pos, _orders_from(m, h.get("orders", {}), w),
                                             outcome))
+        for i, u in enumerate(cur.get("undone") or []):
+            w = f"{where}: current.undone[{i}]"
+            if not isinstance(u, dict) or not isinstance(u.get("after"), int) \
+                    or not isinstance(u.get("phase"), str):
+                raise GameFileError(f"{w}: an object with 'after' (a number), 'phase' and "
+                                    "'orders'")
+            game.undone.append((u["after"], u["phase"], _orders_from(m, u.get("orders", {}),
+                                                                      w)))
         game.status = str(data.get("status", "active"))
         game.winners = [power_index(m, w) for w in data.get("winners", [])]
     except (KeyError, TypeError, IndexError, AttributeError) as exc:

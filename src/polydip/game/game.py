@@ -17,7 +17,7 @@ from polydip.adjudication.adjustments import adjustment_counts, build_sites
 from polydip.errors import GameFileError, OrderError, PolydipError
 from polydip.game.calendar import parse_phase
 from polydip.game.dipjson import is_diplomacy_game, record_from_diplomacy
-from polydip.game.engine import PhaseOutcome, enter_orders, parse_orders, process
+from polydip.game.engine import Entry, PhaseOutcome, enter_orders, parse_orders, process
 from polydip.game.files import game_from_json, locked, read_json, save_game
 from polydip.game.record import GameRecord, PhaseRecord
 from polydip.game.victory import center_counts, draw_shares, game_end, victory_in_force
@@ -42,6 +42,8 @@ class Game(GameRecord):
     # center counts per power, and the center owners they were counted from
     _counts: tuple[list[int], list[int]] = field(
         default=([], []), repr=False, compare=False)
+    # what the last process did with orders kept by undo (_restore_undone), one line a power
+    restored: list[str] = field(default_factory=list, repr=False, compare=False)
 
     # ---- creation --------------------------------------------------------------------------
 
@@ -138,20 +140,32 @@ class Game(GameRecord):
                    ) -> list[str]:
         """Give a power's orders for the current phase; return the problems found.
 
-        Orders that cannot be read, or that name a unit the power does not have, are
-        reported and not kept; the others are kept. With `replace`, a new order for a unit
-        replaces its earlier one (and an empty list clears the power's orders).
+        Orders that cannot be read, that name a unit the power does not have, retreat to a
+        place the unit cannot reach or make an adjustment that cannot be made (more builds
+        than due, two builds on one site) are reported and not kept; the others are kept.
+        With `replace`, a new order for a unit replaces its earlier one (and an empty list
+        clears the power's orders); without, orders are added as given. Builds and removals
+        accumulate, a build on a site replacing the earlier one there (clear_orders first to
+        start again). Units sharing a space are ordered in turn, or by number ("F Peru Basin
+        #2 - East Pacific Rise", orders/stacked.py).
         """
+        return self.enter_orders(power, orders, add=not replace).problems
+
+    def enter_orders(self, power: int | str, orders: list[str], add: bool = False) -> Entry:
+        """set_orders, telling more: the power's pending orders now, the orders refused
+        (by their index in `orders`) and the earlier orders replaced (engine.Entry)."""
         if self.is_over:
             raise PolydipError(f"the game is over ({self.status})")
         p = self.power(power) if isinstance(power, str) else power
-        kept, problems = enter_orders(self.map, self.position, p, orders)
-        if not kept and orders:
-            return problems  # nothing taken: the orders given before stay as they were
-        if replace:
-            merged = self._merge(p, kept)
-        else:
-            merged = self._pending(p) + kept
+        if not orders:
+            if not add:
+                self.orders.pop(p, None)
+                self._parsed.pop(p, None)
+            return Entry(self._pending(p), [], [])
+        entry = enter_orders(self.map, self.position, p, orders, self._pending(p), add)
+        if len(entry.refused) == len(orders):
+            return entry  # nothing taken: the orders given before stay as they were
+        merged = entry.orders
         if merged:
             texts = [o.text for o in merged]
             self.orders[p] = texts
@@ -159,17 +173,7 @@ class Game(GameRecord):
         else:
             self.orders.pop(p, None)
             self._parsed.pop(p, None)
-        return problems
-
-    def _merge(self, power: int, new: list[Order]) -> list[Order]:
-        """Earlier orders of the power, minus those for units the new orders address."""
-        if not new:
-            return []
-        if self.position.phase.type == "A" or not self.orders.get(power):
-            return new  # (nothing given before: the common case, each power ordering once)
-        loc_prov = self.map.loc_prov
-        provs = {loc_prov[o.loc] for o in new}
-        return [o for o in self._pending(power) if loc_prov[o.loc] not in provs] + new
+        return entry
 
     def _pending(self, power: int, errors: list[tuple[int, str]] | None = None
                  ) -> list[Order]:
@@ -199,6 +203,7 @@ class Game(GameRecord):
         if self.is_over:
             raise PolydipError(f"the game is over ({self.status})")
         errors: list[tuple[int, str]] = []
+        self.restored = []
         parsed = {p: self._pending(p, errors) for p in self.orders}
         outcome = process(self.map, self.position, parsed, self.options)
         outcome.errors[:0] = errors
@@ -207,12 +212,38 @@ class Game(GameRecord):
         self.orders = {}
         self._parsed = {}
         self._check_end()
+        if self.undone:
+            self._restore_undone()
         return outcome
+
+    def _restore_undone(self) -> None:
+        """The phase reached was stepped back over by an undo: the orders pending then are
+        pending again (each checked anew against the position, as when given: those that no
+        longer fit are left out and noted in `restored`). Entries of phases the game has
+        gone past, or reaches on another path, are dropped."""
+        done = len(self.history)
+        keep = []
+        for n, name, orders in self.undone:
+            if n > done:
+                keep.append((n, name, orders))
+            elif n == done and name == self.phase and not self.is_over:
+                for p, texts in orders.items():
+                    entry = self.enter_orders(p, texts)
+                    taken = len(texts) - len(entry.refused)
+                    note = (f"{self.map.powers[p]}: {taken} order{'' if taken == 1 else 's'}"
+                            f" given for {name} before the undo pending again")
+                    if entry.refused:
+                        note += "; left out: " + "; ".join(why for _, why, _ in entry.refused)
+                    self.restored.append(note)
+        self.undone = keep
 
     def undo(self) -> PhaseRecord:
         """Step back one processed phase; its orders become the pending orders again."""
         if not self.history:
             raise PolydipError("nothing to undo: no phase has been processed")
+        if self.orders:  # kept for when the game reaches this phase again
+            self.undone.append((len(self.history), self.phase,
+                                {p: list(lst) for p, lst in self.orders.items()}))
         rec = self.history.pop()
         self.position = rec.position
         self.orders = {p: list(lst) for p, lst in rec.orders.items()}

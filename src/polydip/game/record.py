@@ -43,3 +43,7 @@ class GameRecord:
     status: str = "active"  # active | won | drawn
     winners: list[int] = field(default_factory=list)
     name: str = ""
+    # pending orders of phases stepped back over by undo, to be pending again when the game
+    # reaches them anew: (phases processed when it was current, phase name, orders), the
+    # latest undo last
+    undone: list[tuple[int, str, dict[int, list[str]]]] = field(default_factory=list)

@@ -15,10 +15,14 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from polydip.adjudication.adjustments import adjustment_counts, build_sites
+from polydip.game.engine import parse_orders
 from polydip.game.game import Game
 from polydip.host.models import GameRow, PowerRow
 from polydip.host.service import Host, now_utc
-from polydip.orders.describe import default_names
+from polydip.orders.describe import default_names, place, unit
+from polydip.orders.model import BUILD, DISBAND, WAIVE
+from polydip.orders.stacked import number_of
 from polydip.report import build_report, format_report, pending_lines
 
 
@@ -68,11 +72,72 @@ def player_state(host: Host, s: Session, g: GameRow, p: PowerRow) -> dict[str, A
         "ready": bool(row and row.ready),
         "draw_vote": bool(host.votes(s, g).get(p.power)),
         "to_order": p.power in game.powers_to_order(),
-        "legal_orders": legal,
+        "legal_orders": numbered_choices(game, p.power, legal),
         "civil_disorder": p.civil_disorder,
         "passages": passages(game, p.power),
+        "adjustment": adjustment_due(game, p.power),
+        "dislodged": dislodged_units(game, p.power),
     })
     return state
+
+
+def adjustment_due(game: Game, power: int) -> dict[str, Any] | None:
+    """In an adjustment phase, what `power` has to do: builds or removals due, how many of
+    them its pending orders give, and where it may build (full names); None otherwise."""
+    m, pos = game.map, game.position
+    if pos.phase.type != "A":
+        return None
+    due = adjustment_counts(m, pos)[power]
+    if not due:
+        return None
+    builds = due > 0
+    parsed, _ = parse_orders(m, pos.phase, {power: game.orders.get(power, [])})
+    given = sum(1 for o in parsed.get(power, [])
+                if o.type in ((BUILD, WAIVE) if builds else (DISBAND,)))
+    # (a province's id is also the id of its location without a coast)
+    return {"kind": "build" if builds else "removal", "due": abs(due), "given": given,
+            "sites": [place(m, s) for s in build_sites(m, pos, power)] if builds else []}
+
+
+def dislodged_units(game: Game, power: int) -> list[dict[str, Any]]:
+    """In a retreat phase, `power`'s dislodged units: where each stands (full name), where
+    its attacker came from, and where it may retreat ([]: it can only disband)."""
+    m, pos = game.map, game.position
+    if pos.phase.type != "R":
+        return []
+    return [{"unit": unit(m, d.kind, d.loc), "notation": m.unit_str(d.kind, d.loc),
+             "from": place(m, d.attacker) if d.attacker >= 0 else None,
+             "retreats": [place(m, r) for r in d.retreats]}
+            for d in pos.dislodged if d.power == power]
+
+
+def numbered_choices(game: Game, power: int, legal: dict[str, list[str]]
+                     ) -> dict[str, list[str]]:
+    """The picker's choices with one entry per unit: where the power has several units of
+    a kind in one space, each gets its number ("F PBS #2", orders/stacked.py), its choices
+    written with it, so that a pick orders that unit and no other."""
+    m, pos = game.map, game.position
+    if pos.phase.type != "M":
+        return legal
+    units = pos.units
+    out: dict[str, list[str]] = {}
+    for i, u in enumerate(units):
+        if u.power != power:
+            continue
+        key = m.unit_str(u.kind, u.loc)
+        n = number_of(m, units, i)
+        if key not in legal:
+            continue
+        if not n:
+            out[key] = legal[key]
+            continue
+        label = f"{key} #{n}"
+        out[label] = [label + c[len(key):] if c.startswith(key + " ") else c
+                      for c in legal[key]]
+    for key, choices in legal.items():  # anything else (variant orders) as it was
+        if key not in out and not any(k.startswith(key + " #") for k in out):
+            out[key] = choices
+    return out
 
 
 def passages(game: Game, power: int) -> list[dict[str, Any]]:

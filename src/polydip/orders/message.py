@@ -133,33 +133,28 @@ def apply_message(game, msg: Message, replace_all: bool = False, add: bool = Fal
                   ) -> list[LineProblem]:
     """Give the game the orders read from `msg`; return problems the game found (if any).
 
-    A new order for a unit replaces the unit's earlier one (Game.set_orders); with
+    A new order for a unit replaces the unit's earlier one (Game.enter_orders), builds and
+    removals accumulate (a build on a site replacing the earlier one there); with
     `replace_all` a power named in the message loses all its earlier orders first; with
-    `add` orders are appended as they are.
+    `add` orders are appended as they are. Each replaced order is noted in `msg.notes`.
     """
     found: list[LineProblem] = []
-    m = game.map
     for power, lst in msg.by_power().items():
         if replace_all:
             game.clear_orders(power)
-        before = {}
-        if not add and game.position.phase.type != "A":
-            for text in game.orders.get(power, []):
-                try:
-                    before[m.loc_prov[parse_order(m, text, game.position.phase.type).loc]] = text
-                except OrderError:
-                    continue
-        problems = game.set_orders(power, [o.text for o in lst], replace=not add)
-        kept = set(game.orders.get(power, []))
-        for o in lst:
-            old = before.get(m.loc_prov[o.order.loc])
-            if old is not None and old != o.text and o.text in kept:
+        entry = game.enter_orders(power, [o.text for o in lst], add=add)
+        for old, j in entry.replaced:
+            o = lst[j]
+            if old != o.text:  # (the same order sent again replaces nothing worth a note)
                 msg.notes.append(f"line {o.line}: {o.text!r} replaces the earlier order "
                                  f"{old!r}")
-        for p in problems:
-            line = next((o for o in lst if repr(o.text) in p), None)
-            found.append(LineProblem(line.line if line else 0, line.text if line else "",
-                                     p, "", power))
+        for j, why, hint in entry.refused:
+            o = lst[j]
+            head = f"{o.text!r}: "
+            reason = why[len(head):] if why.startswith(head) else why
+            if hint and reason.endswith(f"; {hint}"):
+                reason = reason[:-len(hint) - 2]
+            found.append(LineProblem(o.line, o.text, reason, hint, power))
     if replace_all:
         for power in msg.powers:
             if power not in msg.by_power():
@@ -444,13 +439,24 @@ class _Reader:
         return f"{m.powers[power]} has nothing to build or remove this phase"
 
     def drop_replaced(self, msg: Message) -> None:
-        """A later order for the same unit in the same message replaces the earlier one."""
+        """A later order for the same unit in the same message replaces the earlier one.
+        Adjustments are left to the game (builds and removals accumulate), and so are orders
+        for a space where the power has several units (they bind to its units in turn,
+        orders/stacked.py)."""
         m = self.m
+        if self.phase == "A":
+            return
+        units = self.pos.units if self.phase == "M" else self.pos.dislodged
+        seen: set[tuple[int, int]] = set()
+        shared: set[tuple[int, int]] = set()
+        for u in units:
+            key = (u.power, m.loc_prov[u.loc])
+            (shared if key in seen else seen).add(key)
         last: dict[tuple[int, int], MessageOrder] = {}
         for o in msg.orders:
-            if o.order.type == WAIVE or (self.phase == "A" and o.order.type == BUILD):
-                continue
             key = (o.power, m.loc_prov[o.order.loc])
+            if o.order.type == WAIVE or key in shared:
+                continue
             if key in last:
                 msg.notes.append(f"line {o.line}: {o.text!r} replaces line "
                                  f"{last[key].line}: {last[key].text!r}")
@@ -458,7 +464,7 @@ class _Reader:
         keep = {id(o) for o in last.values()}
         msg.orders = [o for o in msg.orders
                       if id(o) in keep or o.order.type == WAIVE
-                      or (self.phase == "A" and o.order.type == BUILD)]
+                      or (o.power, m.loc_prov[o.order.loc]) in shared]
 
 
 def _split(raw: str) -> list[str]:

@@ -34,16 +34,18 @@ class Order:
     names (orders/attack.py: "F MAO - EAO AT BRAZIL", "F PBS AT PERU"; on a support, the
     attack it supports), -1 for none. `act` is what a unit does with anchor markers besides
     its move or hold (rules/anchors.py: "convert", "capture", "release", "sink"), "" for
-    nothing.
+    nothing. `unit` picks one of the ordering power's units in a space that holds several
+    of them ("F Peru Basin #2": the power's second fleet there, orders/stacked.py), 0 for
+    none named.
     """
 
     __slots__ = ("act", "at", "aux_kind", "aux_loc", "kind", "loc", "target", "text", "type",
-                 "via")
+                 "unit", "via")
 
     def __init__(self, type: str, kind: int | None = None, loc: int = -1,
                  target: int | None = None, aux_kind: int | None = None,
                  aux_loc: int | None = None, via: bool = False, text: str = "", at: int = -1,
-                 act: str = "") -> None:
+                 act: str = "", unit: int = 0) -> None:
         self.type = type
         self.kind = kind
         self.loc = loc
@@ -54,10 +56,11 @@ class Order:
         self.text = text
         self.at = at
         self.act = act
+        self.unit = unit
 
     def _key(self) -> tuple:
         return (self.type, self.kind, self.loc, self.target, self.aux_kind, self.aux_loc,
-                self.via, self.text, self.at, self.act)
+                self.via, self.text, self.at, self.act, self.unit)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Order):
@@ -76,7 +79,7 @@ class Order:
         return (f"Order(type={self.type!r}, kind={self.kind!r}, loc={self.loc!r}, "
                 f"target={self.target!r}, aux_kind={self.aux_kind!r}, "
                 f"aux_loc={self.aux_loc!r}, via={self.via!r}, text={self.text!r}, "
-                f"at={self.at!r}, act={self.act!r})")
+                f"at={self.at!r}, act={self.act!r}, unit={self.unit!r})")
 
     def but(self, **changes: object) -> Order:
         """A copy with some fields changed (as dataclasses.replace)."""
@@ -112,7 +115,8 @@ class Order:
         return f"{unit} C {other} - {target}"
 
 
-_FIELDS = ("type", "kind", "loc", "target", "aux_kind", "aux_loc", "via", "text", "at", "act")
+_FIELDS = ("type", "kind", "loc", "target", "aux_kind", "aux_loc", "via", "text", "at", "act",
+           "unit")
 
 
 def _unit(m: Map, kind: int | None, loc: int | None) -> str:

@@ -34,6 +34,7 @@ from polydip.orders.model import (
     WAIVE,
     Order,
 )
+from polydip.orders.stacked import split_index
 
 _TOKEN = re.compile(r"\(|\)|\[|\]|/|-|,|[^\s()\[\]/,\-]+")
 _CLOSERS = {"(": ")", "[": "]", "/": None}
@@ -274,9 +275,29 @@ def read_order(m: Map, memo: dict[str, Order], text: str, phase_type: str,
     Raises OrderError."""
     got = known_order(memo, m, text, phase_type, described)
     if got is None:
-        got = _parse_cached(m, text, phase_type)
+        got = _numbered(m, memo, text, phase_type) if "#" in text else \
+            _parse_cached(m, text, phase_type)
         keep_order(memo, text, got)  # (read again as one lookup, like the package's notation)
     return got
+
+
+def _numbered(m: Map, memo: dict[str, Order], text: str, phase_type: str) -> Order:
+    """An order naming one of several units of a power in a space ("F Peru Basin #2 -
+    East Pacific Rise", orders/stacked.py): the order without the number, which must follow
+    the unit's place, with the number kept in `unit`."""
+    before, rest, n = split_index(text)
+    if not n:
+        return _parse_cached(m, text, phase_type)
+    try:
+        head = _parse_cached(m, before, "M") if before.strip() else None
+    except OrderError:
+        head = None
+    if head is None or head.type != HOLD or head.at >= 0 or head.act:
+        raise OrderError(f"{text!r}: write the unit's number right after its place, as in "
+                         "'F Peru Basin #2 - East Pacific Rise'")
+    if n < 1:
+        raise OrderError(f"{text!r}: units in a space are numbered from #1")
+    return read_order(m, memo, rest, phase_type).but(text=text, unit=n)
 
 
 @lru_cache(maxsize=1 << 16)
