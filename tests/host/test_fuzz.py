@@ -51,3 +51,25 @@ def test_no_request_gets_a_server_error(fuzzed):
                                                 response.text[:500])
 
         no_server_error()
+
+
+def test_no_sequence_of_requests_gets_a_server_error(tmp_path):
+    """Stateful: schemathesis follows the schema's links — a created (or rotated) game's GM
+    token into every GM operation — through short sequences of calls; no answer is a 5xx."""
+    from polydip.host.app import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'polydip.db'}", tmp_path, tick_seconds=3600)
+    schema = schemathesis.openapi.from_asgi("/api/openapi.json", app)
+    followed: list[tuple[str, int]] = []
+
+    class NoServerError(schema.as_state_machine()):  # type: ignore[misc]
+        def validate_response(self, response, case, **kwargs) -> None:
+            followed.append((case.path, response.status_code))
+            assert response.status_code < 500, (case.method, case.path, case.body,
+                                                response.text[:500])
+
+    NoServerError.run(settings=settings(max_examples=30, stateful_step_count=5,
+                                        deadline=None, derandomize=True, database=None,
+                                        suppress_health_check=list(HealthCheck)))
+    # links were followed: some GM operation got a real game's token
+    assert any(p.startswith("/api/gm/") and code < 400 for p, code in followed), followed[:20]

@@ -72,7 +72,9 @@ class Server:
                 break
             except (OSError, urllib.error.URLError):
                 if self.proc.poll() is not None or time.time() > deadline:
-                    raise RuntimeError("the server did not start: " + self.log()) from None
+                    log = self.log()
+                    self.stop()
+                    raise RuntimeError("the server did not start: " + log) from None
                 time.sleep(0.2)
 
     def request(self, method: str, path: str, body: dict | None = None,

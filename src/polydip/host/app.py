@@ -200,6 +200,15 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
         def api_docs_page() -> HTMLResponse:
             return docs
 
+    schema_of = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            _link_gm_operations(schema_of())
+        return schema_of()
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
     # the edge, outside everything else (its answers get the headers too)
     inner = app.build_middleware_stack
     app.build_middleware_stack = lambda: SecurityHeaders(  # type: ignore[method-assign]
@@ -540,6 +549,21 @@ def _options(text: str) -> dict[str, Any]:
 
     lines = [ln.strip() for ln in text.replace(",", "\n").splitlines() if ln.strip()]
     return parse_options(lines)
+
+
+def _link_gm_operations(schema: dict[str, Any]) -> None:
+    """OpenAPI links: the GM token a game's creation (or a rotation) answers with is the
+    `token` of every GM operation (clients and stateful fuzzers follow them)."""
+    paths = schema.get("paths", {})
+    gm_ops = sorted(op["operationId"] for path, item in paths.items()
+                    if path.startswith("/api/gm/{token}") for op in item.values()
+                    if isinstance(op, dict) and "operationId" in op)
+    for path, code in (("/api/games", "201"), ("/api/gm/{token}/rotate", "200")):
+        answer = paths.get(path, {}).get("post", {}).get("responses", {}).get(code)
+        if answer is not None:
+            answer["links"] = {op: {"operationId": op,
+                                    "parameters": {"path.token": "$response.body#/gm_token"}}
+                               for op in gm_ops}
 
 
 def _docs_csp(html: str) -> str:
