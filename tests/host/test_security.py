@@ -442,7 +442,9 @@ def test_no_error_text_names_a_server_folder(client, tmp_path):
     for name, text in bad_uploads:
         r = client.post("/api/games", json={"variant": name, "variant_text": text})
         assert 400 <= r.status_code < 500, r.text
-        assert str(tmp_path) not in r.text and "/data/variants" not in r.text, r.text
+        assert str(tmp_path) not in r.text and "/variants/" not in r.text, r.text
+    r = client.post("/api/games", json={"variant": "x.toml", "variant_text": "[variant]\n"})
+    assert r.json()["detail"].startswith("the uploaded file: "), r.text
 
 
 def test_a_big_upload_over_budget_is_refused_clearly(tmp_path):

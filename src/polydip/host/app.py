@@ -144,6 +144,9 @@ class Forbidden(HostError):
     status = 403
 
 
+# an uploaded variant file as the host stores it, in a text whose folder was scrubbed
+UPLOADED = re.compile(r"\(server\)/variants/[0-9a-f]{32}\.\w+")
+
 # the API docs page (off unless --api-docs): Swagger UI of this exact version from a CDN
 SWAGGER = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5.17.14/"
 
@@ -584,7 +587,7 @@ def _errors(app: FastAPI, templates: Jinja2Templates, hidden: list[str]) -> None
 
     def answer(request: Request, status: int, detail: Any) -> Response:
         if isinstance(detail, str):
-            detail = scrub(detail, hidden, "(server)")
+            detail = UPLOADED.sub("the uploaded file", scrub(detail, hidden, "(server)"))
         if request.url.path.startswith("/api") or request.method not in ("GET", "POST"):
             return JSONResponse({"detail": detail}, status_code=status)
         text = detail if isinstance(detail, str) else _validation_text(detail)
