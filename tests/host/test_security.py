@@ -454,12 +454,18 @@ def test_a_big_upload_over_budget_is_refused_clearly(tmp_path):
         big = _created(c, variant="grid.toml", variant_text=grid_variant(1000))
         r = c.get(f"/api/gm/{big['gm_token']}/map.svg")
         assert r.status_code == 503 and "too large to draw here" in r.json()["detail"]
+        t = time.time()  # known too large: answered at once, no second child
+        r = c.get(f"/api/play/{_tok(big['players']['Red'])}/map.svg")
+        assert r.status_code == 503 and time.time() - t < 1
         small = _created(c, variant="grid.toml", variant_text=grid_variant(20))
         r = c.get(f"/api/gm/{small['gm_token']}/map.svg")
         assert r.status_code == 200 and r.text.startswith("<svg")
 
 
 # ---- no 5xx from any input -------------------------------------------------------------------
+
+
+TINY = (Path(__file__).resolve().parents[1] / "variants" / "tiny.toml").read_text()
 
 
 def test_no_input_gets_a_server_error(client):
@@ -473,6 +479,8 @@ def test_no_input_gets_a_server_error(client):
         client.post("/api/games", json={"variant": "standard\x00"}),
         client.post("/api/games", json={"variant": "x.toml", "variant_text": "a = \"\x00\""}),
         client.post("/api/games", json={"variant": "standard", "options": {"\x00": 1}}),
+        client.post("/api/games", json={"variant": "nul.toml", "variant_text": TINY.replace(
+            'name = "Red"', 'name = "Re\\u0000d"')}),
         client.post("/api/games", content=b'{"variant": "stan\xff\xfedard"}',
                     headers={"content-type": "application/json"}),
         client.post("/api/games", content=b'{"variant": ', headers={

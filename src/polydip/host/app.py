@@ -48,7 +48,7 @@ from polydip.host.edge import (
 )
 from polydip.host.service import Host, HostError, NotFound
 from polydip.host.views import gm_state, phase_report, player_state
-from polydip.host.work import CPU_SECONDS, Budget, create_upload, draw
+from polydip.host.work import CPU_SECONDS, Budget, TooCostly, create_upload, draw
 
 log = logging.getLogger("polydip.host")
 HERE = Path(__file__).parent
@@ -285,7 +285,7 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
     @app.get("/api/play/{token}/map.svg", tags=["players"], responses=ERRORS,
              response_class=Response)
     async def play_map(token: Token, request: Request, seq: int | None = None) -> Response:
-        def read() -> tuple[Any, str | None, str]:
+        def read() -> tuple[Any, str | None, str, int]:
             with db.transaction() as s:
                 g, p = host.player(s, token)
                 return _map_of(s, g, seq, p.power)
@@ -344,7 +344,7 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
     @app.get("/api/gm/{token}/map.svg", tags=["gm"], responses=ERRORS,
              response_class=Response)
     async def gm_map(token: Token, request: Request, seq: int | None = None) -> Response:
-        def read() -> tuple[Any, str | None, str]:
+        def read() -> tuple[Any, str | None, str, int]:
             with db.transaction() as s:
                 return _map_of(s, host.gm_game(s, token), seq, None)
 
@@ -365,8 +365,9 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
                 "report_json": json.loads(phase_report(host, s, g, seq, "json"))}
 
     svg_cache: OrderedDict[str, str] = OrderedDict()
+    too_large: dict[int, str] = {}  # games whose map went over the budget
 
-    def _map_of(s, g, seq: int | None, power: int | None) -> tuple[Any, str | None, str]:
+    def _map_of(s, g, seq: int | None, power: int | None) -> tuple[Any, str | None, str, int]:
         """What a map shows — the game, the phase, its ETag — read in the transaction: the
         current phase with the orders this link may see, or a processed phase. The ETag
         names the phase's version and those orders, so a browser asks again on every view
@@ -390,17 +391,24 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
         uid = host.phase_uid(s, g, g.seq if current else seq + 1)
         version = json.dumps([uid, sorted(orders.items()), phase])
         etag = '"' + hashlib.sha1(version.encode()).hexdigest()[:20] + '"'
-        return game, phase, etag
+        return game, phase, etag, g.id
 
-    async def _svg(what: tuple[Any, str | None, str], request: Request) -> Response:
+    async def _svg(what: tuple[Any, str | None, str, int], request: Request) -> Response:
         """The map drawn outside the transaction, in a budgeted child process."""
-        game, phase, etag = what
+        game, phase, etag, gid = what
         headers = {"Cache-Control": "private, no-cache", "ETag": etag}
         if request.headers.get("if-none-match") == etag:
             return Response(status_code=304, headers=headers)
         svg = svg_cache.get(etag)
         if svg is None:
-            svg = await budget.run("this map is too large to draw here", draw, game, phase)
+            if gid in too_large:  # its board does not change size: no second try
+                raise TooCostly(too_large[gid])
+            try:
+                svg = await budget.run("this map is too large to draw here", draw, game,
+                                       phase)
+            except TooCostly as exc:
+                too_large[gid] = str(exc)
+                raise
             svg_cache[etag] = svg
             while len(svg_cache) > 16:
                 svg_cache.popitem(last=False)
