@@ -378,9 +378,11 @@ def test_cross_site_posts_are_refused(client):
                         follow_redirects=False)
         assert r.status_code == 303, headers
     # a form cannot send JSON: a text/plain body is not a game request
-    r = client.post("/api/games", content=b'{"variant": "standard"}',
-                    headers={"content-type": "text/plain"})
-    assert r.status_code == 422
+    for kind in ("text/plain", "application/x-www-form-urlencoded", None):
+        r = client.post("/api/games", content=b'{"variant": "standard"}',
+                        headers={"content-type": kind} if kind else {})
+        assert r.status_code == 415, kind
+        assert "application/json" in r.json()["detail"]
 
 
 def _assert_security_headers(r) -> None:

@@ -80,17 +80,33 @@ class CrossSiteGuard:
     """Refuse a state-changing request a browser sent from another site (a form on an
     attacker's page posting to this server): by Sec-Fetch-Site when the browser sends it,
     else by Origin, else by Referer. Clients that send none of them (curl, scripts) are not
-    browsers a page can drive, and pass."""
+    browsers a page can drive, and pass. A body under /api must be declared JSON (415):
+    no page of another site can make a browser send that type without CORS, which this
+    server never allows."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] in UNSAFE and _cross_site(scope):
-            await _plain(scope, send, 403, "a request from another site is refused: send "
-                         "forms from this server's own pages")
-            return
+        if scope["type"] == "http" and scope["method"] in UNSAFE:
+            if _cross_site(scope):
+                await _plain(scope, send, 403, "a request from another site is refused: "
+                             "send forms from this server's own pages")
+                return
+            if scope.get("path", "").startswith("/api") and _has_body(scope) and not (
+                    _header(scope, b"content-type") or "").lower().startswith(
+                    "application/json"):
+                # a browser's form or no-cors fetch cannot send this type to another site
+                await _plain(scope, send, 415, "the API takes a JSON body: send "
+                             "Content-Type: application/json")
+                return
         await self.app(scope, receive, send)
+
+
+def _has_body(scope: Scope) -> bool:
+    length = _header(scope, b"content-length")
+    return (length is not None and length.strip() not in ("", "0")) or (
+        _header(scope, b"transfer-encoding") is not None)
 
 
 def _cross_site(scope: Scope) -> bool:
