@@ -47,6 +47,21 @@ def grid_variant(n: int) -> str:
     return "\n".join(out + ['[edges]', 'land = [' + ", ".join(edges) + ']'])
 
 
+GRID_SIZES = (1500, 1000, 700, 500)  # the upload limits may refuse the biggest
+
+
+def big_upload(post) -> dict:
+    """A game on the largest grid the server accepts as an upload (500 provinces: about 2.4
+    s of CPU to draw; 1,500: about 20 s). `post(body)` answers (status, JSON)."""
+    refused = []
+    for n in GRID_SIZES:
+        status, answer = post({"variant": "grid.toml", "variant_text": grid_variant(n)})
+        if status == 201:
+            return answer
+        refused.append((n, status, answer))
+    raise AssertionError(f"no grid upload accepted: {refused}")
+
+
 # ---- a real server --------------------------------------------------------------------------
 
 
@@ -89,6 +104,10 @@ class Server:
         except urllib.error.HTTPError as e:
             return e.code, e.read()
 
+    def post_game(self, body: dict) -> tuple[int, dict]:
+        status, text = self.request("POST", "/api/games", body)
+        return status, json.loads(text)
+
     def create(self, **body) -> dict:
         status, text = self.request("POST", "/api/games", {"variant": "standard", **body})
         assert status == 201, text
@@ -115,12 +134,12 @@ def server(tmp_path_factory):
 
 
 def test_another_game_answers_while_a_huge_upload_is_drawn(server):
-    """Finding 3: drawing a 1,500-province upload (~20 s of CPU in the server before) held the
-    SQLite writer lock and the GIL, and another game's page waited for it. Now it is drawn in
-    a child process with a CPU budget: the other page answers at once, the drawing answers
-    503 "too large to draw here" when over budget."""
+    """Finding 3: drawing a big upload (1,500 provinces: ~20 s of CPU) ran in the server under
+    the SQLite writer lock, holding the GIL, and another game's page waited for it (2,000
+    provinces: 32.5 s). Now it is drawn in a child process with a CPU budget: the other page
+    answers at once, the drawing answers 503 "too large to draw here" when over budget."""
     other = server.create(name="other game")
-    big = server.create(variant="grid.toml", variant_text=grid_variant(1500))
+    big = big_upload(server.post_game)
     drawn: dict = {}
 
     def draw() -> None:
@@ -131,7 +150,7 @@ def test_another_game_answers_while_a_huge_upload_is_drawn(server):
 
     worker = threading.Thread(target=draw)
     worker.start()
-    time.sleep(1.0)
+    time.sleep(0.5)
     t = time.time()
     for path in (other["gm_url"], other["players"]["France"]):
         with urllib.request.urlopen(path, timeout=5) as r:  # the page, within 5 s
@@ -140,8 +159,9 @@ def test_another_game_answers_while_a_huge_upload_is_drawn(server):
     still_drawing = worker.is_alive()
     worker.join(120)
     assert answered < 5 and still_drawing, (answered, drawn)
-    assert drawn["status"] == 503, drawn
-    assert "too large to draw here" in json.loads(drawn["text"])["detail"]
+    if drawn["status"] != 200:  # over the budget of 3 s of CPU: a clear 503
+        assert drawn["status"] == 503, drawn
+        assert "too large to draw here" in json.loads(drawn["text"])["detail"]
     # the game itself is fine: its state answers, and a small upload is drawn
     status, _ = server.request("GET", f"/api/gm/{big['gm_token']}")
     assert status == 200
@@ -218,11 +238,11 @@ def test_sigterm_stops_the_server_while_a_map_is_drawn(tmp_path):
     now the drawing is ended and the server exits within seconds."""
     srv = Server(tmp_path, "--work-seconds", "60")
     try:
-        big = srv.create(variant="grid.toml", variant_text=grid_variant(1500))
+        big = big_upload(srv.post_game)
         worker = threading.Thread(target=srv.request, args=(
             "GET", f"/api/gm/{big['gm_token']}/map.svg"), kwargs={"timeout": 120})
         worker.start()
-        time.sleep(1.5)
+        time.sleep(0.8)
         t = time.time()
         srv.proc.send_signal(signal.SIGTERM)
         srv.proc.wait(30)
@@ -453,7 +473,11 @@ def test_a_big_upload_over_budget_is_refused_clearly(tmp_path):
     """Finding 3: an upload whose map costs more than the budget answers a clear 503 and
     the server keeps serving."""
     with _app(tmp_path, cpu_seconds=1) as c:
-        big = _created(c, variant="grid.toml", variant_text=grid_variant(1000))
+        def post(body: dict) -> tuple[int, dict]:
+            r = c.post("/api/games", json=body)
+            return r.status_code, r.json()
+
+        big = big_upload(post)
         r = c.get(f"/api/gm/{big['gm_token']}/map.svg")
         assert r.status_code == 503 and "too large to draw here" in r.json()["detail"]
         t = time.time()  # known too large: answered at once, no second child
