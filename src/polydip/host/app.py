@@ -188,15 +188,15 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
     app.state.budget = budget
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
-    hidden = [str(data.resolve()), str(Path(polydip.__file__).resolve().parent.parent),
-              *url_secrets(db_url)]
+    hidden = [h for h in (str(data.resolve()), str(Path(polydip.__file__).resolve().parents[1]),
+                          *url_secrets(db_url)) if len(h) > 4]  # never "/" alone
     _errors(app, templates, hidden)
     relaxed: dict[str, str] = {}
     if api_docs:
         docs = get_swagger_ui_html(openapi_url="/api/openapi.json", title="polydip host API",
                                    swagger_js_url=SWAGGER + "swagger-ui-bundle.js",
                                    swagger_css_url=SWAGGER + "swagger-ui.css",
-                                   swagger_favicon_url="/static/host.css")
+                                   swagger_favicon_url="data:,")
         relaxed["/api/docs"] = _docs_csp(docs.body.decode())
 
         @app.get("/api/docs", include_in_schema=False)
