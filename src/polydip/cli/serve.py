@@ -21,8 +21,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--data", default=".", metavar="DIR",
                    help="folder of the database (polydip.db) and uploaded variant files "
                    "(default: the current folder)")
-    s.add_argument("--db", metavar="URL", help="a database URL instead of DIR/polydip.db, "
-                   "e.g. postgresql+psycopg://user:password@host/polydip")
+    s.add_argument("--db", metavar="URL", default=os.environ.get("POLYDIP_DB") or None,
+                   help="a database URL instead of DIR/polydip.db, e.g. "
+                   "postgresql+psycopg://user:password@host/polydip; also from the "
+                   "environment variable POLYDIP_DB, which keeps the password out of the "
+                   "process list")
     s.add_argument("--tick", type=float, default=5.0, metavar="SECONDS",
                    help="how often deadlines are checked (default 5)")
     s.add_argument("--create-secret", metavar="SECRET",
