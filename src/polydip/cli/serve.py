@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 from polydip.errors import PolydipError
 
@@ -20,10 +21,27 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--data", default=".", metavar="DIR",
                    help="folder of the database (polydip.db) and uploaded variant files "
                    "(default: the current folder)")
-    s.add_argument("--db", metavar="URL", help="a database URL instead of DIR/polydip.db, "
-                   "e.g. postgresql+psycopg://user:password@host/polydip")
+    s.add_argument("--db", metavar="URL", default=os.environ.get("POLYDIP_DB") or None,
+                   help="a database URL instead of DIR/polydip.db, e.g. "
+                   "postgresql+psycopg://user:password@host/polydip; also from the "
+                   "environment variable POLYDIP_DB, which keeps the password out of the "
+                   "process list")
     s.add_argument("--tick", type=float, default=5.0, metavar="SECONDS",
                    help="how often deadlines are checked (default 5)")
+    s.add_argument("--create-secret", metavar="SECRET",
+                   default=os.environ.get("POLYDIP_CREATE_SECRET") or None,
+                   help="creating a game needs this secret (the start page asks for it; the "
+                   "API takes 'Authorization: Bearer SECRET'); default: anyone may create "
+                   "games. Also from the environment variable POLYDIP_CREATE_SECRET")
+    s.add_argument("--api-docs", action="store_true",
+                   help="serve the API's Swagger page at /api/docs (its script comes from "
+                   "a CDN; off by default; /api/openapi.json is always served)")
+    s.add_argument("--work-seconds", type=float, default=10.0, metavar="SECONDS",
+                   help="CPU seconds one drawing of a map or one upload's check may take "
+                   "(default 10); beyond it the request answers 503")
+    s.add_argument("--trusted-proxy", default="127.0.0.1", metavar="ADDRS",
+                   help="addresses of the TLS proxy whose X-Forwarded-Proto/-For headers "
+                   "are believed (default 127.0.0.1; comma-separated)")
     s.set_defaults(func=cmd_serve)
 
 
@@ -37,14 +55,35 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise PolydipError(f"the game host needs its extra: pip install 'polydip[host]' "
                            f"({exc.name or exc} is missing)") from None
+    if not 0 < args.work_seconds <= 3600:
+        raise PolydipError(f"--work-seconds {args.work_seconds}: 0 to 3600 seconds")
+    from polydip.host.edge import safe_url, scrub, url_secrets
+
     try:
-        app = create_app(args.db, args.data, tick_seconds=args.tick)
+        app = create_app(args.db, args.data, tick_seconds=args.tick,
+                         create_secret=args.create_secret, api_docs=args.api_docs,
+                         cpu_seconds=args.work_seconds)
     except Exception as exc:  # a database that cannot be opened or migrated
+        text = str(exc).splitlines()[0] if str(exc) else ""
         if isinstance(exc, PolydipError):
-            raise
+            raise PolydipError(scrub(text, url_secrets(args.db))) from None
+        # without its chain: a driver's exception may quote the URL with its password
         raise PolydipError(f"cannot open the database: {exc.__class__.__name__}: "
-                           f"{str(exc).splitlines()[0] if str(exc) else ''}") from exc
-    print(f"polydip host: http://{args.host}:{args.port}/ (games in "
-          f"{args.db or args.data + '/polydip.db'})")
-    uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+                           f"{scrub(text, url_secrets(args.db))}") from None
+    where = safe_url(args.db) if args.db else args.data + "/polydip.db"
+    print(f"polydip host: http://{args.host}:{args.port}/ (games in {where})"
+          + ("; creating games needs the create secret" if args.create_secret else ""),
+          flush=True)
+    server = uvicorn.Server(uvicorn.Config(
+        app, host=args.host, port=args.port, log_level="info",
+        forwarded_allow_ips=args.trusted_proxy,
+        timeout_graceful_shutdown=3))  # a stop waits at most 3 s for requests still running
+    stop = server.handle_exit
+
+    def handle_exit(sig, frame) -> None:  # a stop ends the drawings at work first
+        app.state.budget.close()
+        stop(sig, frame)
+
+    server.handle_exit = handle_exit  # type: ignore[method-assign]
+    server.run()
     return 0

@@ -2,7 +2,10 @@
 players use. `create_app(url, data_dir)` builds it; `polydip serve` runs it with uvicorn.
 
 A background task processes the games whose deadline has passed. Every refusal — a bad link,
-an order that cannot be taken, a malformed body — is a 4xx with a message.
+an order that cannot be taken, a malformed body — is a 4xx with a message. The edge (edge.py)
+bounds bodies, refuses cross-site posts and sets the security headers; drawing a board and
+creating a game from an upload run in budgeted child processes (work.py), outside any
+database transaction.
 """
 
 from __future__ import annotations
@@ -10,26 +13,42 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import hmac
 import json
 import logging
+import re
 from collections import OrderedDict
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, File, Form, Request, UploadFile
+from fastapi import FastAPI, File, Form, Header, Request, UploadFile
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field
+from sqlalchemy.exc import DataError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+import polydip
 from polydip.errors import PolydipError
 from polydip.host.db import Database, migrate, sqlite_url
+from polydip.host.edge import (
+    MAX_BODY,
+    BodyLimit,
+    CrossSiteGuard,
+    SecurityHeaders,
+    mask_logs,
+    refusal,
+    scrub,
+    url_secrets,
+)
 from polydip.host.service import Host, HostError, NotFound
 from polydip.host.views import gm_state, phase_report, player_state
+from polydip.host.work import CPU_SECONDS, Budget, TooCostly, create_upload, draw
 
 log = logging.getLogger("polydip.host")
 HERE = Path(__file__).parent
@@ -121,33 +140,95 @@ ERRORS: dict[int | str, dict[str, Any]] = {400: {"model": Message}, 404: {"model
                                            409: {"model": Message}}
 
 
+class Forbidden(HostError):
+    status = 403
+
+
+# an uploaded variant file as the host stores it, in a text whose folder was scrubbed
+UPLOADED = re.compile(r"\(server\)/variants/[0-9a-f]{32}\.\w+")
+
+# the API docs page (off unless --api-docs): Swagger UI of this exact version from a CDN
+SWAGGER = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5.17.14/"
+
+
 def create_app(db_url: str | None = None, data_dir: str | Path = ".",
-               tick_seconds: float = 5.0) -> FastAPI:
+               tick_seconds: float = 5.0, create_secret: str | None = None,
+               api_docs: bool = False, cpu_seconds: float = CPU_SECONDS,
+               max_body: int = MAX_BODY) -> FastAPI:
+    """The app on the database `db_url` (default: DATA_DIR/polydip.db). `create_secret`:
+    creating a game needs it (form field or `Authorization: Bearer SECRET`); `api_docs`:
+    serve the Swagger page at /api/docs; `cpu_seconds`: the budget of one drawing or one
+    upload's creation; `max_body`: the largest request body in bytes."""
     data = Path(data_dir)
     data.mkdir(parents=True, exist_ok=True)
     db = Database(db_url or sqlite_url(data))
     migrate(db.engine)
     host = Host(db, data)
+    budget = Budget(cpu_seconds)
+    mask_logs()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI):
+        mask_logs()  # again: the server may have configured its loggers since
         task = asyncio.create_task(_deadlines(host, tick_seconds))
         try:
             yield
         finally:
+            budget.close()
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
             db.dispose()
 
     app = FastAPI(title="polydip host", version="1", lifespan=lifespan,
-                  openapi_url="/api/openapi.json", docs_url="/api/docs", redoc_url=None,
+                  openapi_url="/api/openapi.json", docs_url=None, redoc_url=None,
                   description="Run Diplomacy games on any polydip variant: the GM creates a "
                   "game and hands out one secret link per power; players order through it.")
     app.state.host = host
+    app.state.budget = budget
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
-    _errors(app, templates)
+    hidden = [h for h in (str(data.resolve()), str(Path(polydip.__file__).resolve().parents[1]),
+                          *url_secrets(db_url)) if len(h) > 4]  # never "/" alone
+    _errors(app, templates, hidden)
+    relaxed: dict[str, str] = {}
+    if api_docs:
+        docs = get_swagger_ui_html(openapi_url="/api/openapi.json", title="polydip host API",
+                                   swagger_js_url=SWAGGER + "swagger-ui-bundle.js",
+                                   swagger_css_url=SWAGGER + "swagger-ui.css",
+                                   swagger_favicon_url="data:,")
+        relaxed["/api/docs"] = _docs_csp(docs.body.decode())
+
+        @app.get("/api/docs", include_in_schema=False)
+        def api_docs_page() -> HTMLResponse:
+            return docs
+
+    schema_of = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            _link_gm_operations(schema_of())
+        return schema_of()
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+    # the edge, outside everything else (its answers get the headers too)
+    inner = app.build_middleware_stack
+    app.build_middleware_stack = lambda: SecurityHeaders(  # type: ignore[method-assign]
+        CrossSiteGuard(BodyLimit(inner(), max_body)), relaxed)
+
+    def allow_create(secret: str | None) -> None:
+        if create_secret and not hmac.compare_digest((secret or "").encode(),
+                                                     create_secret.encode()):
+            raise Forbidden("creating a game on this server needs its create secret "
+                            "(ask the server's owner)")
+
+    async def new(fields: dict[str, Any]) -> tuple[int, str]:
+        """A game: from an upload in a budgeted child process, else here."""
+        if fields.get("variant_text") is not None:
+            return await budget.run("this variant is too large to load here", create_upload,
+                                    db.url, str(data), fields)
+        return await run_in_threadpool(lambda: host.create_game(**fields))
 
     # ---- API -------------------------------------------------------------------------------
 
@@ -159,8 +240,15 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
 
     @app.post("/api/games", tags=["games"], response_model=CreatedGame, responses=ERRORS,
               status_code=201)
-    def create(body: CreateGame, request: Request) -> CreatedGame:
-        gid, gm = host.create_game(**body.model_dump())
+    async def create(body: CreateGame, request: Request,
+                     authorization: Annotated[str | None, Header(
+                         max_length=300, description="`Bearer SECRET` when the server "
+                         "was started with --create-secret")] = None) -> CreatedGame:
+        allow_create(authorization.removeprefix("Bearer ").strip() if authorization else None)
+        gid, gm = await new(body.model_dump())
+        return await run_in_threadpool(_created, gid, gm, request)
+
+    def _created(gid: int, gm: str, request: Request) -> CreatedGame:
         return CreatedGame(game=gid, gm_token=gm, gm_url=_url(request, f"/gm/{gm}"),
                            players={k: _url(request, f"/play/{t}")
                                     for k, t in host.links(gm).items()})
@@ -196,10 +284,13 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
 
     @app.get("/api/play/{token}/map.svg", tags=["players"], responses=ERRORS,
              response_class=Response)
-    def play_map(token: Token, request: Request, seq: int | None = None) -> Response:
-        with db.read() as s:
-            g, p = host.player(s, token)
-            return _svg(s, g, seq, p.power, request)
+    async def play_map(token: Token, request: Request, seq: int | None = None) -> Response:
+        def read() -> tuple[Any, str | None, str, int]:
+            with db.read() as s:
+                g, p = host.player(s, token)
+                return _map_of(s, g, seq, p.power)
+
+        return await _svg(await run_in_threadpool(read), request)
 
     @app.get("/api/gm/{token}", tags=["gm"], responses=ERRORS)
     def gm_get(token: Token) -> dict[str, Any]:
@@ -252,23 +343,36 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
 
     @app.get("/api/gm/{token}/map.svg", tags=["gm"], responses=ERRORS,
              response_class=Response)
-    def gm_map(token: Token, request: Request, seq: int | None = None) -> Response:
+    async def gm_map(token: Token, request: Request, seq: int | None = None) -> Response:
+        def read() -> tuple[Any, str | None, str, int]:
+            with db.read() as s:
+                return _map_of(s, host.gm_game(s, token), seq, None)
+
+        return await _svg(await run_in_threadpool(read), request)
+
+    @app.post("/api/gm/{token}/rotate", tags=["gm"], response_model=CreatedGame,
+              responses=ERRORS)
+    def gm_rotate(token: Token, request: Request) -> CreatedGame:
+        """New links for the GM and every power; the old ones stop working (a link that
+        leaked)."""
+        new_gm = host.rotate_links(token)
         with db.read() as s:
-            return _svg(s, host.gm_game(s, token), seq, None, request)
+            gid = host.gm_game(s, new_gm).id
+        return _created(gid, new_gm, request)
 
     def _phase(s, g, seq: int) -> dict[str, Any]:
         return {"seq": seq, "report": phase_report(host, s, g, seq),
                 "report_json": json.loads(phase_report(host, s, g, seq, "json"))}
 
     svg_cache: OrderedDict[str, str] = OrderedDict()
+    too_large: dict[int, str] = {}  # games whose map went over the budget
 
-    def _svg(s, g, seq: int | None, power: int | None, request: Request) -> Response:
-        """A map: the current phase with the orders this link may see, or a processed
-        phase. Its ETag names the phase's version and those orders, so a browser asks again
-        on every view (no stale map after a phase or an order changes) and gets 304 when
-        nothing did."""
+    def _map_of(s, g, seq: int | None, power: int | None) -> tuple[Any, str | None, str, int]:
+        """What a map shows — the game, the phase, its ETag — read in the transaction: the
+        current phase with the orders this link may see, or a processed phase. The ETag
+        names the phase's version and those orders, so a browser asks again on every view
+        (no stale map after a phase or an order changes) and gets 304 when nothing did."""
         from polydip.game.game import Game
-        from polydip.render import picture_svg
 
         current = seq is None or seq == g.seq
         if not current and not 0 <= seq < g.seq:
@@ -287,12 +391,24 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
         uid = host.phase_uid(s, g, g.seq if current else seq + 1)
         version = json.dumps([uid, sorted(orders.items()), phase])
         etag = '"' + hashlib.sha1(version.encode()).hexdigest()[:20] + '"'
+        return game, phase, etag, g.id
+
+    async def _svg(what: tuple[Any, str | None, str, int], request: Request) -> Response:
+        """The map drawn outside the transaction, in a budgeted child process."""
+        game, phase, etag, gid = what
         headers = {"Cache-Control": "private, no-cache", "ETag": etag}
         if request.headers.get("if-none-match") == etag:
             return Response(status_code=304, headers=headers)
         svg = svg_cache.get(etag)
         if svg is None:
-            svg = picture_svg(game, phase)
+            if gid in too_large:  # its board does not change size: no second try
+                raise TooCostly(too_large[gid])
+            try:
+                svg = await budget.run("this map is too large to draw here", draw, game,
+                                       phase)
+            except TooCostly as exc:
+                too_large[gid] = str(exc)
+                raise
             svg_cache[etag] = svg
             while len(svg_cache) > 16:
                 svg_cache.popitem(last=False)
@@ -307,7 +423,8 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
     def index(request: Request) -> HTMLResponse:
         from polydip.variants.loader import builtin_names
 
-        return page(request, "index.html", variants=builtin_names())
+        return page(request, "index.html", variants=builtin_names(),
+                    needs_secret=bool(create_secret))
 
     @app.post("/new", include_in_schema=False)
     async def new_game(request: Request, variant: Annotated[str, Form()] = "standard",
@@ -317,8 +434,10 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
                        retreat_minutes: Annotated[float, Form()] = 720,
                        adjustment_minutes: Annotated[float, Form()] = 720,
                        nmr_limit: Annotated[int, Form()] = 0,
-                       variant_file: Annotated[UploadFile | None, File()] = None
+                       variant_file: Annotated[UploadFile | None, File()] = None,
+                       create_secret: Annotated[str, Form(max_length=300)] = ""
                        ) -> Response:
+        allow_create(create_secret)
         text = None
         if variant_file is not None and variant_file.filename:
             raw = await variant_file.read(2_000_001)
@@ -328,9 +447,10 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
                 raise HostError("the variant file is not UTF-8 text") from None
             variant = variant_file.filename
         opts = _options(options)
-        _gid, gm = await run_in_threadpool(
-            host.create_game, variant, text, name, opts, movement_minutes, retreat_minutes,
-            adjustment_minutes, nmr_limit)
+        _gid, gm = await new(dict(
+            variant=variant, variant_text=text, name=name, options=opts,
+            movement_minutes=movement_minutes, retreat_minutes=retreat_minutes,
+            adjustment_minutes=adjustment_minutes, nmr_limit=nmr_limit))
         return RedirectResponse(f"/gm/{gm}", status_code=303)
 
     @app.get("/gm/{token}", response_class=HTMLResponse, include_in_schema=False)
@@ -360,6 +480,8 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
             host.set_deadline(token, at=at)
         elif action == "replace":
             host.replace_player(token, power)
+        elif action == "rotate":
+            token = host.rotate_links(token)
         else:
             raise HostError(f"unknown action {action[:20]!r}")
         return RedirectResponse(f"/gm/{token}", status_code=303)
@@ -440,8 +562,40 @@ def _options(text: str) -> dict[str, Any]:
     return parse_options(lines)
 
 
-def _errors(app: FastAPI, templates: Jinja2Templates) -> None:
+def _link_gm_operations(schema: dict[str, Any]) -> None:
+    """OpenAPI links: the GM token a game's creation (or a rotation) answers with is the
+    `token` of every GM operation (clients and stateful fuzzers follow them)."""
+    paths = schema.get("paths", {})
+    gm_ops = sorted(op["operationId"] for path, item in paths.items()
+                    if path.startswith("/api/gm/{token}") for op in item.values()
+                    if isinstance(op, dict) and "operationId" in op)
+    for path, code in (("/api/games", "201"), ("/api/gm/{token}/rotate", "200")):
+        answer = paths.get(path, {}).get("post", {}).get("responses", {}).get(code)
+        if answer is not None:
+            answer["links"] = {op: {"operationId": op,
+                                    "parameters": {"path.token": "$response.body#/gm_token"}}
+                               for op in gm_ops}
+
+
+def _docs_csp(html: str) -> str:
+    """The API docs page's policy: Swagger UI's files from the CDN, its one inline script
+    by its hash, nothing else."""
+    import base64
+
+    scripts = re.findall(r"<script>(.*?)</script>", html, re.S)
+    hashes = " ".join("'sha256-" + base64.b64encode(hashlib.sha256(x.encode()).digest())
+                      .decode() + "'" for x in scripts)
+    return (f"default-src 'self'; script-src {SWAGGER} {hashes}; style-src {SWAGGER}; "
+            "img-src 'self' data:; frame-ancestors 'none'")
+
+
+def _errors(app: FastAPI, templates: Jinja2Templates, hidden: list[str]) -> None:
+    """One answer for every refusal: JSON under /api, the error page elsewhere; no server
+    folder or database password in its text."""
+
     def answer(request: Request, status: int, detail: Any) -> Response:
+        if isinstance(detail, str):
+            detail = UPLOADED.sub("the uploaded file", scrub(detail, hidden, "(server)"))
         if request.url.path.startswith("/api") or request.method not in ("GET", "POST"):
             return JSONResponse({"detail": detail}, status_code=status)
         text = detail if isinstance(detail, str) else _validation_text(detail)
@@ -456,6 +610,11 @@ def _errors(app: FastAPI, templates: Jinja2Templates) -> None:
     @app.exception_handler(PolydipError)
     async def _polydip(request: Request, exc: PolydipError) -> Response:
         return answer(request, 400, str(exc))
+
+    @app.exception_handler(DataError)
+    async def _data(request: Request, exc: DataError) -> Response:
+        status, text = refusal(exc) or (400, "a value the database cannot store")
+        return answer(request, status, text)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:

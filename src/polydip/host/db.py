@@ -38,7 +38,7 @@ def sqlite_url(data_dir: str | Path) -> str:
 def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"timeout": 60, "check_same_thread": False},
-                               pool_size=20, max_overflow=40)
+                               pool_size=20, max_overflow=40, hide_parameters=True)
 
         @event.listens_for(engine, "connect")
         def _connect(dbapi_conn, _record) -> None:
@@ -56,7 +56,9 @@ def make_engine(url: str) -> Engine:
             read = conn.get_execution_options().get(READ_ONLY)
             conn.exec_driver_sql("BEGIN" if read else "BEGIN IMMEDIATE")
         return engine
-    return create_engine(url, pool_size=20, max_overflow=40, pool_pre_ping=True)
+    # hide_parameters: an error's text never quotes the values (names, orders) it wrote
+    return create_engine(url, pool_size=20, max_overflow=40, pool_pre_ping=True,
+                         hide_parameters=True)
 
 
 def migrate(engine: Engine) -> None:

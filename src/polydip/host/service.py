@@ -565,6 +565,20 @@ class Host:
         if g.status != "active":
             raise Conflict(f"the game is over ({g.status})")
 
+    # ---- links that leaked -----------------------------------------------------------------
+
+    def rotate_links(self, gm_token: str) -> str:
+        """A new GM link and, derived from it, a new link for every power; every old link
+        stops working (404). Players keep their powers, orders and standing. Returns the
+        new GM token."""
+        with self.db.transaction() as s:
+            g = self.gm_game(s, gm_token, lock=True)
+            gm = new_token()
+            g.gm_token_hash = token_hash(gm)
+            for p in self.powers(s, g):
+                p.token_hash = token_hash(power_token(gm, g.id, p.power, p.generation))
+            return gm
+
 
 def _minutes_until(at: str, now: datetime) -> float:
     """Minutes from `now` to the next time the clock shows `at` ("HH:MM", UTC)."""
