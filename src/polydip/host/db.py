@@ -20,6 +20,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+MIGRATION_LOCK = 0x706F6C7964697000  # the PostgreSQL advisory lock of migrations ("polydip")
 
 
 def sqlite_url(data_dir: str | Path) -> str:
@@ -55,7 +56,11 @@ def migrate(engine: Engine) -> None:
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as conn:
+    with engine.begin() as conn:  # on SQLite: BEGIN IMMEDIATE, the file's write lock
+        if conn.dialect.name == "postgresql":
+            # servers started together on a new database: one migrates, the others wait
+            # here, then find the schema up to date (released at the commit)
+            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 
