@@ -4,11 +4,16 @@ PostgreSQL)."""
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 pytest.importorskip("fastapi", reason="the host's tests need: pip install "
                     "'polydip[host,host-test]'")
 pytestmark = pytest.mark.host
+
+from tests.host.test_api import Table  # noqa: E402
 
 
 def test_two_servers_migrating_a_new_postgresql_database_at_once(pg_cluster):
@@ -38,3 +43,69 @@ def test_two_servers_migrating_a_new_postgresql_database_at_once(pg_cluster):
         db = Database(url)
         assert "games" in inspect(db.engine).get_table_names()
         db.dispose()
+
+
+# ---- finding 5: stale requests -------------------------------------------------------------
+
+def test_a_request_made_for_an_earlier_phase_changes_nothing(client):
+    """A page left open across a deadline: its orders, ready, process now and undo name the
+    phase they were made for, and once the game moved on they are refused (409), changing
+    nothing."""
+    t = Table(client)
+    spring = t.pid()
+    t.order("France", "A PAR - BUR")
+    assert t.process() == "F1901M"
+    fall = t.pid()
+    e = t.tokens["England"]
+    r = client.post(f"/api/play/{e}/orders", json={"text": "F LON - NTH", "phase": spring})
+    assert r.status_code == 409 and "F1901M" in r.json()["detail"]
+    assert client.post(f"/api/play/{e}/ready",
+                       json={"ready": True, "phase": spring}).status_code == 409
+    assert client.post(f"/api/gm/{t.gm}/process", json={"phase": spring}).status_code == 409
+    assert client.post(f"/api/gm/{t.gm}/undo", json={"phase": spring}).status_code == 409
+    s = t.state("England")
+    assert s["phase"] == "F1901M" and s["orders"] == [] and not s["ready"]
+    assert s["phase_id"] == fall
+    # the pages' forms carry the phase id too: a stale form is refused, as a page
+    r = client.post(f"/play/{e}/orders", data={"text": "F LON - NTH", "phase": spring})
+    assert r.status_code == 409 and "F1901M" in r.text
+    r = client.post(f"/gm/{t.gm}", data={"action": "process", "phase": spring})
+    assert r.status_code == 409
+    # undone and processed again, F1901M is a new phase: requests made for the old one fail
+    assert client.post(f"/api/gm/{t.gm}/undo", json={"phase": fall}).json()["phase"] == "S1901M"
+    assert t.process() == "F1901M"
+    r = client.post(f"/api/play/{e}/orders", json={"text": "F LON - NTH", "phase": fall})
+    assert r.status_code == 409
+    assert t.state("England")["orders"] == []
+    # a request naming no phase is malformed
+    assert client.post(f"/api/gm/{t.gm}/process").status_code == 422
+    assert client.post(f"/api/play/{e}/orders", json={"text": "F LON - NTH"}).status_code == 422
+    # the pages carry the current id in every form
+    assert client.get(f"/play/{e}").text.count(f'value="{t.pid()}"') >= 3
+    assert client.get(f"/gm/{t.gm}").text.count(f'value="{t.pid()}"') >= 5
+
+
+def test_process_now_and_undo_are_exactly_once_under_concurrency(client):
+    """Eight GM windows click "process now" at once: the phase is processed once, the others
+    answer 409; then eight "undo" at once step back one phase."""
+    t = Table(client)
+    t.order("France", "A PAR - BUR")
+    gid = t.gm_state()["game"]
+
+    def at_once(path: str, phase: str) -> list[int]:
+        barrier = threading.Barrier(8)
+
+        def post(_i: int) -> int:
+            barrier.wait()
+            return client.post(path, json={"phase": phase}).status_code
+
+        with ThreadPoolExecutor(8) as ex:
+            return sorted(ex.map(post, range(8)))
+
+    assert at_once(f"/api/gm/{t.gm}/process", t.pid()) == [200] + [409] * 7
+    s = t.gm_state()
+    assert s["phase"] == "F1901M" and len(s["history"]) == 1 and s["game"] == gid
+    assert at_once(f"/api/gm/{t.gm}/undo", t.pid()) == [200] + [409] * 7
+    s = t.gm_state()
+    assert s["phase"] == "S1901M" and s["history"] == []
+    assert t.state("France")["orders"] == ["A PAR - BUR"]

@@ -54,6 +54,21 @@ class Conflict(HostError):
     status = 409
 
 
+class Stale(Conflict):
+    """A request made for a phase that is no longer the game's: nothing was changed."""
+
+
+def phase_id(g: GameRow) -> str:
+    """What a request names the phase it was made for with: the phase's name, how many
+    phases came before it, and a key drawn anew each time the game reaches a phase (so a
+    phase processed, undone and processed again has a new id)."""
+    return f"{g.phase}-{g.seq}-{g.phase_key}"
+
+
+def new_phase_key() -> str:
+    return uuid.uuid4().hex[:12]
+
+
 def now_utc() -> datetime:
     """The time as stored: UTC without a zone (SQLite keeps no zone)."""
     return datetime.now(UTC).replace(tzinfo=None)
@@ -109,7 +124,8 @@ class Host:
                         gm_token_hash=token_hash(gm), status="active", seq=0,
                         phase=game.phase, paused=paused, paused_left=0.0,
                         movement_minutes=minutes["M"], retreat_minutes=minutes["R"],
-                        adjustment_minutes=minutes["A"], nmr_limit=nmr_limit, created=now)
+                        adjustment_minutes=minutes["A"], nmr_limit=nmr_limit, created=now,
+                        phase_key=new_phase_key())
             s.add(g)
             s.flush()
             for i, pname in enumerate(game.map.powers):
@@ -223,10 +239,13 @@ class Host:
 
     # ---- players ---------------------------------------------------------------------------
 
-    def submit(self, token: str, text: str, mode: str = "replace") -> dict[str, Any]:
+    def submit(self, token: str, text: str, mode: str = "replace", *, phase: str
+               ) -> dict[str, Any]:
         """A power's orders from a text (as typed, one or more lines). `replace`: the text is
         the power's whole set of orders; `merge`: each order replaces only the earlier order
-        of its unit. Returns what was understood, line by line problems and notes."""
+        of its unit. `phase`: the id of the phase they were given for (phase_id); another
+        phase's are refused (Stale). Returns what was understood, line by line problems and
+        notes."""
         if mode not in ("replace", "merge"):
             raise HostError("mode is 'replace' or 'merge'")
         if len(text) > MAX_ORDER_TEXT:
@@ -234,6 +253,7 @@ class Host:
         with self.db.transaction() as s:
             g, p = self.player(s, token, lock=True)
             self._active(g)
+            self._expect(g, phase)
             row = self.order_rows(s, g).get(p.power)
             game = self.pending(s, g, p.power, row)
             m = game.map
@@ -261,6 +281,7 @@ class Host:
                 p.civil_disorder, p.missed = False, 0
             return {
                 "phase": g.phase,
+                "phase_id": phase_id(g),
                 "orders": lines,
                 "understood": pending_lines(game, p.power, _names(m)),
                 "problems": [_problem(pr) for pr in sorted(problems, key=lambda x: x.line)],
@@ -268,12 +289,13 @@ class Host:
                 "ignored_lines": list(msg.ignored),
             }
 
-    def set_ready(self, token: str, ready: bool) -> bool:
-        """Set a power's ready flag; returns True when that made every power ready and the
-        phase was processed at once."""
+    def set_ready(self, token: str, ready: bool, *, phase: str) -> bool:
+        """Set a power's ready flag for phase `phase` (its id); returns True when that made
+        every power ready and the phase was processed at once."""
         with self.db.transaction() as s:
             g, p = self.player(s, token, lock=True)
             self._active(g)
+            self._expect(g, phase)
             row = self.order_rows(s, g).get(p.power)
             if row is None:
                 row = OrderRow(game_id=g.id, seq=g.seq, power=p.power, lines=[])
@@ -286,12 +308,14 @@ class Host:
                 return True
             return False
 
-    def vote_draw(self, token: str, vote: bool) -> bool:
-        """A power's secret draw vote; returns True when the draw passed (every surviving
-        power not in civil disorder voted for it: a draw including all survivors)."""
+    def vote_draw(self, token: str, vote: bool, *, phase: str) -> bool:
+        """A power's secret draw vote, cast in phase `phase` (its id); returns True when the
+        draw passed (every surviving power not in civil disorder voted for it: a draw
+        including all survivors)."""
         with self.db.transaction() as s:
             g, p = self.player(s, token, lock=True)
             self._active(g)
+            self._expect(g, phase)
             row = s.scalars(select(DrawVoteRow).where(DrawVoteRow.game_id == g.id,
                                                       DrawVoteRow.power == p.power)).first()
             if row is None:
@@ -319,7 +343,7 @@ class Host:
         return True
 
     def permit(self, token: str, passage: str, powers: list[str], gm: bool = False,
-               controller: str | None = None) -> dict[str, list[str]]:
+               controller: str | None = None, *, phase: str) -> dict[str, list[str]]:
         """Record a passage permission (rule option passage_permissions): the power that
         controls `passage` now lets `powers` through (an empty list withdraws it). A player
         speaks for its own power, and only while it controls the passage; the GM for any
@@ -333,6 +357,7 @@ class Host:
             else:
                 g, p = self.player(s, token, lock=True)
             self._active(g)
+            self._expect(g, phase)
             game = self.fresh_game(s, g)
             m = game.map
             controllers = m.rules.passage_controllers(m, game.position)
@@ -375,18 +400,23 @@ class Host:
             return {p.name: power_token(gm_token, g.id, p.power, p.generation)
                     for p in self.powers(s, g)}
 
-    def process_now(self, gm_token: str) -> str:
+    def process_now(self, gm_token: str, *, phase: str) -> tuple[str, str]:
+        """Process phase `phase` (its id) now; returns the new phase's name and id. Two
+        requests for the same phase process it once: the second is Stale."""
         with self.db.transaction() as s:
             g = self.gm_game(s, gm_token, lock=True)
             self._active(g)
+            self._expect(g, phase)
             self._process(s, g, now_utc())
-            return g.phase
+            return g.phase, phase_id(g)
 
-    def undo(self, gm_token: str) -> str:
-        """Step back one processed phase (and over the phases processed at once because
-        nobody had anything to order): their orders become pending again."""
+    def undo(self, gm_token: str, *, phase: str) -> tuple[str, str]:
+        """Step back from phase `phase` (its id) over the last processed phase (and over the
+        phases processed at once because nobody had anything to order): their orders become
+        pending again. Returns the phase's name and its new id."""
         with self.db.transaction() as s:
             g = self.gm_game(s, gm_token, lock=True)
+            self._expect(g, phase)
             if g.seq == 0:
                 raise Conflict("nothing to undo: no phase has been processed")
             while True:
@@ -404,14 +434,15 @@ class Host:
                     break
             for o in self.order_rows(s, g).values():
                 o.ready = False
-            g.phase, g.status = game.phase, "active"
+            g.phase, g.status, g.phase_key = game.phase, "active", new_phase_key()
             self._start_clock(g, game, now_utc())
-            return g.phase
+            return g.phase, phase_id(g)
 
-    def pause(self, gm_token: str, paused: bool) -> None:
+    def pause(self, gm_token: str, paused: bool, *, phase: str) -> None:
         with self.db.transaction() as s:
             g = self.gm_game(s, gm_token, lock=True)
             self._active(g)
+            self._expect(g, phase)
             now = now_utc()
             if paused and not g.paused:
                 left = (g.deadline - now).total_seconds() if g.deadline else 0.0
@@ -424,16 +455,18 @@ class Host:
                     self._start_clock(g, self.game(s, g), now)
 
     def set_deadline(self, gm_token: str, extend_minutes: float | None = None,
-                     minutes_from_now: float | None = None, at: str | None = None
-                     ) -> datetime | None:
-        """Extend the deadline by some minutes, set it some minutes from now, or at a time
-        of day (`at`, "HH:MM" in UTC: the next time the clock shows it)."""
+                     minutes_from_now: float | None = None, at: str | None = None, *,
+                     phase: str) -> datetime | None:
+        """Extend the deadline of phase `phase` (its id) by some minutes, set it some minutes
+        from now, or at a time of day (`at`, "HH:MM" in UTC: the next time the clock shows
+        it)."""
         for v in (extend_minutes, minutes_from_now):
             if v is not None and not -MAX_MINUTES <= v <= MAX_MINUTES:
                 raise HostError(f"minutes must be within ±{MAX_MINUTES:.0f}")
         with self.db.transaction() as s:
             g = self.gm_game(s, gm_token, lock=True)
             self._active(g)
+            self._expect(g, phase)
             now = now_utc()
             if at is not None:
                 minutes_from_now = _minutes_until(at, now)
@@ -449,10 +482,12 @@ class Host:
                 g.deadline = (g.deadline or now) + timedelta(minutes=extend_minutes)
             return g.deadline
 
-    def replace_player(self, gm_token: str, power: str) -> str:
-        """A new link for a power (the old one stops working); returns the new token."""
+    def replace_player(self, gm_token: str, power: str, *, phase: str) -> str:
+        """A new link for a power (the old one stops working), asked for in phase `phase`
+        (its id); returns the new token."""
         with self.db.transaction() as s:
             g = self.gm_game(s, gm_token, lock=True)
+            self._expect(g, phase)
             game = self.game(s, g)
             try:
                 idx = game.power(power)
@@ -541,7 +576,7 @@ class Host:
             s.add(self._phase_row(g.id, g.seq, game, before))
             if game.is_over or game.powers_to_order():
                 break
-        g.phase, g.status = game.phase, game.status
+        g.phase, g.status, g.phase_key = game.phase, game.status, new_phase_key()
         self._start_clock(g, game, now)
         s.flush()
 
@@ -565,6 +600,16 @@ class Host:
     def _active(g: GameRow) -> None:
         if g.status != "active":
             raise Conflict(f"the game is over ({g.status})")
+
+    @staticmethod
+    def _expect(g: GameRow, phase: str) -> None:
+        """Refuse a request made for another phase than the game's (a page left open across
+        a deadline, an undo, or a second click on "process now")."""
+        now = phase_id(g)
+        if phase != now:
+            raise Stale(f"this request was made for phase {phase[:60]!r}, but the game is "
+                        f"now at {g.phase} (phase id {now!r}); nothing was changed: look at "
+                        "the game again before sending it")
 
 
 def _minutes_until(at: str, now: datetime) -> float:

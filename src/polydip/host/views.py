@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from polydip.game.game import Game
 from polydip.host.models import GameRow, PowerRow
-from polydip.host.service import Host, now_utc
+from polydip.host.service import Host, now_utc, phase_id
 from polydip.orders.describe import default_names
 from polydip.report import build_report, format_report, pending_lines
 
@@ -30,6 +30,7 @@ def public_state(host: Host, s: Session, g: GameRow) -> dict[str, Any]:
         "variant": game.variant.name,
         "variant_title": game.variant.title,
         "phase": g.phase,
+        "phase_id": phase_id(g),  # what a request names the phase it is made for with
         "phase_title": _title(game),
         "phase_type": pos.phase.type,
         "seq": g.seq,
