@@ -347,8 +347,8 @@ def test_a_failure_while_processing_leaves_the_phase_as_it_was(client, monkeypat
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(host, "_phase_row", boom)
-    with pytest.raises(RuntimeError):
-        host.process_now(t.gm, phase=t.pid())
+    r = client.post(f"/api/gm/{t.gm}/process", json={"phase": t.pid()})
+    assert r.status_code == 409 and "disk full" in r.json()["detail"]
     monkeypatch.undo()
     s = t.state("France")
     assert s["phase"] == "S1901M" and s["orders"] == ["A PAR - BUR"] and s["history"] == []

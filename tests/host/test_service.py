@@ -109,3 +109,61 @@ def test_process_now_and_undo_are_exactly_once_under_concurrency(client):
     s = t.gm_state()
     assert s["phase"] == "S1901M" and s["history"] == []
     assert t.state("France")["orders"] == ["A PAR - BUR"]
+
+
+# ---- finding 8: one game's failure ---------------------------------------------------------
+
+def test_one_game_failing_to_process_never_stops_another(client, monkeypatch, caplog):
+    """A bug in one game's processing (anything, not only a PolydipError): the other games
+    keep their deadlines, the failure is logged once with the game's id, the GM sees it, and
+    "process now" on it answers 409 with the reason (never a 500)."""
+    from polydip.game.game import Game
+
+    doomed, fine, later = Table(client, name="doomed"), Table(client), Table(client)
+    host = client.app.state.host
+    for t in (doomed, fine, later):
+        client.post(f"/api/gm/{t.gm}/deadline", json={"minutes_from_now": 0,
+                                                       "phase": t.pid()})
+    real = Game.process
+
+    def process(self, *a, **k):
+        if self.name == "doomed":
+            raise KeyError("a bug in one game")
+        return real(self, *a, **k)
+
+    monkeypatch.setattr(Game, "process", process)
+    gid = doomed.gm_state()["game"]
+    with caplog.at_level("INFO", logger="polydip.host"):
+        assert host.process_due() == [fine.gm_state()["game"], later.gm_state()["game"]]
+        assert host.process_due() == []  # marked: not tried again on every tick
+    failed = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert len(failed) == 1 and f"game {gid}" in failed[0].getMessage()
+    assert not any(r.exc_info for r in caplog.records)
+    assert fine.gm_state()["phase"] == later.gm_state()["phase"] == "F1901M"
+    s = doomed.gm_state()
+    assert s["phase"] == "S1901M" and "processing failed: KeyError" in s["failure"]
+    assert "processing failed" in client.get(f"/gm/{doomed.gm}").text
+    assert fine.gm_state()["failure"] is None
+    r = client.post(f"/api/gm/{doomed.gm}/process", json={"phase": doomed.pid()})
+    assert r.status_code == 409 and "a bug in one game" in r.json()["detail"]
+    # the cause fixed, the GM processes it again; the mark goes
+    monkeypatch.setattr(Game, "process", real)
+    assert doomed.process() == "F1901M"
+    assert doomed.gm_state()["failure"] is None
+
+
+def test_every_power_ready_on_a_game_that_fails_keeps_the_ready_flags(client, monkeypatch):
+    from polydip.game.game import Game
+
+    t = Table(client)
+
+    def broken(self, *a, **k):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(Game, "process", broken)
+    for p in sorted(t.tokens):
+        last = t.ready(p)
+    assert last["processed"] is False
+    s = t.gm_state()
+    assert s["phase"] == "S1901M" and "disk on fire" in s["failure"]
+    assert all(p["ready"] for p in s["pending"])

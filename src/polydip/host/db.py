@@ -17,9 +17,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.exc import InterfaceError, InternalError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+# the errors that say the database is unavailable (down, unreachable, read-only, locked too
+# long): no request can do anything about them; the app answers 503, and they are never
+# blamed on one game
+UNAVAILABLE = (OperationalError, InterfaceError, InternalError)
 MIGRATION_LOCK = 0x706F6C7964697000  # the PostgreSQL advisory lock of migrations ("polydip")
 
 

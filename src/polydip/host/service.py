@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 from polydip.errors import PolydipError
 from polydip.game.files import game_from_json, game_to_json
 from polydip.game.game import Game
-from polydip.host.db import Database
+from polydip.host.db import UNAVAILABLE, Database
 from polydip.host.models import DrawVoteRow, GameRow, OrderRow, PhaseRow, PowerRow
 from polydip.host.tokens import new_token, power_token, token_hash
 from polydip.orders.message import LineProblem, apply_message, order_examples, read_message
@@ -56,6 +56,10 @@ class Conflict(HostError):
 
 class Stale(Conflict):
     """A request made for a phase that is no longer the game's: nothing was changed."""
+
+
+class ProcessingFailed(Conflict):
+    """Processing the game's phase failed; the game is marked for its GM (GameRow.failure)."""
 
 
 def phase_id(g: GameRow) -> str:
@@ -304,8 +308,7 @@ class Host:
             row.updated = now_utc()
             s.flush()
             if ready and self._all_ready(s, g):
-                self._process(s, g, now_utc())
-                return True
+                return self._process_guarded(s, g, now_utc()) is None
             return False
 
     def vote_draw(self, token: str, vote: bool, *, phase: str) -> bool:
@@ -407,8 +410,12 @@ class Host:
             g = self.gm_game(s, gm_token, lock=True)
             self._active(g)
             self._expect(g, phase)
-            self._process(s, g, now_utc())
-            return g.phase, phase_id(g)
+            failed = self._process_guarded(s, g, now_utc())
+            answer = g.phase, phase_id(g)
+        if failed:  # the mark is committed; the GM is told why
+            raise ProcessingFailed(f"processing failed: {failed} (the phase is as it was; "
+                                   "undo, or fix the cause and process again)")
+        return answer
 
     def undo(self, gm_token: str, *, phase: str) -> tuple[str, str]:
         """Step back from phase `phase` (its id) over the last processed phase (and over the
@@ -435,6 +442,7 @@ class Host:
             for o in self.order_rows(s, g).values():
                 o.ready = False
             g.phase, g.status, g.phase_key = game.phase, "active", new_phase_key()
+            g.failure = None
             self._start_clock(g, game, now_utc())
             return g.phase, phase_id(g)
 
@@ -467,6 +475,7 @@ class Host:
             g = self.gm_game(s, gm_token, lock=True)
             self._active(g)
             self._expect(g, phase)
+            g.failure = None  # a new deadline: processing is tried again when it comes
             now = now_utc()
             if at is not None:
                 minutes_from_now = _minutes_until(at, now)
@@ -530,21 +539,40 @@ class Host:
         with self.db.transaction() as s:
             due = list(s.scalars(select(GameRow.id).where(
                 GameRow.status == "active", GameRow.paused.is_(False),
+                GameRow.failure.is_(None),  # marked for its GM: tried again when told
                 GameRow.deadline.is_not(None), GameRow.deadline <= now)))
         done = []
         for gid in due:
-            try:
-                with self.db.transaction() as s:
-                    g = s.scalars(self._locked(select(GameRow).where(GameRow.id == gid), True)
-                                  ).one()
-                    if (g.status != "active" or g.paused or g.deadline is None
-                            or g.deadline > now):
-                        continue  # processed meanwhile by a request or another server
-                    self._process(s, g, now)
+            with self.db.transaction() as s:
+                g = s.scalars(self._locked(select(GameRow).where(GameRow.id == gid), True)
+                              ).one()
+                if (g.status != "active" or g.paused or g.deadline is None
+                        or g.deadline > now or g.failure is not None):
+                    continue  # processed meanwhile by a request or another server
+                if self._process_guarded(s, g, now) is None:
                     done.append(gid)
-            except PolydipError as exc:  # one game that cannot be processed: the GM sees
-                log.error("game %s cannot be processed: %s", gid, exc)  # it at once
+                    log.info("game %s: processed at the deadline, now %s", gid, g.phase)
         return done
+
+    def _process_guarded(self, s: Session, g: GameRow, now: datetime) -> str | None:
+        """`_process` inside a savepoint: None when the phase was processed; otherwise the
+        reason it failed — the savepoint rolled back (the phase as it was, its orders kept),
+        the game marked for its GM (GameRow.failure, so the deadline task leaves it alone
+        until the GM acts) and one line logged with the game's id. Whatever the failure (a
+        bug, a variant file gone, a value the database refuses), it stays this game's; only
+        the database being unavailable is raised (every game waits for it alike)."""
+        try:
+            with s.begin_nested():
+                self._process(s, g, now)
+        except UNAVAILABLE:
+            raise
+        except Exception as exc:  # any failure is this game's alone
+            reason = _failure_text(exc)
+            log.error("game %s: processing %s failed: %s", g.id, g.phase, reason)
+            g.failure = reason
+            return reason
+        g.failure = None
+        return None
 
     def _all_ready(self, s: Session, g: GameRow) -> bool:
         game = self.game(s, g)
@@ -610,6 +638,14 @@ class Host:
             raise Stale(f"this request was made for phase {phase[:60]!r}, but the game is "
                         f"now at {g.phase} (phase id {now!r}); nothing was changed: look at "
                         "the game again before sending it")
+
+
+def _failure_text(exc: BaseException) -> str:
+    """One line saying why processing failed, for the GM and the log."""
+    first = (str(exc).strip().splitlines() or [""])[0][:300]
+    if isinstance(exc, PolydipError):
+        return first or type(exc).__name__
+    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
 
 
 def _minutes_until(at: str, now: datetime) -> float:

@@ -103,7 +103,9 @@ def gm_state(host: Host, s: Session, g: GameRow) -> dict[str, Any]:
     state.update({"pending": pending, "movement_minutes": g.movement_minutes,
                   "retreat_minutes": g.retreat_minutes,
                   "adjustment_minutes": g.adjustment_minutes, "nmr_limit": g.nmr_limit,
-                  "options": g.options})
+                  "options": g.options,
+                  # why processing failed last (None: it did not); the GM acts on it
+                  "failure": f"processing failed: {g.failure}" if g.failure else None})
     return state
 
 
