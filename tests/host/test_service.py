@@ -167,3 +167,46 @@ def test_every_power_ready_on_a_game_that_fails_keeps_the_ready_flags(client, mo
     s = t.gm_state()
     assert s["phase"] == "S1901M" and "disk on fire" in s["failure"]
     assert all(p["ready"] for p in s["pending"])
+
+
+# ---- finding 9: the deadline holds when orders arrive --------------------------------------
+
+def test_orders_after_the_deadline_are_refused_and_the_phase_processed(client):
+    """Orders and "ready" arriving after the deadline, before any tick: the overdue phase is
+    processed first (without them) and the request is refused with 409."""
+    t = Table(client)
+    t.order("France", "A PAR - BUR")
+    late = t.pid()
+    client.post(f"/api/gm/{t.gm}/deadline", json={"minutes_from_now": 0, "phase": late})
+    e = t.tokens["England"]
+    r = client.post(f"/api/play/{e}/orders", json={"text": "F LON - NTH", "phase": late})
+    assert r.status_code == 409 and "deadline" in r.json()["detail"]
+    s = t.state("England")
+    assert s["phase"] == "F1901M" and s["orders"] == []
+    report = client.get(f"/api/gm/{t.gm}/phases/0").json()["report_json"]
+    assert "England" in report["nmr"] and "France" not in report["nmr"]
+    # the same with "ready", on the new phase
+    client.post(f"/api/gm/{t.gm}/deadline", json={"minutes_from_now": 0, "phase": t.pid()})
+    r = client.post(f"/api/play/{e}/ready", json={"ready": True, "phase": t.pid()})
+    assert r.status_code == 409 and t.state("England")["phase"] == "S1902M"  # no builds
+
+
+def test_after_a_restart_an_overdue_phase_takes_no_orders(db_url, tmp_path):
+    """The server was down across a deadline: on its return, before its first tick, the
+    overdue phase takes no orders."""
+    from fastapi.testclient import TestClient
+
+    from polydip.host.app import create_app
+
+    with TestClient(create_app(db_url, tmp_path / "data", tick_seconds=3600)) as c:
+        t = Table(c)
+        pid = t.pid()
+        c.post(f"/api/gm/{t.gm}/deadline", json={"minutes_from_now": 0.01, "phase": pid})
+    import time
+
+    time.sleep(1.0)  # the deadline passes while the server is down
+    with TestClient(create_app(db_url, tmp_path / "data", tick_seconds=3600)) as c:
+        r = c.post(f"/api/play/{t.tokens['Italy']}/orders",
+                   json={"text": "A VEN - TYR", "phase": pid})
+        assert r.status_code == 409 and "deadline" in r.json()["detail"]
+        assert c.get(f"/api/play/{t.tokens['Italy']}").json()["phase"] == "F1901M"

@@ -9,12 +9,14 @@ phase whole or changes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 import threading
 import uuid
 from collections import OrderedDict
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -56,6 +58,10 @@ class Conflict(HostError):
 
 class Stale(Conflict):
     """A request made for a phase that is no longer the game's: nothing was changed."""
+
+
+class Late(Stale):
+    """A player's request after the phase's deadline: refused (the phase is processed)."""
 
 
 class ProcessingFailed(Conflict):
@@ -254,10 +260,7 @@ class Host:
             raise HostError("mode is 'replace' or 'merge'")
         if len(text) > MAX_ORDER_TEXT:
             raise HostError(f"orders longer than {MAX_ORDER_TEXT} characters")
-        with self.db.transaction() as s:
-            g, p = self.player(s, token, lock=True)
-            self._active(g)
-            self._expect(g, phase)
+        with self._player_request(token, phase) as (s, g, p):
             row = self.order_rows(s, g).get(p.power)
             game = self.pending(s, g, p.power, row)
             m = game.map
@@ -296,10 +299,7 @@ class Host:
     def set_ready(self, token: str, ready: bool, *, phase: str) -> bool:
         """Set a power's ready flag for phase `phase` (its id); returns True when that made
         every power ready and the phase was processed at once."""
-        with self.db.transaction() as s:
-            g, p = self.player(s, token, lock=True)
-            self._active(g)
-            self._expect(g, phase)
+        with self._player_request(token, phase) as (s, g, p):
             row = self.order_rows(s, g).get(p.power)
             if row is None:
                 row = OrderRow(game_id=g.id, seq=g.seq, power=p.power, lines=[])
@@ -315,10 +315,7 @@ class Host:
         """A power's secret draw vote, cast in phase `phase` (its id); returns True when the
         draw passed (every surviving power not in civil disorder voted for it: a draw
         including all survivors)."""
-        with self.db.transaction() as s:
-            g, p = self.player(s, token, lock=True)
-            self._active(g)
-            self._expect(g, phase)
+        with self._player_request(token, phase) as (s, g, p):
             row = s.scalars(select(DrawVoteRow).where(DrawVoteRow.game_id == g.id,
                                                       DrawVoteRow.power == p.power)).first()
             if row is None:
@@ -327,6 +324,51 @@ class Host:
             row.vote = vote
             s.flush()
             return self._check_draw(s, g)
+
+    @contextlib.contextmanager
+    def _gm_or_player_request(self, token: str, gm: bool, phase: str
+                              ) -> Iterator[tuple[Session, GameRow, PowerRow | None]]:
+        """A GM's request (no power) or a player's (_player_request) on an active game."""
+        if not gm:
+            with self._player_request(token, phase) as found:
+                yield found
+            return
+        with self.db.transaction() as s:
+            g = self.gm_game(s, token, lock=True)
+            self._active(g)
+            self._expect(g, phase)
+            yield s, g, None
+
+    @contextlib.contextmanager
+    def _player_request(self, token: str, phase: str
+                        ) -> Iterator[tuple[Session, GameRow, PowerRow]]:
+        """The transaction of a player's request made for phase `phase` (its id), under the
+        game's lock. After the phase's deadline nothing a player sends is taken: the overdue
+        phase is processed first, in this transaction (a server just restarted, or a tick
+        still to come, changes nothing), then the request is refused (Late, 409)."""
+        with self.db.transaction() as s:
+            g, p = self.player(s, token, lock=True)
+            self._active(g)
+            late = self._process_overdue(s, g)
+            if late is None:
+                self._expect(g, phase)
+                yield s, g, p
+                return
+        raise Late(late)  # after the commit: the phase processed stays processed
+
+    def _process_overdue(self, s: Session, g: GameRow) -> str | None:
+        """None when phase g is still open; else process it (unless its processing failed
+        before) and say so."""
+        now = now_utc()
+        if g.paused or g.deadline is None or g.deadline > now:
+            return None
+        was, deadline = g.phase, _iso(g.deadline)
+        if g.failure is None and self._process_guarded(s, g, now) is None:
+            return (f"the deadline of {was} passed at {deadline}: nothing more is taken for "
+                    f"it; it has been processed, the game is now at {g.phase} (phase id "
+                    f"{phase_id(g)!r})")
+        return (f"the deadline of {was} passed at {deadline}: nothing more is taken for it; "
+                "its processing failed and the GM has been told")
 
     def _check_draw(self, s: Session, g: GameRow) -> bool:
         game = self.game(s, g)
@@ -354,13 +396,7 @@ class Host:
         permissions."""
         if len(powers) > 100:
             raise HostError("too many powers")
-        with self.db.transaction() as s:
-            if gm:
-                g = self.gm_game(s, token, lock=True)
-            else:
-                g, p = self.player(s, token, lock=True)
-            self._active(g)
-            self._expect(g, phase)
+        with self._gm_or_player_request(token, gm, phase) as (s, g, p):
             game = self.fresh_game(s, g)
             m = game.map
             controllers = m.rules.passage_controllers(m, game.position)
@@ -370,7 +406,7 @@ class Host:
                                    else " (it has none)"))
             try:
                 who = (game.power(controller) if gm and controller else
-                       controllers[passage] if gm else p.power)
+                       controllers[passage] if p is None else p.power)
                 allowed = sorted({m.powers[game.power(x)] for x in powers})
             except PolydipError as exc:
                 raise HostError(str(exc)) from exc
@@ -638,6 +674,10 @@ class Host:
             raise Stale(f"this request was made for phase {phase[:60]!r}, but the game is "
                         f"now at {g.phase} (phase id {now!r}); nothing was changed: look at "
                         "the game again before sending it")
+
+
+def _iso(d: datetime) -> str:
+    return d.isoformat(timespec="seconds") + "Z"
 
 
 def _failure_text(exc: BaseException) -> str:
