@@ -210,3 +210,156 @@ def test_after_a_restart_an_overdue_phase_takes_no_orders(db_url, tmp_path):
                    json={"text": "A VEN - TYR", "phase": pid})
         assert r.status_code == 409 and "deadline" in r.json()["detail"]
         assert c.get(f"/api/play/{t.tokens['Italy']}").json()["phase"] == "F1901M"
+
+
+# ---- finding 11: database outages ----------------------------------------------------------
+
+def _admin(sockdir, *sql: str) -> None:
+    import psycopg
+
+    with psycopg.connect(host=str(sockdir), user="postgres", dbname="postgres",
+                         autocommit=True) as conn:
+        for q in sql:
+            conn.execute(q)
+
+
+def _kick(name: str) -> str:
+    """SQL closing every connection to database `name` (an outage, a failover)."""
+    return (f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}' "
+            "AND pid <> pg_backend_pid()")
+
+
+@pytest.fixture
+def pg_app(pg_cluster, tmp_path):
+    from fastapi.testclient import TestClient
+
+    from polydip.host.app import create_app
+    from tests.host.conftest import _new_pg_database
+
+    url = _new_pg_database(pg_cluster)
+    name = url.split("@/", 1)[1].split("?")[0]
+    app = create_app(url, tmp_path / "data", tick_seconds=3600)
+    with TestClient(app, raise_server_exceptions=False) as c:
+        yield c, name
+
+
+def test_a_postgresql_outage_answers_json_503_logs_one_line_and_recovers(pg_app, pg_cluster,
+                                                                         caplog):
+    c, name = pg_app
+    t = Table(c)
+    pid, e = t.pid(), t.tokens["England"]
+    _admin(pg_cluster, f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false', _kick(name))
+    try:
+        with caplog.at_level("INFO", logger="polydip.host"):
+            r = c.post(f"/api/play/{e}/orders", json={"text": "F LON - NTH", "phase": pid})
+            assert r.status_code == 503 and "database" in r.json()["detail"]
+            assert c.get(f"/api/play/{e}").status_code == 503
+            assert c.get(f"/play/{e}").status_code == 503  # the page says it too, as HTML
+        lines = [r for r in caplog.records if r.name == "polydip.host"]
+        assert len(lines) == 3 and not any(r.exc_info for r in lines)
+        assert all("database unavailable" in r.getMessage() for r in lines)
+    finally:
+        _admin(pg_cluster, f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+    r = c.post(f"/api/play/{e}/orders", json={"text": "F LON - NTH", "phase": pid})
+    assert r.status_code == 200 and r.json()["orders"] == ["F LON - NTH"]
+
+
+def test_writes_work_again_after_a_postgresql_read_only_episode(pg_app, pg_cluster):
+    """Connections opened while the database was read-only (a failover to a standby, or
+    default_transaction_read_only) are dropped once a write fails on them."""
+    c, name = pg_app
+    t = Table(c)
+    pid, e = t.pid(), t.tokens["England"]
+    _admin(pg_cluster, f'ALTER DATABASE "{name}" SET default_transaction_read_only = on',
+           _kick(name))
+    try:
+        for _ in range(3):
+            r = c.post(f"/api/play/{e}/orders", json={"text": "F LON - NTH", "phase": pid})
+            assert r.status_code == 503, r.text
+    finally:
+        _admin(pg_cluster, f'ALTER DATABASE "{name}" SET default_transaction_read_only = off')
+    r = c.post(f"/api/play/{e}/orders", json={"text": "F LON - NTH", "phase": pid})
+    assert r.status_code == 200, r.text
+
+
+def test_writes_work_again_after_a_sqlite_file_was_read_only(tmp_path):
+    """The database file could not be written for a while (here: made immutable, as root
+    may not be refused by permissions); connections opened meanwhile are read-only for good
+    unless dropped."""
+    import shutil
+    import subprocess
+
+    from fastapi.testclient import TestClient
+
+    from polydip.host.app import create_app
+
+    if shutil.which("chattr") is None:
+        pytest.skip("needs chattr")
+    db = tmp_path / "polydip.db"
+    app = create_app(f"sqlite:///{db}", tmp_path / "data", tick_seconds=3600)
+    with TestClient(app, raise_server_exceptions=False) as c:
+        t = Table(c)
+        pid, e = t.pid(), t.tokens["England"]
+        if subprocess.run(["chattr", "+i", str(db)], capture_output=True).returncode:
+            pytest.skip("chattr +i refused on this filesystem")
+        try:
+            app.state.host.db.engine.dispose()  # connections opened during the episode
+            for _ in range(2):
+                r = c.post(f"/api/play/{e}/orders", json={"text": "F LON - NTH", "phase": pid})
+                assert r.status_code == 503, r.text
+        finally:
+            subprocess.run(["chattr", "-i", str(db)], check=True)
+        r = c.post(f"/api/play/{e}/orders", json={"text": "F LON - NTH", "phase": pid})
+        assert r.status_code == 200, r.text
+
+
+def test_polydip_serve_logs_the_phases_processed_at_the_deadline(tmp_path):
+    """`polydip serve` shows the host's INFO lines: a phase processed at its deadline."""
+    import json
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+    from pathlib import Path
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    log = open(tmp_path / "serve.log", "w")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen([sys.executable, "-m", "polydip.cli.main", "serve", "--port",
+                             str(port), "--data", str(tmp_path), "--tick", "0.5"],
+                            stdout=log, stderr=subprocess.STDOUT, env=env)
+
+    def call(path: str, body: dict | None = None) -> dict:
+        req = urllib.request.Request(url + path, data=json.dumps(body).encode()
+                                     if body is not None else None,
+                                     headers={"content-type": "application/json"})
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return json.loads(r.read())
+
+    try:
+        for _ in range(300):
+            try:
+                call("/api/variants")
+                break
+            except OSError:
+                time.sleep(0.1)
+        gm = call("/api/games", {"variant": "standard"})["gm_token"]
+        state = call(f"/api/gm/{gm}")
+        call(f"/api/gm/{gm}/deadline", {"minutes_from_now": 0, "phase": state["phase_id"]})
+        text = ""
+        for _ in range(100):
+            time.sleep(0.2)
+            text = (tmp_path / "serve.log").read_text()
+            if "processed at the deadline" in text:
+                break
+        assert f"game {state['game']}: processed at the deadline, now F1901M" in text, text
+    finally:
+        proc.terminate()
+        proc.wait(30)
+        log.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 
 from polydip.errors import PolydipError
 
@@ -46,5 +47,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
                            f"{str(exc).splitlines()[0] if str(exc) else ''}") from exc
     print(f"polydip host: http://{args.host}:{args.port}/ (games in "
           f"{args.db or args.data + '/polydip.db'})")
+    _log_host_lines()
     uvicorn.run(app, host=args.host, port=args.port, log_level="info")
     return 0
+
+
+def _log_host_lines() -> None:
+    """The host's own lines (phases processed at the deadline, a game whose processing failed,
+    the database unavailable) on stderr at INFO, beside uvicorn's: nothing configures the
+    polydip.host logger otherwise, and Python shows only warnings without a handler."""
+    log = logging.getLogger("polydip.host")
+    if not log.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(levelname)s:     %(name)s: %(message)s"))
+        log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False  # once, whatever the root logger has

@@ -27,7 +27,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from polydip.errors import PolydipError
-from polydip.host.db import Database, migrate, sqlite_url
+from polydip.host.db import UNAVAILABLE, Database, migrate, sqlite_url
 from polydip.host.service import Host, HostError, NotFound
 from polydip.host.views import gm_state, phase_report, player_state
 
@@ -483,6 +483,18 @@ def _errors(app: FastAPI, templates: Jinja2Templates) -> None:
     async def _polydip(request: Request, exc: PolydipError) -> Response:
         return answer(request, 400, str(exc))
 
+    async def _unavailable(request: Request, exc: Exception) -> Response:
+        # one line per failure, no traceback and no SQL: the database is down, read-only or
+        # busy; the pool reconnects by itself (pre-ping, read-only connections dropped)
+        log.error("database unavailable: %s", _db_reason(exc))
+        response = answer(request, 503, "the games' database is unavailable just now; "
+                          "nothing was changed, try again in a moment")
+        response.headers["Retry-After"] = "5"
+        return response
+
+    for cls in UNAVAILABLE:
+        app.add_exception_handler(cls, _unavailable)
+
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
         return answer(request, 422, _jsonable(exc.errors()))
@@ -490,6 +502,13 @@ def _errors(app: FastAPI, templates: Jinja2Templates) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         return answer(request, exc.status_code, str(exc.detail))
+
+
+def _db_reason(exc: BaseException) -> str:
+    """The driver's error in one line (never the statement or its parameters)."""
+    orig = getattr(exc, "orig", None) or exc
+    first = (str(orig).strip().splitlines() or [""])[0][:200]
+    return f"{type(orig).__name__}: {first}" if first else type(orig).__name__
 
 
 def _jsonable(errors: Any) -> list[dict[str, Any]]:
@@ -510,9 +529,9 @@ async def _deadlines(host: Host, tick: float) -> None:
     processing under the game's lock)."""
     while True:
         await asyncio.sleep(tick)
-        try:
-            done = await run_in_threadpool(host.process_due)
-            if done:
-                log.info("processed at the deadline: games %s", done)
-        except Exception:  # a game that cannot be processed must not stop the others
+        try:  # each game's own failure is kept in the game (Host.process_due)
+            await run_in_threadpool(host.process_due)
+        except UNAVAILABLE as exc:  # one line a tick while the database is away
+            log.error("deadlines: database unavailable: %s", _db_reason(exc))
+        except Exception:  # a bug outside any one game: the traceback is worth having
             log.exception("processing games at their deadline failed")

@@ -18,13 +18,14 @@ from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.exc import InterfaceError, InternalError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 # the errors that say the database is unavailable (down, unreachable, read-only, locked too
 # long): no request can do anything about them; the app answers 503, and they are never
 # blamed on one game
-UNAVAILABLE = (OperationalError, InterfaceError, InternalError)
+UNAVAILABLE = (OperationalError, InterfaceError, InternalError, PoolTimeout)
 MIGRATION_LOCK = 0x706F6C7964697000  # the PostgreSQL advisory lock of migrations ("polydip")
 
 
@@ -33,6 +34,27 @@ def sqlite_url(data_dir: str | Path) -> str:
 
 
 def make_engine(url: str) -> Engine:
+    engine = _engine(url)
+
+    @event.listens_for(engine, "handle_error")
+    def _drop_read_only(ctx) -> None:
+        # a connection opened while the database was read-only (a file or filesystem made
+        # read-only, a PostgreSQL failover to a standby, default_transaction_read_only)
+        # stays read-only after the episode: treated as a lost connection, it is dropped
+        # with the rest of the pool, and the next request connects afresh
+        if is_read_only(ctx.original_exception):
+            ctx.is_disconnect = True
+
+    return engine
+
+
+def is_read_only(exc: BaseException | None) -> bool:
+    """Whether a driver's error says the database refused a write as read-only."""
+    return (getattr(exc, "sqlstate", None) == "25006"  # PostgreSQL read_only_sql_transaction
+            or "readonly database" in str(exc))  # SQLite's SQLITE_READONLY
+
+
+def _engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"timeout": 60, "check_same_thread": False},
                                pool_size=20, max_overflow=40)
