@@ -16,7 +16,7 @@ pytestmark = pytest.mark.host
 from tests.host.test_api import Table  # noqa: E402
 
 
-def test_two_servers_migrating_a_new_postgresql_database_at_once(pg_cluster):
+def test_two_servers_migrating_a_new_database_at_once(db_url):
     """Two servers started together on an empty database: both come up (the second waits for
     the first's migration instead of failing on its CREATE TABLE). Two processes, as two
     servers are (Alembic's context is one per process)."""
@@ -27,22 +27,29 @@ def test_two_servers_migrating_a_new_postgresql_database_at_once(pg_cluster):
     from sqlalchemy import inspect
 
     from polydip.host.db import Database
-    from tests.host.conftest import _new_pg_database
 
     script = ("import sys, time; from polydip.host.db import Database, migrate; "
               "db = Database(sys.argv[1]); import alembic.command; "
               "time.sleep(max(0.0, float(sys.argv[2]) - time.time())); "
               "migrate(db.engine); db.dispose()")
-    for _ in range(2):
-        url = _new_pg_database(pg_cluster)
-        at = str(time.time() + 6)  # both processes imported by then: they start together
-        procs = [subprocess.Popen([sys.executable, "-c", script, url, at],
-                                  stderr=subprocess.PIPE, text=True) for _ in range(2)]
-        errors = [p.communicate(timeout=120)[1] for p in procs]
-        assert [p.returncode for p in procs] == [0, 0], errors
-        db = Database(url)
-        assert "games" in inspect(db.engine).get_table_names()
-        db.dispose()
+    at = str(time.time() + 6)  # both processes imported by then: they start together
+    procs = [subprocess.Popen([sys.executable, "-c", script, db_url, at],
+                              stderr=subprocess.PIPE, text=True, env=_env_of_this_code())
+             for _ in range(2)]
+    errors = [p.communicate(timeout=120)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], errors
+    db = Database(db_url)
+    assert "games" in inspect(db.engine).get_table_names()
+    db.dispose()
+
+
+def _env_of_this_code() -> dict[str, str]:
+    """The environment of a child Python running this checkout's polydip."""
+    import os
+    from pathlib import Path
+
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    return {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
 
 
 # ---- finding 5: stale requests -------------------------------------------------------------
@@ -316,20 +323,17 @@ def test_writes_work_again_after_a_sqlite_file_was_read_only(tmp_path):
 def test_polydip_serve_logs_the_phases_processed_at_the_deadline(tmp_path):
     """`polydip serve` shows the host's INFO lines: a phase processed at its deadline."""
     import json
-    import os
     import socket
     import subprocess
     import sys
     import time
     import urllib.request
-    from pathlib import Path
 
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     url = f"http://127.0.0.1:{port}"
-    src = str(Path(__file__).resolve().parents[2] / "src")
-    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env = _env_of_this_code()
     log = open(tmp_path / "serve.log", "w")  # noqa: SIM115 - closed below
     proc = subprocess.Popen([sys.executable, "-m", "polydip.cli.main", "serve", "--port",
                              str(port), "--data", str(tmp_path), "--tick", "0.5"],
