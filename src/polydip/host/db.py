@@ -22,11 +22,6 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).parent / "migrations"
-# the errors that say the database is unavailable (down, unreachable, read-only, locked too
-# long): no request can do anything about them; the app answers 503, and they are never
-# blamed on one game
-UNAVAILABLE = (OperationalError, InterfaceError, InternalError, PoolTimeout)
-MIGRATION_LOCK = 0x706F6C7964697000  # the PostgreSQL advisory lock of migrations ("polydip")
 
 
 def sqlite_url(data_dir: str | Path) -> str:
@@ -34,27 +29,6 @@ def sqlite_url(data_dir: str | Path) -> str:
 
 
 def make_engine(url: str) -> Engine:
-    engine = _engine(url)
-
-    @event.listens_for(engine, "handle_error")
-    def _drop_read_only(ctx) -> None:
-        # a connection opened while the database was read-only (a file or filesystem made
-        # read-only, a PostgreSQL failover to a standby, default_transaction_read_only)
-        # stays read-only after the episode: treated as a lost connection, it is dropped
-        # with the rest of the pool, and the next request connects afresh
-        if is_read_only(ctx.original_exception):
-            ctx.is_disconnect = True
-
-    return engine
-
-
-def is_read_only(exc: BaseException | None) -> bool:
-    """Whether a driver's error says the database refused a write as read-only."""
-    return (getattr(exc, "sqlstate", None) == "25006"  # PostgreSQL read_only_sql_transaction
-            or "readonly database" in str(exc))  # SQLite's SQLITE_READONLY
-
-
-def _engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"timeout": 60, "check_same_thread": False},
                                pool_size=20, max_overflow=40)
@@ -74,6 +48,29 @@ def _engine(url: str) -> Engine:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
         return engine
     return create_engine(url, pool_size=20, max_overflow=40, pool_pre_ping=True)
+
+
+# the errors that say the database is unavailable (down, unreachable, read-only, locked too
+# long, no pooled connection free): no request can do anything about them; the app answers
+# 503, and they are never blamed on one game
+UNAVAILABLE = (OperationalError, InterfaceError, InternalError, PoolTimeout)
+MIGRATION_LOCK = 0x706F6C7964697000  # the PostgreSQL advisory lock of migrations ("polydip")
+
+
+def is_read_only(exc: BaseException | None) -> bool:
+    """Whether a driver's error says the database refused a write as read-only."""
+    return (getattr(exc, "sqlstate", None) == "25006"  # PostgreSQL read_only_sql_transaction
+            or "readonly database" in str(exc))  # SQLite's SQLITE_READONLY
+
+
+def _drop_read_only(ctx) -> None:
+    """handle_error: a connection opened while the database was read-only (a file or
+    filesystem made read-only, a PostgreSQL failover to a standby,
+    default_transaction_read_only) stays read-only after the episode. Treated as a lost
+    connection, it is dropped with the rest of the pool, and the next request connects
+    afresh."""
+    if is_read_only(ctx.original_exception):
+        ctx.is_disconnect = True
 
 
 def migrate(engine: Engine) -> None:
@@ -98,6 +95,7 @@ class Database:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
+        event.listen(self.engine, "handle_error", _drop_read_only)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.locks_rows = self.engine.dialect.name != "sqlite"
         # SQLite has one writer at a time: the server's threads queue here, in turn, rather

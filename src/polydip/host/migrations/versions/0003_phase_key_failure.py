@@ -1,14 +1,16 @@
 """Games gain `phase_key` (new each time a phase is reached: requests name the phase they
 were made for with it) and `failure` (why processing the game failed, for its GM).
 
-Revision ID: 0002
-Revises: 0001
+Revision ID: 0003
+Revises: 0001 on this branch; 0002 (phases.record, branch h-storage) once both are merged
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002"
+revision = "0003"
+# "0001" on branch h-service; "0002" (0002_phase_records.py) once merged with h-storage:
+# its changes are to the phases table, these to games, so either order upgrades the same
 down_revision = "0001"
 branch_labels = None
 depends_on = None
