@@ -406,7 +406,7 @@ class Host:
                                    else " (it has none)"))
             try:
                 who = (game.power(controller) if gm and controller else
-                       controllers[passage] if p is None else p.power)
+                       controllers[passage] if gm else p.power)
                 allowed = sorted({m.powers[game.power(x)] for x in powers})
             except PolydipError as exc:
                 raise HostError(str(exc)) from exc
