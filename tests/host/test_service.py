@@ -367,3 +367,40 @@ def test_polydip_serve_logs_the_phases_processed_at_the_deadline(tmp_path):
         proc.terminate()
         proc.wait(30)
         log.close()
+
+
+def test_the_games_migration_keeps_every_game_both_ways(db_url, tmp_path):
+    """An older database's games get a phase id and no failure mark, and take requests; the
+    downgrade keeps every game's rows (a batch copy of `games` would cascade-delete them)."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import text
+
+    from polydip.host.db import MIGRATIONS, Database, migrate
+    from polydip.host.service import Host
+
+    db = Database(db_url)
+
+    def to(revision: str, up: bool = True) -> None:
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS))
+        with db.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            (command.upgrade if up else command.downgrade)(cfg, revision)
+
+    try:
+        migrate(db.engine)
+        host = Host(db, tmp_path)
+        _gid, gm = host.create_game("standard")
+        to("0001", up=False)
+        with db.engine.connect() as conn:
+            assert conn.execute(text("SELECT count(*) FROM phases")).scalar() == 1
+            assert conn.execute(text("SELECT count(*) FROM powers")).scalar() == 7
+        migrate(db.engine)
+        with db.transaction() as s:
+            g = host.gm_game(s, gm)
+            assert g.failure is None and g.phase_key == ""
+            old = f"{g.phase}-{g.seq}-"
+        assert host.process_now(gm, phase=old)[0] == "F1901M"
+    finally:
+        db.dispose()

@@ -16,14 +16,17 @@ branch_labels = None
 depends_on = None
 
 
+# plain ALTER TABLE ADD/DROP COLUMN, never a batch copy of the table: on SQLite a batch
+# drops and recreates `games`, and with foreign keys on that deletes every game's phases,
+# powers and orders (ON DELETE CASCADE); SQLite has had DROP COLUMN since 3.35
+
+
 def upgrade() -> None:
-    with op.batch_alter_table("games") as batch:
-        batch.add_column(sa.Column("phase_key", sa.String(32), nullable=False,
-                                   server_default=""))
-        batch.add_column(sa.Column("failure", sa.Text, nullable=True))
+    op.add_column("games", sa.Column("phase_key", sa.String(32), nullable=False,
+                                     server_default=""))
+    op.add_column("games", sa.Column("failure", sa.Text, nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("games") as batch:
-        batch.drop_column("failure")
-        batch.drop_column("phase_key")
+    op.drop_column("games", "failure")
+    op.drop_column("games", "phase_key")
