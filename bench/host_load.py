@@ -95,7 +95,7 @@ def run(games: int = 50, seconds: float = 60.0, pause: float = 0.5, db: str | No
 
 
 def _load(url: str, games: int, seconds: float, pause: float, seed: int) -> dict[str, Any]:
-    players = []  # (token, legal orders per unit)
+    players = []  # (token, legal orders per unit, the phase's id)
     for _ in range(games):
         status, d = _call(url + "/api/games", {"variant": "standard",
                                                "movement_minutes": 24 * 60})
@@ -104,7 +104,7 @@ def _load(url: str, games: int, seconds: float, pause: float, seed: int) -> dict
         for link in d["players"].values():
             token = link.rsplit("/", 1)[1]
             _s, state = _call(f"{url}/api/play/{token}")
-            players.append((token, state["legal_orders"]))
+            players.append((token, state["legal_orders"], state["phase_id"]))
     latencies: list[float] = []
     errors: list[str] = []
     last: dict[str, list[str]] = {}
@@ -112,13 +112,14 @@ def _load(url: str, games: int, seconds: float, pause: float, seed: int) -> dict
     end = time.monotonic() + seconds
     start = threading.Barrier(len(players))
 
-    def player(i: int, token: str, legal: dict[str, list[str]]) -> None:
+    def player(i: int, token: str, legal: dict[str, list[str]], phase: str) -> None:
         rnd = random.Random(seed * 100_003 + i)
         start.wait()
         while time.monotonic() < end:
             orders = [rnd.choice(choices) for choices in legal.values()]
             t0 = time.perf_counter()
-            status, body = _call(f"{url}/api/play/{token}/orders", {"text": "\n".join(orders)})
+            status, body = _call(f"{url}/api/play/{token}/orders",
+                                 {"text": "\n".join(orders), "phase": phase})
             dt = time.perf_counter() - t0
             with lock:
                 if status != 200:
@@ -130,13 +131,13 @@ def _load(url: str, games: int, seconds: float, pause: float, seed: int) -> dict
                 last[token] = orders
             time.sleep(rnd.uniform(0, pause))
 
-    threads = [threading.Thread(target=player, args=(i, t, lg)) for i, (t, lg)
+    threads = [threading.Thread(target=player, args=(i, t, lg, ph)) for i, (t, lg, ph)
                in enumerate(players)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    for token, _legal in players:  # what each power holds at the end is its last submission
+    for token, _legal, _phase in players:  # what each power holds at the end is its last submission
         status, state = _call(f"{url}/api/play/{token}")
         if status != 200:
             errors.append(f"{status} reading a power's state")

@@ -25,9 +25,13 @@ class Table:
         self.gm = d["gm_token"]
         self.tokens = {k: v.rsplit("/", 1)[1] for k, v in d["players"].items()}
 
+    def pid(self) -> str:
+        """The current phase's id, which every state-changing request names."""
+        return self.gm_state()["phase_id"]
+
     def order(self, power: str, text: str, mode: str = "replace") -> dict:
         r = self.c.post(f"/api/play/{self.tokens[power]}/orders",
-                        json={"text": text, "mode": mode})
+                        json={"text": text, "mode": mode, "phase": self.pid()})
         assert r.status_code == 200, r.text
         return r.json()
 
@@ -40,12 +44,13 @@ class Table:
         return self.c.get(f"/api/gm/{self.gm}").json()
 
     def process(self) -> str:
-        r = self.c.post(f"/api/gm/{self.gm}/process")
+        r = self.c.post(f"/api/gm/{self.gm}/process", json={"phase": self.pid()})
         assert r.status_code == 200, r.text
         return r.json()["phase"]
 
     def ready(self, power: str, ready: bool = True) -> dict:
-        r = self.c.post(f"/api/play/{self.tokens[power]}/ready", json={"ready": ready})
+        r = self.c.post(f"/api/play/{self.tokens[power]}/ready", json={"ready": ready,
+                                                                     "phase": self.pid()})
         assert r.status_code == 200, r.text
         return r.json()
 
@@ -113,7 +118,7 @@ def test_a_power_never_sees_another_powers_orders_or_vote(client):
 
     before = {p: seen(p) for p in t.tokens if p != "France"}
     t.order("France", "A PAR - BUR\nA MAR S A PAR - BUR")
-    client.post(f"/api/play/{t.tokens['France']}/draw", json={"vote": True})
+    client.post(f"/api/play/{t.tokens['France']}/draw", json={"vote": True, "phase": t.pid()})
     t.ready("France")
     for other, view in before.items():
         assert seen(other) == view, other  # nothing France did shows to anyone else
@@ -146,8 +151,8 @@ def test_bad_links_and_bodies_get_4xx_with_a_message(client):
     assert r.status_code == 400 and "unknown option" in r.json()["detail"]
     r = client.post("/api/games", json={"variant": "standard", "variant_text": "[[["})
     assert r.status_code == 400 and "TOML" in r.json()["detail"]
-    assert client.post(f"/api/gm/{t.gm}/undo").status_code == 409
-    r = client.post(f"/api/gm/{t.gm}/replace", json={"power": "Atlantis"})
+    assert client.post(f"/api/gm/{t.gm}/undo", json={"phase": t.pid()}).status_code == 409
+    r = client.post(f"/api/gm/{t.gm}/replace", json={"power": "Atlantis", "phase": t.pid()})
     assert r.status_code == 400 and "Atlantis" in r.json()["detail"]
     assert client.get(f"/api/play/{e}/phases/0").status_code == 404
     # the pages answer the same way, as HTML
@@ -228,22 +233,23 @@ def test_the_gm_undoes_pauses_extends_replaces_and_downloads(client):
     t = Table(client, movement_minutes=60)
     t.order("France", "A PAR - BUR")
     t.process()
-    r = client.post(f"/api/gm/{t.gm}/undo")
+    r = client.post(f"/api/gm/{t.gm}/undo", json={"phase": t.pid()})
     assert r.json()["phase"] == "S1901M"
     assert t.state("France")["orders"] == ["A PAR - BUR"]  # pending again
     deadline = t.gm_state()["deadline"]
-    client.post(f"/api/gm/{t.gm}/deadline", json={"extend_minutes": 30})
+    client.post(f"/api/gm/{t.gm}/deadline", json={"extend_minutes": 30, "phase": t.pid()})
     assert t.gm_state()["deadline"] > deadline
-    r = client.post(f"/api/gm/{t.gm}/deadline", json={"at": "23:59"})
+    r = client.post(f"/api/gm/{t.gm}/deadline", json={"at": "23:59", "phase": t.pid()})
     assert r.json()["deadline"][11:16] == "23:59"  # the next 23:59 UTC
-    assert client.post(f"/api/gm/{t.gm}/deadline", json={"at": "25:00"}).status_code == 400
-    client.post(f"/api/gm/{t.gm}/pause", json={"paused": True})
+    assert client.post(f"/api/gm/{t.gm}/deadline",
+                       json={"at": "25:00", "phase": t.pid()}).status_code == 400
+    client.post(f"/api/gm/{t.gm}/pause", json={"paused": True, "phase": t.pid()})
     s = t.gm_state()
     assert s["paused"] and s["deadline"] is None
-    client.post(f"/api/gm/{t.gm}/pause", json={"paused": False})
+    client.post(f"/api/gm/{t.gm}/pause", json={"paused": False, "phase": t.pid()})
     assert t.gm_state()["deadline"] is not None
     old = t.tokens["Italy"]
-    r = client.post(f"/api/gm/{t.gm}/replace", json={"power": "italy"})
+    r = client.post(f"/api/gm/{t.gm}/replace", json={"power": "italy", "phase": t.pid()})
     new = r.json()["url"].rsplit("/", 1)[1]
     assert client.get(f"/api/play/{old}").status_code == 404
     assert client.get(f"/api/play/{new}").json()["power"] == "Italy"
@@ -260,7 +266,7 @@ def test_the_deadline_processes_the_phase(client):
     t.order("France", "A PAR - BUR")
     host = client.app.state.host
     assert host.process_due() == []  # a day to go
-    client.post(f"/api/gm/{t.gm}/deadline", json={"minutes_from_now": 0})
+    client.post(f"/api/gm/{t.gm}/deadline", json={"minutes_from_now": 0, "phase": t.pid()})
     gid = t.gm_state()["game"]
     assert host.process_due() == [gid]
     s = t.gm_state()
@@ -271,13 +277,15 @@ def test_the_deadline_processes_the_phase(client):
 def test_a_draw_passes_when_every_survivor_votes(client):
     t = Table(client)
     for p in sorted(t.tokens)[:-1]:
-        r = client.post(f"/api/play/{t.tokens[p]}/draw", json={"vote": True})
+        r = client.post(f"/api/play/{t.tokens[p]}/draw", json={"vote": True, "phase": t.pid()})
         assert r.json()["drawn"] is False
-    r = client.post(f"/api/play/{t.tokens['Turkey']}/draw", json={"vote": True})
+    r = client.post(f"/api/play/{t.tokens['Turkey']}/draw", json={"vote": True,
+                                                                  "phase": t.pid()})
     assert r.json()["drawn"] is True
     s = t.state("Turkey")
     assert s["status"] == "drawn" and sorted(s["winners"]) == sorted(t.tokens)
-    r = client.post(f"/api/play/{t.tokens['Turkey']}/orders", json={"text": "A CON H"})
+    r = client.post(f"/api/play/{t.tokens['Turkey']}/orders",
+                    json={"text": "A CON H", "phase": t.pid()})
     assert r.status_code == 409 and "over" in r.json()["detail"]
     assert t.game().status == "drawn"
 
@@ -289,7 +297,8 @@ def test_an_uploaded_variant_file(client):
     r = client.post("/api/games", json={"variant": "my_map.toml", "variant_text": text})
     assert r.status_code == 201, r.text
     token = r.json()["players"]["France"].rsplit("/", 1)[1]
-    r = client.post(f"/api/play/{token}/orders", json={"text": "A PAR - PIC"})
+    pid = client.get(f"/api/play/{token}").json()["phase_id"]
+    r = client.post(f"/api/play/{token}/orders", json={"text": "A PAR - PIC", "phase": pid})
     assert r.json()["understood"] == ["A PAR - PIC"]
 
 
@@ -305,13 +314,14 @@ def test_concurrent_submissions_lose_nothing(client):
             g, pw = host.player(s, tok)
             legal[p] = host.game(s, g).legal_orders(pw.power)
     assert state["phase"] == "S1901M"
+    pid = t.pid()
     barrier = threading.Barrier(14)
     last: dict[str, list[str]] = {}
 
     def submit(power: str, k: int) -> None:
         choice = [orders[k % len(orders)] for orders in legal[power].values()]
         barrier.wait()
-        host.submit(t.tokens[power], "\n".join(choice))
+        host.submit(t.tokens[power], "\n".join(choice), phase=pid)
         if k == 1:
             last[power] = choice
 
@@ -337,8 +347,8 @@ def test_a_failure_while_processing_leaves_the_phase_as_it_was(client, monkeypat
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(host, "_phase_row", boom)
-    with pytest.raises(RuntimeError):
-        host.process_now(t.gm)
+    r = client.post(f"/api/gm/{t.gm}/process", json={"phase": t.pid()})
+    assert r.status_code == 409 and "disk full" in r.json()["detail"]
     monkeypatch.undo()
     s = t.state("France")
     assert s["phase"] == "S1901M" and s["orders"] == ["A PAR - BUR"] and s["history"] == []
@@ -356,25 +366,32 @@ def test_the_pages_forms_do_what_the_gm_and_players_ask(client):
     state = client.get(f"/api/gm/{gm}").json()
     assert state["options"] == {"convoy_paradox": "1982"} and state["nmr_limit"] == 2
     france = state["links"]["France"]
+    pid = state["phase_id"]
     r = client.post(f"/play/{france}/orders",
-                    data={"text": "A Paris - Burgundy\nA Marseilles - Spian\nhi all"})
+                    data={"text": "A Paris - Burgundy\nA Marseilles - Spian\nhi all",
+                          "phase": pid})
     assert r.status_code == 200 and "A PAR - BUR" in r.text
     assert "did you mean Spain?" in r.text and "not read as an order" in r.text
-    r = client.post(f"/play/{france}/orders", data={"pick": ["F BRE - MAO", ""]})
+    r = client.post(f"/play/{france}/orders", data={"pick": ["F BRE - MAO", ""],
+                                                          "phase": pid})
     assert "F BRE - MAO" in r.text and "A PAR - BUR" in r.text
-    assert client.post(f"/play/{france}/orders", data={"pick": [""]}).status_code == 400
-    client.post(f"/play/{france}/ready", data={"ready": "1"})
-    client.post(f"/play/{france}/draw", data={"vote": "1"})
+    assert client.post(f"/play/{france}/orders", data={"pick": [""], "phase": pid}
+                       ).status_code == 400
+    client.post(f"/play/{france}/ready", data={"ready": "1", "phase": pid})
+    client.post(f"/play/{france}/draw", data={"vote": "1", "phase": pid})
     mine = client.get(f"/api/play/{france}").json()
     assert mine["ready"] and mine["draw_vote"]
     for action in ("pause", "resume", "extend", "process", "undo"):
-        r = client.post(f"/gm/{gm}", data={"action": action, "minutes": "5"},
+        pid = client.get(f"/api/gm/{gm}").json()["phase_id"]
+        r = client.post(f"/gm/{gm}", data={"action": action, "minutes": "5", "phase": pid},
                         follow_redirects=False)
         assert r.status_code == 303, (action, r.text)
     assert client.get(f"/api/gm/{gm}").json()["phase"] == "S1901M"
-    r = client.post(f"/gm/{gm}", data={"action": "replace", "power": "France"})
+    pid = client.get(f"/api/gm/{gm}").json()["phase_id"]  # new: the undo reached the phase
+    r = client.post(f"/gm/{gm}", data={"action": "replace", "power": "France",
+                                       "phase": pid})
     assert r.status_code == 200 and client.get(f"/play/{france}").status_code == 404
-    r = client.post(f"/gm/{gm}", data={"action": "explode"})
+    r = client.post(f"/gm/{gm}", data={"action": "explode", "phase": pid})
     assert r.status_code == 400 and "unknown action" in r.text
     r = client.post("/new", files={"variant_file": ("bad.toml", b"\xff\xfe")})
     assert r.status_code == 400 and "UTF-8" in r.text
@@ -386,7 +403,7 @@ def test_a_game_that_cannot_be_processed_does_not_stop_the_others(client, monkey
     first, second = Table(client), Table(client)
     host = client.app.state.host
     for t in (first, second):
-        client.post(f"/api/gm/{t.gm}/deadline", json={"minutes_from_now": 0})
+        client.post(f"/api/gm/{t.gm}/deadline", json={"minutes_from_now": 0, "phase": t.pid()})
     real = host._process
     broken = first.gm_state()["game"]
 
@@ -432,6 +449,7 @@ def test_the_power_controlling_a_passage_lets_others_through(client):
     assert r.status_code == 201, r.text
     d = r.json()
     tok = {k: v.rsplit("/", 1)[1] for k, v in d["players"].items()}
+    pid = client.get(f"/api/gm/{d['gm_token']}").json()["phase_id"]
     britain = client.get(f"/api/play/{tok['Britain']}").json()
     assert "Cairo" in {p["name"] for p in britain["passages"]}
     assert client.get(f"/api/play/{tok['Italy']}").json()["passages"] == []
@@ -445,19 +463,19 @@ def test_the_power_controlling_a_passage_lets_others_through(client):
 
     assert closed_to_italy()
     r = client.post(f"/api/play/{tok['Britain']}/passages",
-                    json={"passage": "Cairo", "powers": ["italy"]})
+                    json={"passage": "Cairo", "powers": ["italy"], "phase": pid})
     assert r.status_code == 200 and r.json() == {"Britain": ["Italy"]}
     assert not closed_to_italy()
     r = client.post(f"/api/play/{tok['Italy']}/passages",
-                    json={"passage": "Cairo", "powers": ["Italy"]})
+                    json={"passage": "Cairo", "powers": ["Italy"], "phase": pid})
     assert r.status_code == 409 and "does not control Cairo" in r.json()["detail"]
     r = client.post(f"/api/play/{tok['Britain']}/passages",
-                    json={"passage": "Gibraltar", "powers": []})
+                    json={"passage": "Gibraltar", "powers": [], "phase": pid})
     assert r.status_code == 400 and "Cairo" in r.json()["detail"]
     r = client.post(f"/api/play/{tok['Britain']}/passages",
-                    json={"passage": "Cairo", "powers": ["Itly"]})
+                    json={"passage": "Cairo", "powers": ["Itly"], "phase": pid})
     assert r.status_code == 400 and "Italy" in r.json()["detail"]
     # the passage by the name players use (issue 27): "Suez" is Cairo's
     r = client.post(f"/api/play/{tok['Britain']}/passages",
-                    json={"passage": "Suez", "powers": []})
+                    json={"passage": "Suez", "powers": [], "phase": pid})
     assert r.json() == {} and closed_to_italy()

@@ -78,7 +78,9 @@ def test_hostile_names_in_an_uploaded_variant_stay_text(client):
     tokens = {k: v.rsplit("/", 1)[1] for k, v in d["players"].items()}
     assert set(tokens) >= {ATTACK, AUSTRIA}
     france = tokens[ATTACK]
-    r = client.post(f"/play/{france}/orders", data={"text": "A PAR - BUR\nF BRE - MAO"})
+    pid = client.get(f"/api/gm/{gm}").json()["phase_id"]
+    r = client.post(f"/play/{france}/orders", data={"text": "A PAR - BUR\nF BRE - MAO",
+                                                    "phase": pid})
     assert r.status_code == 200
 
     for url in (f"/play/{france}", f"/play/{tokens[AUSTRIA]}", f"/gm/{gm}"):
@@ -101,7 +103,7 @@ def test_hostile_names_in_an_uploaded_variant_stay_text(client):
         assert ATTACK in powers and AUSTRIA in powers
 
     # a processed phase: its page (with the report) and its map
-    r = client.post(f"/api/gm/{gm}/process")
+    r = client.post(f"/api/gm/{gm}/process", json={"phase": pid})
     assert r.status_code == 200, r.text
     r = client.get(f"/play/{france}/phase/0")
     assert r.status_code == 200
@@ -119,7 +121,7 @@ def test_the_error_page_has_no_inline_script(client):
     _check_page(r.text)
     r = client.post("/api/games", json={"variant": "standard"})
     gm = r.json()["gm_token"]
-    r = client.post(f"/gm/{gm}", data={"action": '<i onclick="x">'})
+    r = client.post(f"/gm/{gm}", data={"action": '<i onclick="x">', "phase": "any"})
     assert r.status_code == 400
     page = _check_page(r.text)
     assert '<i onclick="x">' in "".join(page.text)  # the unknown action, quoted as text

@@ -23,14 +23,21 @@ def _new(client) -> tuple[str, dict[str, str]]:
     return d["gm_token"], {k: v.rsplit("/", 1)[1] for k, v in d["players"].items()}
 
 
+def _pid(client, token: str) -> str:
+    """The phase a request is made for (the host refuses one made for another phase)."""
+    return client.get(f"/api/play/{token}").json()["phase_id"]
+
+
 def _order(client, token: str, text: str, mode: str = "replace") -> dict:
-    r = client.post(f"/api/play/{token}/orders", json={"text": text, "mode": mode})
+    r = client.post(f"/api/play/{token}/orders",
+                    json={"text": text, "mode": mode, "phase": _pid(client, token)})
     assert r.status_code == 200, r.text
     return r.json()
 
 
 def _process(client, gm: str) -> str:
-    r = client.post(f"/api/gm/{gm}/process")
+    pid = client.get(f"/api/gm/{gm}").json()["phase_id"]
+    r = client.post(f"/api/gm/{gm}/process", json={"phase": pid})
     assert r.status_code == 200, r.text
     return r.json()["phase"]
 
@@ -46,8 +53,9 @@ def test_builds_due_are_shown_and_picks_add_to_them(client):
     assert s["adjustment"] == {"kind": "build", "due": 2, "given": 0,
                                "sites": ["Berlin (BER)", "Kiel (KIE)"]}
     assert s["dislodged"] == []
-    client.post(f"/play/{germany}/orders", data={"pick": ["A BER B"]})
-    page = client.post(f"/play/{germany}/orders", data={"pick": ["F KIE B"]})
+    pid = _pid(client, germany)
+    client.post(f"/play/{germany}/orders", data={"pick": ["A BER B"], "phase": pid})
+    page = client.post(f"/play/{germany}/orders", data={"pick": ["F KIE B"], "phase": pid})
     assert page.status_code == 200
     s = client.get(f"/api/play/{germany}").json()
     assert s["orders"] == ["A BER B", "F KIE B"]  # the second pick no longer wipes the first

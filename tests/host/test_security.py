@@ -320,13 +320,18 @@ def test_sql_parameters_never_reach_an_error_text(db_url):
         db.dispose()
 
 
+def _pid(client, gm: str) -> str:
+    """The phase a request is made for (a request for another phase is refused)."""
+    return client.get(f"/api/gm/{gm}").json()["phase_id"]
+
+
 def test_the_gm_rotates_every_link(client):
     """Finding 4: a leaked GM link could not be replaced. Rotation gives the GM and every
     power a new link; the old ones answer 404; orders and the game stay."""
     game = _created(client)
     gm, france = game["gm_token"], _tok(game["players"]["France"])
     assert client.post(f"/api/play/{france}/orders",
-                       json={"text": "A PAR - BUR"}).status_code == 200
+                       json={"text": "A PAR - BUR", "phase": _pid(client, gm)}).status_code == 200
     r = client.post(f"/api/gm/{gm}/rotate")
     assert r.status_code == 200, r.text
     new = r.json()
@@ -341,7 +346,8 @@ def test_the_gm_rotates_every_link(client):
     # the GM page's button does the same and leads to the new GM page
     page = client.get(f"/gm/{new['gm_token']}").text
     assert 'value="rotate"' in page
-    r = client.post(f"/gm/{new['gm_token']}", data={"action": "rotate"},
+    r = client.post(f"/gm/{new['gm_token']}",
+                    data={"action": "rotate", "phase": _pid(client, new["gm_token"])},
                     follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"].startswith("/gm/")
     assert _tok(r.headers["location"]) != new["gm_token"]
@@ -385,17 +391,18 @@ def test_cross_site_posts_are_refused(client):
         r = client.post("/new", data={"variant": "standard"}, headers=headers,
                         follow_redirects=False)
         assert r.status_code == 403, headers
-        r = client.post(f"/gm/{gm}", data={"action": "pause"}, headers=headers,
-                        follow_redirects=False)
+        r = client.post(f"/gm/{gm}", data={"action": "pause", "phase": _pid(client, gm)},
+                        headers=headers, follow_redirects=False)
         assert r.status_code == 403, headers
-        r = client.post(f"/api/gm/{gm}/process", headers=headers)
+        r = client.post(f"/api/gm/{gm}/process", json={"phase": _pid(client, gm)},
+                        headers=headers)
         assert r.status_code == 403 and "another site" in r.json()["detail"]
     assert client.get(f"/api/gm/{gm}").json() == before  # nothing happened
     # the server's own pages post fine
     for headers in ({"Origin": "http://testserver"}, {"Sec-Fetch-Site": "same-origin"},
                     {"Referer": "http://testserver/"}):
-        r = client.post(f"/gm/{gm}", data={"action": "pause"}, headers=headers,
-                        follow_redirects=False)
+        r = client.post(f"/gm/{gm}", data={"action": "pause", "phase": _pid(client, gm)},
+                        headers=headers, follow_redirects=False)
         assert r.status_code == 303, headers
     # a form cannot send JSON: a text/plain body is not a game request
     for kind in ("text/plain", "application/x-www-form-urlencoded", None):
@@ -423,13 +430,13 @@ def test_every_answer_carries_the_security_headers(client):
     secrets live in URLs; the pages' markup needs no inline script or style."""
     game = _created(client)
     gm, france = game["gm_token"], _tok(game["players"]["France"])
-    client.post(f"/api/gm/{gm}/process")
+    client.post(f"/api/gm/{gm}/process", json={"phase": _pid(client, gm)})
     answers = {p: client.get(p) for p in (
         "/", f"/gm/{gm}", f"/play/{france}", f"/gm/{gm}/phase/0", f"/play/{france}/phase/0",
         f"/api/gm/{gm}", "/api/openapi.json", "/static/host.js", "/gm/nosuchtoken1",
         f"/api/gm/{gm}/map.svg", f"/api/play/{france}/map.svg?seq=0", "/api/nothing")}
     answers["422"] = client.post("/api/games", json={"variant": 5})
-    answers["400"] = client.post(f"/gm/{gm}", data={"action": "nonsense"})
+    answers["400"] = client.post(f"/gm/{gm}", data={"action": "nonsense", "phase": "any"})
     for path, r in answers.items():
         _assert_security_headers(r)
         if r.headers["content-type"].startswith("text/html"):
@@ -513,8 +520,10 @@ def test_no_input_gets_a_server_error(client):
             "content-type": "application/json"}),
         client.post("/api/games", content=b"\xff" * 100,
                     headers={"content-type": "application/json; charset=utf-8"}),
-        client.post(f"/api/play/{france}/orders", json={"text": "A PAR\x00 - BUR"}),
-        client.post(f"/api/play/{france}/orders", json={"text": "\x00" * 19_000}),
+        client.post(f"/api/play/{france}/orders", json={"text": "A PAR\x00 - BUR",
+                                                         "phase": _pid(client, gm)}),
+        client.post(f"/api/play/{france}/orders", json={"text": "\x00" * 19_000,
+                                                         "phase": _pid(client, gm)}),
         client.post(f"/api/play/{france}/orders", content=b'{"text": "A PAR \\udcff"}',
                     headers={"content-type": "application/json"}),
         client.post("/api/games", content=b'{"variant": "standard", "name": "\\ud800"}',

@@ -84,6 +84,8 @@ def _play(host, gm: str, phases: int, seed: int = 3) -> None:
     """`phases` phases of random legal orders from every power, processed by the GM."""
     import random
 
+    from polydip.host.service import phase_id
+
     rnd = random.Random(seed)
     tokens = host.links(gm)
     for _ in range(phases):
@@ -91,9 +93,11 @@ def _play(host, gm: str, phases: int, seed: int = 3) -> None:
             g = host.gm_game(s, gm)
             game = host.game(s, g)
             legal = {game.map.powers[p]: game.legal_orders(p) for p in game.powers_to_order()}
+            phase = phase_id(g)
         for power, units in legal.items():
-            host.submit(tokens[power], "\n".join(rnd.choice(o) for o in units.values() if o))
-        host.process_now(gm)
+            host.submit(tokens[power], "\n".join(rnd.choice(o) for o in units.values() if o),
+                        phase=phase)
+        host.process_now(gm, phase=phase)
 
 
 def test_a_phase_row_holds_its_phase_not_the_whole_game(client):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 
 from polydip.errors import PolydipError
@@ -74,6 +75,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"polydip host: http://{args.host}:{args.port}/ (games in {where})"
           + ("; creating games needs the create secret" if args.create_secret else ""),
           flush=True)
+    _log_host_lines()
     server = uvicorn.Server(uvicorn.Config(
         app, host=args.host, port=args.port, log_level="info",
         forwarded_allow_ips=args.trusted_proxy,
@@ -87,3 +89,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     server.handle_exit = handle_exit  # type: ignore[method-assign]
     server.run()
     return 0
+
+
+def _log_host_lines() -> None:
+    """The host's own lines (phases processed at the deadline, a game whose processing failed,
+    the database unavailable) on stderr at INFO, beside uvicorn's: nothing configures the
+    polydip.host logger otherwise, and Python shows only warnings without a handler."""
+    log = logging.getLogger("polydip.host")
+    if not log.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(levelname)s:     %(name)s: %(message)s"))
+        log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False  # once, whatever the root logger has

@@ -82,7 +82,8 @@ class PhaseOutcome:
         self.destroyed: list[Dislodged] = []
         # why each result that is not success did not succeed, beside rows() (worked out
         # when asked: `_why` gives them); what the rules did on their own (`events`)
-        self._why: Callable[[], list[Reason | None]] | None = None
+        # (a list once worked out, or read from a game file)
+        self._why: Callable[[], list[Reason | None]] | list[Reason | None] | None = None
         self.fired: list[Reason] = []  # scheduled events that fired (rules' before_phase)
         self.map: Map | None = None  # (with `before`: for the events worked out when asked)
         self.before: Position | None = None
@@ -109,7 +110,9 @@ class PhaseOutcome:
     def reasons(self) -> list[Reason | None]:
         """Per row of rows(): the reason of a result that is not success, None for
         success."""
-        got = self._why() if self._why is not None else None
+        why = self._why
+        got = why() if callable(why) else why
+        self._why = got  # (worked out once; a list pickles, a closure does not)
         rows = self.rows()
         if got is None or len(got) != len(rows):
             return [None] * len(rows)

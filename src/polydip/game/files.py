@@ -211,7 +211,7 @@ def _game_from_json(data: Any, where: str) -> GameRecord:
             outcome = PhaseOutcome(pos.phase, nxt, results, errors, changes)
             outcome.destroyed = _destroyed_from(m, h.get("destroyed") or {}, f"{w}.destroyed")
             why = [_reason_from(r.get("reason")) for r in h.get("results", [])]
-            outcome._why = lambda why=why: why  # type: ignore[misc]
+            outcome._why = why
             outcome.fired = [x for x in map(_reason_from, h.get("events") or []) if x]
             outcome._events = outcome.fired
             game.history.append(PhaseRecord(pos, _orders_from(m, h.get("orders", {}), w),

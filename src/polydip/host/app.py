@@ -35,7 +35,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import polydip
 from polydip.errors import PolydipError
-from polydip.host.db import Database, migrate, sqlite_url
+from polydip.host.db import UNAVAILABLE, Database, migrate, sqlite_url
 from polydip.host.edge import (
     MAX_BODY,
     BodyLimit,
@@ -54,6 +54,10 @@ log = logging.getLogger("polydip.host")
 HERE = Path(__file__).parent
 Token = Annotated[str, PathParam(min_length=8, max_length=100, pattern=r"^[A-Za-z0-9_-]+$")]
 Seq = Annotated[int, PathParam(ge=0, le=100_000)]
+# every state-changing request names the phase it was made for: a stale one changes nothing
+PhaseId = Annotated[str, Field(max_length=60, description="the id of the phase this request "
+                               "is made for (`phase_id` in the game's state); made for "
+                               "another phase, it is refused with 409 and changes nothing")]
 
 
 class CreateGame(BaseModel):
@@ -83,6 +87,7 @@ class CreatedGame(BaseModel):
 class OrdersIn(BaseModel):
     text: str = Field(max_length=20_000, description="orders, one a line, as players type")
     mode: Literal["replace", "merge"] = "replace"
+    phase: PhaseId
 
 
 class Problem(BaseModel):
@@ -94,6 +99,7 @@ class Problem(BaseModel):
 
 class OrdersOut(BaseModel):
     phase: str
+    phase_id: str
     orders: list[str]
     understood: list[str]
     problems: list[Problem]
@@ -103,14 +109,21 @@ class OrdersOut(BaseModel):
 
 class ReadyIn(BaseModel):
     ready: bool
+    phase: PhaseId
 
 
 class DrawIn(BaseModel):
     vote: bool
+    phase: PhaseId
 
 
 class PauseIn(BaseModel):
     paused: bool
+    phase: PhaseId
+
+
+class PhaseIn(BaseModel):
+    phase: PhaseId
 
 
 class DeadlineIn(BaseModel):
@@ -118,10 +131,12 @@ class DeadlineIn(BaseModel):
     minutes_from_now: float | None = Field(None, ge=0, le=527040)
     at: str | None = Field(None, max_length=5, pattern=r"^\d{1,2}:\d{2}$",
                            description="a time of day, HH:MM in UTC: the next time it comes")
+    phase: PhaseId
 
 
 class ReplaceIn(BaseModel):
     power: str = Field(max_length=100)
+    phase: PhaseId
 
 
 class PassageIn(BaseModel):
@@ -130,6 +145,7 @@ class PassageIn(BaseModel):
                               "(replaces the earlier list; [] withdraws the permission)")
     controller: str | None = Field(None, max_length=100, description="GM only: the "
                                    "controlling power the permission is recorded for")
+    phase: PhaseId
 
 
 class Message(BaseModel):
@@ -262,19 +278,20 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
     @app.post("/api/play/{token}/orders", tags=["players"], response_model=OrdersOut,
               responses=ERRORS)
     def play_orders(token: Token, body: OrdersIn) -> dict[str, Any]:
-        return host.submit(token, body.text, body.mode)
+        return host.submit(token, body.text, body.mode, phase=body.phase)
 
     @app.post("/api/play/{token}/ready", tags=["players"], responses=ERRORS)
     def play_ready(token: Token, body: ReadyIn) -> dict[str, bool]:
-        return {"ready": body.ready, "processed": host.set_ready(token, body.ready)}
+        return {"ready": body.ready,
+                "processed": host.set_ready(token, body.ready, phase=body.phase)}
 
     @app.post("/api/play/{token}/draw", tags=["players"], responses=ERRORS)
     def play_draw(token: Token, body: DrawIn) -> dict[str, bool]:
-        return {"vote": body.vote, "drawn": host.vote_draw(token, body.vote)}
+        return {"vote": body.vote, "drawn": host.vote_draw(token, body.vote, phase=body.phase)}
 
     @app.post("/api/play/{token}/passages", tags=["players"], responses=ERRORS)
     def play_passage(token: Token, body: PassageIn) -> dict[str, list[str]]:
-        return host.permit(token, body.passage, body.powers)
+        return host.permit(token, body.passage, body.powers, phase=body.phase)
 
     @app.get("/api/play/{token}/phases/{seq}", tags=["players"], responses=ERRORS)
     def play_phase(token: Token, seq: Seq) -> dict[str, Any]:
@@ -301,32 +318,36 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
         return state
 
     @app.post("/api/gm/{token}/process", tags=["gm"], responses=ERRORS)
-    def gm_process(token: Token) -> dict[str, str]:
-        return {"phase": host.process_now(token)}
+    def gm_process(token: Token, body: PhaseIn) -> dict[str, str]:
+        name, pid = host.process_now(token, phase=body.phase)
+        return {"phase": name, "phase_id": pid}
 
     @app.post("/api/gm/{token}/undo", tags=["gm"], responses=ERRORS)
-    def gm_undo(token: Token) -> dict[str, str]:
-        return {"phase": host.undo(token)}
+    def gm_undo(token: Token, body: PhaseIn) -> dict[str, str]:
+        name, pid = host.undo(token, phase=body.phase)
+        return {"phase": name, "phase_id": pid}
 
     @app.post("/api/gm/{token}/pause", tags=["gm"], responses=ERRORS)
     def gm_pause(token: Token, body: PauseIn) -> dict[str, bool]:
-        host.pause(token, body.paused)
+        host.pause(token, body.paused, phase=body.phase)
         return {"paused": body.paused}
 
     @app.post("/api/gm/{token}/deadline", tags=["gm"], responses=ERRORS)
     def gm_deadline(token: Token, body: DeadlineIn) -> dict[str, str | None]:
-        d = host.set_deadline(token, body.extend_minutes, body.minutes_from_now, body.at)
+        d = host.set_deadline(token, body.extend_minutes, body.minutes_from_now, body.at,
+                              phase=body.phase)
         return {"deadline": d.isoformat(timespec="seconds") + "Z" if d else None}
 
     @app.post("/api/gm/{token}/replace", tags=["gm"], responses=ERRORS)
     def gm_replace(token: Token, body: ReplaceIn, request: Request) -> dict[str, str]:
         return {"power": body.power,
-                "url": _url(request, f"/play/{host.replace_player(token, body.power)}")}
+                "url": _url(request, "/play/" + host.replace_player(token, body.power,
+                                                                      phase=body.phase))}
 
     @app.post("/api/gm/{token}/passages", tags=["gm"], responses=ERRORS)
     def gm_passage(token: Token, body: PassageIn) -> dict[str, list[str]]:
         return host.permit(token, body.passage, body.powers, gm=True,
-                           controller=body.controller)
+                           controller=body.controller, phase=body.phase)
 
     @app.get("/api/gm/{token}/game.json", tags=["gm"], responses=ERRORS)
     def gm_file(token: Token) -> JSONResponse:
@@ -463,23 +484,24 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
 
     @app.post("/gm/{token}", include_in_schema=False)
     def gm_action(token: Token, action: Annotated[str, Form(max_length=20)],
+                  phase: Annotated[str, Form(max_length=60)],
                   minutes: Annotated[float | None, Form()] = None,
                   at: Annotated[str, Form(max_length=5)] = "",
                   power: Annotated[str, Form(max_length=100)] = "") -> Response:
         if action == "process":
-            host.process_now(token)
+            host.process_now(token, phase=phase)
         elif action == "undo":
-            host.undo(token)
+            host.undo(token, phase=phase)
         elif action in ("pause", "resume"):
-            host.pause(token, action == "pause")
+            host.pause(token, action == "pause", phase=phase)
         elif action == "extend":
-            host.set_deadline(token, extend_minutes=minutes or 0)
+            host.set_deadline(token, extend_minutes=minutes or 0, phase=phase)
         elif action == "deadline":
-            host.set_deadline(token, minutes_from_now=minutes or 0)
+            host.set_deadline(token, minutes_from_now=minutes or 0, phase=phase)
         elif action == "deadline_at":
-            host.set_deadline(token, at=at)
+            host.set_deadline(token, at=at, phase=phase)
         elif action == "replace":
-            host.replace_player(token, power)
+            host.replace_player(token, power, phase=phase)
         elif action == "rotate":
             token = host.rotate_links(token)
         else:
@@ -492,31 +514,35 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
 
     @app.post("/play/{token}/orders", response_class=HTMLResponse, include_in_schema=False)
     def play_orders_page(request: Request, token: Token,
+                         phase: Annotated[str, Form(max_length=60)],
                          text: Annotated[str, Form(max_length=20_000)] = "",
                          pick: Annotated[list[str] | None, Form()] = None) -> HTMLResponse:
         if pick is not None:
             chosen = [x for x in pick if x]
             if not chosen:
                 raise HostError("choose an order for at least one unit")
-            result = host.submit(token, "\n".join(chosen), "merge")
+            result = host.submit(token, "\n".join(chosen), "merge", phase=phase)
         else:
-            result = host.submit(token, text, "replace")
+            result = host.submit(token, text, "replace", phase=phase)
         return _play(request, token, result)
 
     @app.post("/play/{token}/ready", include_in_schema=False)
-    def play_ready_page(token: Token, ready: Annotated[str, Form()] = "") -> Response:
-        host.set_ready(token, ready == "1")
+    def play_ready_page(token: Token, phase: Annotated[str, Form(max_length=60)],
+                        ready: Annotated[str, Form()] = "") -> Response:
+        host.set_ready(token, ready == "1", phase=phase)
         return RedirectResponse(f"/play/{token}", status_code=303)
 
     @app.post("/play/{token}/draw", include_in_schema=False)
-    def play_draw_page(token: Token, vote: Annotated[str, Form()] = "") -> Response:
-        host.vote_draw(token, vote == "1")
+    def play_draw_page(token: Token, phase: Annotated[str, Form(max_length=60)],
+                       vote: Annotated[str, Form()] = "") -> Response:
+        host.vote_draw(token, vote == "1", phase=phase)
         return RedirectResponse(f"/play/{token}", status_code=303)
 
     @app.post("/play/{token}/passages", include_in_schema=False)
     def play_passage_page(token: Token, passage: Annotated[str, Form(max_length=100)],
+                          phase: Annotated[str, Form(max_length=60)],
                           powers: Annotated[list[str] | None, Form()] = None) -> Response:
-        host.permit(token, passage, powers or [])
+        host.permit(token, passage, powers or [], phase=phase)
         return RedirectResponse(f"/play/{token}", status_code=303)
 
     @app.get("/play/{token}/phase/{seq}", response_class=HTMLResponse, include_in_schema=False)
@@ -616,6 +642,18 @@ def _errors(app: FastAPI, templates: Jinja2Templates, hidden: list[str]) -> None
         status, text = refusal(exc) or (400, "a value the database cannot store")
         return answer(request, status, text)
 
+    async def _unavailable(request: Request, exc: Exception) -> Response:
+        # one line per failure, no traceback and no SQL: the database is down, read-only or
+        # busy; the pool reconnects by itself (pre-ping, read-only connections dropped)
+        log.error("database unavailable: %s", _db_reason(exc))
+        response = answer(request, 503, "the games' database is unavailable just now; "
+                          "nothing was changed, try again in a moment")
+        response.headers["Retry-After"] = "5"
+        return response
+
+    for cls in UNAVAILABLE:
+        app.add_exception_handler(cls, _unavailable)
+
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
         return answer(request, 422, _jsonable(exc.errors()))
@@ -623,6 +661,13 @@ def _errors(app: FastAPI, templates: Jinja2Templates, hidden: list[str]) -> None
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         return answer(request, exc.status_code, str(exc.detail))
+
+
+def _db_reason(exc: BaseException) -> str:
+    """The driver's error in one line (never the statement or its parameters)."""
+    orig = getattr(exc, "orig", None) or exc
+    first = (str(orig).strip().splitlines() or [""])[0][:200]
+    return f"{type(orig).__name__}: {first}" if first else type(orig).__name__
 
 
 def _jsonable(errors: Any) -> list[dict[str, Any]]:
@@ -643,9 +688,9 @@ async def _deadlines(host: Host, tick: float) -> None:
     processing under the game's lock)."""
     while True:
         await asyncio.sleep(tick)
-        try:
-            done = await run_in_threadpool(host.process_due)
-            if done:
-                log.info("processed at the deadline: games %s", done)
-        except Exception:  # a game that cannot be processed must not stop the others
+        try:  # each game's own failure is kept in the game (Host.process_due)
+            await run_in_threadpool(host.process_due)
+        except UNAVAILABLE as exc:  # one line a tick while the database is away
+            log.error("deadlines: database unavailable: %s", _db_reason(exc))
+        except Exception:  # a bug outside any one game: the traceback is worth having
             log.exception("processing games at their deadline failed")

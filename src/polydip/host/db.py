@@ -25,6 +25,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.exc import InterfaceError, InternalError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -61,6 +63,29 @@ def make_engine(url: str) -> Engine:
                          hide_parameters=True)
 
 
+# the errors that say the database is unavailable (down, unreachable, read-only, locked too
+# long, no pooled connection free): no request can do anything about them; the app answers
+# 503, and they are never blamed on one game
+UNAVAILABLE = (OperationalError, InterfaceError, InternalError, PoolTimeout)
+MIGRATION_LOCK = 0x706F6C7964697000  # the PostgreSQL advisory lock of migrations ("polydip")
+
+
+def is_read_only(exc: BaseException | None) -> bool:
+    """Whether a driver's error says the database refused a write as read-only."""
+    return (getattr(exc, "sqlstate", None) == "25006"  # PostgreSQL read_only_sql_transaction
+            or "readonly database" in str(exc))  # SQLite's SQLITE_READONLY
+
+
+def _drop_read_only(ctx) -> None:
+    """handle_error: a connection opened while the database was read-only (a file or
+    filesystem made read-only, a PostgreSQL failover to a standby,
+    default_transaction_read_only) stays read-only after the episode. Treated as a lost
+    connection, it is dropped with the rest of the pool, and the next request connects
+    afresh."""
+    if is_read_only(ctx.original_exception):
+        ctx.is_disconnect = True
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema up to the newest migration (creating it in an empty database)."""
     from alembic import command
@@ -68,7 +93,11 @@ def migrate(engine: Engine) -> None:
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as conn:
+    with engine.begin() as conn:  # on SQLite: BEGIN IMMEDIATE, the file's write lock
+        if conn.dialect.name == "postgresql":
+            # servers started together on a new database: one migrates, the others wait
+            # here, then find the schema up to date (released at the commit)
+            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 
@@ -84,6 +113,7 @@ class Database:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
+        event.listen(self.engine, "handle_error", _drop_read_only)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self.locks_rows = self.engine.dialect.name != "sqlite"
         options: dict[str, object] = {READ_ONLY: True}

@@ -52,6 +52,11 @@ class GameRow(Base):
     adjustment_minutes: Mapped[float] = mapped_column(Float)
     nmr_limit: Mapped[int] = mapped_column(Integer, default=0)  # 0: never civil disorder
     created: Mapped[datetime] = mapped_column(DateTime)
+    # new each time a phase is reached (processing, undo): requests name the phase they were
+    # made for with "<phase>-<seq>-<phase_key>" (Host.phase_id), so a stale one is refused
+    phase_key: Mapped[str] = mapped_column(String(32), default="", server_default="")
+    # why processing this game failed last (shown to its GM); None when it did not
+    failure: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class PowerRow(Base):

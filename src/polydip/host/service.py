@@ -9,12 +9,14 @@ phase whole or changes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 import threading
 import uuid
 from collections import OrderedDict
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -25,7 +27,7 @@ from sqlalchemy.orm import Session
 from polydip.errors import PolydipError
 from polydip.game.files import game_from_json, game_to_json
 from polydip.game.game import Game
-from polydip.host.db import Database
+from polydip.host.db import UNAVAILABLE, Database
 from polydip.host.models import DrawVoteRow, GameRow, OrderRow, PhaseRow, PowerRow
 from polydip.host.records import game_file_of, phase_record
 from polydip.host.tokens import new_token, power_token, token_hash
@@ -53,6 +55,29 @@ class NotFound(HostError):
 
 class Conflict(HostError):
     status = 409
+
+
+class Stale(Conflict):
+    """A request made for a phase that is no longer the game's: nothing was changed."""
+
+
+class Late(Stale):
+    """A player's request after the phase's deadline: refused (the phase is processed)."""
+
+
+class ProcessingFailed(Conflict):
+    """Processing the game's phase failed; the game is marked for its GM (GameRow.failure)."""
+
+
+def phase_id(g: GameRow) -> str:
+    """What a request names the phase it was made for with: the phase's name, how many
+    phases came before it, and a key drawn anew each time the game reaches a phase (so a
+    phase processed, undone and processed again has a new id)."""
+    return f"{g.phase}-{g.seq}-{g.phase_key}"
+
+
+def new_phase_key() -> str:
+    return uuid.uuid4().hex[:12]
 
 
 def now_utc() -> datetime:
@@ -110,7 +135,8 @@ class Host:
                         gm_token_hash=token_hash(gm), status="active", seq=0,
                         phase=game.phase, paused=paused, paused_left=0.0,
                         movement_minutes=minutes["M"], retreat_minutes=minutes["R"],
-                        adjustment_minutes=minutes["A"], nmr_limit=nmr_limit, created=now)
+                        adjustment_minutes=minutes["A"], nmr_limit=nmr_limit, created=now,
+                        phase_key=new_phase_key())
             s.add(g)
             s.flush()
             for i, pname in enumerate(game.map.powers):
@@ -230,17 +256,18 @@ class Host:
 
     # ---- players ---------------------------------------------------------------------------
 
-    def submit(self, token: str, text: str, mode: str = "replace") -> dict[str, Any]:
+    def submit(self, token: str, text: str, mode: str = "replace", *, phase: str
+               ) -> dict[str, Any]:
         """A power's orders from a text (as typed, one or more lines). `replace`: the text is
         the power's whole set of orders; `merge`: each order replaces only the earlier order
-        of its unit. Returns what was understood, line by line problems and notes."""
+        of its unit. `phase`: the id of the phase they were given for (phase_id); another
+        phase's are refused (Stale). Returns what was understood, line by line problems and
+        notes."""
         if mode not in ("replace", "merge"):
             raise HostError("mode is 'replace' or 'merge'")
         if len(text) > MAX_ORDER_TEXT:
             raise HostError(f"orders longer than {MAX_ORDER_TEXT} characters")
-        with self.db.transaction() as s:
-            g, p = self.player(s, token, lock=True)
-            self._active(g)
+        with self._player_request(token, phase) as (s, g, p):
             row = self.order_rows(s, g).get(p.power)
             game = self.pending(s, g, p.power, row)
             m = game.map
@@ -268,6 +295,7 @@ class Host:
                 p.civil_disorder, p.missed = False, 0
             return {
                 "phase": g.phase,
+                "phase_id": phase_id(g),
                 "orders": lines,
                 "understood": pending_lines(game, p.power, _names(m)),
                 "problems": [_problem(pr) for pr in sorted(problems, key=lambda x: x.line)],
@@ -275,12 +303,10 @@ class Host:
                 "ignored_lines": list(msg.ignored),
             }
 
-    def set_ready(self, token: str, ready: bool) -> bool:
-        """Set a power's ready flag; returns True when that made every power ready and the
-        phase was processed at once."""
-        with self.db.transaction() as s:
-            g, p = self.player(s, token, lock=True)
-            self._active(g)
+    def set_ready(self, token: str, ready: bool, *, phase: str) -> bool:
+        """Set a power's ready flag for phase `phase` (its id); returns True when that made
+        every power ready and the phase was processed at once."""
+        with self._player_request(token, phase) as (s, g, p):
             row = self.order_rows(s, g).get(p.power)
             if row is None:
                 row = OrderRow(game_id=g.id, seq=g.seq, power=p.power, lines=[])
@@ -289,16 +315,14 @@ class Host:
             row.updated = now_utc()
             s.flush()
             if ready and self._all_ready(s, g):
-                self._process(s, g, now_utc())
-                return True
+                return self._process_guarded(s, g, now_utc()) is None
             return False
 
-    def vote_draw(self, token: str, vote: bool) -> bool:
-        """A power's secret draw vote; returns True when the draw passed (every surviving
-        power not in civil disorder voted for it: a draw including all survivors)."""
-        with self.db.transaction() as s:
-            g, p = self.player(s, token, lock=True)
-            self._active(g)
+    def vote_draw(self, token: str, vote: bool, *, phase: str) -> bool:
+        """A power's secret draw vote, cast in phase `phase` (its id); returns True when the
+        draw passed (every surviving power not in civil disorder voted for it: a draw
+        including all survivors)."""
+        with self._player_request(token, phase) as (s, g, p):
             row = s.scalars(select(DrawVoteRow).where(DrawVoteRow.game_id == g.id,
                                                       DrawVoteRow.power == p.power)).first()
             if row is None:
@@ -307,6 +331,51 @@ class Host:
             row.vote = vote
             s.flush()
             return self._check_draw(s, g)
+
+    @contextlib.contextmanager
+    def _gm_or_player_request(self, token: str, gm: bool, phase: str
+                              ) -> Iterator[tuple[Session, GameRow, PowerRow | None]]:
+        """A GM's request (no power) or a player's (_player_request) on an active game."""
+        if not gm:
+            with self._player_request(token, phase) as found:
+                yield found
+            return
+        with self.db.transaction() as s:
+            g = self.gm_game(s, token, lock=True)
+            self._active(g)
+            self._expect(g, phase)
+            yield s, g, None
+
+    @contextlib.contextmanager
+    def _player_request(self, token: str, phase: str
+                        ) -> Iterator[tuple[Session, GameRow, PowerRow]]:
+        """The transaction of a player's request made for phase `phase` (its id), under the
+        game's lock. After the phase's deadline nothing a player sends is taken: the overdue
+        phase is processed first, in this transaction (a server just restarted, or a tick
+        still to come, changes nothing), then the request is refused (Late, 409)."""
+        with self.db.transaction() as s:
+            g, p = self.player(s, token, lock=True)
+            self._active(g)
+            late = self._process_overdue(s, g)
+            if late is None:
+                self._expect(g, phase)
+                yield s, g, p
+                return
+        raise Late(late)  # after the commit: the phase processed stays processed
+
+    def _process_overdue(self, s: Session, g: GameRow) -> str | None:
+        """None when phase g is still open; else process it (unless its processing failed
+        before) and say so."""
+        now = now_utc()
+        if g.paused or g.deadline is None or g.deadline > now:
+            return None
+        was, deadline = g.phase, _iso(g.deadline)
+        if g.failure is None and self._process_guarded(s, g, now) is None:
+            return (f"the deadline of {was} passed at {deadline}: nothing more is taken for "
+                    f"it; it has been processed, the game is now at {g.phase} (phase id "
+                    f"{phase_id(g)!r})")
+        return (f"the deadline of {was} passed at {deadline}: nothing more is taken for it; "
+                "its processing failed and the GM has been told")
 
     def _check_draw(self, s: Session, g: GameRow) -> bool:
         game = self.game(s, g)
@@ -326,7 +395,7 @@ class Host:
         return True
 
     def permit(self, token: str, passage: str, powers: list[str], gm: bool = False,
-               controller: str | None = None) -> dict[str, list[str]]:
+               controller: str | None = None, *, phase: str) -> dict[str, list[str]]:
         """Record a passage permission (rule option passage_permissions): the power that
         controls `passage` now lets `powers` through (an empty list withdraws it). A player
         speaks for its own power, and only while it controls the passage; the GM for any
@@ -334,12 +403,7 @@ class Host:
         permissions."""
         if len(powers) > 100:
             raise HostError("too many powers")
-        with self.db.transaction() as s:
-            if gm:
-                g = self.gm_game(s, token, lock=True)
-            else:
-                g, p = self.player(s, token, lock=True)
-            self._active(g)
+        with self._gm_or_player_request(token, gm, phase) as (s, g, p):
             game = self.fresh_game(s, g)
             m = game.map
             controllers = m.rules.passage_controllers(m, game.position)
@@ -374,18 +438,27 @@ class Host:
             return {p.name: power_token(gm_token, g.id, p.power, p.generation)
                     for p in self.powers(s, g)}
 
-    def process_now(self, gm_token: str) -> str:
+    def process_now(self, gm_token: str, *, phase: str) -> tuple[str, str]:
+        """Process phase `phase` (its id) now; returns the new phase's name and id. Two
+        requests for the same phase process it once: the second is Stale."""
         with self.db.transaction() as s:
             g = self.gm_game(s, gm_token, lock=True)
             self._active(g)
-            self._process(s, g, now_utc())
-            return g.phase
+            self._expect(g, phase)
+            failed = self._process_guarded(s, g, now_utc())
+            answer = g.phase, phase_id(g)
+        if failed:  # the mark is committed; the GM is told why
+            raise ProcessingFailed(f"processing failed: {failed} (the phase is as it was; "
+                                   "undo, or fix the cause and process again)")
+        return answer
 
-    def undo(self, gm_token: str) -> str:
-        """Step back one processed phase (and over the phases processed at once because
-        nobody had anything to order): their orders become pending again."""
+    def undo(self, gm_token: str, *, phase: str) -> tuple[str, str]:
+        """Step back from phase `phase` (its id) over the last processed phase (and over the
+        phases processed at once because nobody had anything to order): their orders become
+        pending again. Returns the phase's name and its new id."""
         with self.db.transaction() as s:
             g = self.gm_game(s, gm_token, lock=True)
+            self._expect(g, phase)
             if g.seq == 0:
                 raise Conflict("nothing to undo: no phase has been processed")
             while True:
@@ -403,14 +476,16 @@ class Host:
                     break
             for o in self.order_rows(s, g).values():
                 o.ready = False
-            g.phase, g.status = game.phase, "active"
+            g.phase, g.status, g.phase_key = game.phase, "active", new_phase_key()
+            g.failure = None
             self._start_clock(g, game, now_utc())
-            return g.phase
+            return g.phase, phase_id(g)
 
-    def pause(self, gm_token: str, paused: bool) -> None:
+    def pause(self, gm_token: str, paused: bool, *, phase: str) -> None:
         with self.db.transaction() as s:
             g = self.gm_game(s, gm_token, lock=True)
             self._active(g)
+            self._expect(g, phase)
             now = now_utc()
             if paused and not g.paused:
                 left = (g.deadline - now).total_seconds() if g.deadline else 0.0
@@ -423,16 +498,19 @@ class Host:
                     self._start_clock(g, self.game(s, g), now)
 
     def set_deadline(self, gm_token: str, extend_minutes: float | None = None,
-                     minutes_from_now: float | None = None, at: str | None = None
-                     ) -> datetime | None:
-        """Extend the deadline by some minutes, set it some minutes from now, or at a time
-        of day (`at`, "HH:MM" in UTC: the next time the clock shows it)."""
+                     minutes_from_now: float | None = None, at: str | None = None, *,
+                     phase: str) -> datetime | None:
+        """Extend the deadline of phase `phase` (its id) by some minutes, set it some minutes
+        from now, or at a time of day (`at`, "HH:MM" in UTC: the next time the clock shows
+        it)."""
         for v in (extend_minutes, minutes_from_now):
             if v is not None and not -MAX_MINUTES <= v <= MAX_MINUTES:
                 raise HostError(f"minutes must be within ±{MAX_MINUTES:.0f}")
         with self.db.transaction() as s:
             g = self.gm_game(s, gm_token, lock=True)
             self._active(g)
+            self._expect(g, phase)
+            g.failure = None  # a new deadline: processing is tried again when it comes
             now = now_utc()
             if at is not None:
                 minutes_from_now = _minutes_until(at, now)
@@ -448,10 +526,12 @@ class Host:
                 g.deadline = (g.deadline or now) + timedelta(minutes=extend_minutes)
             return g.deadline
 
-    def replace_player(self, gm_token: str, power: str) -> str:
-        """A new link for a power (the old one stops working); returns the new token."""
+    def replace_player(self, gm_token: str, power: str, *, phase: str) -> str:
+        """A new link for a power (the old one stops working), asked for in phase `phase`
+        (its id); returns the new token."""
         with self.db.transaction() as s:
             g = self.gm_game(s, gm_token, lock=True)
+            self._expect(g, phase)
             game = self.game(s, g)
             try:
                 idx = game.power(power)
@@ -494,21 +574,40 @@ class Host:
         with self.db.transaction() as s:
             due = list(s.scalars(select(GameRow.id).where(
                 GameRow.status == "active", GameRow.paused.is_(False),
+                GameRow.failure.is_(None),  # marked for its GM: tried again when told
                 GameRow.deadline.is_not(None), GameRow.deadline <= now)))
         done = []
         for gid in due:
-            try:
-                with self.db.transaction() as s:
-                    g = s.scalars(self._locked(select(GameRow).where(GameRow.id == gid), True)
-                                  ).one()
-                    if (g.status != "active" or g.paused or g.deadline is None
-                            or g.deadline > now):
-                        continue  # processed meanwhile by a request or another server
-                    self._process(s, g, now)
+            with self.db.transaction() as s:
+                g = s.scalars(self._locked(select(GameRow).where(GameRow.id == gid), True)
+                              ).one()
+                if (g.status != "active" or g.paused or g.deadline is None
+                        or g.deadline > now or g.failure is not None):
+                    continue  # processed meanwhile by a request or another server
+                if self._process_guarded(s, g, now) is None:
                     done.append(gid)
-            except PolydipError as exc:  # one game that cannot be processed: the GM sees
-                log.error("game %s cannot be processed: %s", gid, exc)  # it at once
+                    log.info("game %s: processed at the deadline, now %s", gid, g.phase)
         return done
+
+    def _process_guarded(self, s: Session, g: GameRow, now: datetime) -> str | None:
+        """`_process` inside a savepoint: None when the phase was processed; otherwise the
+        reason it failed — the savepoint rolled back (the phase as it was, its orders kept),
+        the game marked for its GM (GameRow.failure, so the deadline task leaves it alone
+        until the GM acts) and one line logged with the game's id. Whatever the failure (a
+        bug, a variant file gone, a value the database refuses), it stays this game's; only
+        the database being unavailable is raised (every game waits for it alike)."""
+        try:
+            with s.begin_nested():
+                self._process(s, g, now)
+        except UNAVAILABLE:
+            raise
+        except Exception as exc:  # any failure is this game's alone
+            reason = _failure_text(exc)
+            log.error("game %s: processing %s failed: %s", g.id, g.phase, reason)
+            g.failure = reason
+            return reason
+        g.failure = None
+        return None
 
     def _all_ready(self, s: Session, g: GameRow) -> bool:
         game = self.game(s, g)
@@ -540,7 +639,7 @@ class Host:
             s.add(self._phase_row(g.id, g.seq, game, before))
             if game.is_over or game.powers_to_order():
                 break
-        g.phase, g.status = game.phase, game.status
+        g.phase, g.status, g.phase_key = game.phase, game.status, new_phase_key()
         self._start_clock(g, game, now)
         s.flush()
 
@@ -578,6 +677,28 @@ class Host:
             for p in self.powers(s, g):
                 p.token_hash = token_hash(power_token(gm, g.id, p.power, p.generation))
             return gm
+
+    @staticmethod
+    def _expect(g: GameRow, phase: str) -> None:
+        """Refuse a request made for another phase than the game's (a page left open across
+        a deadline, an undo, or a second click on "process now")."""
+        now = phase_id(g)
+        if phase != now:
+            raise Stale(f"this request was made for phase {phase[:60]!r}, but the game is "
+                        f"now at {g.phase} (phase id {now!r}); nothing was changed: look at "
+                        "the game again before sending it")
+
+
+def _iso(d: datetime) -> str:
+    return d.isoformat(timespec="seconds") + "Z"
+
+
+def _failure_text(exc: BaseException) -> str:
+    """One line saying why processing failed, for the GM and the log."""
+    first = (str(exc).strip().splitlines() or [""])[0][:300]
+    if isinstance(exc, PolydipError):
+        return first or type(exc).__name__
+    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
 
 
 def _minutes_until(at: str, now: datetime) -> float:

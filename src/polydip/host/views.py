@@ -19,7 +19,7 @@ from polydip.adjudication.adjustments import adjustment_counts, build_sites
 from polydip.game.engine import parse_orders
 from polydip.game.game import Game
 from polydip.host.models import GameRow, PowerRow
-from polydip.host.service import Host, now_utc
+from polydip.host.service import Host, now_utc, phase_id
 from polydip.orders.describe import default_names, place, unit
 from polydip.orders.model import BUILD, DISBAND, WAIVE
 from polydip.orders.stacked import number_of
@@ -37,6 +37,7 @@ def public_state(host: Host, s: Session, g: GameRow) -> dict[str, Any]:
         "variant": game.variant.name,
         "variant_title": game.variant.title,
         "phase": g.phase,
+        "phase_id": phase_id(g),  # what a request names the phase it is made for with
         "phase_title": _title(game),
         "phase_type": pos.phase.type,
         "seq": g.seq,
@@ -170,7 +171,9 @@ def gm_state(host: Host, s: Session, g: GameRow) -> dict[str, Any]:
     state.update({"pending": pending, "movement_minutes": g.movement_minutes,
                   "retreat_minutes": g.retreat_minutes,
                   "adjustment_minutes": g.adjustment_minutes, "nmr_limit": g.nmr_limit,
-                  "options": g.options})
+                  "options": g.options,
+                  # why processing failed last (None: it did not); the GM acts on it
+                  "failure": f"processing failed: {g.failure}" if g.failure else None})
     return state
 
 
