@@ -191,7 +191,7 @@ def test_every_built_in_variant_is_within_the_limits() -> None:
     "x = " + "[" * 500 + "]" * 500 + "\n",
     "x = " + "{a = " * 500 + "1" + "}" * 500 + "\n",
     "x = " + "[" * 100_000 + "]" * 100_000 + "\n",
-])
+], ids=["arrays", "inline-tables", "100k"])
 def test_deep_toml_is_refused_in_every_mode(text: str) -> None:
     from polydip.variants.loader import parse_variant
 
@@ -226,7 +226,7 @@ def test_control_characters_in_names_are_refused(where: str, char: str) -> None:
             load_variant_text(text, "tiny.toml", untrusted=untrusted)
 
 
-@pytest.mark.parametrize("bad", ["\x00", "\x1b", "\ud800"])
+@pytest.mark.parametrize("bad", ["\x00", "\x1b", "\x85", "\u2028", "\ud800"])
 def test_control_characters_in_the_text_are_refused(bad: str) -> None:
     msg = refused(TINY.replace("Alpha One", f"Alpha{bad}One"), "tiny.toml")
     assert msg.startswith(f"tiny.toml:{TINY[:TINY.index('Alpha One')].count(chr(10)) + 1}: ")
@@ -301,7 +301,7 @@ def test_a_map_changes_no_place_declared_before(line: str) -> None:
         "RED " + " ".join(f"H{(i * 9 + j) % 3000}" for j in range(9))
         + "\nUNOWNED " + " ".join(f"-H{(i * 9 + j) % 3000}" for j in range(9)) + "\n"
         for i in range(4_999)),
-])
+], ids=["owns", "places", "homes"])
 def test_an_adversarial_map_is_read_quickly(shape: str) -> None:
     """Within the limits, the DPjudge reader's work on about 600 KB stays small (its lists
     are searched line by line: the limits keep them short)."""

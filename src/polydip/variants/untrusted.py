@@ -48,9 +48,10 @@ LIMITS: Final = {
     "names of one place in a .map file": MAX_ALIASES,
 }
 
-# characters no file text may hold: C0 controls but tab and line ends, DEL, lone surrogates
-# (a NUL breaks PostgreSQL; a surrogate cannot be written as UTF-8)
-_BAD_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+# characters no uploaded text may hold: controls but tab and line ends, Unicode's line and
+# paragraph separators (str.splitlines would count lines differently), lone surrogates (a
+# NUL breaks PostgreSQL; a surrogate cannot be written as UTF-8)
+_BAD_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 # the TOML tokens that matter to nesting: strings and comments (skipped), brackets
 _TOML_TOKEN = re.compile(r'"""(?:\\.|[^\\])*?"""|\'\'\'.*?\'\'\'|"(?:\\.|[^"\\\n])*"'
                          r"|'[^'\n]*'|#[^\n]*|[\[\]{}]", re.DOTALL)
