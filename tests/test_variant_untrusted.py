@@ -178,6 +178,28 @@ def test_no_variant_files_reads_no_file(tmp_path: Path, monkeypatch) -> None:
     assert "error" not in adjudicate_request({"variant": "standard"}, variant_files=False)
 
 
+def test_the_command_line_with_no_variant_files_reads_no_file(tmp_path, monkeypatch,
+                                                              capsys) -> None:
+    """`polydip adjudicate --no-variant-files`: no request line makes it read a file."""
+    import json
+
+    from polydip.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "standard").write_text("USE /etc/./passwd\n", encoding="utf-8")
+    (tmp_path / "real.map").write_text(SMALL_MAP, encoding="utf-8")
+    lines = [{"variant": "standard", "phase": "S1901M"}, {"variant": "real.map"},
+             {"variant": "nothere.map"}, {"variant": "/etc/passwd"}, {"variant": "/etc/nothere"}]
+    (tmp_path / "requests.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines),
+                                            encoding="utf-8")
+    main(["adjudicate", "--no-variant-files", "requests.jsonl"])
+    out = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert "Austria" in out[0]["centers"]
+    assert out[1]["error"].replace("real", "nothere") == out[2]["error"]
+    assert out[3]["error"].replace("passwd", "nothere") == out[4]["error"]
+    assert not any("root:" in x.get("error", "") for x in out)
+
+
 # ---- bounds --------------------------------------------------------------------------------
 
 def test_every_built_in_variant_is_within_the_limits() -> None:
