@@ -229,6 +229,22 @@ def test_brackets_in_strings_and_comments_do_not_count() -> None:
     assert load_variant_text(text, "tiny.toml").title == "[" * 40
 
 
+@pytest.mark.parametrize("text", [
+    "x = " + '"\\' * 900_000,  # strings left open, one after another
+    "x = " + '"""a\\' * 390_000,
+    "x = " + "'''a" * 490_000,
+], ids=["basic", "multi-line", "literal"])
+def test_the_nesting_check_is_linear(text: str) -> None:
+    """The scan before the parser skips strings; one it cannot close ends its line (else it
+    would start again at every quote: hours for 2 MB)."""
+    import time
+
+    t = time.process_time()
+    with pytest.raises(VariantError, match="not valid TOML"):
+        load_variant_text(text, "q.toml")
+    assert time.process_time() - t < 10
+
+
 def test_deep_dotted_keys_are_refused() -> None:
     msg = refused("a" + ".a" * 3000 + " = 1\n", "d.toml")
     assert "nested more than 16 levels" in msg

@@ -52,9 +52,12 @@ LIMITS: Final = {
 # paragraph separators (str.splitlines would count lines differently), lone surrogates (a
 # NUL breaks PostgreSQL; a surrogate cannot be written as UTF-8)
 _BAD_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
-# the TOML tokens that matter to nesting: strings and comments (skipped), brackets
-_TOML_TOKEN = re.compile(r'"""(?:\\.|[^\\])*?"""|\'\'\'.*?\'\'\'|"(?:\\.|[^"\\\n])*"'
-                         r"|'[^'\n]*'|#[^\n]*|[\[\]{}]", re.DOTALL)
+# the TOML tokens that matter to nesting: strings and comments (skipped), brackets. A string
+# left open runs to the end of its line (of the text, for a multi-line one), so that the scan
+# stays linear: it never starts again inside a string it could not close.
+_TOML_TOKEN = re.compile(r'"""(?:\\.|\\\Z|[^\\])*?(?:"""|\Z)|\'\'\'.*?(?:\'\'\'|\Z)'
+                         r'|"(?:\\[^\n]|[^"\\\n])*+(?:"|[^\n]*)'
+                         r"|'[^'\n]*+(?:'|$)|#[^\n]*|[\[\]{}]", re.DOTALL | re.MULTILINE)
 
 
 def shown_name(filename: str, default: str = "upload") -> str:
