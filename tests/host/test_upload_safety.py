@@ -180,3 +180,14 @@ def test_data_folder_untouched_by_a_refused_upload(client, tmp_path):
     refused(client, "x.map", "USE /etc/./passwd\n")
     folder = Path(tmp_path / "data" / "variants")
     assert not folder.exists() or not any(folder.iterdir())
+
+
+def test_a_long_title_names_the_game_cut_to_the_column(client):
+    """With no game name the variant's title names the game (at most 200 characters are
+    kept): a longer one failed PostgreSQL's column."""
+    title = "T" * 5_000
+    r = upload(client, "s.toml", STANDARD.replace(
+        'title = "Diplomacy"', f'title = "{title}"'))
+    assert r.status_code == 201, r.text
+    gm = r.json()["gm_token"]
+    assert client.get(f"/api/gm/{gm}").json()["name"] == title[:200]

@@ -115,7 +115,7 @@ class Host:
         gm = new_token()
         now = now_utc()
         with self.db.transaction() as s:
-            g = GameRow(name=name[:200] or game.variant.title, variant=game.variant.name,
+            g = GameRow(name=name[:200] or game.variant.title[:200], variant=game.variant.name,
                         variant_text=variant_text, options=dict(options or {}),
                         gm_token_hash=token_hash(gm), status="active", seq=0,
                         phase=game.phase, paused=paused, paused_left=0.0,
