@@ -191,3 +191,13 @@ def test_a_long_title_names_the_game_cut_to_the_column(client):
     assert r.status_code == 201, r.text
     gm = r.json()["gm_token"]
     assert client.get(f"/api/gm/{gm}").json()["name"] == title[:200]
+
+
+@pytest.mark.parametrize("abbr,start", [("SPRINGTIMEXXXXXXXXXX", "SPRINGTIMEXXXXXXXXXX1901M"),
+                                        ("S", "S99999999999999999999M")],
+                         ids=["season", "year"])
+def test_a_long_phase_name_is_a_400(client, abbr, start):
+    """A phase's name is stored in 20 characters: a longer one failed PostgreSQL."""
+    text = STANDARD.replace('abbr = "S"', f'abbr = "{abbr}"').replace(
+        'start = "S1901M"', f'start = "{start}"')
+    assert "[calendar." in refused(client, "s.toml", text)

@@ -163,6 +163,16 @@ def check_variant_size(v: Variant, shown: str, untrusted: bool) -> None:
             ("powers", len(v.powers), bounds.MAX_POWERS),
             ("starting units", sum(len(p.units) for p in v.powers), bounds.MAX_UNITS),
         ], shown)
+        # a phase's name (season abbreviation, year, phase letter) is short: it is stored
+        # and shown everywhere
+        for i, season in enumerate(v.calendar.seasons):
+            if len(season.abbr) > bounds.MAX_SEASON_ABBR:
+                raise VariantError(f"{shown}: [calendar.seasons[{i}].abbr] at most "
+                                   f"{bounds.MAX_SEASON_ABBR} characters (a phase is named "
+                                   "like S1901M)")
+        if len(v.calendar.start) > bounds.MAX_START:
+            raise VariantError(f"{shown}: [calendar.start] at most {bounds.MAX_START} "
+                               "characters (a phase is named like S1901M)")
     names: list[tuple[str, str]] = [("variant.name", v.name)]  # (a title is free text)
     for abbr, p in v.provinces.items():
         key = f"provinces.{abbr[:20]}"

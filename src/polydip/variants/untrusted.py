@@ -37,6 +37,8 @@ MAX_LINES: Final = 10_000  # lines of a .map/.cfg file that say something
 MAX_WORDS: Final = 1_000  # words of one .map/.cfg line
 MAX_MAP_WORDS: Final = 100_000  # words of a .map file (the diplomacy package's largest: 3,779)
 MAX_ALIASES: Final = 100  # names of one place in a .map file
+MAX_SEASON_ABBR: Final = 4  # characters of a season's abbreviation (a phase: S1901M)
+MAX_START: Final = 12  # characters of the first phase's name (season, year, phase letter)
 
 LIMITS: Final = {
     "characters of the file": MAX_TEXT, "provinces": MAX_PROVINCES,
@@ -46,6 +48,8 @@ LIMITS: Final = {
     "entries of a TOML table or array": MAX_ENTRIES, "lines of a .map/.cfg file": MAX_LINES,
     "words of a .map/.cfg line": MAX_WORDS, "words of a .map file": MAX_MAP_WORDS,
     "names of one place in a .map file": MAX_ALIASES,
+    "characters of a season's abbreviation": MAX_SEASON_ABBR,
+    "characters of the first phase's name": MAX_START,
 }
 
 # characters no uploaded text may hold: controls but tab and line ends, Unicode's line and
