@@ -201,3 +201,33 @@ def test_a_long_phase_name_is_a_400(client, abbr, start):
     text = STANDARD.replace('abbr = "S"', f'abbr = "{abbr}"').replace(
         'start = "S1901M"', f'start = "{start}"')
     assert "[calendar." in refused(client, "s.toml", text)
+
+
+def test_later_errors_and_game_files_name_no_server_folder(client, tmp_path):
+    """A rule module's error names the upload as `<upload>/NAME`; the game file the GM
+    downloads records no path of the server."""
+    text = STANDARD.replace("[victory]", "[rules.nope]\na = 1\n\n[victory]")
+    detail = refused(client, "s.toml", text)
+    assert detail.startswith("<upload>/s.toml: [rules.nope] unknown rule")
+    r = upload(client, "small.map", SMALL_MAP)
+    gm = r.json()["gm_token"]
+    for what in ("game.json", "diplomacy.json"):
+        got = client.get(f"/api/gm/{gm}/{what}")
+        assert got.status_code == 200
+        assert str(tmp_path) not in got.text and "/variants/" not in got.text
+
+
+@pytest.mark.parametrize("filename,text", [("small.map", SMALL_MAP), ("s.toml", STANDARD)],
+                         ids=["map", "toml"])
+def test_an_upload_kept_file_is_written_again_in_its_format(client, tmp_path, filename, text):
+    """The kept file of an upload may go missing (a new data folder): the game loads again
+    from the text in the database, in the upload's format."""
+    r = upload(client, filename, text)
+    token = r.json()["players"]["Red" if filename.endswith(".map") else "France"]
+    for f in (tmp_path / "data" / "variants").iterdir():
+        f.unlink()
+    client.app.state.host._cache.clear()
+    r = client.get(f"/api/play/{token.rsplit('/', 1)[1]}")
+    assert r.status_code == 200, r.text
+    kept = list((tmp_path / "data" / "variants").iterdir())
+    assert [f.suffix for f in kept] == [Path(filename).suffix]

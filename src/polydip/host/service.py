@@ -99,7 +99,7 @@ class Host:
             from polydip.variants.loader import load_variant_text
 
             v = load_variant_text(variant_text, variant, untrusted=True)
-            v.path = str(self._variant_file(variant_text, variant))
+            self._variant_file(variant_text, variant)  # (v.path names no server folder)
         else:  # a built-in variant by name, never a file of the server's
             from polydip.errors import did_you_mean
             from polydip.variants.loader import builtin_names, load_builtin
@@ -139,12 +139,26 @@ class Host:
         again too."""
         from polydip.variants.loader import untrusted_folder
 
-        suffix = Path(name).suffix.lower() if Path(name).suffix.lower() in (
-            ".toml", ".map", ".cfg") else ".toml"
         folder = self.data_dir / "variants"
         folder.mkdir(parents=True, exist_ok=True)
         untrusted_folder(folder)
-        path = folder / (hashlib.sha256(text.encode()).hexdigest()[:32] + suffix)
+        stem = hashlib.sha256(text.encode()).hexdigest()[:32]
+        suffixes = (".toml", ".map", ".cfg")
+        suffix = Path(name).suffix.lower()
+        if suffix not in suffixes:  # a game file names an upload by no path: the file kept
+            kept = [folder / (stem + s) for s in suffixes if (folder / (stem + s)).is_file()]
+            if len(kept) == 1:
+                return kept[0]
+            # its file went missing (or the text was kept in two formats): the format from
+            # the text (a .map or .cfg is no TOML)
+            import tomllib
+
+            try:
+                tomllib.loads(text)
+                suffix = ".toml"
+            except (tomllib.TOMLDecodeError, RecursionError):
+                suffix = ".cfg" if "\n[borders]" in "\n" + text.replace(" ", "") else ".map"
+        path = folder / (stem + suffix)
         if not path.exists():
             path.write_text(text, encoding="utf-8")
         return path

@@ -135,8 +135,10 @@ def load_variant_text(text: str, filename: str, *, untrusted: bool = True,
     `untrusted` (the default): the text is someone else's, such as an upload. It is
     checked against the limits of polydip.variants.untrusted before it is parsed; it may
     include no other file (`USE`, `MAP`, `base=` are refused); errors name `filename`'s
-    base name and the line, nothing of the server. `path`: the file the text is kept in,
-    recorded as the Variant's path (for a game file to name it), never shown.
+    base name and the line, nothing of the server. Its Variant's path is
+    `<upload>/NAME`: messages of later stages (rule modules, map checks) name the file
+    that way, and a game file records no path for it (the host keeps the text itself).
+    `path`: a path to record instead.
     """
     shown = bounds.shown_name(filename) if untrusted else filename
     suffix = PurePath(shown).suffix.lower()
@@ -150,7 +152,12 @@ def load_variant_text(text: str, filename: str, *, untrusted: bool = True,
         v = parse_variant(text, shown, untrusted=untrusted)
     if path is not None:
         v.path = path
+    elif untrusted:
+        v.path = f"{UPLOAD_PREFIX}{shown}"
     return v
+
+
+UPLOAD_PREFIX = "<upload>/"  # an untrusted variant's path: no folder of the server
 
 
 def check_variant_size(v: Variant, shown: str, untrusted: bool) -> None:
@@ -205,7 +212,7 @@ def _load_untrusted(path: Path) -> Variant:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         raise VariantError(f"{shown}: cannot read the variant file") from None
-    return load_variant_text(text, shown, untrusted=True, path=str(path))
+    return load_variant_text(text, shown, untrusted=True)
 
 
 def _load_variant(name_or_path: str | Path, search_path: list[str | Path] | None) -> Variant:
