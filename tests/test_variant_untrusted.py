@@ -10,6 +10,7 @@ power name".
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 from pathlib import Path
 
@@ -349,3 +350,16 @@ def test_an_adversarial_map_is_read_quickly(shape: str) -> None:
     with pytest.raises(PolydipError):
         load_variant_text(shape, "slow.map")
     assert time.process_time() - t < 10
+
+
+@pytest.mark.parametrize("old,new,key", [
+    ('name = "Red"', 'name = ""', "powers[0].name"),
+    ('name = "Red"', 'name = "  "', "powers[0].name"),
+    ("[provinces.A1]", "[calendar]\nseasons = []\n\n[provinces.A1]", "calendar.seasons"),
+], ids=["empty-power", "blank-power", "no-season"])
+def test_an_empty_power_name_or_year_is_an_error_not_a_crash(old: str, new: str,
+                                                              key: str) -> None:
+    """(an IndexError, a 500 at the host, before)"""
+    for untrusted in (False, True):
+        with pytest.raises(VariantError, match=rf"\[{re.escape(key)}\]"):
+            load_variant_text(TINY.replace(old, new, 1), "tiny.toml", untrusted=untrusted)

@@ -440,6 +440,8 @@ class _Reader:
             key = f"powers[{i}]"
             v = self.table(v, key)
             name = self.get(v, "name", str, key)
+            if not name.strip():
+                raise self.fail(f"{key}.name", "a power's name is empty")
             key = f"powers.{name}"
             homes = self.strlist(v, "homes", key, [])
             powers.append(Power(
@@ -472,6 +474,8 @@ class _Reader:
         cal = self.table(d.get("calendar", DEFAULT_CALENDAR), "calendar")
         seasons = []
         season_list = self.get(cal, "seasons", list, "calendar", DEFAULT_CALENDAR["seasons"])
+        if not season_list:
+            raise self.fail("calendar.seasons", "a year has at least one season")
         for i, s in enumerate(season_list):
             key = f"calendar.seasons[{i}]"
             s = self.table(s, key)
