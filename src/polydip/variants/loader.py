@@ -49,6 +49,7 @@ def builtin_names() -> list[str]:
 
 
 _LOADED: dict[tuple, Variant] = {}
+UPLOAD_PREFIX = "<upload>/"  # an untrusted variant's path: no folder of the server
 # folders whose files are always read in untrusted mode (the host's uploads)
 _UNTRUSTED: list[Path] = []
 
@@ -147,7 +148,7 @@ def load_variant_text(text: str, filename: str, *, untrusted: bool = True,
     if suffix in (".map", ".cfg"):
         read = import_map_text if suffix == ".map" else import_cfg_text
         v = read(text, shown, untrusted=untrusted)
-        check_variant_size(v, shown, untrusted)
+        check_bounds(v, shown, untrusted)
     else:
         v = parse_variant(text, shown, untrusted=untrusted)
     if path is not None:
@@ -157,12 +158,9 @@ def load_variant_text(text: str, filename: str, *, untrusted: bool = True,
     return v
 
 
-UPLOAD_PREFIX = "<upload>/"  # an untrusted variant's path: no folder of the server
-
-
-def check_variant_size(v: Variant, shown: str, untrusted: bool) -> None:
-    """The counts of an untrusted variant within the limits; every name free of control
-    characters (in any mode)."""
+def check_bounds(v: Variant, shown: str, untrusted: bool) -> None:
+    """An untrusted variant's counts and phase names within the limits; every name free of
+    control characters (in any mode)."""
     if untrusted:
         bounds.check_counts([
             ("provinces", len(v.provinces), bounds.MAX_PROVINCES),
@@ -224,7 +222,7 @@ def _load_variant(name_or_path: str | Path, search_path: list[str | Path] | None
         raise VariantError(f"{text_name[:80]}: no such variant file")
     if path.suffix.lower() in (".map", ".cfg"):
         v = import_variant(path, search_path)
-        check_variant_size(v, str(path), False)
+        check_bounds(v, str(path), False)
         return v
     try:
         text = path.read_text(encoding="utf-8")
@@ -253,7 +251,7 @@ def parse_variant(text: str, path: str = "<string>", untrusted: bool = False) ->
         raise VariantError(f"{path}: nested too deep") from None
     bounds.check_tree(data, path, untrusted)
     v = _Reader(data, text, path).read()
-    check_variant_size(v, path, untrusted)
+    check_bounds(v, path, untrusted)
     return v
 
 
