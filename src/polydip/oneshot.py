@@ -31,7 +31,7 @@ MAX_STRING: Final = 1_000  # characters of any name, unit or order string
 MAX_ITEMS: Final = 10_000  # entries of any list or object
 MAX_DEPTH: Final = 32  # nesting of objects and lists (the 'extra' data of rule modules included)
 
-_VARIANTS: dict[str, Map] = {}
+_VARIANTS: dict[tuple[str, bool], Map] = {}
 
 
 class RequestError(PolydipError):
@@ -41,7 +41,8 @@ class RequestError(PolydipError):
 def get_map(name: str, variant_files: bool = True) -> Map:
     """The compiled map of a built-in variant, or of a variant file when `variant_files`
     allows reading files by path (a service for other people turns that off)."""
-    m = _VARIANTS.get(name)
+    key = (name, variant_files)  # (a file named like a built-in variant is not one)
+    m = _VARIANTS.get(key)
     if m is not None:
         return m
     if name.lower() not in builtin_names():
@@ -54,11 +55,13 @@ def get_map(name: str, variant_files: bool = True) -> Map:
             raise RequestError(
                 f"unknown variant {name[:60]!r}: not a built-in variant and not a readable "
                 f"variant file; built-in variants: {', '.join(builtin_names())}"
-                + did_you_mean(name, builtin_names()))
-    m = compile_map(load_variant(name))
+                + did_you_mean(name[:60], builtin_names()))
+    # without variant files, the loader's sandbox: a built-in name is read from polydip's
+    # own data, never from a file of that name in the current folder
+    m = compile_map(load_variant(name, sandbox=not variant_files))
     if len(_VARIANTS) > 64:
         _VARIANTS.clear()
-    _VARIANTS[name] = m
+    _VARIANTS[key] = m
     return m
 
 

@@ -112,25 +112,36 @@ class Host:
                                 f"minutes (got {v})")
         if not 0 <= nmr_limit <= 100:
             raise HostError("nmr_limit: 0 (never) to 100 missed movement phases")
+        from polydip.variants.untrusted import name_problem
+
+        problem = name_problem(name, untrusted=False)
+        if problem:  # (a NUL breaks PostgreSQL; a line break, the pages)
+            raise HostError(f"the game's name: {problem}")
         if variant_text is not None:
             if len(variant_text) > MAX_VARIANT_TEXT:
                 raise HostError("the variant file is larger than 2 MB")
-            source = str(self._variant_file(variant_text, variant))
+            # read from the uploaded text alone, bounded, before it is kept or compiled: it
+            # includes no file of the server's and its errors show nothing of the server
+            from polydip.variants.loader import load_variant_text
+
+            v = load_variant_text(variant_text, variant, untrusted=True)
+            self._variant_file(variant_text, variant)  # (v.path names no server folder)
         else:  # a built-in variant by name, never a file of the server's
             from polydip.errors import did_you_mean
-            from polydip.variants.loader import builtin_names
+            from polydip.variants.loader import builtin_names, load_builtin
 
-            source = variant.strip().lower()
-            if source not in builtin_names():
+            name_ = variant.strip().lower()
+            if name_ not in builtin_names():
                 raise HostError(f"no built-in variant named {variant[:80]!r}"
-                                + did_you_mean(variant, builtin_names())
+                                + did_you_mean(variant[:80], builtin_names())
                                 + f"; built-in variants: {', '.join(builtin_names())}; "
                                 "or upload a variant file")
-        game = Game.new(source, options or {}, name=name[:200])
+            v = load_builtin(name_)
+        game = Game.new(v, options or {}, name=name[:200])
         gm = new_token()
         now = now_utc()
         with self.db.transaction() as s:
-            g = GameRow(name=name[:200] or game.variant.title, variant=game.variant.name,
+            g = GameRow(name=name[:200] or game.variant.title[:200], variant=game.variant.name,
                         variant_text=variant_text, options=dict(options or {}),
                         gm_token_hash=token_hash(gm), status="active", seq=0,
                         phase=game.phase, paused=paused, paused_left=0.0,
@@ -150,12 +161,31 @@ class Host:
             return g.id, gm
 
     def _variant_file(self, text: str, name: str) -> Path:
-        """An uploaded variant kept as a file (the game file names it by its path)."""
-        suffix = Path(name).suffix.lower() if Path(name).suffix.lower() in (
-            ".toml", ".map", ".cfg") else ".toml"
+        """An uploaded variant kept as a file (the game file names it by its path); every
+        file of its folder is read in the loader's untrusted mode, when a game is loaded
+        again too."""
+        from polydip.variants.loader import untrusted_folder
+
         folder = self.data_dir / "variants"
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / (hashlib.sha256(text.encode()).hexdigest()[:32] + suffix)
+        untrusted_folder(folder)
+        stem = hashlib.sha256(text.encode()).hexdigest()[:32]
+        suffixes = (".toml", ".map", ".cfg")
+        suffix = Path(name).suffix.lower()
+        if suffix not in suffixes:  # a game file names an upload by no path: the file kept
+            kept = [folder / (stem + s) for s in suffixes if (folder / (stem + s)).is_file()]
+            if len(kept) == 1:
+                return kept[0]
+            # its file went missing (or the text was kept in two formats): the format from
+            # the text (a .map or .cfg is no TOML)
+            import tomllib
+
+            try:
+                tomllib.loads(text)
+                suffix = ".toml"
+            except (tomllib.TOMLDecodeError, RecursionError):
+                suffix = ".cfg" if "\n[borders]" in "\n" + text.replace(" ", "") else ".map"
+        path = folder / (stem + suffix)
         if not path.exists():
             path.write_text(text, encoding="utf-8")
         return path

@@ -1,14 +1,26 @@
-"""Read a variant TOML file into a Variant, naming the key of every structural problem."""
+"""Read a variant TOML file into a Variant, naming the key of every structural problem.
+
+Two modes. The default reads what the user names: a built-in variant, or a file by path,
+which may include others (`.map`/`.cfg`) found through the search path. The untrusted mode
+(`load_variant(..., sandbox=True)`, `load_variant_text(text, filename)`, and every file in a
+folder given to `untrusted_folder`) is for files from other people, such as the host's
+uploads: the file is read from its own text only, includes nothing, consults no search path,
+names only its own file name in errors, and is bounded before any work
+(polydip.variants.untrusted).
+"""
 
 from __future__ import annotations
 
 import tomllib
 from importlib import resources
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from polydip.errors import VariantError, did_you_mean
+from polydip.variants import untrusted as bounds
 from polydip.variants.importers import import_variant
+from polydip.variants.importers.dpjudge import import_map_text
+from polydip.variants.importers.parlance import import_cfg_text
 from polydip.variants.model import (
     DEFAULT_CALENDAR,
     DEFAULT_EDGE_KINDS,
@@ -37,53 +49,181 @@ def builtin_names() -> list[str]:
 
 
 _LOADED: dict[tuple, Variant] = {}
+UPLOAD_PREFIX = "<upload>/"  # an untrusted variant's path: no folder of the server
+# folders whose files are always read in untrusted mode (the host's uploads)
+_UNTRUSTED: list[Path] = []
+
+
+def untrusted_folder(folder: str | Path) -> None:
+    """Read every variant file in `folder` in untrusted mode, whoever loads it by path (a
+    game file names an upload by its path; reloading it must not follow an include)."""
+    p = Path(folder).resolve()
+    if p not in _UNTRUSTED:
+        _UNTRUSTED.append(p)
+
+
+def _in_untrusted_folder(path: Path) -> bool:
+    if not _UNTRUSTED:
+        return False
+    try:
+        parent = path.resolve().parent
+    except (OSError, ValueError):
+        return False
+    return any(parent == f or f in parent.parents for f in _UNTRUSTED)
 
 
 def load_variant(name_or_path: str | Path,
-                 search_path: list[str | Path] | None = None) -> Variant:
+                 search_path: list[str | Path] | None = None, *,
+                 sandbox: bool = False) -> Variant:
     """Load a built-in variant by name, or a variant file by path.
 
     `search_path`: folders where the files a `.map`/`.cfg` variant includes are looked for
     (besides the command line's, POLYDIP_VARIANT_PATH and Parlance's data: see
     polydip.variants.search).
 
+    `sandbox`: untrusted mode (also for any file of an `untrusted_folder`). A name without a
+    suffix is a built-in variant, read from polydip's own data and never from a file of that
+    name; a path is read alone, as `load_variant_text(..., untrusted=True)` reads it: no
+    include, no search path, bounded, and errors that name the file's base name only.
+
     The same file gives the same Variant object while it is unchanged, so its compiled map
     (and the caches the engine keeps per map) serve every game of that variant. Treat the
     returned Variant as read-only.
     """
     path = Path(str(name_or_path))
+    if sandbox and path.suffix == "":
+        return load_builtin(str(name_or_path))
     try:
         st = path.stat() if path.is_file() else None
-    except OSError:
+    except (OSError, ValueError):
         st = None
+    sandbox = sandbox or (st is not None and _in_untrusted_folder(path))
     key = (str(path.resolve()), st.st_mtime_ns, st.st_size) if st else (str(name_or_path),)
-    if st and path.suffix.lower() in (".map", ".cfg"):  # what it includes may come from
-        key += tuple(str(p) for p in search(search_path))  # any folder of the search path
+    key += (sandbox,)
+    if st and not sandbox and path.suffix.lower() in (".map", ".cfg"):  # what it includes
+        key += tuple(str(p) for p in search(search_path))  # may come from any search folder
     v = _LOADED.get(key)
     if v is None:
-        v = _load_variant(name_or_path, search_path)
+        v = _load_untrusted(path) if sandbox else _load_variant(name_or_path, search_path)
         if len(_LOADED) > 64:
             _LOADED.clear()
         _LOADED[key] = v
     return v
 
 
+def load_builtin(name: str) -> Variant:
+    """A variant shipped with polydip, by name; reads no file but polydip's own data."""
+    if name.lower() not in builtin_names():
+        raise VariantError(
+            f"no variant named {name[:80]!r}"
+            + did_you_mean(name[:80], builtin_names())
+            + f"; built-in variants: {', '.join(builtin_names())}"
+        )
+    key = ("<built-in>", name.lower())
+    v = _LOADED.get(key)
+    if v is None:
+        res = resources.files("polydip.variants") / "data" / f"{name.lower()}.toml"
+        v = parse_variant(res.read_text(encoding="utf-8"), f"<built-in {name.lower()}>")
+        _LOADED[key] = v
+    return v
+
+
+def load_variant_text(text: str, filename: str, *, untrusted: bool = True,
+                      path: str | None = None) -> Variant:
+    """A variant from the text of a file named `filename` (its suffix says the format:
+    `.map` DPjudge, `.cfg` Parlance, anything else TOML).
+
+    `untrusted` (the default): the text is someone else's, such as an upload. It is
+    checked against the limits of polydip.variants.untrusted before it is parsed; it may
+    include no other file (`USE`, `MAP`, `base=` are refused); errors name `filename`'s
+    base name and the line, nothing of the server. Its Variant's path is
+    `<upload>/NAME`: messages of later stages (rule modules, map checks) name the file
+    that way, and a game file records no path for it (the host keeps the text itself).
+    `path`: a path to record instead.
+    """
+    shown = bounds.shown_name(filename) if untrusted else filename
+    suffix = PurePath(shown).suffix.lower()
+    if untrusted:
+        bounds.check_text(text, shown)
+    if suffix in (".map", ".cfg"):
+        read = import_map_text if suffix == ".map" else import_cfg_text
+        v = read(text, shown, untrusted=untrusted)
+        check_bounds(v, shown, untrusted)
+    else:
+        v = parse_variant(text, shown, untrusted=untrusted)
+    if path is not None:
+        v.path = path
+    elif untrusted:
+        v.path = f"{UPLOAD_PREFIX}{shown}"
+    return v
+
+
+def check_bounds(v: Variant, shown: str, untrusted: bool) -> None:
+    """An untrusted variant's counts and phase names within the limits; every name free of
+    control characters (in any mode)."""
+    if untrusted:
+        bounds.check_counts([
+            ("provinces", len(v.provinces), bounds.MAX_PROVINCES),
+            ("edges", len(v.edges), bounds.MAX_EDGES),
+            ("powers", len(v.powers), bounds.MAX_POWERS),
+            ("starting units", sum(len(p.units) for p in v.powers), bounds.MAX_UNITS),
+        ], shown)
+        # a phase's name (season abbreviation, year, phase letter) is short: it is stored
+        # and shown everywhere
+        for i, season in enumerate(v.calendar.seasons):
+            if len(season.abbr) > bounds.MAX_SEASON_ABBR:
+                raise VariantError(f"{shown}: [calendar.seasons[{i}].abbr] at most "
+                                   f"{bounds.MAX_SEASON_ABBR} characters (a phase is named "
+                                   "like S1901M)")
+        if len(v.calendar.start) > bounds.MAX_START:
+            raise VariantError(f"{shown}: [calendar.start] at most {bounds.MAX_START} "
+                               "characters (a phase is named like S1901M)")
+    names: list[tuple[str, str]] = [("variant.name", v.name)]  # (a title is free text)
+    for abbr, p in v.provinces.items():
+        key = f"provinces.{abbr[:20]}"
+        names += [(key, abbr), (f"{key}.name", p.name)]
+        names += [(f"{key}.aliases", a) for a in p.aliases]
+        names += [(f"{key}.coasts", c) for c in [*p.coasts, *p.coast_names.values()]]
+    for c in v.coasts.values():
+        names += [(f"coasts.{c.abbr[:20]}", n) for n in (c.abbr, c.name, *c.aliases)]
+    for i, pw in enumerate(v.powers):
+        key = f"powers[{i}]"
+        names += [(f"{key}.name", pw.name), (f"{key}.letter", pw.letter),
+                  (f"{key}.adjective", pw.adjective), (f"{key}.color", pw.color)]
+        names += [(f"{key}.aliases", a) for a in pw.aliases]
+        names += [(f"{key}.units", u) for u in pw.units]
+    for key, name in names:
+        problem = bounds.name_problem(name, untrusted)
+        if problem:
+            where = v.line_of(name[:200]) if v.text and name.strip() else None
+            raise VariantError(f"{shown}{f':{where}' if where else ''}: [{key}] {problem}")
+
+
+def _load_untrusted(path: Path) -> Variant:
+    """A variant file read in untrusted mode (its base name is all that errors show)."""
+    shown = bounds.shown_name(path.name)
+    try:
+        size = path.stat().st_size
+        if size > 4 * bounds.MAX_TEXT:  # (UTF-8 takes at most 4 bytes a character)
+            raise VariantError(f"{shown}: {size:,} bytes; an uploaded variant file has at "
+                               f"most {bounds.MAX_TEXT:,} characters")
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        raise VariantError(f"{shown}: cannot read the variant file") from None
+    return load_variant_text(text, shown, untrusted=True)
+
+
 def _load_variant(name_or_path: str | Path, search_path: list[str | Path] | None) -> Variant:
     text_name = str(name_or_path)
     path = Path(text_name)
     if path.suffix == "" and not _is_file(path):
-        if text_name.lower() not in builtin_names():
-            raise VariantError(
-                f"no variant named {text_name[:80]!r}"
-                + did_you_mean(text_name, builtin_names())
-                + f"; built-in variants: {', '.join(builtin_names())}"
-            )
-        res = resources.files("polydip.variants") / "data" / f"{text_name.lower()}.toml"
-        return parse_variant(res.read_text(encoding="utf-8"), f"<built-in {text_name.lower()}>")
+        return load_builtin(text_name)
     if not _is_file(path):
         raise VariantError(f"{text_name[:80]}: no such variant file")
     if path.suffix.lower() in (".map", ".cfg"):
-        return import_variant(path, search_path)
+        v = import_variant(path, search_path)
+        check_bounds(v, str(path), False)
+        return v
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -98,12 +238,21 @@ def _is_file(path: Path) -> bool:
         return False
 
 
-def parse_variant(text: str, path: str = "<string>") -> Variant:
+def parse_variant(text: str, path: str = "<string>", untrusted: bool = False) -> Variant:
+    """A variant from TOML text; `path` names it in errors. `untrusted`: checked against the
+    limits of polydip.variants.untrusted (nesting is limited in any mode: tomllib would
+    exhaust Python's stack)."""
+    bounds.check_toml_depth(text, path)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise VariantError(f"{path}: not valid TOML: {exc}") from exc
-    return _Reader(data, text, path).read()
+    except RecursionError:  # (nesting the depth check did not see)
+        raise VariantError(f"{path}: nested too deep") from None
+    bounds.check_tree(data, path, untrusted)
+    v = _Reader(data, text, path).read()
+    check_bounds(v, path, untrusted)
+    return v
 
 
 class _Reader:
@@ -297,6 +446,8 @@ class _Reader:
             key = f"powers[{i}]"
             v = self.table(v, key)
             name = self.get(v, "name", str, key)
+            if not name.strip():
+                raise self.fail(f"{key}.name", "a power's name is empty")
             key = f"powers.{name}"
             homes = self.strlist(v, "homes", key, [])
             powers.append(Power(
@@ -329,6 +480,8 @@ class _Reader:
         cal = self.table(d.get("calendar", DEFAULT_CALENDAR), "calendar")
         seasons = []
         season_list = self.get(cal, "seasons", list, "calendar", DEFAULT_CALENDAR["seasons"])
+        if not season_list:
+            raise self.fail("calendar.seasons", "a year has at least one season")
         for i, s in enumerate(season_list):
             key = f"calendar.seasons[{i}]"
             s = self.table(s, key)

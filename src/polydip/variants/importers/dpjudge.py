@@ -29,6 +29,7 @@ import re
 from pathlib import Path
 
 from polydip.errors import VariantError, did_you_mean
+from polydip.variants import untrusted as bounds
 from polydip.variants.importers._common import (
     Draft,
     DraftPower,
@@ -106,6 +107,15 @@ def import_map(path: str | Path, search_path: list[str | Path] | None = None) ->
     return build_variant(reader.draft())
 
 
+def import_map_text(text: str, shown: str, untrusted: bool = True) -> Variant:
+    """A DPjudge map from its text alone, `shown` its file name in messages. `untrusted`
+    (someone else's file): it may include no other file, and its size is bounded while it
+    is read (polydip.variants.untrusted)."""
+    reader = _Reader(Path(shown), [], untrusted=untrusted)
+    reader.read_text(text, shown, Path(shown))
+    return build_variant(reader.draft())
+
+
 def norm_power(word: str) -> str:
     """The power key the diplomacy package uses: upper case, without . : - + , or spaces."""
     return re.sub(r"[.:\-+, ]", "", word.upper())
@@ -121,9 +131,13 @@ def _display_name(written: str) -> str:
 
 
 class _Reader:
-    def __init__(self, top: Path, search: list[Path]) -> None:
+    def __init__(self, top: Path, search: list[Path], untrusted: bool = False) -> None:
         self.top = top
         self.search = search
+        self.untrusted = untrusted  # includes refused, size bounded, no SVG looked for
+        self.lines = 0  # lines that say something (bounded when untrusted)
+        self.words = 0
+        self.unit_lines = 0
         self.files: list[str] = []  # included names, as the diplomacy package counts them
         self.read: list[str] = []  # files read, for the notes
         self.header: list[str] = []
@@ -184,6 +198,9 @@ class _Reader:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
             text = raw.decode("latin-1")  # DPjudge's own encoding
+        self.read_text(text, shown, path)
+
+    def read_text(self, text: str, shown: str, path: Path) -> None:
         self.read.append(shown)
         if not self.header:
             self.header = header_comments(text.splitlines())
@@ -197,6 +214,8 @@ class _Reader:
         word = line.split()
         if not word or word[0][0] == "#":
             return power
+        if self.untrusted:
+            self._bounded(word, ref)
         up = word[0].upper()
         if word[-1].upper() in ("DIRECTIVE", "DIRECTIVES"):
             raise unsupported(ref, "variant-specific DIRECTIVE blocks")
@@ -212,6 +231,10 @@ class _Reader:
             if not counts:
                 raise fail(ref, "VICTORY names no number of centers", "write e.g. 'VICTORY 18'")
             self.victory = (counts, ref)
+        elif up in ("USE", "USES", "MAP") and self.untrusted:
+            raise fail(ref, f"{up} includes another file; a variant file from someone else "
+                       "(an upload) cannot include files",
+                       "copy the lines of the included file into this one")
         elif up in ("USE", "USES", "MAP"):
             if len(word) == 1:
                 raise fail(ref, f"{up} names no file", f"write e.g. '{up} standard.map'")
@@ -300,6 +323,43 @@ class _Reader:
             power = self._power(word, ref)
         return power
 
+    def _bounded(self, word: list[str], ref: Ref) -> None:
+        """An untrusted file within the limits, line by line, before the line is read."""
+        self.lines += 1
+        if self.lines > bounds.MAX_LINES:
+            raise fail(ref, f"more than {bounds.MAX_LINES:,} lines; an uploaded map has at "
+                       "most that many")
+        if len(word) > bounds.MAX_WORDS:
+            raise fail(ref, f"{len(word):,} words on one line (at most {bounds.MAX_WORDS:,})")
+        if any(len(w) > bounds.MAX_NAME for w in word):
+            raise fail(ref, f"a word of more than {bounds.MAX_NAME} characters")
+        up = word[0].upper()
+        if up in ("A", "F"):
+            self.unit_lines += 1
+            if self.unit_lines > bounds.MAX_UNITS:
+                raise fail(ref, f"more than {bounds.MAX_UNITS:,} units; an uploaded map has "
+                           "at most that many")
+        elif up in TERRAIN_WORDS and len(self.locs) >= bounds.MAX_PLACES:
+            raise fail(ref, f"more than {bounds.MAX_PLACES:,} places (provinces and coasts); "
+                       "an uploaded map has at most that many")
+        elif up in ("DROP", "AMEND"):
+            raise fail(ref, f"{up} changes a map included from another file; an uploaded map "
+                       "includes none", "declare each place once, as it is")
+        elif up in TERRAIN_WORDS and len(word) > 1 and (
+                word[1] in self.loc_type or word[1].swapcase() in self.loc_type):
+            first = self.loc_ref.get(word[1]) or self.loc_ref.get(word[1].swapcase())
+            raise fail(ref, f"{word[1]} is declared a second time (first at {first}); an "
+                       "uploaded map declares each place once")
+        self.words += len(word)
+        if self.words > bounds.MAX_MAP_WORDS:
+            raise fail(ref, f"more than {bounds.MAX_MAP_WORDS:,} words; an uploaded map has at "
+                       "most that many")
+        for table in (self.homes, self.centers):
+            for lst in table.values():
+                if len(lst) > bounds.MAX_PLACES:
+                    raise fail(ref, f"more than {bounds.MAX_PLACES:,} centers listed for one "
+                               "power; an uploaded map has at most that many places")
+
     def _phase(self, words: list[str], ref: Ref) -> str:
         if len(words) != 3:
             raise fail(ref, f"BEGIN {' '.join(words)!r} is not a phase",
@@ -353,6 +413,9 @@ class _Reader:
             self.coast_names += 1
         if abbr in self.names:  # a second full name for the place: one more alias
             first, more, fref = self.names[abbr]
+            if self.untrusted and len(more) > bounds.MAX_ALIASES:
+                raise fail(ref, f"more than {bounds.MAX_ALIASES} names for {abbr}; an uploaded "
+                           "map gives a place at most that many")
             self.names[abbr] = (first, [*more, name, *aliases], fref)
         else:
             self.names[abbr] = (name, aliases, ref)
@@ -395,6 +458,9 @@ class _Reader:
         rest = word[1:]
         if power:
             if power not in self.pow_name:
+                if self.untrusted and len(self.pow_name) >= bounds.MAX_POWERS:
+                    raise fail(ref, f"more than {bounds.MAX_POWERS} powers; an uploaded map has "
+                               "at most that many")
                 self.pow_name[power] = word[0]
                 self.pow_ref[power] = ref
             if rest and rest[0].startswith("("):
@@ -713,7 +779,11 @@ class _Reader:
             notes.append("Ignored, as they are not part of the game: "
                          + "; ".join(self.ignored) + ".")
         d.notes = notes
-        self._svg(d)
+        if self.untrusted:  # (the SVG would be a file beside it: none is read)
+            d.notes.append("No coordinates: the map file has none (the renderer needs "
+                           "'coords' for every province to draw it).")
+        else:
+            self._svg(d)
         return d
 
     def _owner_passages(self, d: Draft,

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from polydip.errors import VariantError, did_you_mean
+from polydip.variants import untrusted as bounds
 from polydip.variants.importers._common import (
     Draft,
     DraftPower,
@@ -71,6 +72,15 @@ def import_cfg(path: str | Path, search_path: list[str | Path] | None = None) ->
     return build_variant(_Builder(p, search).draft())
 
 
+def import_cfg_text(text: str, shown: str, untrusted: bool = True) -> Variant:
+    """A Parlance variant from its text alone, `shown` its file name in messages.
+    `untrusted` (someone else's file): `base=` (another file) is refused, and the size is
+    bounded while it is read (polydip.variants.untrusted)."""
+    builder = _Builder(Path(shown), [], untrusted=untrusted)
+    builder.chain = [_parse(text, Path(shown), shown, untrusted)]
+    return build_variant(builder.draft())
+
+
 def _read(path: Path, shown: str) -> _Cfg:
     try:
         text = path.read_text(encoding="utf-8")
@@ -78,13 +88,24 @@ def _read(path: Path, shown: str) -> _Cfg:
         text = path.read_text(encoding="latin-1")
     except OSError as exc:
         raise VariantError(f"{shown}: cannot read: {exc}") from exc
+    return _parse(text, path, shown)
+
+
+def _parse(text: str, path: Path, shown: str, untrusted: bool = False) -> _Cfg:
     cfg = _Cfg(path, shown, text.splitlines())
     section: str | None = None
+    said = 0  # lines that say something (bounded when untrusted)
     for lineno, raw in enumerate(cfg.lines, 1):
         ref = Ref(shown, lineno)
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
+        said += 1
+        if untrusted and said > bounds.MAX_LINES:
+            raise fail(ref, f"more than {bounds.MAX_LINES:,} lines; an uploaded variant file "
+                       "has at most that many")
+        if untrusted and len(line.split()) > bounds.MAX_WORDS:
+            raise fail(ref, f"more than {bounds.MAX_WORDS:,} words on one line")
         if line.startswith("["):
             if not line.endswith("]"):
                 raise fail(ref, f"section heading {line!r} has no closing ']'")
@@ -119,15 +140,19 @@ def _items(value: str) -> list[str]:
 
 
 class _Builder:
-    def __init__(self, top: Path, search: list[Path]) -> None:
+    def __init__(self, top: Path, search: list[Path], untrusted: bool = False) -> None:
         self.top = top
         self.search = search
+        self.untrusted = untrusted  # read from its text alone: no base file
         self.chain: list[_Cfg] = []  # the file, then its base, then the base's base...
 
     def _load_chain(self) -> None:
-        cfg = _read(self.top, str(self.top))
-        self.chain = [cfg]
-        seen = {self.top.resolve()}
+        if self.untrusted:  # (import_cfg_text read the one file of the chain)
+            cfg = self.chain[0]
+        else:
+            cfg = _read(self.top, str(self.top))
+            self.chain = [cfg]
+        seen = set() if self.untrusted else {self.top.resolve()}
         while True:
             var = cfg.sections.get("variant", {})
             for key, (_, ref) in var.items():
@@ -141,6 +166,10 @@ class _Builder:
             if "base" not in var:
                 return
             base, ref = var["base"]
+            if self.untrusted:
+                raise fail(ref, "base= includes another file; a variant file from someone "
+                           "else (an upload) cannot include files",
+                           "copy the sections it takes from the base into this file")
             dirs = [cfg.path.parent, *self.search]
             found = next((d / f"{base}.cfg" for d in dirs if (d / f"{base}.cfg").is_file()),
                          None)
