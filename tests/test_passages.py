@@ -119,3 +119,48 @@ def test_the_gm_may_record_a_permission_for_a_named_controller(tmp_path) -> None
     assert g.permit("Panama Canal", ["Britain"], controller="Mexico") == ["Britain"]
     # recorded for Mexico; the USA controls Panama now, so Britain is not let through yet
     assert g.options["passage_permissions"] == {"Panama": {"Mexico": ["Britain"]}}
+
+
+# ---- permissions in a pasted message -----------------------------------------------------
+
+def _orders(path: str, text: str, tmp_path) -> int:
+    msg = tmp_path / "msg.txt"
+    msg.write_text(text)
+    return main(["orders", path, "--file", str(msg)])
+
+
+def test_a_message_line_grants_a_permission(tmp_path, capsys) -> None:
+    """Issue 27: 'read "Britain allows Italy through Cairo" lines in a message'."""
+    path = str(tmp_path / "g.json")
+    assert main(["new", "twentieth_century", path]) == 0
+    text = ("Britain:\nF London H\nWe allow Italy through the Suez Canal\n"
+            "Turkey lets USSR pass the Straits.\nBest wishes, see you in Paris\n")
+    assert _orders(path, text, tmp_path) == 0
+    out = capsys.readouterr().out
+    assert "Passage permission: Cairo: Britain lets through Italy." in out
+    assert Game.load(path).options["passage_permissions"] == {
+        "Cairo": {"Britain": ["Italy"]}, "Ankara": {"Turkey": ["USSR"]}}
+    assert Game.load(path).orders  # the order on the line before is kept too
+    assert _orders(path, "Britain no longer allows Italy through Suez\n", tmp_path) == 0
+    assert Game.load(path).options["passage_permissions"] == {"Ankara": {"Turkey": ["USSR"]}}
+
+
+def test_a_permission_line_with_an_unknown_name_is_reported(tmp_path, capsys) -> None:
+    from polydip.orders.message import read_message
+
+    g = Game.new("twentieth_century")
+    msg = read_message(g.map, g.position, "Britain allows Itly through Suez\n"
+                       "Britain allows Italy through Gibraltar\n"
+                       "I will allow you to take Munich\n")
+    assert [(p.line, p.code) for p in msg.problems] == [(1, "unknown_power"),
+                                                         (2, "unknown_passage")]
+    assert "Italy" in msg.problems[0].suggestion
+    assert msg.ignored == [3] and msg.permissions == []  # prose stays prose
+
+
+def test_permission_words_are_prose_on_a_map_without_passages() -> None:
+    from polydip.orders.message import read_message
+
+    g = Game.new("standard")
+    msg = read_message(g.map, g.position, "England allows France through the Channel\n")
+    assert msg.permissions == [] and msg.problems == [] and msg.ignored == [1]

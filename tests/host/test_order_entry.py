@@ -100,3 +100,13 @@ def test_the_picker_has_one_entry_per_unit_sharing_a_space() -> None:
     out = g.process()
     assert sorted(g.map.unit_str(u.kind, u.loc) for u in out.position.units
                   if u.power == chile) == ["A STG", "F EPR", "F PBS"]
+
+
+def test_a_permission_typed_in_the_order_box_is_reported(client):
+    """A passage permission typed among orders is not an order: the player is pointed to
+    the passages form, never left to think it was taken (issue 27)."""
+    r = client.post("/api/games", json={"variant": "twentieth_century"})
+    britain = r.json()["players"]["Britain"].rsplit("/", 1)[1]
+    got = _order(client, britain, "F LON H\nBritain allows Italy through Suez")
+    assert got["orders"] == ["F LON H"]
+    assert [(p["line"], p["code"]) for p in got["problems"]] == [(2, "permission_refused")]

@@ -44,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_orders(args: argparse.Namespace) -> int:
     from polydip.game.game import game_transaction
-    from polydip.orders.message import apply_message, merge, read_message
+    from polydip.orders.message import apply_message, apply_permissions, merge, read_message
 
     if not args.lines and not args.file and not args.clear:
         raise PolydipError("no orders given (pass them as arguments or with --file)")
@@ -65,6 +65,10 @@ def cmd_orders(args: argparse.Namespace) -> int:
                                           msg.last_power))
         problems = msg.problems + apply_message(g, msg, replace_all=args.replace_all,
                                                 add=args.add)
+        recorded, refused = apply_permissions(g, msg)
+        problems += refused
+    for line in recorded:  # passage permissions ("Britain allows Italy through Cairo")
+        print(f"Passage permission: {line}.")
     _confirm(g, args, msg, cleared)
     if problems:
         print(f"{len(problems)} line(s) not taken:", file=sys.stderr)

@@ -95,6 +95,8 @@ class Problem(BaseModel):
     text: str
     reason: str
     suggestion: str
+    code: str = Field("", description="what is wrong, for programs (the message reader's "
+                      "problem codes: docs/gm-guide.md)")
 
 
 class OrdersOut(BaseModel):

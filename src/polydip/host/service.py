@@ -312,6 +312,10 @@ class Host:
                 LineProblem(n, lines_typed[n - 1].strip(), "not read as an order",
                             order_examples(game.position.phase.type, m))
                 for n in msg.ignored if 0 < n <= len(lines_typed)]
+            problems += [  # permissions are the passages form's (it checks who controls)
+                LineProblem(pm.line, pm.text, "a passage permission is not an order",
+                            "give it with the passages form of this page", p.power,
+                            "permission_refused") for pm in msg.permissions]
             if mode == "replace":
                 game.orders.pop(p.power, None)
             problems += apply_message(game, msg)
@@ -753,4 +757,4 @@ def _names(m) -> str:
 
 def _problem(pr: LineProblem) -> dict[str, Any]:
     return {"line": pr.line, "text": pr.text, "reason": pr.reason,
-            "suggestion": pr.suggestion}
+            "suggestion": pr.suggestion, "code": pr.code}

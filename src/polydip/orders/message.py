@@ -22,13 +22,14 @@ import re
 from dataclasses import dataclass, field
 
 from polydip.adjudication.adjustments import adjustment_counts, adjustment_problem
-from polydip.errors import OrderError, did_you_mean
+from polydip.errors import OrderError, PolydipError, did_you_mean
 from polydip.game.engine import MOVEMENT_TYPES
 from polydip.geography.map import Map
 from polydip.geography.names import name_key, or_list, suggest
 from polydip.orders.examples import order_examples
 from polydip.orders.model import BUILD, DISBAND, RETREAT, WAIVE, Order
 from polydip.orders.parser import parse_order
+from polydip.orders.permissions import Permission, PermissionError_, read_permission
 from polydip.state import Position
 
 _BULLET = re.compile(r"^\s*(?:[-*•·>]|\d+[.)])\s+")
@@ -57,6 +58,9 @@ PROBLEM_CODES = {
     "not_own_unit": "the unit there belongs to another power",
     "neutral_power": "a neutral power's units always hold",
     "adjustment_refused": "a build, removal or waive the position does not allow",
+    "unknown_passage": "a passage permission naming a passage the map does not have",
+    "permission_refused": "a passage permission that cannot be given (nobody controls the "
+                          "passage, the game is over, or here only on the passages form)",
 }
 _STRONG_VERBS = {"-", "s", "c", "h", "r", "hold", "holds", "support", "supports", "convoy",
                  "convoys", "retreat", "retreats", "move", "moves", "attack", "attacks",
@@ -98,6 +102,8 @@ class Message:
     powers: list[int] = field(default_factory=list)  # powers named, in order of appearance
     last_power: int | None = None  # the power the message ended with (for what follows)
     ignored: list[int] = field(default_factory=list)  # lines that are plainly not orders
+    # passage permissions ("Britain allows Italy through Cairo"), orders/permissions.py
+    permissions: list[Permission] = field(default_factory=list)
 
     def by_power(self) -> dict[int, list[MessageOrder]]:
         out: dict[int, list[MessageOrder]] = {}
@@ -126,7 +132,27 @@ def merge(first: Message, second: Message) -> Message:
     """Two messages read one after the other (e.g. arguments, then a file)."""
     return Message(first.orders + second.orders, first.problems + second.problems,
                    first.notes + second.notes, first.powers + second.powers,
-                   second.last_power, first.ignored + second.ignored)
+                   second.last_power, first.ignored + second.ignored,
+                   first.permissions + second.permissions)
+
+
+def apply_permissions(game, msg: Message) -> tuple[list[str], list[LineProblem]]:
+    """Record the message's passage permissions in the game (Game.permit); returns what was
+    recorded, in words, and the lines that could not be."""
+    done: list[str] = []
+    found: list[LineProblem] = []
+    m = game.map
+    for pm in msg.permissions:
+        ctrl = m.powers[pm.controller] if pm.controller >= 0 else None
+        try:
+            now = game.permit(pm.passage, [m.powers[p] for p in pm.powers], ctrl, pm.allow)
+        except PolydipError as exc:
+            found.append(LineProblem(pm.line, pm.text, str(exc), "", pm.controller,
+                                     "permission_refused"))
+            continue
+        who = ctrl or next(p["controller"] for p in game.passages() if p["name"] == pm.passage)
+        done.append(f"{pm.passage}: {who} lets through {', '.join(now) or 'nobody else'}")
+    return done, found
 
 
 def apply_message(game, msg: Message, replace_all: bool = False, add: bool = False
@@ -192,6 +218,20 @@ class _Reader:
                 if right.strip():
                     self.order(msg, n, right.strip().strip("*_").strip(), p, text)
                 return p
+        try:
+            permission = read_permission(self.m, n, text, current)
+        except PermissionError_ as exc:
+            reason = str(exc)
+            mm = _DID_YOU_MEAN.search(reason)
+            msg.problems.append(LineProblem(
+                n, text, _DID_YOU_MEAN.sub("", reason),
+                f"did you mean {mm.group(1)}?" if mm else
+                "write permissions like 'Britain allows Italy through Cairo'",
+                current if current is not None else -1, exc.code))
+            return current
+        if permission is not None:
+            msg.permissions.append(permission)
+            return current
         if self.looks_like_order(text):
             self.order(msg, n, text, current, text)
             return current
