@@ -135,26 +135,75 @@ def test_home_centers_are_marked() -> None:
 
 @pytest.mark.parametrize("name", builtin_names())
 def test_every_power_has_a_colour_of_its_own(name: str) -> None:
-    """Issue 9: no power close to the sea's colour, powers told apart also by colour-blind
-    players; beyond ten powers (LAD 1890 has 12, The Twentieth Century 13) no two powers
-    share a colour and every pair differs clearly for normal vision."""
-    from polydip.render.colors import SEA, _views, difference, mix, power_colors
+    """Issue 9: no power close to the sea's colour; issue 29: every two powers differ by
+    ΔE00 20 for normal vision and as protanopes and deuteranopes see them, or carry
+    different marks (patterns), shown on their provinces, units and legend swatches."""
+    from polydip.render.colors import (
+        SEA,
+        SEA_MIN,
+        difference,
+        differences,
+        mix,
+        power_colors,
+        power_marks,
+    )
 
     every = Game.new(name).variant.powers
     drawn = power_colors([p.color or "#888888" for p in every], [p.neutral for p in every])
-    assert len(set(drawn)) == len(every)
+    marks = power_marks(drawn)
+    assert len(set(zip(drawn, marks, strict=True))) == len(every)
     for c in drawn:
-        assert difference(mix(c, "#ffffff", 0.42), SEA) >= 20
+        assert difference(mix(c, "#ffffff", 0.42), SEA) >= SEA_MIN
     # issue 28.12: neutral powers in greys, never in a player's colour
     for p, c in zip(every, drawn, strict=True):
         assert (len(set(c[1:].lower()[i:i + 2] for i in (0, 2, 4))) == 1) == p.neutral, p.name
-    powers = [p for p in every if not p.neutral]
-    colors = [c for p, c in zip(every, drawn, strict=True) if not p.neutral]
-    pairs = [(a, b) for i, a in enumerate(colors) for b in colors[:i]]
-    if len(powers) <= 10:
-        assert all(difference(a, b) >= 20 for a, b in pairs)
-    else:
-        assert all(math.dist(_views(a)[0], _views(b)[0]) >= 30 for a, b in pairs)
+    for i, a in enumerate(drawn):
+        for j in range(i):
+            alike = min(differences(a, drawn[j])) < 20
+            assert not alike or marks[i] != marks[j], (every[i].name, every[j].name)
+    players = [c for p, c in zip(every, drawn, strict=True) if not p.neutral]
+    assert all(differences(a, b)[0] >= 20 for i, a in enumerate(players) for b in players[:i])
+    # the marks are drawn: the legend's swatch and every unit of a marked power use them
+    svg = picture_svg(Game.new(name))
+    legend = dict(re.findall(r'data-mark="([a-z]+)"', svg) and
+                  re.findall(r'fill="url\(#mark-unit-(\d+)\)" stroke="#1e1e1e" '
+                             r'stroke-width="1.5" data-mark="([a-z]+)"', svg))
+    assert legend == {str(p): mk for p, mk in enumerate(marks) if mk}
+    for p, mk in enumerate(marks):
+        assert (f'id="mark-fill-{p}"' in svg) == bool(mk)
+        assert (f'id="mark-unit-{p}"' in svg) == bool(mk)
+
+
+def test_ciede2000_reproduces_the_published_test_data() -> None:
+    """Sharma, Wu and Dalal (2005), "The CIEDE2000 color-difference formula: implementation
+    notes, supplementary test data, and mathematical observations", Table 1 (rows 1-3, 7-8,
+    17-20, 25, 33-34: the hue wrap, the achromatic pair and the blue region's rotation)."""
+    from polydip.render.colors import ciede2000
+
+    rows = [((50.0, 2.6772, -79.7751), (50.0, 0.0, -82.7485), 2.0425),
+            ((50.0, 3.1571, -77.2803), (50.0, 0.0, -82.7485), 2.8615),
+            ((50.0, 2.8361, -74.0200), (50.0, 0.0, -82.7485), 3.4412),
+            ((50.0, 0.0, 0.0), (50.0, -1.0, 2.0), 2.3669),
+            ((50.0, -1.0, 2.0), (50.0, 0.0, 0.0), 2.3669),
+            ((50.0, 2.5, 0.0), (73.0, 25.0, -18.0), 27.1492),
+            ((50.0, 2.5, 0.0), (61.0, -5.0, 29.0), 22.8977),
+            ((50.0, 2.5, 0.0), (56.0, -27.0, -3.0), 31.9030),
+            ((50.0, 2.5, 0.0), (58.0, 24.0, 15.0), 19.4535),
+            ((60.2574, -34.0099, 36.2677), (60.4626, -34.1751, 39.4387), 1.2644),
+            ((90.8027, -2.0831, 1.4410), (91.1528, -1.6435, 0.0447), 1.4441),
+            ((90.9257, -0.5406, -0.9208), (88.6381, -0.8985, -0.7239), 1.5381)]
+    for a, b, want in rows:
+        assert ciede2000(a, b) == pytest.approx(want, abs=1e-4)
+        assert ciede2000(b, a) == pytest.approx(want, abs=1e-4)
+
+
+def test_powers_alike_get_different_marks_and_others_none() -> None:
+    from polydip.render.colors import power_marks
+
+    # two blues alike in every vision, a yellow unlike both
+    marks = power_marks(["#3377ee", "#3378ee", "#ddbb11"])
+    assert marks[0] != marks[1] and marks[2] == ""
+    assert power_marks(["#3377ee", "#ddbb11"]) == ["", ""]
 
 
 @pytest.mark.parametrize("name", ["standard", "wita", "war_in_north_america", "lad1890"])

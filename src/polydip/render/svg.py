@@ -21,7 +21,7 @@ from polydip.render.board import load_board
 from polydip.render.boardsvg import BoardGeo, draw_labels, draw_provinces
 from polydip.render.boardsvg import layout as board_layout
 from polydip.render.colors import mix as _mix
-from polydip.render.colors import power_colors
+from polydip.render.colors import power_colors, power_marks
 from polydip.render.draw import (
     BLOCKED_LINE,
     BLOCKED_SEA,
@@ -57,6 +57,7 @@ from polydip.render.geometry import (
     shared_borders,
     spread,
 )
+from polydip.render.patterns import draw_mark_defs, mark_id, url
 from polydip.render.view import PhaseView
 
 WIDTH = 1600
@@ -144,8 +145,7 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
         raise PolydipError(f"names: {names!r}; use \"full\" or \"short\"")
     full = (names or default_names(m)) == "full"
     pos = view.position
-    colors = power_colors([p.color or "#888888" for p in v.powers],
-                          [p.neutral for p in v.powers])
+    colors, marks = _power_styles(m)
     legend_top = TITLE_H + geo.height
     height = legend_top + _legend_height(m)
     svg = _Svg()
@@ -154,26 +154,45 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
     phase_name = season_name(v.calendar, pos.phase)
     svg.el("title", f"{v.title} — {phase_name} ({pos.phase.name})")
     svg.el("rect", width=WIDTH, height=height, fill=PAPER)
+    tints = [_mix(c, "#ffffff", 0.42) for c in colors]
+    svg.start("defs")
+    draw_mark_defs(svg, colors, tints, marks)
+    svg.end("defs")
+    power_fill = [url(mark_id(p, "fill")) if marks[p] else tints[p] for p in range(len(colors))]
     if isinstance(geo, BoardGeo):
-        fills, owners = _fills(m, pos, colors, geo.land, geo.blocked)
+        fills, owners = _fills(m, pos, power_fill, geo.land, geo.blocked)
         draw_provinces(svg, m, geo, fills, owners, full)
     else:
-        _provinces(svg, m, geo, pos, colors)
+        _provinces(svg, m, geo, pos, colors, marks)
     where = _unit_places(m, geo, pos)
     _orders(svg, m, geo, view, colors, where)
-    _units(svg, m, geo, view, colors, where)
+    _units(svg, m, geo, view, colors, where, marks)
     if isinstance(geo, BoardGeo):
         draw_labels(svg, m, geo, full, _center_marks(m, pos, colors))
     else:
         _centers_and_labels(svg, m, geo, pos, colors)
     _title(svg, v, pos, title, map_w)
-    _legend(svg, m, pos, colors, legend_top, geo.unit_r)
+    _legend(svg, m, pos, colors, legend_top, geo.unit_r, marks)
     svg.end("svg")
     return "\n".join(svg.parts) + "\n"
 
 
-def _fills(m: Map, pos, colors: list[str], land: list[bool], blocked: list[bool]
+def _power_styles(m: Map) -> tuple[list[str], list[str]]:
+    """The powers' colours and marks (colors.power_colors, power_marks), worked out once per
+    map."""
+    memo = m.memo.setdefault("render", {})
+    if "power_styles" not in memo:
+        v = m.variant
+        colors = power_colors([p.color or "#888888" for p in v.powers],
+                              [p.neutral for p in v.powers])
+        memo["power_styles"] = (colors, power_marks(colors))
+    return memo["power_styles"]
+
+
+def _fills(m: Map, pos, power_fill: list[str], land: list[bool], blocked: list[bool]
            ) -> tuple[list[str], list[str]]:
+    """Per province: its fill (an owned land province: its owner's `power_fill`) and its
+    owner's name."""
     fills, owners = [], []
     for i in range(m.n_prov):
         o = pos.owners[i]
@@ -182,7 +201,7 @@ def _fills(m: Map, pos, colors: list[str], land: list[bool], blocked: list[bool]
         elif blocked[i]:
             fills.append(NEUTRAL_LAND)
         elif o >= 0:
-            fills.append(_mix(colors[o], "#ffffff", 0.42))
+            fills.append(power_fill[o])
         else:
             fills.append(LAND)
         owners.append(m.powers[o] if o >= 0 else "")
@@ -206,7 +225,8 @@ def _center_marks(m: Map, pos, colors: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-def _provinces(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str]) -> None:
+def _provinces(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str], marks: list[str]
+               ) -> None:
     v = m.variant
     is_sea = [not _is_land(m, i) for i in range(m.n_prov)]
     svg.start("g", class_="provinces", stroke="none")
@@ -215,6 +235,8 @@ def _provinces(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str]) -> None:
             continue
         if is_sea[i]:
             fill = SEA
+        elif pos.owners[i] >= 0 and marks[pos.owners[i]]:
+            fill = url(mark_id(pos.owners[i], "fill"))
         elif pos.owners[i] >= 0:
             fill = _mix(colors[pos.owners[i]], "#ffffff", 0.38)
         else:
@@ -312,11 +334,15 @@ def _centers_and_labels(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str]) ->
 # ---- units ----------------------------------------------------------------------------------
 
 def _unit_shape(m: Map, kind: int, x: float, y: float, r: float, fill: str, stroke: str,
-                dash: str | None = None, opacity: str | None = None) -> str:
+                dash: str | None = None, opacity: str | None = None,
+                pattern: str | None = None) -> str:
     """A unit's symbol with its kind's letter; `dash`: its outline dashed, `opacity`: its
-    fill see-through (a unit to be built)."""
+    fill see-through (a unit to be built); `pattern`: the id of its power's mark, filling
+    the symbol in place of `fill` (the letter keeps `fill`'s contrast)."""
     letter = m.kinds[kind]
     tc = _text_color(fill)
+    if pattern:
+        fill = url(pattern)
     fs = r * 1.15
     if m.kind_names[kind].lower() == "fleet" or (letter == "F" and m.kind_coastal[kind]):
         w, h = r * 1.45, r * 0.95
@@ -382,8 +408,10 @@ def _unit_places(m: Map, geo: _Geo | BoardGeo, pos) -> dict[tuple[str, int], Poi
 
 
 def _units(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: list[str],
-           where: dict[tuple[str, int], Point]) -> None:
+           where: dict[tuple[str, int], Point], marks: list[str] | None = None) -> None:
     pos = view.position
+    marks = marks or [""] * len(colors)
+    pat = [mark_id(p, "unit") if mk else None for p, mk in enumerate(marks)]
     r = geo.unit_r
     dislodged_now = {(o.power, o.order.loc) for o in view.orders if o.dislodged}
     if m.rules:  # markers a rule keeps on the map (anchor markers, canal progress): a tag
@@ -408,14 +436,15 @@ def _units(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: lis
         if (u.power, u.loc) in dislodged_now:
             svg.el("circle", cx=x, cy=y, r=r * 1.75, fill="none", stroke=FAIL, stroke_width=3,
                    stroke_dasharray="5 3")
-        svg.add(_unit_shape(m, u.kind, x, y, r, colors[u.power], INK))
+        svg.add(_unit_shape(m, u.kind, x, y, r, colors[u.power], INK, pattern=pat[u.power]))
         svg.end("g")
     for d in pos.dislodged:
         x, y = where[("dislodged", d.loc)]
         name = m.unit_str(d.kind, d.loc)
         svg.start("g", class_="unit dislodged", data_unit=name, data_power=m.powers[d.power],
                   data_at=_pts([(x, y)]), opacity="0.92")
-        svg.add(_unit_shape(m, d.kind, x, y, r * 0.85, colors[d.power], FAIL, "4 2"))
+        svg.add(_unit_shape(m, d.kind, x, y, r * 0.85, colors[d.power], FAIL, "4 2",
+                            pattern=pat[d.power]))
         svg.end("g")
     svg.end("g")
 
@@ -691,7 +720,9 @@ def _legend_height(m: Map) -> float:
     return 24 + power_rows * KEY_ROW + 12 + key_rows * KEY_ROW + 16
 
 
-def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float) -> None:
+def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float,
+            marks: list[str] | None = None) -> None:
+    marks = marks or [""] * len(colors)
     svg.start("g", class_="legend")
     svg.el("rect", x=0, y=top, width=WIDTH, height=_legend_height(m), fill="#ffffff",
            stroke="#b9b2a3", stroke_width=1)
@@ -705,8 +736,9 @@ def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float) -> 
         if m.has_center_values:  # as the report counts them: a capital worth 2 counts twice
             n_sc = sum(m.sc_value[c] for c in pos.centers_of(p))
         n_u = sum(1 for u in pos.units if u.power == p)
-        svg.el("rect", x=x, y=yy - 19, width=30, height=26, rx=5, fill=colors[p], stroke=INK,
-               stroke_width=1.5)
+        svg.el("rect", x=x, y=yy - 19, width=30, height=26, rx=5,
+               fill=url(mark_id(p, "unit")) if marks[p] else colors[p], stroke=INK,
+               stroke_width=1.5, data_mark=marks[p] or None)
         counts = (f"{n_sc} center{'' if n_sc == 1 else 's'} · "
                   f"{n_u} unit{'' if n_u == 1 else 's'}")
         # a long name is drawn smaller rather than under its counts
