@@ -3,6 +3,7 @@ unit beside its own, one element per province with data-province, names full or 
 
 from __future__ import annotations
 
+import html
 import itertools
 import math
 import re
@@ -165,8 +166,7 @@ def test_every_power_has_a_colour_of_its_own(name: str) -> None:
     assert all(differences(a, b)[0] >= 20 for i, a in enumerate(players) for b in players[:i])
     # the marks are drawn: the legend's swatch and every unit of a marked power use them
     svg = picture_svg(Game.new(name))
-    legend = dict(re.findall(r'data-mark="([a-z]+)"', svg) and
-                  re.findall(r'fill="url\(#mark-unit-(\d+)\)" stroke="#1e1e1e" '
+    legend = dict(re.findall(r'fill="url\(#mark-unit-(\d+)\)" stroke="#1e1e1e" '
                              r'stroke-width="1.5" data-mark="([a-z]+)"', svg))
     assert legend == {str(p): mk for p, mk in enumerate(marks) if mk}
     for p, mk in enumerate(marks):
@@ -351,3 +351,37 @@ def test_a_move_across_the_seam_goes_the_short_way() -> None:
     assert len(shafts) == 2
     assert all(abs(b - a) < width / 2 for a, b in shafts)
     assert any(min(a, b) < 0 for a, b in shafts) and any(max(a, b) > width for a, b in shafts)
+
+
+def test_the_rules_terrain_classes_are_drawn_by_pattern_with_a_legend_entry() -> None:
+    """Issue 29: LAD's oceans (where AT orders apply) are drawn apart from its seas; its
+    mountain, rainforest, swamp, desert and glacier provinces carry a pattern each, and the
+    legend shows each; War in North America's open space (Cape Horn) likewise; the standard
+    map, whose rules name no class, has none."""
+    g = Game.new("lad1890")
+    svg = picture_svg(g)
+    drawn = {c: f for c, _d, f in re.findall(
+        r'data-terrain="([a-z ]+)" d="([^"]*)" fill="url\(#(terrain-[a-z-]+)\)', svg)}
+    assert set(drawn) == {"mountain", "rainforest", "swamp", "desert", "glacier", "ocean"}
+    for cls, ident in drawn.items():
+        assert f'<pattern id="{ident}"' in svg
+        assert f">{cls} province<" in svg  # its legend entry
+    # every ocean province, and no sea, in the ocean class: as many outlines as oceans
+    ocean_d = re.search(r'data-terrain="ocean" d="([^"]*)"', svg).group(1)
+    oceans = [a for a, p in g.variant.provinces.items() if "ocean" in p.tags]
+    assert ocean_d.count("M") == sum(
+        re.search(rf'data-province="{a}"[^>]* d="([^"]*)"', svg).group(1).count("M")
+        for a in oceans)
+    wina = picture_svg(Game.new("war_in_north_america"))
+    assert 'data-terrain="open space"' in wina and ">open space<" in wina
+    assert "data-terrain" not in picture_svg(Game.new("standard"))
+
+
+def test_every_province_has_its_full_name_as_a_tooltip() -> None:
+    """Issue 29: The Twentieth Century draws many provinces by code only; each province's
+    outline carries a <title> with its full name."""
+    g = Game.new("twentieth_century")
+    svg = picture_svg(g)
+    titles = dict(re.findall(r'data-province="([A-Z0-9_]+)"[^>]*>\s*<title>([^<]*) \(', svg))
+    assert {a: html.unescape(t) for a, t in titles.items()} == {
+        a: p.name for a, p in g.variant.provinces.items()}

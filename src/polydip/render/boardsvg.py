@@ -35,6 +35,7 @@ from polydip.render.draw import (
     css_class,
     edge_style,
 )
+from polydip.render.patterns import draw_terrain_defs, terrain_classes, terrain_id, url
 
 # border styles: (colour, width, dash)
 STYLES: dict[str, tuple[str, float, str]] = {
@@ -241,8 +242,12 @@ def draw_provinces(svg: Svg, m: Map, geo: BoardGeo, fills: list[str], owners: li
     if land_d:
         svg.el("path", class_="neutral land", d=land_d, fill=NEUTRAL_LAND)
     for i in range(m.n_prov):
-        svg.el("path", class_="province", data_province=m.prov_abbr[i], data_owner=owners[i],
-               d=geo.province_d[i], fill=fills[i], fill_rule="evenodd")
+        # a <title>: the full name (and code) as a tooltip, on boards labelled by codes too
+        svg.start("path", class_="province", data_province=m.prov_abbr[i],
+                  data_owner=owners[i], d=geo.province_d[i], fill=fills[i],
+                  fill_rule="evenodd")
+        svg.el("title", province_title(m, i))
+        svg.end("path")
     for i in range(m.n_prov):
         if geo.water_d[i]:
             svg.el("path", class_="water", d=geo.water_d[i], fill=SEA, fill_opacity="0.78",
@@ -251,6 +256,7 @@ def draw_provinces(svg: Svg, m: Map, geo: BoardGeo, fills: list[str], owners: li
             svg.el("path", class_="islet", d=geo.islet_d[i], fill=NEUTRAL_LAND,
                    fill_rule="evenodd")
     svg.end("g")
+    draw_terrain(svg, m, geo)
     svg.start("g", class_="borders", fill="none", stroke_linejoin="round",
               stroke_linecap="round")
     for cls, color, w, dash, d in geo.borders:
@@ -274,6 +280,36 @@ def draw_provinces(svg: Svg, m: Map, geo: BoardGeo, fills: list[str], owners: li
         svg.end("g")
     svg.end("g")
     draw_seam(svg, m, geo, full)
+
+
+def board_terrain(m: Map, geo: BoardGeo) -> list[tuple[str, bool, list[int]]]:
+    """The classes of provinces drawn by a pattern (patterns.terrain_classes), once per map."""
+    memo = m.memo.setdefault("render", {})
+    if "terrain" not in memo:
+        memo["terrain"] = terrain_classes(m.variant, geo.land, m.prov_abbr)
+    return memo["terrain"]
+
+
+def draw_terrain(svg: Svg, m: Map, geo: BoardGeo) -> None:
+    """Each class of provinces a rule names (mountains, oceans, an open space...) as one path
+    over their fills, filled with the class's pattern: what the rules make of a province,
+    seen on the board."""
+    classes = board_terrain(m, geo)
+    if not classes:
+        return
+    draw_terrain_defs(svg, classes)
+    svg.start("g", class_="terrain", stroke="none", pointer_events="none")
+    for cls, _water, provs in classes:
+        d = Coords("".join(geo.province_d[i] for i in provs))
+        svg.el("path", class_="terrain-class", data_terrain=cls, d=d,
+               fill=url(terrain_id(cls)), fill_rule="evenodd")
+    svg.end("g")
+
+
+def province_title(m: Map, i: int) -> str:
+    """A province's tooltip: "Name (CODE)"."""
+    abbr = m.prov_abbr[i]
+    return f"{m.variant.provinces[abbr].name} ({abbr})"
 
 
 SEAM_MIN_PX = 14.0  # shorter stretches of a province along the seam get no marker

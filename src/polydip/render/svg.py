@@ -18,7 +18,13 @@ from polydip.geography.map import Map
 from polydip.orders.describe import default_names
 from polydip.orders.model import BUILD, CONVOY, DISBAND, HOLD, MOVE, RETREAT, SUPPORT
 from polydip.render.board import load_board
-from polydip.render.boardsvg import BoardGeo, draw_labels, draw_provinces
+from polydip.render.boardsvg import (
+    BoardGeo,
+    board_terrain,
+    draw_labels,
+    draw_provinces,
+    province_title,
+)
 from polydip.render.boardsvg import layout as board_layout
 from polydip.render.colors import mix as _mix
 from polydip.render.colors import power_colors, power_marks
@@ -57,7 +63,7 @@ from polydip.render.geometry import (
     shared_borders,
     spread,
 )
-from polydip.render.patterns import draw_mark_defs, mark_id, url
+from polydip.render.patterns import draw_mark_defs, mark_id, terrain_id, url
 from polydip.render.view import PhaseView
 
 WIDTH = 1600
@@ -146,6 +152,8 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
     full = (names or default_names(m)) == "full"
     pos = view.position
     colors, marks = _power_styles(m)
+    if isinstance(geo, BoardGeo):
+        board_terrain(m, geo)  # the legend shows its classes
     legend_top = TITLE_H + geo.height
     height = legend_top + _legend_height(m)
     svg = _Svg()
@@ -242,8 +250,10 @@ def _provinces(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str], marks: list
         else:
             fill = LAND
         owner = m.powers[pos.owners[i]] if pos.owners[i] >= 0 else ""
-        svg.el("polygon", class_="province", data_province=m.prov_abbr[i], data_owner=owner,
-               points=_pts(cell.points), fill=fill)
+        svg.start("polygon", class_="province", data_province=m.prov_abbr[i],
+                  data_owner=owner, points=_pts(cell.points), fill=fill)
+        svg.el("title", province_title(m, i))
+        svg.end("polygon")
     svg.end("g")
     # borders: styled by the edges the map has between the two provinces
     kinds: dict[tuple[int, int], set[str]] = {}
@@ -689,16 +699,22 @@ def _key_items(m: Map) -> list[str]:
             items.append(f"{name} border")
         elif k in crossing:
             items.append(f"{name} crossing")
+    items += [_terrain_label(cls) for cls, _w, _p in m.memo.get("render", {}).get("terrain", [])]
     return items
+
+
+def _terrain_label(cls: str) -> str:
+    return cls if cls.endswith(("space", "province")) else f"{cls} province"
 
 
 def _key_layout(m: Map) -> list[tuple[str, float, int]]:
     """The legend's key items, flowed into rows: (label, x, row); worked out once per map
     (the edge kinds it looks through do not change)."""
     memo = m.memo.setdefault("render", {})
-    out = memo.get("key_layout")
+    key = ("key_layout", "terrain" in memo)  # a board shows its terrain classes too
+    out = memo.get(key)
     if out is None:
-        out = memo["key_layout"] = _flow_key(m)
+        out = memo[key] = _flow_key(m)
     return out
 
 
@@ -754,6 +770,8 @@ def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float,
     gray = "#9a9a9a"
     army = next((k for k in range(len(m.kinds)) if m.kinds[k] == "A"), 0)
     edge_names = {k.replace("_", " "): k for k in m.variant.edge_kinds}
+    terrain = {_terrain_label(c): (c, w) for c, w, _p in
+               m.memo.get("render", {}).get("terrain", [])}
     for label, x, row in _key_layout(m):
         yy = y + row * KEY_ROW + 16
         sx = x + 30  # the symbol's centre
@@ -794,6 +812,11 @@ def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float,
             _badge(svg, sx + 13, yy, "cross")
         elif label == "no passage":
             svg.line((x, yy), (x + 60, yy), BLOCKED_LINE, 3.2)
+        elif label in terrain:  # a class of provinces: its pattern on land or sea
+            cls, water = terrain[label]
+            for fill in (SEA if water else LAND, url(terrain_id(cls))):
+                svg.el("rect", x=x + 2, y=yy - 11, width=56, height=22, rx=3, fill=fill,
+                       stroke=INK if fill.startswith("url") else "none", stroke_width=1)
         else:  # an edge kind: "<kind> crossing" or "<kind> border"
             kind = edge_names.get(label.rsplit(" ", 1)[0], "")
             color, width, dash = edge_style(m.variant, kind)
