@@ -385,3 +385,21 @@ def test_every_province_has_its_full_name_as_a_tooltip() -> None:
     titles = dict(re.findall(r'data-province="([A-Z0-9_]+)"[^>]*>\s*<title>([^<]*) \(', svg))
     assert {a: html.unescape(t) for a, t in titles.items()} == {
         a: p.name for a, p in g.variant.provinces.items()}
+
+
+def test_capitals_and_territories_are_drawn() -> None:
+    """Issue 29, LAD 1890: capitals (worth 2) have a marker of their own, and each power's
+    territory (its provinces at the start: where it may build in 1890 D) is outlined in its
+    colour; the legend shows both. The standard map has neither."""
+    g = Game.new("lad1890")
+    svg = picture_svg(g)
+    marked = set(re.findall(r'data-center="([A-Z]+)"[^>]*>(?:\s*<circle[^>]*>)*\s*'
+                            r'<polygon class="capital"', svg))
+    assert marked == {a for a, p in g.variant.provinces.items()
+                      if p.supply_center == "capital"}
+    outlined = re.findall(r'class="territory" data-power="([^"]+)" d="(M[^"]+)"', svg)
+    assert sorted(p for p, _d in outlined) == sorted(p.name for p in g.variant.powers
+                                                     if p.territory)
+    assert ">capital<" in svg and ">territory<" in svg
+    plain = picture_svg(Game.new("standard"))
+    assert 'class="capital"' not in plain and 'class="territory"' not in plain

@@ -34,6 +34,7 @@ from polydip.render.draw import (
     border_class,
     css_class,
     edge_style,
+    pts,
 )
 from polydip.render.patterns import draw_terrain_defs, terrain_classes, terrain_id, url
 
@@ -306,6 +307,112 @@ def draw_terrain(svg: Svg, m: Map, geo: BoardGeo) -> None:
     svg.end("g")
 
 
+TERRITORY_INSET = 2.6  # px: how far inside its territory a power's border line runs
+TERRITORY_WIDTH = 2.4
+
+
+def territory_lines(m: Map, geo: BoardGeo) -> list[tuple[int, Coords]]:
+    """Per power with a territory (the provinces it holds at the start, as LAD lists them):
+    the outline of its territory as a path, TERRITORY_INSET inside it, worked out once per
+    map."""
+    memo = m.memo.setdefault("render", {})
+    if "territory" in memo:
+        return memo["territory"]
+    owner: dict[str, int] = {}
+    for p, power in enumerate(m.variant.powers):
+        for a in power.territory:
+            owner.setdefault(a, p)
+    paths: dict[int, list[str]] = {}
+    if owner:
+        board, k, top = geo.board, geo.scale, geo.top
+        rings: dict[str, list[list[Point]]] = {}
+
+        def ring_points(name: str) -> list[list[Point]]:
+            if name not in rings:
+                out = []
+                for ring in board.rings(name):
+                    pts_: list[Point] = []
+                    for ref in ring:
+                        arc = board.arcs[ref] if ref >= 0 else board.arcs[~ref][::-1]
+                        pts_.extend((x * k, top + y * k) for x, y in arc)
+                    out.append(pts_)
+                rings[name] = out
+            return rings[name]
+
+        for arc, (lf, rf) in zip(board.arcs, board.arc_faces(), strict=True):
+            a = owner.get(lf[0]) if lf else None
+            b = owner.get(rf[0]) if rf else None
+            if a == b:
+                continue
+            line = [(x * k, top + y * k) for x, y in arc]
+            for p, face in ((a, lf), (b, rf)):
+                if p is None or face is None or len(line) < 2:
+                    continue
+                shifted = _offset(line, TERRITORY_INSET)
+                if not _in_rings(_middle(shifted), ring_points(face[0])):
+                    shifted = _offset(line, -TERRITORY_INSET)
+                paths.setdefault(p, []).append(
+                    "M" + " ".join(f"{x:.1f} {y:.1f}" for x, y in shifted))
+    memo["territory"] = [(p, Coords("".join(d))) for p, d in sorted(paths.items())]
+    return memo["territory"]
+
+
+def _offset(line: list[Point], d: float) -> list[Point]:
+    """`line` moved sideways by d (to the left of its direction for d > 0)."""
+    out = []
+    n = len(line)
+    for i in range(n):
+        x0, y0 = line[max(i - 1, 0)]
+        x1, y1 = line[min(i + 1, n - 1)]
+        dx, dy = x1 - x0, y1 - y0
+        length = math.hypot(dx, dy) or 1.0
+        out.append((line[i][0] + dy / length * d, line[i][1] - dx / length * d))
+    return out
+
+
+def _middle(line: list[Point]) -> Point:
+    (x0, y0), (x1, y1) = line[(len(line) - 1) // 2], line[len(line) // 2 if len(line) > 2
+                                                        else -1]
+    return ((x0 + x1) / 2, (y0 + y1) / 2)
+
+
+def _in_rings(pt: Point, rings: list[list[Point]]) -> bool:
+    """Is `pt` inside these rings (even-odd)?"""
+    x, y = pt
+    hit = False
+    for ring in rings:
+        for (x0, y0), (x1, y1) in itertools.pairwise([*ring, ring[0]]):
+            if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+                hit = not hit
+    return hit
+
+
+def draw_territories(svg: Svg, m: Map, geo: BoardGeo, colors: list[str]) -> None:
+    """Each power's territory outlined by a thin line of its colour just inside it."""
+    lines = territory_lines(m, geo)
+    if not lines:
+        return
+    svg.start("g", class_="territories", fill="none", stroke_linejoin="round",
+              stroke_linecap="round")
+    for p, d in lines:
+        svg.el("path", class_="territory", data_power=m.powers[p], d=d, stroke=colors[p],
+               stroke_width=TERRITORY_WIDTH, stroke_opacity="0.9")
+    svg.end("g")
+
+
+def center_core(svg: Svg, x: float, y: float, capital: bool) -> None:
+    """The middle of a supply center's marker: a dot, or a star for a capital."""
+    if not capital:
+        svg.el("circle", cx=x, cy=y, r=1.9, fill=INK)
+        return
+    star = []
+    for k in range(10):
+        r = 4.9 if k % 2 == 0 else 2.1
+        a = math.pi * (k / 5 - 0.5)
+        star.append((x + r * math.cos(a), y + r * math.sin(a)))
+    svg.el("polygon", class_="capital", points=pts(star), fill=INK)
+
+
 def province_title(m: Map, i: int) -> str:
     """A province's tooltip: "Name (CODE)"."""
     abbr = m.prov_abbr[i]
@@ -445,6 +552,6 @@ def draw_labels(svg: Svg, m: Map, geo: BoardGeo, full: bool, centers: list[tuple
             if ring:
                 svg.el("circle", cx=cx, cy=cy, r=8.2, fill=ring, stroke=INK, stroke_width=1.2)
             svg.el("circle", cx=cx, cy=cy, r=5.6, fill=fill, stroke=INK, stroke_width=1.6)
-            svg.el("circle", cx=cx, cy=cy, r=1.9, fill=INK)
+            center_core(svg, cx, cy, m.variant.provinces[abbr].supply_center == "capital")
             svg.end("g")
     svg.end("g")

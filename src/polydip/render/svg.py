@@ -21,8 +21,10 @@ from polydip.render.board import load_board
 from polydip.render.boardsvg import (
     BoardGeo,
     board_terrain,
+    center_core,
     draw_labels,
     draw_provinces,
+    draw_territories,
     province_title,
 )
 from polydip.render.boardsvg import layout as board_layout
@@ -170,6 +172,7 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
     if isinstance(geo, BoardGeo):
         fills, owners = _fills(m, pos, power_fill, geo.land, geo.blocked)
         draw_provinces(svg, m, geo, fills, owners, full)
+        draw_territories(svg, m, geo, colors)
     else:
         _provinces(svg, m, geo, pos, colors, marks)
     where = _unit_places(m, geo, pos)
@@ -699,6 +702,10 @@ def _key_items(m: Map) -> list[str]:
             items.append(f"{name} border")
         elif k in crossing:
             items.append(f"{name} crossing")
+    if any(p.supply_center == "capital" for p in v.provinces.values()):
+        items.append("capital")
+    if any(p.territory for p in v.powers):
+        items.append("territory")
     items += [_terrain_label(cls) for cls, _w, _p in m.memo.get("render", {}).get("terrain", [])]
     return items
 
@@ -790,6 +797,14 @@ def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float,
             svg.el("circle", cx=sx, cy=yy, r=5.6, fill="#ffffff", stroke=INK,
                    stroke_width=1.6)
             svg.el("circle", cx=sx, cy=yy, r=1.9, fill=INK)
+        elif label == "capital":
+            svg.el("circle", cx=sx, cy=yy, r=7, fill="#ffffff", stroke=INK, stroke_width=2)
+            center_core(svg, sx, yy, True)
+        elif label == "territory":  # a power's outline, just inside its provinces
+            svg.el("rect", x=x + 2, y=yy - 11, width=56, height=22, rx=2, fill=LAND,
+                   stroke=LAND_LINE, stroke_width=1)
+            svg.el("rect", x=x + 5, y=yy - 8, width=50, height=16, rx=1, fill="none",
+                   stroke=gray, stroke_width=2.4)
         elif label == "move":
             _arrow(svg, (x, yy), (x + 62, yy), gray, 0, 0, False)
         elif label == "retreat":
