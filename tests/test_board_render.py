@@ -403,3 +403,12 @@ def test_capitals_and_territories_are_drawn() -> None:
     assert ">capital<" in svg and ">territory<" in svg
     plain = picture_svg(Game.new("standard"))
     assert 'class="capital"' not in plain and 'class="territory"' not in plain
+
+
+def test_an_off_map_box_shows_its_links() -> None:
+    """Issue 29: War in North America's Cape Horn, drawn in a box off the map, "borders two
+    seas, the Atlantic Ocean and the Pacific Ocean": a link to each is drawn."""
+    svg = picture_svg(Game.new("war_in_north_america"))
+    assert sorted(re.findall(r'class="border link box-link" data-link="([A-Z-]+)"', svg)) == [
+        "CHO-ATL", "CHO-PAC"]
+    assert "box-link" not in picture_svg(Game.new("lad1890"))

@@ -270,6 +270,7 @@ def draw_provinces(svg: Svg, m: Map, geo: BoardGeo, fills: list[str], owners: li
         d = Coords.of("M", *itertools.chain.from_iterable(box), "Z")
         svg.el("path", class_="box", d=d, fill="none", stroke="#51606e", stroke_width=1.6,
                stroke_dasharray="7 4")
+    draw_box_links(svg, m, geo)
     for a, b, kind, p, q in geo.links:
         color, w, dash = edge_style(m.variant, kind) if kind else \
             ("#3d4f5f", 2.4, "2 3")
@@ -397,6 +398,90 @@ def draw_territories(svg: Svg, m: Map, geo: BoardGeo, colors: list[str]) -> None
     for p, d in lines:
         svg.el("path", class_="territory", data_power=m.powers[p], d=d, stroke=colors[p],
                stroke_width=TERRITORY_WIDTH, stroke_opacity="0.9")
+    svg.end("g")
+
+
+def box_links(m: Map, geo: BoardGeo) -> list[tuple[str, str, Point, Point]]:
+    """The links of an off-map box (a space drawn apart, as War in North America's Cape
+    Horn) to the provinces it borders but does not touch on the board: (box province,
+    neighbour, a point on the box's edge, the nearest point of the neighbour), worked out
+    once per map."""
+    memo = m.memo.setdefault("render", {})
+    if "box_links" in memo:
+        return memo["box_links"]
+    out: list[tuple[str, str, Point, Point]] = []
+    board, k, top = geo.board, geo.scale, geo.top
+    shared: dict[frozenset[str], list[Point]] = {}  # two regions → their longest arc
+    for arc, (lf, rf) in zip(board.arcs, board.arc_faces(), strict=True):
+        if lf and rf and lf[0] != rf[0]:
+            pair = frozenset((lf[0], rf[0]))
+            line = [(x * k, top + y * k) for x, y in arc]
+            if polyline_length(line) > polyline_length(shared.get(pair, [])):
+                shared[pair] = line
+    linked = {frozenset((a, b)) for a, b, *_ in geo.links}
+    for box in geo.boxes:
+        inside = [i for i in range(m.n_prov) if _in_rings(geo.label[i], [box])]
+        for i in inside:
+            a = m.prov_abbr[i]
+            for b in sorted(_neighbours(m, a)):
+                j = m.prov_index[b]
+                pair = frozenset((a, b))
+                if j in inside or pair in linked:
+                    continue
+                if pair in shared:  # they touch: a mark across their border
+                    p, q = _across(shared[pair], 11.0 * k)
+                    out.append((a, b, p, q))
+                    continue
+                outline = [(x * k, top + y * k) for ring in board.rings(b) for ref in ring
+                           for x, y in (board.arcs[ref] if ref >= 0 else board.arcs[~ref])]
+                if not outline:
+                    continue
+                best = min(((_to_ring(pt, box), pt) for pt in outline), key=lambda t: t[0][0])
+                (_d, on_box), near = best
+                out.append((a, b, on_box, near))
+    memo["box_links"] = out
+    return out
+
+
+def _neighbours(m: Map, a: str) -> set[str]:
+    out = set()
+    for e in m.variant.edges:
+        x, y = e.a.split("/")[0], e.b.split("/")[0]
+        if x == a and y != a:
+            out.add(y)
+        elif y == a and x != a:
+            out.add(x)
+    return out
+
+
+def _to_ring(pt: Point, ring: list[Point]) -> tuple[float, Point]:
+    """The distance from `pt` to the closed polyline `ring`, and the nearest point on it."""
+    best = (math.inf, ring[0])
+    for (x0, y0), (x1, y1) in itertools.pairwise([*ring, ring[0]]):
+        dx, dy = x1 - x0, y1 - y0
+        n2 = dx * dx + dy * dy
+        t = 0.0 if n2 == 0 else max(0.0, min(1.0, ((pt[0] - x0) * dx + (pt[1] - y0) * dy) / n2))
+        q = (x0 + t * dx, y0 + t * dy)
+        d = math.dist(pt, q)
+        if d < best[0]:
+            best = (d, q)
+    return best
+
+
+def draw_box_links(svg: Svg, m: Map, geo: BoardGeo) -> None:
+    """An off-map box's links to its neighbours: a line from the box to each, ended by a
+    dot at both ends, as connectors are drawn."""
+    links = box_links(m, geo)
+    if not links:
+        return
+    svg.start("g", class_="box-links")
+    for a, b, p, q in links:
+        svg.start("g", class_="border link box-link", data_link=f"{a}-{b}")
+        svg.line(p, q, "#ffffff", 4.9)
+        svg.line(p, q, "#3d4f5f", 2.4, "2 3")
+        for x, y in (p, q):
+            svg.el("circle", cx=x, cy=y, r=2.6, fill="#3d4f5f")
+        svg.end("g")
     svg.end("g")
 
 
