@@ -412,3 +412,21 @@ def test_an_off_map_box_shows_its_links() -> None:
     assert sorted(re.findall(r'class="border link box-link" data-link="([A-Z-]+)"', svg)) == [
         "CHO-ATL", "CHO-PAC"]
     assert "box-link" not in picture_svg(Game.new("lad1890"))
+
+
+def test_provinces_drawn_by_code_are_listed_with_their_names() -> None:
+    """Issue 29: The Twentieth Century draws the provinces whose names do not fit by code
+    only; the legend lists each such code with its name. With short names asked for, every
+    province is a code and no list is drawn."""
+    g = Game.new("twentieth_century")
+    svg = picture_svg(g)
+    key = re.search(r'<g class="code-key">(.*?)</g>\n</g>', svg, re.S)
+    assert key is not None
+    listed = re.findall(r'<g class="code" data-province="([A-Z0-9_]+)">', key.group(1))
+    board = load_board(g.variant)
+    assert listed == sorted(a for a in g.variant.provinces if board.anchors[a].get("short_label"))
+    assert len(listed) >= 60
+    for a in listed[:5]:
+        assert f">{html.escape(g.variant.provinces[a].name, quote=True)}<" in key.group(1)
+    assert 'class="code-key"' not in picture_svg(g, names="short")
+    assert 'class="code-key"' not in picture_svg(Game.new("standard"))

@@ -198,15 +198,15 @@ MARKS = ["", "stripes", "dots", "grid", "rings", "bars", "checks"]
 def power_marks(colors: list[str]) -> list[str]:
     """Per power (drawn in `colors`, as power_colors gives them): the mark from MARKS that
     tells it apart from every power whose colour is alike (under PAIR_MIN in some vision).
-    Powers alike to the most others are marked first, each with the first mark none of its
-    alike powers has; a power alike to none keeps "" (no mark)."""
+    Powers alike to the fewest others are marked first (so that most powers keep no mark),
+    each with the first mark none of its alike powers has ("" first: no mark)."""
     near: dict[int, set[int]] = {i: set() for i in range(len(colors))}
     for j, i in alike(colors):
         near[i].add(j)
         near[j].add(i)
     marks = [""] * len(colors)
     done: set[int] = set()
-    for i in sorted(near, key=lambda i: (-len(near[i]), i)):
+    for i in sorted(near, key=lambda i: (len(near[i]), i)):
         taken = {marks[j] for j in near[i] if j in done}
         marks[i] = next((k for k in MARKS if k not in taken), MARKS[-1])
         done.add(i)

@@ -157,7 +157,8 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
     if isinstance(geo, BoardGeo):
         board_terrain(m, geo)  # the legend shows its classes
     legend_top = TITLE_H + geo.height
-    height = legend_top + _legend_height(m)
+    codes = _code_key(m, geo, full)
+    height = legend_top + _legend_height(m, codes)
     svg = _Svg()
     svg.start("svg", xmlns="http://www.w3.org/2000/svg", width=WIDTH, height=height,
               viewBox=f"0 0 {WIDTH} {_fmt(height)}", font_family=FONT)
@@ -183,7 +184,7 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
     else:
         _centers_and_labels(svg, m, geo, pos, colors)
     _title(svg, v, pos, title, map_w)
-    _legend(svg, m, pos, colors, legend_top, geo.unit_r, marks)
+    _legend(svg, m, pos, colors, legend_top, geo.unit_r, marks, codes)
     svg.end("svg")
     return "\n".join(svg.parts) + "\n"
 
@@ -737,17 +738,44 @@ def _flow_key(m: Map) -> list[tuple[str, float, int]]:
     return out
 
 
-def _legend_height(m: Map) -> float:
+CODE_ROW = 21  # the key to the provinces drawn by code: one line of it
+CODE_SIZE = 13.0
+
+
+def _code_key(m: Map, geo, full: bool) -> list[int]:
+    """The provinces a board with full names still draws by their code (where the name
+    does not fit): the legend lists them with their names."""
+    if not full or not isinstance(geo, BoardGeo):
+        return []
+    anchors = geo.board.anchors
+    return sorted((i for i in range(m.n_prov)
+                   if anchors[m.prov_abbr[i]].get("short_label", False)),
+                  key=lambda i: m.prov_abbr[i])
+
+
+def _code_columns(m: Map, codes: list[int]) -> tuple[int, float]:
+    """(columns, column width) of the key to `codes`."""
+    longest = max(len(m.prov_abbr[i]) + 1 + len(m.variant.provinces[m.prov_abbr[i]].name)
+                  for i in codes)
+    col_w = longest * CODE_SIZE * 0.6 + 24
+    return max(1, int((WIDTH - 40) // col_w)), col_w
+
+
+def _legend_height(m: Map, codes: list[int] | None = None) -> float:
     power_rows = -(-len(m.powers) // POWERS_PER_ROW)
     key_rows = _key_layout(m)[-1][2] + 1
-    return 24 + power_rows * KEY_ROW + 12 + key_rows * KEY_ROW + 16
+    extra = 0.0
+    if codes:
+        cols, _w = _code_columns(m, codes)
+        extra = 12 + -(-len(codes) // cols) * CODE_ROW + 8
+    return 24 + power_rows * KEY_ROW + 12 + key_rows * KEY_ROW + 16 + extra
 
 
 def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float,
-            marks: list[str] | None = None) -> None:
+            marks: list[str] | None = None, codes: list[int] | None = None) -> None:
     marks = marks or [""] * len(colors)
     svg.start("g", class_="legend")
-    svg.el("rect", x=0, y=top, width=WIDTH, height=_legend_height(m), fill="#ffffff",
+    svg.el("rect", x=0, y=top, width=WIDTH, height=_legend_height(m, codes), fill="#ffffff",
            stroke="#b9b2a3", stroke_width=1)
     cell_w = (WIDTH - 40) / POWERS_PER_ROW
     y = top + 24
@@ -836,4 +864,25 @@ def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float,
             kind = edge_names.get(label.rsplit(" ", 1)[0], "")
             color, width, dash = edge_style(m.variant, kind)
             svg.line((x, yy), (x + 60, yy), color, width, dash)
+    if codes:
+        _draw_code_key(svg, m, codes, y + (_key_layout(m)[-1][2] + 1) * KEY_ROW + 8)
+    svg.end("g")
+
+
+def _draw_code_key(svg: _Svg, m: Map, codes: list[int], top: float) -> None:
+    """The provinces drawn by code, each with its name, in columns (down, then across)."""
+    svg.line((20, top), (WIDTH - 20, top), "#d8d2c4", 1)
+    cols, col_w = _code_columns(m, codes)
+    rows = -(-len(codes) // cols)
+    name_x = max(len(m.prov_abbr[i]) for i in codes) * CODE_SIZE * 0.72 + 5
+    svg.start("g", class_="code-key")
+    for n, i in enumerate(codes):
+        col, row = divmod(n, rows)
+        x, y = 20 + col * col_w, top + 12 + row * CODE_ROW + 13
+        abbr = m.prov_abbr[i]
+        svg.start("g", class_="code", data_province=abbr)
+        svg.text(x, y, abbr, CODE_SIZE, INK, "bold", anchor="start")
+        svg.text(x + name_x, y, m.variant.provinces[abbr].name,
+                 CODE_SIZE, "#4a4a4a", anchor="start")
+        svg.end("g")
     svg.end("g")
