@@ -28,7 +28,7 @@ FILL_MIX = 0.42  # an owned land province: the power's colour this far towards w
 # vision, then the widest smallest normal-vision difference. A variant of n powers takes the
 # first n colours of the smallest set of at least n.
 PALETTES: dict[int, list[str]] = {
-    7: ["#115555", "#1111dd", "#9977ff", "#773311", "#55bb99", "#dd7711", "#bbbb11"],
+    7: ["#117777", "#773333", "#9977ff", "#1133dd", "#ddbb11", "#55bb99", "#bb5511"],
     10: ["#555511", "#115555", "#773311", "#773355", "#ddbb11", "#9977ff", "#bb7777",
          "#119977", "#1111dd", "#33dd11"],
     13: ["#335511", "#115555", "#1177bb", "#775511", "#9977ff", "#55bb99", "#1111dd",

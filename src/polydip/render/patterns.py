@@ -9,7 +9,7 @@ from __future__ import annotations
 from polydip.render.colors import mix
 from polydip.render.draw import Coords, Svg, text_color
 
-TILE = 9.0  # px: the side of a mark's tile on a province
+TILE = 10.0  # px: the side of a mark's tile on a province
 UNIT_TILE = 5.0  # ... on a unit symbol and a legend swatch
 
 
@@ -30,7 +30,7 @@ def draw_mark_defs(svg: Svg, colors: list[str], fills: list[str], marks: list[st
     for p, mark in enumerate(marks):
         if not mark:
             continue
-        _pattern(svg, mark_id(p, "fill"), mark, fills[p], colors[p], TILE, 1.6)
+        _pattern(svg, mark_id(p, "fill"), mark, fills[p], colors[p], TILE, 1.4)
         ink = mix(colors[p], text_color(colors[p]), 0.55)
         _pattern(svg, mark_id(p, "unit"), mark, colors[p], ink, UNIT_TILE, 1.1)
 
@@ -47,8 +47,8 @@ def _pattern(svg: Svg, ident: str, mark: str, ground: str, ink: str, s: float,
     elif mark == "dots":
         svg.el("circle", cx=h, cy=h, r=w * 1.1, fill=ink)
     elif mark == "grid":
-        svg.el("rect", width=s, height=w * 0.8, fill=ink)
-        svg.el("rect", width=w * 0.8, height=s, fill=ink)
+        svg.el("rect", width=s, height=w * 0.7, fill=ink)
+        svg.el("rect", width=w * 0.7, height=s, fill=ink)
     elif mark == "rings":
         svg.el("circle", cx=h, cy=h, r=h * 0.6, fill="none", stroke=ink, stroke_width=w * 0.7)
     else:  # checks
