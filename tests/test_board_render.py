@@ -422,7 +422,7 @@ def test_provinces_drawn_by_code_are_listed_with_their_names() -> None:
     svg = picture_svg(g)
     key = re.search(r'<g class="code-key">(.*?)</g>\n</g>', svg, re.S)
     assert key is not None
-    listed = re.findall(r'<g class="code" data-province="([A-Z0-9_]+)">', key.group(1))
+    listed = re.findall(r'<g class="code" data-code="([A-Z0-9_]+)">', key.group(1))
     board = load_board(g.variant)
     assert listed == sorted(a for a in g.variant.provinces if board.anchors[a].get("short_label"))
     assert len(listed) >= 60

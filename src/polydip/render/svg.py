@@ -880,7 +880,7 @@ def _draw_code_key(svg: _Svg, m: Map, codes: list[int], top: float) -> None:
         col, row = divmod(n, rows)
         x, y = 20 + col * col_w, top + 12 + row * CODE_ROW + 13
         abbr = m.prov_abbr[i]
-        svg.start("g", class_="code", data_province=abbr)
+        svg.start("g", class_="code", data_code=abbr)
         svg.text(x, y, abbr, CODE_SIZE, INK, "bold", anchor="start")
         svg.text(x + name_x, y, m.variant.provinces[abbr].name,
                  CODE_SIZE, "#4a4a4a", anchor="start")
