@@ -324,38 +324,38 @@ def territory_lines(m: Map, geo: BoardGeo) -> list[tuple[int, Coords]]:
         for a in power.territory:
             owner.setdefault(a, p)
     paths: dict[int, list[str]] = {}
-    if owner:
-        board, k, top = geo.board, geo.scale, geo.top
-        rings: dict[str, list[list[Point]]] = {}
-
-        def ring_points(name: str) -> list[list[Point]]:
-            if name not in rings:
-                out = []
-                for ring in board.rings(name):
-                    pts_: list[Point] = []
-                    for ref in ring:
-                        arc = board.arcs[ref] if ref >= 0 else board.arcs[~ref][::-1]
-                        pts_.extend((x * k, top + y * k) for x, y in arc)
-                    out.append(pts_)
-                rings[name] = out
-            return rings[name]
-
-        for arc, (lf, rf) in zip(board.arcs, board.arc_faces(), strict=True):
-            a = owner.get(lf[0]) if lf else None
-            b = owner.get(rf[0]) if rf else None
-            if a == b:
-                continue
-            line = [(x * k, top + y * k) for x, y in arc]
-            for p, face in ((a, lf), (b, rf)):
-                if p is None or face is None or len(line) < 2:
-                    continue
-                shifted = _offset(line, TERRITORY_INSET)
-                if not _in_rings(_middle(shifted), ring_points(face[0])):
-                    shifted = _offset(line, -TERRITORY_INSET)
-                paths.setdefault(p, []).append(
-                    "M" + " ".join(f"{x:.1f} {y:.1f}" for x, y in shifted))
+    board, k, top = geo.board, geo.scale, geo.top
+    faces = board.arc_faces()
+    for name in sorted(owner):
+        p = owner[name]
+        for rings in board.regions.get(name, {}).values():
+            for ring in rings:
+                for ref in ring:
+                    lf, rf = faces[ref] if ref >= 0 else faces[~ref][::-1]
+                    other = rf[0] if rf else None
+                    if owner.get(other) == p or (lf and lf[0] != name):
+                        continue
+                    arc = board.arcs[ref if ref >= 0 else ~ref]
+                    if len(arc) < 2:
+                        continue
+                    line = [(x * k, top + y * k) for x, y in arc]
+                    # the board's faces lie to the left of their arcs (arc_faces)
+                    shifted = _offset(line, TERRITORY_INSET * (1 if ref >= 0 else -1))
+                    paths.setdefault(p, []).append("M" + " ".join(
+                        f"{x:.0f} {y:.0f}" for x, y in _thin(shifted, 1.5)))
     memo["territory"] = [(p, Coords("".join(d))) for p, d in sorted(paths.items())]
     return memo["territory"]
+
+
+def _thin(line: list[Point], step: float) -> list[Point]:
+    """`line` without the points closer than `step` to the last one kept (its ends kept): a
+    thin line drawn in whole pixels needs no more."""
+    out = [line[0]]
+    for pt in line[1:-1]:
+        if math.dist(pt, out[-1]) >= step:
+            out.append(pt)
+    out.append(line[-1])
+    return out
 
 
 def _offset(line: list[Point], d: float) -> list[Point]:
@@ -369,12 +369,6 @@ def _offset(line: list[Point], d: float) -> list[Point]:
         length = math.hypot(dx, dy) or 1.0
         out.append((line[i][0] + dy / length * d, line[i][1] - dx / length * d))
     return out
-
-
-def _middle(line: list[Point]) -> Point:
-    (x0, y0), (x1, y1) = line[(len(line) - 1) // 2], line[len(line) // 2 if len(line) > 2
-                                                        else -1]
-    return ((x0 + x1) / 2, (y0 + y1) / 2)
 
 
 def _in_rings(pt: Point, rings: list[list[Point]]) -> bool:
@@ -411,9 +405,11 @@ def box_links(m: Map, geo: BoardGeo) -> list[tuple[str, str, Point, Point]]:
         return memo["box_links"]
     out: list[tuple[str, str, Point, Point]] = []
     board, k, top = geo.board, geo.scale, geo.top
+    boxed = {m.prov_abbr[i] for box in geo.boxes for i in range(m.n_prov)
+             if _in_rings(geo.label[i], [box])}
     shared: dict[frozenset[str], list[Point]] = {}  # two regions → their longest arc
     for arc, (lf, rf) in zip(board.arcs, board.arc_faces(), strict=True):
-        if lf and rf and lf[0] != rf[0]:
+        if lf and rf and lf[0] != rf[0] and (lf[0] in boxed or rf[0] in boxed):
             pair = frozenset((lf[0], rf[0]))
             line = [(x * k, top + y * k) for x, y in arc]
             if polyline_length(line) > polyline_length(shared.get(pair, [])):
