@@ -430,3 +430,18 @@ def test_provinces_drawn_by_code_are_listed_with_their_names() -> None:
         assert f">{html.escape(g.variant.provinces[a].name, quote=True)}<" in key.group(1)
     assert 'class="code-key"' not in picture_svg(g, names="short")
     assert 'class="code-key"' not in picture_svg(Game.new("standard"))
+
+
+def test_the_passages_the_rules_name_are_named_on_the_board() -> None:
+    """Issue 29: The Twentieth Century's controlled passages ("Kiel Canal", the Bosporus,
+    Suez, the Panama Canal) carry their name on their link (a tooltip) and in the legend,
+    with the seas they join."""
+    svg = picture_svg(Game.new("twentieth_century"))
+    link = re.search(r'data-link="BAL-HEL">\s*<title>([^<]*)</title>', svg)
+    assert link is not None and link.group(1) == "Kiel Canal"
+    legend = re.search(r'<g class="passages">(.*?)</g>', svg, re.S)
+    assert legend is not None
+    for words in ("Kiel Canal: Baltic Sea – Helgoland Bight", "Bosporus: Aegean Sea – Black Sea",
+                  "Suez: Aegean Sea – Red Sea", "Panama Canal: Gulf of Panama"):
+        assert words in legend.group(1)
+    assert 'class="passages"' not in picture_svg(Game.new("standard"))

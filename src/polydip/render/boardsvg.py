@@ -271,10 +271,13 @@ def draw_provinces(svg: Svg, m: Map, geo: BoardGeo, fills: list[str], owners: li
         svg.el("path", class_="box", d=d, fill="none", stroke="#51606e", stroke_width=1.6,
                stroke_dasharray="7 4")
     draw_box_links(svg, m, geo)
+    passages = named_passages(m.variant)
     for a, b, kind, p, q in geo.links:
         color, w, dash = edge_style(m.variant, kind) if kind else \
             ("#3d4f5f", 2.4, "2 3")
         svg.start("g", class_="border link", data_link=f"{a}-{b}")
+        if frozenset((a, b)) in passages:  # a passage a rule names: its name as a tooltip
+            svg.el("title", passages[frozenset((a, b))])
         svg.line(p, q, "#ffffff", w + 2.5)
         svg.line(p, q, color, w, dash)
         for x, y in (p, q):
@@ -479,6 +482,31 @@ def draw_box_links(svg: Svg, m: Map, geo: BoardGeo) -> None:
             svg.el("circle", cx=x, cy=y, r=2.6, fill="#3d4f5f")
         svg.end("g")
     svg.end("g")
+
+
+def named_passages(v) -> dict[frozenset[str], str]:
+    """The passages a rule module names (an entry of its parameters with a `name` and
+    `edges`, as controlled_passages' "Kiel Canal"): per pair of provinces, the words to
+    label it with (its first alias, else its name)."""
+    out: dict[frozenset[str], str] = {}
+
+    def walk(value) -> None:
+        if isinstance(value, dict):
+            name, edges = value.get("name"), value.get("edges")
+            if isinstance(name, str) and isinstance(edges, list):
+                aliases = [a for a in value.get("aliases", []) if isinstance(a, str)]
+                for e in edges:
+                    if isinstance(e, str) and "-" in e:
+                        a, b = (x.split("/")[0] for x in e.split("-", 1))
+                        out.setdefault(frozenset((a, b)), aliases[0] if aliases else name)
+            for x in value.values():
+                walk(x)
+        elif isinstance(value, list):
+            for x in value:
+                walk(x)
+
+    walk(v.rules)
+    return out
 
 
 def center_core(svg: Svg, x: float, y: float, capital: bool) -> None:

@@ -25,6 +25,7 @@ from polydip.render.boardsvg import (
     draw_labels,
     draw_provinces,
     draw_territories,
+    named_passages,
     province_title,
 )
 from polydip.render.boardsvg import layout as board_layout
@@ -761,10 +762,29 @@ def _code_columns(m: Map, codes: list[int]) -> tuple[int, float]:
     return max(1, int((WIDTH - 40) // col_w)), col_w
 
 
+def _passage_lines(m: Map) -> list[str]:
+    """The passages the rules name ("Kiel Canal: Helgoland Bight – Baltic Sea"), flowed into
+    lines of the legend's width."""
+    memo = m.memo.setdefault("render", {})
+    if "passage_lines" not in memo:
+        provs = m.variant.provinces
+        entries = sorted(
+            f"{name}: {' – '.join(sorted(provs[a].name if a in provs else a for a in pair))}"
+            for pair, name in named_passages(m.variant).items())
+        lines: list[str] = []
+        for e in entries:
+            if lines and (len(lines[-1]) + 5 + len(e)) * CODE_SIZE * 0.56 < WIDTH - 40:
+                lines[-1] += "   ·   " + e
+            else:
+                lines.append(e)
+        memo["passage_lines"] = lines
+    return memo["passage_lines"]
+
+
 def _legend_height(m: Map, codes: list[int] | None = None) -> float:
     power_rows = -(-len(m.powers) // POWERS_PER_ROW)
     key_rows = _key_layout(m)[-1][2] + 1
-    extra = 0.0
+    extra = len(_passage_lines(m)) * CODE_ROW + (12 if _passage_lines(m) else 0)
     if codes:
         cols, _w = _code_columns(m, codes)
         extra = 12 + -(-len(codes) // cols) * CODE_ROW + 8
@@ -864,8 +884,17 @@ def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float,
             kind = edge_names.get(label.rsplit(" ", 1)[0], "")
             color, width, dash = edge_style(m.variant, kind)
             svg.line((x, yy), (x + 60, yy), color, width, dash)
+    y += (_key_layout(m)[-1][2] + 1) * KEY_ROW + 8
+    passages = _passage_lines(m)
+    if passages:  # the passages the rules name, with the provinces they join
+        svg.line((20, y), (WIDTH - 20, y), "#d8d2c4", 1)
+        svg.start("g", class_="passages")
+        for n, line in enumerate(passages):
+            svg.text(20, y + 12 + n * CODE_ROW + 13, line, CODE_SIZE, INK, anchor="start")
+        svg.end("g")
+        y += len(passages) * CODE_ROW + 12
     if codes:
-        _draw_code_key(svg, m, codes, y + (_key_layout(m)[-1][2] + 1) * KEY_ROW + 8)
+        _draw_code_key(svg, m, codes, y)
     svg.end("g")
 
 
