@@ -445,3 +445,13 @@ def test_the_passages_the_rules_name_are_named_on_the_board() -> None:
                   "Suez: Aegean Sea – Red Sea", "Panama Canal: Gulf of Panama"):
         assert words in legend.group(1)
     assert 'class="passages"' not in picture_svg(Game.new("standard"))
+
+
+def test_the_schematic_legend_shows_only_what_it_draws() -> None:
+    """The schematic map (no board) draws no terrain pattern, capital star or territory line:
+    its legend has no entry for them, even after the board of the same game was drawn."""
+    g = Game.new("lad1890")
+    assert ">ocean province<" in picture_svg(g)
+    plain = picture_svg(g, board=False)
+    for entry in (">ocean province<", ">capital<", ">territory<"):
+        assert entry not in plain

@@ -159,7 +159,8 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
         board_terrain(m, geo)  # the legend shows its classes
     legend_top = TITLE_H + geo.height
     codes = _code_key(m, geo, full)
-    height = legend_top + _legend_height(m, codes)
+    on_board = isinstance(geo, BoardGeo)
+    height = legend_top + _legend_height(m, codes, on_board)
     svg = _Svg()
     svg.start("svg", xmlns="http://www.w3.org/2000/svg", width=WIDTH, height=height,
               viewBox=f"0 0 {WIDTH} {_fmt(height)}", font_family=FONT)
@@ -185,7 +186,7 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
     else:
         _centers_and_labels(svg, m, geo, pos, colors)
     _title(svg, v, pos, title, map_w)
-    _legend(svg, m, pos, colors, legend_top, geo.unit_r, marks, codes)
+    _legend(svg, m, pos, colors, legend_top, geo.unit_r, marks, codes, on_board)
     svg.end("svg")
     return "\n".join(svg.parts) + "\n"
 
@@ -685,7 +686,9 @@ POWERS_PER_ROW = 4
 KEY_ITEM_W = 196
 
 
-def _key_items(m: Map) -> list[str]:
+def _key_items(m: Map, board: bool = False) -> list[str]:
+    """The legend's key; `board`: what only a board draws too (capitals, territories,
+    classes of provinces)."""
     items = ["army", "fleet"] + [m.kind_names[k] for k in range(len(m.kinds))
                                  if m.kinds[k] not in ("A", "F")]
     items += ["supply center", "home center", "move", "retreat", "support", "convoy", "hold",
@@ -704,6 +707,8 @@ def _key_items(m: Map) -> list[str]:
             items.append(f"{name} border")
         elif k in crossing:
             items.append(f"{name} crossing")
+    if not board:
+        return items
     if any(p.supply_center == "capital" for p in v.provinces.values()):
         items.append("capital")
     if any(p.territory for p in v.powers):
@@ -716,21 +721,21 @@ def _terrain_label(cls: str) -> str:
     return cls if cls.endswith(("space", "province")) else f"{cls} province"
 
 
-def _key_layout(m: Map) -> list[tuple[str, float, int]]:
+def _key_layout(m: Map, board: bool = False) -> list[tuple[str, float, int]]:
     """The legend's key items, flowed into rows: (label, x, row); worked out once per map
     (the edge kinds it looks through do not change)."""
     memo = m.memo.setdefault("render", {})
-    key = ("key_layout", "terrain" in memo)  # a board shows its terrain classes too
+    key = ("key_layout", board)  # a board shows more (its terrain classes...)
     out = memo.get(key)
     if out is None:
-        out = memo[key] = _flow_key(m)
+        out = memo[key] = _flow_key(m, board)
     return out
 
 
-def _flow_key(m: Map) -> list[tuple[str, float, int]]:
+def _flow_key(m: Map, board: bool = False) -> list[tuple[str, float, int]]:
     out = []
     x, row = 14.0, 0
-    for label in _key_items(m):
+    for label in _key_items(m, board):
         w = max(KEY_ITEM_W, 68 + len(label) * 16 * 0.52 + 20)
         if x + w > WIDTH - 8 and x > 14:
             x, row = 14.0, row + 1
@@ -781,9 +786,9 @@ def _passage_lines(m: Map) -> list[str]:
     return memo["passage_lines"]
 
 
-def _legend_height(m: Map, codes: list[int] | None = None) -> float:
+def _legend_height(m: Map, codes: list[int] | None = None, board: bool = False) -> float:
     power_rows = -(-len(m.powers) // POWERS_PER_ROW)
-    key_rows = _key_layout(m)[-1][2] + 1
+    key_rows = _key_layout(m, board)[-1][2] + 1
     extra = len(_passage_lines(m)) * CODE_ROW + (12 if _passage_lines(m) else 0)
     if codes:
         cols, _w = _code_columns(m, codes)
@@ -792,11 +797,12 @@ def _legend_height(m: Map, codes: list[int] | None = None) -> float:
 
 
 def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float,
-            marks: list[str] | None = None, codes: list[int] | None = None) -> None:
+            marks: list[str] | None = None, codes: list[int] | None = None,
+            board: bool = False) -> None:
     marks = marks or [""] * len(colors)
     svg.start("g", class_="legend")
-    svg.el("rect", x=0, y=top, width=WIDTH, height=_legend_height(m, codes), fill="#ffffff",
-           stroke="#b9b2a3", stroke_width=1)
+    svg.el("rect", x=0, y=top, width=WIDTH, height=_legend_height(m, codes, board),
+           fill="#ffffff", stroke="#b9b2a3", stroke_width=1)
     cell_w = (WIDTH - 40) / POWERS_PER_ROW
     y = top + 24
     for p, name in enumerate(m.powers):
@@ -827,7 +833,7 @@ def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float,
     edge_names = {k.replace("_", " "): k for k in m.variant.edge_kinds}
     terrain = {_terrain_label(c): (c, w) for c, w, _p in
                m.memo.get("render", {}).get("terrain", [])}
-    for label, x, row in _key_layout(m):
+    for label, x, row in _key_layout(m, board):
         yy = y + row * KEY_ROW + 16
         sx = x + 30  # the symbol's centre
         svg.text(x + 68, yy + 6, label, 16, INK, anchor="start")
@@ -884,7 +890,7 @@ def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float,
             kind = edge_names.get(label.rsplit(" ", 1)[0], "")
             color, width, dash = edge_style(m.variant, kind)
             svg.line((x, yy), (x + 60, yy), color, width, dash)
-    y += (_key_layout(m)[-1][2] + 1) * KEY_ROW + 8
+    y += (_key_layout(m, board)[-1][2] + 1) * KEY_ROW + 8
     passages = _passage_lines(m)
     if passages:  # the passages the rules name, with the provinces they join
         svg.line((20, y), (WIDTH - 20, y), "#d8d2c4", 1)
