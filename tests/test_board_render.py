@@ -3,6 +3,7 @@ unit beside its own, one element per province with data-province, names full or 
 
 from __future__ import annotations
 
+import html
 import itertools
 import math
 import re
@@ -135,26 +136,74 @@ def test_home_centers_are_marked() -> None:
 
 @pytest.mark.parametrize("name", builtin_names())
 def test_every_power_has_a_colour_of_its_own(name: str) -> None:
-    """Issue 9: no power close to the sea's colour, powers told apart also by colour-blind
-    players; beyond ten powers (LAD 1890 has 12, The Twentieth Century 13) no two powers
-    share a colour and every pair differs clearly for normal vision."""
-    from polydip.render.colors import SEA, _views, difference, mix, power_colors
+    """Issue 9: no power close to the sea's colour; issue 29: every two powers differ by
+    ΔE00 20 for normal vision and as protanopes and deuteranopes see them, or carry
+    different marks (patterns), shown on their provinces, units and legend swatches."""
+    from polydip.render.colors import (
+        SEA,
+        SEA_MIN,
+        difference,
+        differences,
+        mix,
+        power_colors,
+        power_marks,
+    )
 
     every = Game.new(name).variant.powers
     drawn = power_colors([p.color or "#888888" for p in every], [p.neutral for p in every])
-    assert len(set(drawn)) == len(every)
+    marks = power_marks(drawn)
+    assert len(set(zip(drawn, marks, strict=True))) == len(every)
     for c in drawn:
-        assert difference(mix(c, "#ffffff", 0.42), SEA) >= 20
+        assert difference(mix(c, "#ffffff", 0.42), SEA) >= SEA_MIN
     # issue 28.12: neutral powers in greys, never in a player's colour
     for p, c in zip(every, drawn, strict=True):
         assert (len(set(c[1:].lower()[i:i + 2] for i in (0, 2, 4))) == 1) == p.neutral, p.name
-    powers = [p for p in every if not p.neutral]
-    colors = [c for p, c in zip(every, drawn, strict=True) if not p.neutral]
-    pairs = [(a, b) for i, a in enumerate(colors) for b in colors[:i]]
-    if len(powers) <= 10:
-        assert all(difference(a, b) >= 20 for a, b in pairs)
-    else:
-        assert all(math.dist(_views(a)[0], _views(b)[0]) >= 30 for a, b in pairs)
+    for i, a in enumerate(drawn):
+        for j in range(i):
+            alike = min(differences(a, drawn[j])) < 20
+            assert not alike or marks[i] != marks[j], (every[i].name, every[j].name)
+    players = [c for p, c in zip(every, drawn, strict=True) if not p.neutral]
+    assert all(differences(a, b)[0] >= 20 for i, a in enumerate(players) for b in players[:i])
+    # the marks are drawn: the legend's swatch and every unit of a marked power use them
+    svg = picture_svg(Game.new(name))
+    legend = dict(re.findall(r'fill="url\(#mark-unit-(\d+)\)" stroke="#1e1e1e" '
+                             r'stroke-width="1.5" data-mark="([a-z]+)"', svg))
+    assert legend == {str(p): mk for p, mk in enumerate(marks) if mk}
+    for p, mk in enumerate(marks):
+        assert (f'id="mark-fill-{p}"' in svg) == bool(mk)
+        assert (f'id="mark-unit-{p}"' in svg) == bool(mk)
+
+
+def test_ciede2000_reproduces_the_published_test_data() -> None:
+    """Sharma, Wu and Dalal (2005), "The CIEDE2000 color-difference formula: implementation
+    notes, supplementary test data, and mathematical observations", Table 1 (rows 1-3, 7-8,
+    17-20, 25, 33-34: the hue wrap, the achromatic pair and the blue region's rotation)."""
+    from polydip.render.colors import ciede2000
+
+    rows = [((50.0, 2.6772, -79.7751), (50.0, 0.0, -82.7485), 2.0425),
+            ((50.0, 3.1571, -77.2803), (50.0, 0.0, -82.7485), 2.8615),
+            ((50.0, 2.8361, -74.0200), (50.0, 0.0, -82.7485), 3.4412),
+            ((50.0, 0.0, 0.0), (50.0, -1.0, 2.0), 2.3669),
+            ((50.0, -1.0, 2.0), (50.0, 0.0, 0.0), 2.3669),
+            ((50.0, 2.5, 0.0), (73.0, 25.0, -18.0), 27.1492),
+            ((50.0, 2.5, 0.0), (61.0, -5.0, 29.0), 22.8977),
+            ((50.0, 2.5, 0.0), (56.0, -27.0, -3.0), 31.9030),
+            ((50.0, 2.5, 0.0), (58.0, 24.0, 15.0), 19.4535),
+            ((60.2574, -34.0099, 36.2677), (60.4626, -34.1751, 39.4387), 1.2644),
+            ((90.8027, -2.0831, 1.4410), (91.1528, -1.6435, 0.0447), 1.4441),
+            ((90.9257, -0.5406, -0.9208), (88.6381, -0.8985, -0.7239), 1.5381)]
+    for a, b, want in rows:
+        assert ciede2000(a, b) == pytest.approx(want, abs=1e-4)
+        assert ciede2000(b, a) == pytest.approx(want, abs=1e-4)
+
+
+def test_powers_alike_get_different_marks_and_others_none() -> None:
+    from polydip.render.colors import power_marks
+
+    # two blues alike in every vision, a yellow unlike both
+    marks = power_marks(["#3377ee", "#3378ee", "#ddbb11"])
+    assert marks[0] != marks[1] and marks[2] == ""
+    assert power_marks(["#3377ee", "#ddbb11"]) == ["", ""]
 
 
 @pytest.mark.parametrize("name", ["standard", "wita", "war_in_north_america", "lad1890"])
@@ -302,3 +351,107 @@ def test_a_move_across_the_seam_goes_the_short_way() -> None:
     assert len(shafts) == 2
     assert all(abs(b - a) < width / 2 for a, b in shafts)
     assert any(min(a, b) < 0 for a, b in shafts) and any(max(a, b) > width for a, b in shafts)
+
+
+def test_the_rules_terrain_classes_are_drawn_by_pattern_with_a_legend_entry() -> None:
+    """Issue 29: LAD's oceans (where AT orders apply) are drawn apart from its seas; its
+    mountain, rainforest, swamp, desert and glacier provinces carry a pattern each, and the
+    legend shows each; War in North America's open space (Cape Horn) likewise; the standard
+    map, whose rules name no class, has none."""
+    g = Game.new("lad1890")
+    svg = picture_svg(g)
+    drawn = {c: f for c, _d, f in re.findall(
+        r'data-terrain="([a-z ]+)" d="([^"]*)" fill="url\(#(terrain-[a-z-]+)\)', svg)}
+    assert set(drawn) == {"mountain", "rainforest", "swamp", "desert", "glacier", "ocean"}
+    for cls, ident in drawn.items():
+        assert f'<pattern id="{ident}"' in svg
+        assert f">{cls} province<" in svg  # its legend entry
+    # every ocean province, and no sea, in the ocean class: as many outlines as oceans
+    ocean_d = re.search(r'data-terrain="ocean" d="([^"]*)"', svg).group(1)
+    oceans = [a for a, p in g.variant.provinces.items() if "ocean" in p.tags]
+    assert ocean_d.count("M") == sum(
+        re.search(rf'data-province="{a}"[^>]* d="([^"]*)"', svg).group(1).count("M")
+        for a in oceans)
+    wina = picture_svg(Game.new("war_in_north_america"))
+    assert 'data-terrain="open space"' in wina and ">open space<" in wina
+    assert "data-terrain" not in picture_svg(Game.new("standard"))
+
+
+def test_every_province_has_its_full_name_as_a_tooltip() -> None:
+    """Issue 29: The Twentieth Century draws many provinces by code only; each province's
+    outline carries a <title> with its full name."""
+    g = Game.new("twentieth_century")
+    svg = picture_svg(g)
+    titles = dict(re.findall(r'data-province="([A-Z0-9_]+)"[^>]*>\s*<title>([^<]*) \(', svg))
+    assert {a: html.unescape(t) for a, t in titles.items()} == {
+        a: p.name for a, p in g.variant.provinces.items()}
+
+
+def test_capitals_and_territories_are_drawn() -> None:
+    """Issue 29, LAD 1890: capitals (worth 2) have a marker of their own, and each power's
+    territory (its provinces at the start: where it may build in 1890 D) is outlined in its
+    colour; the legend shows both. The standard map has neither."""
+    g = Game.new("lad1890")
+    svg = picture_svg(g)
+    marked = set(re.findall(r'data-center="([A-Z]+)"[^>]*>(?:\s*<circle[^>]*>)*\s*'
+                            r'<polygon class="capital"', svg))
+    assert marked == {a for a, p in g.variant.provinces.items()
+                      if p.supply_center == "capital"}
+    outlined = re.findall(r'class="territory" data-power="([^"]+)" d="(M[^"]+)"', svg)
+    assert sorted(p for p, _d in outlined) == sorted(p.name for p in g.variant.powers
+                                                     if p.territory)
+    assert ">capital<" in svg and ">territory<" in svg
+    plain = picture_svg(Game.new("standard"))
+    assert 'class="capital"' not in plain and 'class="territory"' not in plain
+
+
+def test_an_off_map_box_shows_its_links() -> None:
+    """Issue 29: War in North America's Cape Horn, drawn in a box off the map, "borders two
+    seas, the Atlantic Ocean and the Pacific Ocean": a link to each is drawn."""
+    svg = picture_svg(Game.new("war_in_north_america"))
+    assert sorted(re.findall(r'class="border link box-link" data-link="([A-Z-]+)"', svg)) == [
+        "CHO-ATL", "CHO-PAC"]
+    assert "box-link" not in picture_svg(Game.new("lad1890"))
+
+
+def test_provinces_drawn_by_code_are_listed_with_their_names() -> None:
+    """Issue 29: The Twentieth Century draws the provinces whose names do not fit by code
+    only; the legend lists each such code with its name. With short names asked for, every
+    province is a code and no list is drawn."""
+    g = Game.new("twentieth_century")
+    svg = picture_svg(g)
+    key = re.search(r'<g class="code-key">(.*?)</g>\n</g>', svg, re.S)
+    assert key is not None
+    listed = re.findall(r'<g class="code" data-code="([A-Z0-9_]+)">', key.group(1))
+    board = load_board(g.variant)
+    assert listed == sorted(a for a in g.variant.provinces if board.anchors[a].get("short_label"))
+    assert len(listed) >= 60
+    for a in listed[:5]:
+        assert f">{html.escape(g.variant.provinces[a].name, quote=True)}<" in key.group(1)
+    assert 'class="code-key"' not in picture_svg(g, names="short")
+    assert 'class="code-key"' not in picture_svg(Game.new("standard"))
+
+
+def test_the_passages_the_rules_name_are_named_on_the_board() -> None:
+    """Issue 29: The Twentieth Century's controlled passages ("Kiel Canal", the Bosporus,
+    Suez, the Panama Canal) carry their name on their link (a tooltip) and in the legend,
+    with the seas they join."""
+    svg = picture_svg(Game.new("twentieth_century"))
+    link = re.search(r'data-link="BAL-HEL">\s*<title>([^<]*)</title>', svg)
+    assert link is not None and link.group(1) == "Kiel Canal"
+    legend = re.search(r'<g class="passages">(.*?)</g>', svg, re.S)
+    assert legend is not None
+    for words in ("Kiel Canal: Baltic Sea – Helgoland Bight", "Bosporus: Aegean Sea – Black Sea",
+                  "Suez: Aegean Sea – Red Sea", "Panama Canal: Gulf of Panama"):
+        assert words in legend.group(1)
+    assert 'class="passages"' not in picture_svg(Game.new("standard"))
+
+
+def test_the_schematic_legend_shows_only_what_it_draws() -> None:
+    """The schematic map (no board) draws no terrain pattern, capital star or territory line:
+    its legend has no entry for them, even after the board of the same game was drawn."""
+    g = Game.new("lad1890")
+    assert ">ocean province<" in picture_svg(g)
+    plain = picture_svg(g, board=False)
+    for entry in (">ocean province<", ">capital<", ">territory<"):
+        assert entry not in plain

@@ -239,7 +239,7 @@ def test_a_colour_that_is_no_colour_is_drawn_grey() -> None:
     """A power's colour goes into fill attributes: only #rgb, #rrggbb or a colour's name is
     drawn as given; anything else counts as grey (which sends the powers to the palette
     when it looks like the sea), even when it starts like a colour."""
-    good = ["#3377ee", "#e31", "#117755"]
+    good = ["#11d", "#ddbb11", "#773311"]
     assert power_colors(good) == good
     for bad in ['#ee3311"/><script>', "#ee3311;x:url(javascript:alert(1))", "#ee33110",
                 "url(javascript:alert(1))"]:

@@ -34,7 +34,9 @@ from polydip.render.draw import (
     border_class,
     css_class,
     edge_style,
+    pts,
 )
+from polydip.render.patterns import draw_terrain_defs, terrain_classes, terrain_id, url
 
 # border styles: (colour, width, dash)
 STYLES: dict[str, tuple[str, float, str]] = {
@@ -241,8 +243,12 @@ def draw_provinces(svg: Svg, m: Map, geo: BoardGeo, fills: list[str], owners: li
     if land_d:
         svg.el("path", class_="neutral land", d=land_d, fill=NEUTRAL_LAND)
     for i in range(m.n_prov):
-        svg.el("path", class_="province", data_province=m.prov_abbr[i], data_owner=owners[i],
-               d=geo.province_d[i], fill=fills[i], fill_rule="evenodd")
+        # a <title>: the full name (and code) as a tooltip, on boards labelled by codes too
+        svg.start("path", class_="province", data_province=m.prov_abbr[i],
+                  data_owner=owners[i], d=geo.province_d[i], fill=fills[i],
+                  fill_rule="evenodd")
+        svg.el("title", province_title(m, i))
+        svg.end("path")
     for i in range(m.n_prov):
         if geo.water_d[i]:
             svg.el("path", class_="water", d=geo.water_d[i], fill=SEA, fill_opacity="0.78",
@@ -251,6 +257,7 @@ def draw_provinces(svg: Svg, m: Map, geo: BoardGeo, fills: list[str], owners: li
             svg.el("path", class_="islet", d=geo.islet_d[i], fill=NEUTRAL_LAND,
                    fill_rule="evenodd")
     svg.end("g")
+    draw_terrain(svg, m, geo)
     svg.start("g", class_="borders", fill="none", stroke_linejoin="round",
               stroke_linecap="round")
     for cls, color, w, dash, d in geo.borders:
@@ -263,10 +270,14 @@ def draw_provinces(svg: Svg, m: Map, geo: BoardGeo, fills: list[str], owners: li
         d = Coords.of("M", *itertools.chain.from_iterable(box), "Z")
         svg.el("path", class_="box", d=d, fill="none", stroke="#51606e", stroke_width=1.6,
                stroke_dasharray="7 4")
+    draw_box_links(svg, m, geo)
+    passages = named_passages(m.variant)
     for a, b, kind, p, q in geo.links:
         color, w, dash = edge_style(m.variant, kind) if kind else \
             ("#3d4f5f", 2.4, "2 3")
         svg.start("g", class_="border link", data_link=f"{a}-{b}")
+        if frozenset((a, b)) in passages:  # a passage a rule names: its name as a tooltip
+            svg.el("title", passages[frozenset((a, b))])
         svg.line(p, q, "#ffffff", w + 2.5)
         svg.line(p, q, color, w, dash)
         for x, y in (p, q):
@@ -274,6 +285,247 @@ def draw_provinces(svg: Svg, m: Map, geo: BoardGeo, fills: list[str], owners: li
         svg.end("g")
     svg.end("g")
     draw_seam(svg, m, geo, full)
+
+
+def board_terrain(m: Map, geo: BoardGeo) -> list[tuple[str, bool, list[int]]]:
+    """The classes of provinces drawn by a pattern (patterns.terrain_classes), once per map."""
+    memo = m.memo.setdefault("render", {})
+    if "terrain" not in memo:
+        memo["terrain"] = terrain_classes(m.variant, geo.land, m.prov_abbr)
+    return memo["terrain"]
+
+
+def draw_terrain(svg: Svg, m: Map, geo: BoardGeo) -> None:
+    """Each class of provinces a rule names (mountains, oceans, an open space...) as one path
+    over their fills, filled with the class's pattern: what the rules make of a province,
+    seen on the board."""
+    classes = board_terrain(m, geo)
+    if not classes:
+        return
+    draw_terrain_defs(svg, classes)
+    svg.start("g", class_="terrain", stroke="none", pointer_events="none")
+    for cls, _water, provs in classes:
+        d = Coords("".join(geo.province_d[i] for i in provs))
+        svg.el("path", class_="terrain-class", data_terrain=cls, d=d,
+               fill=url(terrain_id(cls)), fill_rule="evenodd")
+    svg.end("g")
+
+
+TERRITORY_INSET = 2.6  # px: how far inside its territory a power's border line runs
+TERRITORY_WIDTH = 2.4
+
+
+def territory_lines(m: Map, geo: BoardGeo) -> list[tuple[int, Coords]]:
+    """Per power with a territory (the provinces it holds at the start, as LAD lists them):
+    the outline of its territory as a path, TERRITORY_INSET inside it, worked out once per
+    map."""
+    memo = m.memo.setdefault("render", {})
+    if "territory" in memo:
+        return memo["territory"]
+    owner: dict[str, int] = {}
+    for p, power in enumerate(m.variant.powers):
+        for a in power.territory:
+            owner.setdefault(a, p)
+    paths: dict[int, list[str]] = {}
+    board, k, top = geo.board, geo.scale, geo.top
+    faces = board.arc_faces()
+    for name in sorted(owner):
+        p = owner[name]
+        for rings in board.regions.get(name, {}).values():
+            for ring in rings:
+                for ref in ring:
+                    lf, rf = faces[ref] if ref >= 0 else faces[~ref][::-1]
+                    other = rf[0] if rf else None
+                    if owner.get(other) == p or (lf and lf[0] != name):
+                        continue
+                    arc = board.arcs[ref if ref >= 0 else ~ref]
+                    if len(arc) < 2:
+                        continue
+                    line = [(x * k, top + y * k) for x, y in arc]
+                    # the board's faces lie to the left of their arcs (arc_faces)
+                    shifted = _offset(line, TERRITORY_INSET * (1 if ref >= 0 else -1))
+                    paths.setdefault(p, []).append("M" + " ".join(
+                        f"{x:.0f} {y:.0f}" for x, y in _thin(shifted, 1.5)))
+    memo["territory"] = [(p, Coords("".join(d))) for p, d in sorted(paths.items())]
+    return memo["territory"]
+
+
+def _thin(line: list[Point], step: float) -> list[Point]:
+    """`line` without the points closer than `step` to the last one kept (its ends kept): a
+    thin line drawn in whole pixels needs no more."""
+    out = [line[0]]
+    for pt in line[1:-1]:
+        if math.dist(pt, out[-1]) >= step:
+            out.append(pt)
+    out.append(line[-1])
+    return out
+
+
+def _offset(line: list[Point], d: float) -> list[Point]:
+    """`line` moved sideways by d (to the left of its direction for d > 0)."""
+    out = []
+    n = len(line)
+    for i in range(n):
+        x0, y0 = line[max(i - 1, 0)]
+        x1, y1 = line[min(i + 1, n - 1)]
+        dx, dy = x1 - x0, y1 - y0
+        length = math.hypot(dx, dy) or 1.0
+        out.append((line[i][0] + dy / length * d, line[i][1] - dx / length * d))
+    return out
+
+
+def _in_rings(pt: Point, rings: list[list[Point]]) -> bool:
+    """Is `pt` inside these rings (even-odd)?"""
+    x, y = pt
+    hit = False
+    for ring in rings:
+        for (x0, y0), (x1, y1) in itertools.pairwise([*ring, ring[0]]):
+            if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+                hit = not hit
+    return hit
+
+
+def draw_territories(svg: Svg, m: Map, geo: BoardGeo, colors: list[str]) -> None:
+    """Each power's territory outlined by a thin line of its colour just inside it."""
+    lines = territory_lines(m, geo)
+    if not lines:
+        return
+    svg.start("g", class_="territories", fill="none", stroke_linejoin="round",
+              stroke_linecap="round")
+    for p, d in lines:
+        svg.el("path", class_="territory", data_power=m.powers[p], d=d, stroke=colors[p],
+               stroke_width=TERRITORY_WIDTH, stroke_opacity="0.9")
+    svg.end("g")
+
+
+def box_links(m: Map, geo: BoardGeo) -> list[tuple[str, str, Point, Point]]:
+    """The links of an off-map box (a space drawn apart, as War in North America's Cape
+    Horn) to the provinces it borders but does not touch on the board: (box province,
+    neighbour, a point on the box's edge, the nearest point of the neighbour), worked out
+    once per map."""
+    memo = m.memo.setdefault("render", {})
+    if "box_links" in memo:
+        return memo["box_links"]
+    out: list[tuple[str, str, Point, Point]] = []
+    board, k, top = geo.board, geo.scale, geo.top
+    boxed = {m.prov_abbr[i] for box in geo.boxes for i in range(m.n_prov)
+             if _in_rings(geo.label[i], [box])}
+    shared: dict[frozenset[str], list[Point]] = {}  # two regions → their longest arc
+    for arc, (lf, rf) in zip(board.arcs, board.arc_faces(), strict=True):
+        if lf and rf and lf[0] != rf[0] and (lf[0] in boxed or rf[0] in boxed):
+            pair = frozenset((lf[0], rf[0]))
+            line = [(x * k, top + y * k) for x, y in arc]
+            if polyline_length(line) > polyline_length(shared.get(pair, [])):
+                shared[pair] = line
+    linked = {frozenset((a, b)) for a, b, *_ in geo.links}
+    for box in geo.boxes:
+        inside = [i for i in range(m.n_prov) if _in_rings(geo.label[i], [box])]
+        for i in inside:
+            a = m.prov_abbr[i]
+            for b in sorted(_neighbours(m, a)):
+                j = m.prov_index[b]
+                pair = frozenset((a, b))
+                if j in inside or pair in linked:
+                    continue
+                if pair in shared:  # they touch: a mark across their border
+                    p, q = _across(shared[pair], 11.0 * k)
+                    out.append((a, b, p, q))
+                    continue
+                outline = [(x * k, top + y * k) for ring in board.rings(b) for ref in ring
+                           for x, y in (board.arcs[ref] if ref >= 0 else board.arcs[~ref])]
+                if not outline:
+                    continue
+                best = min(((_to_ring(pt, box), pt) for pt in outline), key=lambda t: t[0][0])
+                (_d, on_box), near = best
+                out.append((a, b, on_box, near))
+    memo["box_links"] = out
+    return out
+
+
+def _neighbours(m: Map, a: str) -> set[str]:
+    out = set()
+    for e in m.variant.edges:
+        x, y = e.a.split("/")[0], e.b.split("/")[0]
+        if x == a and y != a:
+            out.add(y)
+        elif y == a and x != a:
+            out.add(x)
+    return out
+
+
+def _to_ring(pt: Point, ring: list[Point]) -> tuple[float, Point]:
+    """The distance from `pt` to the closed polyline `ring`, and the nearest point on it."""
+    best = (math.inf, ring[0])
+    for (x0, y0), (x1, y1) in itertools.pairwise([*ring, ring[0]]):
+        dx, dy = x1 - x0, y1 - y0
+        n2 = dx * dx + dy * dy
+        t = 0.0 if n2 == 0 else max(0.0, min(1.0, ((pt[0] - x0) * dx + (pt[1] - y0) * dy) / n2))
+        q = (x0 + t * dx, y0 + t * dy)
+        d = math.dist(pt, q)
+        if d < best[0]:
+            best = (d, q)
+    return best
+
+
+def draw_box_links(svg: Svg, m: Map, geo: BoardGeo) -> None:
+    """An off-map box's links to its neighbours: a line from the box to each, ended by a
+    dot at both ends, as connectors are drawn."""
+    links = box_links(m, geo)
+    if not links:
+        return
+    svg.start("g", class_="box-links")
+    for a, b, p, q in links:
+        svg.start("g", class_="border link box-link", data_link=f"{a}-{b}")
+        svg.line(p, q, "#ffffff", 4.9)
+        svg.line(p, q, "#3d4f5f", 2.4, "2 3")
+        for x, y in (p, q):
+            svg.el("circle", cx=x, cy=y, r=2.6, fill="#3d4f5f")
+        svg.end("g")
+    svg.end("g")
+
+
+def named_passages(v) -> dict[frozenset[str], str]:
+    """The passages a rule module names (an entry of its parameters with a `name` and
+    `edges`, as controlled_passages' "Kiel Canal"): per pair of provinces, the words to
+    label it with (its first alias, else its name)."""
+    out: dict[frozenset[str], str] = {}
+
+    def walk(value) -> None:
+        if isinstance(value, dict):
+            name, edges = value.get("name"), value.get("edges")
+            if isinstance(name, str) and isinstance(edges, list):
+                aliases = [a for a in value.get("aliases", []) if isinstance(a, str)]
+                for e in edges:
+                    if isinstance(e, str) and "-" in e:
+                        a, b = (x.split("/")[0] for x in e.split("-", 1))
+                        out.setdefault(frozenset((a, b)), aliases[0] if aliases else name)
+            for x in value.values():
+                walk(x)
+        elif isinstance(value, list):
+            for x in value:
+                walk(x)
+
+    walk(v.rules)
+    return out
+
+
+def center_core(svg: Svg, x: float, y: float, capital: bool) -> None:
+    """The middle of a supply center's marker: a dot, or a star for a capital."""
+    if not capital:
+        svg.el("circle", cx=x, cy=y, r=1.9, fill=INK)
+        return
+    star = []
+    for k in range(10):
+        r = 4.9 if k % 2 == 0 else 2.1
+        a = math.pi * (k / 5 - 0.5)
+        star.append((x + r * math.cos(a), y + r * math.sin(a)))
+    svg.el("polygon", class_="capital", points=pts(star), fill=INK)
+
+
+def province_title(m: Map, i: int) -> str:
+    """A province's tooltip: "Name (CODE)"."""
+    abbr = m.prov_abbr[i]
+    return f"{m.variant.provinces[abbr].name} ({abbr})"
 
 
 SEAM_MIN_PX = 14.0  # shorter stretches of a province along the seam get no marker
@@ -409,6 +661,6 @@ def draw_labels(svg: Svg, m: Map, geo: BoardGeo, full: bool, centers: list[tuple
             if ring:
                 svg.el("circle", cx=cx, cy=cy, r=8.2, fill=ring, stroke=INK, stroke_width=1.2)
             svg.el("circle", cx=cx, cy=cy, r=5.6, fill=fill, stroke=INK, stroke_width=1.6)
-            svg.el("circle", cx=cx, cy=cy, r=1.9, fill=INK)
+            center_core(svg, cx, cy, m.variant.provinces[abbr].supply_center == "capital")
             svg.end("g")
     svg.end("g")

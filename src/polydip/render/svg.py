@@ -19,10 +19,19 @@ from polydip.geography.map import Map
 from polydip.orders.describe import default_names
 from polydip.orders.model import BUILD, CONVOY, DISBAND, HOLD, MOVE, RETREAT, SUPPORT
 from polydip.render.board import load_board
-from polydip.render.boardsvg import BoardGeo, draw_labels, draw_provinces
+from polydip.render.boardsvg import (
+    BoardGeo,
+    board_terrain,
+    center_core,
+    draw_labels,
+    draw_provinces,
+    draw_territories,
+    named_passages,
+    province_title,
+)
 from polydip.render.boardsvg import layout as board_layout
 from polydip.render.colors import mix as _mix
-from polydip.render.colors import power_colors
+from polydip.render.colors import power_colors, power_marks
 from polydip.render.draw import (
     BLOCKED_LINE,
     BLOCKED_SEA,
@@ -58,6 +67,7 @@ from polydip.render.geometry import (
     shared_borders,
     spread,
 )
+from polydip.render.patterns import draw_mark_defs, mark_id, terrain_id, url
 from polydip.render.view import PhaseView
 
 WIDTH = 1600
@@ -146,38 +156,61 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
         raise PolydipError(f"names: {names!r}; use \"full\" or \"short\"")
     full = (names or default_names(m)) == "full"
     pos = view.position
-    colors = power_colors([p.color or "#888888" for p in v.powers],
-                          [p.neutral for p in v.powers])
+    colors, marks = _power_styles(m)
+    if isinstance(geo, BoardGeo):
+        board_terrain(m, geo)  # the legend shows its classes
     legend_top = TITLE_H + geo.height
-    height = legend_top + _legend_height(m) + len(view.events) * EVENT_ROW
+    codes = _code_key(m, geo, full)
+    on_board = isinstance(geo, BoardGeo)
+    height = legend_top + _legend_height(m, codes, on_board) + len(view.events) * EVENT_ROW
     svg = _Svg()
     svg.start("svg", xmlns="http://www.w3.org/2000/svg", width=WIDTH, height=height,
               viewBox=f"0 0 {WIDTH} {_fmt(height)}", font_family=FONT)
     phase_name = season_name(v.calendar, pos.phase)
     svg.el("title", f"{v.title} — {phase_name} ({pos.phase.name})")
     svg.el("rect", width=WIDTH, height=height, fill=PAPER)
+    tints = [_mix(c, "#ffffff", 0.42) for c in colors]
+    svg.start("defs")
+    draw_mark_defs(svg, colors, tints, marks)
+    svg.end("defs")
+    power_fill = [url(mark_id(p, "fill")) if marks[p] else tints[p] for p in range(len(colors))]
     if isinstance(geo, BoardGeo):
-        fills, owners = _fills(m, pos, colors, geo.land, geo.blocked)
+        fills, owners = _fills(m, pos, power_fill, geo.land, geo.blocked)
         draw_provinces(svg, m, geo, fills, owners, full)
+        draw_territories(svg, m, geo, colors)
     else:
-        _provinces(svg, m, geo, pos, colors)
+        _provinces(svg, m, geo, pos, colors, marks)
     where = _unit_places(m, geo, pos)
     _orders(svg, m, geo, view, colors, where)
-    _units(svg, m, geo, view, colors, where)
+    _units(svg, m, geo, view, colors, where, marks)
     if isinstance(geo, BoardGeo):
         draw_labels(svg, m, geo, full, _center_marks(m, pos, colors))
     else:
         _centers_and_labels(svg, m, geo, pos, colors)
     _title(svg, v, pos, title, map_w)
-    _legend(svg, m, pos, colors, legend_top, geo.unit_r)
+    _legend(svg, m, pos, colors, legend_top, geo.unit_r, marks, codes, on_board)
     if view.events:  # what the rules did on their own, under the legend
-        _events(svg, view.events, legend_top + _legend_height(m))
+        _events(svg, view.events, legend_top + _legend_height(m, codes, on_board))
     svg.end("svg")
     return "\n".join(svg.parts) + "\n"
 
 
-def _fills(m: Map, pos, colors: list[str], land: list[bool], blocked: list[bool]
+def _power_styles(m: Map) -> tuple[list[str], list[str]]:
+    """The powers' colours and marks (colors.power_colors, power_marks), worked out once per
+    map."""
+    memo = m.memo.setdefault("render", {})
+    if "power_styles" not in memo:
+        v = m.variant
+        colors = power_colors([p.color or "#888888" for p in v.powers],
+                              [p.neutral for p in v.powers])
+        memo["power_styles"] = (colors, power_marks(colors))
+    return memo["power_styles"]
+
+
+def _fills(m: Map, pos, power_fill: list[str], land: list[bool], blocked: list[bool]
            ) -> tuple[list[str], list[str]]:
+    """Per province: its fill (an owned land province: its owner's `power_fill`) and its
+    owner's name."""
     fills, owners = [], []
     for i in range(m.n_prov):
         o = pos.owners[i]
@@ -186,7 +219,7 @@ def _fills(m: Map, pos, colors: list[str], land: list[bool], blocked: list[bool]
         elif blocked[i]:
             fills.append(NEUTRAL_LAND)
         elif o >= 0:
-            fills.append(_mix(colors[o], "#ffffff", 0.42))
+            fills.append(power_fill[o])
         else:
             fills.append(LAND)
         owners.append(m.powers[o] if o >= 0 else "")
@@ -210,7 +243,8 @@ def _center_marks(m: Map, pos, colors: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-def _provinces(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str]) -> None:
+def _provinces(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str], marks: list[str]
+               ) -> None:
     v = m.variant
     is_sea = [not _is_land(m, i) for i in range(m.n_prov)]
     svg.start("g", class_="provinces", stroke="none")
@@ -219,13 +253,17 @@ def _provinces(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str]) -> None:
             continue
         if is_sea[i]:
             fill = SEA
+        elif pos.owners[i] >= 0 and marks[pos.owners[i]]:
+            fill = url(mark_id(pos.owners[i], "fill"))
         elif pos.owners[i] >= 0:
             fill = _mix(colors[pos.owners[i]], "#ffffff", 0.38)
         else:
             fill = LAND
         owner = m.powers[pos.owners[i]] if pos.owners[i] >= 0 else ""
-        svg.el("polygon", class_="province", data_province=m.prov_abbr[i], data_owner=owner,
-               points=_pts(cell.points), fill=fill)
+        svg.start("polygon", class_="province", data_province=m.prov_abbr[i],
+                  data_owner=owner, points=_pts(cell.points), fill=fill)
+        svg.el("title", province_title(m, i))
+        svg.end("polygon")
     svg.end("g")
     # borders: styled by the edges the map has between the two provinces
     kinds: dict[tuple[int, int], set[str]] = {}
@@ -316,11 +354,15 @@ def _centers_and_labels(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str]) ->
 # ---- units ----------------------------------------------------------------------------------
 
 def _unit_shape(m: Map, kind: int, x: float, y: float, r: float, fill: str, stroke: str,
-                dash: str | None = None, opacity: str | None = None) -> str:
+                dash: str | None = None, opacity: str | None = None,
+                pattern: str | None = None) -> str:
     """A unit's symbol with its kind's letter; `dash`: its outline dashed, `opacity`: its
-    fill see-through (a unit to be built)."""
+    fill see-through (a unit to be built); `pattern`: the id of its power's mark, filling
+    the symbol in place of `fill` (the letter keeps `fill`'s contrast)."""
     letter = m.kinds[kind]
     tc = _text_color(fill)
+    if pattern:
+        fill = url(pattern)
     fs = r * 1.15
     if m.kind_names[kind].lower() == "fleet" or (letter == "F" and m.kind_coastal[kind]):
         w, h = r * 1.45, r * 0.95
@@ -386,8 +428,10 @@ def _unit_places(m: Map, geo: _Geo | BoardGeo, pos) -> dict[tuple[str, int], Poi
 
 
 def _units(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: list[str],
-           where: dict[tuple[str, int], Point]) -> None:
+           where: dict[tuple[str, int], Point], marks: list[str] | None = None) -> None:
     pos = view.position
+    marks = marks or [""] * len(colors)
+    pat = [mark_id(p, "unit") if mk else None for p, mk in enumerate(marks)]
     r = geo.unit_r
     dislodged_now = {(o.power, o.order.loc) for o in view.orders if o.dislodged}
     if m.rules:  # markers a rule keeps on the map (anchor markers, canal progress): a tag
@@ -412,14 +456,15 @@ def _units(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: lis
         if (u.power, u.loc) in dislodged_now:
             svg.el("circle", cx=x, cy=y, r=r * 1.75, fill="none", stroke=FAIL, stroke_width=3,
                    stroke_dasharray="5 3")
-        svg.add(_unit_shape(m, u.kind, x, y, r, colors[u.power], INK))
+        svg.add(_unit_shape(m, u.kind, x, y, r, colors[u.power], INK, pattern=pat[u.power]))
         svg.end("g")
     for d in pos.dislodged:
         x, y = where[("dislodged", d.loc)]
         name = m.unit_str(d.kind, d.loc)
         svg.start("g", class_="unit dislodged", data_unit=name, data_power=m.powers[d.power],
                   data_at=_pts([(x, y)]), opacity="0.92")
-        svg.add(_unit_shape(m, d.kind, x, y, r * 0.85, colors[d.power], FAIL, "4 2"))
+        svg.add(_unit_shape(m, d.kind, x, y, r * 0.85, colors[d.power], FAIL, "4 2",
+                            pattern=pat[d.power]))
         svg.end("g")
     svg.end("g")
 
@@ -647,7 +692,9 @@ POWERS_PER_ROW = 4
 KEY_ITEM_W = 196
 
 
-def _key_items(m: Map) -> list[str]:
+def _key_items(m: Map, board: bool = False) -> list[str]:
+    """The legend's key; `board`: what only a board draws too (capitals, territories,
+    classes of provinces)."""
     items = ["army", "fleet"] + [m.kind_names[k] for k in range(len(m.kinds))
                                  if m.kinds[k] not in ("A", "F")]
     items += ["supply center", "home center", "move", "retreat", "support", "convoy", "hold",
@@ -666,23 +713,35 @@ def _key_items(m: Map) -> list[str]:
             items.append(f"{name} border")
         elif k in crossing:
             items.append(f"{name} crossing")
+    if not board:
+        return items
+    if any(p.supply_center == "capital" for p in v.provinces.values()):
+        items.append("capital")
+    if any(p.territory for p in v.powers):
+        items.append("territory")
+    items += [_terrain_label(cls) for cls, _w, _p in m.memo.get("render", {}).get("terrain", [])]
     return items
 
 
-def _key_layout(m: Map) -> list[tuple[str, float, int]]:
+def _terrain_label(cls: str) -> str:
+    return cls if cls.endswith(("space", "province")) else f"{cls} province"
+
+
+def _key_layout(m: Map, board: bool = False) -> list[tuple[str, float, int]]:
     """The legend's key items, flowed into rows: (label, x, row); worked out once per map
     (the edge kinds it looks through do not change)."""
     memo = m.memo.setdefault("render", {})
-    out = memo.get("key_layout")
+    key = ("key_layout", board)  # a board shows more (its terrain classes...)
+    out = memo.get(key)
     if out is None:
-        out = memo["key_layout"] = _flow_key(m)
+        out = memo[key] = _flow_key(m, board)
     return out
 
 
-def _flow_key(m: Map) -> list[tuple[str, float, int]]:
+def _flow_key(m: Map, board: bool = False) -> list[tuple[str, float, int]]:
     out = []
     x, row = 14.0, 0
-    for label in _key_items(m):
+    for label in _key_items(m, board):
         w = max(KEY_ITEM_W, 68 + len(label) * 16 * 0.52 + 20)
         if x + w > WIDTH - 8 and x > 14:
             x, row = 14.0, row + 1
@@ -700,16 +759,65 @@ def _events(svg: _Svg, events: list[tuple[str, str]], top: float) -> None:
     svg.end("g")
 
 
-def _legend_height(m: Map) -> float:
+CODE_ROW = 21  # the key to the provinces drawn by code: one line of it
+CODE_SIZE = 13.0
+
+
+def _code_key(m: Map, geo, full: bool) -> list[int]:
+    """The provinces a board with full names still draws by their code (where the name
+    does not fit): the legend lists them with their names."""
+    if not full or not isinstance(geo, BoardGeo):
+        return []
+    anchors = geo.board.anchors
+    return sorted((i for i in range(m.n_prov)
+                   if anchors[m.prov_abbr[i]].get("short_label", False)),
+                  key=lambda i: m.prov_abbr[i])
+
+
+def _code_columns(m: Map, codes: list[int]) -> tuple[int, float]:
+    """(columns, column width) of the key to `codes`."""
+    longest = max(len(m.prov_abbr[i]) + 1 + len(m.variant.provinces[m.prov_abbr[i]].name)
+                  for i in codes)
+    col_w = longest * CODE_SIZE * 0.6 + 24
+    return max(1, int((WIDTH - 40) // col_w)), col_w
+
+
+def _passage_lines(m: Map) -> list[str]:
+    """The passages the rules name ("Kiel Canal: Helgoland Bight – Baltic Sea"), flowed into
+    lines of the legend's width."""
+    memo = m.memo.setdefault("render", {})
+    if "passage_lines" not in memo:
+        provs = m.variant.provinces
+        entries = sorted(
+            f"{name}: {' – '.join(sorted(provs[a].name if a in provs else a for a in pair))}"
+            for pair, name in named_passages(m.variant).items())
+        lines: list[str] = []
+        for e in entries:
+            if lines and (len(lines[-1]) + 5 + len(e)) * CODE_SIZE * 0.56 < WIDTH - 40:
+                lines[-1] += "   ·   " + e
+            else:
+                lines.append(e)
+        memo["passage_lines"] = lines
+    return memo["passage_lines"]
+
+
+def _legend_height(m: Map, codes: list[int] | None = None, board: bool = False) -> float:
     power_rows = -(-len(m.powers) // POWERS_PER_ROW)
-    key_rows = _key_layout(m)[-1][2] + 1
-    return 24 + power_rows * KEY_ROW + 12 + key_rows * KEY_ROW + 16
+    key_rows = _key_layout(m, board)[-1][2] + 1
+    extra = len(_passage_lines(m)) * CODE_ROW + (12 if _passage_lines(m) else 0)
+    if codes:
+        cols, _w = _code_columns(m, codes)
+        extra = 12 + -(-len(codes) // cols) * CODE_ROW + 8
+    return 24 + power_rows * KEY_ROW + 12 + key_rows * KEY_ROW + 16 + extra
 
 
-def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float) -> None:
+def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float,
+            marks: list[str] | None = None, codes: list[int] | None = None,
+            board: bool = False) -> None:
+    marks = marks or [""] * len(colors)
     svg.start("g", class_="legend")
-    svg.el("rect", x=0, y=top, width=WIDTH, height=_legend_height(m), fill="#ffffff",
-           stroke="#b9b2a3", stroke_width=1)
+    svg.el("rect", x=0, y=top, width=WIDTH, height=_legend_height(m, codes, board),
+           fill="#ffffff", stroke="#b9b2a3", stroke_width=1)
     cell_w = (WIDTH - 40) / POWERS_PER_ROW
     y = top + 24
     for p, name in enumerate(m.powers):
@@ -720,8 +828,9 @@ def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float) -> 
         if m.has_center_values:  # as the report counts them: a capital worth 2 counts twice
             n_sc = sum(m.sc_value[c] for c in pos.centers_of(p))
         n_u = sum(1 for u in pos.units if u.power == p)
-        svg.el("rect", x=x, y=yy - 19, width=30, height=26, rx=5, fill=colors[p], stroke=INK,
-               stroke_width=1.5)
+        svg.el("rect", x=x, y=yy - 19, width=30, height=26, rx=5,
+               fill=url(mark_id(p, "unit")) if marks[p] else colors[p], stroke=INK,
+               stroke_width=1.5, data_mark=marks[p] or None)
         counts = (f"{n_sc} center{'' if n_sc == 1 else 's'} · "
                   f"{n_u} unit{'' if n_u == 1 else 's'}")
         # a long name is drawn smaller rather than under its counts
@@ -737,7 +846,9 @@ def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float) -> 
     gray = "#9a9a9a"
     army = next((k for k in range(len(m.kinds)) if m.kinds[k] == "A"), 0)
     edge_names = {k.replace("_", " "): k for k in m.variant.edge_kinds}
-    for label, x, row in _key_layout(m):
+    terrain = {_terrain_label(c): (c, w) for c, w, _p in
+               m.memo.get("render", {}).get("terrain", [])}
+    for label, x, row in _key_layout(m, board):
         yy = y + row * KEY_ROW + 16
         sx = x + 30  # the symbol's centre
         svg.text(x + 68, yy + 6, label, 16, INK, anchor="start")
@@ -755,6 +866,14 @@ def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float) -> 
             svg.el("circle", cx=sx, cy=yy, r=5.6, fill="#ffffff", stroke=INK,
                    stroke_width=1.6)
             svg.el("circle", cx=sx, cy=yy, r=1.9, fill=INK)
+        elif label == "capital":
+            svg.el("circle", cx=sx, cy=yy, r=7, fill="#ffffff", stroke=INK, stroke_width=2)
+            center_core(svg, sx, yy, True)
+        elif label == "territory":  # a power's outline, just inside its provinces
+            svg.el("rect", x=x + 2, y=yy - 11, width=56, height=22, rx=2, fill=LAND,
+                   stroke=LAND_LINE, stroke_width=1)
+            svg.el("rect", x=x + 5, y=yy - 8, width=50, height=16, rx=1, fill="none",
+                   stroke=gray, stroke_width=2.4)
         elif label == "move":
             _arrow(svg, (x, yy), (x + 62, yy), gray, 0, 0, False)
         elif label == "retreat":
@@ -777,8 +896,43 @@ def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float) -> 
             _badge(svg, sx + 13, yy, "cross")
         elif label == "no passage":
             svg.line((x, yy), (x + 60, yy), BLOCKED_LINE, 3.2)
+        elif label in terrain:  # a class of provinces: its pattern on land or sea
+            cls, water = terrain[label]
+            for fill in (SEA if water else LAND, url(terrain_id(cls))):
+                svg.el("rect", x=x + 2, y=yy - 11, width=56, height=22, rx=3, fill=fill,
+                       stroke=INK if fill.startswith("url") else "none", stroke_width=1)
         else:  # an edge kind: "<kind> crossing" or "<kind> border"
             kind = edge_names.get(label.rsplit(" ", 1)[0], "")
             color, width, dash = edge_style(m.variant, kind)
             svg.line((x, yy), (x + 60, yy), color, width, dash)
+    y += (_key_layout(m, board)[-1][2] + 1) * KEY_ROW + 8
+    passages = _passage_lines(m)
+    if passages:  # the passages the rules name, with the provinces they join
+        svg.line((20, y), (WIDTH - 20, y), "#d8d2c4", 1)
+        svg.start("g", class_="passages")
+        for n, line in enumerate(passages):
+            svg.text(20, y + 12 + n * CODE_ROW + 13, line, CODE_SIZE, INK, anchor="start")
+        svg.end("g")
+        y += len(passages) * CODE_ROW + 12
+    if codes:
+        _draw_code_key(svg, m, codes, y)
+    svg.end("g")
+
+
+def _draw_code_key(svg: _Svg, m: Map, codes: list[int], top: float) -> None:
+    """The provinces drawn by code, each with its name, in columns (down, then across)."""
+    svg.line((20, top), (WIDTH - 20, top), "#d8d2c4", 1)
+    cols, col_w = _code_columns(m, codes)
+    rows = -(-len(codes) // cols)
+    name_x = max(len(m.prov_abbr[i]) for i in codes) * CODE_SIZE * 0.72 + 5
+    svg.start("g", class_="code-key")
+    for n, i in enumerate(codes):
+        col, row = divmod(n, rows)
+        x, y = 20 + col * col_w, top + 12 + row * CODE_ROW + 13
+        abbr = m.prov_abbr[i]
+        svg.start("g", class_="code", data_code=abbr)
+        svg.text(x, y, abbr, CODE_SIZE, INK, "bold", anchor="start")
+        svg.text(x + name_x, y, m.variant.provinces[abbr].name,
+                 CODE_SIZE, "#4a4a4a", anchor="start")
+        svg.end("g")
     svg.end("g")
