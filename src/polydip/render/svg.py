@@ -805,9 +805,9 @@ def _legend_height(m: Map, codes: list[int] | None = None, board: bool = False) 
     power_rows = -(-len(m.powers) // POWERS_PER_ROW)
     key_rows = _key_layout(m, board)[-1][2] + 1
     extra = len(_passage_lines(m)) * CODE_ROW + (12 if _passage_lines(m) else 0)
-    if codes:
+    if codes:  # (below the passages, when there are both)
         cols, _w = _code_columns(m, codes)
-        extra = 12 + -(-len(codes) // cols) * CODE_ROW + 8
+        extra += 12 + -(-len(codes) // cols) * CODE_ROW + 8
     return 24 + power_rows * KEY_ROW + 12 + key_rows * KEY_ROW + 16 + extra
 
 
@@ -924,7 +924,7 @@ def _draw_code_key(svg: _Svg, m: Map, codes: list[int], top: float) -> None:
     svg.line((20, top), (WIDTH - 20, top), "#d8d2c4", 1)
     cols, col_w = _code_columns(m, codes)
     rows = -(-len(codes) // cols)
-    name_x = max(len(m.prov_abbr[i]) for i in codes) * CODE_SIZE * 0.72 + 5
+    name_x = max(len(m.prov_abbr[i]) for i in codes) * CODE_SIZE * 0.8 + 8
     svg.start("g", class_="code-key")
     for n, i in enumerate(codes):
         col, row = divmod(n, rows)
