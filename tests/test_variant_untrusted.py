@@ -165,7 +165,11 @@ def test_a_built_in_name_in_sandbox_reads_no_file_of_that_name(tmp_path, monkeyp
 # ---- the command line's --no-variant-files --------------------------------------------------
 
 def test_no_variant_files_reads_no_file(tmp_path: Path, monkeypatch) -> None:
+    import polydip.oneshot
+
     monkeypatch.chdir(tmp_path)
+    # (maps compiled by earlier tests of this process are cached by name: start afresh)
+    monkeypatch.setattr(polydip.oneshot, "_VARIANTS", {})
     (tmp_path / "standard").write_text("USE /etc/./passwd\n", encoding="utf-8")
     (tmp_path / "real.toml").write_text(TINY, encoding="utf-8")
     out = adjudicate_request({"variant": "standard", "phase": "S1901M"}, variant_files=False)
