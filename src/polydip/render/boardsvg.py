@@ -35,6 +35,15 @@ from polydip.render.draw import (
     css_class,
     edge_style,
 )
+from polydip.render.placement import (
+    boxes_of,
+    first_baseline,
+    marker_at,
+    place_labels,
+    placer,
+    text_box,
+    unit_spots,
+)
 
 # border styles: (colour, width, dash)
 STYLES: dict[str, tuple[str, float, str]] = {
@@ -166,9 +175,11 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
     boxes = [[tf(p) for p in box] for box in board.boxes]
     seam = [(m.prov_index[r], side, top + y0 * k, top + y1 * k)
             for r, side, y0, y1 in seam_runs(board) if r in m.prov_index]
-    return BoardGeo(board, k, top, board.height * k, unit_r, loc, label, disl, land, blocked,
-                    slots, province_d, water_d, islet_d, neutral, borders, links, insets,
-                    boxes, seam)
+    geo = BoardGeo(board, k, top, board.height * k, unit_r, loc, label, disl, land, blocked,
+                   slots, province_d, water_d, islet_d, neutral, borders, links, insets,
+                   boxes, seam)
+    geo.loc = unit_spots(m, geo)
+    return geo
 
 
 def _at_least(p: Point, q: Point, length: float) -> tuple[Point, Point]:
@@ -352,47 +363,29 @@ def _seam_name_y(x: float, d: float, y0: float, y1: float, n_chars: int,
 
 def label_extent(m: Map, geo: BoardGeo, i: int, full: bool
                  ) -> tuple[float, float, float, float]:
-    """The box province i's name (and its supply center's marker) covers, as draw_labels
-    draws it."""
+    """The box province i's name (and its supply center's marker) covers where placement
+    puts it when no unit is in the way."""
     size = LABEL_FULL_SIZE if full else LABEL_SHORT_SIZE
-    x, y = geo.label[i]
-    short = not full or geo.board.anchors[m.prov_abbr[i]].get("short_label", False)
-    name = m.prov_abbr[i] if short else m.variant.provinces[m.prov_abbr[i]].name
-    lines = label_lines(name, not short)
-    half = max(len(s) for s in lines) * size * 0.62 / 2
-    left = x - half - (17.0 if m.variant.provinces[m.prov_abbr[i]].supply_center else 0.0)
-    top = y - (len(lines) - 1) * size * 0.55 - size * 0.55
-    return (left, top, x + half, top + len(lines) * size * 1.1)
+    bs = boxes_of(placer(m, geo, full, size).base[i], size)
+    return (min(b[0] for b in bs), min(b[1] for b in bs), max(b[2] for b in bs),
+            max(b[3] for b in bs))
 
 
-def label_lines(name: str, full: bool) -> list[str]:
-    if not full:
-        return [name]
-    if len(name) <= 12 or " " not in name:
-        return [name]
-    words = name.split()
-    best = None
-    for k in range(1, len(words)):
-        a, b = " ".join(words[:k]), " ".join(words[k:])
-        score = max(len(a), len(b))
-        if best is None or score < best[0]:
-            best = (score, [a, b])
-    return best[1] if best else [name]
-
-
-def draw_labels(svg: Svg, m: Map, geo: BoardGeo, full: bool, centers: list[tuple[str, str]]
-                ) -> None:
-    """Province names at their label anchors, each supply center's marker beside it.
-    `centers[i]`: (fill, home ring colour or "") for a supply center, else ("", "")."""
+def draw_labels(svg: Svg, m: Map, geo: BoardGeo, full: bool, centers: list[tuple[str, str]],
+                units: list[tuple[float, float, float, float]] | None = None) -> None:
+    """Province names, each supply center's marker beside its name, where placement
+    (render.placement) puts them: off the unit symbols (`units`: their boxes), off each
+    other, inside the board. `centers[i]`: (fill, home ring colour or "") for a supply
+    center, else ("", "")."""
     size = LABEL_FULL_SIZE if full else LABEL_SHORT_SIZE
+    labels = place_labels(placer(m, geo, full, size), units or [])
     svg.start("g", class_="labels")
     for i in range(m.n_prov):
-        x, y = geo.label[i]
-        short = not full or geo.board.anchors[m.prov_abbr[i]].get("short_label", False)
-        name = m.prov_abbr[i] if short else m.variant.provinces[m.prov_abbr[i]].name
-        lines = label_lines(name, not short)
+        lab = labels[i]
+        x = lab.x
+        lines = lab.lines
         sea = not geo.land[i]
-        y0 = y - (len(lines) - 1) * size * 0.55 + size * 0.35
+        y0 = first_baseline(lab.y, len(lines), size)
         for n, line in enumerate(lines):
             if sea:
                 svg.text(x, y0 + n * size * 1.1, line, size, SEA_INK, "bold", style="italic",
@@ -400,10 +393,15 @@ def draw_labels(svg: Svg, m: Map, geo: BoardGeo, full: bool, centers: list[tuple
             else:
                 svg.text(x, y0 + n * size * 1.1, line, size, "#3a3026", "bold",
                          halo="#ffffff", halo_width=3)
+        if lab.leader is not None:  # the name beside its province: a line to it
+            tb = text_box(lab, size)
+            lx = min(max(lab.leader[0], tb[0]), tb[2])
+            ly = min(max(lab.leader[1], tb[1]), tb[3])
+            svg.line((lx, ly), lab.leader, SEA_INK if sea else "#3a3026", 1.2,
+                     cls="leader")
         fill, ring = centers[i]
         if fill:
-            wmax = max(len(s) for s in lines) * size * 0.62
-            cx, cy = x - wmax / 2 - 9, y0 - size * 0.35
+            cx, cy = marker_at(lab, size)
             abbr = m.prov_abbr[i]
             svg.start("g", class_="center", data_center=abbr, data_home=ring or None)
             if ring:

@@ -57,6 +57,7 @@ from polydip.render.geometry import (
     shared_borders,
     spread,
 )
+from polydip.render.placement import symbol_box
 from polydip.render.view import PhaseView
 
 WIDTH = 1600
@@ -163,7 +164,8 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
     _orders(svg, m, geo, view, colors, where)
     _units(svg, m, geo, view, colors, where)
     if isinstance(geo, BoardGeo):
-        draw_labels(svg, m, geo, full, _center_marks(m, pos, colors))
+        draw_labels(svg, m, geo, full, _center_marks(m, pos, colors),
+                    _symbols_at(m, geo, view, where))
     else:
         _centers_and_labels(svg, m, geo, pos, colors)
     _title(svg, v, pos, title, map_w)
@@ -379,6 +381,31 @@ def _unit_places(m: Map, geo: _Geo | BoardGeo, pos) -> dict[tuple[str, int], Poi
         x, y = geo.loc[d.loc]
         where[("dislodged", d.loc)] = (x + r * 1.5, y - r * 1.5)
     return where
+
+
+def _symbols_at(m: Map, geo: BoardGeo, view: PhaseView, where: dict
+                ) -> list[tuple[float, float, float, float]]:
+    """The boxes of the unit symbols drawn: the units, the dislodged ones, the units to be
+    built (the names and markers keep off them all)."""
+    pos = view.position
+    r = geo.unit_r
+    out = [symbol_box(*where[("unit#", i)], r, _symbol(m, u.kind))
+           for i, u in enumerate(pos.units)]
+    out += [symbol_box(*where[("dislodged", d.loc)], r * 0.85, _symbol(m, d.kind))
+            for d in pos.dislodged]
+    out += [symbol_box(*geo.loc[d.order.loc], r, _symbol(m, d.order.kind))
+            for d in view.orders if d.order.type == BUILD and d.order.kind is not None]
+    return out
+
+
+def _symbol(m: Map, kind: int) -> str:
+    """The symbol _unit_shape draws for a unit kind: "fleet", "army" or "other"."""
+    letter = m.kinds[kind]
+    if m.kind_names[kind].lower() == "fleet" or (letter == "F" and m.kind_coastal[kind]):
+        return "fleet"
+    if m.kind_names[kind].lower() == "army" or letter == "A":
+        return "army"
+    return "other"
 
 
 def _units(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: list[str],

@@ -1,0 +1,548 @@
+"""Where a board's province names and supply center markers go in a picture (issue 29).
+
+The board file gives each province one label anchor. In dense regions a name drawn there
+covers a unit, another name, or reaches past the board's edge, and a center marker beside
+a name may stand in the next province. Placement moves them, generically, from the board's
+geometry alone:
+
+1. **Per map** (cached in the map's memo, per picture width and name style): each label is
+   tried at its anchor, then at candidate points around it, nearest first, and at the
+   province's unit anchor's sides. A candidate is taken when the name's centre and its center
+   marker lie inside the province (the marker on the name's left, else its right), the whole
+   label inside the board's frame, and it meets no name placed before it. Names whose full
+   form finds no such place are tried as their code (the abbreviation). Small provinces are
+   placed first: they have the fewest places.
+2. **Per picture** only the units change: each label whose text or marker meets a unit's
+   symbol is moved the same way to the nearest candidate that meets no unit and no other
+   label; failing that its code is tried; failing both it stays where it covers least.
+
+Text boxes are estimated as the renderer and render.audit do: a character 0.62 em wide.
+Everything is deterministic: candidates in a fixed order, labels in a fixed order.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from polydip.geography.map import Map
+
+Point = tuple[float, float]
+Box = tuple[float, float, float, float]
+
+CHAR_EM = 0.62
+MARKER_R = 8.2  # the home ring's radius: a center marker's extent
+MARKER_GAP = 9.0  # from the text's end to the marker's centre
+CELL = 48.0  # px: the grid that finds boxes near a box
+PAD = 1.5  # px kept between a label and a unit or another label
+RADII = (0.0, 6.0, 12.0, 19.0, 27.0, 36.0, 47.0, 60.0)
+ANGLES = 12
+LEADER_RADII = (24.0, 34.0, 46.0, 60.0, 76.0, 94.0)
+MARKER_RADII = (0.0, 5.0, 10.0, 15.0, 20.0, 26.0, 33.0, 41.0)
+FALLBACK_TRIES = 160  # candidates weighed when none is free
+
+
+@dataclass(slots=True, frozen=True)
+class Label:
+    """A province's name as drawn: its lines, where (x, y: the label's centre), the marker's
+    side (-1 left, +1 right, 0 none) and whether it is the code rather than the name."""
+
+    x: float
+    y: float
+    lines: tuple[str, ...]
+    side: int
+    short: bool
+    marker: Point | None = None  # a marker standing apart from the name (side 0)
+    leader: Point | None = None  # the name stands outside its province: a line to here
+
+
+def label_lines(name: str, full: bool) -> list[str]:
+    if not full:
+        return [name]
+    if len(name) <= 12 or " " not in name:
+        return [name]
+    words = name.split()
+    best = None
+    for k in range(1, len(words)):
+        a, b = " ".join(words[:k]), " ".join(words[k:])
+        score = max(len(a), len(b))
+        if best is None or score < best[0]:
+            best = (score, [a, b])
+    return best[1] if best else [name]
+
+
+def first_baseline(y: float, n: int, size: float) -> float:
+    return y - (n - 1) * size * 0.55 + size * 0.35
+
+
+_SHAPES: dict[tuple, tuple[Box, Point]] = {}
+
+
+def _offsets(lines: tuple[str, ...], side: int, size: float) -> tuple[Box, Point]:
+    """A label's text box and its marker's centre relative to the label's centre."""
+    key = (lines, side, size)
+    got = _SHAPES.get(key)
+    if got is None:
+        half = max(len(s) for s in lines) * size * CHAR_EM / 2
+        y0 = first_baseline(0.0, len(lines), size)
+        box = (-half, y0 - size * 0.75, half, y0 + (len(lines) - 1) * size * 1.1 + size * 0.22)
+        got = _SHAPES[key] = (box, (side * (half + MARKER_GAP), y0 - size * 0.35))
+        if len(_SHAPES) > 20000:
+            _SHAPES.clear()
+    return got
+
+
+def marker_at(lab: Label, size: float) -> Point:
+    if lab.marker is not None:
+        return lab.marker
+    (_b, (mx, my)) = _offsets(lab.lines, lab.side or -1, size)
+    return (lab.x + mx, lab.y + my)
+
+
+def text_box(lab: Label, size: float) -> Box:
+    (b, _m) = _offsets(lab.lines, lab.side, size)
+    return (lab.x + b[0], lab.y + b[1], lab.x + b[2], lab.y + b[3])
+
+
+def boxes_of(lab: Label, size: float) -> list[Box]:
+    (b, (mx, my)) = _offsets(lab.lines, lab.side, size)
+    x, y = lab.x, lab.y
+    out = [(x + b[0], y + b[1], x + b[2], y + b[3])]
+    if lab.side:
+        out.append((x + mx - MARKER_R, y + my - MARKER_R, x + mx + MARKER_R, y + my + MARKER_R))
+    elif lab.marker is not None:
+        mx, my = lab.marker
+        out.append((mx - MARKER_R, my - MARKER_R, mx + MARKER_R, my + MARKER_R))
+    return out
+
+
+def _meet(a: Box, b: Box, pad: float = PAD) -> bool:
+    return (a[0] < b[2] + pad and b[0] < a[2] + pad and a[1] < b[3] + pad
+            and b[1] < a[3] + pad)
+
+
+def _area(a: Box, b: Box) -> float:
+    dx = min(a[2], b[2]) - max(a[0], b[0])
+    dy = min(a[3], b[3]) - max(a[1], b[1])
+    return dx * dy if dx > 0 and dy > 0 else 0.0
+
+
+class _Grid:
+    """Boxes by the grid cells they touch: the boxes near a box, quickly."""
+
+    def __init__(self) -> None:
+        self.cells: dict[tuple[int, int], list[tuple[int, Box]]] = {}
+        self.where: dict[int, set[tuple[int, int]]] = {}
+
+    def _keys(self, b: Box):
+        for gx in range(int(b[0] // CELL), int(b[2] // CELL) + 1):
+            for gy in range(int(b[1] // CELL), int(b[3] // CELL) + 1):
+                yield gx, gy
+
+    def add(self, key: int, b: Box) -> None:
+        for c in self._keys(b):
+            self.cells.setdefault(c, []).append((key, b))
+            self.where.setdefault(key, set()).add(c)
+
+    def remove(self, key: int) -> None:
+        for c in self.where.pop(key, ()):
+            self.cells[c] = [(k, b) for k, b in self.cells[c] if k != key]
+
+    def any_hit(self, b: Box, skip: int = -1) -> bool:
+        for c in self._keys((b[0] - PAD, b[1] - PAD, b[2] + PAD, b[3] + PAD)):
+            for k, bb in self.cells.get(c, ()):
+                if k != skip and _meet(b, bb):
+                    return True
+        return False
+
+    def hits(self, b: Box, skip: int = -1) -> list[tuple[int, Box]]:
+        seen = set()
+        out = []
+        for c in self._keys((b[0] - PAD, b[1] - PAD, b[2] + PAD, b[3] + PAD)):
+            for k, bb in self.cells.get(c, ()):
+                if k != skip and (k, bb) not in seen and _meet(b, bb):
+                    seen.add((k, bb))
+                    out.append((k, bb))
+        return out
+
+
+BAND = 2.0  # px: a province's outline is kept as its crossings of lines this far apart
+
+
+class _Shape:
+    """A province's outline in the picture, kept as scanlines: per horizontal line every
+    BAND px, the sorted x where the outline crosses it. A point is inside when an odd number
+    of crossings of its line lie to its right (points are taken to the nearest line: to
+    BAND / 2 px)."""
+
+    __slots__ = ("box", "rows")
+
+    def __init__(self, rings: list[list[Point]]) -> None:
+        pts = [p for r in rings for p in r]
+        self.box: Box = ((min(p[0] for p in pts), min(p[1] for p in pts),
+                          max(p[0] for p in pts), max(p[1] for p in pts)) if pts
+                         else (0.0, 0.0, -1.0, -1.0))
+        rows: dict[int, list[float]] = {}
+        for ring in rings:
+            for k in range(len(ring) - 1):
+                (x0, y0), (x1, y1) = ring[k], ring[k + 1]
+                if y0 == y1:
+                    continue
+                if y0 > y1:
+                    x0, y0, x1, y1 = x1, y1, x0, y0
+                slope = (x1 - x0) / (y1 - y0)
+                for r in range(math.ceil(y0 / BAND - 0.5), math.ceil(y1 / BAND - 0.5)):
+                    rows.setdefault(r, []).append(x0 + ((r + 0.5) * BAND - y0) * slope)
+        for xs in rows.values():
+            xs.sort()
+        self.rows = rows
+
+    def contains(self, p: Point) -> bool:
+        xs = self.rows.get(int(p[1] // BAND))
+        if not xs:
+            return False
+        return (len(xs) - bisect_right(xs, p[0])) % 2 == 1
+
+
+@dataclass(slots=True)
+class Placer:
+    """What placement keeps per map (see the module docstring)."""
+
+    size: float
+    frame: Box
+    shapes: list[_Shape]
+    names: list[tuple[tuple[str, ...], tuple[str, ...]]]  # per province: (full, code) lines
+    sc: list[bool]
+    anchors: list[Point]  # per province: the board's label anchor
+    units: list[Point]  # per province: the board's unit anchor
+    base: list[Label]  # per province: where its label goes when no unit is in the way
+    fitting: dict[int, list[Label]]  # per province: the candidates that fit, found so far
+    pending: dict[int, Iterator[Label]]  # ... and the rest of its candidates, not yet tried
+    marks: dict[int, list[Point]]  # per province: where its marker may stand apart
+
+    def markers_of(self, i: int) -> list[Point]:
+        """Where province i's marker may stand apart from its name (marker_spots)."""
+        got = self.marks.get(i)
+        if got is None:
+            got = self.marks[i] = marker_spots(self.shapes[i], (self.units[i],
+                                                                self.anchors[i]))
+        return got
+
+    def fits_of(self, i: int) -> Iterator[Label]:
+        """Province i's candidates that fit (see _fits), in order; each tried once per map."""
+        done = self.fitting.setdefault(i, [])
+        yield from done
+        rest = self.pending.get(i)
+        if rest is None:
+            rest = self.pending[i] = _all_candidates(self, i)
+        while True:
+            n = len(done)
+            if n < len(self.fitting[i]):  # another caller went further meanwhile
+                yield from done[n:]
+                continue
+            lab = next(rest, None)
+            if lab is None:
+                return
+            if _fits(self, i, lab):
+                done.append(lab)
+                yield lab
+
+
+def marker_spots(shape: _Shape, around: tuple[Point, ...]) -> list[Point]:
+    """Where a center marker may stand in a province: round each point of `around`,
+    nearest first, the whole marker inside the province."""
+    got: list[Point] = []
+    d = MARKER_R * 0.8
+    for ax, ay in around:
+        for r in MARKER_RADII:
+            for n in range(ANGLES if r else 1):
+                t = math.pi / 2 + 2 * math.pi * n / ANGLES
+                x, y = ax + r * math.cos(t), ay + r * math.sin(t)
+                if all(shape.contains(p) for p in ((x, y), (x - d, y), (x + d, y),
+                                                   (x, y - d), (x, y + d))):
+                    got.append((x, y))
+    return got
+
+
+def shapes(m: Map, geo) -> list[_Shape]:
+    """The provinces' outlines in the picture (per map and width, from its memo)."""
+    memo = m.memo.setdefault("render", {})
+    key = ("shapes", geo.board.width * geo.scale)
+    got = memo.get(key)
+    if got is None:
+        board, k, top = geo.board, geo.scale, geo.top
+        got = memo[key] = [_Shape([[(x * k, top + y * k) for x, y in board.ring_points(r)]
+                                   for r in board.rings(a)]) for a in m.prov_abbr]
+    return got
+
+
+UNIT_STEPS = (3.0, 6.0, 9.0, 12.0, 16.0, 20.0, 25.0)
+
+
+def unit_spots(m: Map, geo) -> list[Point]:
+    """Where units are drawn, per location: the board's anchors, but in a supply center
+    too small for both a unit (a fleet's box, the larger) at its anchor and the center's
+    marker beside it, the unit moved, as little as will do, to where both fit."""
+    loc = list(geo.loc)
+    sh = shapes(m, geo)
+    r = geo.unit_r
+    for i in range(m.n_prov):
+        if not m.is_sc[i] or geo.blocked[i]:
+            continue
+        u = loc[i]
+        shape = sh[i]
+        if _room_beside(shape, u, r):
+            continue
+        spots = marker_spots(shape, (u, geo.label[i]))
+        if any(not _meet(unit_box(*u, r), _disc(p)) for p in spots):
+            continue
+        found = None
+        for step in UNIT_STEPS:
+            for n in range(8):
+                t = math.pi / 2 + 2 * math.pi * n / 8
+                c = (u[0] + step * math.cos(t), u[1] + step * math.sin(t))
+                if not all(shape.contains(p) for p in (c, (c[0] - r, c[1]), (c[0] + r, c[1]),
+                                                       (c[0], c[1] - r), (c[0], c[1] + r))):
+                    continue
+                if any(not _meet(unit_box(*c, r), _disc(p)) for p in spots):
+                    found = c
+                    break
+            if found:
+                break
+        if found:
+            loc[i] = found
+    return loc
+
+
+def _room_beside(shape: _Shape, u: Point, r: float) -> bool:
+    """A marker fits inside the province right beside a unit (a fleet's box) at u."""
+    d = MARKER_R * 0.8
+    for dx, dy in ((-1, 0), (1, 0), (0, 1), (0, -1), (-1, 1), (1, 1), (-1, -1), (1, -1)):
+        x = u[0] + dx * (r * 1.45 + MARKER_R + 2.5)
+        y = u[1] + dy * ((r if dy > 0 else r * 1.45) + MARKER_R + 2.5)
+        if all(shape.contains(p) for p in ((x, y), (x - d, y), (x + d, y), (x, y - d),
+                                           (x, y + d))):
+            return True
+    return False
+
+
+def _disc(p: Point) -> Box:
+    return (p[0] - MARKER_R, p[1] - MARKER_R, p[0] + MARKER_R, p[1] + MARKER_R)
+
+
+def placer(m: Map, geo, full: bool, size: float) -> Placer:
+    """The per-map part of placement, from the map's memo (made once per width and name
+    style)."""
+    memo = m.memo.setdefault("render", {})
+    key = ("labels", geo.board.width * geo.scale, full)
+    p = memo.get(key)
+    if p is None:
+        p = memo[key] = _make_placer(m, geo, full, size)
+    return p
+
+
+def _make_placer(m: Map, geo, full: bool, size: float) -> Placer:
+    board, k, top = geo.board, geo.scale, geo.top
+    sh = shapes(m, geo)
+    names = []
+    for a in m.prov_abbr:
+        short = not full or board.anchors[a].get("short_label", False)
+        name = a if short else m.variant.provinces[a].name
+        names.append((tuple(label_lines(name, not short)), (a,)))
+    frame = (0.0, top, board.width * k, top + board.height * k)
+    pl = Placer(size, frame, sh, names, [bool(m.is_sc[i]) for i in range(m.n_prov)],
+                list(geo.label), [geo.loc[i] for i in range(m.n_prov)], [], {}, {}, {})
+    # the smallest provinces first: they have the fewest places
+    order = sorted(range(m.n_prov), key=lambda i: ((sh[i].box[2] - sh[i].box[0])
+                                                   * (sh[i].box[3] - sh[i].box[1]), i))
+    # a unit may stand at any unit anchor: names keep off them all where they can
+    anchors = [unit_box(x, y, geo.unit_r) for x, y in dict.fromkeys(geo.loc)]
+    grid = _Grid()
+    base: list[Label | None] = [None] * m.n_prov
+    for i in order:
+        lab = (_search(pl, i, grid, anchors) or _search(pl, i, grid, [])
+               or _fallback(pl, i, grid, []))
+        base[i] = lab
+        for b in boxes_of(lab, size):
+            grid.add(i, b)
+    pl.base = [b for b in base if b is not None]
+    return pl
+
+
+def _candidates(pl: Placer, i: int, radii: tuple[float, ...] = RADII):
+    """Candidate centres for province i's label, nearest its anchor first."""
+    ax, ay = pl.anchors[i]
+    for r in radii:
+        if r == 0:
+            yield ax, ay
+            continue
+        for n in range(ANGLES):
+            t = math.pi / 2 + 2 * math.pi * n / ANGLES  # down first, then round
+            yield ax + r * math.cos(t), ay + r * math.sin(t) * 0.8
+
+
+def _fits(pl: Placer, i: int, lab: Label) -> bool:
+    """The label's centre and its marker inside its province, the label inside the frame."""
+    shape = pl.shapes[i]
+    if not shape.contains((lab.x, lab.y)):
+        return False
+    f = pl.frame
+    for b in boxes_of(lab, pl.size):
+        if b[0] < f[0] or b[1] < f[1] or b[2] > f[2] or b[3] > f[3]:
+            return False
+    if lab.side:
+        mx, my = marker_at(lab, pl.size)
+        d = MARKER_R * 0.7
+        return all(shape.contains(p) for p in ((mx, my), (mx - d, my), (mx + d, my),
+                                               (mx, my - d), (mx, my + d)))
+    return True
+
+
+def _clamp(pl: Placer, lab: Label) -> Label:
+    """The label moved sideways (and up or down) back inside the frame."""
+    f = pl.frame
+    bs = boxes_of(lab, pl.size)
+    x0, y0, x1, y1 = bs[0]
+    if len(bs) > 1:
+        m = bs[1]
+        x0, y0, x1, y1 = min(x0, m[0]), min(y0, m[1]), max(x1, m[2]), max(y1, m[3])
+    dx = (f[0] - x0 + 1 if x0 < f[0] else f[2] - x1 - 1 if x1 > f[2] else 0.0)
+    dy = (f[1] - y0 + 1 if y0 < f[1] else f[3] - y1 - 1 if y1 > f[3] else 0.0)
+    if not dx and not dy:
+        return lab
+    return Label(lab.x + dx, lab.y + dy, lab.lines, lab.side, lab.short, lab.marker,
+                 lab.leader)
+
+
+def _free(pl: Placer, i: int, lab: Label, grid: _Grid, units: list[Box]) -> bool:
+    for b in boxes_of(lab, pl.size):
+        if grid.any_hit(b, skip=i):
+            return False
+        if any(_meet(b, u) for u in units):
+            return False
+    return True
+
+
+def _all_candidates(pl: Placer, i: int) -> Iterator[Label]:
+    """Every candidate label of province i, in order of preference: the full name (then
+    the code) at each candidate centre, the marker on the left, then on the right; each
+    kept inside the frame."""
+    sides = (-1, 1) if pl.sc[i] else (0,)
+    forms = [(pl.names[i][0], False)]
+    if pl.names[i][1] != pl.names[i][0]:
+        forms.append((pl.names[i][1], True))
+    shape = pl.shapes[i]
+    for lines, short in forms:
+        for x, y in _candidates(pl, i):
+            if not shape.contains((x, y)):  # (the cheap test first)
+                continue
+            for side in sides:
+                yield _clamp(pl, Label(x, y, lines, side, short))
+
+
+def _search(pl: Placer, i: int, grid: _Grid, units: list[Box]) -> Label | None:
+    """The first candidate that fits and is free (meets no unit, no other label); failing
+    that, for a supply center, the name (then its code) and its marker placed apart, each
+    inside the province; failing that the code beside the province with a leader line to
+    its marker, or to its label anchor."""
+    around = _around(pl, i)
+    near = [u for u in units if _meet(u, around)]
+    for lab in pl.fits_of(i):
+        if _free(pl, i, lab, grid, near):
+            return lab
+    marks: list[Point | None] = [None]
+    if pl.sc[i]:
+        marks = [mk for mk in pl.markers_of(i) if _free_box(_disc(mk), i, grid, near)][:6]
+        if not marks:
+            return None
+        for lab in pl.fits_of(i):
+            if lab.side == 1:
+                continue
+            for mk in marks:
+                cand = Label(lab.x, lab.y, lab.lines, 0, lab.short, mk)
+                if _free(pl, i, cand, grid, near):
+                    return cand
+    # the code beside the province, a leader line to the marker (or the label anchor)
+    code = pl.names[i][1]
+    for x, y in _candidates(pl, i, LEADER_RADII):
+        for mk in marks[:4]:
+            cand = _clamp(pl, Label(x, y, code, 0, True, mk, mk or pl.anchors[i]))
+            if _free(pl, i, cand, grid, near):
+                return cand
+    return None
+
+
+def _free_box(b: Box, i: int, grid: _Grid, units: list[Box]) -> bool:
+    return not grid.any_hit(b, skip=i) and not any(_meet(b, u) for u in units)
+
+
+def _around(pl: Placer, i: int) -> Box:
+    """The box every candidate of province i lies within."""
+    ax, ay = pl.anchors[i]
+    w = max(len(s) for s in pl.names[i][0]) * pl.size * CHAR_EM + 2 * (MARKER_GAP + MARKER_R)
+    r = RADII[-1] + w + pl.size * 3
+    return (ax - r, ay - r, ax + r, ay + r)
+
+
+def _fallback(pl: Placer, i: int, grid: _Grid, units: list[Box]) -> Label:
+    """No candidate is free: the one that fits and covers least (units count four times
+    as much as names); the anchor, kept inside the frame, when none fits."""
+    best: tuple[float, Label] | None = None
+    around = _around(pl, i)
+    near = [u for u in units if _meet(u, around)]
+    for n, lab in enumerate(pl.fits_of(i)):
+        if n >= FALLBACK_TRIES:
+            break
+        cost = 0.0
+        for b in boxes_of(lab, pl.size):
+            cost += sum(_area(b, bb) for _, bb in grid.hits(b, skip=i))
+            cost += 4 * sum(_area(b, u) for u in near)
+        if best is None or cost < best[0]:
+            best = (cost, lab)
+            if cost == 0:
+                break
+    if best is not None:
+        return best[1]
+    ax, ay = pl.anchors[i]
+    return _clamp(pl, Label(ax, ay, pl.names[i][0], -1 if pl.sc[i] else 0, False))
+
+
+def unit_box(x: float, y: float, r: float) -> Box:
+    """The box a unit's symbol covers (an army's circle, a fleet's hull and sail)."""
+    return (x - r * 1.45 - 1, y - r * 1.45 - 1, x + r * 1.45 + 1, y + r + 1)
+
+
+def symbol_box(x: float, y: float, r: float, shape: str) -> Box:
+    """The box of a unit's symbol as render.svg draws it: "army" (a circle), "fleet" (a
+    hull and sail), else a diamond."""
+    if shape == "army":
+        return (x - r - 1, y - r - 1, x + r + 1, y + r + 1)
+    if shape == "fleet":
+        return unit_box(x, y, r)
+    d = r * 1.2 + 1
+    return (x - d, y - d, x + d, y + d)
+
+
+def place_labels(pl: Placer, boxes: list[Box]) -> list[Label]:
+    """Per picture: the labels, each moved off the unit symbols (`boxes`) it would cover."""
+    ugrid = _Grid()
+    for n, b in enumerate(boxes):
+        ugrid.add(n, b)
+    out = list(pl.base)
+    moving = [i for i, lab in enumerate(out)
+              if any(ugrid.any_hit(b) for b in boxes_of(lab, pl.size))]
+    if not moving:
+        return out
+    grid = _Grid()
+    for i, lab in enumerate(out):
+        for b in boxes_of(lab, pl.size):
+            grid.add(i, b)
+    for i in moving:
+        grid.remove(i)
+        lab = _search(pl, i, grid, boxes) or _fallback(pl, i, grid, boxes)
+        out[i] = lab
+        for b in boxes_of(lab, pl.size):
+            grid.add(i, b)
+    return out
