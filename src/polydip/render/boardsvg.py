@@ -38,6 +38,7 @@ from polydip.render.draw import (
 from polydip.render.placement import (
     boxes_of,
     first_baseline,
+    make_room,
     marker_at,
     place_labels,
     placer,
@@ -371,6 +372,14 @@ def label_extent(m: Map, geo: BoardGeo, i: int, full: bool
             max(b[3] for b in bs))
 
 
+def nudge_units(m: Map, geo: BoardGeo, full: bool, units: list[tuple[int, Point, str]]
+                ) -> dict[int, Point]:
+    """Units moved within their province to leave their center's marker room
+    (render.placement.make_room); `units`: (province, where drawn, symbol)."""
+    size = LABEL_FULL_SIZE if full else LABEL_SHORT_SIZE
+    return make_room(placer(m, geo, full, size), units, geo.unit_r)
+
+
 def draw_labels(svg: Svg, m: Map, geo: BoardGeo, full: bool, centers: list[tuple[str, str]],
                 units: list[tuple[float, float, float, float]] | None = None) -> None:
     """Province names, each supply center's marker beside its name, where placement
@@ -397,8 +406,9 @@ def draw_labels(svg: Svg, m: Map, geo: BoardGeo, full: bool, centers: list[tuple
             tb = text_box(lab, size)
             lx = min(max(lab.leader[0], tb[0]), tb[2])
             ly = min(max(lab.leader[1], tb[1]), tb[3])
-            svg.line((lx, ly), lab.leader, SEA_INK if sea else "#3a3026", 1.2,
-                     cls="leader")
+            ink = SEA_INK if sea else "#3a3026"
+            svg.line((lx, ly), lab.leader, ink, 1.1, "3 2", cls="leader")
+            svg.el("circle", cx=lab.leader[0], cy=lab.leader[1], r=1.8, fill=ink)
         fill, ring = centers[i]
         if fill:
             cx, cy = marker_at(lab, size)

@@ -39,9 +39,10 @@ CELL = 48.0  # px: the grid that finds boxes near a box
 PAD = 1.5  # px kept between a label and a unit or another label
 RADII = (0.0, 6.0, 12.0, 19.0, 27.0, 36.0, 47.0, 60.0)
 ANGLES = 12
-LEADER_RADII = (24.0, 34.0, 46.0, 60.0, 76.0, 94.0)
+LEADER_RADII = (22.0, 30.0, 39.0, 49.0, 60.0)
 MARKER_RADII = (0.0, 5.0, 10.0, 15.0, 20.0, 26.0, 33.0, 41.0)
-FALLBACK_TRIES = 160  # candidates weighed when none is free
+FALLBACK_TRIES = 160
+MARKER_TOUCH = 3.0  # candidates weighed when none is free
 
 
 @dataclass(slots=True, frozen=True)
@@ -150,10 +151,10 @@ class _Grid:
         for c in self.where.pop(key, ()):
             self.cells[c] = [(k, b) for k, b in self.cells[c] if k != key]
 
-    def any_hit(self, b: Box, skip: int = -1) -> bool:
+    def any_hit(self, b: Box, skip: int = -1, pad: float = PAD) -> bool:
         for c in self._keys((b[0] - PAD, b[1] - PAD, b[2] + PAD, b[3] + PAD)):
             for k, bb in self.cells.get(c, ()):
-                if k != skip and _meet(b, bb):
+                if k != skip and _meet(b, bb, pad):
                     return True
         return False
 
@@ -226,8 +227,10 @@ class Placer:
         """Where province i's marker may stand apart from its name (marker_spots)."""
         got = self.marks.get(i)
         if got is None:
-            got = self.marks[i] = marker_spots(self.shapes[i], (self.units[i],
-                                                                self.anchors[i]))
+            around = (self.units[i], self.anchors[i])
+            strict = marker_spots(self.shapes[i], around)
+            loose = [p for p in marker_spots(self.shapes[i], around, 0.3) if p not in strict]
+            got = self.marks[i] = strict + loose
         return got
 
     def fits_of(self, i: int) -> Iterator[Label]:
@@ -250,11 +253,13 @@ class Placer:
                 yield lab
 
 
-def marker_spots(shape: _Shape, around: tuple[Point, ...]) -> list[Point]:
+def marker_spots(shape: _Shape, around: tuple[Point, ...], inset: float = 0.8
+                 ) -> list[Point]:
     """Where a center marker may stand in a province: round each point of `around`,
-    nearest first, the whole marker inside the province."""
+    nearest first, the marker inside the province (its centre, and the points `inset` of
+    its radius from its centre each way)."""
     got: list[Point] = []
-    d = MARKER_R * 0.8
+    d = MARKER_R * inset
     for ax, ay in around:
         for r in MARKER_RADII:
             for n in range(ANGLES if r else 1):
@@ -362,7 +367,7 @@ def _make_placer(m: Map, geo, full: bool, size: float) -> Placer:
     grid = _Grid()
     base: list[Label | None] = [None] * m.n_prov
     for i in order:
-        lab = (_search(pl, i, grid, anchors) or _search(pl, i, grid, [])
+        lab = (_search(pl, i, grid, anchors, apart=False) or _search(pl, i, grid, [])
                or _fallback(pl, i, grid, []))
         base[i] = lab
         for b in boxes_of(lab, size):
@@ -417,7 +422,14 @@ def _clamp(pl: Placer, lab: Label) -> Label:
 
 
 def _free(pl: Placer, i: int, lab: Label, grid: _Grid, units: list[Box]) -> bool:
-    for b in boxes_of(lab, pl.size):
+    """The label meets no unit and no other label (a marker standing apart may touch
+    one: _free_box)."""
+    bs = boxes_of(lab, pl.size)
+    for n, b in enumerate(bs):
+        if n and lab.marker is not None:
+            if not _free_box(b, i, grid, units):
+                return False
+            continue
         if grid.any_hit(b, skip=i):
             return False
         if any(_meet(b, u) for u in units):
@@ -442,7 +454,8 @@ def _all_candidates(pl: Placer, i: int) -> Iterator[Label]:
                 yield _clamp(pl, Label(x, y, lines, side, short))
 
 
-def _search(pl: Placer, i: int, grid: _Grid, units: list[Box]) -> Label | None:
+def _search(pl: Placer, i: int, grid: _Grid, units: list[Box], apart: bool = True
+            ) -> Label | None:
     """The first candidate that fits and is free (meets no unit, no other label); failing
     that, for a supply center, the name (then its code) and its marker placed apart, each
     inside the province; failing that the code beside the province with a leader line to
@@ -452,6 +465,8 @@ def _search(pl: Placer, i: int, grid: _Grid, units: list[Box]) -> Label | None:
     for lab in pl.fits_of(i):
         if _free(pl, i, lab, grid, near):
             return lab
+    if not apart:
+        return None
     marks: list[Point | None] = [None]
     if pl.sc[i]:
         marks = [mk for mk in pl.markers_of(i) if _free_box(_disc(mk), i, grid, near)][:6]
@@ -475,7 +490,10 @@ def _search(pl: Placer, i: int, grid: _Grid, units: list[Box]) -> Label | None:
 
 
 def _free_box(b: Box, i: int, grid: _Grid, units: list[Box]) -> bool:
-    return not grid.any_hit(b, skip=i) and not any(_meet(b, u) for u in units)
+    """A marker standing apart: off the units; it may touch another label by up to
+    MARKER_TOUCH px (two markers side by side in small provinces)."""
+    return not grid.any_hit(b, skip=i, pad=-MARKER_TOUCH) and not any(_meet(b, u)
+                                                                      for u in units)
 
 
 def _around(pl: Placer, i: int) -> Box:
@@ -488,20 +506,37 @@ def _around(pl: Placer, i: int) -> Box:
 
 def _fallback(pl: Placer, i: int, grid: _Grid, units: list[Box]) -> Label:
     """No candidate is free: the one that fits and covers least (units count four times
-    as much as names); the anchor, kept inside the frame, when none fits."""
+    as much as names), a supply center's marker standing apart where it is free; the
+    anchor, kept inside the frame, when none fits."""
     best: tuple[float, Label] | None = None
     around = _around(pl, i)
     near = [u for u in units if _meet(u, around)]
+    mk: Point | None = None
+    if pl.sc[i]:
+        mk = next((p for p in pl.markers_of(i) if _free_box(_disc(p), i, grid, near)), None)
+
+    def cost(lab: Label) -> float:
+        c = 0.0
+        for b in boxes_of(lab, pl.size):
+            c += sum(_area(b, bb) for _, bb in grid.hits(b, skip=i))
+            c += 4 * sum(_area(b, u) for u in near)
+        return c
+
+    tries = []
     for n, lab in enumerate(pl.fits_of(i)):
         if n >= FALLBACK_TRIES:
             break
-        cost = 0.0
-        for b in boxes_of(lab, pl.size):
-            cost += sum(_area(b, bb) for _, bb in grid.hits(b, skip=i))
-            cost += 4 * sum(_area(b, u) for u in near)
-        if best is None or cost < best[0]:
-            best = (cost, lab)
-            if cost == 0:
+        tries.append(lab)
+        if mk is not None and lab.side == -1:
+            tries.append(Label(lab.x, lab.y, lab.lines, 0, lab.short, mk))
+    if mk is not None:
+        tries += [_clamp(pl, Label(x, y, pl.names[i][1], 0, True, mk, mk))
+                  for x, y in _candidates(pl, i, LEADER_RADII)]
+    for lab in tries:
+        c = cost(lab)
+        if best is None or c < best[0]:
+            best = (c, lab)
+            if c == 0:
                 break
     if best is not None:
         return best[1]
@@ -512,6 +547,39 @@ def _fallback(pl: Placer, i: int, grid: _Grid, units: list[Box]) -> Label:
 def unit_box(x: float, y: float, r: float) -> Box:
     """The box a unit's symbol covers (an army's circle, a fleet's hull and sail)."""
     return (x - r * 1.45 - 1, y - r * 1.45 - 1, x + r * 1.45 + 1, y + r + 1)
+
+
+def make_room(pl: Placer, units: list[tuple[int, Point, str]], r: float
+              ) -> dict[int, Point]:
+    """Per picture: a unit alone in a supply center too small for its symbol (as drawn:
+    `units` are (province, where, "army" | "fleet" | "other")) and the center's marker
+    side by side is moved, as little as will do, to where both fit inside the province.
+    Returns the new places by index in `units`."""
+    count: dict[int, int] = {}
+    for p, _xy, _s in units:
+        count[p] = count.get(p, 0) + 1
+    out: dict[int, Point] = {}
+    for n, (p, xy, shape) in enumerate(units):
+        if not pl.sc[p] or count[p] > 1:
+            continue
+        spots = pl.markers_of(p)
+        if not spots or any(not _meet(symbol_box(*xy, r, shape), _disc(s)) for s in spots):
+            continue
+        room = pl.shapes[p]
+        d = r * 0.9
+        for step in UNIT_STEPS:
+            for k in range(8):
+                t = math.pi / 2 + 2 * math.pi * k / 8
+                c = (xy[0] + step * math.cos(t), xy[1] + step * math.sin(t))
+                if not all(room.contains(q) for q in (c, (c[0] - d, c[1]), (c[0] + d, c[1]),
+                                                      (c[0], c[1] - d), (c[0], c[1] + d))):
+                    continue
+                if any(not _meet(symbol_box(*c, r, shape), _disc(s)) for s in spots):
+                    out[n] = c
+                    break
+            if n in out:
+                break
+    return out
 
 
 def symbol_box(x: float, y: float, r: float, shape: str) -> Box:

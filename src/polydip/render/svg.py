@@ -18,7 +18,7 @@ from polydip.geography.map import Map
 from polydip.orders.describe import default_names
 from polydip.orders.model import BUILD, CONVOY, DISBAND, HOLD, MOVE, RETREAT, SUPPORT
 from polydip.render.board import load_board
-from polydip.render.boardsvg import BoardGeo, draw_labels, draw_provinces
+from polydip.render.boardsvg import BoardGeo, draw_labels, draw_provinces, nudge_units
 from polydip.render.boardsvg import layout as board_layout
 from polydip.render.colors import mix as _mix
 from polydip.render.colors import power_colors
@@ -161,6 +161,8 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
     else:
         _provinces(svg, m, geo, pos, colors)
     where = _unit_places(m, geo, pos)
+    if isinstance(geo, BoardGeo):
+        _make_room(m, geo, full, pos, where)
     _orders(svg, m, geo, view, colors, where)
     _units(svg, m, geo, view, colors, where)
     if isinstance(geo, BoardGeo):
@@ -381,6 +383,20 @@ def _unit_places(m: Map, geo: _Geo | BoardGeo, pos) -> dict[tuple[str, int], Poi
         x, y = geo.loc[d.loc]
         where[("dislodged", d.loc)] = (x + r * 1.5, y - r * 1.5)
     return where
+
+
+def _make_room(m: Map, geo: BoardGeo, full: bool, pos, where: dict) -> None:
+    """Move a unit within a small supply center so that the center's marker fits beside
+    it (boardsvg.nudge_units); its orders start where it is drawn."""
+    units = [(m.loc_prov[u.loc], where[("unit#", i)], _symbol(m, u.kind))
+             for i, u in enumerate(pos.units)]
+    for i, xy in nudge_units(m, geo, full, units).items():
+        u = pos.units[i]
+        old = where[("unit#", i)]
+        where[("unit#", i)] = xy
+        for key in (("unit", u.loc), ("unit", u.loc, u.power)):
+            if where.get(key) == old:
+                where[key] = xy
 
 
 def _symbols_at(m: Map, geo: BoardGeo, view: PhaseView, where: dict
