@@ -3,17 +3,18 @@
 `audit_svg(svg)` reads a picture's SVG text and counts what hides what a player needs:
 
 - `units_covered`: unit symbols more than a quarter of whose box lies under province names
-  or supply center markers;
-- `markers_on_units`: center markers whose box meets a unit symbol's box (by more than
-  `TOUCH` px each way);
+  or supply center markers drawn over them (later in the SVG);
+- `markers_on_units`: center markers drawn over a unit symbol, their box meeting the
+  symbol's box by more than `TOUCH` px each way (a marker drawn under a unit, peeking out
+  beside it, hides nothing);
 - `markers_outside`: center markers whose centre is not inside their own province
   (`data-center`), `units_outside`: units (not dislodged ones) drawn outside their own;
 - `label_overlaps`: province names (and the names at a seam) whose box meets another's;
 - `clipped`: names, markers and units reaching past the board's frame (the box of all the
   provinces' outlines);
-- `seam_long`: on a board that wraps (it has a `seam` group), order lines (supports,
-  convoys, moves) spanning more than half the board's width, i.e. drawn across the map
-  rather than the short way through the seam.
+- `seam_long`: on a board that wraps (it has a `seam` group), order lines drawn across
+  the map rather than the short way through the seam: a move's spanning more than half
+  the board's width, a support's or convoy's more than a quarter (they join neighbours).
 
 Text boxes are estimated, as the renderer does, from the font size: a character is
 `CHAR_EM` (0.62) em wide (DejaVu Sans Bold's advance widths average about that for names),
@@ -168,8 +169,12 @@ def audit_svg(svg: str) -> Audit:
                 or b[3] > frame[3] + 0.5)
 
     # names: in the labels group and at the seam (halo copies, stroked, are skipped)
+    # what is drawn later is drawn over: each element's place in the document
+    place = {id(el): n for n, el in enumerate(root.iter())}
     names: list[tuple[str, Box]] = []
+    name_at: list[int] = []
     markers: list[tuple[str, Box, tuple[float, float]]] = []
+    marker_at: list[int] = []
     wraps = False
     for g in root.iter(NS + "g"):
         cls = _classes(g)
@@ -183,27 +188,31 @@ def audit_svg(svg: str) -> Audit:
                                float(t.get("font-size", 12)), t.get("text-anchor", "start"),
                                t.text or "")
                 names.append((t.text or "", box))
+                name_at.append(place[id(t)])
         if "center" in cls and g.get("data-center"):
             box = _shape_box(g)
             if box:
                 markers.append((g.get("data-center", ""), box,
                                 ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)))
+                marker_at.append(place[id(g)])
     units: list[tuple[str, Box, bool]] = []
     unit_at: list[tuple[float, float] | None] = []
+    unit_place: list[int] = []
     for g in root.iter(NS + "g"):
         cls = _classes(g)
         if "unit" in cls and g.get("data-unit"):
             box = _shape_box(g)
             if box:
                 units.append((g.get("data-unit", ""), box, "dislodged" in cls))
+                unit_place.append(place[id(g)])
                 at = g.get("data-at", "").split(",")
                 unit_at.append((float(at[0]), float(at[1])) if len(at) == 2 else None)
     out.units, out.markers, out.labels = len(units), len(markers), len(names)
-    marker_boxes = [b for _, b, _ in markers]
-    label_boxes = [b for _, b in names]
-    for (unit, box, dislodged), g_at in zip(units, unit_at, strict=True):
+    over = ([(b, n) for (_, b), n in zip(names, name_at, strict=True)]
+            + [(b, n) for (_, b, _), n in zip(markers, marker_at, strict=True)])
+    for (unit, box, dislodged), g_at, u_at in zip(units, unit_at, unit_place, strict=True):
         ua = (box[2] - box[0]) * (box[3] - box[1]) or 1.0
-        covered = sum(_area(box, b) for b in label_boxes + marker_boxes)
+        covered = sum(_area(box, b) for b, n in over if n > u_at)
         if covered > COVERED * ua:
             out.units_covered.append(unit)
         if clipped(box):
@@ -213,8 +222,9 @@ def audit_svg(svg: str) -> Audit:
             at = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
             if prov in provinces and not inside(g_at or at, provinces[prov]):
                 out.units_outside.append(unit)
-    for abbr, box, centre in markers:
-        if any(_meets(box, ub) for _, ub, _ in units):
+    for (abbr, box, centre), m_at in zip(markers, marker_at, strict=True):
+        if any(_meets(box, ub) and m_at > u_at
+               for (_, ub, _), u_at in zip(units, unit_place, strict=True)):
             out.markers_on_units.append(abbr)
         if abbr in provinces and not inside(centre, provinces[abbr]):
             out.markers_outside.append(abbr)
@@ -227,11 +237,15 @@ def audit_svg(svg: str) -> Audit:
             out.clipped.append(text)
     if wraps:
         for g in root.iter(NS + "g"):
-            if "order" not in _classes(g):
+            cls = _classes(g)
+            if "order" not in cls:
                 continue
+            # a support or convoy joins neighbours: a quarter of the board is already
+            # across it; a move (by convoy) may be long, but not over half the board
+            limit = width / 4 if cls & {"support", "convoy"} else width / 2
             for el in g.iter():
                 span = _span(el)
-                if span > width / 2:
+                if span > limit:
                     out.seam_long.append(g.get("data-order", ""))
                     break
     return out

@@ -36,6 +36,7 @@ from polydip.render.draw import (
     edge_style,
 )
 from polydip.render.placement import (
+    Label,
     boxes_of,
     first_baseline,
     make_room,
@@ -380,14 +381,60 @@ def nudge_units(m: Map, geo: BoardGeo, full: bool, units: list[tuple[int, Point,
     return make_room(placer(m, geo, full, size), units, geo.unit_r)
 
 
-def draw_labels(svg: Svg, m: Map, geo: BoardGeo, full: bool, centers: list[tuple[str, str]],
-                units: list[tuple[float, float, float, float]] | None = None) -> None:
-    """Province names, each supply center's marker beside its name, where placement
-    (render.placement) puts them: off the unit symbols (`units`: their boxes), off each
-    other, inside the board. `centers[i]`: (fill, home ring colour or "") for a supply
-    center, else ("", "")."""
+def board_labels(m: Map, geo: BoardGeo, full: bool,
+                 units: list[tuple[float, float, float, float]]) -> list[Label]:
+    """Where each province's name and center marker go in this picture (render.placement):
+    off the unit symbols (`units`: their boxes), off each other, inside the board."""
     size = LABEL_FULL_SIZE if full else LABEL_SHORT_SIZE
-    labels = place_labels(placer(m, geo, full, size), units or [])
+    return place_labels(placer(m, geo, full, size), units)
+
+
+def marker_under(lab: Label, full: bool, units: list[tuple[float, float, float, float]]
+                 ) -> bool:
+    """A marker placement could not keep off a unit: drawn under the unit, not over it."""
+    size = LABEL_FULL_SIZE if full else LABEL_SHORT_SIZE
+    x, y = marker_at(lab, size)
+    r = 8.2
+    return any(x - r < u[2] and u[0] < x + r and y - r < u[3] and u[1] < y + r
+               for u in units)
+
+
+def draw_centers_under(svg: Svg, m: Map, full: bool, labels: list[Label],
+                       centers: list[tuple[str, str]],
+                       units: list[tuple[float, float, float, float]]) -> None:
+    """The center markers that would touch a unit, drawn before (under) the units."""
+    size = LABEL_FULL_SIZE if full else LABEL_SHORT_SIZE
+    under = [i for i in range(m.n_prov) if centers[i][0] and marker_under(labels[i], full,
+                                                                           units)]
+    if not under:
+        return
+    svg.start("g", class_="centers under")
+    for i in under:
+        _center(svg, m.prov_abbr[i], marker_at(labels[i], size), centers[i])
+    svg.end("g")
+
+
+def _center(svg: Svg, abbr: str, at: Point, center: tuple[str, str]) -> None:
+    (cx, cy), (fill, ring) = at, center
+    svg.start("g", class_="center", data_center=abbr, data_home=ring or None)
+    if ring:
+        svg.el("circle", cx=cx, cy=cy, r=8.2, fill=ring, stroke=INK, stroke_width=1.2)
+    svg.el("circle", cx=cx, cy=cy, r=5.6, fill=fill, stroke=INK, stroke_width=1.6)
+    svg.el("circle", cx=cx, cy=cy, r=1.9, fill=INK)
+    svg.end("g")
+
+
+def draw_labels(svg: Svg, m: Map, geo: BoardGeo, full: bool, centers: list[tuple[str, str]],
+                labels: list[Label] | None = None,
+                units: list[tuple[float, float, float, float]] | None = None) -> None:
+    """Province names, each supply center's marker beside its name, where placement puts
+    them (`labels`, from board_labels; by default placed off `units`, the boxes of the
+    unit symbols). Markers that would touch a unit are left to draw_centers_under.
+    `centers[i]`: (fill, home ring colour or "") for a supply center, else ("", "")."""
+    size = LABEL_FULL_SIZE if full else LABEL_SHORT_SIZE
+    units = units or []
+    if labels is None:
+        labels = board_labels(m, geo, full, units)
     svg.start("g", class_="labels")
     for i in range(m.n_prov):
         lab = labels[i]
@@ -409,14 +456,6 @@ def draw_labels(svg: Svg, m: Map, geo: BoardGeo, full: bool, centers: list[tuple
             ink = SEA_INK if sea else "#3a3026"
             svg.line((lx, ly), lab.leader, ink, 1.1, "3 2", cls="leader")
             svg.el("circle", cx=lab.leader[0], cy=lab.leader[1], r=1.8, fill=ink)
-        fill, ring = centers[i]
-        if fill:
-            cx, cy = marker_at(lab, size)
-            abbr = m.prov_abbr[i]
-            svg.start("g", class_="center", data_center=abbr, data_home=ring or None)
-            if ring:
-                svg.el("circle", cx=cx, cy=cy, r=8.2, fill=ring, stroke=INK, stroke_width=1.2)
-            svg.el("circle", cx=cx, cy=cy, r=5.6, fill=fill, stroke=INK, stroke_width=1.6)
-            svg.el("circle", cx=cx, cy=cy, r=1.9, fill=INK)
-            svg.end("g")
+        if centers[i][0] and not marker_under(lab, full, units):
+            _center(svg, m.prov_abbr[i], marker_at(lab, size), centers[i])
     svg.end("g")

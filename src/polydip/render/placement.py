@@ -172,21 +172,34 @@ class _Grid:
 BAND = 2.0  # px: a province's outline is kept as its crossings of lines this far apart
 
 
+def _bbox(pts: list[Point]) -> Box:
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
 class _Shape:
     """A province's outline in the picture, kept as scanlines: per horizontal line every
     BAND px, the sorted x where the outline crosses it. A point is inside when an odd number
     of crossings of its line lie to its right (points are taken to the nearest line: to
     BAND / 2 px)."""
 
-    __slots__ = ("box", "rows")
+    __slots__ = ("box", "rings", "rows", "small")
 
     def __init__(self, rings: list[list[Point]]) -> None:
         pts = [p for r in rings for p in r]
         self.box: Box = ((min(p[0] for p in pts), min(p[1] for p in pts),
                           max(p[0] for p in pts), max(p[1] for p in pts)) if pts
                          else (0.0, 0.0, -1.0, -1.0))
+        self.rings = [(_bbox(r), r) for r in rings if r]
         rows: dict[int, list[float]] = {}
+        # rings too small for the scanlines (a lake, an islet) are tested exactly
+        self.small: list[tuple[Box, list[Point]]] = []
         for ring in rings:
+            ys = [p[1] for p in ring]
+            if ring and max(ys) - min(ys) < 3 * BAND:
+                xs = [p[0] for p in ring]
+                self.small.append(((min(xs), min(ys), max(xs), max(ys)), ring))
+                continue
             for k in range(len(ring) - 1):
                 (x0, y0), (x1, y1) = ring[k], ring[k + 1]
                 if y0 == y1:
@@ -200,11 +213,29 @@ class _Shape:
             xs.sort()
         self.rows = rows
 
+    def exactly_contains(self, p: Point) -> bool:
+        """contains, exactly (slower: for a place about to be taken)."""
+        x, y = p
+        ins = False
+        for b, ring in self.rings:
+            if b[0] <= x <= b[2] and b[1] <= y <= b[3]:
+                for k in range(len(ring) - 1):
+                    (x0, y0), (x1, y1) = ring[k], ring[k + 1]
+                    if (y0 > y) != (y1 > y) and x0 + (y - y0) * (x1 - x0) / (y1 - y0) > x:
+                        ins = not ins
+        return ins
+
     def contains(self, p: Point) -> bool:
         xs = self.rows.get(int(p[1] // BAND))
-        if not xs:
-            return False
-        return (len(xs) - bisect_right(xs, p[0])) % 2 == 1
+        ins = bool(xs) and (len(xs) - bisect_right(xs, p[0])) % 2 == 1
+        x, y = p
+        for b, ring in self.small:
+            if b[0] <= x <= b[2] and b[1] <= y <= b[3]:
+                for k in range(len(ring) - 1):
+                    (x0, y0), (x1, y1) = ring[k], ring[k + 1]
+                    if (y0 > y) != (y1 > y) and x0 + (y - y0) * (x1 - x0) / (y1 - y0) > x:
+                        ins = not ins
+        return ins
 
 
 @dataclass(slots=True)
@@ -230,7 +261,8 @@ class Placer:
             around = (self.units[i], self.anchors[i])
             strict = marker_spots(self.shapes[i], around)
             loose = [p for p in marker_spots(self.shapes[i], around, 0.3) if p not in strict]
-            got = self.marks[i] = strict + loose
+            got = self.marks[i] = [p for p in strict + loose
+                                   if self.shapes[i].exactly_contains(p)]
         return got
 
     def fits_of(self, i: int) -> Iterator[Label]:
@@ -248,7 +280,8 @@ class Placer:
             lab = next(rest, None)
             if lab is None:
                 return
-            if _fits(self, i, lab):
+            if _fits(self, i, lab) and self.shapes[i].exactly_contains(
+                    marker_at(lab, self.size) if lab.side else (lab.x, lab.y)):
                 done.append(lab)
                 yield lab
 
@@ -468,23 +501,29 @@ def _search(pl: Placer, i: int, grid: _Grid, units: list[Box], apart: bool = Tru
     if not apart:
         return None
     marks: list[Point | None] = [None]
+    hidden = False  # the marker cannot keep off the units: drawn under them (boardsvg)
     if pl.sc[i]:
         marks = [mk for mk in pl.markers_of(i) if _free_box(_disc(mk), i, grid, near)][:6]
-        if not marks:
-            return None
-        for lab in pl.fits_of(i):
+        for lab in pl.fits_of(i) if marks else ():
             if lab.side == 1:
                 continue
             for mk in marks:
                 cand = Label(lab.x, lab.y, lab.lines, 0, lab.short, mk)
                 if _free(pl, i, cand, grid, near):
                     return cand
+        if not marks:
+            spots = pl.markers_of(i)
+            marks, hidden = [spots[0] if spots else pl.units[i]], True
     # the code beside the province, a leader line to the marker (or the label anchor)
     code = pl.names[i][1]
     for x, y in _candidates(pl, i, LEADER_RADII):
         for mk in marks[:4]:
             cand = _clamp(pl, Label(x, y, code, 0, True, mk, mk or pl.anchors[i]))
-            if _free(pl, i, cand, grid, near):
+            if hidden:
+                tb = text_box(cand, pl.size)
+                if not grid.any_hit(tb, skip=i) and not any(_meet(tb, u) for u in near):
+                    return cand
+            elif _free(pl, i, cand, grid, near):
                 return cand
     return None
 

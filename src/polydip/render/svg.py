@@ -18,7 +18,14 @@ from polydip.geography.map import Map
 from polydip.orders.describe import default_names
 from polydip.orders.model import BUILD, CONVOY, DISBAND, HOLD, MOVE, RETREAT, SUPPORT
 from polydip.render.board import load_board
-from polydip.render.boardsvg import BoardGeo, draw_labels, draw_provinces, nudge_units
+from polydip.render.boardsvg import (
+    BoardGeo,
+    board_labels,
+    draw_centers_under,
+    draw_labels,
+    draw_provinces,
+    nudge_units,
+)
 from polydip.render.boardsvg import layout as board_layout
 from polydip.render.colors import mix as _mix
 from polydip.render.colors import power_colors
@@ -163,11 +170,15 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
     where = _unit_places(m, geo, pos)
     if isinstance(geo, BoardGeo):
         _make_room(m, geo, full, pos, where)
+        symbols = _symbols_at(m, geo, view, where)
+        labels = board_labels(m, geo, full, symbols)
+        centers = _center_marks(m, pos, colors)
     _orders(svg, m, geo, view, colors, where)
+    if isinstance(geo, BoardGeo):
+        draw_centers_under(svg, m, full, labels, centers, symbols)
     _units(svg, m, geo, view, colors, where)
     if isinstance(geo, BoardGeo):
-        draw_labels(svg, m, geo, full, _center_marks(m, pos, colors),
-                    _symbols_at(m, geo, view, where))
+        draw_labels(svg, m, geo, full, centers, labels, symbols)
     else:
         _centers_and_labels(svg, m, geo, pos, colors)
     _title(svg, v, pos, title, map_w)
@@ -377,8 +388,12 @@ def _unit_places(m: Map, geo: _Geo | BoardGeo, pos) -> dict[tuple[str, int], Poi
         where.setdefault(("unit", u.loc, u.power), xy)
         where[("unit#", i)] = xy  # this very unit (several of one power may share an ocean)
     for d in pos.dislodged:
-        if isinstance(geo, BoardGeo):
-            where[("dislodged", d.loc)] = geo.disl[m.loc_prov[d.loc]]
+        if isinstance(geo, BoardGeo):  # beside its province, but never off the board
+            x, y = geo.disl[m.loc_prov[d.loc]]
+            k = r * 1.3
+            width = geo.board.width * geo.scale
+            where[("dislodged", d.loc)] = (min(max(x, k), width - k),
+                                           min(max(y, geo.top + k), geo.top + geo.height - k))
             continue
         x, y = geo.loc[d.loc]
         where[("dislodged", d.loc)] = (x + r * 1.5, y - r * 1.5)
@@ -564,17 +579,18 @@ def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: li
                        dash="10 5" if o.type == RETREAT else "",
                        width=4.2 if o.type == MOVE else 3.6)
             if o.at >= 0:  # a move that attacks a power's units where it goes
-                _, c, _ = _curve(src, dst)
-                x, y = _bez(src, c, dst, 0.6)
+                near = _beside(geo, src, dst)
+                _, c, _ = _curve(src, near)
+                x, y = _wrapped(geo, _bez(src, c, near, 0.6))
                 _attack_label(svg, m, x, y - r * 1.2, o.at, color)
         elif o.type in (SUPPORT, CONVOY) and o.aux_loc is not None:
             src = where.get(("unit", o.loc, d.power), geo.loc[o.loc])
             aux = _aux_loc(m, view, o)
             a = where.get(("unit", aux), geo.loc[aux])
             if o.target is not None:
-                b = geo.loc[o.target]
+                b = _beside(geo, a, geo.loc[o.target])
                 _, c, _ = _curve(a, b)
-                tgt = _bez(a, c, b, 0.5)
+                tgt = _wrapped(geo, _bez(a, c, b, 0.5))
                 gap = 3.0
             else:
                 tgt, gap = a, r * 1.35
@@ -608,6 +624,27 @@ def _across_seam(geo: _Geo | BoardGeo, src: Point, dst: Point) -> list[tuple[Poi
         return [(src, dst)]
     shift = -width if dx > 0 else width
     return [(src, (dst[0] + shift, dst[1])), ((src[0] - shift, src[1]), dst)]
+
+
+def _beside(geo: _Geo | BoardGeo, a: Point, b: Point) -> Point:
+    """On a board that wraps, b or its copy one board's width left or right, whichever is
+    nearer a: the point b is reached at going the short way from a."""
+    if not isinstance(geo, BoardGeo) or not geo.board.projection.get("wrap"):
+        return b
+    width = geo.board.width * geo.scale
+    if b[0] - a[0] > width / 2:
+        return (b[0] - width, b[1])
+    if a[0] - b[0] > width / 2:
+        return (b[0] + width, b[1])
+    return b
+
+
+def _wrapped(geo: _Geo | BoardGeo, p: Point) -> Point:
+    """A point past a wrapping board's left or right edge, at its place on the board."""
+    if not isinstance(geo, BoardGeo) or not geo.board.projection.get("wrap"):
+        return p
+    width = geo.board.width * geo.scale
+    return (p[0] % width, p[1])
 
 
 def _attack_label(svg: _Svg, m: Map, x: float, y: float, power: int, color: str) -> None:
