@@ -44,7 +44,6 @@ from polydip.render.placement import (
     place_labels,
     placer,
     text_box,
-    unit_spots,
 )
 
 # border styles: (colour, width, dash)
@@ -180,7 +179,6 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
     geo = BoardGeo(board, k, top, board.height * k, unit_r, loc, label, disl, land, blocked,
                    slots, province_d, water_d, islet_d, neutral, borders, links, insets,
                    boxes, seam)
-    geo.loc = unit_spots(m, geo)
     return geo
 
 

@@ -3,21 +3,27 @@
 The board file gives each province one label anchor. In dense regions a name drawn there
 covers a unit, another name, or reaches past the board's edge, and a center marker beside
 a name may stand in the next province. Placement moves them, generically, from the board's
-geometry alone:
+geometry alone (no variant is named here):
 
 1. **Per map** (cached in the map's memo, per picture width and name style): each label is
-   tried at its anchor, then at candidate points around it, nearest first, and at the
-   province's unit anchor's sides. A candidate is taken when the name's centre and its center
-   marker lie inside the province (the marker on the name's left, else its right), the whole
-   label inside the board's frame, and it meets no name placed before it. Names whose full
-   form finds no such place are tried as their code (the abbreviation). Small provinces are
-   placed first: they have the fewest places.
-2. **Per picture** only the units change: each label whose text or marker meets a unit's
-   symbol is moved the same way to the nearest candidate that meets no unit and no other
-   label; failing that its code is tried; failing both it stays where it covers least.
+   tried at its anchor, then at candidate centres round it, nearest first (RADII × ANGLES).
+   A candidate is taken when the name's centre and its center marker lie inside the
+   province (the marker on the name's left, else its right), the whole label inside the
+   board's frame, and it meets no name placed before it. Small provinces are placed first:
+   they have the fewest places. Failing that (see `_search`): the code (abbreviation) in
+   the same places; the name with its marker standing apart, each inside the province; the
+   code beside the province with a dashed leader line to its marker or anchor; failing all,
+   the place that covers least (`_fallback`).
+2. **Per picture** only the units change. A unit alone in a supply center too small for its
+   symbol and the marker side by side is first moved within its province (`make_room`);
+   then each label whose text or marker meets a unit's symbol is placed again, the same
+   way, off the units and the other labels. A marker no place keeps off a unit is drawn
+   under the unit (boardsvg.draw_centers_under), peeking out, never over it.
 
-Text boxes are estimated as the renderer and render.audit do: a character 0.62 em wide.
-Everything is deterministic: candidates in a fixed order, labels in a fixed order.
+Province outlines are kept as scanlines (`_Shape`): point-in-province is a bisection; a
+place about to be taken is checked exactly. Text boxes are estimated as the renderer and
+render.audit do: a character 0.62 em wide. Everything is deterministic: candidates and
+labels in a fixed order.
 """
 
 from __future__ import annotations
@@ -40,7 +46,8 @@ PAD = 1.5  # px kept between a label and a unit or another label
 RADII = (0.0, 6.0, 12.0, 19.0, 27.0, 36.0, 47.0, 60.0)
 ANGLES = 12
 LEADER_RADII = (22.0, 30.0, 39.0, 49.0, 60.0)
-MARKER_RADII = (0.0, 5.0, 10.0, 15.0, 20.0, 26.0, 33.0, 41.0)
+MARKER_RADII = (0.0, 6.0, 12.0, 18.0, 25.0, 33.0, 41.0)
+MARKER_ANGLES = 10
 FALLBACK_TRIES = 160
 MARKER_TOUCH = 3.0  # candidates weighed when none is free
 
@@ -183,7 +190,7 @@ class _Shape:
     of crossings of its line lie to its right (points are taken to the nearest line: to
     BAND / 2 px)."""
 
-    __slots__ = ("box", "rings", "rows", "small")
+    __slots__ = ("bands", "box", "rings", "rows", "small")
 
     def __init__(self, rings: list[list[Point]]) -> None:
         pts = [p for r in rings for p in r]
@@ -191,14 +198,17 @@ class _Shape:
                           max(p[0] for p in pts), max(p[1] for p in pts)) if pts
                          else (0.0, 0.0, -1.0, -1.0))
         self.rings = [(_bbox(r), r) for r in rings if r]
+        self.bands: dict[int, list[tuple[float, float, float, float]]] | None = None
         rows: dict[int, list[float]] = {}
         # rings too small for the scanlines (a lake, an islet) are tested exactly
-        self.small: list[tuple[Box, list[Point]]] = []
+        self.small: dict[int, list[tuple[Box, list[Point]]]] = {}
         for ring in rings:
             ys = [p[1] for p in ring]
             if ring and max(ys) - min(ys) < 3 * BAND:
                 xs = [p[0] for p in ring]
-                self.small.append(((min(xs), min(ys), max(xs), max(ys)), ring))
+                b = (min(xs), min(ys), max(xs), max(ys))
+                for n in range(int(b[1] // BAND), int(b[3] // BAND) + 1):
+                    self.small.setdefault(n, []).append((b, ring))
                 continue
             for k in range(len(ring) - 1):
                 (x0, y0), (x1, y1) = ring[k], ring[k + 1]
@@ -214,22 +224,28 @@ class _Shape:
         self.rows = rows
 
     def exactly_contains(self, p: Point) -> bool:
-        """contains, exactly (slower: for a place about to be taken)."""
-        x, y = p
-        ins = False
-        for b, ring in self.rings:
-            if b[0] <= x <= b[2] and b[1] <= y <= b[3]:
+        """contains, exactly: the outline's edges near the point's height (kept per 8 px
+        band, made the first time)."""
+        if self.bands is None:
+            self.bands = {}
+            for _b, ring in self.rings:
                 for k in range(len(ring) - 1):
                     (x0, y0), (x1, y1) = ring[k], ring[k + 1]
-                    if (y0 > y) != (y1 > y) and x0 + (y - y0) * (x1 - x0) / (y1 - y0) > x:
-                        ins = not ins
+                    if y0 != y1:
+                        for n in range(int(min(y0, y1) // 8), int(max(y0, y1) // 8) + 1):
+                            self.bands.setdefault(n, []).append((x0, y0, x1, y1))
+        x, y = p
+        ins = False
+        for x0, y0, x1, y1 in self.bands.get(int(y // 8), ()):
+            if (y0 > y) != (y1 > y) and x0 + (y - y0) * (x1 - x0) / (y1 - y0) > x:
+                ins = not ins
         return ins
 
     def contains(self, p: Point) -> bool:
         xs = self.rows.get(int(p[1] // BAND))
         ins = bool(xs) and (len(xs) - bisect_right(xs, p[0])) % 2 == 1
         x, y = p
-        for b, ring in self.small:
+        for b, ring in self.small.get(int(y // BAND), ()):
             if b[0] <= x <= b[2] and b[1] <= y <= b[3]:
                 for k in range(len(ring) - 1):
                     (x0, y0), (x1, y1) = ring[k], ring[k + 1]
@@ -244,7 +260,7 @@ class Placer:
 
     size: float
     frame: Box
-    shapes: list[_Shape]
+    shapes: _Shapes
     names: list[tuple[tuple[str, ...], tuple[str, ...]]]  # per province: (full, code) lines
     sc: list[bool]
     anchors: list[Point]  # per province: the board's label anchor
@@ -258,11 +274,10 @@ class Placer:
         """Where province i's marker may stand apart from its name (marker_spots)."""
         got = self.marks.get(i)
         if got is None:
-            around = (self.units[i], self.anchors[i])
-            strict = marker_spots(self.shapes[i], around)
-            loose = [p for p in marker_spots(self.shapes[i], around, 0.3) if p not in strict]
-            got = self.marks[i] = [p for p in strict + loose
-                                   if self.shapes[i].exactly_contains(p)]
+            shape = self.shapes[i]
+            got = self.marks[i] = [p for p in marker_spots(shape, (self.units[i],
+                                                                    self.anchors[i]))
+                                   if shape.exactly_contains(p)]
         return got
 
     def fits_of(self, i: int) -> Iterator[Label]:
@@ -280,78 +295,66 @@ class Placer:
             lab = next(rest, None)
             if lab is None:
                 return
-            if _fits(self, i, lab) and self.shapes[i].exactly_contains(
-                    marker_at(lab, self.size) if lab.side else (lab.x, lab.y)):
+            if _fits(self, i, lab):
                 done.append(lab)
                 yield lab
 
 
-def marker_spots(shape: _Shape, around: tuple[Point, ...], inset: float = 0.8
-                 ) -> list[Point]:
+def marker_spots(shape: _Shape, around: tuple[Point, ...]) -> list[Point]:
     """Where a center marker may stand in a province: round each point of `around`,
-    nearest first, the marker inside the province (its centre, and the points `inset` of
-    its radius from its centre each way)."""
-    got: list[Point] = []
-    d = MARKER_R * inset
+    nearest first, the marker inside the province (its centre, and the points 0.8 of its
+    radius from its centre each way); then the places where only 0.3 of its radius each
+    way is inside (the marker reaching over the border a little)."""
+    strict: list[Point] = []
+    loose: list[Point] = []
+    d, e = MARKER_R * 0.8, MARKER_R * 0.3
+    inside = shape.contains
     for ax, ay in around:
         for r in MARKER_RADII:
-            for n in range(ANGLES if r else 1):
-                t = math.pi / 2 + 2 * math.pi * n / ANGLES
+            for n in range(MARKER_ANGLES if r else 1):
+                t = math.pi / 2 + 2 * math.pi * n / MARKER_ANGLES
                 x, y = ax + r * math.cos(t), ay + r * math.sin(t)
-                if all(shape.contains(p) for p in ((x, y), (x - d, y), (x + d, y),
-                                                   (x, y - d), (x, y + d))):
-                    got.append((x, y))
-    return got
+                if not (inside((x, y)) and inside((x - e, y)) and inside((x + e, y))
+                        and inside((x, y - e)) and inside((x, y + e))):
+                    continue
+                if (inside((x - d, y)) and inside((x + d, y)) and inside((x, y - d))
+                        and inside((x, y + d))):
+                    strict.append((x, y))
+                else:
+                    loose.append((x, y))
+    return strict + loose
 
 
-def shapes(m: Map, geo) -> list[_Shape]:
+class _Shapes:
+    """The provinces' outlines in the picture, each made the first time it is asked for
+    (most names stand at their board anchor and never need theirs)."""
+
+    def __init__(self, m: Map, geo) -> None:
+        self.names = m.prov_abbr
+        self.board, self.k, self.top = geo.board, geo.scale, geo.top
+        self.made: dict[int, _Shape] = {}
+
+    def __getitem__(self, i: int) -> _Shape:
+        got = self.made.get(i)
+        if got is None:
+            k, top, board = self.k, self.top, self.board
+            got = self.made[i] = _Shape([[(x * k, top + y * k) for x, y in
+                                          board.ring_points(r)]
+                                         for r in board.rings(self.names[i])])
+        return got
+
+
+def shapes(m: Map, geo) -> _Shapes:
     """The provinces' outlines in the picture (per map and width, from its memo)."""
     memo = m.memo.setdefault("render", {})
     key = ("shapes", geo.board.width * geo.scale)
     got = memo.get(key)
     if got is None:
-        board, k, top = geo.board, geo.scale, geo.top
-        got = memo[key] = [_Shape([[(x * k, top + y * k) for x, y in board.ring_points(r)]
-                                   for r in board.rings(a)]) for a in m.prov_abbr]
+        got = memo[key] = _Shapes(m, geo)
     return got
 
 
 UNIT_STEPS = (3.0, 6.0, 9.0, 12.0, 16.0, 20.0, 25.0)
-
-
-def unit_spots(m: Map, geo) -> list[Point]:
-    """Where units are drawn, per location: the board's anchors, but in a supply center
-    too small for both a unit (a fleet's box, the larger) at its anchor and the center's
-    marker beside it, the unit moved, as little as will do, to where both fit."""
-    loc = list(geo.loc)
-    sh = shapes(m, geo)
-    r = geo.unit_r
-    for i in range(m.n_prov):
-        if not m.is_sc[i] or geo.blocked[i]:
-            continue
-        u = loc[i]
-        shape = sh[i]
-        if _room_beside(shape, u, r):
-            continue
-        spots = marker_spots(shape, (u, geo.label[i]))
-        if any(not _meet(unit_box(*u, r), _disc(p)) for p in spots):
-            continue
-        found = None
-        for step in UNIT_STEPS:
-            for n in range(8):
-                t = math.pi / 2 + 2 * math.pi * n / 8
-                c = (u[0] + step * math.cos(t), u[1] + step * math.sin(t))
-                if not all(shape.contains(p) for p in (c, (c[0] - r, c[1]), (c[0] + r, c[1]),
-                                                       (c[0], c[1] - r), (c[0], c[1] + r))):
-                    continue
-                if any(not _meet(unit_box(*c, r), _disc(p)) for p in spots):
-                    found = c
-                    break
-            if found:
-                break
-        if found:
-            loc[i] = found
-    return loc
 
 
 def _room_beside(shape: _Shape, u: Point, r: float) -> bool:
@@ -368,6 +371,19 @@ def _room_beside(shape: _Shape, u: Point, r: float) -> bool:
 
 def _disc(p: Point) -> Box:
     return (p[0] - MARKER_R, p[1] - MARKER_R, p[0] + MARKER_R, p[1] + MARKER_R)
+
+
+def _rough_size(board, name: str) -> float:
+    """The area of the box round a province's arcs' ends (cheap; for ordering only)."""
+    ends = []
+    for ring in board.rings(name):
+        for ref in ring:
+            arc = board.arcs[ref if ref >= 0 else ~ref]
+            ends += (arc[0], arc[-1], arc[len(arc) // 2])
+    if not ends:
+        return 0.0
+    b = _bbox(ends)
+    return (b[2] - b[0]) * (b[3] - b[1])
 
 
 def placer(m: Map, geo, full: bool, size: float) -> Placer:
@@ -393,15 +409,11 @@ def _make_placer(m: Map, geo, full: bool, size: float) -> Placer:
     pl = Placer(size, frame, sh, names, [bool(m.is_sc[i]) for i in range(m.n_prov)],
                 list(geo.label), [geo.loc[i] for i in range(m.n_prov)], [], {}, {}, {})
     # the smallest provinces first: they have the fewest places
-    order = sorted(range(m.n_prov), key=lambda i: ((sh[i].box[2] - sh[i].box[0])
-                                                   * (sh[i].box[3] - sh[i].box[1]), i))
-    # a unit may stand at any unit anchor: names keep off them all where they can
-    anchors = [unit_box(x, y, geo.unit_r) for x, y in dict.fromkeys(geo.loc)]
+    order = sorted(range(m.n_prov), key=lambda i: (_rough_size(board, m.prov_abbr[i]), i))
     grid = _Grid()
     base: list[Label | None] = [None] * m.n_prov
     for i in order:
-        lab = (_search(pl, i, grid, anchors, apart=False) or _search(pl, i, grid, [])
-               or _fallback(pl, i, grid, []))
+        lab = _search(pl, i, grid, []) or _fallback(pl, i, grid, [])
         base[i] = lab
         for b in boxes_of(lab, size):
             grid.add(i, b)
@@ -422,20 +434,32 @@ def _candidates(pl: Placer, i: int, radii: tuple[float, ...] = RADII):
 
 
 def _fits(pl: Placer, i: int, lab: Label) -> bool:
-    """The label's centre and its marker inside its province, the label inside the frame."""
-    shape = pl.shapes[i]
-    if not shape.contains((lab.x, lab.y)):
+    """The label's centre and its marker inside its province, the label inside the frame.
+    (The board's label anchor is inside: `variant check --board` checks it.)"""
+    at_anchor = (lab.x, lab.y) == pl.anchors[i]
+    if not at_anchor and not pl.shapes[i].contains((lab.x, lab.y)):
         return False
     f = pl.frame
     for b in boxes_of(lab, pl.size):
         if b[0] < f[0] or b[1] < f[1] or b[2] > f[2] or b[3] > f[3]:
             return False
     if lab.side:
+        shape = pl.shapes[i]
         mx, my = marker_at(lab, pl.size)
         d = MARKER_R * 0.7
         return all(shape.contains(p) for p in ((mx, my), (mx - d, my), (mx + d, my),
                                                (mx, my - d), (mx, my + d)))
     return True
+
+
+def _exact(pl: Placer, i: int, lab: Label) -> bool:
+    """The label about to be taken: its marker's centre (or its own centre, away from the
+    anchor) inside its province, exactly."""
+    if lab.side:
+        return pl.shapes[i].exactly_contains(marker_at(lab, pl.size))
+    if lab.marker is not None or (lab.x, lab.y) == pl.anchors[i] or lab.leader:
+        return True
+    return pl.shapes[i].exactly_contains((lab.x, lab.y))
 
 
 def _clamp(pl: Placer, lab: Label) -> Label:
@@ -478,17 +502,15 @@ def _all_candidates(pl: Placer, i: int) -> Iterator[Label]:
     forms = [(pl.names[i][0], False)]
     if pl.names[i][1] != pl.names[i][0]:
         forms.append((pl.names[i][1], True))
-    shape = pl.shapes[i]
     for lines, short in forms:
         for x, y in _candidates(pl, i):
-            if not shape.contains((x, y)):  # (the cheap test first)
-                continue
+            if (x, y) != pl.anchors[i] and not pl.shapes[i].contains((x, y)):
+                continue  # (the cheap test first)
             for side in sides:
                 yield _clamp(pl, Label(x, y, lines, side, short))
 
 
-def _search(pl: Placer, i: int, grid: _Grid, units: list[Box], apart: bool = True
-            ) -> Label | None:
+def _search(pl: Placer, i: int, grid: _Grid, units: list[Box]) -> Label | None:
     """The first candidate that fits and is free (meets no unit, no other label); failing
     that, for a supply center, the name (then its code) and its marker placed apart, each
     inside the province; failing that the code beside the province with a leader line to
@@ -496,10 +518,8 @@ def _search(pl: Placer, i: int, grid: _Grid, units: list[Box], apart: bool = Tru
     around = _around(pl, i)
     near = [u for u in units if _meet(u, around)]
     for lab in pl.fits_of(i):
-        if _free(pl, i, lab, grid, near):
+        if _free(pl, i, lab, grid, near) and _exact(pl, i, lab):
             return lab
-    if not apart:
-        return None
     marks: list[Point | None] = [None]
     hidden = False  # the marker cannot keep off the units: drawn under them (boardsvg)
     if pl.sc[i]:
@@ -600,6 +620,8 @@ def make_room(pl: Placer, units: list[tuple[int, Point, str]], r: float
     out: dict[int, Point] = {}
     for n, (p, xy, shape) in enumerate(units):
         if not pl.sc[p] or count[p] > 1:
+            continue
+        if _room_beside(pl.shapes[p], xy, r):
             continue
         spots = pl.markers_of(p)
         if not spots or any(not _meet(symbol_box(*xy, r, shape), _disc(s)) for s in spots):
