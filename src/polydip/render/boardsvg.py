@@ -171,6 +171,9 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
         for c in v.provinces[a].coasts:
             loc.append(tf(tuple(coasts[c])) if c in coasts else loc[i])
     slots = [[tf(tuple(xy)) for xy in board.anchors[a].get("slots", [])] for a in names]
+    # a unit's symbol (a fleet's hull is the widest) kept inside the board's frame
+    loc = [_inside_frame(p, board, k, top, unit_r) for p in loc]
+    slots = [[_inside_frame(p, board, k, top, unit_r) for p in ps] for ps in slots]
     insets = [(tf((x0 - 10, y0 - 10)), tf((x1 + 10, y1 + 10)))
               for x0, y0, x1, y1 in board.insets]
     boxes = [[tf(p) for p in box] for box in board.boxes]
@@ -180,6 +183,13 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
                    slots, province_d, water_d, islet_d, neutral, borders, links, insets,
                    boxes, seam)
     return geo
+
+
+def _inside_frame(p: Point, board: Board, k: float, top: float, r: float) -> Point:
+    """p moved, if it must be, so that a unit's symbol drawn there stays on the board."""
+    dx, up, down = r * 1.45 + 1.5, r * 1.45 + 1.5, r + 1.5
+    return (min(max(p[0], dx), board.width * k - dx),
+            min(max(p[1], top + up), top + board.height * k - down))
 
 
 def _at_least(p: Point, q: Point, length: float) -> tuple[Point, Point]:

@@ -482,6 +482,8 @@ def _free(pl: Placer, i: int, lab: Label, grid: _Grid, units: list[Box]) -> bool
     """The label meets no unit and no other label (a marker standing apart may touch
     one: _free_box)."""
     bs = boxes_of(lab, pl.size)
+    if len(bs) > 1 and lab.marker is not None and _meet(bs[0], bs[1]):
+        return False  # a marker apart keeps off its own name too
     for n, b in enumerate(bs):
         if n and lab.marker is not None:
             if not _free_box(b, i, grid, units):
@@ -541,7 +543,8 @@ def _search(pl: Placer, i: int, grid: _Grid, units: list[Box]) -> Label | None:
             cand = _clamp(pl, Label(x, y, code, 0, True, mk, mk or pl.anchors[i]))
             if hidden:
                 tb = text_box(cand, pl.size)
-                if not grid.any_hit(tb, skip=i) and not any(_meet(tb, u) for u in near):
+                if (not grid.any_hit(tb, skip=i) and not any(_meet(tb, u) for u in near)
+                        and not (mk and _meet(tb, _disc(mk)))):
                     return cand
             elif _free(pl, i, cand, grid, near):
                 return cand
@@ -575,8 +578,9 @@ def _fallback(pl: Placer, i: int, grid: _Grid, units: list[Box]) -> Label:
         mk = next((p for p in pl.markers_of(i) if _free_box(_disc(p), i, grid, near)), None)
 
     def cost(lab: Label) -> float:
-        c = 0.0
-        for b in boxes_of(lab, pl.size):
+        bs = boxes_of(lab, pl.size)
+        c = 2 * _area(bs[0], bs[1]) if lab.marker is not None and len(bs) > 1 else 0.0
+        for b in bs:
             c += sum(_area(b, bb) for _, bb in grid.hits(b, skip=i))
             c += 4 * sum(_area(b, u) for u in near)
         return c
