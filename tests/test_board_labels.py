@@ -87,3 +87,27 @@ def test_a_name_moves_off_a_unit_and_back() -> None:
     a = audit_svg(picture_svg(g))
     assert "A LVP" not in a.units_covered
     assert a.markers_outside == []
+
+
+def test_a_unit_dislodged_at_the_edge_is_drawn_on_the_board() -> None:
+    """The Twentieth Century: Kamchatka lies at the right edge; its army, dislodged by
+    Japan's fleets, was drawn past it. It stays on the board, nothing clipped."""
+    from polydip.oneshot import build_position
+
+    g = Game.new("twentieth_century")
+    g.position = build_position(g.map, {
+        "phase": "S1933M", "units": {"USSR": ["A KAM"], "Japan": ["F OKH", "F KUR"]},
+        "centers": {}})
+    assert g.set_orders("Japan", ["F OKH - KAM", "F KUR S F OKH - KAM"]) == []
+    assert g.set_orders("USSR", ["A KAM H"]) == []
+    g.process()
+    svg = picture_svg(g)
+    assert 'class="unit dislodged" data-unit="A KAM"' in svg
+    assert audit_svg(svg).clipped == []
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_short_names_are_placed_too(name: str) -> None:
+    """`--names short`: the codes are placed by the same rules."""
+    a = audit_svg(picture_svg(Game.new(name), names="short"))
+    assert targets_missed(a) == [], a.line()
