@@ -434,21 +434,19 @@ def _candidates(pl: Placer, i: int, radii: tuple[float, ...] = RADII):
 
 
 def _fits(pl: Placer, i: int, lab: Label) -> bool:
-    """The label's centre and its marker inside its province, the label inside the frame.
-    (The board's label anchor is inside: `variant check --board` checks it.)"""
-    at_anchor = (lab.x, lab.y) == pl.anchors[i]
-    if not at_anchor and not pl.shapes[i].contains((lab.x, lab.y)):
-        return False
-    f = pl.frame
-    for b in boxes_of(lab, pl.size):
-        if b[0] < f[0] or b[1] < f[1] or b[2] > f[2] or b[3] > f[3]:
+    """The label's centre and its marker inside its province (the label is inside the
+    frame: _clamp). The board's label anchor is inside: `variant check --board` checks it."""
+    shape = None
+    if (lab.x, lab.y) != pl.anchors[i]:
+        shape = pl.shapes[i]
+        if not shape.contains((lab.x, lab.y)):
             return False
     if lab.side:
-        shape = pl.shapes[i]
+        inside = (shape or pl.shapes[i]).contains
         mx, my = marker_at(lab, pl.size)
         d = MARKER_R * 0.7
-        return all(shape.contains(p) for p in ((mx, my), (mx - d, my), (mx + d, my),
-                                               (mx, my - d), (mx, my + d)))
+        return (inside((mx, my)) and inside((mx - d, my)) and inside((mx + d, my))
+                and inside((mx, my - d)) and inside((mx, my + d)))
     return True
 
 
@@ -504,10 +502,14 @@ def _all_candidates(pl: Placer, i: int) -> Iterator[Label]:
     forms = [(pl.names[i][0], False)]
     if pl.names[i][1] != pl.names[i][0]:
         forms.append((pl.names[i][1], True))
+    anchor = pl.anchors[i]
+    shape = None
     for lines, short in forms:
         for x, y in _candidates(pl, i):
-            if (x, y) != pl.anchors[i] and not pl.shapes[i].contains((x, y)):
-                continue  # (the cheap test first)
+            if (x, y) != anchor:
+                shape = shape or pl.shapes[i]
+                if not shape.contains((x, y)):
+                    continue  # (the cheap test first)
             for side in sides:
                 yield _clamp(pl, Label(x, y, lines, side, short))
 
