@@ -535,9 +535,13 @@ def _search(pl: Placer, i: int, grid: _Grid, units: list[Box]) -> Label | None:
                 cand = Label(lab.x, lab.y, lab.lines, 0, lab.short, mk)
                 if _free(pl, i, cand, grid, near):
                     return cand
-        if not marks:
+        if not marks:  # under a unit: where the unit hides least of it
             spots = pl.markers_of(i)
-            marks, hidden = [spots[0] if spots else pl.units[i]], True
+            best = min(spots, key=lambda p: (sum(_area(_disc(p), u) for u in near)
+                                             + sum(_area(_disc(p), b) for _, b in
+                                                   grid.hits(_disc(p), skip=i))),
+                       default=pl.units[i])
+            marks, hidden = [best], True
     # the code beside the province, a leader line to the marker (or the label anchor)
     code = pl.names[i][1]
     for x, y in _candidates(pl, i, LEADER_RADII):
