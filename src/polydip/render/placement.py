@@ -43,13 +43,13 @@ MARKER_R = 8.2  # the home ring's radius: a center marker's extent
 MARKER_GAP = 9.0  # from the text's end to the marker's centre
 CELL = 48.0  # px: the grid that finds boxes near a box
 PAD = 1.5  # px kept between a label and a unit or another label
-RADII = (0.0, 6.0, 12.0, 19.0, 27.0, 36.0, 47.0, 60.0)
-ANGLES = 12
-LEADER_RADII = (22.0, 30.0, 39.0, 49.0, 60.0)
+RADII = (0.0, 6.0, 12.0, 19.0, 27.0, 36.0, 47.0, 60.0)  # px from the anchor: candidates
+ANGLES = 12  # ... in as many directions, down first
+LEADER_RADII = (22.0, 30.0, 39.0, 49.0, 60.0)  # a code on a leader line: this far out
 MARKER_RADII = (0.0, 6.0, 12.0, 18.0, 25.0, 33.0, 41.0)
 MARKER_ANGLES = 10
-FALLBACK_TRIES = 160
-MARKER_TOUCH = 3.0  # candidates weighed when none is free
+FALLBACK_TRIES = 160  # candidates weighed when none is free
+MARKER_TOUCH = 3.0  # px a marker standing apart may reach over another label
 
 
 @dataclass(slots=True, frozen=True)
@@ -354,7 +354,7 @@ def shapes(m: Map, geo) -> _Shapes:
     return got
 
 
-UNIT_STEPS = (3.0, 6.0, 9.0, 12.0, 16.0, 20.0, 25.0)
+UNIT_STEPS = (3.0, 6.0, 9.0, 12.0, 16.0, 20.0, 25.0)  # px a unit may move (make_room)
 
 
 def _room_beside(shape: _Shape, u: Point, r: float) -> bool:
