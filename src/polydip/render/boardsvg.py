@@ -37,6 +37,16 @@ from polydip.render.draw import (
     pts,
 )
 from polydip.render.patterns import draw_terrain_defs, terrain_classes, terrain_id, url
+from polydip.render.placement import (
+    Label,
+    boxes_of,
+    first_baseline,
+    make_room,
+    marker_at,
+    place_labels,
+    placer,
+    text_box,
+)
 
 # border styles: (colour, width, dash)
 STYLES: dict[str, tuple[str, float, str]] = {
@@ -163,14 +173,25 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
         for c in v.provinces[a].coasts:
             loc.append(tf(tuple(coasts[c])) if c in coasts else loc[i])
     slots = [[tf(tuple(xy)) for xy in board.anchors[a].get("slots", [])] for a in names]
+    # a unit's symbol (a fleet's hull is the widest) kept inside the board's frame
+    loc = [_inside_frame(p, board, k, top, unit_r) for p in loc]
+    slots = [[_inside_frame(p, board, k, top, unit_r) for p in ps] for ps in slots]
     insets = [(tf((x0 - 10, y0 - 10)), tf((x1 + 10, y1 + 10)))
               for x0, y0, x1, y1 in board.insets]
     boxes = [[tf(p) for p in box] for box in board.boxes]
     seam = [(m.prov_index[r], side, top + y0 * k, top + y1 * k)
             for r, side, y0, y1 in seam_runs(board) if r in m.prov_index]
-    return BoardGeo(board, k, top, board.height * k, unit_r, loc, label, disl, land, blocked,
-                    slots, province_d, water_d, islet_d, neutral, borders, links, insets,
-                    boxes, seam)
+    geo = BoardGeo(board, k, top, board.height * k, unit_r, loc, label, disl, land, blocked,
+                   slots, province_d, water_d, islet_d, neutral, borders, links, insets,
+                   boxes, seam)
+    return geo
+
+
+def _inside_frame(p: Point, board: Board, k: float, top: float, r: float) -> Point:
+    """p moved, if it must be, so that a unit's symbol drawn there stays on the board."""
+    dx, up, down = r * 1.45 + 1.5, r * 1.45 + 1.5, r + 1.5
+    return (min(max(p[0], dx), board.width * k - dx),
+            min(max(p[1], top + up), top + board.height * k - down))
 
 
 def _at_least(p: Point, q: Point, length: float) -> tuple[Point, Point]:
@@ -604,47 +625,83 @@ def _seam_name_y(x: float, d: float, y0: float, y1: float, n_chars: int,
 
 def label_extent(m: Map, geo: BoardGeo, i: int, full: bool
                  ) -> tuple[float, float, float, float]:
-    """The box province i's name (and its supply center's marker) covers, as draw_labels
-    draws it."""
+    """The box province i's name (and its supply center's marker) covers where placement
+    puts it when no unit is in the way."""
     size = LABEL_FULL_SIZE if full else LABEL_SHORT_SIZE
-    x, y = geo.label[i]
-    short = not full or geo.board.anchors[m.prov_abbr[i]].get("short_label", False)
-    name = m.prov_abbr[i] if short else m.variant.provinces[m.prov_abbr[i]].name
-    lines = label_lines(name, not short)
-    half = max(len(s) for s in lines) * size * 0.62 / 2
-    left = x - half - (17.0 if m.variant.provinces[m.prov_abbr[i]].supply_center else 0.0)
-    top = y - (len(lines) - 1) * size * 0.55 - size * 0.55
-    return (left, top, x + half, top + len(lines) * size * 1.1)
+    bs = boxes_of(placer(m, geo, full, size).base[i], size)
+    return (min(b[0] for b in bs), min(b[1] for b in bs), max(b[2] for b in bs),
+            max(b[3] for b in bs))
 
 
-def label_lines(name: str, full: bool) -> list[str]:
-    if not full:
-        return [name]
-    if len(name) <= 12 or " " not in name:
-        return [name]
-    words = name.split()
-    best = None
-    for k in range(1, len(words)):
-        a, b = " ".join(words[:k]), " ".join(words[k:])
-        score = max(len(a), len(b))
-        if best is None or score < best[0]:
-            best = (score, [a, b])
-    return best[1] if best else [name]
+def nudge_units(m: Map, geo: BoardGeo, full: bool, units: list[tuple[int, Point, str]]
+                ) -> dict[int, Point]:
+    """Units moved within their province to leave their center's marker room
+    (render.placement.make_room); `units`: (province, where drawn, symbol)."""
+    size = LABEL_FULL_SIZE if full else LABEL_SHORT_SIZE
+    return make_room(placer(m, geo, full, size), units, geo.unit_r)
 
 
-def draw_labels(svg: Svg, m: Map, geo: BoardGeo, full: bool, centers: list[tuple[str, str]]
-                ) -> None:
-    """Province names at their label anchors, each supply center's marker beside it.
+def board_labels(m: Map, geo: BoardGeo, full: bool,
+                 units: list[tuple[float, float, float, float]]) -> list[Label]:
+    """Where each province's name and center marker go in this picture (render.placement):
+    off the unit symbols (`units`: their boxes), off each other, inside the board."""
+    size = LABEL_FULL_SIZE if full else LABEL_SHORT_SIZE
+    return place_labels(placer(m, geo, full, size), units)
+
+
+def marker_under(lab: Label, full: bool, units: list[tuple[float, float, float, float]]
+                 ) -> bool:
+    """A marker placement could not keep off a unit: drawn under the unit, not over it."""
+    size = LABEL_FULL_SIZE if full else LABEL_SHORT_SIZE
+    x, y = marker_at(lab, size)
+    r = 8.2
+    return any(x - r < u[2] and u[0] < x + r and y - r < u[3] and u[1] < y + r
+               for u in units)
+
+
+def draw_centers_under(svg: Svg, m: Map, full: bool, labels: list[Label],
+                       centers: list[tuple[str, str]],
+                       units: list[tuple[float, float, float, float]]) -> None:
+    """The center markers that would touch a unit, drawn before (under) the units."""
+    size = LABEL_FULL_SIZE if full else LABEL_SHORT_SIZE
+    under = [i for i in range(m.n_prov) if centers[i][0] and marker_under(labels[i], full,
+                                                                           units)]
+    if not under:
+        return
+    svg.start("g", class_="centers under")
+    for i in under:
+        _center(svg, m, m.prov_abbr[i], marker_at(labels[i], size), centers[i])
+    svg.end("g")
+
+
+def _center(svg: Svg, m: Map, abbr: str, at: Point, center: tuple[str, str]) -> None:
+    (cx, cy), (fill, ring) = at, center
+    svg.start("g", class_="center", data_center=abbr, data_home=ring or None)
+    if ring:
+        svg.el("circle", cx=cx, cy=cy, r=8.2, fill=ring, stroke=INK, stroke_width=1.2)
+    svg.el("circle", cx=cx, cy=cy, r=5.6, fill=fill, stroke=INK, stroke_width=1.6)
+    center_core(svg, cx, cy, m.variant.provinces[abbr].supply_center == "capital")
+    svg.end("g")
+
+
+def draw_labels(svg: Svg, m: Map, geo: BoardGeo, full: bool, centers: list[tuple[str, str]],
+                labels: list[Label] | None = None,
+                units: list[tuple[float, float, float, float]] | None = None) -> None:
+    """Province names, each supply center's marker beside its name, where placement puts
+    them (`labels`, from board_labels; by default placed off `units`, the boxes of the
+    unit symbols). Markers that would touch a unit are left to draw_centers_under.
     `centers[i]`: (fill, home ring colour or "") for a supply center, else ("", "")."""
     size = LABEL_FULL_SIZE if full else LABEL_SHORT_SIZE
+    units = units or []
+    if labels is None:
+        labels = board_labels(m, geo, full, units)
     svg.start("g", class_="labels")
     for i in range(m.n_prov):
-        x, y = geo.label[i]
-        short = not full or geo.board.anchors[m.prov_abbr[i]].get("short_label", False)
-        name = m.prov_abbr[i] if short else m.variant.provinces[m.prov_abbr[i]].name
-        lines = label_lines(name, not short)
+        lab = labels[i]
+        x = lab.x
+        lines = lab.lines
         sea = not geo.land[i]
-        y0 = y - (len(lines) - 1) * size * 0.55 + size * 0.35
+        y0 = first_baseline(lab.y, len(lines), size)
         for n, line in enumerate(lines):
             if sea:
                 svg.text(x, y0 + n * size * 1.1, line, size, SEA_INK, "bold", style="italic",
@@ -652,15 +709,13 @@ def draw_labels(svg: Svg, m: Map, geo: BoardGeo, full: bool, centers: list[tuple
             else:
                 svg.text(x, y0 + n * size * 1.1, line, size, "#3a3026", "bold",
                          halo="#ffffff", halo_width=3)
-        fill, ring = centers[i]
-        if fill:
-            wmax = max(len(s) for s in lines) * size * 0.62
-            cx, cy = x - wmax / 2 - 9, y0 - size * 0.35
-            abbr = m.prov_abbr[i]
-            svg.start("g", class_="center", data_center=abbr, data_home=ring or None)
-            if ring:
-                svg.el("circle", cx=cx, cy=cy, r=8.2, fill=ring, stroke=INK, stroke_width=1.2)
-            svg.el("circle", cx=cx, cy=cy, r=5.6, fill=fill, stroke=INK, stroke_width=1.6)
-            center_core(svg, cx, cy, m.variant.provinces[abbr].supply_center == "capital")
-            svg.end("g")
+        if lab.leader is not None:  # the name beside its province: a line to it
+            tb = text_box(lab, size)
+            lx = min(max(lab.leader[0], tb[0]), tb[2])
+            ly = min(max(lab.leader[1], tb[1]), tb[3])
+            ink = SEA_INK if sea else "#3a3026"
+            svg.line((lx, ly), lab.leader, ink, 1.1, "3 2", cls="leader")
+            svg.el("circle", cx=lab.leader[0], cy=lab.leader[1], r=1.8, fill=ink)
+        if centers[i][0] and not marker_under(lab, full, units):
+            _center(svg, m, m.prov_abbr[i], marker_at(lab, size), centers[i])
     svg.end("g")

@@ -21,12 +21,15 @@ from polydip.orders.model import BUILD, CONVOY, DISBAND, HOLD, MOVE, RETREAT, SU
 from polydip.render.board import load_board
 from polydip.render.boardsvg import (
     BoardGeo,
+    board_labels,
     board_terrain,
     center_core,
+    draw_centers_under,
     draw_labels,
     draw_provinces,
     draw_territories,
     named_passages,
+    nudge_units,
     province_title,
 )
 from polydip.render.boardsvg import layout as board_layout
@@ -68,6 +71,7 @@ from polydip.render.geometry import (
     spread,
 )
 from polydip.render.patterns import draw_mark_defs, mark_id, terrain_id, url
+from polydip.render.placement import symbol_box
 from polydip.render.view import PhaseView
 
 WIDTH = 1600
@@ -181,10 +185,17 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
     else:
         _provinces(svg, m, geo, pos, colors, marks)
     where = _unit_places(m, geo, pos)
+    if isinstance(geo, BoardGeo):
+        _make_room(m, geo, full, pos, where)
+        symbols = _symbols_at(m, geo, view, where)
+        labels = board_labels(m, geo, full, symbols)
+        centers = _center_marks(m, pos, colors)
     _orders(svg, m, geo, view, colors, where)
+    if isinstance(geo, BoardGeo):
+        draw_centers_under(svg, m, full, labels, centers, symbols)
     _units(svg, m, geo, view, colors, where, marks)
     if isinstance(geo, BoardGeo):
-        draw_labels(svg, m, geo, full, _center_marks(m, pos, colors))
+        draw_labels(svg, m, geo, full, centers, labels, symbols)
     else:
         _centers_and_labels(svg, m, geo, pos, colors)
     _title(svg, v, pos, title, map_w)
@@ -419,12 +430,55 @@ def _unit_places(m: Map, geo: _Geo | BoardGeo, pos) -> dict[tuple[str, int], Poi
         where.setdefault(("unit", u.loc, u.power), xy)
         where[("unit#", i)] = xy  # this very unit (several of one power may share an ocean)
     for d in pos.dislodged:
-        if isinstance(geo, BoardGeo):
-            where[("dislodged", d.loc)] = geo.disl[m.loc_prov[d.loc]]
+        if isinstance(geo, BoardGeo):  # beside its province, but never off the board
+            x, y = geo.disl[m.loc_prov[d.loc]]
+            k = r * 1.3
+            width = geo.board.width * geo.scale
+            where[("dislodged", d.loc)] = (min(max(x, k), width - k),
+                                           min(max(y, geo.top + k), geo.top + geo.height - k))
             continue
         x, y = geo.loc[d.loc]
         where[("dislodged", d.loc)] = (x + r * 1.5, y - r * 1.5)
     return where
+
+
+def _make_room(m: Map, geo: BoardGeo, full: bool, pos, where: dict) -> None:
+    """Move a unit within a small supply center so that the center's marker fits beside
+    it (boardsvg.nudge_units); its orders start where it is drawn."""
+    units = [(m.loc_prov[u.loc], where[("unit#", i)], _symbol(m, u.kind))
+             for i, u in enumerate(pos.units)]
+    for i, xy in nudge_units(m, geo, full, units).items():
+        u = pos.units[i]
+        old = where[("unit#", i)]
+        where[("unit#", i)] = xy
+        for key in (("unit", u.loc), ("unit", u.loc, u.power)):
+            if where.get(key) == old:
+                where[key] = xy
+
+
+def _symbols_at(m: Map, geo: BoardGeo, view: PhaseView, where: dict
+                ) -> list[tuple[float, float, float, float]]:
+    """The boxes of the unit symbols drawn: the units, the dislodged ones, the units to be
+    built (the names and markers keep off them all)."""
+    pos = view.position
+    r = geo.unit_r
+    out = [symbol_box(*where[("unit#", i)], r, _symbol(m, u.kind))
+           for i, u in enumerate(pos.units)]
+    out += [symbol_box(*where[("dislodged", d.loc)], r * 0.85, _symbol(m, d.kind))
+            for d in pos.dislodged]
+    out += [symbol_box(*geo.loc[d.order.loc], r, _symbol(m, d.order.kind))
+            for d in view.orders if d.order.type == BUILD and d.order.kind is not None]
+    return out
+
+
+def _symbol(m: Map, kind: int) -> str:
+    """The symbol _unit_shape draws for a unit kind: "fleet", "army" or "other"."""
+    letter = m.kinds[kind]
+    if m.kind_names[kind].lower() == "fleet" or (letter == "F" and m.kind_coastal[kind]):
+        return "fleet"
+    if m.kind_names[kind].lower() == "army" or letter == "A":
+        return "army"
+    return "other"
 
 
 def _units(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: list[str],
@@ -572,17 +626,18 @@ def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: li
                        dash="10 5" if o.type == RETREAT else "",
                        width=4.2 if o.type == MOVE else 3.6)
             if o.at >= 0:  # a move that attacks a power's units where it goes
-                _, c, _ = _curve(src, dst)
-                x, y = _bez(src, c, dst, 0.6)
+                near = _beside(geo, src, dst)
+                _, c, _ = _curve(src, near)
+                x, y = _wrapped(geo, _bez(src, c, near, 0.6))
                 _attack_label(svg, m, x, y - r * 1.2, o.at, color)
         elif o.type in (SUPPORT, CONVOY) and o.aux_loc is not None:
             src = where.get(("unit", o.loc, d.power), geo.loc[o.loc])
             aux = _aux_loc(m, view, o)
             a = where.get(("unit", aux), geo.loc[aux])
             if o.target is not None:
-                b = geo.loc[o.target]
+                b = _beside(geo, a, geo.loc[o.target])
                 _, c, _ = _curve(a, b)
-                tgt = _bez(a, c, b, 0.5)
+                tgt = _wrapped(geo, _bez(a, c, b, 0.5))
                 gap = 3.0
             else:
                 tgt, gap = a, r * 1.35
@@ -616,6 +671,27 @@ def _across_seam(geo: _Geo | BoardGeo, src: Point, dst: Point) -> list[tuple[Poi
         return [(src, dst)]
     shift = -width if dx > 0 else width
     return [(src, (dst[0] + shift, dst[1])), ((src[0] - shift, src[1]), dst)]
+
+
+def _beside(geo: _Geo | BoardGeo, a: Point, b: Point) -> Point:
+    """On a board that wraps, b or its copy one board's width left or right, whichever is
+    nearer a: the point b is reached at going the short way from a."""
+    if not isinstance(geo, BoardGeo) or not geo.board.projection.get("wrap"):
+        return b
+    width = geo.board.width * geo.scale
+    if b[0] - a[0] > width / 2:
+        return (b[0] - width, b[1])
+    if a[0] - b[0] > width / 2:
+        return (b[0] + width, b[1])
+    return b
+
+
+def _wrapped(geo: _Geo | BoardGeo, p: Point) -> Point:
+    """A point past a wrapping board's left or right edge, at its place on the board."""
+    if not isinstance(geo, BoardGeo) or not geo.board.projection.get("wrap"):
+        return p
+    width = geo.board.width * geo.scale
+    return (p[0] % width, p[1])
 
 
 def _attack_label(svg: _Svg, m: Map, x: float, y: float, power: int, color: str) -> None:

@@ -347,6 +347,16 @@ def check_board(v: Variant, board) -> BoardFigures:
     return BoardFigures(lines, problems)
 
 
+def picture_figures(v: Variant, fig: BoardFigures) -> None:
+    """The pictures drawn on the board, measured (render.audit): the start and a few phases
+    of a seeded game of random orders; each target missed is a problem."""
+    from polydip.render.audit import audit_variant, targets_missed
+
+    for phase, a in audit_variant(v):
+        fig.lines.append(f"picture {phase}: {a.line()}")
+        fig.problems += [f"picture {phase}: {p}" for p in targets_missed(a)]
+
+
 def problems_of_arcs(problems: list[str]) -> bool:
     return any(p.startswith("arc ") or "does not close" in p for p in problems)
 
@@ -360,6 +370,7 @@ def board_report(v: Variant, path=None) -> tuple[bool, str]:
         return False, f"{v.name} has no board (NAME.board.json beside the variant file)"
     board = read_board(path)
     fig = check_board(v, board)
+    picture_figures(v, fig)
     out = [f"{path}:"] + [f"  {line}" for line in fig.lines]
     out += [f"  problem: {p}" for p in fig.problems]
     out.append("  all targets met" if not fig.problems else

@@ -1,0 +1,113 @@
+"""Boards players can read in their densest regions (issue 29): measured from the SVG
+(render.audit), names and center markers placed off units and off each other, inside the
+board (render.placement), orders across a wraparound seam drawn the short way."""
+
+from __future__ import annotations
+
+import pytest
+
+from polydip.errors import PolydipError
+from polydip.game.game import Game
+from polydip.render import picture_svg
+from polydip.render.audit import audit_svg, audit_variant, targets_missed
+from polydip.variants.loader import load_variant
+
+BOARDS = ["standard", "wita", "lad1890", "war_in_north_america", "twentieth_century"]
+
+# a province (a 100 px square), a unit, names and a center marker, as polydip draws them
+_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="400" height="200">
+<path class="province" data-province="AAA" d="M0 0 100 0 100 100 0 100Z"/>
+<path class="province" data-province="BBB" d="M100 0 200 0 200 100 100 100Z"/>
+<g class="units"><g class="unit" data-unit="A AAA" data-power="P" data-at="50,50">
+<circle cx="50" cy="50" r="10" fill="#ff0000"/></g></g>
+<g class="labels">
+<text x="50" y="54" font-size="12" text-anchor="middle" fill="#000">Aaaaaa</text>
+<text x="150" y="30" font-size="12" text-anchor="middle" fill="#000">Bbbbbb</text>
+<text x="160" y="32" font-size="12" text-anchor="middle" fill="#000">Cccccc</text>
+<text x="195" y="80" font-size="12" text-anchor="middle" fill="#000">Edge</text>
+<g class="center" data-center="AAA"><circle cx="120" cy="50" r="5" fill="#fff"/></g>
+</g></svg>"""
+
+
+def test_the_audit_counts_what_hides_a_unit() -> None:
+    """A name over a unit, two names over each other, a name past the board's edge and a
+    center marker in the next province: each counted, by name."""
+    a = audit_svg(_SVG)
+    assert a.units_covered == ["A AAA"]
+    assert sorted(a.label_overlaps) == ["Bbbbbb", "Cccccc"]
+    assert a.clipped == ["Edge"]
+    assert a.markers_outside == ["AAA"]
+    assert a.units_outside == []
+    assert len(targets_missed(a)) == 4
+
+
+def test_the_audit_refuses_what_is_no_board_picture() -> None:
+    with pytest.raises(PolydipError, match="not an SVG"):
+        audit_svg("<svg")
+    with pytest.raises(PolydipError, match="no provinces"):
+        audit_svg('<svg xmlns="http://www.w3.org/2000/svg"/>')
+
+
+@pytest.mark.parametrize(("name", "seed"), [(name, 3) for name in BOARDS]
+                         + [("twentieth_century", 1)])  # a fleet at the seam's edge
+def test_no_unit_hidden_at_the_start_and_in_random_phases(name: str, seed: int) -> None:
+    """The start and two phases of a seeded random game: no name or marker covers a unit,
+    markers and units inside their own provinces, at most 2% of names overlapping, nothing
+    clipped, no order drawn the long way across a seam. (Before placement: 163 units covered
+    on these boards, the standard map's Liverpool army under "LVP".)"""
+    figures = audit_variant(load_variant(name), phases=2, seed=seed)
+    for phase, a in figures:
+        assert a.units > 0
+        assert targets_missed(a) == [], (phase, a.line())
+
+
+def test_a_support_across_the_seam_goes_the_short_way() -> None:
+    """The Twentieth Century: F FIJ S F HAW - ECO. Hawaii is at the left edge, Fiji and
+    the East Coast at the right; the support's line ends at the middle of the supported
+    move, found the short way through the seam, never across the whole map."""
+    g = Game.new("twentieth_century")
+    assert g.set_orders("USA", ["F HAW - ECO"]) == []
+    assert g.set_orders("France", ["F FIJ S F HAW - ECO"]) == []
+    a = audit_svg(picture_svg(g))
+    assert a.seam_long == []
+    svg = picture_svg(g)
+    group = svg.split('data-order="F FIJ S F HAW - ECO"')[1].split("</g>")[0]
+    assert group.count("<line") == 4  # two lines (outline and colour) at each edge
+
+
+def test_placement_is_deterministic() -> None:
+    """Two games of one variant draw the same picture, names and markers alike."""
+    assert picture_svg(Game.new("lad1890")) == picture_svg(Game.new("lad1890"))
+
+
+def test_a_name_moves_off_a_unit_and_back() -> None:
+    """The standard map: Liverpool's army was drawn under "LVP"; placement moves the name
+    off it, and a picture with no unit there draws the name where the board puts it."""
+    g = Game.new("standard")
+    a = audit_svg(picture_svg(g))
+    assert "A LVP" not in a.units_covered
+    assert a.markers_outside == []
+
+
+def test_a_unit_dislodged_at_the_edge_is_drawn_on_the_board() -> None:
+    """The Twentieth Century: Kamchatka lies at the right edge; its army, dislodged by
+    Japan's fleets, was drawn past it. It stays on the board, nothing clipped."""
+    from polydip.oneshot import build_position
+
+    g = Game.new("twentieth_century")
+    g.position = build_position(g.map, {
+        "phase": "S1933M", "units": {"USSR": ["A KAM"], "Japan": ["F OKH", "F KUR"]},
+        "centers": {}})
+    assert g.set_orders("Japan", ["F OKH - KAM", "F KUR S F OKH - KAM"]) == []
+    assert g.set_orders("USSR", ["A KAM H"]) == []
+    g.process()
+    svg = picture_svg(g)
+    assert 'class="unit dislodged" data-unit="A KAM"' in svg
+    assert audit_svg(svg).clipped == []
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_short_names_are_placed_too(name: str) -> None:
+    """`--names short`: the codes are placed by the same rules."""
+    a = audit_svg(picture_svg(Game.new(name), names="short"))
+    assert targets_missed(a) == [], a.line()
