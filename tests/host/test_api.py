@@ -479,3 +479,19 @@ def test_the_power_controlling_a_passage_lets_others_through(client):
     r = client.post(f"/api/play/{tok['Britain']}/passages",
                     json={"passage": "Suez", "powers": [], "phase": pid})
     assert r.json() == {} and closed_to_italy()
+
+
+def test_the_map_is_served_compressed(client):
+    """Issue 29: each view downloaded a 1.3 MB uncompressed SVG. A browser that accepts gzip
+    gets it compressed (a map holds no secret); one that does not gets the text."""
+    import gzip
+
+    r = client.post("/api/games", json={"variant": "wita"})
+    gm = r.json()["gm_token"]
+    plain = client.get(f"/api/gm/{gm}/map.svg", headers={"Accept-Encoding": "identity"})
+    assert plain.status_code == 200 and "Content-Encoding" not in plain.headers
+    raw = client.get(f"/api/gm/{gm}/map.svg", headers={"Accept-Encoding": "gzip"})
+    assert raw.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in raw.headers["Vary"]
+    # (the test client decodes it as a browser does)
+    assert raw.text == plain.text and raw.text.startswith("<svg")
+    assert len(gzip.compress(plain.content)) * 3 < len(plain.content)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
 import hashlib
 import hmac
 import json
@@ -387,7 +388,7 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
         return {"seq": seq, "report": phase_report(host, s, g, seq),
                 "report_json": json.loads(phase_report(host, s, g, seq, "json"))}
 
-    svg_cache: OrderedDict[str, str] = OrderedDict()
+    svg_cache: OrderedDict[str, tuple[str, bytes]] = OrderedDict()  # etag -> (text, gzip)
     too_large: dict[int, str] = {}  # games whose map went over the budget
 
     def _map_of(s, g, seq: int | None, power: int | None) -> tuple[Any, str | None, str, int]:
@@ -419,11 +420,12 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
     async def _svg(what: tuple[Any, str | None, str, int], request: Request) -> Response:
         """The map drawn outside the transaction, in a budgeted child process."""
         game, phase, etag, gid = what
-        headers = {"Cache-Control": "private, no-cache", "ETag": etag}
+        headers = {"Cache-Control": "private, no-cache", "ETag": etag,
+                   "Vary": "Accept-Encoding"}
         if request.headers.get("if-none-match") == etag:
             return Response(status_code=304, headers=headers)
-        svg = svg_cache.get(etag)
-        if svg is None:
+        got = svg_cache.get(etag)
+        if got is None:
             if gid in too_large:  # its board does not change size: no second try
                 raise TooCostly(too_large[gid])
             try:
@@ -432,10 +434,15 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
             except TooCostly as exc:
                 too_large[gid] = str(exc)
                 raise
-            svg_cache[etag] = svg
+            # a map is 1-1.6 MB of text and ~6x smaller compressed: compressed once, kept
+            # both ways (a map holds no secret, so compressing it reveals none)
+            got = svg_cache[etag] = (svg, gzip.compress(svg.encode("utf-8"), 6))
             while len(svg_cache) > 16:
                 svg_cache.popitem(last=False)
-        return Response(svg, media_type="image/svg+xml", headers=headers)
+        if "gzip" in request.headers.get("accept-encoding", "").lower():
+            return Response(got[1], media_type="image/svg+xml",
+                            headers={**headers, "Content-Encoding": "gzip"})
+        return Response(got[0], media_type="image/svg+xml", headers=headers)
 
     # ---- pages -----------------------------------------------------------------------------
 
