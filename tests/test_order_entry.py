@@ -68,6 +68,7 @@ def test_building_more_than_due_is_refused_with_its_line() -> None:
     problems, _ = give(g, "France\nBuild A Marseilles\nBuild F Brest\n")
     assert [(p.line, p.text) for p in problems] == [(3, "Build F Brest")]
     assert "1 build due" in problems[0].reason and "--replace-all" in problems[0].suggestion
+    assert problems[0].code == "adjustment_refused"
     assert orders_of(g, "France") == ["Build A Marseilles"]
     # in a later message too, and a waive counts as a build
     for more in ("France: Build F Brest", "France: WAIVE"):
@@ -123,7 +124,7 @@ def test_a_retreat_the_unit_cannot_make_is_refused_with_its_line_and_the_places(
                              "dislodged": {"Germany": [{"unit": "A BEL", "from": "PIC"}]}})
     for where in ("Pic", "Ruhr", "Kiel"):  # the attacker's, occupied, not adjacent
         problems, _ = give(g, f"Germany\nA Bel R {where}\n")
-        assert [p.line for p in problems] == [2]
+        assert [(p.line, p.code) for p in problems] == [(2, "retreat_refused")]
         assert problems[0].suggestion == "it may retreat to BUR, HOL (or disband)"
         assert orders_of(g, "Germany") == []
     assert give(g, "Germany: A Bel R Hol") == ([], [])

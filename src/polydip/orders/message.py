@@ -58,10 +58,14 @@ PROBLEM_CODES = {
     "not_own_unit": "the unit there belongs to another power",
     "neutral_power": "a neutral power's units always hold",
     "adjustment_refused": "a build, removal or waive the position does not allow",
+    "retreat_refused": "a retreat the dislodged unit cannot make",
+    "order_refused": "an order the game refuses when it is given (a unit a rule holds)",
     "unknown_passage": "a passage permission naming a passage the map does not have",
     "permission_refused": "a passage permission that cannot be given (nobody controls the "
                           "passage, the game is over, or here only on the passages form)",
 }
+# the code of an order the game refuses when it is given, by phase type
+_REFUSED = {"A": "adjustment_refused", "R": "retreat_refused"}
 _STRONG_VERBS = {"-", "s", "c", "h", "r", "hold", "holds", "support", "supports", "convoy",
                  "convoys", "retreat", "retreats", "move", "moves", "attack", "attacks",
                  "at", "via"}
@@ -165,6 +169,7 @@ def apply_message(game, msg: Message, replace_all: bool = False, add: bool = Fal
     `add` orders are appended as they are. Each replaced order is noted in `msg.notes`.
     """
     found: list[LineProblem] = []
+    refused_code = _REFUSED.get(game.position.phase.type, "order_refused")
     for power, lst in msg.by_power().items():
         if replace_all:
             game.clear_orders(power)
@@ -180,7 +185,7 @@ def apply_message(game, msg: Message, replace_all: bool = False, add: bool = Fal
             reason = why[len(head):] if why.startswith(head) else why
             if hint and reason.endswith(f"; {hint}"):
                 reason = reason[:-len(hint) - 2]
-            found.append(LineProblem(o.line, o.text, reason, hint, power))
+            found.append(LineProblem(o.line, o.text, reason, hint, power, refused_code))
     if replace_all:
         for power in msg.powers:
             if power not in msg.by_power():
