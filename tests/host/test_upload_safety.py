@@ -18,22 +18,11 @@ import pytest
 pytest.importorskip("fastapi", reason="the host's tests need: pip install "
                     "'polydip[host,host-test]'")
 
+from test_variant_untrusted import SMALL_MAP  # a DPjudge map of its own
+
 from polydip.variants import untrusted as bounds
 
 STANDARD = (resources.files("polydip.variants") / "data" / "standard.toml").read_text()
-SMALL_MAP = """\
-Alpha = alp
-Beta = bet
-Gamma = gam
-LAND ALP ABUTS BET GAM
-LAND BET ABUTS ALP GAM
-LAND GAM ABUTS ALP BET
-RED (RED:R) ALP
-A ALP
-BLUE (BLUE:B) BET
-A BET
-UNOWNED GAM
-"""
 
 
 def post_games(client, body: dict):
