@@ -337,6 +337,55 @@ def test_a_fleet_that_fails_to_go_up_the_river_stays_a_fleet() -> None:
     assert out["units"]["Brazil"] == ["F AMP"] and "extra" not in out
 
 
+def test_a_fleet_converts_in_place_at_the_cost_of_a_turn_and_back() -> None:
+    """Issue 28.3, 6.C note 1: "a Fleet may be ordered to convert into a River Flotilla at any
+    time, but this costs one turn". It holds, becomes a flotilla and leaves its ships as an
+    anchor marker where it stands; a flotilla on that marker takes the ships back ("A River
+    Flotilla which moves into a Coastal Province where an Anchor Marker has been left may
+    convert into a Fleet by capturing the ships"), again for a turn."""
+    out = adjudicate({"Britain": ["F GUY/SC"]}, {"Britain": ["F Guyana convert"]})
+    assert out["results"] == {"F GUY/SC CONVERT": []}
+    assert out["units"] == {"Britain": ["R GUY/SC"]}
+    assert out["extra"] == {"anchors": {"GUY/SC": 1}}
+    assert [e["code"] for e in out["events"]] == ["anchor_made"]
+    back = adjudicate({"Britain": ["R GUY/SC"]}, {"Britain": ["R GUY CONVERT"]},
+                      extra=out["extra"])
+    assert back["units"] == {"Britain": ["F GUY/SC"]} and "extra" not in back
+    # dislodged while converting: no conversion, no marker
+    hit = adjudicate({"Britain": ["F GUY/SC"], "France": ["A SUR", "A MON"]},
+                     {"Britain": ["F GUY CONVERT"],
+                      "France": ["A SUR - GUY", "A MON S A SUR - GUY"]})
+    assert hit["dislodged"]["Britain"][0]["unit"] == "F GUY/SC" and "extra" not in hit
+
+
+def test_a_conversion_in_place_is_refused_where_it_cannot_be() -> None:
+    """A flotilla cannot stand on Jamaica (a coastal province without a river: "MAY NOT
+    OCCUPY ANY COASTAL PROVINCE ... WHICH DOES NOT HAVE A RIVER"), and a flotilla with no
+    ships where it stands cannot become a fleet: both refused when given, with why."""
+    for units, order in (({"Britain": ["F JAM"]}, "F JAM CONVERT"),
+                         ({"Britain": ["R GUY/SC"]}, "R GUY CONVERT")):
+        out = adjudicate_request({"variant": "lad1890", "phase": "A1891M", "units": units,
+                                  "orders": {"Britain": [order]}})
+        assert len(out["errors"]) == 1 and order in out["errors"][0]
+        assert out["units"] == units
+
+
+def test_conversions_in_place_are_listed_and_reported_by_a_game() -> None:
+    g = Game.new("lad1890")
+    g.process()  # the 1890D builds waived
+    britain = g.power("Britain")
+    assert "F TRI CONVERT" in g.legal_orders(britain)["F TRI"]
+    assert "F JAM CONVERT" not in g.legal_orders(britain)["F JAM"]
+    assert g.set_orders(britain, ["F Trinidad convert"]) == []
+    g.process()
+    rec = g.history[-1]
+    text = format_report(build_report(g, rec), "text")
+    assert "TRI" in text and "anchor marker is left" in text
+    assert any(u.power == britain and g.map.kinds[u.kind] == "R" for u in g.position.units)
+    assert "R TRI CONVERT" in g.legal_orders(britain)["R TRI"]
+    assert 'data-unit="R TRI' in picture_svg(g) or "R TRI" in picture_svg(g)
+
+
 def test_a_flotilla_entering_from_the_markers_coast_converts_at_once() -> None:
     """"If the River Flotilla enters the Coastal Province from the same coast as the one
     where the Anchor Marker was left, then it may move into the Coastal Province and convert

@@ -436,7 +436,7 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
                     why = (f"the unit in {m.prov_name[p]} belongs to "
                            f"{m.powers[units[i].power]}")
                 else:
-                    why = refuse(m, units[i], o) if refuse is not None else None
+                    why = refuse(m, units[i], o, pos) if refuse is not None else None
                     if not why and holds is not None and holds(m, pos, units[i]):
                         why = (f"the unit in {m.prov_name[p]} always holds (a rule of this "
                                "variant): orders for it are refused")

@@ -22,7 +22,11 @@ coast = "coastal"          # tag of the provinces where a fleet releases a marke
 
 The orders (Order.act, orders/parser.py): "F AMP - PRA" (a move only a flotilla could make:
 the fleet moves as a flotilla and, if it gets there, stays one, leaving a marker on the place
-it left); "R TRI - GUY/SC CONVERT"; "F GBS - GUY CAPTURE" (or holding: "F GUY CAPTURE");
+it left); "F GUY CONVERT" (6.C note 1: "a Fleet may be ordered to convert into a River
+Flotilla at any time, but this costs one turn": it holds and, not dislodged, is a flotilla
+after the phase, its ships left as a marker where it stands) and "R GUY CONVERT" (a flotilla
+standing on a marker takes the ships and is a fleet again, costing the turn too);
+"R TRI - GUY/SC CONVERT"; "F GBS - GUY CAPTURE" (or holding: "F GUY CAPTURE");
 "F GUY RELEASE"; "F GUY SINK". The markers are Position.extra["anchors"] (place -> how many)
 and the fleets carrying one Position.extra["ships"] (fleet -> 1), saved with games and carried
 by one-shot requests as "extra". Readings where the seed is silent: a fleet that fails to go
@@ -78,12 +82,25 @@ class Anchors(Rule):
         p = m.loc_prov[target]
         return p not in m.reach_prov[f][unit.loc] and p in m.reach_prov[r][unit.loc]
 
-    def refuse(self, m: Any, unit: Any, order: Any) -> str | None:
+    def refuse(self, m: Any, unit: Any, order: Any, pos: Any = None) -> str | None:
         if not order.act:
             return None
         f, r = self._kinds(m)
         fleet, flotilla = m.kind_names[f], m.kind_names[r]
-        if order.act == "convert" and (unit.kind != r or order.type != MOVE):
+        if order.act == "convert" and order.type == HOLD:
+            # in place, costing the turn: a fleet becomes a flotilla where one may stand,
+            # leaving its ships; a flotilla on an anchor marker takes them (see after_orders)
+            if unit.kind == f and not m.occupy[r][unit.loc]:
+                return f"a {flotilla} cannot stand in {m.loc_name[unit.loc]}"
+            if unit.kind == r and not m.occupy[f][unit.loc]:
+                return f"a {fleet} cannot stand in {m.loc_name[unit.loc]}"
+            if unit.kind == r and pos is not None and \
+                    not pos.extra.get("anchors", {}).get(m.loc_name[unit.loc]):
+                return (f"no anchor marker in {m.loc_name[unit.loc]}: a {flotilla} becomes a "
+                        f"{fleet} only by taking the ships left there")
+            if unit.kind not in (f, r):
+                return f"only a {fleet} or a {flotilla} converts"
+        elif order.act == "convert" and (unit.kind != r or order.type != MOVE):
             return f"only a {flotilla} moving to an anchor marker converts into a {fleet}"
         if order.act == "capture" and (unit.kind != f or order.type not in (MOVE, HOLD)):
             return f"only a {fleet} captures an anchor marker"
@@ -136,7 +153,20 @@ class Anchors(Rule):
                 continue
             act = o.act if o is not None else ""
             here = name[fin.loc]
-            if act == "convert" and fin.kind == r and fin.loc != orig.loc and markers.get(here):
+            if act == "convert" and o is not None and o.type == HOLD and fin.loc == orig.loc:
+                # "a Fleet may be ordered to convert into a River Flotilla at any time, but
+                # this costs one turn": it leaves its ships (and any it carries) here; a
+                # flotilla standing on ships takes them and is a fleet again
+                if fin.kind == f and m.occupy[r][fin.loc]:
+                    markers[here] = markers.get(here, 0) + 1 + carrying
+                    carrying = 0
+                    swap(fin, Unit(fin.power, r, fin.loc))
+                    continue
+                if fin.kind == r and markers.get(here) and m.occupy[f][fin.loc]:
+                    markers[here] -= 1
+                    swap(fin, Unit(fin.power, f, fin.loc))
+                    fin = Unit(fin.power, f, fin.loc)
+            elif act == "convert" and fin.kind == r and fin.loc != orig.loc and markers.get(here):
                 markers[here] -= 1
                 swap(fin, Unit(fin.power, f, fin.loc))
                 fin = Unit(fin.power, f, fin.loc)
@@ -208,6 +238,7 @@ class Anchors(Rule):
             if m.occupy[r][unit.loc]:
                 out += [f"{us} - {m.loc_name[d]}" for d in m.move_locs[r][unit.loc]
                         if self._up_river(m, unit, d)]
+                out.append(f"{us} CONVERT")  # into a flotilla in place, costing the turn
             if carrying:
                 if self._coastal(m, unit.loc):
                     out.append(f"{us} RELEASE")
@@ -218,6 +249,8 @@ class Anchors(Rule):
                 out += [f"{us} - {m.loc_name[d]} CAPTURE" for d in m.move_locs[f][unit.loc]
                         if markers.get(m.loc_name[d])]
         elif unit.kind == r and markers:
+            if markers.get(m.loc_name[unit.loc]) and m.occupy[f][unit.loc]:
+                out.append(f"{us} CONVERT")  # takes the ships it stands on: a fleet again
             dests = [*m.move_locs[r][unit.loc], *m.coast_change.get((r, unit.loc), ())]
             out += [f"{us} - {m.loc_name[d]} CONVERT" for d in dests
                     if markers.get(m.loc_name[d]) and m.occupy[f][d]]
@@ -239,7 +272,7 @@ class Anchors(Rule):
                                                            f"in {loc}"))
                 elif delta > 0:
                     out.append(R.reason(R.ANCHOR_MADE, f"an anchor marker is left in {loc} by "
-                                                       "a fleet going up a river"))
+                                                       "a fleet becoming a river flotilla"))
                 elif carried > 0:
                     carried -= 1
                     out.append(R.reason(R.ANCHOR_CAPTURED, f"a fleet takes the anchor marker "

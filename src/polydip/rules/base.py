@@ -30,7 +30,7 @@ Hooks (a rule implements the ones it needs; RuleSet combines them). Positions:
                                                     that counted, as (power, order)
   report_lines(m, pos) -> [str]                     what players should know of the position
   markers(m, pos) -> [(loc, label)]                 markers to draw on the map
-  refuse(m, unit, order) -> str | None              a reason to refuse this order for this
+  refuse(m, unit, order, pos) -> str | None         a reason to refuse this order for this
                                                     unit (an order a rule does not support)
   unit_holds(m, pos, unit) -> bool                  the unit always holds: orders for it
                                                     are refused (neutral units)
@@ -130,7 +130,7 @@ class Rule:
     def unit_holds(self, m: Any, pos: Any, unit: Any) -> bool:
         return False
 
-    def refuse(self, m: Any, unit: Any, order: Any) -> str | None:
+    def refuse(self, m: Any, unit: Any, order: Any, pos: Any = None) -> str | None:
         return None
 
     def moving_kinds(self, m: Any, pos: Any, orders: list) -> list | None:
@@ -423,9 +423,10 @@ class RuleSet:
     def markers(self, m: Any, pos: Any) -> list[tuple[int, str]]:
         return [x for r in self.rules for x in r.markers(m, pos)]
 
-    def refuse(self, m: Any, unit: Any, order: Any) -> str | None:
+    def refuse(self, m: Any, unit: Any, order: Any, pos: Any = None) -> str | None:
+        """A reason to refuse `order` for `unit` (`pos`: the position, when known)."""
         for r in self._refuse:
-            why = r.refuse(m, unit, order)
+            why = r.refuse(m, unit, order, pos)
             if why:
                 return why
         return None
