@@ -36,6 +36,11 @@ OPTIONS: dict[str, tuple[Any, tuple[Any, ...] | None, str]] = {
                           "a unit crossing such a border counts only its supports in its whole "
                           "move — attack, prevent and defend strengths ('move') — or in its "
                           "attack strength only ('attack', the rule's words read literally)"),
+    "weak_crossing_into_empty": ("enters", ("enters", "fails"),
+                                 "rules/weak_crossings.py (Latin American Diplomacy's Greater "
+                                 "Andes): an unsupported crossing, of attack strength 0, "
+                                 "still enters a province nobody holds or enters ('enters'), "
+                                 "or moves nowhere ('fails')"),
     "supported_crossing": ("ordered", ("ordered", "given"),
                            "rules/supported_crossings.py (Latin American Diplomacy's Chilean "
                            "Andes): a crossing is 'supported' when a valid support is ordered "
@@ -54,6 +59,7 @@ OPTIONS: dict[str, tuple[Any, tuple[Any, ...] | None, str]] = {
 # without that rule, they would change nothing, so they are refused
 READ_BY: dict[str, str] = {
     "crossing_strength": "weak_crossings",
+    "weak_crossing_into_empty": "weak_crossings",
     "supported_crossing": "supported_crossings",
     "passage_permissions": "controlled_passages",
 }
