@@ -12,6 +12,7 @@ import pytest
 from scenario import Scenario
 
 from polydip.adjudication import reasons as R
+from polydip.errors import NotSupportedError, PolydipError
 from polydip.game.game import Game
 from polydip.oneshot import adjudicate_request
 from polydip.report import build_report, format_report
@@ -117,3 +118,50 @@ def test_the_option_is_refused_where_nothing_reads_it() -> None:
     out = adjudicate_request({"variant": "lad1890", "phase": "C1891M", "units": {},
                               "orders": {}, "options": {"weak_crossing_into_empty": "stays"}})
     assert "'enters', 'fails'" in out["error"]
+
+
+# ---- 6.B.ii and 7: where a river flotilla may be built --------------------------------------
+
+FLOTILLA_BUILDS = ("A River Flotilla may be built on any Home or Capital Supply Center which "
+                   "is a coastal province, island province, or any province which has a river "
+                   "bank or lake shore.")
+FLOTILLA_STANDS = ("RIVER FLOTILLAS ... MAY NOT OCCUPY ANY COASTAL PROVINCE OR UPLAND PROVINCE "
+                   "WHICH DOES NOT HAVE A RIVER COURSING THROUGH IT, OR which DOES NOT BORDER "
+                   "A RIVER.")
+BRAZIL = {"units": {"Brazil": ["A SAO"]}, "centers": {"Brazil": ["RIO", "REC", "BAH", "SAO"]}}
+
+
+@pytest.mark.parametrize("option", [None, "rivers"])
+def test_a_flotilla_is_built_only_where_it_may_stand_by_default(option) -> None:
+    """"A River Flotilla may be built on any Home or Capital Supply Center which is a coastal
+    province, island province, or any province which has a river bank or lake shore." against
+    "RIVER FLOTILLAS ... MAY NOT OCCUPY ANY COASTAL PROVINCE OR UPLAND PROVINCE WHICH DOES NOT
+    HAVE A RIVER COURSING THROUGH IT": by default (flotilla_builds = "rivers") a unit is built
+    only where it may stand, so not on Rio de Janeiro, a coastal capital without a river; on
+    Recife, a home center a river reaches, it is."""
+    extra = {} if option is None else {"options": {"flotilla_builds": option}}
+    out = lad.adjudicate(BRAZIL["units"], {"Brazil": ["Build R RIO", "Build R REC"]},
+                         phase="D1891A", centers=BRAZIL["centers"], **extra)
+    assert out["results"] == {"R RIO B": ["void"], "R REC B": []}
+    assert out["reasons"]["R RIO B"]["code"] == R.CANNOT_STAND
+    assert out["units"]["Brazil"] == ["A SAO", "R REC"]
+    # a fleet may stand on Rio de Janeiro's coast: built there
+    out = lad.adjudicate(BRAZIL["units"], {"Brazil": ["Build F RIO"]}, phase="D1891A",
+                         centers=BRAZIL["centers"], **extra)
+    assert out["results"] == {"F RIO B": []}
+
+
+def test_the_coastal_reading_is_refused_and_says_why() -> None:
+    """The other reading (flotilla_builds = "coastal": built on any coastal home or capital
+    center, river or not) would put the flotilla where the map lets none stand: a request or
+    a new game asking for it is refused as not supported, naming the two sentences, never
+    played as if it were honoured."""
+    out = adjudicate_request({"variant": "lad1890", "phase": "D1891A", **BRAZIL,
+                              "orders": {"Brazil": ["Build R RIO"]},
+                              "options": {"flotilla_builds": "coastal"}})
+    assert "not supported" in out["error"]
+    assert "MAY NOT OCCUPY ANY COASTAL PROVINCE" in out["error"]
+    with pytest.raises(NotSupportedError, match="flotilla_builds = 'coastal'"):
+        Game.new("lad1890", {"flotilla_builds": "coastal"})
+    with pytest.raises(PolydipError, match="'rivers', 'coastal'"):
+        Game.new("lad1890", {"flotilla_builds": "anywhere"})
