@@ -1,14 +1,15 @@
 """Rule options: where rulebooks (DATC chapter 4) or variant texts read differently.
 
 Each option has a default (the DATC v3.1 preference) and a closed set of values. A variant
-file sets defaults under [options]; a game or a request may override them.
+file sets defaults under [options]; a game or a request may override them. A value polydip
+names but cannot honour (NOT_SUPPORTED) is refused with the reason, never played as another.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from polydip.errors import PolydipError, did_you_mean
+from polydip.errors import NotSupportedError, PolydipError, did_you_mean
 
 OPTIONS: dict[str, tuple[Any, tuple[Any, ...] | None, str]] = {
     "convoy_paradox": ("szykman", ("szykman", "1971", "1982", "2000", "all_hold"),
@@ -36,11 +37,21 @@ OPTIONS: dict[str, tuple[Any, tuple[Any, ...] | None, str]] = {
                           "a unit crossing such a border counts only its supports in its whole "
                           "move — attack, prevent and defend strengths ('move') — or in its "
                           "attack strength only ('attack', the rule's words read literally)"),
+    "weak_crossing_into_empty": ("enters", ("enters", "fails"),
+                                 "rules/weak_crossings.py (Latin American Diplomacy's Greater "
+                                 "Andes): an unsupported crossing, of attack strength 0, "
+                                 "still enters a province nobody holds or enters ('enters'), "
+                                 "or moves nowhere ('fails')"),
     "supported_crossing": ("ordered", ("ordered", "given"),
                            "rules/supported_crossings.py (Latin American Diplomacy's Chilean "
                            "Andes): a crossing is 'supported' when a valid support is ordered "
                            "for it ('ordered'), or only when a support is given, not cut "
                            "('given')"),
+    "flotilla_builds": ("rivers", ("rivers", "coastal"),
+                        "where a river flotilla (Latin American Diplomacy's R) may be built: "
+                        "on a home or capital center where it may stand ('rivers': a river "
+                        "runs through or borders it, or an island or lake); 'coastal' (on any "
+                        "coastal center, river or not) is not supported: see NOT_SUPPORTED"),
     "passage_permissions": ({}, None,
                             "controlled passages: {passage: {controlling power: [powers it "
                             "lets through]}} (rules/controlled_passages.py)"),
@@ -54,8 +65,24 @@ OPTIONS: dict[str, tuple[Any, tuple[Any, ...] | None, str]] = {
 # without that rule, they would change nothing, so they are refused
 READ_BY: dict[str, str] = {
     "crossing_strength": "weak_crossings",
+    "weak_crossing_into_empty": "weak_crossings",
     "supported_crossing": "supported_crossings",
     "passage_permissions": "controlled_passages",
+}
+
+# readings of a rules text that are named (so that a GM asking for one is told why it is not
+# there) but that polydip cannot honour: (option, value) -> why
+NOT_SUPPORTED: dict[tuple[str, Any], str] = {
+    ("flotilla_builds", "coastal"):
+        "Latin American Diplomacy says both \"A River Flotilla may be built on any Home or "
+        "Capital Supply Center which is a coastal province, island province, or any province "
+        "which has a river bank or lake shore\" and that flotillas \"MAY NOT OCCUPY ANY "
+        "COASTAL PROVINCE OR UPLAND PROVINCE WHICH DOES NOT HAVE A RIVER COURSING THROUGH IT, "
+        "OR which DOES NOT BORDER A RIVER\"; a flotilla built on a coastal center without a "
+        "river (the capitals Lima, Rio de Janeiro and Santiago, 14 home centers) would stand "
+        "where the map lets no flotilla stand, so no position, game file or request could "
+        "hold it and none of its moves could bring it back. polydip builds flotillas only "
+        "where they may stand (flotilla_builds = \"rivers\", the default)",
 }
 
 
@@ -80,6 +107,9 @@ def check_options(options: dict[str, Any], m: Any = None) -> dict[str, Any]:
         if val not in allowed:
             shown = ", ".join(repr(a) for a in allowed)
             raise PolydipError(f"option {key}: {val!r} is not one of {shown}")
+        why = NOT_SUPPORTED.get((key, val))
+        if why is not None:
+            raise NotSupportedError(f"option {key} = {val!r} is not supported: {why}")
     if m is None:
         return options
     for key, rule in READ_BY.items():

@@ -3,7 +3,10 @@
 Orders of a power are executed one by one in the order given (DATC 4.D.4–4.D.6): builds
 beyond the number allowed, a second build in one province and removals beyond the number
 required fail. A power that removes fewer units than it must is put in civil disorder for the
-rest (DATC 4.D.8, the 2023 rulebook by default).
+rest (DATC 4.D.8, the 2023 rulebook by default). A unit is built only where a unit of its
+kind may stand (the map's occupy table; reason cannot_stand): Latin American Diplomacy's
+flotilla builds "on any Home or Capital Supply Center which is a coastal province" are read
+so (the option flotilla_builds names the other reading and refuses it, options.py).
 """
 
 from __future__ import annotations

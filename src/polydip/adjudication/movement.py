@@ -148,6 +148,7 @@ class _Movement(Resolver):
         "crowded",
         "dest",
         "dest_prov",
+        "feeble",
         "fleet_seas",
         "h2h",
         "hold_supp",
@@ -225,6 +226,8 @@ class _Movement(Resolver):
         self.stuck: set[int] | frozenset[int] = _NO_MOVES  # moves a rule lets through only
         self.needy: set[int] | frozenset[int] = _NO_MOVES  # when supported: without; with a
         # support that must be given (an option); sets of their own in _RuleMovement
+        self.feeble: set[int] | frozenset[int] = _NO_MOVES  # weakened moves that enter
+        # nowhere with an attack strength of 0 (the rules' `stalls` under an option)
         self.shift: dict[int, int] | None = None  # coast changes (_RuleMovement): unit -> coast
         self._validate(orders, options)
 
@@ -674,6 +677,10 @@ class _RuleMovement(_Movement):
             self.base = base
             if options.get("crossing_strength", "move") == "move":
                 self.base_held = base
+            stalls = m.rules.stalls(m, options) if m.rules.has_stalls else None
+            if stalls:
+                self.feeble = {u for u in moves if typ[u] == T_MOVE and base[u] == 0
+                               and (kind[u], loc[u], dest[u]) in stalls}
         season = self.pos.phase.season if self.pos is not None else None
         needs = m.needs_support.get(season) if m.needs_support and season else None
         if needs:
@@ -711,6 +718,8 @@ class _RuleMovement(_Movement):
         needy = self.needy
         if needy and u in needy and self._unsupported(u):
             return False
+        if self.feeble and u in self.feeble and self._attack(u) == 0:
+            return False  # an attack of strength 0 moves nowhere (rules' stalls)
         dp = self.dest_prov[u]
         if self.open_[dp]:
             return True  # nobody bounces, nobody is kept out of an open space
@@ -1027,6 +1036,10 @@ def _why(mr: MovementResult, u: int, word: str, options: dict) -> R.Reason:
     if mv.stuck and u in mv.stuck and mv.pos is not None:
         got = rules.explain(m, mv.pos, "needs_support", (mv.pos.phase.season, k, loc, d))
         return got or R.reason(R.NEEDS_SUPPORT)
+    if mv.feeble and u in mv.feeble:
+        got = rules.explain(m, mv.pos, "stalls", (k, loc, d), options)
+        if got is not None:
+            return got
     if mv.base is not None and mv.base[u] == 0:
         got = rules.explain(m, mv.pos, "move_strength", (k, loc, d))
         if got is not None:
@@ -1110,6 +1123,8 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
     # enters
     attackers, occ = mv.attackers, mv.occ
     needy = mv.needy  # (moves that cross only if a support is given: never sure)
+    if mv.feeble:  # (and moves of attack strength 0 that enter nowhere)
+        needy = needy | mv.feeble
     space = m.attack_space if m.has_attack_spaces else None  # (attacks there: never sure)
     for u, t in enumerate(typ):
         if t == T_MOVE:

@@ -47,6 +47,10 @@ Hooks (a rule implements the ones it needs; RuleSet combines them). Positions:
   check_options(m, options) -> {key: value}         the options a rule reads, checked against
                                                     the map and written the canonical way
                                                     (raises PolydipError naming the bad value)
+  stalls(m, options) -> {(kind, a, b)}              moves (also weakened by move_strength)
+                                                    that, with an attack strength of 0, enter
+                                                    nowhere, not even a province nobody holds
+                                                    or enters (a reading an option chooses)
   move_limits(m, pos) -> {(power, kind, loc): provinces}  units that may move (by any
                                                     route) only to these provinces now; their
                                                     supports and retreats are not limited
@@ -204,6 +208,9 @@ class Rule:
     def move_limits(self, m: Any, pos: Any) -> dict[tuple[int, int, int], frozenset[int]]:
         return {}
 
+    def stalls(self, m: Any, options: dict) -> set[tuple[int, int, int]]:
+        return set()
+
     def no_support(self, m: Any) -> set[tuple[int, int, int]]:
         return set()
 
@@ -237,9 +244,9 @@ class Rule:
     def explain(self, m: Any, pos: Any, hook: str, key: tuple, options: dict | None = None
                 ) -> Reason | None:
         """The reason, when this rule's answer to `hook` holds `key`:
-        no_support (kind, loc, province), no_hold_support (kind, province), no_retreat and
-        move_strength (kind, loc, loc2), needs_support (season, kind, loc, loc2), blocked
-        (power, kind, loc, loc2), move_limits (power, kind, loc, province), unit_holds
+        no_support (kind, loc, province), no_hold_support (kind, province), no_retreat,
+        move_strength and stalls (kind, loc, loc2), needs_support (season, kind, loc, loc2),
+        blocked (power, kind, loc, loc2), move_limits (power, kind, loc, province), unit_holds
         (unit,). None when the rule has nothing to do with it. A rule whose one table mixes
         several reasons overrides this."""
         got = self.reasons.get(hook)
@@ -258,6 +265,8 @@ class Rule:
             return key in table
         if hook == "needs_support":
             return key[1:] in self.needs_support(m).get(key[0], ())
+        if hook == "stalls":
+            return key in self.stalls(m, options or {})
         if hook == "blocked":
             return key[1:] in self.blocked(m, pos, options or {}).get(key[0], ())
         if hook == "move_limits":
@@ -351,10 +360,12 @@ class RuleSet:
                              if type(r).extra_build_sites is not Rule.extra_build_sites]
         self._after = [r for r in rules if type(r).after_phase is not Rule.after_phase]
         self._limits = [r for r in rules if type(r).move_limits is not Rule.move_limits]
+        self._stalls = [r for r in rules if type(r).stalls is not Rule.stalls]
         # (plain flags: the engine reads them on every phase)
         self.has_extra_sites = bool(self._extra_sites)
         self.has_after_phase = bool(self._after)
         self.has_move_limits = bool(self._limits)
+        self.has_stalls = bool(self._stalls)
 
     def __bool__(self) -> bool:
         return self.active
@@ -548,6 +559,10 @@ class RuleSet:
             for key, val in r.move_strength(m).items():
                 out[key] = min(val, out.get(key, val))
         return out
+
+    def stalls(self, m: Any, options: dict) -> set[tuple[int, int, int]]:
+        """The moves that, with an attack strength of 0, enter nowhere under `options`."""
+        return {x for r in self._stalls for x in r.stalls(m, options)}
 
     def needs_support(self, m: Any) -> dict[str, set[tuple[int, int, int]]]:
         out: dict[str, set[tuple[int, int, int]]] = {}

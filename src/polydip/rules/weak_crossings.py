@@ -9,11 +9,23 @@ borders = "greater_andes"  # edge kind of the borders
 strength = 0               # the crossing move's own strength (the standard is 1)
 kinds = []                 # unit kinds it applies to (default: every kind)
 
-Such a move still enters a province nobody holds or tries to enter. The game option
-`crossing_strength` says which of the move's strengths are weakened: "move" (the default:
-its attack strength, its prevent strength against others moving to the same province, and
-its defend strength in a head-to-head battle) or "attack" (its attack strength only, the
-seed's words read literally). A convoyed move crosses no border.
+The game option `crossing_strength` says which of the move's strengths are weakened: "move"
+(the default: its attack strength, its prevent strength against others moving to the same
+province, and its defend strength in a head-to-head battle) or "attack" (its attack strength
+only, the seed's words read literally). A convoyed move crosses no border.
+
+An unsupported crossing into an empty province. The rules text says both "THE ATTACK STRENGTH
+OF ANY UNIT CROSSING THESE BORDERS = ZERO" and that "only the supporting units count towards
+an attack": nothing there says whether an attack of strength 0 enters a province nobody holds
+or tries to enter. The game option `weak_crossing_into_empty` chooses:
+- "enters" (the default, the standard rules' reading: a move into an empty province nobody
+  else enters needs no strength, 0 beats nothing): the army crosses; likewise into a province
+  its unit leaves.
+- "fails" (an attack of strength 0 moves nowhere): a crossing whose attack strength is 0 —
+  no support given — stays where it is, its result a bounce with the reason `weak_crossing`.
+  It still cuts a support where it attacks, and its prevent strength is what
+  `crossing_strength` says (0 under "move").
+The hook `stalls` names these moves when the option says "fails" (only with strength = 0).
 """
 
 from __future__ import annotations
@@ -43,7 +55,22 @@ class WeakCrossings(Rule):
 
     reasons: ClassVar[dict[str, tuple[str, str]]] = {
         "move_strength": (R.WEAK_CROSSING, "a move across this border counts only its "
-                                           "supports")}
+                                           "supports"),
+        "stalls": (R.WEAK_CROSSING, "a move across this border counts only its supports, "
+                                    "and with none it enters nowhere, not even an empty "
+                                    "province (option weak_crossing_into_empty = \"fails\")")}
 
     def move_strength(self, m: Any) -> dict[tuple[int, int, int], int]:
-        return {mv: self.strength for mv in crossings(m, border(m, self.borders), self.kinds)}
+        return {mv: self.strength for mv in self._moves(m)}
+
+    def stalls(self, m: Any, options: dict) -> set[tuple[int, int, int]]:
+        if self.strength or options.get("weak_crossing_into_empty", "enters") != "fails":
+            return set()
+        return self._moves(m)
+
+    def _moves(self, m: Any) -> set[tuple[int, int, int]]:
+        memo = m.memo.setdefault(f"rule table {self.key} crossings", {})
+        got = memo.get(0)
+        if got is None:
+            got = memo[0] = crossings(m, border(m, self.borders), self.kinds)
+        return got
