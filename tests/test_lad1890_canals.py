@@ -164,3 +164,74 @@ def test_random_games_build_canals_and_play_to_1917d() -> None:
         g.process()
     assert g.position.phase.year == 1918
     assert g.position.extra["canals"]["open"]
+
+
+# ---- porous provinces (issue 28, item 2) -------------------------------------------------------
+
+OPEN = {"canals": {"PAN": 4, "open": {"PAN": 1892}}}
+
+
+def test_a_fleet_enters_an_open_canal_province_without_naming_a_coast() -> None:
+    """"No coastal specification is necessary when moving a fleet or river flotilla into a
+    canal province, as these provinces are porous." Golfo de los Mosquitos reaches both of
+    Panamá's coasts once the canal is open (the north coast by the sea, the south by the
+    canal): the fleet goes to the coast its own sea touches."""
+    out = adjudicate("A1892M", {"Colombia": ["F GMO"]},
+                     {"Colombia": ["F Golfo de los Mosquitos - Panama"]}, extra=OPEN)
+    assert out["results"] == {"F GMO - PAN": []}
+    assert out["units"] == {"Colombia": ["F PAN/NC"]}
+    out = adjudicate("A1892M", {"Colombia": ["F GPA"]}, {"Colombia": ["F GPA - PAN"]},
+                     extra=OPEN)
+    assert out["units"] == {"Colombia": ["F PAN/SC"]}
+
+
+def test_before_the_canal_opens_the_only_coast_open_is_meant() -> None:
+    """DATC 4.B.1, "only one coast possible": before the canal is built, its edge is closed,
+    so Golfo de los Mosquitos reaches only Panamá's north coast and a move naming no coast
+    goes there."""
+    out = adjudicate("A1891M", {"Colombia": ["F GMO"]}, {"Colombia": ["F GMO - PAN"]})
+    assert out["results"] == {"F GMO - PAN": []}
+    assert out["units"] == {"Colombia": ["F PAN/NC"]}
+
+
+def test_a_fleet_built_in_a_porous_province_needs_no_coast() -> None:
+    """"Should a canal be built through Panama, the province becomes porous and no
+    designation of the coast is necessary any longer": "Build F Panama" builds (on the
+    first coast, the north); before the canal, it must name a coast."""
+    out = adjudicate("D1892A", {"Colombia": ["A MED"]}, {"Colombia": ["Build F Panama"]},
+                     COLOMBIA, extra=OPEN)
+    assert out["results"] == {"F PAN B": []}
+    assert out["units"] == {"Colombia": ["A MED", "F PAN/NC"]}
+    shut = adjudicate("D1891A", {"Colombia": ["A MED"]}, {"Colombia": ["Build F Panama"]},
+                      COLOMBIA)
+    assert shut["reasons"]["F PAN B"]["code"] == "coast_needed"
+
+
+def test_a_retreat_into_a_porous_province_needs_no_coast() -> None:
+    """A dislodged fleet that may retreat to both of Panamá's coasts (the canal open)
+    retreats to "Panama" on the coast its sea touches."""
+    out = adjudicate_request({"variant": "lad1890", "phase": "B1892R", "extra": OPEN,
+                              "units": {"Peru": ["F GDA"]},
+                              "dislodged": {"Colombia": [{"unit": "F GMO", "from": "BPG"}]},
+                              "orders": {"Colombia": ["F GMO R Panama"]}})
+    assert out["results"] == {"F GMO R PAN": []}
+    assert out["units"]["Colombia"] == ["F PAN/NC"]
+
+
+def test_the_gm_enters_a_coastless_move_into_the_open_canal(tmp_path, capsys) -> None:
+    """The same through the GM's commands: `polydip orders` takes "F Golfo de los Mosquitos
+    - Panama", `polydip process` carries it out, `polydip show` has the fleet in Panamá."""
+    from polydip.cli.main import main
+    g = Game.new(V)
+    g.position.phase = Phase(1892, "A", "M")
+    g.position.units = [Unit(g.power("Colombia"), g.map.kind_index["F"], g.map.loc_of("GMO"))]
+    g.position.extra = dict(OPEN)
+    path = str(tmp_path / "lad.json")
+    g.save(path)
+    assert main(["orders", path, "Colombia", "F Golfo de los Mosquitos - Panama"]) == 0
+    assert main(["process", path]) == 0
+    back = Game.load(path)
+    assert [g.map.unit_str(u.kind, u.loc) for u in back.position.units] == ["F PAN/NC"]
+    capsys.readouterr()
+    assert main(["show", path]) == 0
+    assert "PAN/NC" in capsys.readouterr().out

@@ -154,7 +154,7 @@ def build_reason(m: Map, pos: Position, power: int, o: Order,
         sites = set(build_sites(m, pos, power))
     if prov not in sites:
         return _not_a_site(m, pos, power, prov, sites)
-    loc = m.unit_loc(o.kind, o.loc)
+    loc = build_loc(m, pos, o.kind, o.loc)
     kind = m.kind_names[o.kind]
     if loc < 0:
         coasts = ", ".join(m.loc_name[c] for c in m.prov_coast_locs[prov])
@@ -166,6 +166,17 @@ def build_reason(m: Map, pos: Position, power: int, o: Order,
     if m.rules.active and not m.rules.may_build(m, pos, power, o.kind, prov):
         return R.reason(R.BUILD_FORBIDDEN, f"the variant's rules allow no {kind} in {name} now")
     return None
+
+
+def build_loc(m: Map, pos: Position, kind: int, loc: int) -> int:
+    """Where a unit of `kind` built on `loc` stands (Map.unit_loc): in a porous province (the
+    rules' `porous`: an open canal's) a build naming no coast takes the lowest coast the
+    unit may stand on; -1 when a coast must be named."""
+    got = m.unit_loc(kind, loc)
+    if got < 0 and m.rules.active and m.rules.has_porous and loc == m.loc_prov[loc] \
+            and loc in m.rules.porous(m, pos):
+        return next((c for c in m.prov_coast_locs[loc] if m.occupy[kind][c]), -1)
+    return got
 
 
 def adjustment_problem(m: Map, pos: Position, power: int, o: Order,
@@ -239,7 +250,8 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
                     ok = (power, i) in acts
                 elif (o.type == BUILD and o.kind is not None and build_problem(
                         m, pos, power, o, free if limited is None else limited.free()) is None):
-                    units.append(unit_cache(m).unit(power, o.kind, m.unit_loc(o.kind, o.loc)))
+                    units.append(unit_cache(m).unit(power, o.kind,
+                                                    build_loc(m, pos, o.kind, o.loc)))
                     if limited is None:
                         free.discard(m.loc_prov[o.loc])
                     else:

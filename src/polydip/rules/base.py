@@ -30,6 +30,11 @@ Hooks (a rule implements the ones it needs; RuleSet combines them). Positions:
                                                     that counted, as (power, order)
   report_lines(m, pos) -> [str]                     what players should know of the position
   markers(m, pos) -> [(loc, label)]                 markers to draw on the map
+  porous(m, pos) -> {province: {(loc, loc2)}}       provinces a fleet enters without naming
+                                                    a coast now (an open canal), each with
+                                                    the moves over the passages the rule
+                                                    opened into it (taken last when a coast
+                                                    is chosen)
   refuse(m, unit, order) -> str | None              a reason to refuse this order for this
                                                     unit (an order a rule does not support)
   unit_holds(m, pos, unit) -> bool                  the unit always holds: orders for it
@@ -157,6 +162,9 @@ class Rule:
 
     def markers(self, m: Any, pos: Any) -> list[tuple[int, str]]:
         return []
+
+    def porous(self, m: Any, pos: Any) -> dict[int, set[tuple[int, int]]]:
+        return {}
 
     def retreat(self, m: Any, pos: Any, d: Any) -> Any:
         return None
@@ -351,6 +359,8 @@ class RuleSet:
                              if type(r).extra_build_sites is not Rule.extra_build_sites]
         self._after = [r for r in rules if type(r).after_phase is not Rule.after_phase]
         self._limits = [r for r in rules if type(r).move_limits is not Rule.move_limits]
+        self._porous = [r for r in rules if type(r).porous is not Rule.porous]
+        self.has_porous = bool(self._porous)
         # (plain flags: the engine reads them on every phase)
         self.has_extra_sites = bool(self._extra_sites)
         self.has_after_phase = bool(self._after)
@@ -422,6 +432,15 @@ class RuleSet:
 
     def markers(self, m: Any, pos: Any) -> list[tuple[int, str]]:
         return [x for r in self.rules for x in r.markers(m, pos)]
+
+    def porous(self, m: Any, pos: Any) -> dict[int, set[tuple[int, int]]]:
+        """The provinces entered without naming a coast now, each with the moves over the
+        passages a rule opened into it."""
+        out: dict[int, set[tuple[int, int]]] = {}
+        for r in self._porous:
+            for prov, opened in r.porous(m, pos).items():
+                out.setdefault(prov, set()).update(opened)
+        return out
 
     def refuse(self, m: Any, unit: Any, order: Any) -> str | None:
         for r in self._refuse:

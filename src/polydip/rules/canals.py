@@ -92,6 +92,18 @@ class Canals(Rule):
                     shut |= {(k, x, y), (k, y, x)}
         return {p: set(shut) for p in range(len(m.powers))} if shut else {}
 
+    def porous(self, m: Any, pos: Any) -> dict[int, set[tuple[int, int]]]:
+        """An open canal's province is porous ("No coastal specification is necessary when
+        moving a fleet or river flotilla into a canal province"): with the canal's edges."""
+        out: dict[int, set[tuple[int, int]]] = {}
+        for prov, (_, edges) in self.canals.items():
+            if self._is_open(pos, prov):
+                opened = out.setdefault(m.prov_index[prov], set())
+                for a, b in edges:
+                    la, lb = m.loc_index[a], m.loc_index[b]
+                    opened |= {(la, lb), (lb, la)}
+        return out
+
     def explain(self, m: Any, pos: Any, hook: str, key: tuple, options: dict | None = None
                 ) -> R.Reason | None:
         if hook != "blocked" or not self._holds(m, pos, hook, key, options):
