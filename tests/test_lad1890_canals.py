@@ -235,3 +235,82 @@ def test_the_gm_enters_a_coastless_move_into_the_open_canal(tmp_path, capsys) ->
     capsys.readouterr()
     assert main(["show", path]) == 0
     assert "PAN/NC" in capsys.readouterr().out
+
+
+# ---- canal building at the GM's table (issue 28, item 6) ---------------------------------------
+
+def _gm_game(tmp_path, units: list[tuple[str, str, str]], extra: dict | None = None,
+             phase: Phase | None = None) -> str:
+    """A game file in `phase` with `units` (power, kind, place) and Colombia's centers."""
+    g = Game.new(V)
+    m = g.map
+    g.position.phase = phase or Phase(1891, "D", "A")
+    g.position.units = [Unit(g.power(p), m.kind_index[k], m.loc_of(x)) for p, k, x in units]
+    for c in COLOMBIA["Colombia"]:
+        g.position.owners[m.prov_index[c]] = g.power("Colombia")
+    g.position.extra = dict(extra or {})
+    path = str(tmp_path / "lad.json")
+    g.save(path)
+    return path
+
+
+def test_the_report_counts_canal_builds_as_contributions_not_waived(tmp_path, capsys) -> None:
+    """"Each year the said player will order: "Build Panama Canal" instead of submitting an
+    earned build" - "A player who controls Panama, and has three builds due on a particular
+    turn, may spend all three builds on building the Canal": the GM enters the three, and
+    the report says they were contributed to the canal, none waived."""
+    from polydip.cli.main import main
+    path = _gm_game(tmp_path, [("Colombia", "A", "PAN"), ("Colombia", "A", "MED")])
+    assert main(["orders", path, "Colombia", "Build Panama Canal", "Build Panama Canal",
+                 "Build Panama Canal"]) == 0
+    capsys.readouterr()
+    assert main(["process", path]) == 0
+    out = capsys.readouterr().out
+    assert "Colombia: 3 builds contributed to the canal of Panamá (PAN)" in out
+    assert "Colombia: " not in out.replace("Colombia: 3 builds contributed", "")  # no waived
+    assert Game.load(path).position.extra["canals"] == {"PAN": 3}
+
+
+def test_a_contribution_beyond_what_the_canal_needs_is_refused_at_entry(tmp_path, capsys
+                                                                        ) -> None:
+    """"Once four builds have been spent on the building of the canal, the Canal will
+    open": with three of four made, a second "Build Panama Canal" would be lost - it is
+    refused when given (code adjustment_refused), so the power can build a unit instead."""
+    from polydip.cli.main import main
+    path = _gm_game(tmp_path, [("Colombia", "A", "PAN"), ("Colombia", "A", "MED")],
+                    {"canals": {"PAN": 3}})
+    code = main(["orders", path, "Colombia", "Build Panama Canal", "Build Panama Canal",
+                 "Build A Bogota"])
+    out = capsys.readouterr()
+    said = out.out + out.err
+    assert code != 0 and "line 3: Build Panama Canal" in said
+    assert "[adjustment_refused]" in said
+    g = Game.load(path)
+    assert g.orders[g.power("Colombia")] == ["Build Panama Canal", "Build A Bogota"]
+    again = g.enter_orders("Colombia", ["Build Panama Canal"], add=True)
+    assert len(again.refused) == 1  # (still one too many)
+    g.process()
+    assert g.position.extra["canals"] == {"PAN": 4, "open": {"PAN": 1892}}
+    assert "A BOG" in [g.map.unit_str(u.kind, u.loc) for u in g.position.units]
+
+
+def test_a_complete_canal_takes_no_more_builds(tmp_path) -> None:
+    """A completed canal ("the Canal will be completed") takes no build: refused at entry."""
+    g = Game.load(_gm_game(tmp_path, [("Colombia", "A", "PAN"), ("Colombia", "A", "MED")],
+                           {"canals": {"PAN": 4, "open": {"PAN": 1892}}}))
+    entry = g.enter_orders("Colombia", ["Build Panama Canal"])
+    assert len(entry.refused) == 1 and "complete" in entry.refused[0][1]
+
+
+def test_show_lists_canal_progress_and_anchor_markers_of_the_current_phase(tmp_path, capsys
+                                                                           ) -> None:
+    """"The GMs reports will track the progress of canal building", and the GM leaves an
+    Anchor Marker where a fleet left its ships: `polydip show` of the current phase lists
+    both, not only the report of a processed phase."""
+    from polydip.cli.main import main
+    path = _gm_game(tmp_path, [("Colombia", "A", "PAN")],
+                    {"canals": {"PAN": 2}, "anchors": {"AMP": 1}}, Phase(1892, "A", "M"))
+    assert main(["show", path]) == 0
+    out = capsys.readouterr().out
+    assert "Canal Panamá (PAN): 2 of 4 builds" in out
+    assert "Anchor markers: AMP" in out

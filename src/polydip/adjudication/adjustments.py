@@ -180,15 +180,20 @@ def build_loc(m: Map, pos: Position, kind: int, loc: int) -> int:
 
 
 def adjustment_problem(m: Map, pos: Position, power: int, o: Order,
-                       counts: list[int] | None = None) -> str | None:
+                       counts: list[int] | None = None, given: list[Order] | None = None
+                       ) -> str | None:
     """Why an adjustment order cannot be carried out now (refused when it is given), or
     None. The adjudication itself still judges the orders in the order given. `counts`:
-    adjustment_counts of `pos`, when the caller has them."""
+    adjustment_counts of `pos`, when the caller has them; `given`: the power's orders
+    already kept this phase (a canal build beyond what the canal still needs is refused)."""
     delta = (adjustment_counts(m, pos) if counts is None else counts)[power]
     who = m.powers[power]
     if o.type == BUILD:
         if delta <= 0:
             return f"{who} has no builds this phase"
+        if o.act:
+            return (m.rules.act_problem(m, pos, power, o, given or []) if m.rules.active
+                    else f"this variant has no {o.act} to build")
         return build_problem(m, pos, power, o)
     if o.type == WAIVE:
         return None if delta > 0 else f"{who} has no builds to waive"

@@ -331,11 +331,17 @@ def _enter_adjustments(m: Map, pos: Position, power: int, read: list[tuple[int, 
     here: dict[int, str] = {}  # build site -> the text of this message's build there
     replaced: list[tuple[str, int]] = []
     for j, o in read:
-        why = adjustment_problem(m, pos, power, o, counts)
+        why = adjustment_problem(m, pos, power, o, counts, held)
         if why:
             refused.append((j, f"{o.text!r}: {why}", ""))
             continue
-        if o.type == BUILD:
+        if o.type == BUILD and o.act:  # in place of a build: no unit, no site
+            if len([h for h in held if h.type in (BUILD, WAIVE)]) >= due:
+                refused.append((j, *_too_many(o, who, due, [h for h in held
+                                                            if h.type in (BUILD, WAIVE)],
+                                              "build")))
+                continue
+        elif o.type == BUILD:
             prov = loc_prov[o.loc]
             if prov in here:
                 hint = f"one unit is built on a site; {here[prov]!r} is kept"

@@ -26,6 +26,11 @@ Hooks (a rule implements the ones it needs; RuleSet combines them). Positions:
                                                     build) that count, by power and index
   more_adjustments(m, pos, power) -> {place: [str]} adjustment orders beyond builds and
                                                     removals `power` may give now (listed)
+  act_problem(m, pos, power, order, given) -> str | None
+                                                    why a build order with an act (a canal
+                                                    build) of `power` cannot count, asked when
+                                                    it is given (`given`: the power's orders
+                                                    already kept this phase); None: it may
   acts_done(m, pos, after, counted) -> None         after the adjustments: the act orders
                                                     that counted, as (power, order)
   report_lines(m, pos) -> [str]                     what players should know of the position
@@ -150,6 +155,10 @@ class Rule:
 
     def adjustment_acts(self, m: Any, pos: Any, orders: list) -> set[tuple[int, int]]:
         return set()
+
+    def act_problem(self, m: Any, pos: Any, power: int, order: Any, given: list
+                    ) -> str | None:
+        return None
 
     def acts_done(self, m: Any, pos: Any, after: Any, counted: list) -> None:
         return None
@@ -415,6 +424,15 @@ class RuleSet:
 
     def adjustment_acts(self, m: Any, pos: Any, orders: list) -> set[tuple[int, int]]:
         return {x for r in self.rules for x in r.adjustment_acts(m, pos, orders)}
+
+    def act_problem(self, m: Any, pos: Any, power: int, order: Any, given: list
+                    ) -> str | None:
+        """The first rule's reason why the act order cannot count (None: it may)."""
+        for r in self.rules:
+            why = r.act_problem(m, pos, power, order, given)
+            if why:
+                return why
+        return None
 
     def acts_done(self, m: Any, pos: Any, after: Any, counted: list) -> None:
         for r in self.rules:

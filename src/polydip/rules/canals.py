@@ -192,6 +192,39 @@ class Canals(Rule):
                 out[prov] = [f"BUILD {prov} CANAL"]
         return out
 
+    def act_problem(self, m: Any, pos: Any, power: int, order: Any, given: list
+                    ) -> str | None:
+        """A canal build that cannot count, refused when it is given: no canal there, the
+        canal complete, nobody controlling its province with a unit there, or a contribution
+        beyond what the canal still needs (with the power's builds of it already given) -
+        "so the power can build a unit instead". (Other powers' contributions, not known
+        when one power's orders are given, are counted when the phase is processed.)"""
+        if order.act != "canal":
+            return None
+        p = m.loc_prov[order.loc]
+        prov, name = m.prov_abbr[p], f"{m.prov_name[p]} ({m.prov_abbr[p]})"
+        if prov not in self.canals:
+            return (f"no canal can be built in {name} (canals: "
+                    f"{', '.join(sorted(self.canals))})")
+        state = self._state(pos)
+        need = self.canals[prov][0]
+        if prov in state.get("open", {}):
+            return f"the canal of {name} is complete"
+        builder = self.controller(m, pos, p)
+        here = {u.power for u in pos.units if m.loc_prov[u.loc] == p}
+        if builder < 0 or builder not in here:
+            return (f"the canal of {name} is built only while the power that controls "
+                    f"{m.prov_name[p]} has a unit there, and none does now")
+        if power != builder and power in here:
+            return f"{m.prov_name[p]} is controlled by {m.powers[builder]}"
+        left = need - state.get(prov, 0)
+        mine = sum(1 for h in given if h.act == "canal" and m.loc_prov[h.loc] == p)
+        if mine >= left:
+            return (f"the canal of {name} needs {left} more build{'' if left == 1 else 's'}"
+                    f" ({state.get(prov, 0)} of {need} made) and {mine} "
+                    f"{'is' if mine == 1 else 'are'} given: build a unit instead")
+        return None
+
     def acts_done(self, m: Any, pos: Any, after: Any, counted: list[tuple[int, Any]]) -> None:
         """After the adjustments: the progress of each canal, and when it opens."""
         if not counted:
