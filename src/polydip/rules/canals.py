@@ -25,10 +25,15 @@ the canal) joining each coast of the province to the water on the other side; th
 closed until the canal is open (from the first phase of the year after the last build). The
 order is "Build Panama Canal" ("Build Canal Panama", "Build León Canal"), in an adjustment
 phase, in place of a build. Progress is Position.extra["canals"] (province -> builds spent,
-and "open" -> the year each completed canal opens), shown in the report.
+and "open" -> the year each completed canal opens), shown in the report ("contributed") and
+by `polydip show`. An open canal's province is porous ("No coastal specification is
+necessary when moving a fleet or river flotilla into a canal province, as these provinces
+are porous"; `porous`): a move, retreat or build naming no coast takes the coast reached
+over an edge of the map first, else the lowest.
 Readings where the seed is silent: "controls" is owning the province's supply center, or,
 without one, having a unit there; "present and holding" is a unit of the power standing in
-the province in the adjustment phase; builds beyond those the canal still needs are void.
+the province in the adjustment phase; builds beyond those the canal still needs are refused
+when given (the power's own, `act_problem`) and void when processed (with the others').
 """
 
 from __future__ import annotations
