@@ -335,11 +335,10 @@ def _enter_adjustments(m: Map, pos: Position, power: int, read: list[tuple[int, 
         if why:
             refused.append((j, f"{o.text!r}: {why}", ""))
             continue
-        if o.type == BUILD and o.act:  # in place of a build: no unit, no site
-            if len([h for h in held if h.type in (BUILD, WAIVE)]) >= due:
-                refused.append((j, *_too_many(o, who, due, [h for h in held
-                                                            if h.type in (BUILD, WAIVE)],
-                                              "build")))
+        if o.type == BUILD and o.act:  # in place of a build (a canal): no unit, no site
+            builds = [h for h in held if h.type in (BUILD, WAIVE)]
+            if len(builds) >= due:
+                refused.append((j, *_too_many(o, who, due, builds, "build")))
                 continue
         elif o.type == BUILD:
             prov = loc_prov[o.loc]
