@@ -164,3 +164,153 @@ def test_random_games_build_canals_and_play_to_1917d() -> None:
         g.process()
     assert g.position.phase.year == 1918
     assert g.position.extra["canals"]["open"]
+
+
+# ---- porous provinces (issue 28, item 2) -------------------------------------------------------
+
+OPEN = {"canals": {"PAN": 4, "open": {"PAN": 1892}}}
+
+
+def test_a_fleet_enters_an_open_canal_province_without_naming_a_coast() -> None:
+    """"No coastal specification is necessary when moving a fleet or river flotilla into a
+    canal province, as these provinces are porous." Golfo de los Mosquitos reaches both of
+    Panamá's coasts once the canal is open (the north coast by the sea, the south by the
+    canal): the fleet goes to the coast its own sea touches."""
+    out = adjudicate("A1892M", {"Colombia": ["F GMO"]},
+                     {"Colombia": ["F Golfo de los Mosquitos - Panama"]}, extra=OPEN)
+    assert out["results"] == {"F GMO - PAN": []}
+    assert out["units"] == {"Colombia": ["F PAN/NC"]}
+    out = adjudicate("A1892M", {"Colombia": ["F GPA"]}, {"Colombia": ["F GPA - PAN"]},
+                     extra=OPEN)
+    assert out["units"] == {"Colombia": ["F PAN/SC"]}
+
+
+def test_before_the_canal_opens_the_only_coast_open_is_meant() -> None:
+    """DATC 4.B.1, "only one coast possible": before the canal is built, its edge is closed,
+    so Golfo de los Mosquitos reaches only Panamá's north coast and a move naming no coast
+    goes there."""
+    out = adjudicate("A1891M", {"Colombia": ["F GMO"]}, {"Colombia": ["F GMO - PAN"]})
+    assert out["results"] == {"F GMO - PAN": []}
+    assert out["units"] == {"Colombia": ["F PAN/NC"]}
+
+
+def test_a_fleet_built_in_a_porous_province_needs_no_coast() -> None:
+    """"Should a canal be built through Panama, the province becomes porous and no
+    designation of the coast is necessary any longer": "Build F Panama" builds (on the
+    first coast, the north); before the canal, it must name a coast."""
+    out = adjudicate("D1892A", {"Colombia": ["A MED"]}, {"Colombia": ["Build F Panama"]},
+                     COLOMBIA, extra=OPEN)
+    assert out["results"] == {"F PAN B": []}
+    assert out["units"] == {"Colombia": ["A MED", "F PAN/NC"]}
+    shut = adjudicate("D1891A", {"Colombia": ["A MED"]}, {"Colombia": ["Build F Panama"]},
+                      COLOMBIA)
+    assert shut["reasons"]["F PAN B"]["code"] == "coast_needed"
+
+
+def test_a_retreat_into_a_porous_province_needs_no_coast() -> None:
+    """A dislodged fleet that may retreat to both of Panamá's coasts (the canal open)
+    retreats to "Panama" on the coast its sea touches."""
+    out = adjudicate_request({"variant": "lad1890", "phase": "B1892R", "extra": OPEN,
+                              "units": {"Peru": ["F GDA"]},
+                              "dislodged": {"Colombia": [{"unit": "F GMO", "from": "BPG"}]},
+                              "orders": {"Colombia": ["F GMO R Panama"]}})
+    assert out["results"] == {"F GMO R PAN": []}
+    assert out["units"]["Colombia"] == ["F PAN/NC"]
+
+
+def test_the_gm_enters_a_coastless_move_into_the_open_canal(tmp_path, capsys) -> None:
+    """The same through the GM's commands: `polydip orders` takes "F Golfo de los Mosquitos
+    - Panama", `polydip process` carries it out, `polydip show` has the fleet in Panamá."""
+    from polydip.cli.main import main
+    g = Game.new(V)
+    g.position.phase = Phase(1892, "A", "M")
+    g.position.units = [Unit(g.power("Colombia"), g.map.kind_index["F"], g.map.loc_of("GMO"))]
+    g.position.extra = dict(OPEN)
+    path = str(tmp_path / "lad.json")
+    g.save(path)
+    assert main(["orders", path, "Colombia", "F Golfo de los Mosquitos - Panama"]) == 0
+    assert main(["process", path]) == 0
+    back = Game.load(path)
+    assert [g.map.unit_str(u.kind, u.loc) for u in back.position.units] == ["F PAN/NC"]
+    capsys.readouterr()
+    assert main(["show", path]) == 0
+    assert "PAN/NC" in capsys.readouterr().out
+
+
+# ---- canal building at the GM's table (issue 28, item 6) ---------------------------------------
+
+def _gm_game(tmp_path, units: list[tuple[str, str, str]], extra: dict | None = None,
+             phase: Phase | None = None) -> str:
+    """A game file in `phase` with `units` (power, kind, place) and Colombia's centers."""
+    g = Game.new(V)
+    m = g.map
+    g.position.phase = phase or Phase(1891, "D", "A")
+    g.position.units = [Unit(g.power(p), m.kind_index[k], m.loc_of(x)) for p, k, x in units]
+    for c in COLOMBIA["Colombia"]:
+        g.position.owners[m.prov_index[c]] = g.power("Colombia")
+    g.position.extra = dict(extra or {})
+    path = str(tmp_path / "lad.json")
+    g.save(path)
+    return path
+
+
+def test_the_report_counts_canal_builds_as_contributions_not_waived(tmp_path, capsys) -> None:
+    """"Each year the said player will order: "Build Panama Canal" instead of submitting an
+    earned build" - "A player who controls Panama, and has three builds due on a particular
+    turn, may spend all three builds on building the Canal": the GM enters the three, and
+    the report says they were contributed to the canal, none waived."""
+    from polydip.cli.main import main
+    path = _gm_game(tmp_path, [("Colombia", "A", "PAN"), ("Colombia", "A", "MED")])
+    assert main(["orders", path, "Colombia", "Build Panama Canal", "Build Panama Canal",
+                 "Build Panama Canal"]) == 0
+    capsys.readouterr()
+    assert main(["process", path]) == 0
+    out = capsys.readouterr().out
+    assert "Colombia: 3 builds contributed to the canal of Panamá (PAN)" in out
+    assert "Colombia: " not in out.replace("Colombia: 3 builds contributed", "")  # no waived
+    assert Game.load(path).position.extra["canals"] == {"PAN": 3}
+
+
+def test_a_contribution_beyond_what_the_canal_needs_is_refused_at_entry(tmp_path, capsys
+                                                                        ) -> None:
+    """"Once four builds have been spent on the building of the canal, the Canal will
+    open": with three of four made, a second "Build Panama Canal" would be lost - it is
+    refused when given (code adjustment_refused), so the power can build a unit instead."""
+    from polydip.cli.main import main
+    path = _gm_game(tmp_path, [("Colombia", "A", "PAN"), ("Colombia", "A", "MED")],
+                    {"canals": {"PAN": 3}})
+    code = main(["orders", path, "Colombia", "Build Panama Canal", "Build Panama Canal",
+                 "Build A Bogota"])
+    out = capsys.readouterr()
+    said = out.out + out.err
+    assert code != 0 and "line 3: Build Panama Canal" in said
+    assert "[adjustment_refused]" in said
+    g = Game.load(path)
+    assert g.orders[g.power("Colombia")] == ["Build Panama Canal", "Build A Bogota"]
+    again = g.enter_orders("Colombia", ["Build Panama Canal"], add=True)
+    assert len(again.refused) == 1  # (still one too many)
+    g.process()
+    assert g.position.extra["canals"] == {"PAN": 4, "open": {"PAN": 1892}}
+    assert "A BOG" in [g.map.unit_str(u.kind, u.loc) for u in g.position.units]
+
+
+def test_a_complete_canal_takes_no_more_builds(tmp_path) -> None:
+    """A completed canal ("the Canal will be completed") takes no build: refused at entry."""
+    g = Game.load(_gm_game(tmp_path, [("Colombia", "A", "PAN"), ("Colombia", "A", "MED")],
+                           {"canals": {"PAN": 4, "open": {"PAN": 1892}}}))
+    entry = g.enter_orders("Colombia", ["Build Panama Canal"])
+    assert len(entry.refused) == 1 and "complete" in entry.refused[0][1]
+
+
+def test_show_lists_canal_progress_and_anchor_markers_of_the_current_phase(tmp_path, capsys
+                                                                           ) -> None:
+    """"The GMs reports will track the progress of canal building", and the GM leaves an
+    Anchor Marker where a fleet left its ships: `polydip show` of the current phase lists
+    both, not only the report of a processed phase."""
+    from polydip.cli.main import main
+    path = _gm_game(tmp_path, [("Colombia", "A", "PAN")],
+                    {"canals": {"PAN": 2}, "anchors": {"AMP": 1}}, Phase(1892, "A", "M"))
+    assert main(["show", path]) == 0
+    out = capsys.readouterr().out
+    assert "Canal Panamá (PAN): 2 of 4 builds" in out
+    assert "Anchor markers: AMP" in out

@@ -30,7 +30,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from polydip.adjudication.legality import closed_passages, move_target
+from polydip.adjudication.legality import closed_passages, coastless_target, move_target
 from polydip.adjudication.movement import resolve_movement
 from polydip.game.engine import MOVEMENT_TYPES, bind_to_units
 from polydip.geography.map import Map, compile_map
@@ -146,7 +146,7 @@ MAX_UNITS = 40
 def random_position(m: Map, rng: random.Random, density: float) -> Position:
     """Units on random places (one per province; in an open space, one per power and
     several powers) — on a big map, the MAX_UNITS nearest a random province —, random center
-    owners, a movement phase."""
+    owners, a movement phase (on a map with canals, half the time all of them open)."""
     cal = m.variant.calendar
     season = next(s.abbr for s in cal.seasons if "movement" in s.phases)
     placements: dict[int, list[tuple[int, int]]] = {}
@@ -171,6 +171,9 @@ def random_position(m: Map, rng: random.Random, density: float) -> Position:
     owners = [rng.choice([-1, *range(len(m.powers))]) if m.is_sc[i] else -1
               for i in range(m.n_prov)]
     extra = way_back(m, units, rng) if "rainforests" in m.variant.rules else {}
+    if "canals" in m.variant.rules and rng.random() < 0.5:  # open canals: porous provinces
+        extra["canals"] = {"open": {c["province"]: 1901
+                                    for c in m.variant.rules["canals"]["canals"]}}
     return Position(Phase(1901, season, "M"), units, owners, [], frozenset(),
                     [tuple(h) for h in m.homes], None, extra)
 
@@ -210,10 +213,16 @@ class Judge:
         return {i for i, o in orders.items() if bound[i] is o and "void" not in results[i]}
 
 
-def meaning(m: Map, u: Unit, o: Order) -> tuple:
-    """What an order means, to compare a listed order with an accepted one."""
+def meaning(m: Map, u: Unit, o: Order, judge: Judge) -> tuple:
+    """What an order means, to compare a listed order with an accepted one (a move naming no
+    coast where a coast is still meant - a porous province, the only coast open to the
+    unit's power - ends on that coast)."""
     if o.type == MOVE:
         dest, adjacent = move_target(m, u.kind, u.loc, o.target)
+        if dest < 0:
+            dest = coastless_target(m, u.kind, u.loc, o.target, u.power, judge.closed,
+                                    judge.pos)
+            adjacent = dest >= 0
         return ("-", dest, o.via or not adjacent)
     other = (o.aux_kind, m.loc_prov[o.aux_loc])
     target = None if o.target is None else m.loc_prov[o.target]
@@ -233,7 +242,7 @@ def accepted_orders(m: Map, pos: Position, judge: Judge) -> tuple[set[tuple], li
                       if m.loc_prov[t] != m.loc_prov[u.loc]
                       and (not via or m.kind_convoyed[u.kind])}
             for i in judge.accepted(orders):
-                key = meaning(m, units[i], orders[i])
+                key = meaning(m, units[i], orders[i], judge)
                 out.add((i, key))
                 moves[i].setdefault(key[1], set()).add(key[2])
     for v, uv in enumerate(units):
@@ -246,7 +255,7 @@ def accepted_orders(m: Map, pos: Position, judge: Judge) -> tuple[set[tuple], li
             orders = {i: Order(SUPPORT, u.kind, u.loc, target, uv.kind, uv.loc)
                       for i, u in enumerate(units) if i != v}
             for i in judge.accepted({**orders, **ctx}) - {v}:
-                out.add((i, meaning(m, units[i], orders[i])))
+                out.add((i, meaning(m, units[i], orders[i], judge)))
         # convoys: v goes by convoy to each place it may go by convoy; everybody convoys it
         for dest, ways in moves[v].items():
             if True not in ways:
@@ -255,7 +264,7 @@ def accepted_orders(m: Map, pos: Position, judge: Judge) -> tuple[set[tuple], li
             orders = {i: Order(CONVOY, u.kind, u.loc, m.loc_prov[dest], uv.kind, uv.loc)
                       for i, u in enumerate(units) if i != v}
             for i in judge.accepted({**orders, **ctx}) - {v}:
-                out.add((i, meaning(m, units[i], orders[i])))
+                out.add((i, meaning(m, units[i], orders[i], judge)))
     return out, moves
 
 
@@ -313,7 +322,7 @@ def disagreements(m: Map, pos: Position, options: dict) -> list[str]:
             if i not in ok:
                 problems.append(f"listed but not accepted: {text} ({m.powers[units[i].power]})")
     # every accepted order is listed
-    listed_meanings = {(i, meaning(m, units[i], o)) for i, _, o in listed}
+    listed_meanings = {(i, meaning(m, units[i], o, judge)) for i, _, o in listed}
     for i, mean in sorted(accepted - listed_meanings, key=str):
         u = units[i]
         problems.append(f"accepted but not listed: {m.unit_str(u.kind, u.loc)} "

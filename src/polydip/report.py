@@ -27,6 +27,7 @@ from polydip.game.engine import MOVEMENT_TYPES, bind_to_units, parse_orders
 from polydip.orders.describe import describe, describe_text
 from polydip.orders.describe import place as place_words
 from polydip.orders.describe import unit as unit_words
+from polydip.orders.parser import parse_order
 from polydip.orders.stacked import number_of
 
 FORMATS = ("text", "markdown", "json")
@@ -98,6 +99,9 @@ class Report:
     winners: list[str] = field(default_factory=list)
     nmr: list[str] = field(default_factory=list)  # powers that had to order and gave nothing
     waived: dict[str, int] = field(default_factory=dict)  # adjustments: builds not made
+    # adjustments: builds spent on something else (a canal) that counted, per power: what
+    # ("the canal of Panamá (PAN)") -> how many
+    contributed: dict[str, dict[str, int]] = field(default_factory=dict)
     names: str = "short"  # how places are shown: "full" or "short"
     centers_shown: dict[str, str] = field(default_factory=dict)  # center → as shown
     notes: list[str] = field(default_factory=list)  # what the rules show of the position after
@@ -188,7 +192,10 @@ def build_report(game, record, final: bool = False, names: str = "short") -> Rep
         rep.notes = m.rules.report_lines(m, nxt)
     rep.events = [e.as_json() for e in outcome.events]
     if ptype == "A":
-        rep.waived = _waived(m, pos, outcome)
+        acts = _acts(m, outcome)
+        rep.contributed = {m.powers[p]: what for p, what in acts.items()}
+        rep.waived = _waived(m, pos, outcome,
+                             {p: sum(what.values()) for p, what in acts.items()})
     if final and game.is_over:
         rep.status = game.status
         rep.winners = [m.powers[p] for p in game.winners]
@@ -203,19 +210,47 @@ def missed_orders(game, record) -> list[int]:
     return [p for p in powers_to_order(game.map, record.position) if p not in given]
 
 
-def _waived(m, pos, outcome) -> dict[str, int]:
-    """Per power, the builds it was allowed and did not make (waived or left unused)."""
+def _acts(m, outcome) -> dict[int, dict[str, int]]:
+    """Per power, the builds spent on something else that counted (a canal build: "BUILD
+    PAN CANAL"), by what they went to ("the canal of Panamá (PAN)")."""
+    out: dict[int, dict[str, int]] = {}
+    for r in outcome.results:
+        if r.result or r.text.endswith(" B") or not r.text.upper().startswith("BUILD "):
+            continue
+        try:
+            o = parse_order(m, r.text, "A")
+        except PolydipError:
+            continue
+        if o.act:
+            p = m.loc_prov[o.loc]
+            what = f"the {o.act} of {m.prov_name[p]} ({m.prov_abbr[p]})"
+            got = out.setdefault(r.power, {})
+            got[what] = got.get(what, 0) + 1
+    return out
+
+
+def _waived(m, pos, outcome, spent: dict[int, int] | None = None) -> dict[str, int]:
+    """Per power, the builds it was allowed and did not make (waived or left unused);
+    `spent`: per power, the builds that went to something else (a canal), not waived."""
     counts = adjustment_counts(m, pos)
     out = {}
     for p, delta in enumerate(counts):
         if delta <= 0:
             continue
-        room = min(delta, build_room(m, pos, p))
+        other = (spent or {}).get(p, 0)
+        room = min(delta - other, build_room(m, pos, p))
         made = sum(1 for r in outcome.results
                    if r.power == p and not r.result and r.text.endswith(" B"))
         if made < room:
             out[m.powers[p]] = room - made
     return out
+
+
+def _contributed_lines(rep: Report) -> list[str]:
+    """ "Colombia: 2 builds contributed to the canal of Panamá (PAN)", one a power and
+    purpose."""
+    return [f"{p}: {n} build{'s' if n > 1 else ''} contributed to {what}"
+            for p, whats in rep.contributed.items() for what, n in whats.items()]
 
 
 def _order_words(m, ptype: str, text: str, names: str) -> str:
@@ -331,6 +366,7 @@ def _text(rep: Report) -> str:
                      if d.retreats else "no retreat: destroyed"
                      + (f" ({d.why})" if d.why else ""))
             lines.append(f"    {d.power} {d.shown or d.unit}{frm}: {where}")
+    lines += [f"  {line}" for line in _contributed_lines(rep)]
     for p, n in rep.waived.items():
         lines.append(f"  {p}: {n} build{'s' if n > 1 else ''} waived")
     if rep.center_changes:
@@ -380,7 +416,8 @@ def _markdown(rep: Report) -> str:
                      + (f" ({d.why})" if d.why else ""))
             out.append(f"- {d.power} `{d.shown or d.unit}`{frm}: {where}")
         out.append("")
-    if rep.waived:
+    if rep.waived or rep.contributed:
+        out += [f"- {line}" for line in _contributed_lines(rep)]
         out += [f"- {p}: {n} build{'s' if n > 1 else ''} waived" for p, n in rep.waived.items()]
         out.append("")
     if rep.center_changes:

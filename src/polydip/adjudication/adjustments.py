@@ -157,7 +157,7 @@ def build_reason(m: Map, pos: Position, power: int, o: Order,
         sites = set(build_sites(m, pos, power))
     if prov not in sites:
         return _not_a_site(m, pos, power, prov, sites)
-    loc = m.unit_loc(o.kind, o.loc)
+    loc = build_loc(m, pos, o.kind, o.loc)
     kind = m.kind_names[o.kind]
     if loc < 0:
         coasts = ", ".join(m.loc_name[c] for c in m.prov_coast_locs[prov])
@@ -171,16 +171,32 @@ def build_reason(m: Map, pos: Position, power: int, o: Order,
     return None
 
 
+def build_loc(m: Map, pos: Position, kind: int, loc: int) -> int:
+    """Where a unit of `kind` built on `loc` stands (Map.unit_loc): in a porous province (the
+    rules' `porous`: an open canal's) a build naming no coast takes the lowest coast the
+    unit may stand on; -1 when a coast must be named."""
+    got = m.unit_loc(kind, loc)
+    if got < 0 and m.rules.active and m.rules.has_porous and loc == m.loc_prov[loc] \
+            and loc in m.rules.porous(m, pos):
+        return next((c for c in m.prov_coast_locs[loc] if m.occupy[kind][c]), -1)
+    return got
+
+
 def adjustment_problem(m: Map, pos: Position, power: int, o: Order,
-                       counts: list[int] | None = None) -> str | None:
+                       counts: list[int] | None = None, given: list[Order] | None = None
+                       ) -> str | None:
     """Why an adjustment order cannot be carried out now (refused when it is given), or
     None. The adjudication itself still judges the orders in the order given. `counts`:
-    adjustment_counts of `pos`, when the caller has them."""
+    adjustment_counts of `pos`, when the caller has them; `given`: the power's orders
+    already kept this phase (a canal build beyond what the canal still needs is refused)."""
     delta = (adjustment_counts(m, pos) if counts is None else counts)[power]
     who = m.powers[power]
     if o.type == BUILD:
         if delta <= 0:
             return f"{who} has no builds this phase"
+        if o.act:
+            return (m.rules.act_problem(m, pos, power, o, given or []) if m.rules.active
+                    else f"this variant has no {o.act} to build")
         return build_problem(m, pos, power, o)
     if o.type == WAIVE:
         return None if delta > 0 else f"{who} has no builds to waive"
@@ -242,7 +258,8 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
                     ok = (power, i) in acts
                 elif (o.type == BUILD and o.kind is not None and build_problem(
                         m, pos, power, o, free if limited is None else limited.free()) is None):
-                    units.append(unit_cache(m).unit(power, o.kind, m.unit_loc(o.kind, o.loc)))
+                    units.append(unit_cache(m).unit(power, o.kind,
+                                                    build_loc(m, pos, o.kind, o.loc)))
                     if limited is None:
                         free.discard(m.loc_prov[o.loc])
                     else:

@@ -139,6 +139,33 @@ def _move_target(m: Map, k: int, loc: int, target: int | None) -> int:
     return reachable[0] if len(reachable) == 1 else -1
 
 
+def coastless_target(m: Map, kind: int, loc: int, target: int | None, power: int = -1,
+                     closed: Closed | None = None, pos: object = None) -> int:
+    """Where a move written to a province of several coasts, naming none, goes when
+    move_target finds no single coast (-1: nowhere, the order stays illegal). In a porous
+    province (the rules' `porous`: a canal's once it is open) it takes a coast it reaches,
+    the one reached over an edge the rule did not open first, else the lowest. Elsewhere it
+    takes the only coast it reaches that is not closed to its power (DATC 4.B.1: "only one
+    coast possible"). Depends on the position: never cached, asked only for such moves."""
+    if target is None or not m.kind_coastal[kind]:
+        return -1
+    tprov = m.loc_prov[target]
+    coasts = m.prov_coast_locs[tprov]
+    if target != tprov or not coasts or tprov == m.loc_prov[loc]:
+        return -1
+    adj = m.move_locs_set[kind][loc]
+    reachable = [c for c in coasts
+                 if c in adj and not (closed and shut(closed, power, kind, loc, c))]
+    if not reachable:
+        return -1
+    rules = m.rules
+    if rules.active and rules.has_porous:
+        opened = rules.porous(m, pos).get(tprov)
+        if opened is not None:
+            return min(reachable, key=lambda c: ((loc, c) in opened, c))
+    return reachable[0] if len(reachable) == 1 else -1
+
+
 def convoy_reach(m: Map, kind: int, origin: int, seas: frozenset[int]) -> frozenset[int]:
     """Provinces a unit of `kind` in province `origin` could be convoyed to through the
     convoy provinces `seas` (those holding a unit that may convoy)."""
@@ -200,6 +227,8 @@ def why_move(m: Map, kind: int, loc: int, target: int | None, power: int = -1,
     if target is None:
         return R.reason(R.NOT_ADJACENT, "the move names no destination")
     d, _adj = move_target(m, kind, loc, target)
+    if d < 0:
+        d = coastless_target(m, kind, loc, target, power, closed, pos)
     if d < 0:
         return _why_no_target(m, kind, loc, target)
     prov = m.loc_prov[d]

@@ -22,6 +22,7 @@ from polydip.adjudication import reasons as R
 from polydip.adjudication.convoy import provinces_on_routes
 from polydip.adjudication.legality import (
     Closed,
+    coastless_target,
     convoy_reaches,
     convoy_seas,
     limited,
@@ -262,8 +263,14 @@ class _Movement(Resolver):
                     got = move_target(m, kind[u], loc[u], o.target)
                 d = got[0]
                 if d < 0:
-                    void[u] = True
-                    continue
+                    # no coast named where several could be meant: one may still be meant
+                    # (a porous province, or the only coast open to the unit's power)
+                    d = coastless_target(m, kind[u], loc[u], o.target, power[u], blocked,
+                                         self.pos)
+                    if d < 0:
+                        void[u] = True
+                        continue
+                    got = (d, True)
                 if refused is not None:
                     no = refused(u, o, d, limits)
                     if no:

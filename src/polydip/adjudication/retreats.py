@@ -17,6 +17,8 @@ from polydip.state import Dislodged, Position, Record, Unit, unit_cache
 BOUNCE: Final = "bounce"
 VOID: Final = "void"
 DISBANDED: Final = "disband"
+# province -> the moves over passages a rule opened into it (RuleSet.porous)
+Porous = dict[int, set[tuple[int, int]]]
 
 
 class RetreatResult(Record):
@@ -38,8 +40,10 @@ class RetreatResult(Record):
                 for u, d in zip(self.units, (dislodged[i] for i in self.origins), strict=True)]
 
 
-def resolve_retreats(m: Map, dislodged: list[Dislodged],
-                     orders: list[Order | None]) -> RetreatResult:
+def resolve_retreats(m: Map, dislodged: list[Dislodged], orders: list[Order | None],
+                     porous: Porous | None = None) -> RetreatResult:
+    """`porous`: the rules' porous provinces now (RuleSet.porous), a retreat to one naming
+    no coast takes a coast (None: none)."""
     n = len(dislodged)
     dest = [-1] * n
     results: list[list[str]] = [[] for _ in range(n)]
@@ -50,7 +54,7 @@ def resolve_retreats(m: Map, dislodged: list[Dislodged],
         if o.type != RETREAT or o.target is None:
             results[i].append(VOID)
             continue
-        t = _retreat_loc(m, d, o.target)
+        t = _retreat_loc(m, d, o.target, porous)
         if t < 0:
             results[i].append(VOID)
         else:
@@ -75,23 +79,28 @@ def resolve_retreats(m: Map, dislodged: list[Dislodged],
     return RetreatResult(moved, results, origins)
 
 
-def _retreat_loc(m: Map, d: Dislodged, target: int) -> int:
-    """The allowed retreat location an order names, or -1 (coast omitted when only one fits)."""
+def _retreat_loc(m: Map, d: Dislodged, target: int, porous: Porous | None = None) -> int:
+    """The allowed retreat location an order names, or -1 (coast omitted when only one fits,
+    or into a porous province: the coast reached over an edge the rule did not open first,
+    else the lowest)."""
     if target in d.retreats:
         return target
     tprov = m.loc_prov[target]
     matches = [r for r in d.retreats if m.loc_prov[r] == tprov]
     if target == tprov and len(matches) == 1:
         return matches[0]
+    if target == tprov and matches and porous and tprov in porous:
+        opened = porous[tprov]
+        return min(matches, key=lambda c: ((d.loc, c) in opened, c))
     if not m.kind_coastal[d.kind] and matches:
         return matches[0]
     return -1
 
 
-def retreat_target(m: Map, d: Dislodged, target: int) -> int:
+def retreat_target(m: Map, d: Dislodged, target: int, porous: Porous | None = None) -> int:
     """The location a retreat order to `target` takes the dislodged unit `d` to, or -1 when
     it may not go there (the check the retreat phase makes, asked when the order is given)."""
-    return _retreat_loc(m, d, target)
+    return _retreat_loc(m, d, target, porous)
 
 
 def retreat_options(m: Map, kind: int, loc: int, occupied: set[int] | list[bool],

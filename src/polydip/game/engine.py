@@ -270,7 +270,7 @@ def _enter_unit_orders(m: Map, pos: Position, power: int, read: list[tuple[int, 
             continue
         if typ == "R" and o.type == RETREAT and o.target is not None:
             d = pos.dislodged[i]
-            if retreat_target(m, d, o.target) < 0:
+            if retreat_target(m, d, o.target, porous_now(m, pos)) < 0:
                 reason, hint = _no_retreat(m, d, o.target)
                 refused.append((j, f"{o.text!r}: {reason}; {hint}", hint))
                 continue
@@ -295,6 +295,11 @@ def _enter_unit_orders(m: Map, pos: Position, power: int, read: list[tuple[int, 
         kept = list(pending)
     kept += [o for j, o in new if j >= 0]
     return Entry(kept, refused, replaced)
+
+
+def porous_now(m: Map, pos: Position) -> dict[int, set[tuple[int, int]]] | None:
+    """The provinces entered without naming a coast now (rules' `porous`), or None."""
+    return m.rules.porous(m, pos) if m.rules.active and m.rules.has_porous else None
 
 
 def _said(errors: list[tuple[int, str]]) -> dict[str, list[str]]:
@@ -326,11 +331,16 @@ def _enter_adjustments(m: Map, pos: Position, power: int, read: list[tuple[int, 
     here: dict[int, str] = {}  # build site -> the text of this message's build there
     replaced: list[tuple[str, int]] = []
     for j, o in read:
-        why = adjustment_problem(m, pos, power, o, counts)
+        why = adjustment_problem(m, pos, power, o, counts, held)
         if why:
             refused.append((j, f"{o.text!r}: {why}", ""))
             continue
-        if o.type == BUILD:
+        if o.type == BUILD and o.act:  # in place of a build (a canal): no unit, no site
+            builds = [h for h in held if h.type in (BUILD, WAIVE)]
+            if len(builds) >= due:
+                refused.append((j, *_too_many(o, who, due, builds, "build")))
+                continue
+        elif o.type == BUILD:
             prov = loc_prov[o.loc]
             if prov in here:
                 hint = f"one unit is built on a site; {here[prov]!r} is kept"
@@ -655,7 +665,7 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
         if auto:  # orders a rule gives units nobody orders (neutral units)
             given, _ = bind_to_units(m, pos.dislodged, auto, (RETREAT, DISBAND), auto=True)
             bound = [a if a is not None else o for o, a in zip(bound, given, strict=True)]
-        rr = resolve_retreats(m, pos.dislodged, bound)
+        rr = resolve_retreats(m, pos.dislodged, bound, porous_now(m, pos))
         retreated = pos.dislodged
 
         def retreat_results() -> Rows:

@@ -26,10 +26,20 @@ Hooks (a rule implements the ones it needs; RuleSet combines them). Positions:
                                                     build) that count, by power and index
   more_adjustments(m, pos, power) -> {place: [str]} adjustment orders beyond builds and
                                                     removals `power` may give now (listed)
+  act_problem(m, pos, power, order, given) -> str | None
+                                                    why a build order with an act (a canal
+                                                    build) of `power` cannot count, asked when
+                                                    it is given (`given`: the power's orders
+                                                    already kept this phase); None: it may
   acts_done(m, pos, after, counted) -> None         after the adjustments: the act orders
                                                     that counted, as (power, order)
   report_lines(m, pos) -> [str]                     what players should know of the position
   markers(m, pos) -> [(loc, label)]                 markers to draw on the map
+  porous(m, pos) -> {province: {(loc, loc2)}}       provinces a fleet enters without naming
+                                                    a coast now (an open canal), each with
+                                                    the moves over the passages the rule
+                                                    opened into it (taken last when a coast
+                                                    is chosen)
   refuse(m, unit, order, pos) -> str | None         a reason to refuse this order for this
                                                     unit (an order a rule does not support)
   unit_holds(m, pos, unit) -> bool                  the unit always holds: orders for it
@@ -150,6 +160,10 @@ class Rule:
     def adjustment_acts(self, m: Any, pos: Any, orders: list) -> set[tuple[int, int]]:
         return set()
 
+    def act_problem(self, m: Any, pos: Any, power: int, order: Any, given: list
+                    ) -> str | None:
+        return None
+
     def acts_done(self, m: Any, pos: Any, after: Any, counted: list) -> None:
         return None
 
@@ -161,6 +175,9 @@ class Rule:
 
     def markers(self, m: Any, pos: Any) -> list[tuple[int, str]]:
         return []
+
+    def porous(self, m: Any, pos: Any) -> dict[int, set[tuple[int, int]]]:
+        return {}
 
     def retreat(self, m: Any, pos: Any, d: Any) -> Any:
         return None
@@ -361,6 +378,8 @@ class RuleSet:
         self._after = [r for r in rules if type(r).after_phase is not Rule.after_phase]
         self._limits = [r for r in rules if type(r).move_limits is not Rule.move_limits]
         self._stalls = [r for r in rules if type(r).stalls is not Rule.stalls]
+        self._porous = [r for r in rules if type(r).porous is not Rule.porous]
+        self.has_porous = bool(self._porous)
         # (plain flags: the engine reads them on every phase)
         self.has_extra_sites = bool(self._extra_sites)
         self.has_after_phase = bool(self._after)
@@ -417,6 +436,15 @@ class RuleSet:
     def adjustment_acts(self, m: Any, pos: Any, orders: list) -> set[tuple[int, int]]:
         return {x for r in self.rules for x in r.adjustment_acts(m, pos, orders)}
 
+    def act_problem(self, m: Any, pos: Any, power: int, order: Any, given: list
+                    ) -> str | None:
+        """The first rule's reason why the act order cannot count (None: it may)."""
+        for r in self.rules:
+            why = r.act_problem(m, pos, power, order, given)
+            if why:
+                return why
+        return None
+
     def acts_done(self, m: Any, pos: Any, after: Any, counted: list) -> None:
         for r in self.rules:
             r.acts_done(m, pos, after, counted)
@@ -433,6 +461,15 @@ class RuleSet:
 
     def markers(self, m: Any, pos: Any) -> list[tuple[int, str]]:
         return [x for r in self.rules for x in r.markers(m, pos)]
+
+    def porous(self, m: Any, pos: Any) -> dict[int, set[tuple[int, int]]]:
+        """The provinces entered without naming a coast now, each with the moves over the
+        passages a rule opened into it."""
+        out: dict[int, set[tuple[int, int]]] = {}
+        for r in self._porous:
+            for prov, opened in r.porous(m, pos).items():
+                out.setdefault(prov, set()).update(opened)
+        return out
 
     def refuse(self, m: Any, unit: Any, order: Any, pos: Any = None) -> str | None:
         """A reason to refuse `order` for `unit` (`pos`: the position, when known)."""

@@ -25,10 +25,15 @@ the canal) joining each coast of the province to the water on the other side; th
 closed until the canal is open (from the first phase of the year after the last build). The
 order is "Build Panama Canal" ("Build Canal Panama", "Build León Canal"), in an adjustment
 phase, in place of a build. Progress is Position.extra["canals"] (province -> builds spent,
-and "open" -> the year each completed canal opens), shown in the report.
+and "open" -> the year each completed canal opens), shown in the report ("contributed") and
+by `polydip show`. An open canal's province is porous ("No coastal specification is
+necessary when moving a fleet or river flotilla into a canal province, as these provinces
+are porous"; `porous`): a move, retreat or build naming no coast takes the coast reached
+over an edge of the map first, else the lowest.
 Readings where the seed is silent: "controls" is owning the province's supply center, or,
 without one, having a unit there; "present and holding" is a unit of the power standing in
-the province in the adjustment phase; builds beyond those the canal still needs are void.
+the province in the adjustment phase; builds beyond those the canal still needs are refused
+when given (the power's own, `act_problem`) and void when processed (with the others').
 """
 
 from __future__ import annotations
@@ -91,6 +96,18 @@ class Canals(Rule):
                     x, y = (la, lb) if m.kind_coastal[k] else (m.loc_prov[la], m.loc_prov[lb])
                     shut |= {(k, x, y), (k, y, x)}
         return {p: set(shut) for p in range(len(m.powers))} if shut else {}
+
+    def porous(self, m: Any, pos: Any) -> dict[int, set[tuple[int, int]]]:
+        """An open canal's province is porous ("No coastal specification is necessary when
+        moving a fleet or river flotilla into a canal province"): with the canal's edges."""
+        out: dict[int, set[tuple[int, int]]] = {}
+        for prov, (_, edges) in self.canals.items():
+            if self._is_open(pos, prov):
+                opened = out.setdefault(m.prov_index[prov], set())
+                for a, b in edges:
+                    la, lb = m.loc_index[a], m.loc_index[b]
+                    opened |= {(la, lb), (lb, la)}
+        return out
 
     def explain(self, m: Any, pos: Any, hook: str, key: tuple, options: dict | None = None
                 ) -> R.Reason | None:
@@ -179,6 +196,39 @@ class Canals(Rule):
             if builder in here and (power == builder or power not in here):
                 out[prov] = [f"BUILD {prov} CANAL"]
         return out
+
+    def act_problem(self, m: Any, pos: Any, power: int, order: Any, given: list
+                    ) -> str | None:
+        """A canal build that cannot count, refused when it is given: no canal there, the
+        canal complete, nobody controlling its province with a unit there, or a contribution
+        beyond what the canal still needs (with the power's builds of it already given) -
+        "so the power can build a unit instead". (Other powers' contributions, not known
+        when one power's orders are given, are counted when the phase is processed.)"""
+        if order.act != "canal":
+            return None
+        p = m.loc_prov[order.loc]
+        prov, name = m.prov_abbr[p], f"{m.prov_name[p]} ({m.prov_abbr[p]})"
+        if prov not in self.canals:
+            return (f"no canal can be built in {name} (canals: "
+                    f"{', '.join(sorted(self.canals))})")
+        state = self._state(pos)
+        need = self.canals[prov][0]
+        if prov in state.get("open", {}):
+            return f"the canal of {name} is complete"
+        builder = self.controller(m, pos, p)
+        here = {u.power for u in pos.units if m.loc_prov[u.loc] == p}
+        if builder < 0 or builder not in here:
+            return (f"the canal of {name} is built only while the power that controls "
+                    f"{m.prov_name[p]} has a unit there, and none does now")
+        if power != builder and power in here:
+            return f"{m.prov_name[p]} is controlled by {m.powers[builder]}"
+        left = need - state.get(prov, 0)
+        mine = sum(1 for h in given if h.act == "canal" and m.loc_prov[h.loc] == p)
+        if mine >= left:
+            return (f"the canal of {name} needs {left} more build{'' if left == 1 else 's'}"
+                    f" ({state.get(prov, 0)} of {need} made) and {mine} "
+                    f"{'is' if mine == 1 else 'are'} given: build a unit instead")
+        return None
 
     def acts_done(self, m: Any, pos: Any, after: Any, counted: list[tuple[int, Any]]) -> None:
         """After the adjustments: the progress of each canal, and when it opens."""
