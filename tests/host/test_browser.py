@@ -324,7 +324,7 @@ def test_the_map_opens_on_the_players_units_and_keeps_its_view(browser, server, 
     page = ctx.new_page()
     page.set_default_timeout(30_000)
     try:
-        _gm, links = create_game(page, server, "standard")
+        gm, links = create_game(page, server, "standard")
         page.goto(links["Turkey"])
         map_drawn(page)
         seen, total, _middle = units_in_view(page, server, links["Turkey"], "Turkey")
@@ -353,6 +353,15 @@ def test_the_map_opens_on_the_players_units_and_keeps_its_view(browser, server, 
         seen, total, middle = units_in_view(page, server, links["Turkey"], "Turkey")
         assert middle and seen >= 1 and total == 3  # zoomed in, not all three fit
         page.screenshot(path=str(tmp_path / "host-map-new-phase.png"))
+        # the GM's map (no units of its own to open on) keeps its zoom across a reload too
+        page.goto(gm)
+        map_drawn(page)
+        assert map_view(page)["width"] == "100%"
+        page.click("#zoom-in")
+        page.wait_for_timeout(200)
+        page.reload()
+        map_drawn(page)
+        assert map_view(page)["width"] == "125%"
         keep = os.environ.get("POLYDIP_SCREENSHOTS")
         if keep:
             for name in ("host-map-focus.png", "host-map-new-phase.png"):

@@ -57,7 +57,8 @@ document.querySelectorAll("[data-back]").forEach(function (a) {
   var saved = load();
   var place = function () {
     placed = true;
-    if (saved && saved.phase === (img.dataset.phase || "") && isFinite(saved.cx)) {
+    // the same phase, or a map that has no units to open on (the GM's, a past phase)
+    if (saved && (saved.phase === (img.dataset.phase || "") || !hasBox) && isFinite(saved.cx)) {
       centre(saved.cx, saved.cy);
     } else if (hasBox) {
       centre((box[0] + box[2]) / 2, (box[1] + box[3]) / 2);
