@@ -393,6 +393,11 @@ def test_the_players_page_on_a_phone(browser, server, tmp_path):
             assert label_px * shown >= 9
             seen, total, middle = units_in_view(page, server, links[power], power)
             assert total >= 3 and seen >= 1 and middle
+            # the frame pans: the rest of the board is a scroll (a finger's drag) away
+            pan = page.evaluate("""() => { const f = document.getElementById('map-frame');
+                const x = f.scrollLeft; f.scrollLeft = x > 100 ? x - 100 : x + 100;
+                return [f.scrollWidth > f.clientWidth, f.scrollLeft !== x]; }""")
+            assert pan == [True, True]
             page.screenshot(path=str(tmp_path / f"host-phone-{variant}.png"))
             keep = os.environ.get("POLYDIP_SCREENSHOTS")
             if keep:
