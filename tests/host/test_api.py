@@ -495,3 +495,24 @@ def test_the_map_is_served_compressed(client):
     # (the test client decodes it as a browser does)
     assert raw.text == plain.text and raw.text.startswith("<svg")
     assert len(gzip.compress(plain.content)) * 3 < len(plain.content)
+
+
+def test_the_players_page_says_where_its_map_opens(client):
+    """Issue 29 (the host): the player's map element carries the box around the power's
+    units (fractions of the picture) and the picture's size, for host.js to open on; the
+    GM's map, which shows every power, opens as drawn."""
+    import re
+
+    t = Table(client)
+    html = client.get(f"/play/{t.tokens['Turkey']}").text
+    img = re.search(r'<img id="map"[^>]*>', html, re.S).group(0)
+    x0, y0, x1, y1 = map(float, re.search(r'data-focus="([^"]+)"', img).group(1).split(","))
+    assert 0.5 < x0 < x1 <= 1 and 0.5 < y0 < y1 < 1  # Turkey: the south-east of the board
+    assert 'width="1600"' in img and re.search(r'height="\d+"', img)
+    assert t.state("Turkey")["map_focus"]["box"] == f"{x0:g},{y0:g},{x1:g},{y1:g}"
+    england = client.get(f"/play/{t.tokens['England']}").text
+    ex0, _ey0, _ex1, ey1 = map(float, re.search(r'data-focus="([^"]+)"', england)
+                              .group(1).split(","))
+    assert ex0 < x0 and ey1 < y0  # England: north-west of Turkey
+    gm = client.get(f"/gm/{t.gm}").text
+    assert 'id="map"' in gm and "data-focus" not in gm

@@ -280,3 +280,127 @@ def test_hostile_names_run_no_script_in_the_browser(page, server):
     page.click("a[data-back]")
     page.wait_for_url(link)
     assert dialogs == []
+
+
+# ---- the map's view: opens on the player's units, kept across submits, usable on a phone ----
+
+def units_in_view(page, server: str, link: str, power: str) -> tuple[int, int, bool]:
+    """(units of `power` whose symbol centre is inside the map frame's visible part, units
+    of `power`, whether the middle of their bounding box is), read from the SVG the page
+    shows (its units' data-at, in picture pixels)."""
+    token = link.rsplit("/", 1)[1]
+    with urllib.request.urlopen(f"{server}/api/play/{token}/map.svg", timeout=30) as r:
+        svg = r.read().decode()
+    import re
+
+    width = float(re.search(r'<svg[^>]* width="([0-9.]+)"', svg).group(1))
+    at = [tuple(map(float, m.group(1).split(",")))
+          for m in re.finditer(r'<g class="unit[^"]*"[^>]*data-power="' + power
+                               + r'"[^>]*data-at="([^"]+)"', svg)]
+    view = page.evaluate("""() => { const f = document.getElementById('map-frame'),
+        i = document.getElementById('map');
+        return [f.scrollLeft, f.scrollTop, f.clientWidth, f.clientHeight, i.offsetWidth]; }""")
+    left, top, w, h, img_w = view
+    k = img_w / width
+    def shown(x: float, y: float) -> bool:
+        return left <= x * k <= left + w and top <= y * k <= top + h
+
+    xs, ys = [x for x, _ in at], [y for _, y in at]
+    middle = shown((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2) if at else False
+    return sum(1 for x, y in at if shown(x, y)), len(at), middle
+
+
+def map_view(page) -> dict:
+    return page.evaluate("""() => { const f = document.getElementById('map-frame'),
+        i = document.getElementById('map');
+        return {width: i.style.width, left: f.scrollLeft, top: f.scrollTop}; }""")
+
+
+def test_the_map_opens_on_the_players_units_and_keeps_its_view(browser, server, tmp_path):
+    """Issue 29 (the host): the player's page opens with the map zoomed and scrolled onto the
+    power's units; a zoom and a scroll survive a submit (the page reloads) and a new phase
+    keeps the zoom and opens on the units again."""
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = ctx.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        gm, links = create_game(page, server, "standard")
+        page.goto(links["Turkey"])
+        map_drawn(page)
+        seen, total, _middle = units_in_view(page, server, links["Turkey"], "Turkey")
+        assert total == 3 and seen == 3
+        page.screenshot(path=str(tmp_path / "host-map-focus.png"))
+        first = map_view(page)
+        assert first["width"] != "100%" and (first["left"] > 0 or first["top"] > 0)
+        page.click("#zoom-in")
+        page.click("#zoom-in")
+        page.evaluate("document.getElementById('map-frame').scrollLeft += 40")
+        page.wait_for_timeout(400)  # the view is saved 150 ms after a scroll
+        zoomed = map_view(page)
+        assert float(zoomed["width"].rstrip("%")) > float(first["width"].rstrip("%"))
+        type_orders(page, links["Turkey"], "F Ankara - Black Sea")
+        map_drawn(page)
+        after = map_view(page)
+        assert after["width"] == zoomed["width"]
+        assert abs(after["left"] - zoomed["left"]) <= 2 and abs(after["top"] - zoomed["top"]) <= 2
+        # a new phase: the zoom is kept, the view opens on the units again
+        for p in links:
+            ready(page, links[p])
+        page.goto(links["Turkey"])
+        assert "(F1901M)" in page.inner_text("p.phase")
+        map_drawn(page)
+        assert map_view(page)["width"] == zoomed["width"]
+        seen, total, middle = units_in_view(page, server, links["Turkey"], "Turkey")
+        assert middle and seen >= 1 and total == 3  # zoomed in, not all three fit
+        page.screenshot(path=str(tmp_path / "host-map-new-phase.png"))
+        # the GM's map (no units of its own to open on) keeps its zoom across a reload too
+        page.goto(gm)
+        map_drawn(page)
+        assert map_view(page)["width"] == "100%"
+        page.click("#zoom-in")
+        page.wait_for_timeout(200)
+        page.reload()
+        map_drawn(page)
+        assert map_view(page)["width"] == "125%"
+        keep = os.environ.get("POLYDIP_SCREENSHOTS")
+        if keep:
+            for name in ("host-map-focus.png", "host-map-new-phase.png"):
+                shutil.copy(tmp_path / name, Path(keep))
+    finally:
+        ctx.close()
+
+
+def test_the_players_page_on_a_phone(browser, server, tmp_path):
+    """Issue 29: on a 390x844 phone the page fits the width (no sideways scrolling of the
+    page), the zoom buttons are on screen, the map opens on the power's units with names
+    at least 9 px high, and the frame pans."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                              has_touch=True, device_scale_factor=1)
+    page = ctx.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        for variant, power in (("standard", "Turkey"), ("wita", "Peru")):
+            _gm, links = create_game(page, server, variant)
+            page.goto(links[power])
+            map_drawn(page)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            assert page.evaluate("document.body.scrollWidth") <= 390
+            for button in ("#zoom-in", "#zoom-out"):
+                box = page.locator(button).bounding_box()
+                assert page.is_visible(button) and box["x"] >= 0 and box["x"] + box["width"] <= 390
+            label_px = float(page.get_attribute("#map", "data-label-px"))
+            shown = page.evaluate("document.getElementById('map').offsetWidth") / 1600
+            assert label_px * shown >= 9
+            seen, total, middle = units_in_view(page, server, links[power], power)
+            assert total >= 3 and seen >= 1 and middle
+            # the frame pans: the rest of the board is a scroll (a finger's drag) away
+            pan = page.evaluate("""() => { const f = document.getElementById('map-frame');
+                const x = f.scrollLeft; f.scrollLeft = x > 100 ? x - 100 : x + 100;
+                return [f.scrollWidth > f.clientWidth, f.scrollLeft !== x]; }""")
+            assert pan == [True, True]
+            page.screenshot(path=str(tmp_path / f"host-phone-{variant}.png"))
+            keep = os.environ.get("POLYDIP_SCREENSHOTS")
+            if keep:
+                shutil.copy(tmp_path / f"host-phone-{variant}.png", Path(keep))
+    finally:
+        ctx.close()

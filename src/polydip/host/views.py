@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
+from polydip.errors import PolydipError
 from polydip.game.engine import parse_orders
 from polydip.game.game import Game
 from polydip.host.models import GameRow, PowerRow
@@ -23,6 +24,7 @@ from polydip.host.service import Host, now_utc, phase_id
 from polydip.orders.describe import default_names, place, unit
 from polydip.orders.model import BUILD, DISBAND, WAIVE
 from polydip.orders.stacked import number_of
+from polydip.render.focus import power_focus
 from polydip.report import build_report, format_report, pending_lines
 
 
@@ -78,8 +80,23 @@ def player_state(host: Host, s: Session, g: GameRow, p: PowerRow) -> dict[str, A
         "passages": passages(game, p.power),
         "adjustment": adjustment_due(game, p.power),
         "dislodged": dislodged_units(game, p.power),
+        "map_focus": map_focus(game, p.power),
     })
     return state
+
+
+def map_focus(game: Game, power: int) -> dict[str, Any] | None:
+    """Where the page's map opens: the picture's size and the box around `power`'s units
+    (or centers) in fractions of it (render/focus.py); None on a map without a board, or
+    when the board cannot be read (the map then opens at its top left, as drawn)."""
+    try:
+        f = power_focus(game, power)
+    except PolydipError:
+        return None
+    if f is None:
+        return None
+    return {"width": round(f.width), "height": round(f.height),
+            "box": ",".join(f"{x:g}" for x in f.box), "label_px": f.label_px}
 
 
 def adjustment_due(game: Game, power: int) -> dict[str, Any] | None:

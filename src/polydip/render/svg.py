@@ -149,11 +149,7 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
     v = m.variant
     map_w = WIDTH
     drawn = load_board(v) if board else None
-    key = ("board" if drawn else "schematic", map_w)
-    geo = m.memo.setdefault("render", {}).get(key)
-    if geo is None:
-        geo = (board_layout(m, drawn, map_w, TITLE_H) if drawn else _layout(m, map_w))
-        m.memo["render"][key] = geo
+    geo = map_geo(m, drawn, map_w)
     if names not in (None, "full", "short"):
         from polydip.errors import PolydipError
 
@@ -161,12 +157,10 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
     full = (names or default_names(m)) == "full"
     pos = view.position
     colors, marks = _power_styles(m)
-    if isinstance(geo, BoardGeo):
-        board_terrain(m, geo)  # the legend shows its classes
     legend_top = TITLE_H + geo.height
     codes = _code_key(m, geo, full)
     on_board = isinstance(geo, BoardGeo)
-    height = legend_top + _legend_height(m, codes, on_board) + len(view.events) * EVENT_ROW
+    height = picture_height(m, geo, full, len(view.events))
     svg = _Svg()
     svg.start("svg", xmlns="http://www.w3.org/2000/svg", width=WIDTH, height=height,
               viewBox=f"0 0 {WIDTH} {_fmt(height)}", font_family=FONT)
@@ -204,6 +198,28 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
         _events(svg, view.events, legend_top + _legend_height(m, codes, on_board))
     svg.end("svg")
     return "\n".join(svg.parts) + "\n"
+
+
+def map_geo(m: Map, drawn, map_w: float = WIDTH) -> _Geo | BoardGeo:
+    """Where everything of map `m` goes in a picture `map_w` wide: on board `drawn`, or the
+    schematic when it is None; worked out once per map and width."""
+    key = ("board" if drawn else "schematic", map_w)
+    geo = m.memo.setdefault("render", {}).get(key)
+    if geo is None:
+        geo = (board_layout(m, drawn, map_w, TITLE_H) if drawn else _layout(m, map_w))
+        m.memo["render"][key] = geo
+    return geo
+
+
+def picture_height(m: Map, geo: _Geo | BoardGeo, full: bool, events: int = 0) -> float:
+    """The height of the picture of `m` (`full` names, `events` lines of events under the
+    legend): title, map, legend and events."""
+    on_board = isinstance(geo, BoardGeo)
+    if on_board:
+        board_terrain(m, geo)  # the legend shows its classes
+    codes = _code_key(m, geo, full)
+    return (TITLE_H + geo.height + _legend_height(m, codes, on_board)
+            + events * EVENT_ROW)
 
 
 def _power_styles(m: Map) -> tuple[list[str], list[str]]:
