@@ -185,3 +185,17 @@ def test_other_unit_kinds_are_drawn_with_their_letter() -> None:
     # a diamond: four corners around the unit's place
     pts = re.search(r'points="([^"]*)"', flotilla).group(1).split()
     assert len(pts) == 4
+
+
+def test_a_game_drawn_once_still_pickles() -> None:
+    """The host draws maps in a child process it sends the game to; once a picture of the
+    map was drawn in the server (its label placement cached with the map), the game must
+    still pickle, and the copy draw the same picture."""
+    import pickle
+
+    from polydip.game.game import Game
+    from polydip.render import picture_svg
+
+    g = Game.new("standard")
+    first = picture_svg(g)
+    assert picture_svg(pickle.loads(pickle.dumps(g))) == first
