@@ -41,6 +41,11 @@ OPTIONS: dict[str, tuple[Any, tuple[Any, ...] | None, str]] = {
                            "Andes): a crossing is 'supported' when a valid support is ordered "
                            "for it ('ordered'), or only when a support is given, not cut "
                            "('given')"),
+    "divided_retreats": (False, (True, False),
+                         "a season whose retreats and adjustments are one phase ([calendar] "
+                         "combined = true: Latin American Diplomacy's D Phase) is divided in "
+                         "two, each ordered and processed on its own ('or by request from any "
+                         "player the D Phase will be divided'); changes nothing elsewhere"),
     "passage_permissions": ({}, None,
                             "controlled passages: {passage: {controlling power: [powers it "
                             "lets through]}} (rules/controlled_passages.py)"),

@@ -59,10 +59,10 @@ def cmd_orders(args: argparse.Namespace) -> int:
             else:
                 cleared.append(g.power(name))
                 g.clear_orders(cleared[-1])
-        msg = read_message(g.map, g.position, "\n".join(args.lines))
+        msg = read_message(g.map, g.position, "\n".join(args.lines), combined=g.combined)
         if message is not None:  # its lines are numbered as in the file; a power named
             msg = merge(msg, read_message(g.map, g.position, message,  # before carries on
-                                          msg.last_power))
+                                          msg.last_power, g.combined))
         problems = msg.problems + apply_message(g, msg, replace_all=args.replace_all,
                                                 add=args.add)
         recorded, refused = apply_permissions(g, msg)

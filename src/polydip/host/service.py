@@ -301,7 +301,8 @@ class Host:
             row = self.order_rows(s, g).get(p.power)
             game = self.pending(s, g, p.power, row)
             m = game.map
-            msg = read_message(m, game.position, text, default_power=p.power)
+            msg = read_message(m, game.position, text, default_power=p.power,
+                               combined=game.combined)
             foreign = [o for o in msg.orders if o.power != p.power]
             msg.orders = [o for o in msg.orders if o.power == p.power]
             problems = list(msg.problems) + [
@@ -658,7 +659,7 @@ class Host:
         powers = self.powers(s, g)
         while True:
             before = [[p.missed, p.civil_disorder] for p in powers]
-            game.process()
+            game.process(carry=False)  # (a combined season's adjustments: the next turn)
             rec = game.history[-1]
             if rec.position.phase.type == "M":
                 missed = set(missed_orders(game, rec))
@@ -671,7 +672,7 @@ class Host:
                         p.missed = 0
             g.seq += 1
             s.add(self._phase_row(g.id, g.seq, game, before))
-            if game.is_over or game.powers_to_order():
+            if game.is_over or (game.powers_to_order() and not game.carried):
                 break
         g.phase, g.status, g.phase_key = game.phase, game.status, new_phase_key()
         self._start_clock(g, game, now)
