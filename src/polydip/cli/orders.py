@@ -126,6 +126,11 @@ def waiting_powers(g) -> list[str]:
                        if units[i].power == power and o is None]
             if missing:
                 out.append(f"{m.powers[power]} ({', '.join(missing)})")
+            elif g.combined and not g.orders.get(power) \
+                    and not any(d.power == power for d in pos.dislodged):
+                # a combined season (game/combined.py): its builds are ordered now
+                out.append(f"{m.powers[power]} (builds or removals, carried out after the "
+                           "retreats)")
     else:
         counts = adjustment_counts(m, pos)
         for power in g.powers_to_order():
