@@ -74,7 +74,7 @@ def test_one_d_message_with_a_retreat_and_builds_processed_once() -> None:
     assert give(g, MESSAGE) == []
     assert g.orders[g.power("Chile")] == ["A Arequipa R Tarapaca", "Build A Antofagasta"]
     assert g.orders[g.power("Peru")] == ["Build A Lima"]
-    g.process()  # once
+    g.process(carry=True)  # once
     assert g.phase == "A1892M"
     assert [r.position.phase.name for r in g.history[-2:]] == ["D1891R", "D1891A"]
     assert units(g, "Chile") == {"A TAR", "A STG", "A ANT"}
@@ -104,7 +104,7 @@ def test_a_kept_build_the_phase_refuses_is_reported() -> None:
     once the retreats are done); one that cannot be made is in the report, refused."""
     g = dislodged_in_c()
     assert give(g, "Chile:\nA ARE R TAR\nBuild F Arequipa\nBuild A Concepcion") == []
-    out = g.process()
+    out = g.process(carry=True)
     assert out.phase.name == "D1891A"
     assert [(g.map.powers[p], "Build F Arequipa" in why) for p, why in out.errors] == [
         ("Chile", True)]
@@ -122,11 +122,25 @@ def test_orders_are_read_for_the_phase_they_belong_to() -> None:
     assert entry.replaced == [("Build A ANT", 2)]
     assert g.orders[chile] == ["A ARE D", "Build F ANT", "Waive"]
     assert g.combined and g.power("Peru") in g.powers_to_order()  # it builds this D
-    g.process()
+    g.process(carry=True)
     assert units(g, "Chile") == {"A STG", "F ANT"}  # disbanded, then F ANT built
     g2 = dislodged_in_c()
     problems = give(g2, "Peru:\nRemove A Lima\nChile:\nRemove A Lima")
     assert [p.code for p in problems] == ["no_unit", "no_unit"]
+
+
+def test_step_by_step_the_kept_orders_are_the_adjustment_phases() -> None:
+    """Processing one phase at a time (programs, the host): after the retreats the
+    adjustment phase holds the kept orders, marked to be processed at once."""
+    g = dislodged_in_c()
+    give(g, MESSAGE)
+    g.process()
+    assert g.phase == "D1891A" and g.carried
+    assert g.orders == {g.power("Chile"): ["Build A Antofagasta"],
+                        g.power("Peru"): ["Build A Lima"]}
+    g.process()
+    assert g.phase == "A1892M" and not g.carried
+    assert "A ANT" in units(g, "Chile")
 
 
 def test_nobody_dislodged_the_d_phase_is_its_builds() -> None:

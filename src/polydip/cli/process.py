@@ -51,7 +51,7 @@ def cmd_process(args: argparse.Namespace) -> int:
             raise PolydipError(f"the game is over ({g.status})")
         _refuse_empty(g, args)
         done = len(g.history)
-        g.process()  # (a combined season's retreats, then at once its adjustments)
+        g.process(carry=True)  # (a combined season's retreats, then its adjustments)
     names = names_for(args, g.map)
     reports = [build_report(g, r, final=True, names=names) for r in g.history[done:]]
     if args.format == "json" and len(reports) > 1:  # one object: the last phase's, with

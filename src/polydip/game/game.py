@@ -46,7 +46,7 @@ class Game(GameRecord):
     # what the last process did with orders kept by undo (_restore_undone), one line a power
     restored: list[str] = field(default_factory=list, repr=False, compare=False)
     # the current phase is the adjustment phase of a combined season (game/combined.py),
-    # its orders kept from the retreat phase: it is processed at once
+    # its orders kept from the retreat phase: it is to be processed at once (process)
     carried: bool = field(default=False, repr=False, compare=False)
     # the kept adjustment orders refused when that phase began, for its outcome's errors
     _carry_errors: list[tuple[int, str]] = field(default_factory=list, repr=False,
@@ -245,14 +245,16 @@ class Game(GameRecord):
 
     # ---- processing ----------------------------------------------------------------------
 
-    def process(self, carry: bool = True) -> PhaseOutcome:
+    def process(self, carry: bool = False) -> PhaseOutcome:
         """Adjudicate the current phase with the orders given; advance to the next phase.
 
         In the retreat phase of a combined season (game/combined.py) the adjustment orders
-        given with the retreats are kept for the adjustment phase that follows, and that
-        phase is processed at once too (unless not `carry`: then `carried` says it is to
-        be processed next, with its orders kept); the outcome returned is then the
-        adjustments', and both phases are in `history`."""
+        given with the retreats become the pending orders of the adjustment phase that
+        follows (checked then; those refused go to its outcome's errors), and `carried`
+        says that phase is to be processed at once: with `carry` it is (the season is
+        processed once, as `polydip process` and the host do; the outcome returned is then
+        the adjustments', and both phases are in `history`). Without, one phase is processed,
+        as in any other season (programs stepping phase by phase, the fast path's twin)."""
         if self.is_over:
             raise PolydipError(f"the game is over ({self.status})")
         errors: list[tuple[int, str]] = self._carry_errors
@@ -279,7 +281,7 @@ class Game(GameRecord):
         if combined:
             self._carry(kept)
             if self.carried and carry:
-                return self.process()
+                return self.process(carry)
         return outcome
 
     def _split_kept(self) -> tuple[dict[int, list[str]], dict[int, list[str]]]:

@@ -659,7 +659,7 @@ class Host:
         powers = self.powers(s, g)
         while True:
             before = [[p.missed, p.civil_disorder] for p in powers]
-            game.process(carry=False)  # (a combined season's adjustments: the next turn)
+            game.process()  # (a combined season's adjustments: the next turn of the loop)
             rec = game.history[-1]
             if rec.position.phase.type == "M":
                 missed = set(missed_orders(game, rec))
