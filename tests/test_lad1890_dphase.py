@@ -143,6 +143,19 @@ def test_step_by_step_the_kept_orders_are_the_adjustment_phases() -> None:
     assert "A ANT" in units(g, "Chile")
 
 
+def test_kept_builds_are_void_when_no_adjustment_phase_follows() -> None:
+    """Nobody builds or removes after the retreats: there is no adjustment phase, and the
+    builds kept are void, said in a note (polydip process prints it)."""
+    g = game_at("C1891M", {"Chile": ["A ARE"], "Peru": ["A LIM", "F NAZ"]},
+                {"Chile": ["ANT"], "Peru": ["TRU", "CUZ"]})
+    g.set_orders("Peru", ["A LIM - ARE", "F NAZ S A LIM - ARE"])
+    g.process()
+    assert g.set_orders("Chile", ["A ARE R TAR", "Build A ANT"]) == []
+    g.process(carry=True)
+    assert g.phase == "A1892M" and units(g, "Chile") == {"A TAR"}
+    assert len(g.restored) == 1 and "not carried out: Build A ANT" in g.restored[0]
+
+
 def test_nobody_dislodged_the_d_phase_is_its_builds() -> None:
     """When nobody is dislodged there is no retreat phase: D is the adjustment phase."""
     g = game_at("C1891M", {"Chile": ["A STG"], "Peru": ["A LIM"]})
