@@ -156,6 +156,20 @@ def test_kept_builds_are_void_when_no_adjustment_phase_follows() -> None:
     assert len(g.restored) == 1 and "not carried out: Build A ANT" in g.restored[0]
 
 
+def test_undo_back_to_the_retreats_takes_the_builds_back() -> None:
+    g = dislodged_in_c()
+    give(g, MESSAGE)
+    g.process(carry=True)
+    g.undo()
+    assert g.phase == "D1891A"
+    g.undo()
+    assert g.phase == "D1891R" and g.undone == []
+    assert g.orders == {g.power("Chile"): ["A Arequipa R Tarapaca", "Build A Antofagasta"],
+                        g.power("Peru"): ["Build A Lima"]}
+    g.process(carry=True)
+    assert g.phase == "A1892M" and "A ANT" in units(g, "Chile")
+
+
 def test_nobody_dislodged_the_d_phase_is_its_builds() -> None:
     """When nobody is dislodged there is no retreat phase: D is the adjustment phase."""
     g = game_at("C1891M", {"Chile": ["A STG"], "Peru": ["A LIM"]})

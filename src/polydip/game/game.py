@@ -350,7 +350,24 @@ class Game(GameRecord):
         self._parsed = {}
         self.status, self.winners = "active", []
         self._check_end()
+        self.carried, self._carry_errors = False, []
+        if self.combined:
+            self._take_back_kept()
         return rec
+
+    def _take_back_kept(self) -> None:
+        """Back in the retreat phase of a combined season from its adjustment phase: the
+        adjustment orders pending there (kept from this phase, or given since) are this
+        phase's again, as the players gave them."""
+        if not self.undone:
+            return
+        n, name, orders = self.undone[-1]
+        ph = self.position.phase
+        if n != len(self.history) + 1 or name != f"{ph.season}{ph.year}A":
+            return
+        self.undone.pop()
+        for p, texts in orders.items():
+            self.orders.setdefault(p, []).extend(texts)
 
     def _check_end(self) -> None:
         owners = self.position.owners
