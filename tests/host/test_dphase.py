@@ -50,6 +50,16 @@ def test_the_host_processes_an_undivided_d_once(client):
     assert {"A TAR", "A ANT"} <= chile
 
 
+def test_undo_steps_back_to_the_retreats_with_the_builds(client):
+    t = table(client)
+    t.order("Chile", "A ARE R TAR\nBuild A ANT")
+    assert t.process() == "A1891M"
+    r = client.post(f"/api/gm/{t.gm}/undo", json={"phase": t.pid()})
+    assert r.status_code == 200, r.text
+    assert r.json()["phase"] == "D1890R"
+    assert t.state("Chile")["orders"] == ["A ARE R TAR", "Build A ANT"]
+
+
 def test_the_host_divides_d_on_request(client):
     t = table(client, divided_retreats=True)
     got = t.order("Chile", "A ARE R TAR\nBuild A ANT")
