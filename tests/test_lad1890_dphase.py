@@ -21,6 +21,7 @@ from polydip.errors import VariantError
 from polydip.game.game import Game
 from polydip.orders.message import apply_message, read_message
 from polydip.variants.loader import load_variant, parse_variant
+from polydip.variants.writer import variant_to_toml
 
 # Chile's army in Arequipa is dislodged in a C phase by Peru and retreats in D; in the same
 # D, Chile builds in Antofagasta and Peru in Lima (the army it moved out of Lima)
@@ -178,6 +179,11 @@ def test_nobody_dislodged_the_d_phase_is_its_builds() -> None:
     assert give(g, "Chile: Build A Antofagasta") == []
     g.process()
     assert "A ANT" in units(g, "Chile")
+
+
+def test_combined_is_written_back_to_a_variant_file() -> None:
+    again = parse_variant(variant_to_toml(load_variant("lad1890")))
+    assert [s.combined for s in again.calendar.seasons] == [False, False, False, True]
 
 
 def test_combined_only_on_a_retreats_then_adjustments_season() -> None:
