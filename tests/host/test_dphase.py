@@ -42,6 +42,11 @@ def test_the_host_processes_an_undivided_d_once(client):
     t = table(client)
     got = t.order("Chile", "A ARE R TAR\nBuild A ANT")
     assert got["problems"] == [] and got["orders"] == ["A ARE R TAR", "Build A ANT"]
+    s = t.state("Chile")
+    assert s["to_order"] and s["adjustment"]["after_retreats"]
+    assert s["adjustment"]["given"] == 1
+    assert "build Army Antofagasta (ANT) (after the retreats)" in s["understood_full"]
+    assert "carried out right after them" in client.get(f"/play/{t.tokens['Chile']}").text
     assert t.process() == "A1891M"
     g = t.game()
     assert [r.position.phase.name for r in g.history[-2:]] == ["D1890R", "D1890A"]

@@ -110,12 +110,19 @@ def enter_kept(m: Map, texts: Sequence[str], pending: Sequence[Order], add: bool
     return held, refused, replaced
 
 
+def season_end(m: Map, pos: Position) -> Position:
+    """The position of a combined retreat phase with the centers counted as if the season
+    ended now (the retreats may still change them): for who is likely to build or remove."""
+    if m.variant.calendar.centers_change_after != pos.phase.season:
+        return pos
+    now = pos.copy()
+    update_centers(m, now)
+    return now
+
+
 def likely_adjusting(m: Map, pos: Position) -> set[int]:
     """The powers likely to build or remove after the retreats of a combined phase (the
     centers counted as if the season ended now): they too have something to order."""
-    now = pos
-    if m.variant.calendar.centers_change_after == pos.phase.season:
-        now = pos.copy()
-        update_centers(m, now)
+    now = season_end(m, pos)
     return {p for p, d in enumerate(adjustment_counts(m, now))
             if d < 0 or (d > 0 and build_sites(m, now, p))}
