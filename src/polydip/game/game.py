@@ -281,7 +281,10 @@ class Game(GameRecord):
         if combined:
             self._carry(kept)
             if self.carried and carry:
-                return self.process(carry)
+                notes = self.restored  # (what the retreats' processing noted)
+                outcome = self.process(carry)
+                self.restored[:0] = notes
+                return outcome
         return outcome
 
     def _split_kept(self) -> tuple[dict[int, list[str]], dict[int, list[str]]]:
