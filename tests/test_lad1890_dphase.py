@@ -128,6 +128,9 @@ def test_orders_are_read_for_the_phase_they_belong_to() -> None:
     g2 = dislodged_in_c()
     problems = give(g2, "Peru:\nRemove A Lima\nChile:\nRemove A Lima")
     assert [p.code for p in problems] == ["no_unit", "no_unit"]
+    # a canal build (rules/canals.py) is an adjustment too
+    assert give(g2, "Colombia: Build Panama Canal") == []
+    assert g2.orders[g2.power("Colombia")] == ["Build Panama Canal"]
 
 
 def test_step_by_step_the_kept_orders_are_the_adjustment_phases() -> None:
