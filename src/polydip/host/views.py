@@ -105,7 +105,7 @@ def adjustment_due(game: Game, power: int) -> dict[str, Any] | None:
     # (a province's id is also the id of its location without a coast)
     return {"kind": "build" if builds else "removal", "due": abs(due), "given": given,
             "sites": [place(m, s) for s in build_sites(m, pos, power)] if builds else [],
-            "after_retreats": combined}
+            **({"after_retreats": True} if combined else {})}
 
 
 def dislodged_units(game: Game, power: int) -> list[dict[str, Any]]:
