@@ -52,6 +52,11 @@ OPTIONS: dict[str, tuple[Any, tuple[Any, ...] | None, str]] = {
                         "on a home or capital center where it may stand ('rivers': a river "
                         "runs through or borders it, or an island or lake); 'coastal' (on any "
                         "coastal center, river or not) is not supported: see NOT_SUPPORTED"),
+    "divided_retreats": (False, (True, False),
+                         "a season whose retreats and adjustments are one phase ([calendar] "
+                         "combined = true: Latin American Diplomacy's D Phase) is divided in "
+                         "two, each ordered and processed on its own ('or by request from any "
+                         "player the D Phase will be divided'); changes nothing elsewhere"),
     "passage_permissions": ({}, None,
                             "controlled passages: {passage: {controlling power: [powers it "
                             "lets through]}} (rules/controlled_passages.py)"),

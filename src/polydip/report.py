@@ -23,6 +23,7 @@ from polydip.adjudication.legality import closed_passages
 from polydip.adjudication.retreats import why_no_retreat
 from polydip.errors import PolydipError
 from polydip.game.calendar import season_name
+from polydip.game.combined import enter_kept, split_texts
 from polydip.game.engine import MOVEMENT_TYPES, bind_to_units, parse_orders
 from polydip.orders.describe import describe, describe_text
 from polydip.orders.describe import place as place_words
@@ -455,10 +456,16 @@ def pending_lines(game, power: int, names: str = "full") -> list[str]:
     m, pos = game.map, game.position
     ptype = pos.phase.type
     texts = game.orders.get(power, [])
+    kept: list[str] = []
+    if ptype == "R" and getattr(game, "combined", False):  # (game/combined.py)
+        ri, ai = split_texts(m, pos, power, texts)
+        texts, kept = [texts[j] for j in ri], [texts[j] for j in ai]
     parsed, _ = parse_orders(m, pos.phase, {power: texts})
     orders = parsed.get(power, [])
     if ptype == "A":
         return [describe_text(m, o.format(m), "A", names) for o in orders]
+    after = [describe_text(m, o.format(m), "A", names) + " (after the retreats)"
+             for o in enter_kept(m, kept, [], True)[0]]
     units = pos.units if ptype == "M" else pos.dislodged
     allowed = MOVEMENT_TYPES if ptype == "M" else ("R", "D")
     slots: list[int] = []
@@ -475,7 +482,7 @@ def pending_lines(game, power: int, names: str = "full") -> list[str]:
         if n and line.startswith(head):
             line = f"{head} #{n}{line[len(head):]}"
         out.append(line)
-    return out
+    return out + after
 
 
 # ---- history ---------------------------------------------------------------------------------

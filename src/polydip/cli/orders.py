@@ -59,10 +59,10 @@ def cmd_orders(args: argparse.Namespace) -> int:
             else:
                 cleared.append(g.power(name))
                 g.clear_orders(cleared[-1])
-        msg = read_message(g.map, g.position, "\n".join(args.lines))
+        msg = read_message(g.map, g.position, "\n".join(args.lines), combined=g.combined)
         if message is not None:  # its lines are numbered as in the file; a power named
             msg = merge(msg, read_message(g.map, g.position, message,  # before carries on
-                                          msg.last_power))
+                                          msg.last_power, g.combined))
         problems = msg.problems + apply_message(g, msg, replace_all=args.replace_all,
                                                 add=args.add)
         recorded, refused = apply_permissions(g, msg)
@@ -126,6 +126,11 @@ def waiting_powers(g) -> list[str]:
                        if units[i].power == power and o is None]
             if missing:
                 out.append(f"{m.powers[power]} ({', '.join(missing)})")
+            elif g.combined and not g.orders.get(power) \
+                    and not any(d.power == power for d in pos.dislodged):
+                # a combined season (game/combined.py): its builds are ordered now
+                out.append(f"{m.powers[power]} (builds or removals, carried out after the "
+                           "retreats)")
     else:
         counts = adjustment_counts(m, pos)
         for power in g.powers_to_order():

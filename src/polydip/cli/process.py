@@ -10,6 +10,7 @@ into holds. The report says which powers gave no orders (NMR).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from polydip.cli.common import add_names_option, check_picture_path, names_for
@@ -49,10 +50,17 @@ def cmd_process(args: argparse.Namespace) -> int:
         if g.is_over:
             raise PolydipError(f"the game is over ({g.status})")
         _refuse_empty(g, args)
-        g.process()
+        done = len(g.history)
+        g.process(carry=True)  # (a combined season's retreats, then its adjustments)
+    names = names_for(args, g.map)
+    reports = [build_report(g, r, final=True, names=names) for r in g.history[done:]]
+    if args.format == "json" and len(reports) > 1:  # one object: the last phase's, with
+        out = reports[-1].to_json()                   # the phases processed before it
+        out["processed_before"] = [r.to_json() for r in reports[:-1]]
+        print(json.dumps(out, indent=1))
+    else:
+        print("\n".join(format_report(r, args.format) for r in reports))
     rec = g.history[-1]
-    print(format_report(build_report(g, rec, final=True, names=names_for(args, g.map)),
-                        args.format))
     for note in g.restored:  # orders kept by an undo, pending again
         print(note, file=sys.stderr if args.format == "json" else sys.stdout)
     if args.map:

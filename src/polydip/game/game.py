@@ -16,6 +16,7 @@ from typing import Any
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
 from polydip.errors import GameFileError, OrderError, PolydipError
 from polydip.game.calendar import parse_phase
+from polydip.game.combined import combined_phase, enter_kept, likely_adjusting, split_texts
 from polydip.game.dipjson import is_diplomacy_game, record_from_diplomacy
 from polydip.game.engine import Entry, PhaseOutcome, enter_orders, parse_orders, process
 from polydip.game.files import game_from_json, locked, read_json, save_game
@@ -44,6 +45,12 @@ class Game(GameRecord):
         default=([], []), repr=False, compare=False)
     # what the last process did with orders kept by undo (_restore_undone), one line a power
     restored: list[str] = field(default_factory=list, repr=False, compare=False)
+    # the current phase is the adjustment phase of a combined season (game/combined.py),
+    # its orders kept from the retreat phase: it is to be processed at once (process)
+    carried: bool = field(default=False, repr=False, compare=False)
+    # the kept adjustment orders refused when that phase began, for its outcome's errors
+    _carry_errors: list[tuple[int, str]] = field(default_factory=list, repr=False,
+                                                 compare=False)
 
     # ---- creation --------------------------------------------------------------------------
 
@@ -80,8 +87,20 @@ class Game(GameRecord):
         return power_index(self.map, name)
 
     def powers_to_order(self) -> list[int]:
-        """Powers that have something to order in the current phase."""
-        return powers_to_order(self.map, self.position)
+        """Powers that have something to order in the current phase (in the retreat phase
+        of a combined season, also those likely to build or remove after it)."""
+        got = powers_to_order(self.map, self.position)
+        if combined_phase(self.map, self.position.phase, self.options):
+            m = self.map
+            got = sorted(set(got) | {p for p in likely_adjusting(m, self.position)
+                                     if not m.power_neutral[p]})
+        return got
+
+    @property
+    def combined(self) -> bool:
+        """Whether the current phase is the retreat phase of a combined season, its
+        adjustment orders given with the retreats (game/combined.py)."""
+        return combined_phase(self.map, self.position.phase, self.options)
 
     def legal_orders(self, power: int | str | None = None) -> dict[str, list[str]]:
         if isinstance(power, str):
@@ -162,7 +181,10 @@ class Game(GameRecord):
                 self.orders.pop(p, None)
                 self._parsed.pop(p, None)
             return Entry(self._pending(p), [], [])
-        entry = enter_orders(self.map, self.position, p, orders, self._pending(p), add)
+        if self.combined:
+            entry = self._enter_combined(p, orders, add)
+        else:
+            entry = enter_orders(self.map, self.position, p, orders, self._pending(p), add)
         if len(entry.refused) == len(orders):
             return entry  # nothing taken: the orders given before stay as they were
         merged = entry.orders
@@ -175,6 +197,23 @@ class Game(GameRecord):
             self._parsed.pop(p, None)
         return entry
 
+    def _enter_combined(self, power: int, orders: list[str], add: bool) -> Entry:
+        """enter_orders in the retreat phase of a combined season: each order entered for
+        the phase it belongs to, the adjustments kept for the phase that follows."""
+        m, pos = self.map, self.position
+        pending = self._pending(power)
+        ri, ai = split_texts(m, pos, power, orders)
+        pr, pa = split_texts(m, pos, power, [o.text for o in pending])
+        r = enter_orders(m, pos, power, [orders[j] for j in ri], [pending[k] for k in pr],
+                         add)
+        kept, refused, replaced = enter_kept(m, [orders[j] for j in ai],
+                                             [pending[k] for k in pa], add)
+        return Entry(r.orders + kept,
+                     sorted([(ri[j], why, hint) for j, why, hint in r.refused]
+                            + [(ai[j], why, hint) for j, why, hint in refused]),
+                     [(old, ri[j]) for old, j in r.replaced]
+                     + [(old, ai[j]) for old, j in replaced])
+
     def _pending(self, power: int, errors: list[tuple[int, str]] | None = None
                  ) -> list[Order]:
         """The pending orders of a power, parsed (as when given, while `orders` has not
@@ -185,10 +224,18 @@ class Game(GameRecord):
         got = self._parsed.get(power)
         if got is not None and got[0] is texts and got[1] == texts:
             return got[2]
+        adjustments: list[str] = []
+        if self.combined:
+            ri, ai = split_texts(self.map, self.position, power, texts)
+            adjustments = [texts[j] for j in ai]
+            texts = [texts[j] for j in ri]
         parsed, errs = parse_orders(self.map, self.position.phase, {power: texts})
         if errors is not None:
             errors.extend(errs)
-        return parsed.get(power, [])
+        got = parsed.get(power, [])
+        if self.combined and adjustments:
+            got = got + enter_kept(self.map, adjustments, [], True)[0]
+        return got
 
     def clear_orders(self, power: int | str | None = None) -> None:
         if power is None:
@@ -198,23 +245,79 @@ class Game(GameRecord):
 
     # ---- processing ----------------------------------------------------------------------
 
-    def process(self) -> PhaseOutcome:
-        """Adjudicate the current phase with the orders given; advance to the next phase."""
+    def process(self, carry: bool = False) -> PhaseOutcome:
+        """Adjudicate the current phase with the orders given; advance to the next phase.
+
+        In the retreat phase of a combined season (game/combined.py) the adjustment orders
+        given with the retreats become the pending orders of the adjustment phase that
+        follows (checked then; those refused go to its outcome's errors), and `carried`
+        says that phase is to be processed at once: with `carry` it is (the season is
+        processed once, as `polydip process` and the host do; the outcome returned is then
+        the adjustments', and both phases are in `history`). Without, one phase is processed,
+        as in any other season (programs stepping phase by phase, the fast path's twin)."""
         if self.is_over:
             raise PolydipError(f"the game is over ({self.status})")
-        errors: list[tuple[int, str]] = []
+        errors: list[tuple[int, str]] = self._carry_errors
+        self._carry_errors = []
+        self.carried = False
         self.restored = []
-        parsed = {p: self._pending(p, errors) for p in self.orders}
+        combined = self.combined
+        if combined:  # the retreats now, the adjustments kept for the phase that follows
+            orders, kept = self._split_kept()
+            parsed, errs = parse_orders(self.map, self.position.phase, orders)
+            errors += errs
+        else:
+            orders, kept = self.orders, {}
+            parsed = {p: self._pending(p, errors) for p in orders}
         outcome = process(self.map, self.position, parsed, self.options)
         outcome.errors[:0] = errors
-        self.history.append(PhaseRecord(self.position, self.orders, outcome))
+        self.history.append(PhaseRecord(self.position, orders, outcome))
         self.position = outcome.position
         self.orders = {}
         self._parsed = {}
         self._check_end()
         if self.undone:
             self._restore_undone()
+        if combined:
+            self._carry(kept)
+            if self.carried and carry:
+                notes = self.restored  # (what the retreats' processing noted)
+                outcome = self.process(carry)
+                self.restored[:0] = notes
+                return outcome
         return outcome
+
+    def _split_kept(self) -> tuple[dict[int, list[str]], dict[int, list[str]]]:
+        """The orders of a combined retreat phase: (the retreat phase's, those kept for the
+        adjustment phase), per power."""
+        retreats: dict[int, list[str]] = {}
+        kept: dict[int, list[str]] = {}
+        for p, texts in self.orders.items():
+            ri, ai = split_texts(self.map, self.position, p, texts)
+            if ri:
+                retreats[p] = [texts[j] for j in ri]
+            if ai:
+                kept[p] = [texts[j] for j in ai]
+        return retreats, kept
+
+    def _carry(self, kept: dict[int, list[str]]) -> None:
+        """After the retreats of a combined season: the adjustment orders kept become the
+        adjustment phase's (each checked now, as when given there; those refused become
+        errors of its outcome), and the phase is marked to be processed at once. When no
+        adjustment phase follows (nobody builds or removes), the kept orders are void."""
+        done = self.history[-1].position.phase
+        now = self.position.phase
+        if self.is_over or now.type != "A" or (now.year, now.season) != (done.year,
+                                                                         done.season):
+            for p, texts in kept.items():
+                self.restored.append(f"{self.map.powers[p]}: no adjustment phase follows "
+                                     f"the retreats of {done.name}; not carried out: "
+                                     + "; ".join(texts))
+            return
+        self.carried = True
+        for p, texts in kept.items():
+            entry = self.enter_orders(p, texts)
+            self._carry_errors += [(p, why) for _, why, _ in entry.refused]
 
     def _restore_undone(self) -> None:
         """The phase reached was stepped back over by an undo: the orders pending then are
@@ -250,7 +353,24 @@ class Game(GameRecord):
         self._parsed = {}
         self.status, self.winners = "active", []
         self._check_end()
+        self.carried, self._carry_errors = False, []
+        if self.combined:
+            self._take_back_kept()
         return rec
+
+    def _take_back_kept(self) -> None:
+        """Back in the retreat phase of a combined season from its adjustment phase: the
+        adjustment orders pending there (kept from this phase, or given since) are this
+        phase's again, as the players gave them."""
+        if not self.undone:
+            return
+        n, name, orders = self.undone[-1]
+        ph = self.position.phase
+        if n != len(self.history) + 1 or name != f"{ph.season}{ph.year}A":
+            return
+        self.undone.pop()
+        for p, texts in orders.items():
+            self.orders.setdefault(p, []).extend(texts)
 
     def _check_end(self) -> None:
         owners = self.position.owners

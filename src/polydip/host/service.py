@@ -25,6 +25,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from polydip.errors import PolydipError
+from polydip.game.combined import combined_phase
 from polydip.game.files import game_from_json, game_to_json
 from polydip.game.game import Game
 from polydip.host.db import UNAVAILABLE, Database
@@ -301,7 +302,8 @@ class Host:
             row = self.order_rows(s, g).get(p.power)
             game = self.pending(s, g, p.power, row)
             m = game.map
-            msg = read_message(m, game.position, text, default_power=p.power)
+            msg = read_message(m, game.position, text, default_power=p.power,
+                               combined=game.combined)
             foreign = [o for o in msg.orders if o.power != p.power]
             msg.orders = [o for o in msg.orders if o.power == p.power]
             problems = list(msg.problems) + [
@@ -506,7 +508,7 @@ class Host:
                 g.seq -= 1
                 s.flush()
                 game = self.game(s, g)
-                if g.seq == 0 or game.powers_to_order():
+                if g.seq == 0 or (game.powers_to_order() and not _carried_into(game)):
                     break
             for o in self.order_rows(s, g).values():
                 o.ready = False
@@ -658,7 +660,7 @@ class Host:
         powers = self.powers(s, g)
         while True:
             before = [[p.missed, p.civil_disorder] for p in powers]
-            game.process()
+            game.process()  # (a combined season's adjustments: the next turn of the loop)
             rec = game.history[-1]
             if rec.position.phase.type == "M":
                 missed = set(missed_orders(game, rec))
@@ -671,7 +673,7 @@ class Host:
                         p.missed = 0
             g.seq += 1
             s.add(self._phase_row(g.id, g.seq, game, before))
-            if game.is_over or game.powers_to_order():
+            if game.is_over or (game.powers_to_order() and not game.carried):
                 break
         g.phase, g.status, g.phase_key = game.phase, game.status, new_phase_key()
         self._start_clock(g, game, now)
@@ -721,6 +723,18 @@ class Host:
             raise Stale(f"this request was made for phase {phase[:60]!r}, but the game is "
                         f"now at {g.phase} (phase id {now!r}); nothing was changed: look at "
                         "the game again before sending it")
+
+
+def _carried_into(game: Game) -> bool:
+    """Whether the game's phase is the adjustment phase of a combined season, processed at
+    once after its retreats (game/combined.py): undo steps back over it to the retreats,
+    whose orders held the builds."""
+    if game.position.phase.type != "A" or not game.history:
+        return False
+    before = game.history[-1].position.phase
+    return (combined_phase(game.map, before, game.options)
+            and (before.year, before.season) == (game.position.phase.year,
+                                                 game.position.phase.season))
 
 
 def _iso(d: datetime) -> str:

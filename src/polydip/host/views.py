@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
 from polydip.errors import PolydipError
+from polydip.game.combined import enter_kept, season_end, split_texts
 from polydip.game.engine import parse_orders
 from polydip.game.game import Game
 from polydip.host.models import GameRow, PowerRow
@@ -103,18 +104,25 @@ def adjustment_due(game: Game, power: int) -> dict[str, Any] | None:
     """In an adjustment phase, what `power` has to do: builds or removals due, how many of
     them its pending orders give, and where it may build (full names); None otherwise."""
     m, pos = game.map, game.position
-    if pos.phase.type != "A":
+    texts = game.orders.get(power, [])
+    combined = pos.phase.type == "R" and game.combined
+    if combined:  # its builds are ordered with the retreats (game/combined.py)
+        pos = season_end(m, pos)
+        texts = [texts[j] for j in split_texts(m, game.position, power, texts)[1]]
+    elif pos.phase.type != "A":
         return None
     due = adjustment_counts(m, pos)[power]
     if not due:
         return None
     builds = due > 0
-    parsed, _ = parse_orders(m, pos.phase, {power: game.orders.get(power, [])})
+    parsed = ({power: enter_kept(m, texts, [], True)[0]} if combined
+              else parse_orders(m, pos.phase, {power: texts})[0])
     given = sum(1 for o in parsed.get(power, [])
                 if o.type in ((BUILD, WAIVE) if builds else (DISBAND,)))
     # (a province's id is also the id of its location without a coast)
     return {"kind": "build" if builds else "removal", "due": abs(due), "given": given,
-            "sites": [place(m, s) for s in build_sites(m, pos, power)] if builds else []}
+            "sites": [place(m, s) for s in build_sites(m, pos, power)] if builds else [],
+            **({"after_retreats": True} if combined else {})}
 
 
 def dislodged_units(game: Game, power: int) -> list[dict[str, Any]]:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from polydip.adjudication.adjustments import adjustment_counts, adjustment_problem
 from polydip.errors import OrderError, PolydipError, did_you_mean
+from polydip.game.combined import combined_phase, is_adjustment
 from polydip.game.engine import MOVEMENT_TYPES
 from polydip.geography.map import Map
 from polydip.geography.names import name_key, or_list, suggest
@@ -116,10 +117,13 @@ class Message:
         return out
 
 
-def read_message(m: Map, pos: Position, text: str, default_power: int | None = None
-                 ) -> Message:
-    """Read a message of orders for the phase of `pos` (see the module docstring)."""
-    reader = _Reader(m, pos)
+def read_message(m: Map, pos: Position, text: str, default_power: int | None = None,
+                 combined: bool = False) -> Message:
+    """Read a message of orders for the phase of `pos` (see the module docstring).
+    `combined`: the phase is the retreat phase of a combined season (Game.combined), whose
+    orders hold the adjustments that follow too (game/combined.py): each line is read for
+    the phase it belongs to."""
+    reader = _Reader(m, pos, combined)
     current = default_power
     msg = Message()
     if default_power is not None:
@@ -170,6 +174,7 @@ def apply_message(game, msg: Message, replace_all: bool = False, add: bool = Fal
     """
     found: list[LineProblem] = []
     refused_code = _REFUSED.get(game.position.phase.type, "order_refused")
+    combined = combined_phase(game.map, game.position.phase, game.options)
     for power, lst in msg.by_power().items():
         if replace_all:
             game.clear_orders(power)
@@ -185,7 +190,10 @@ def apply_message(game, msg: Message, replace_all: bool = False, add: bool = Fal
             reason = why[len(head):] if why.startswith(head) else why
             if hint and reason.endswith(f"; {hint}"):
                 reason = reason[:-len(hint) - 2]
-            found.append(LineProblem(o.line, o.text, reason, hint, power, refused_code))
+            code = refused_code
+            if combined and is_adjustment(game.map, game.position, power, o.order):
+                code = _REFUSED["A"]  # (an adjustment kept for the phase that follows)
+            found.append(LineProblem(o.line, o.text, reason, hint, power, code))
     if replace_all:
         for power in msg.powers:
             if power not in msg.by_power():
@@ -194,10 +202,11 @@ def apply_message(game, msg: Message, replace_all: bool = False, add: bool = Fal
 
 
 class _Reader:
-    def __init__(self, m: Map, pos: Position) -> None:
+    def __init__(self, m: Map, pos: Position, combined: bool = False) -> None:
         self.m = m
         self.pos = pos
         self.phase = pos.phase.type
+        self.combined = combined and self.phase == "R"
         self.seasons = {s.name.lower() for s in m.variant.calendar.seasons}
         self.kind_words = ({k.lower() for k in m.kinds} | {k.lower() for k in m.kind_names})
         self.power_words = [n for p in m.variant.powers
@@ -345,7 +354,7 @@ class _Reader:
     def order(self, msg: Message, n: int, text: str, power: int | None, line: str) -> None:
         text = text.rstrip(".;").strip()
         try:
-            o = parse_order(self.m, text, self.phase)
+            o = self._parse(text)
         except OrderError as exc:
             pieces = self._pieces(text)
             if pieces is None:
@@ -381,11 +390,24 @@ class _Reader:
             return None
         for p in parts:
             try:
-                parse_order(self.m, p, self.phase)
+                self._parse(p)
                 return parts
             except OrderError:
                 continue
         return None
+
+    def _parse(self, text: str) -> Order:
+        """The order a text says in this phase (in a combined retreat phase, an adjustment
+        order too: game/combined.py)."""
+        try:
+            return parse_order(self.m, text, self.phase)
+        except OrderError as exc:
+            if not self.combined or exc.code != "wrong_phase":
+                raise
+            try:
+                return parse_order(self.m, text, "A")
+            except OrderError:
+                raise exc from None
 
     def _unreadable(self, n: int, text: str, line: str, exc: OrderError, power: int | None
                     ) -> LineProblem:
@@ -437,6 +459,8 @@ class _Reader:
         """Does the order fit the position (unit there, the power's own, the phase's kind,
         a build where one can be made)?  (reason, suggestion, code) when it does not."""
         m, pos = self.m, self.pos
+        if self.combined and is_adjustment(m, pos, power, o):
+            return self._kept(o, power)
         if self.phase == "A":
             why = adjustment_problem(m, pos, power, o)
             if why is None:
@@ -472,6 +496,28 @@ class _Reader:
                     "leave its units without orders", "neutral_power")
         return None
 
+    def _kept(self, o: Order, power: int) -> tuple[str, str, str] | None:
+        """An adjustment order given with the retreats of a combined season: a removal
+        names a unit of the power; the rest is checked when the adjustment phase begins."""
+        m = self.m
+        if m.power_neutral[power]:
+            return (f"{m.powers[power]} is neutral: it neither builds nor removes",
+                    "leave it without orders", "neutral_power")
+        if o.type != DISBAND:
+            return None
+        prov = m.loc_prov[o.loc]
+        here = [u for u in self.pos.units if m.loc_prov[u.loc] == prov]
+        if not here:
+            mine = sorted(m.unit_str(u.kind, u.loc) for u in self.pos.units
+                          if u.power == power)
+            return (f"no unit in {m.prov_name[prov]} to remove",
+                    f"{m.powers[power]}'s units: {', '.join(mine) or 'none'}", "no_unit")
+        if all(u.power != power for u in here):
+            owner = m.powers[here[0].power]
+            return (f"the unit in {m.prov_name[prov]} belongs to {owner}",
+                    f"put it under {owner}, or check the province", "not_own_unit")
+        return None
+
     def _adjustments(self, power: int) -> str:
         """What `power` may do this adjustment phase, as a suggestion."""
         m = self.m
@@ -498,15 +544,17 @@ class _Reader:
             key = (u.power, m.loc_prov[u.loc])
             (shared if key in seen else seen).add(key)
         last: dict[tuple[int, int], MessageOrder] = {}
+        kept = {id(o) for o in msg.orders
+                if self.combined and is_adjustment(m, self.pos, o.power, o.order)}
         for o in msg.orders:
             key = (o.power, m.loc_prov[o.order.loc])
-            if o.order.type == WAIVE or key in shared:
+            if o.order.type == WAIVE or key in shared or id(o) in kept:
                 continue
             if key in last:
                 msg.notes.append(f"line {o.line}: {o.text!r} replaces line "
                                  f"{last[key].line}: {last[key].text!r}")
             last[key] = o
-        keep = {id(o) for o in last.values()}
+        keep = {id(o) for o in last.values()} | kept
         msg.orders = [o for o in msg.orders
                       if id(o) in keep or o.order.type == WAIVE
                       or (o.power, m.loc_prov[o.order.loc]) in shared]

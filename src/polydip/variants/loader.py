@@ -490,8 +490,13 @@ class _Reader:
                 if ph not in PHASE_TYPES:
                     raise self.fail(f"{key}.phases", f"unknown phase {ph!r}"
                                     + did_you_mean(ph, PHASE_TYPES))
+            combined = self.get(s, "combined", bool, key, False)
+            if combined and phases != ["retreats", "adjustments"]:
+                raise self.fail(f"{key}.combined", "only a season whose phases are "
+                                "[\"retreats\", \"adjustments\"] orders them together")
             seasons.append(Season(self.get(s, "name", str, key), self.get(s, "abbr", str, key),
-                                  tuple(phases), self.get(s, "title", str, key, "")))
+                                  tuple(phases), self.get(s, "title", str, key, ""),
+                                  combined))
         calendar = Calendar(
             start=self.get(cal, "start", str, "calendar", "S1901M"),
             seasons=seasons,

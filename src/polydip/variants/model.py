@@ -118,6 +118,10 @@ class Season:
     # (March-June)" gives "1891 A Phase (March-June) Movement" ("" = the name: "Spring
     # 1901 Movement")
     title: str = ""
+    # the season's retreats and adjustments are one phase to the players ("D: Second Retreat
+    # (/Build/Disband) Phase"): builds are ordered with the retreats and carried out right
+    # after them (game/combined.py); only a season whose phases are retreats, adjustments
+    combined: bool = False
 
 
 @dataclass(slots=True)

@@ -145,7 +145,8 @@ def variant_to_toml(v: Variant) -> str:
 
     cal = v.calendar
     seasons = [{"name": s.name, "abbr": s.abbr, "phases": list(s.phases),
-                **({"title": s.title} if s.title else {})} for s in cal.seasons]
+                **({"title": s.title} if s.title else {}),
+                **({"combined": True} if s.combined else {})} for s in cal.seasons]
     if (cal.start, cal.centers_change_after, seasons) != (
             DEFAULT_CALENDAR["start"], DEFAULT_CALENDAR["centers_change_after"],
             DEFAULT_CALENDAR["seasons"]):
