@@ -232,10 +232,10 @@ class Game(GameRecord):
         parsed, errs = parse_orders(self.map, self.position.phase, {power: texts})
         if errors is not None:
             errors.extend(errs)
-        got = parsed.get(power, [])
+        mine = parsed.get(power, [])
         if self.combined and adjustments:
-            got = got + enter_kept(self.map, adjustments, [], True)[0]
-        return got
+            mine = mine + enter_kept(self.map, adjustments, [], True)[0]
+        return mine
 
     def clear_orders(self, power: int | str | None = None) -> None:
         if power is None:
