@@ -22,6 +22,12 @@ from polydip.variants.model import DEFAULT_COASTS, Variant
 class Map:
     """A compiled variant map (immutable after construction)."""
 
+    def __reduce__(self) -> tuple:
+        """Pickled as its variant (plain data), compiled again where it is read: a compiled
+        (mypyc) Map has no pickle of its own, and its caches (`memo`: tables, layouts) are
+        made again as they are needed rather than sent (the host's drawing process, Ray)."""
+        return (compile_map, (self.variant,))
+
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
         v = variant

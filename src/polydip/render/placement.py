@@ -270,18 +270,6 @@ class Placer:
     pending: dict[int, Iterator[Label]]  # ... and the rest of its candidates, not yet tried
     marks: dict[int, list[Point]]  # per province: where its marker may stand apart
 
-    def __getstate__(self) -> dict:
-        """Pickled (a game sent to the drawing process of the host), without the candidates
-        found so far: `pending` holds generators, which do not pickle; the copy finds them
-        again as it needs them."""
-        state = {k: getattr(self, k) for k in self.__slots__}  # type: ignore[attr-defined]
-        state["fitting"], state["pending"] = {}, {}
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        for k, v in state.items():
-            object.__setattr__(self, k, v)
-
     def markers_of(self, i: int) -> list[Point]:
         """Where province i's marker may stand apart from its name (marker_spots)."""
         got = self.marks.get(i)
