@@ -14,26 +14,9 @@ import pytest
 from polydip.game.game import Game
 from polydip.oneshot import build_position
 from polydip.render import picture_svg
+from polydip.render.audit import inside, path_rings
 from polydip.render.board import load_board
 from polydip.variants.loader import builtin_names
-
-
-def _rings(d: str) -> list[list[tuple[float, float]]]:
-    rings = []
-    for part in d.split("M")[1:]:
-        nums = [float(x) for x in part.rstrip("Z").split()]
-        rings.append(list(zip(nums[0::2], nums[1::2], strict=True)))
-    return rings
-
-
-def _inside(pt: tuple[float, float], rings) -> bool:
-    x, y = pt
-    inside = False
-    for ring in rings:
-        for (x0, y0), (x1, y1) in zip(ring, ring[1:] + ring[:1], strict=True):
-            if (y0 > y) != (y1 > y) and x0 + (y - y0) * (x1 - x0) / (y1 - y0) > x:
-                inside = not inside
-    return inside
 
 
 def _dist_to(pt, rings) -> float:
@@ -48,7 +31,7 @@ def _dist_to(pt, rings) -> float:
 
 
 def _provinces(svg: str) -> dict[str, list]:
-    return {a: _rings(d) for a, d in re.findall(
+    return {a: path_rings(d) for a, d in re.findall(
         r'<path class="province" data-province="([A-Z0-9_]+)"[^>]* d="([^"]*)"', svg)}
 
 
@@ -67,11 +50,11 @@ def _check_units_inside(svg: str, game) -> None:
     assert units
     for unit, at in units:
         prov = unit.split()[1].split("/")[0]
-        assert _inside(at, provs[prov]), f"{unit} drawn at {at} is not inside {prov}"
+        assert inside(at, provs[prov]), f"{unit} drawn at {at} is not inside {prov}"
     for unit, at in _units(svg, "unit dislodged"):
         prov = unit.split()[1].split("/")[0]
         # inside its own province, or just beside it: never nearer another province
-        assert _inside(at, provs[prov]) or _dist_to(at, provs[prov]) < 25, unit
+        assert inside(at, provs[prov]) or _dist_to(at, provs[prov]) < 25, unit
 
 
 def test_a_wita_year_on_the_board() -> None:
