@@ -202,3 +202,23 @@ def test_orders_written_on_one_line_with_commas_are_each_read() -> None:
         (2, "A Paris - Burgundy"), (2, "F Brest - Mid-Atlantic"), (3, "A MAR - PIE")]
     assert [(p.line, p.text, p.code) for p in msg.problems] == [
         (3, "A MAR - PIE, F BRE - Mid-Atlanti", "unknown_place")]
+
+
+def test_quoted_lines_of_a_reply_are_never_read_as_orders() -> None:
+    """A player's reply quotes the GM's earlier mail ("> A Paris - Burgundy"): the quoted
+    orders are not this player's orders now. An order-like quoted line is reported (so a GM
+    who meant it removes the '>'); other quoted text is ignored like prose."""
+    text = ("France:\n"
+            "A Marseilles - Spain\n"
+            "\n"
+            "On Monday the GM wrote:\n"
+            "> Results of Spring 1901:\n"
+            "> A Paris - Burgundy\n"
+            ">> F Brest - English Channel\n"
+            "> Thanks, GM\n")
+    g, msg = _read(text)
+    assert _orders(g, msg) == {"France": ["A Marseilles - Spain"]}
+    assert [(p.line, p.code) for p in msg.problems] == [(6, "quoted"), (7, "quoted")]
+    assert msg.problems[0].text == "A Paris - Burgundy"
+    assert "remove the '>'" in msg.problems[0].suggestion
+    assert 5 in msg.ignored and 8 in msg.ignored

@@ -33,7 +33,9 @@ from polydip.orders.parser import parse_order
 from polydip.orders.permissions import Permission, PermissionError_, read_permission
 from polydip.state import Position
 
-_BULLET = re.compile(r"^\s*(?:[-*•·>]|\d+[.)])\s+")
+_BULLET = re.compile(r"^\s*(?:[-*•·]|\d+[.)])\s+")
+# an e-mail reply's quotation marks ("> ", ">> "): what follows is another message's text
+_QUOTED = re.compile(r"^\s*>[>\s]*")
 _DECORATION = re.compile(r"^[-=*#_~+|<>\s]+|[-=*#_~+|<>\s]+$")
 _ARROW = re.compile(r"->|=>|→|–|—")
 _ADJUST_WORDS = {"build", "builds", "remove", "removes", "disband", "disbands", "waive"}
@@ -64,6 +66,7 @@ PROBLEM_CODES = {
     "unknown_passage": "a passage permission naming a passage the map does not have",
     "permission_refused": "a passage permission that cannot be given (nobody controls the "
                           "passage, the game is over, or here only on the passages form)",
+    "quoted": "an order in quoted text (a reply's '>' line), not read as an order",
 }
 # the code of an order the game refuses when it is given, by phase type
 _REFUSED = {"A": "adjustment_refused", "R": "retreat_refused"}
@@ -215,6 +218,10 @@ class _Reader:
     # -- one line --------------------------------------------------------------------------
 
     def line(self, msg: Message, n: int, raw: str, current: int | None) -> int | None:
+        quote = _QUOTED.match(raw)
+        if quote:
+            self.quoted(msg, n, raw[quote.end():], current)
+            return current
         text = _BULLET.sub("", raw).strip().strip("*_").strip()
         if not text:
             return current
@@ -256,6 +263,20 @@ class _Reader:
             return None if text.rstrip().endswith(":") else current
         msg.ignored.append(n)  # a greeting, a signature, a remark: plainly not an order
         return current
+
+    def quoted(self, msg: Message, n: int, rest: str, current: int | None) -> None:
+        """A line of quoted text (an e-mail reply quotes the message it answers: the GM's
+        results, another power's orders): never read as an order, since the player did not
+        give it now; a quoted line that reads like an order is reported, so that a GM who
+        meant it removes the '>', and other quoted text is ignored."""
+        text = _BULLET.sub("", rest).strip().strip("*_").strip()
+        if text and self.header(text) is None and self.looks_like_order(text):
+            msg.problems.append(LineProblem(
+                n, text, "quoted text (a line starting with '>') is not read as an order",
+                "remove the '>' to give this order",
+                current if current is not None else -1, "quoted"))
+        else:
+            msg.ignored.append(n)
 
     def header(self, text: str) -> int | None:
         """The power a heading names ("England", "-- Mexico --", "French orders", "Orders
