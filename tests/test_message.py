@@ -222,3 +222,15 @@ def test_quoted_lines_of_a_reply_are_never_read_as_orders() -> None:
     assert msg.problems[0].text == "A Paris - Burgundy"
     assert "remove the '>'" in msg.problems[0].suggestion
     assert 5 in msg.ignored and 8 in msg.ignored
+
+
+def test_an_order_after_a_power_name_or_adjective_without_a_colon() -> None:
+    """The rules texts write "Bolivian A Ayacucho to Lima"; players write "France A Paris -
+    Burgundy": the order is the named power's (it was ignored as prose before), and the
+    power named stays current for the lines below."""
+    g, msg = _read("France A Paris - Burgundy\nEnglish F London - North Sea\n"
+                   "F Edinburgh - Norwegian Sea\nFrance - the usual orders, I think\n")
+    assert _orders(g, msg) == {"France": ["A Paris - Burgundy"],
+                               "England": ["F London - North Sea",
+                                           "F Edinburgh - Norwegian Sea"]}
+    assert msg.problems == [] and msg.ignored == [4]

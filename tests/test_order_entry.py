@@ -318,3 +318,30 @@ def test_an_order_sent_again_is_no_replacement_worth_a_note() -> None:
     assert give(g, "France: A Par - Pic")[1] == [
         "line 1: 'A Par - Pic' replaces the earlier order 'A Par - Bur'"]
     assert orders_of(g, "France") == ["A Par - Pic"]
+
+
+def test_the_rules_texts_one_line_form_of_an_order_and_its_supports() -> None:
+    """The LAD rules text writes an order with its supports on one line: "Chile: F Peru
+    Basin AT Peru, Supported by: F Peru Basin, F Peru Basin, and F Peru Basin." and
+    "Bolivian A Ayacucho to Lima; Supported by A Huanuco and A San Martin." (seed 001, 5.F.i
+    and 5.D): each supporter gets its support order, the power named by its adjective."""
+    g = game_at("lad1890", {"phase": "A1891M", "units": {
+        "Chile": ["F PBS"] * 4, "Peru": ["F PBS", "A LIM", "A ANC"],
+        "Bolivia": ["A AYA", "A HUA", "A SMT"]}})
+    assert give(g, "Chile: F Peru Basin AT Peru, Supported by: F Peru Basin, F Peru Basin, "
+                   "and F Peru Basin.\n"
+                   "Bolivian A Ayacucho to Lima; Supported by A Huanuco and A San Martin.\n"
+                   "Peruvian A Lima Holds; Supported by A Ancash.\n") == ([], [])
+    assert pending_lines(g, g.power("Chile"), "short") == [
+        "F PBS #1 AT PERU", "F PBS #2 S F PBS AT PERU", "F PBS #3 S F PBS AT PERU",
+        "F PBS #4 S F PBS AT PERU"]
+    assert pending_lines(g, g.power("Bolivia"), "short") == [
+        "A AYA - LIM", "A HUA S A AYA - LIM", "A SMT S A AYA - LIM"]
+    assert pending_lines(g, g.power("Peru"), "short") == ["A LIM H", "A ANC S A LIM"]
+    out = g.process()
+    # "The attack fails *Conflict of Equal Forces* (2 v 2)" (the Greater Andes: Ayacucho's
+    # own strength is zero); "Result: Peruvian F Peru Basin must disband."
+    lima = [u for u in out.position.units if g.map.loc_name[u.loc] == "LIM"]
+    assert [g.map.powers[u.power] for u in lima] == ["Peru"]
+    assert [(g.map.powers[d.power], g.map.unit_str(d.kind, d.loc)) for d in out.destroyed] \
+        == [("Peru", "F PBS")]

@@ -132,7 +132,7 @@ def read_message(m: Map, pos: Position, text: str, default_power: int | None = N
     if default_power is not None:
         msg.powers.append(default_power)
     for n, raw in enumerate(text.splitlines(), 1):
-        for part in _split(raw):
+        for part in reader.supported_by(raw) or _split(raw):
             current = reader.line(msg, n, part, current)
     reader.drop_replaced(msg)
     msg.last_power = current
@@ -253,6 +253,11 @@ class _Reader:
         if permission is not None:
             msg.permissions.append(permission)
             return current
+        prefixed = self.power_prefix(text)
+        if prefixed is not None:
+            msg.powers.append(prefixed[0])
+            self.order(msg, n, prefixed[1], prefixed[0], text)
+            return prefixed[0]
         if self.looks_like_order(text):
             self.order(msg, n, text, current, text)
             return current
@@ -263,6 +268,43 @@ class _Reader:
             return None if text.rstrip().endswith(":") else current
         msg.ignored.append(n)  # a greeting, a signature, a remark: plainly not an order
         return current
+
+    def supported_by(self, raw: str) -> list[str] | None:
+        """The rules texts' one-line form of an order with its supports, "F Peru Basin AT
+        Peru, Supported by: F Peru Basin, F Peru Basin, and F Peru Basin" or "Bolivian A
+        Ayacucho to Lima; Supported by A Huanuco and A San Martin": the order, then one
+        support order for each supporter ("F Peru Basin S F Peru Basin AT Peru", "A Huanuco
+        S A Ayacucho to Lima"; a hold is supported as "S A Lima"). None when the line is not
+        of that form."""
+        m = _SUPPORTED_BY.match(raw)
+        if m is None:
+            return None
+        order = m.group("order").strip()
+        body = order.split(":", 1)[1].strip() if ":" in order else order
+        prefixed = self.power_prefix(body)
+        target = _HOLD_WORD.sub("", prefixed[1] if prefixed else body)
+        supporters = [s.strip() for s in _LIST_SEP.split(m.group("by")) if s.strip()]
+        return [order] + [f"{s} S {target}" for s in supporters]
+
+    def power_prefix(self, text: str) -> tuple[int, str] | None:
+        """An order after a power's name or adjective with no colon, as the rules texts
+        write them ("Bolivian A Ayacucho to Lima", "France A Paris - Burgundy"): the power
+        and the order."""
+        words = text.split()
+        if not words or words[0].lower() in self.kind_words \
+                or words[0].lower() in _ADJUST_WORDS:
+            return None
+        for k in (3, 2, 1):
+            if len(words) <= k:
+                continue
+            head = " ".join(words[:k])
+            if head.endswith(("'s", "’s")):
+                head = head[:-2]
+            p = self.m.find_power(head) if len(head) > 1 else None
+            if p is not None:
+                rest = " ".join(words[k:])
+                return (p, rest) if self.looks_like_order(rest) else None
+        return None
 
     def quoted(self, msg: Message, n: int, rest: str, current: int | None) -> None:
         """A line of quoted text (an e-mail reply quotes the message it answers: the GM's
@@ -579,6 +621,12 @@ class _Reader:
         msg.orders = [o for o in msg.orders
                       if id(o) in keep or o.order.type == WAIVE
                       or (o.power, m.loc_prov[o.order.loc]) in shared]
+
+
+_SUPPORTED_BY = re.compile(r"^(?P<order>[^;,]*?)\s*[,;]\s*supported\s+by\s*:?\s*(?P<by>.+?)"
+                           r"[.\s]*$", re.IGNORECASE)
+_HOLD_WORD = re.compile(r"\s+(?:holds?|h|stands?)\.?$", re.IGNORECASE)
+_LIST_SEP = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.IGNORECASE)
 
 
 def _split(raw: str) -> list[str]:
