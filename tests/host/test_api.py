@@ -516,3 +516,24 @@ def test_the_players_page_says_where_its_map_opens(client):
     assert ex0 < x0 and ey1 < y0  # England: north-west of Turkey
     gm = client.get(f"/gm/{t.gm}").text
     assert 'id="map"' in gm and "data-focus" not in gm
+
+
+def test_undo_keeps_the_orders_given_for_the_phase_it_steps_back_from(client):
+    """Orders players gave for the phase an undo steps back from are not lost: they are
+    pending again, checked anew, when processing reaches that phase again (as the CLI's
+    undo does); exported with the game file meanwhile (current.undone)."""
+    t = Table(client, movement_minutes=60)
+    t.order("France", "A PAR - BUR")
+    t.process()  # F1901M
+    t.order("France", "A BUR - MUN")
+    t.order("Germany", "A MUN H")
+    client.post(f"/api/gm/{t.gm}/undo", json={"phase": t.pid()})
+    assert t.gm_state()["phase"] == "S1901M"
+    kept = client.get(f"/api/gm/{t.gm}/game.json").json()["current"]["undone"]
+    assert kept == [{"after": 1, "phase": "F1901M",
+                     "orders": {"France": ["A BUR - MUN"], "Germany": ["A MUN H"]}}]
+    t.process()  # the same spring again: F1901M is reached again
+    assert t.gm_state()["phase"] == "F1901M"
+    assert t.state("France")["orders"] == ["A BUR - MUN"]
+    assert t.state("Germany")["orders"] == ["A MUN H"]
+    assert "undone" not in client.get(f"/api/gm/{t.gm}/game.json").json()["current"]

@@ -57,6 +57,10 @@ class GameRow(Base):
     phase_key: Mapped[str] = mapped_column(String(32), default="", server_default="")
     # why processing this game failed last (shown to its GM); None when it did not
     failure: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # the pending orders of phases an undo stepped back over, pending again when processing
+    # reaches that phase (Game.undone): [{"after": seq, "phase": name, "orders": {power
+    # index: lines}}]
+    undone: Mapped[list[Any]] = mapped_column(JSON, default=list, server_default="[]")
 
 
 class PowerRow(Base):

@@ -497,6 +497,11 @@ class Host:
             self._expect(g, phase)
             if g.seq == 0:
                 raise Conflict("nothing to undo: no phase has been processed")
+            pending = {p: list(r.lines) for p, r in self.order_rows(s, g).items() if r.lines}
+            if pending:  # pending again when processing reaches this phase (Game.undone)
+                g.undone = [*(g.undone or []), {"after": g.seq, "phase": g.phase,
+                                                "orders": {str(p): lines for p, lines
+                                                           in pending.items()}}]
             while True:
                 row = self.phase_row(s, g)
                 powers = self.powers(s, g)
@@ -597,8 +602,10 @@ class Host:
             return game_to_diplomacy(self._with_orders(s, g))
 
     def _with_orders(self, s: Session, g: GameRow) -> Game:
+        """The current phase's game with its pending orders, and those an undo kept."""
         game = self.fresh_game(s, g)
         game.orders = {p: list(r.lines) for p, r in self.order_rows(s, g).items() if r.lines}
+        game.undone = _undone_of(g)
         return game
 
     # ---- processing ------------------------------------------------------------------------
@@ -657,6 +664,7 @@ class Host:
         which nobody has anything to order; all inside the caller's transaction."""
         game = self.fresh_game(s, g)
         game.orders = {p: list(r.lines) for p, r in self.order_rows(s, g).items() if r.lines}
+        game.undone = _undone_of(g)
         powers = self.powers(s, g)
         while True:
             before = [[p.missed, p.civil_disorder] for p in powers]
@@ -675,6 +683,14 @@ class Host:
             s.add(self._phase_row(g.id, g.seq, game, before))
             if game.is_over or (game.powers_to_order() and not game.carried):
                 break
+        # orders an undo kept for the phase reached, checked anew (Game._restore_undone)
+        for p, lines in game.orders.items():
+            if lines and not game.is_over:
+                s.add(OrderRow(game_id=g.id, seq=g.seq, power=p, lines=list(lines),
+                               ready=False, updated=now))
+        g.undone = [{"after": n, "phase": name, "orders": {str(p): lines for p, lines
+                                                            in orders.items()}}
+                    for n, name, orders in game.undone]
         g.phase, g.status, g.phase_key = game.phase, game.status, new_phase_key()
         self._start_clock(g, game, now)
         s.flush()
@@ -772,3 +788,10 @@ def _names(m) -> str:
 def _problem(pr: LineProblem) -> dict[str, Any]:
     return {"line": pr.line, "text": pr.text, "reason": pr.reason,
             "suggestion": pr.suggestion, "code": pr.code}
+
+
+def _undone_of(g: GameRow) -> list[tuple[int, str, dict[int, list[str]]]]:
+    """The pending orders an undo kept (GameRow.undone), as Game.undone holds them."""
+    return [(int(u["after"]), str(u["phase"]), {int(p): list(lines) for p, lines
+                                                in u["orders"].items()})
+            for u in g.undone or []]
