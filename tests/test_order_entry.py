@@ -345,3 +345,23 @@ def test_the_rules_texts_one_line_form_of_an_order_and_its_supports() -> None:
     assert [g.map.powers[u.power] for u in lima] == ["Peru"]
     assert [(g.map.powers[d.power], g.map.unit_str(d.kind, d.loc)) for d in out.destroyed] \
         == [("Peru", "F PBS")]
+
+
+def test_the_report_numbers_units_sharing_a_space_and_says_why_one_is_destroyed() -> None:
+    """The results of four Chilean fleets in one ocean are told apart by number, as their
+    orders were; Peru's fleet, beaten 4 v 1, is reported destroyed because "a Fleet that is
+    defeated ... by a force 3 or more stronger ... is not allowed to retreat" (seed 001,
+    5.F), not as having nowhere to go."""
+    from polydip.game.files import game_from_json, game_to_json
+    from polydip.report import build_report
+
+    g = game_at("lad1890", PERU_BASIN)
+    give(g, CHILE_PERU)
+    g.process()
+    for game in (g, Game.from_record(game_from_json(game_to_json(g)))):  # also once saved
+        rep = build_report(game, game.history[-1])
+        chile = next(s for s in rep.powers if s.power == "Chile")
+        assert [o.text.split(" S ")[0].split(" AT ")[0] for o in chile.orders] == [
+            "F PBS #1", "F PBS #2", "F PBS #3", "F PBS #4"]
+        [d] = rep.dislodged
+        assert (d.power, d.unit, d.reason) == ("Peru", "F PBS", "routed")

@@ -410,6 +410,23 @@ def test_wina_neutral_units_disbanded_are_reported() -> None:
     assert [d["reason"] for d in rep["dislodged"]] == [R.NEUTRAL_DISBANDS]
 
 
+
+def test_lad_a_fleet_routed_in_an_ocean_may_not_retreat() -> None:
+    """"A Fleet that is defeated in an Ocean Province by a force 3 or more stronger ... is
+    not allowed to retreat, and is disbanded" (seed 001, 5.F): its reason is the rout, in
+    the one-shot answer and the GM's report, not "nowhere to go" (the ocean around it is
+    empty)."""
+    request = {"variant": "lad1890", "phase": "A1891M",
+               "units": {"Chile": ["F PBS"] * 4, "Peru": ["F PBS"]},
+               "orders": {"Chile": ["F PBS AT PERU", "F PBS S F PBS AT PERU",
+                                    "F PBS S F PBS AT PERU", "F PBS S F PBS AT PERU"]}}
+    out = adjudicate_request(request)
+    assert "error" not in out, out
+    assert out["no_retreat"]["F PBS"]["code"] == R.ROUTED
+    rep = report_json("lad1890", request)
+    assert [d["reason"] for d in rep["dislodged"]] == [R.ROUTED]
+
+
 # ---- The Twentieth Century (seed 003): straits and canals by control --------------------------
 
 def test_tc_a_closed_strait_names_who_controls_it() -> None:

@@ -202,7 +202,7 @@ def _adjudicate(req: dict, variant_files: bool) -> dict[str, Any]:
         nxt = out.position
         done["no_retreat"] = _no_retreat(
             m, [*out.destroyed, *(d for d in nxt.dislodged if not d.retreats)], nxt,
-            out.standoffs, pos, closed_passages(m, pos, options))
+            out.standoffs, pos, closed_passages(m, pos, options), out.routed)
     return done
 
 
@@ -305,14 +305,16 @@ def _destroyed(m: Map, destroyed: Sequence[Dislodged]) -> dict[str, list[dict[st
 
 def _no_retreat(m: Map, units: Sequence[Dislodged], after: Position,
                 standoffs: frozenset[int], before: Position | None = None,
-                closed: Closed | None = None) -> dict[str, dict[str, str]]:
+                closed: Closed | None = None, routed: Sequence[Dislodged] = ()
+                ) -> dict[str, dict[str, str]]:
     """Dislodged unit → why it has nowhere to retreat (reason code and words); `before`
     and `closed`: the phase's position and the passages closed in it, when known."""
     if not units:
         return {}
     contested = standoffs or after.contested
     return {m.unit_str(d.kind, d.loc):
-            why_no_retreat(m, before or after, d, after.units, contested, closed).as_json()
+            why_no_retreat(m, before or after, d, after.units, contested, closed,
+                           routed).as_json()
             for d in units}
 
 

@@ -134,11 +134,20 @@ def build_report(game, record, final: bool = False, names: str = "short") -> Rep
     ordered = _explicitly_ordered(game, record)
     sections = {p: PowerSection(m.powers[p]) for p in range(len(m.powers))}
     reasons = outcome.reasons()
-    for r, why in zip(outcome.results, reasons, strict=True):
+    # units sharing a space (a LAD ocean) are told apart by number, as their orders were
+    shared = (m.has_open_spaces and ptype == "M"
+              and len(outcome.results) == len(pos.units))
+    for i, (r, why) in enumerate(zip(outcome.results, reasons, strict=True)):
         words = gm_words(ptype, r.result, r.text, r.text in ordered)
         # a neutral unit is never ordered: it holds (or is disbanded) by its rule
         explicit = ptype == "A" or r.text in ordered or m.power_neutral[r.power]
         shown = _order_words(m, ptype, r.text, names)
+        n = number_of(m, pos.units, i) if shared else 0
+        if n:
+            u = pos.units[i]
+            head = unit_words(m, u.kind, u.loc, names)
+            if shown.startswith(head):
+                shown = f"{head} #{n}{shown[len(head):]}"
         line = OrderLine(r.text, list(r.result), words, explicit, shown)
         if why is not None and words:  # (an ordered disband "failed" by no word GMs see)
             line.reason, line.why = why.code, why.words
@@ -156,7 +165,7 @@ def build_report(game, record, final: bool = False, names: str = "short") -> Rep
             [place_words(m, x, names) for x in d.retreats])
         if not d.retreats:
             got = why_no_retreat(m, pos, d, nxt.units, outcome.standoffs or nxt.contested,
-                                 closed_passages(m, pos, game.options))
+                                 closed_passages(m, pos, game.options), outcome.routed)
             dl.reason, dl.why = got.code, got.words
         dislodged.append(dl)
     changes = [(m.prov_abbr[c], m.powers[a] if a >= 0 else None, m.powers[b])

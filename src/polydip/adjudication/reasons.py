@@ -67,6 +67,7 @@ RETREAT_CLASH: Final = "retreat_clash"
 NO_RETREAT: Final = "no_retreat"
 NOT_ORDERED: Final = "not_ordered"
 NEUTRAL_DISBANDS: Final = "neutral_disbands"
+ROUTED: Final = "routed"
 # ---- adjustments -----------------------------------------------------------------------------
 NO_BUILDS: Final = "no_builds"
 NO_REMOVALS: Final = "no_removals"
@@ -137,6 +138,8 @@ CODES: Final[dict[str, str]] = {
     NO_RETREAT: "the unit had nowhere to retreat (the words say why)",
     NOT_ORDERED: "a dislodged unit given no retreat order is disbanded",
     NEUTRAL_DISBANDS: "a neutral unit is disbanded instead of retreating",
+    ROUTED: "beaten in an attack space (a LAD ocean) by the margin that destroys it: no "
+            "retreat",
     NO_BUILDS: "the power had no build (left) to make",
     NO_REMOVALS: "the power had no unit (left) to remove",
     SITE_OCCUPIED: "a build on an occupied site",

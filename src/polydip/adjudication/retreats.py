@@ -6,6 +6,7 @@ has no stacking limit); a unit without a (valid) retreat order is disbanded.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar, Final
 
 from polydip.adjudication import reasons as R
@@ -188,10 +189,16 @@ def _refused_retreat(m: Map, pos: Position, d: Dislodged, dest: int, closed: Clo
 
 
 def why_no_retreat(m: Map, pos: Position, d: Dislodged, units: list[Unit],
-                   contested: frozenset[int] | set[int], closed: Closed | None = None
-                   ) -> R.Reason:
+                   contested: frozenset[int] | set[int], closed: Closed | None = None,
+                   routed: Sequence[Dislodged] = ()) -> R.Reason:
     """Why the dislodged unit `d` has nowhere to retreat: what stops it at each place it
-    could move to. `units`: the units on the board, `contested`: the standoffs."""
+    could move to. `units`: the units on the board, `contested`: the standoffs, `routed`:
+    the units beaten by a rule's rout margin (PhaseOutcome.routed), which may not retreat."""
+    for r in routed:
+        if r.power == d.power and r.kind == d.kind and r.loc == d.loc:
+            return R.reason(R.ROUTED, f"beaten in {m.prov_name[m.loc_prov[d.loc]]} by an "
+                                      f"attack {m.rout_margin} or more stronger, it may not "
+                                      "retreat")
     if m.rules.active and m.rules.explain(m, pos, "unit_holds", (d,)) is not None:
         return R.reason(R.NEUTRAL_DISBANDS)
     occupied = {m.loc_prov[u.loc] for u in units}

@@ -59,7 +59,8 @@ class PhaseOutcome:
     gives the same as plain tuples, without the OrderResult objects."""
 
     __slots__ = ("_events", "_results", "_rows", "_why", "before", "center_changes",
-                 "destroyed", "errors", "fired", "map", "phase", "position", "standoffs")
+                 "destroyed", "errors", "fired", "map", "phase", "position", "routed",
+                 "standoffs")
 
     def __init__(self, phase: Phase, position: Position,
                  results: list[OrderResult] | Callable[[], Rows],
@@ -80,6 +81,9 @@ class PhaseOutcome:
         self.standoffs: frozenset[int] = frozenset()  # provinces left empty by a standoff
         # units dislodged with nowhere to retreat, destroyed at once (no retreat phase)
         self.destroyed: list[Dislodged] = []
+        # those of `destroyed` beaten in an attack space by the margin that destroys (a
+        # rule's rout margin: LAD's oceans), whatever retreats they had
+        self.routed: list[Dislodged] = []
         # why each result that is not success did not succeed, beside rows() (worked out
         # when asked: `_why` gives them); what the rules did on their own (`events`)
         # (a list once worked out, or read from a game file)
@@ -631,6 +635,7 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
     if errors is None:
         errors = []
     destroyed: list[Dislodged] = []
+    routed: list[Dislodged] = []
     moved: list[tuple[Unit, Unit, bool]] = []  # for the rules' after_phase hook
     rules = m.rules
     active = rules.active  # (read once: a variant without rules skips every hook)
@@ -647,6 +652,7 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
         new.units = mr.units
         new.dislodged = mr.dislodged
         destroyed = list(mr.routed)  # "not allowed to retreat, and is disbanded"
+        routed = mr.routed
         if remember:
             moved = mr.moved(moving)
         new.contested = mr.contested
@@ -725,6 +731,8 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,
         out.map, out.before = m, pos
     out.standoffs = standoffs
     out.destroyed = destroyed
+    if routed:
+        out.routed = routed
     return out
 
 

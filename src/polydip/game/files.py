@@ -120,6 +120,9 @@ def phase_json(m: Map, rec: PhaseRecord) -> dict[str, Any]:
     if o.destroyed:  # dislodged with nowhere to retreat: destroyed without a retreat phase
         out["destroyed"] = position_to_json(
             m, Position(o.phase, [], [], o.destroyed))["dislodged"]
+    if o.routed:  # of those, the units beaten by a rout margin (LAD's oceans)
+        out["routed"] = position_to_json(
+            m, Position(o.phase, [], [], o.routed))["dislodged"]
     return out
 
 
@@ -210,6 +213,7 @@ def _game_from_json(data: Any, where: str) -> GameRecord:
                    if i + 1 < len(data["history"]) else game.position)
             outcome = PhaseOutcome(pos.phase, nxt, results, errors, changes)
             outcome.destroyed = _destroyed_from(m, h.get("destroyed") or {}, f"{w}.destroyed")
+            outcome.routed = _destroyed_from(m, h.get("routed") or {}, f"{w}.routed")
             why = [_reason_from(r.get("reason")) for r in h.get("results", [])]
             outcome._why = why
             outcome.fired = [x for x in map(_reason_from, h.get("events") or []) if x]
