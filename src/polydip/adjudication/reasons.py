@@ -65,6 +65,7 @@ RETREAT_ATTACKER: Final = "retreat_attacker"
 RETREAT_STANDOFF: Final = "retreat_standoff"
 RETREAT_CLASH: Final = "retreat_clash"
 NO_RETREAT: Final = "no_retreat"
+ROUTED: Final = "routed"
 NOT_ORDERED: Final = "not_ordered"
 NEUTRAL_DISBANDS: Final = "neutral_disbands"
 # ---- adjustments -----------------------------------------------------------------------------
@@ -135,6 +136,8 @@ CODES: Final[dict[str, str]] = {
     RETREAT_STANDOFF: "a retreat into a province left empty by a standoff",
     RETREAT_CLASH: "two units retreated to the same province: both are disbanded",
     NO_RETREAT: "the unit had nowhere to retreat (the words say why)",
+    ROUTED: "beaten in an attack space (LAD's oceans) by an attack stronger by the rule's "
+            "margin (3): disbanded without a retreat",
     NOT_ORDERED: "a dislodged unit given no retreat order is disbanded",
     NEUTRAL_DISBANDS: "a neutral unit is disbanded instead of retreating",
     NO_BUILDS: "the power had no build (left) to make",
