@@ -474,8 +474,8 @@ def _attack(c: _Cursor) -> int:
 
 
 # what a unit does with anchor markers (rules/anchors.py): the first word, and the words that
-# may follow it ("convert to fleet", "convert into a river flotilla", "capture ships", "release anchor marker", "sink
-# additional ships", "disband anchor marker")
+# may follow it ("convert to fleet", "convert into a river flotilla", "capture ships",
+# "release anchor marker", "sink additional ships", "disband anchor marker")
 _ACTS = {"convert": "convert", "converts": "convert", "becomes": "convert",
          "capture": "capture", "captures": "capture", "release": "release",
          "releases": "release", "sink": "sink", "sinks": "sink"}
