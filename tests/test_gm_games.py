@@ -261,3 +261,77 @@ def test_lad1890_two_years_as_the_gm_runs_them(tmp_path) -> None:
     assert "F BAH" in units(game, "Brazil")
     code, out = cli("show", str(game))
     assert code == 0 and "3 of 4" in out
+
+
+# ---- The Twentieth Century ------------------------------------------------------------------
+
+TC = [
+    Step("01-S1933M.txt", "S1933M",
+         # "Blak Sea" is no place; Mexico has no unit in Oaxaca
+         not_taken={8: "unknown_place", 28: "no_unit"},
+         # "This game runs entirely under Standard Diplomacy rules": Washington is not next
+         # to Panama, and no fleet carries the army
+         results={("USA", "A WAS - PAN"): ("void", "no_convoy_route")},
+         # Turkey's one line was not read: no orders from it
+         nmr=["USSR", "Turkey", "China", "Columbia", "Persia", "Brazil"],
+         next_phase="F1933M"),
+    Step("02-F1933M.txt", "F1933M",
+         results={
+             # "a unit may not move to Haiti from Gulf of Mexico or Florida Channel"
+             ("USA", "F GOM - HAI"): ("void", "not_adjacent"),
+             # Panama is the USA's: "Owning players may also allow other players to send
+             # fleets through" - Mexico has no such leave
+             ("Mexico", "F WCA - GOP"): ("void", "passage_closed"),
+             # "The owner of these provinces may send fleets to neighboring sea zones without
+             # having to move into the canal zone first." (Bremen)
+             ("Germany", "F HEL - BAL"): OK,
+             # "Example: Japanese F(Kuril Trench) to Westerlies."
+             ("Japan", "F KUR - WST"): OK,
+             # "Land bridges ... Armies and Fleets may move from one province to the other"
+             ("Italy", "A SIC - SAL"): OK,
+             # "Island Chains are coastal provinces ... A Fleet may occupy East Indies."
+             ("Britain", "F ARA - MLD"): OK},
+         changes=[("MLD", None, "Britain")], centers={"Britain": 13},
+         builds={"Britain": 1}, next_phase="W1933A"),
+    Step("03-W1933A.txt", "W1933A",
+         not_taken={3: "adjustment_refused"},  # Cairo is occupied (and one build is due)
+         results={("Britain", "F BOM B"): OK},
+         nmr=[], next_phase="S1934M"),
+    Step("04-S1934M.txt", "S1934M",
+         results={
+             # "Britain owns Cairo. The Britain player may order F(Aegean Sea) to Red Sea. If
+             # there was an Italian fleet in the Aegean, the Britain player may also allow
+             # Italy" - it has not
+             ("Italy", "F AEG - RSE"): ("void", "passage_closed"),
+             # "Example: A valid move, A(Salerno) to Sicily."
+             ("Italy", "A SAL - SIC"): OK,
+             # "Japanese F(Westerlies) to North Pacific."
+             ("Japan", "F WST - NPA"): OK,
+             # "A Fleet in Java Sea may convoy an Army to East Indies."
+             ("France", "F JSE C A SG - EID"): OK, ("Britain", "A SG - EID"): OK},
+         next_phase="F1934M"),
+    Step("05-F1934M.txt", "F1934M",
+         results={
+             # "A Fleet may not move from East Indian to Java Sea."
+             ("Britain", "F EIN - JSE"): ("void", "not_adjacent"),
+             # Britain's message lets Italy through Suez
+             ("Italy", "F AEG - RSE"): OK,
+             # the owner of Ankara through its straits
+             ("Turkey", "F BLA - AEG"): OK,
+             # "Fleets and Armies may move freely between Cuba and Haiti."
+             ("USA", "F CUB - HAI"): OK},
+         changes=[("EID", None, "Britain"), ("HAI", None, "USA")],
+         centers={"Britain": 14, "USA": 11}, builds={"Britain": 1, "USA": 1},
+         next_phase="W1934A"),
+    Step("06-W1934A.txt", "W1934A",
+         results={("USA", "F NOL B"): OK, ("Britain", "A SG B"): OK},
+         nmr=[], next_phase="S1935M"),
+]
+
+
+def test_twentieth_century_two_years_as_the_gm_runs_them(tmp_path) -> None:
+    game = play(tmp_path, "twentieth_century", TC)
+    assert "F RSE" in units(game, "Italy") and "F AEG" in units(game, "Turkey")
+    # the permission the British message gave is kept with the game
+    code, out = cli("passages", str(game))
+    assert code == 0 and "Italy" in out
