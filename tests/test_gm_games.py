@@ -335,3 +335,100 @@ def test_twentieth_century_two_years_as_the_gm_runs_them(tmp_path) -> None:
     # the permission the British message gave is kept with the game
     code, out = cli("passages", str(game))
     assert code == 0 and "Italy" in out
+
+
+# ---- War in North America -------------------------------------------------------------------
+
+NEUTRALS_HOLD = {
+    # "Die Einheiten der neutralen Staaten bekommen immer Haltebefehle: A Alaska H, A
+    # Newfoundland H und A Cuba H."
+    ("Russia", "A ALA H"): OK, ("Britain", "A NFL H"): OK, ("Spain", "A CUB H"): OK}
+
+WINA = [
+    # "Das Spiel beginnt im Winter 1859"
+    Step("01-W1859A.txt", "W1859A",
+         not_taken={
+             # "Philadelphia hat zwei Küsten (Ost und Nord)"
+             3: "bad_coast",
+             # "New York City (Nyc) ist ein Heimat-VZ der Vereinigten Staaten von Amerika,
+             # wird bei Spielstart aber aufgrund ziviler Unruhen von Aufständlern beherrscht.
+             # Das VZ muss erst zurückerobert werden, um in diesem Gebiet Aufbauten
+             # vornehmen zu können."
+             6: "adjustment_refused",
+             # "Boston (kein Heimat-VZ)"
+             7: "adjustment_refused"},
+         results={("United States", "A CIN B"): OK, ("United States", "F PHI/EC B"): OK,
+                  ("United States", "A CHI B"): OK},
+         nmr=[],  # the neutrals are never late
+         next_phase="S1860M"),
+    Step("02-S1860M.txt", "S1860M",
+         not_taken={26: "unknown_place", 27: "no_unit"},  # "Chihuaha"; no army in Dallas
+         results={
+             **NEUTRALS_HOLD,
+             ("Mexico", "A TAM - MTY"): ("bounce", "bounced"),
+             ("Texas", "A SAN - MTY"): ("bounce", "bounced"),
+             # "Nicaragua, Honduras und Mexico City haben zwei Küsten (Atlantic und
+             # Pacific)"
+             ("Mexico", "F MEX/WC - PAC"): OK,
+             # "Toronto und Montreal haben zwei Küsten (Nord und Süd)"
+             ("Canada", "F MON/SC - TOR/SC"): OK,
+             ("United States", "F PHI/EC - NYC"): OK},
+         nmr=[], next_phase="F1860M"),
+    Step("03-F1860M.txt", "F1860M",
+         results={
+             **NEUTRALS_HOLD,
+             # "Kein direktes ziehen von Great Lake (GrL) nach Gulf of St. Lawrence (GoS) und
+             # umgekehrt möglich."
+             ("Canada", "F GRL - GOS"): ("void", "not_adjacent"),
+             # "Die Gebiete Toronto (Tor) und Upstate (Ups) haben keine gemeinsame Grenze!"
+             ("Canada", "F TOR/SC - UPS"): ("void", "not_adjacent"),
+             # "Der Einzug in das Gebiet Cape Horn ist nur Flotten vorbehalten."
+             ("Mexico", "F PAC - CHO"): OK},
+         changes=[("TEN", None, "Confederate States"),
+                  ("CAL", "United States", "Native Federation"),
+                  ("MTY", None, "Mexico"), ("NOR", None, "Texas"),
+                  # New York City taken back from the rebels
+                  ("NYC", "Rebels", "United States"), ("STL", None, "United States")],
+         centers={"United States": 6, "Native Federation": 4, "Rebels": 0},
+         builds={"United States": 3, "Native Federation": 1, "Confederate States": 1,
+                 "Mexico": 1, "Texas": 1},
+         # "Um Flotten aufbauen zu können, muss die Indianer Föderation (Native Federation)
+         # Boston oder California erobern. Das erstbesetzte VZ wird zum Heimat-VZ."
+         events=["new_home"],
+         nmr=["Texas"], next_phase="W1860A"),
+    Step("04-W1860A.txt", "W1860A",
+         not_taken={3: "adjustment_refused"},  # a fleet in inland Apache
+         results={("United States", "A CIN B"): OK, ("United States", "A CHI B"): OK,
+                  ("Native Federation", "A APA B"): OK,
+                  ("Confederate States", "F SAV B"): OK, ("Texas", "F GAL B"): OK,
+                  ("Mexico", "F MEX/EC B"): OK},  # "(Atlantic)"
+         nmr=[], next_phase="S1861M"),
+    Step("05-S1861M.txt", "S1861M",
+         results={
+             ("Russia", "A ALA H"): OK, ("Britain", "A NFL H"): OK,
+             ("Spain", "A CUB H"): ("dislodged", "dislodged")},
+         # "Mit Ausnahme der Armee in Alaska, ziehen sich die neutralen Armeen nicht zurück,
+         # sie werden in Folge eines erfolgreichen Angriffs aufgelöst."
+         dislodged={("Spain", "A CUB"): ([], "neutral_disbands")},
+         nmr=["Canada", "Texas"],
+         next_phase="F1861M"),  # nothing to retreat
+    Step("06-F1861M.txt", "F1861M",
+         results={("Russia", "A ALA H"): OK, ("Britain", "A NFL H"): OK,
+                  ("Mexico", "F BOC - GOM"): ("bounce", "bounced"),
+                  ("Texas", "F GAL - GOM"): ("bounce", "bounced")},
+         changes=[("CUB", "Spain", "Confederate States"), ("UTA", None, "Native Federation")],
+         centers={"Confederate States": 5, "Native Federation": 5, "Spain": 0},
+         builds={"Native Federation": 1, "United States": 1, "Confederate States": 1},
+         nmr=["Canada", "United States"], next_phase="W1861A"),
+    Step("07-W1861A.txt", "W1861A",
+         # "Nur in diesem VZ können Flotten gebaut werden" - California, captured
+         results={("Native Federation", "F CAL B"): OK,
+                  # retaken from the rebels, and empty: the United States build there
+                  ("United States", "A NYC B"): OK},
+         nmr=["Confederate States"], next_phase="S1862M"),
+]
+
+
+def test_war_in_north_america_two_years_as_the_gm_runs_them(tmp_path) -> None:
+    game = play(tmp_path, "war_in_north_america", WINA)
+    assert "A CUB" in units(game, "Confederate States") and units(game, "Spain") == []
