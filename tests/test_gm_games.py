@@ -362,7 +362,7 @@ WINA = [
          nmr=[],  # the neutrals are never late
          next_phase="S1860M"),
     Step("02-S1860M.txt", "S1860M",
-         not_taken={26: "unknown_place", 27: "no_unit"},  # "Chihuaha"; no army in Dallas
+         not_taken={27: "unknown_place", 28: "no_unit"},  # "Chihuaha"; no army in Dallas
          results={
              **NEUTRALS_HOLD,
              ("Mexico", "A TAM - MTY"): ("bounce", "bounced"),
@@ -386,11 +386,12 @@ WINA = [
              ("Mexico", "F PAC - CHO"): OK},
          changes=[("TEN", None, "Confederate States"),
                   ("CAL", "United States", "Native Federation"),
-                  ("MTY", None, "Mexico"), ("NOR", None, "Texas"),
+                  ("BCO", None, "Native Federation"), ("MTY", None, "Mexico"),
+                  ("NOR", None, "Texas"),
                   # New York City taken back from the rebels
                   ("NYC", "Rebels", "United States"), ("STL", None, "United States")],
-         centers={"United States": 6, "Native Federation": 4, "Rebels": 0},
-         builds={"United States": 3, "Native Federation": 1, "Confederate States": 1,
+         centers={"United States": 6, "Native Federation": 5, "Rebels": 0},
+         builds={"United States": 3, "Native Federation": 2, "Confederate States": 1,
                  "Mexico": 1, "Texas": 1},
          # "Um Flotten aufbauen zu können, muss die Indianer Föderation (Native Federation)
          # Boston oder California erobern. Das erstbesetzte VZ wird zum Heimat-VZ."
@@ -405,30 +406,42 @@ WINA = [
          nmr=[], next_phase="S1861M"),
     Step("05-S1861M.txt", "S1861M",
          results={
-             ("Russia", "A ALA H"): OK, ("Britain", "A NFL H"): OK,
+             ("Britain", "A NFL H"): OK,
+             ("Russia", "A ALA H"): ("dislodged", "dislodged"),
              ("Spain", "A CUB H"): ("dislodged", "dislodged")},
-         # "Mit Ausnahme der Armee in Alaska, ziehen sich die neutralen Armeen nicht zurück,
-         # sie werden in Folge eines erfolgreichen Angriffs aufgelöst."
-         dislodged={("Spain", "A CUB"): ([], "neutral_disbands")},
-         nmr=["Canada", "Texas"],
+         dislodged={
+             # "Mit Ausnahme der Armee in Alaska, ziehen sich die neutralen Armeen nicht
+             # zurück, sie werden in Folge eines erfolgreichen Angriffs aufgelöst."
+             ("Spain", "A CUB"): ([], "neutral_disbands"),
+             # "Die Armee in Alaska (Ala) versucht sich in ein freies VZ zurückzuziehen,
+             # sobald sie aus Alaska vertrieben wird. Ist ein Rückzug nicht möglich, so wird
+             # die Armee aufgelöst." British Columbia is held, the attack came from the
+             # North-Western Territory: nowhere to go
+             ("Russia", "A ALA"): ([], "no_retreat")},
+         events=["neutral_disbanded", "neutral_disbanded"],
+         nmr=["Texas"],
          next_phase="F1861M"),  # nothing to retreat
     Step("06-F1861M.txt", "F1861M",
-         results={("Russia", "A ALA H"): OK, ("Britain", "A NFL H"): OK,
+         results={("Britain", "A NFL H"): OK,
                   ("Mexico", "F BOC - GOM"): ("bounce", "bounced"),
                   ("Texas", "F GAL - GOM"): ("bounce", "bounced")},
-         changes=[("CUB", "Spain", "Confederate States"), ("UTA", None, "Native Federation")],
-         centers={"Confederate States": 5, "Native Federation": 5, "Spain": 0},
-         builds={"Native Federation": 1, "United States": 1, "Confederate States": 1},
+         changes=[("CUB", "Spain", "Confederate States"), ("UTA", None, "Native Federation"),
+                  ("ALA", "Russia", "Canada")],
+         centers={"Confederate States": 5, "Native Federation": 6, "Spain": 0, "Russia": 0,
+                  "Canada": 4},
+         builds={"Native Federation": 2, "United States": 1, "Confederate States": 1,
+                 "Canada": 1},
          nmr=["Canada", "United States"], next_phase="W1861A"),
     Step("07-W1861A.txt", "W1861A",
          # "Nur in diesem VZ können Flotten gebaut werden" - California, captured
          results={("Native Federation", "F CAL B"): OK,
                   # retaken from the rebels, and empty: the United States build there
                   ("United States", "A NYC B"): OK},
-         nmr=["Confederate States"], next_phase="S1862M"),
+         nmr=["Canada", "Confederate States"], next_phase="S1862M"),
 ]
 
 
 def test_war_in_north_america_two_years_as_the_gm_runs_them(tmp_path) -> None:
     game = play(tmp_path, "war_in_north_america", WINA)
     assert "A CUB" in units(game, "Confederate States") and units(game, "Spain") == []
+    assert "A ALA" in units(game, "Canada") and units(game, "Russia") == []
