@@ -116,7 +116,7 @@ def check(where: str, step: Step, reports: list[dict]) -> None:
     surprises = {k: v for k, v in got.items() if k not in step.results and v != OK}
     assert surprises == {}, (where, surprises)
     assert rejected == step.rejected, (where, rejected)
-    dislodged = {(d["power"], d["unit"]): (d["retreats"], d["reason"])
+    dislodged = {(d["power"], d["unit"]): (sorted(d["retreats"]), d["reason"])
                  for rep in reports for d in rep["dislodged"]}
     assert dislodged == step.dislodged, (where, dislodged)
     changes = [(c["center"], c["from"], c["to"]) for rep in reports
@@ -212,7 +212,7 @@ LAD = [
              ("Brazil", "R BAH - MGE"): OK,
              ("Venezuela", "A GUR H"): ("dislodged", "dislodged")},
          # not back to Monagas, where the attack came from, nor to occupied Trinidad
-         dislodged={("Venezuela", "A GUR"): (["CCS", "BOL"], "")},
+         dislodged={("Venezuela", "A GUR"): (["BOL", "CCS"], "")},
          next_phase="D1891R", next_title="(December-March)"),
     # "D: Second Retreat (/Build/Disband) Phase: (December-March)": one message, retreats
     # and builds together
@@ -292,7 +292,7 @@ def test_lad1890_a_phase_named_as_the_rules_text_names_it(tmp_path) -> None:
 TC = [
     Step("01-S1933M.txt", "S1933M",
          # "Blak Sea" is no place; Mexico has no unit in Oaxaca
-         not_taken={8: "unknown_place", 28: "no_unit"},
+         not_taken={8: "unknown_place", 30: "no_unit"},
          # "This game runs entirely under Standard Diplomacy rules": Washington is not next
          # to Panama, and no fleet carries the army
          results={("USA", "A WAS - PAN"): ("void", "no_convoy_route")},
@@ -314,14 +314,25 @@ TC = [
              # "Land bridges ... Armies and Fleets may move from one province to the other"
              ("Italy", "A SIC - SAL"): OK,
              # "Island Chains are coastal provinces ... A Fleet may occupy East Indies."
-             ("Britain", "F ARA - MLD"): OK},
-         changes=[("MLD", None, "Britain")], centers={"Britain": 13},
-         builds={"Britain": 1}, next_phase="W1933A"),
-    Step("03-W1933A.txt", "W1933A",
+             ("Britain", "F ARA - MLD"): OK,
+             ("France", "A PAR - MET"): OK, ("France", "A ROU S A PAR - MET"): OK,
+             ("Germany", "A MET H"): ("dislodged", "dislodged")},
+         # "Standard Diplomacy rules": not back to Paris, where the attack came from, nor
+         # to occupied Rouen or Marseilles
+         dislodged={("Germany", "A MET"): (["HOL", "RUH", "STU"], "")},
+         next_phase="F1933R"),
+    Step("03-F1933R.txt", "F1933R",
+         not_taken={5: "wrong_phase"},  # France holds a unit in a retreat phase
+         results={("Germany", "A MET R HOL"): OK},
+         # the centers change hands after the fall's retreats: Holland by the retreat
+         changes=[("MLD", None, "Britain"), ("HOL", None, "Germany")],
+         centers={"Britain": 13, "Germany": 5}, builds={"Britain": 1, "Germany": 1},
+         next_phase="W1933A"),
+    Step("04-W1933A.txt", "W1933A",
          not_taken={3: "adjustment_refused"},  # Cairo is occupied (and one build is due)
-         results={("Britain", "F BOM B"): OK},
+         results={("Britain", "F BOM B"): OK, ("Germany", "A STU B"): OK},
          nmr=[], next_phase="S1934M"),
-    Step("04-S1934M.txt", "S1934M",
+    Step("05-S1934M.txt", "S1934M",
          results={
              # "Britain owns Cairo. The Britain player may order F(Aegean Sea) to Red Sea. If
              # there was an Italian fleet in the Aegean, the Britain player may also allow
@@ -334,7 +345,7 @@ TC = [
              # "A Fleet in Java Sea may convoy an Army to East Indies."
              ("France", "F JSE C A SG - EID"): OK, ("Britain", "A SG - EID"): OK},
          next_phase="F1934M"),
-    Step("05-F1934M.txt", "F1934M",
+    Step("06-F1934M.txt", "F1934M",
          results={
              # "A Fleet may not move from East Indian to Java Sea."
              ("Britain", "F EIN - JSE"): ("void", "not_adjacent"),
@@ -347,7 +358,7 @@ TC = [
          changes=[("EID", None, "Britain"), ("HAI", None, "USA")],
          centers={"Britain": 14, "USA": 11}, builds={"Britain": 1, "USA": 1},
          next_phase="W1934A"),
-    Step("06-W1934A.txt", "W1934A",
+    Step("07-W1934A.txt", "W1934A",
          results={("USA", "F NOL B"): OK, ("Britain", "A SG B"): OK},
          nmr=[], next_phase="S1935M"),
 ]
