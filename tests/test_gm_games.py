@@ -407,7 +407,7 @@ WINA = [
              ("Mexico", "F MEX/WC - PAC"): OK,
              # "Toronto und Montreal haben zwei Küsten (Nord und Süd)"
              ("Canada", "F MON/SC - TOR/SC"): OK,
-             ("United States", "F PHI/EC - NYC"): OK},
+             ("United States", "F PHI/EC - NYB"): OK},
          nmr=[], next_phase="F1860M"),
     Step("03-F1860M.txt", "F1860M",
          results={
@@ -459,14 +459,18 @@ WINA = [
     Step("06-F1861M.txt", "F1861M",
          results={("Britain", "A NFL H"): OK,
                   ("Mexico", "F BOC - GOM"): ("bounce", "bounced"),
-                  ("Texas", "F GAL - GOM"): ("bounce", "bounced")},
+                  ("Texas", "F GAL - GOM"): ("bounce", "bounced"),
+                  # "Es gibt kein Limit der einziehenden Flotten, es kann auch kein Bounce
+                  # entstehen. Verfeindete Flotten können in diesem Gebiet stehen, man kann
+                  # keine Flotte aus Cape Horn vertreiben."
+                  ("United States", "F ATL - CHO"): OK, ("Mexico", "F CHO H"): OK},
          changes=[("CUB", "Spain", "Confederate States"), ("UTA", None, "Native Federation"),
                   ("ALA", "Russia", "Canada")],
          centers={"Confederate States": 5, "Native Federation": 6, "Spain": 0, "Russia": 0,
                   "Canada": 4},
          builds={"Native Federation": 2, "United States": 1, "Confederate States": 1,
                  "Canada": 1},
-         nmr=["Canada", "United States"], next_phase="W1861A"),
+         nmr=["Canada"], next_phase="W1861A"),
     Step("07-W1861A.txt", "W1861A",
          # "Nur in diesem VZ können Flotten gebaut werden" - California, captured
          results={("Native Federation", "F CAL B"): OK,
@@ -480,3 +484,4 @@ def test_war_in_north_america_two_years_as_the_gm_runs_them(tmp_path) -> None:
     game = play(tmp_path, "war_in_north_america", WINA)
     assert "A CUB" in units(game, "Confederate States") and units(game, "Spain") == []
     assert "A ALA" in units(game, "Canada") and units(game, "Russia") == []
+    assert "F CHO" in units(game, "Mexico") and "F CHO" in units(game, "United States")
