@@ -158,19 +158,20 @@ LAD = [
          # "1890D: Chile orders B F Islas San Felix. Peru orders: Build R Loreto"
          results={("Chile", "A VAL B"): OK, ("Peru", "R LOR B"): OK,
                   ("Argentina", "A FOR B"): OK, ("Mexico", "F GRO B"): OK,
+                  ("Brazil", "F AMP B"): OK,
                   ("Venezuela", "WAIVE"): OK,
                   # "Each year the said player will order: 'Build Panama Canal' instead of
                   # submitting an earned build"; "A unit must be present in Panama"
                   ("Colombia", "BUILD PAN CANAL"): OK},
          contributed={"Colombia": 1}, events=["canal_progress"],
          # the powers with a build due who built nothing
-         nmr=["Bolivia", "Brazil"],
+         nmr=["Bolivia"],
          # "A: First Movement Phase* (March-June)"; "The GM will endeavour, to include the
          # months in the report."
          next_phase="A1891M", next_title="(March-June)"),
     Step("02-1891A.txt", "A1891M",
          # "Carribean" is no place; Mexico has no unit in Monterrey (Nuevo León)
-         not_taken={33: "unknown_place", 45: "no_unit"},
+         not_taken={34: "unknown_place", 46: "no_unit"},
          results={
              # "During the FIRST MOVEMENT PHASE (A Phase: March-June) of any year, NO ARMY MAY
              # CROSS this mountainous border UNLESS SUPPORTED by another unit."
@@ -187,9 +188,13 @@ LAD = [
              ("Argentina", "A FOR S A TUC - SAL"): ("void", "swamp"),
              # "a Fleet may be ordered to convert into a River Flotilla at any time, but
              # this costs one turn"
-             ("Brazil", "F BAH CONVERT"): OK},
+             ("Brazil", "F BAH CONVERT"): OK,
+             # "once ordered to proceed to an inland province by way of a river, a Fleet
+             # AUTOMATICALLY becomes a River Flotilla" ("F Amapa to Para [becomes R, Anchor
+             # Marker left in Amapa]")
+             ("Brazil", "F AMP - PRA"): OK},
          # "The GM will leave an Anchor Marker where the Fleet left behind its large ships"
-         events=["anchor_made"],
+         events=["anchor_made", "anchor_made"],
          nmr=["Bolivia", "United States"],
          # nobody dislodged: no B phase
          next_phase="C1891M", next_title="(September-December)"),
@@ -271,7 +276,8 @@ def test_lad1890_two_years_as_the_gm_runs_them(tmp_path) -> None:
     # the fleet routed in the Middle Atlantic Ocean is gone, the one converted back is a
     # fleet; "The GMs reports will track the progress of canal building": 3 of 4
     assert "F MAO" not in units(game, "Spain")
-    assert "F BAH" in units(game, "Brazil")
+    assert "F BAH" in units(game, "Brazil") and "R PRA" in units(game, "Brazil")
+    assert position(game)["extra"]["anchors"] == {"AMP": 1}
     code, out = cli("show", str(game))
     assert code == 0 and "3 of 4" in out
 
