@@ -257,7 +257,14 @@ LAD = [
          results={
              # "A River Flotilla which moves into a Coastal Province where an Anchor Marker
              # has been left may convert into a Fleet by capturing the ships"
-             ("Brazil", "R BAH CONVERT"): OK},
+             ("Brazil", "R BAH CONVERT"): OK,
+             # "Brazil: F Equatorial Atlantic Ocean S F Middle Atlantic Ocean to Cape Verde
+             # Islands; France: F Middle Atlantic Ocean to Equatorial Atlantic Ocean A
+             # Brazil. Result: *CEF* (1 v 1), France cuts Brazils support" (Spain attacking
+             # France here)
+             ("Spain", "F CCU - MAO AT FRANCE"): ("bounce", "bounced"),
+             ("France", "F MAO S F GGU - CVI"): ("cut", "support_cut"),
+             ("France", "F GGU - CVI"): ("bounce", "bounced")},
          events=["anchor_sunk"],  # the marker is used
          changes=[("GYE", None, "Colombia")],
          centers={"Colombia": 6, "Spain": 5},
