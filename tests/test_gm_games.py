@@ -305,10 +305,13 @@ def test_lad1890_a_phase_named_as_the_rules_text_names_it(tmp_path) -> None:
 TC = [
     Step("01-S1933M.txt", "S1933M",
          # "Blak Sea" is no place; Mexico has no unit in Oaxaca
-         not_taken={8: "unknown_place", 30: "no_unit"},
+         not_taken={8: "unknown_place", 33: "no_unit"},
          # "This game runs entirely under Standard Diplomacy rules": Washington is not next
          # to Panama, and no fleet carries the army
-         results={("USA", "A WAS - PAN"): ("void", "no_convoy_route")},
+         results={("USA", "A WAS - PAN"): ("void", "no_convoy_route"),
+                  # "Land bridges - (Ireland<->Glasgow, ...) ... Armies and Fleets may move
+                  # from one province to the other connected by the land bridge."
+                  ("Britain", "F GLA - IRE"): OK},
          # Turkey's one line was not read: no orders from it
          nmr=["USSR", "Turkey", "China", "Columbia", "Persia", "Brazil"],
          next_phase="F1933M"),
@@ -338,12 +341,14 @@ TC = [
          not_taken={5: "wrong_phase"},  # France holds a unit in a retreat phase
          results={("Germany", "A MET R HOL"): OK},
          # the centers change hands after the fall's retreats: Holland by the retreat
-         changes=[("MLD", None, "Britain"), ("HOL", None, "Germany")],
-         centers={"Britain": 13, "Germany": 5}, builds={"Britain": 1, "Germany": 1},
+         changes=[("MLD", None, "Britain"), ("HOL", None, "Germany"),
+                  ("IRE", None, "Britain"), ("DEN", None, "Germany")],
+         centers={"Britain": 14, "Germany": 6}, builds={"Britain": 2, "Germany": 2},
          next_phase="W1933A"),
     Step("04-W1933A.txt", "W1933A",
          not_taken={3: "adjustment_refused"},  # Cairo is occupied (and one build is due)
-         results={("Britain", "F BOM B"): OK, ("Germany", "A STU B"): OK},
+         results={("Britain", "F BOM B"): OK, ("Germany", "A STU B"): OK,
+                  ("Germany", "A BER B"): OK},
          nmr=[], next_phase="S1934M"),
     Step("05-S1934M.txt", "S1934M",
          results={
@@ -355,6 +360,8 @@ TC = [
              ("Italy", "A SAL - SIC"): OK,
              # "Japanese F(Westerlies) to North Pacific."
              ("Japan", "F WST - NPA"): OK,
+             # "Denmark<->Sweden" is a land bridge
+             ("Germany", "A DEN - SWE"): OK,
              # "A Fleet in Java Sea may convoy an Army to East Indies."
              ("France", "F JSE C A SG - EID"): OK, ("Britain", "A SG - EID"): OK},
          next_phase="F1934M"),
@@ -368,12 +375,13 @@ TC = [
              ("Turkey", "F BLA - AEG"): OK,
              # "Fleets and Armies may move freely between Cuba and Haiti."
              ("USA", "F CUB - HAI"): OK},
-         changes=[("EID", None, "Britain"), ("HAI", None, "USA")],
-         centers={"Britain": 14, "USA": 11}, builds={"Britain": 1, "USA": 1},
+         changes=[("EID", None, "Britain"), ("HAI", None, "USA"), ("SWE", None, "Germany")],
+         centers={"Britain": 15, "USA": 11, "Germany": 7},
+         builds={"Britain": 2, "USA": 1, "Germany": 1},
          next_phase="W1934A"),
     Step("07-W1934A.txt", "W1934A",
          results={("USA", "F NOL B"): OK, ("Britain", "A SG B"): OK},
-         nmr=[], next_phase="S1935M"),
+         nmr=["Germany"], next_phase="S1935M"),
 ]
 
 
