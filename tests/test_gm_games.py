@@ -21,8 +21,6 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pytest
-
 from polydip.cli.main import main
 
 DATA = Path(__file__).parent / "data" / "gm_games"
@@ -289,15 +287,22 @@ def test_lad1890_two_years_as_the_gm_runs_them(tmp_path) -> None:
     assert code == 0 and "3 of 4" in out
 
 
-@pytest.mark.xfail(strict=True, reason="issue 28.5: the rules text's phase names (1890D, "
-                   "1891A, 1891 D-1) are not read where a phase is named")
 def test_lad1890_a_phase_named_as_the_rules_text_names_it(tmp_path) -> None:
     """"These can be easily indicated using the letters indicated, thus 1891 will follow the
     rotations: 1891A, 1891B, 1891C, 1891D (or 1891 D-1, 1891 D-2)"; "1890D: Chile orders B F
-    Islas San Felix"."""
-    game = play(tmp_path, "lad1890", LAD[:1])
-    code, out = cli("show", str(game), "--phase", "1890D")
-    assert code == 0, out
+    Islas San Felix": `show --phase` and `render --phase` take those names (issue 28.5)."""
+    game = play(tmp_path, "lad1890", LAD[:4])
+    for name, phase in [("1890D", "D1890A"), ("1891A", "A1891M"), ("1891c", "C1891M"),
+                        ("1891D", "D1891R"), ("1891 D-1", "D1891R"), ("1891 D-2", "D1891A"),
+                        ("1891D2", "D1891A")]:
+        code, out = cli("show", str(game), "--phase", name, "--format", "json")
+        assert code == 0 and json.loads(out)["phase"] == phase, (name, out[:200])
+    for name, phase in [("1891A", "A1891M"), ("1891 D-2", "D1891A")]:
+        code, out = cli("render", str(game), "--phase", name, "-o", str(tmp_path / "x.svg"))
+        assert code == 0 and phase in out, (name, out)
+    # 1891B: nobody was dislodged in the A phase, so there was no B phase
+    code, out = cli("show", str(game), "--phase", "1891B")
+    assert code == 1 and "no phase 1891B" in out
 
 
 # ---- The Twentieth Century ------------------------------------------------------------------
