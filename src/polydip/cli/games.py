@@ -6,6 +6,7 @@ import argparse
 import json
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from polydip.cli.common import (
     add_names_option,
@@ -15,6 +16,9 @@ from polydip.cli.common import (
     phase_title,
 )
 from polydip.errors import PolydipError
+
+if TYPE_CHECKING:
+    from polydip.game.game import Game
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -169,7 +173,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 _SEASON_OF_YEAR = re.compile(r"^\s*\d+\s*[A-Za-z]\s*$")  # "1891D": a season, no phase
 
 
-def phase_named(g, text: str) -> str:
+def phase_named(g: Game, text: str) -> str:
     """The code of the game's phase `text` names: a code (`A1891M`), or a name as a rules
     text writes it (Latin American Diplomacy: `1891A`, `1891 D-1`, `1891 D-2`; `1891D`, a
     season of several phases, is the first of them the game had: its retreats, or its
