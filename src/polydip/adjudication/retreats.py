@@ -198,7 +198,8 @@ def why_no_retreat(m: Map, pos: Position, d: Dislodged, units: list[Unit],
     why = []
     # beaten in an attack space where a rule disbands a unit beaten by a margin (LAD: "Your
     # attack must have an attack strength 3 greater ... Spanish F is not allowed to retreat,
-    # and is disbanded"): a unit there with a free place around it was routed
+    # and is disbanded"): a unit there with a free place around it that no rule of its own
+    # closes was routed
     routed = m.rout_margin is not None and bool(m.attack_space[m.loc_prov[d.loc]])
     for dest in m.move_locs[d.kind][d.loc]:
         p = m.loc_prov[dest]
@@ -208,12 +209,12 @@ def why_no_retreat(m: Map, pos: Position, d: Dislodged, units: list[Unit],
             why.append(f"{m.prov_abbr[p]} the attacker's origin")
         elif p in contested:
             why.append(f"{m.prov_abbr[p]} a standoff")
-        elif routed:
-            return R.reason(R.ROUTED, f"beaten by an attack {m.rout_margin} or more stronger "
-                                      f"in {m.prov_name[m.loc_prov[d.loc]]}: disbanded "
-                                      "without a retreat")
         else:
             got = _refused_retreat(m, pos, d, dest, closed)
+            if routed and got.code == R.RULE_FORBIDS:  # free, and no rule of its own
+                return R.reason(R.ROUTED, f"beaten by an attack {m.rout_margin} or more "
+                                          f"stronger in {m.prov_name[m.loc_prov[d.loc]]}: "
+                                          "disbanded without a retreat")
             why.append(f"{m.prov_abbr[p]}: {got.words}")
     return R.reason(R.NO_RETREAT, "nowhere to go: " + ("; ".join(why) if why else
                                                         "it could move nowhere"))
