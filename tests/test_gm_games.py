@@ -213,9 +213,14 @@ LAD = [
              # province."
              ("Spain", "F PRT - MAO"): OK,
              ("Brazil", "R BAH - MGE"): OK,
+             # "A River Flotilla which moves into a Coastal Province where an Anchor Marker
+             # has been left may convert into a Fleet by capturing the ships" ("R Trinidad &
+             # Tobago to Guyana[sec], convert to Fleet")
+             ("Brazil", "R PRA - AMP CONVERT"): OK,
              ("Venezuela", "A GUR H"): ("dislodged", "dislodged")},
          # not back to Monagas, where the attack came from, nor to occupied Trinidad
          dislodged={("Venezuela", "A GUR"): (["BOL", "CCS"], "")},
+         events=["anchor_sunk"],  # the ships in Amapá taken
          next_phase="D1891R", next_title="(December-March)"),
     # "D: Second Retreat (/Build/Disband) Phase: (December-March)": one message, retreats
     # and builds together
@@ -281,8 +286,8 @@ def test_lad1890_two_years_as_the_gm_runs_them(tmp_path) -> None:
     # the fleet routed in the Middle Atlantic Ocean is gone, the one converted back is a
     # fleet; "The GMs reports will track the progress of canal building": 3 of 4
     assert "F MAO" not in units(game, "Spain")
-    assert "F BAH" in units(game, "Brazil") and "R PRA" in units(game, "Brazil")
-    assert position(game)["extra"]["anchors"] == {"AMP": 1}
+    assert "F BAH" in units(game, "Brazil") and "F AMP" in units(game, "Brazil")
+    assert "anchors" not in position(game).get("extra", {})
     code, out = cli("show", str(game))
     assert code == 0 and "3 of 4" in out
 
