@@ -323,7 +323,7 @@ TC = [
                   # from one province to the other connected by the land bridge."
                   ("Britain", "F GLA - IRE"): OK},
          # Turkey's one line was not read: no orders from it
-         nmr=["USSR", "Turkey", "China", "Columbia", "Persia", "Brazil"],
+         nmr=["USSR", "Turkey", "China", "Columbia", "Persia"],
          next_phase="F1933M"),
     Step("02-F1933M.txt", "F1933M",
          results={
@@ -373,7 +373,12 @@ TC = [
              # "Denmark<->Sweden" is a land bridge
              ("Germany", "A DEN - SWE"): OK,
              # "A Fleet in Java Sea may convoy an Army to East Indies."
-             ("France", "F JSE C A SG - EID"): OK, ("Britain", "A SG - EID"): OK},
+             ("France", "F JSE C A SG - EID"): OK, ("Britain", "A SG - EID"): OK,
+             # "However, a unit may not move directly to Cuba from the Northeast Trades."
+             ("Brazil", "F NET - CUB"): ("void", "not_adjacent"),
+             # "a unit may not move to Haiti from Gulf of Mexico or Florida Channel" - to
+             # Cuba, the Gulf's side of the chain, it may
+             ("USA", "F GOM - CUB"): OK},
          next_phase="F1934M"),
     Step("06-F1934M.txt", "F1934M",
          results={
