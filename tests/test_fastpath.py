@@ -123,7 +123,8 @@ def test_a_code_is_the_order_its_text_says() -> None:
                 assert found == code or (fam == "SUPPORT_CONVOYED"
                                          and t.family(found) == "SUPPORT_MOVE"
                                          and t.texts[found] == o.text)
-    assert seen == set(FAMILIES)
+    assert seen == set(FAMILIES) - {"ACT"}  # (acts in place: none on the standard map)
+    assert t.act == t.retreat
     assert len({t.texts[c] for c in range(t.retreat)}) == t.retreat  # no two codes alike
     with pytest.raises(IndexError):
         t.family(t.size)
@@ -182,3 +183,54 @@ def test_adjustment_items_are_one_per_build_or_removal_owed() -> None:
     out = fg.step(codes)
     assert sum(1 for u in fg.position.units if u.power == france) == 2
     assert [r.result for r in out.results if r.power == france] == [[], ["void"]]
+
+
+def _play_both(g: Game, fg: FastGame, power: int, text: str) -> None:
+    """One movement phase: `power` gives `text` (one order of one of its units) in both
+    APIs, every other unit has no order; then the phases up to the next movement phase."""
+    t = fg.table
+    units = g.position.units
+    codes = [-1] * len(fg.items())
+    hits = [j for j, ((p, i), lst) in enumerate(zip(fg.items(), fg.legal(), strict=True))
+            if p == power and text in {t.texts[c] for c in lst}]
+    assert len(hits) == 1, (text, [g.map.unit_str(u.kind, u.loc) for u in units])
+    j = hits[0]
+    codes[j] = next(c for c in fg.legal()[j] if t.texts[c] == text)
+    assert t.family(codes[j]) == "ACT" and t.orders[codes[j]].act == "convert"
+    assert text in g.legal_orders(power)[text.rsplit(" ", 1)[0]]
+    assert g.set_orders(power, [text]) == []
+    fg.step(codes)
+    g.process()
+    assert normal(fg.position) == normal(g.position)
+    while g.position.phase.type != "M":
+        fg.step([-1] * len(fg.items()))
+        g.process()
+        assert normal(fg.position) == normal(g.position)
+
+
+def test_a_lad_convert_in_place_is_an_order_code_and_plays_as_the_string_game() -> None:
+    """LAD 6.C note 1: "a Fleet may be ordered to convert into a River Flotilla at any
+    time, but this costs one turn" (and a flotilla on the ships takes them back). The order
+    table holds F/R ... CONVERT (family ACT), the fast path lists it when the string API
+    does, and a fast game and the string game reach the same position with it."""
+    g = Game.new("lad1890")
+    g.process()  # 1890 D: nobody builds
+    fg = FastGame.from_game(g)
+    m = g.map
+    argentina = g.power("Argentina")
+    bue = m.loc_index["BUE"]
+    assert any(u.power == argentina and (m.kind_names[u.kind], u.loc) == ("fleet", bue)
+               for u in g.position.units)
+    _play_both(g, fg, argentina, "F BUE CONVERT")
+    assert fg.position.extra.get("anchors") == {"BUE": 1}  # the ships left where it stood
+    assert any(u.power == argentina and m.kind_names[u.kind] == "river flotilla"
+               and u.loc == bue for u in fg.position.units)
+    # the flotilla standing on its ships converts back: listed, played alike
+    _play_both(g, fg, argentina, "R BUE CONVERT")
+    assert "anchors" not in fg.position.extra
+    assert any(u.power == argentina and m.kind_names[u.kind] == "fleet" and u.loc == bue
+               for u in fg.position.units)
+    # with no ships to take, a flotilla has no CONVERT: the table's code is never listed
+    t = fg.table
+    lists = [{t.texts[c] for c in lst} for lst in fg.legal()]
+    assert all("R BUE CONVERT" not in x for x in lists)

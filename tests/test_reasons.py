@@ -614,6 +614,22 @@ def test_scheduled_events_given_as_words_are_centers_changed_by_an_event() -> No
         m.rules = saved
 
 
+def test_lad_a_fleet_beaten_in_an_ocean_by_three_is_routed() -> None:
+    """LAD: "Your attack must have an attack strength 3 greater than the opposing powers
+    fleet ... Spanish F is not allowed to retreat, and is disbanded": the reason is the
+    rout, not places around the ocean that it could otherwise have retreated to."""
+    request = {"variant": "lad1890", "phase": "A1892M",
+               "units": {"Spain": ["F MAO"], "France": ["F MAO", "F BAR", "F GGU", "F MRT"]},
+               "orders": {"France": ["F MAO AT Spain", "F BAR S F MAO AT Spain",
+                                     "F GGU S F MAO AT Spain", "F MRT S F MAO AT Spain"]}}
+    out = adjudicate("lad1890", "A1892M", **{k: v for k, v in request.items()
+                                             if k not in ("variant", "phase")})
+    assert out["destroyed"] == {"Spain": [{"unit": "F MAO", "from": "MAO"}]}
+    assert out["no_retreat"]["F MAO"]["code"] == R.ROUTED
+    rep = report_json("lad1890", request)
+    assert [(d["unit"], d["reason"]) for d in rep["dislodged"]] == [("F MAO", R.ROUTED)]
+
+
 def test_every_code_has_a_scenario_here() -> None:
     """Each code of adjudication/reasons.py is asserted by some test of this file."""
     text = Path(__file__).read_text()

@@ -136,10 +136,10 @@ CODES: Final[dict[str, str]] = {
     RETREAT_STANDOFF: "a retreat into a province left empty by a standoff",
     RETREAT_CLASH: "two units retreated to the same province: both are disbanded",
     NO_RETREAT: "the unit had nowhere to retreat (the words say why)",
+    ROUTED: "beaten in an attack space (LAD's oceans) by an attack stronger by the rule's "
+            "margin (3): disbanded without a retreat",
     NOT_ORDERED: "a dislodged unit given no retreat order is disbanded",
     NEUTRAL_DISBANDS: "a neutral unit is disbanded instead of retreating",
-    ROUTED: "beaten in an attack space (a LAD ocean) by the margin that destroys it: no "
-            "retreat",
     NO_BUILDS: "the power had no build (left) to make",
     NO_REMOVALS: "the power had no unit (left) to remove",
     SITE_OCCUPIED: "a build on an occupied site",

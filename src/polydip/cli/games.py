@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from polydip.cli.common import (
     add_names_option,
@@ -14,6 +16,9 @@ from polydip.cli.common import (
     phase_title,
 )
 from polydip.errors import PolydipError
+
+if TYPE_CHECKING:
+    from polydip.game.game import Game
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,7 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     s = sub.add_parser("show", help="show a game's position (current or a past phase)")
     s.add_argument("gamefile", help="the game file")
-    s.add_argument("--phase", help="a past phase, e.g. F1901M: its position and report")
+    s.add_argument("--phase", help="a past phase, e.g. F1901M (or as the rules text names it: "
+                                   "1891A, '1891 D-1'): its position and report")
     s.add_argument("--history", action="store_true", help="list the processed phases")
     s.add_argument("--legal", action="store_true", help="list the legal orders")
     s.add_argument("--format", choices=["text", "markdown", "json"], default="text",
@@ -42,7 +48,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "phase shows its orders with their results (failed ones marked); the "
                        "current phase shows the orders given so far.")
     r.add_argument("gamefile", help="the game file")
-    r.add_argument("--phase", help="a processed phase, e.g. S1901M (default: the current one)")
+    r.add_argument("--phase", help="a processed phase, e.g. S1901M or 1891A (default: the "
+                                   "current one)")
     r.add_argument("-o", "--output", metavar="FILE",
                    help="map.svg or map.png (default: GAMEFILE's name and the phase, .svg)")
     r.add_argument("--width", type=int, default=1600, help="PNG width in pixels (default 1600)")
@@ -93,7 +100,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         return 0
     pos, orders, rec = g.position, g.orders, None
     if args.phase:
-        want = args.phase.strip().upper()
+        want = phase_named(g, args.phase)
         rec = next((r for r in g.history if r.position.phase.name == want), None)
         if rec is None and want != g.phase:
             done = ", ".join(r.position.phase.name for r in g.history) or "none"
@@ -163,11 +170,42 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+_SEASON_OF_YEAR = re.compile(r"^\s*\d+\s*[A-Za-z]\s*$")  # "1891D": a season, no phase
+
+
+def phase_named(g: Game, text: str) -> str:
+    """The code of the game's phase `text` names: a code (`A1891M`), or a name as a rules
+    text writes it (Latin American Diplomacy: `1891A`, `1891 D-1`, `1891 D-2`; `1891D`, a
+    season of several phases, is the first of them the game had: its retreats, or its
+    adjustments when nobody retreated). A name the game has no phase of is returned as
+    given, for the caller to say so."""
+    from polydip.game.calendar import parse_phase
+
+    want = text.strip().upper()
+    had = [r.position.phase.name for r in g.history] + [g.phase]
+    if want in had:
+        return want
+    try:
+        p = parse_phase(g.map.variant.calendar, text.strip())
+    except PolydipError:
+        return want
+    if p.name in had:
+        return p.name
+    if _SEASON_OF_YEAR.match(text):
+        for r in [*g.history, None]:
+            q = r.position.phase if r is not None else g.position.phase
+            if (q.year, q.season) == (p.year, p.season):
+                return q.name
+    return want
+
+
 def cmd_render(args: argparse.Namespace) -> int:
     from polydip.game.game import Game
     from polydip.render import phase_view, render_file
 
     g = Game.load(args.gamefile)
+    if args.phase:
+        args.phase = phase_named(g, args.phase)
     view = phase_view(g, args.phase)  # checks the phase before anything is written
     phase = view.position.phase.name
     out = args.output or f"{Path(args.gamefile).with_suffix('').name}-{phase}.svg"

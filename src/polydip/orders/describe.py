@@ -56,6 +56,9 @@ def describe(m: Map, o: Order, names: str = "full", kind: int | None = None,
     if o.act:
         acts = {"convert": "become a fleet", "capture": "capture the anchor marker",
                 "release": "release its anchor marker", "sink": "sink the additional ships"}
+        if o.type == HOLD and o.act == "convert" and k is not None \
+                and "flotilla" not in m.kind_names[k]:
+            return f"{me}: become a river flotilla"  # a fleet converting in place
         if o.type == HOLD:
             return f"{me}: {acts.get(o.act, o.act)}"
         if o.type == MOVE:

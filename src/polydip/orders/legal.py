@@ -26,6 +26,9 @@ for a unit (`more_orders`: anchor markers), supports between units of different 
 sharing an open space, and adjustment orders in place of builds (`more_adjustments`: canal
 building) — are not in the order table: the string lists get them from `variant_orders`
 and the adjustment branch; the integer fast path does not list them (docs/fastpath.md).
+The exception is an act in place the table holds (family ACT: a fleet's or flotilla's
+CONVERT where it stands): movement codes list it where the rule's `more_orders` does
+(`_add_acts`).
 """
 
 from __future__ import annotations
@@ -242,7 +245,25 @@ def movement_codes(m: Map, pos: Position, options: dict | None = None,
     seas = convoy_seas(m, units, pos)
     if seas:
         _add_convoys(m, t, pos, slots, held, closed, limits, seas, out)
+    if t.act_items:
+        _add_acts(m, t, pos, out)
     return out
+
+
+def _add_acts(m: Map, t: OrderTable, pos: Position, out: list[list[int] | None]) -> None:
+    """Add to each unit's codes the acts in place of the table's ACT family (anchor markers'
+    CONVERT) that the map's rules list for it now (`more_orders`)."""
+    act_code, slot_of = t.act_code, t.slot_of
+    for i, u in enumerate(pos.units):
+        codes = out[i]
+        if codes is None:
+            continue
+        s = slot_of[u.kind][u.loc]
+        for x in m.rules.more_orders(m, pos, u, t.slot_text[s]):
+            head, _, act = x.rpartition(" ")
+            c = act_code.get((s, act.lower()), -1) if head == t.slot_text[s] else -1
+            if c >= 0 and c not in codes:
+                codes.append(c)
 
 
 def movement_texts(m: Map, pos: Position, options: dict | None, t: OrderTable

@@ -474,13 +474,15 @@ def _attack(c: _Cursor) -> int:
 
 
 # what a unit does with anchor markers (rules/anchors.py): the first word, and the words that
-# may follow it ("convert to fleet", "capture ships", "release anchor marker", "sink
-# additional ships", "disband anchor marker")
+# may follow it ("convert to fleet", "convert into a river flotilla", "capture ships",
+# "release anchor marker", "sink additional ships", "disband anchor marker")
 _ACTS = {"convert": "convert", "converts": "convert", "becomes": "convert",
          "capture": "capture", "captures": "capture", "release": "release",
          "releases": "release", "sink": "sink", "sinks": "sink"}
 _ACT_WORDS = {"to", "into", "a", "fleet", "f", "ships", "the", "anchor", "marker", "markers",
-              "additional", "its"}
+              "additional", "its",
+              # "a Fleet may be ordered to convert into a River Flotilla" (LAD 6.C)
+              "river flotilla", "river", "flotilla", "r"}
 
 
 def _act(c: _Cursor) -> str:

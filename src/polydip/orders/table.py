@@ -18,6 +18,7 @@ Codes come in families, one block after the other:
   DISBAND          disband + s                                    "A PAR D"
   BUILD            build + s                                      "A PAR B"
   WAIVE            waive                                          "WAIVE"
+  ACT              act + j (enumerated, see below)                "F GUY CONVERT"
   RETREAT          retreat + s * n_loc + loc                      "A PAR R BUR"
   VIA              via + a * n_dest + q                           "A BRE - LON VIA"
   CONVOY           convoy + (f * n_army + a) * n_dest + q         "F ENG C A BRE - LON"
@@ -28,8 +29,12 @@ slot that may convoy (`fleet_slots`), q a province an army may be landed in (`de
 and r the index of the target among the provinces the supporter may support into (sorted;
 Map.support_base). SUPPORT_MOVE lists, per supporter, every (supported slot, target) where
 the supported unit could move to the target over an edge and the supporter may support there;
-SUPPORT_CONVOYED is a support of a move that only a convoy could make. The first four families
-and DISBAND, BUILD and WAIVE are enumerated when the table is built; the others are computed
+SUPPORT_CONVOYED is a support of a move that only a convoy could make. ACT lists the acts in
+place a rule of the map names (`act_items`: slot and act; Latin American Diplomacy's anchor
+markers: "F GUY CONVERT", a fleet becoming a river flotilla where it stands, "R GUY CONVERT"
+back; rules/anchors.py `place_acts`); maps without such a rule have none, so their codes are
+the same with or without the family. The first four families, DISBAND, BUILD, WAIVE and ACT
+are enumerated when the table is built; the others are computed
 (their order objects are made when first asked for), so the table of a world-sized map costs
 no more than its enumerated part. `size` is the number of codes.
 
@@ -63,7 +68,7 @@ from polydip.orders.model import (
     Order,
 )
 
-FAMILIES = ("HOLD", "MOVE", "SUPPORT_HOLD", "SUPPORT_MOVE", "DISBAND", "BUILD", "WAIVE",
+FAMILIES = ("HOLD", "MOVE", "SUPPORT_HOLD", "SUPPORT_MOVE", "DISBAND", "BUILD", "WAIVE", "ACT",
             "RETREAT", "VIA", "CONVOY", "SUPPORT_CONVOYED")
 
 
@@ -186,8 +191,13 @@ class OrderTable:
                 if locs:
                     kinds.append((k, tuple(self.build + self.slot_of[k][c] for c in locs)))
             self.build_at.append(kinds)
+        self.act = self.waive + 1
+        bases.append(self.act)
+        self.act_items: list[tuple[int, str]] = []  # (slot, act)
+        self.act_code: dict[tuple[int, str], int] = {}
+        self._place_acts(m)
         # ---- computed families -----------------------------------------------------------
-        self.retreat = self.waive + 1
+        self.retreat = self.act + len(self.act_items)
         bases.append(self.retreat)
         self.army_slots = [s for s, (k, loc) in enumerate(self.slots)
                            if m.kind_convoyed[k] and m.convoy_touch[loc_prov[loc]]]
@@ -241,6 +251,23 @@ class OrderTable:
         self.pair_texts: list[dict[int, tuple[str, ...]]] = [
             {p: tuple([texts[c] for c in codes]) for p, codes in pairs.items()}
             for pairs in self.pair]
+
+    def _place_acts(self, m: Map) -> None:
+        """Fill the ACT family: the acts in place the map's rules name, by slot (a rule
+        with a `place_acts(m)` method giving (kind, location, act) triples; rules/anchors.py).
+        Whether a unit may do one now is the rule's to say (legal orders ask it)."""
+        found: set[tuple[int, str]] = set()
+        for rule in m.rules.rules:
+            acts = getattr(rule, "place_acts", None)
+            if acts is None:
+                continue
+            for k, loc, act in acts(m):
+                s = self.slot_of[k][loc]
+                if s >= 0:
+                    found.add((s, act))
+        for item in sorted(found):
+            self.act_code[item] = self.act + len(self.act_items)
+            self.act_items.append(item)
 
     def _forbid_supports(self, m: Map) -> None:
         """Leave out of `pair` the supports the map's rules forbid for good (no support
@@ -349,6 +376,10 @@ class OrderTable:
             return Order(BUILD, kind=k, loc=loc, text=text)
         if fam == "WAIVE":
             return Order(WAIVE, text=text)
+        if fam == "ACT":
+            s, act = self.act_items[code - self.act]
+            k, loc = slots[s]
+            return Order(HOLD, kind=k, loc=loc, act=act, text=text)
         if fam == "RETREAT":
             s, d = divmod(code - self.retreat, m.n_loc)
             k, loc = slots[s]
@@ -389,6 +420,9 @@ class OrderTable:
             return f"{st[code - self.build]} B"
         if fam == "WAIVE":
             return "WAIVE"
+        if fam == "ACT":
+            s, act = self.act_items[code - self.act]
+            return f"{st[s]} {act.upper()}"
         if fam == "RETREAT":
             s, d = divmod(code - self.retreat, m.n_loc)
             return f"{st[s]} R {m.loc_name[d]}"
@@ -440,6 +474,8 @@ class OrderTable:
         for j, (s, t, q) in enumerate(self.sm_items):
             out[self.support_move + j] = f"{st[s]} S {st[t]} - {abbr[q]}"
         out[self.waive] = "WAIVE"
+        for j, (s, act) in enumerate(self.act_items):
+            out[self.act + j] = f"{st[s]} {act.upper()}"
         return out
 
 

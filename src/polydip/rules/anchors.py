@@ -256,6 +256,14 @@ class Anchors(Rule):
                     if markers.get(m.loc_name[d]) and m.occupy[f][d]]
         return out
 
+    def place_acts(self, m: Any) -> list[tuple[int, int, str]]:
+        """The acts in place the order table holds (orders/table.py, family ACT): a fleet's
+        or flotilla's CONVERT wherever the other kind may stand too. Whether a unit may
+        convert now (a flotilla needs ships to take) is `more_orders`' to say."""
+        f, r = self._kinds(m)
+        return [(k, loc, "convert") for loc in range(m.n_loc)
+                if m.occupy[f][loc] and m.occupy[r][loc] for k in (f, r)]
+
     def events(self, m: Any, before: Any, after: Any) -> list[R.Reason]:
         """Markers made, captured, released or sunk: read from the markers on the coasts and
         the ones fleets carry, before and after the phase."""

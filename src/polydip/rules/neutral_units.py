@@ -38,19 +38,42 @@ class NeutralUnits(Rule):
         "unit_holds": (R.NEUTRAL_DISBANDS, "a neutral unit takes no orders and is disbanded "
                                            "instead of retreating")}
 
+    def explain(self, m: Any, pos: Any, hook: str, key: tuple, options: dict | None = None
+                ) -> R.Reason | None:
+        """A dislodged neutral unit of `retreat_to_free_center` is not disbanded for being
+        neutral: it had nowhere to go ("Die Armee in Alaska (Ala) versucht sich in ein
+        freies VZ zurückzuziehen ... Ist ein Rückzug nicht möglich, so wird die Armee
+        aufgelöst"), which the retreat's own reasons say."""
+        if hook == "unit_holds" and key and hasattr(key[0], "retreats") \
+                and m.prov_abbr[m.loc_prov[key[0].loc]] in self.retreating:
+            return None
+        return super().explain(m, pos, hook, key, options)
+
     def events(self, m: Any, before: Any, after: Any) -> list[R.Reason]:
         """The neutral units that were on the board (or dislodged) and are no more."""
         gone = [u for u in [*before.units, *before.dislodged] if m.power_neutral[u.power]]
         if not gone:
             return []
-        standing = {(u.kind, u.loc) for u in [*after.units, *after.dislodged]}
+        # a unit of the same kind where it stood is the neutral one, still there or joined
+        # to a power (War in North America's Alaska: its power has one unit more) - not a
+        # unit of a power that took the place (it has no unit more: it moved there)
+        def count(units: list) -> dict[int, int]:
+            got: dict[int, int] = {}
+            for v in units:
+                got[v.power] = got.get(v.power, 0) + 1
+            return got
+
+        now = [*after.units, *after.dislodged]
+        had, has = count([*before.units, *before.dislodged]), count(now)
+        standing = {(v.kind, v.loc): v.power for v in now}
         # (a neutral unit that retreated stands elsewhere: one new neutral unit each)
         moved = [u for u in after.units if m.power_neutral[u.power]
                  and (u.kind, u.loc) not in {(g.kind, g.loc) for g in gone}]
         out = []
         for u in gone:
-            if (u.kind, u.loc) in standing:
-                continue  # still there (or joined a power where it stands)
+            there = standing.get((u.kind, u.loc))
+            if there is not None and (there == u.power or has.get(there, 0) > had.get(there, 0)):
+                continue
             twin = next((x for x in moved if (x.power, x.kind) == (u.power, u.kind)), None)
             if twin is not None:
                 moved.remove(twin)
