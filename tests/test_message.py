@@ -234,3 +234,13 @@ def test_an_order_after_a_power_name_or_adjective_without_a_colon() -> None:
                                "England": ["F London - North Sea",
                                            "F Edinburgh - Norwegian Sea"]}
     assert msg.problems == [] and msg.ignored == [4]
+
+
+def test_an_order_naming_the_wrong_kind_of_unit_is_taken_and_said_so() -> None:
+    """"A Brest - English Channel" for France's fleet in Brest: the unit is named by its
+    place, so the order is the fleet's (as GMs read it), and the GM is told, never
+    silently."""
+    g, msg = _read("France:\nA Brest - English Channel\nA Paris - Burgundy\n")
+    assert _orders(g, msg) == {"France": ["A Brest - English Channel", "A Paris - Burgundy"]}
+    assert msg.notes == ["line 2: 'A Brest - English Channel': the unit in Brest is a "
+                         "fleet; taken as its order"]

@@ -436,7 +436,27 @@ class _Reader:
             reason, suggestion, code = problem
             msg.problems.append(LineProblem(n, line, reason, suggestion, power, code))
             return
+        other = self.other_kind(o, power)
+        if other:  # "A Merida - Guatemala" for the fleet there: its order, and said so
+            msg.notes.append(f"line {n}: {text!r}: the unit in "
+                             f"{self.m.prov_name[self.m.loc_prov[o.loc]]} is {other}; taken "
+                             "as its order")
         msg.orders.append(MessageOrder(n, power, text, o))
+
+    def other_kind(self, o: Order, power: int) -> str:
+        """The kind of the power's unit an order names with another kind ("A Merida" where
+        the power has a fleet and no army): "a fleet"; "" when the kind fits or is left out
+        (the order is that unit's all the same: the unit is named by its place)."""
+        if o.kind is None or self.phase not in ("M", "R") or o.type in (BUILD, WAIVE):
+            return ""
+        m = self.m
+        prov = m.loc_prov[o.loc]
+        units = self.pos.units if self.phase == "M" else self.pos.dislodged
+        kinds = {u.kind for u in units if u.power == power and m.loc_prov[u.loc] == prov}
+        if not kinds or o.kind in kinds:
+            return ""
+        name = m.kind_names[min(kinds)].lower()
+        return f"{'an' if name[:1] in 'aeiou' else 'a'} {name}"
 
     def _pieces(self, text: str) -> list[str] | None:
         """Several orders written on one line with commas, each starting like an order and
