@@ -372,8 +372,8 @@ def _text(rep: Report) -> str:
         lines.append(f"  {p}: {n} build{'s' if n > 1 else ''} waived")
     if rep.center_changes:
         lines.append("  Center changes:")
-        for c, a, b in rep.center_changes:
-            lines.append(f"    {_center(rep, c)}: {a or 'neutral'} → {b}")
+        for c, before, after in rep.center_changes:
+            lines.append(f"    {_center(rep, c)}: {before or 'neutral'} → {after}")
     if rep.adjustments:
         lines.append(f"  Adjustments due ({rep.next_title}):")
         for a in rep.adjustments:

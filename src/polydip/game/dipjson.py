@@ -37,6 +37,7 @@ by a standoff are read from the previous movement phase's orders and results.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -105,7 +106,7 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
     firsts: dict[int, list[int]] = {}  # year → the owners in its first phase in the file
     for p in [r.position for r in game.history] + [game.position]:
         firsts.setdefault(p.phase.year, p.owners)
-    phases = []
+    phases: list[dict[str, Any]] = []
     for i, rec in enumerate(game.history):
         state = _state(m, rec.position, influence, base, stamp + i, firsts)
         results, keys = _results_out(m, rec.position, rec.outcome.results)
@@ -121,7 +122,7 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
             phases[-1][ALL_RESULTS] = every
         _advance_influence(m, rec.position.phase, influence, rec.outcome.position)
     pos = game.position
-    current = {
+    current: dict[str, Any] = {
         "name": _name(pos.phase),
         "state": _state(m, pos, influence, base, stamp + len(game.history), firsts),
         "orders": _orders_out(m, pos, game.orders, full=False),
@@ -273,7 +274,8 @@ def _unit_text(m: Map, pos: Position, kind: int | None, loc: int | None) -> str:
     return m.unit_str(kind, loc)
 
 
-def _order_text(m: Map, pos: Position, unit: Any, o: Order, n: int = 0) -> str:
+def _order_text(m: Map, pos: Position, unit: Unit | Dislodged, o: Order, n: int = 0
+                ) -> str:
     """An order bound to `unit`, in the package's notation, every unit named in full; `n`:
     the unit's number among its power's units of its kind in a shared space (an ocean's
     fleets, orders/stacked.py), written after it so the order binds to it when read back."""
@@ -290,20 +292,21 @@ def _orders_out(m: Map, pos: Position, orders: dict[int, list[str]], full: bool
     out: dict[str, list[str] | None] = {n: ([] if full else None) for n in names}
     parsed, _ = parse_orders(m, pos.phase, orders)
     if pos.phase.type in ("M", "R"):
-        units = pos.units if pos.phase.type == "M" else pos.dislodged
+        units: Sequence[Unit | Dislodged] = (pos.units if pos.phase.type == "M"
+                                             else pos.dislodged)
         allowed = MOVEMENT_TYPES if pos.phase.type == "M" else (RETREAT, DISBAND)
         bound, _ = bind_to_units(m, units, parsed, allowed)
-        for i, (u, o) in enumerate(zip(units, bound, strict=True)):
-            if o is not None:
-                lst = out[names[u.power]]
-                if lst is None:
-                    lst = out[names[u.power]] = []
-                lst.append(_order_text(m, pos, u, o,
-                                       number_of(m, units, i) if m.has_open_spaces else 0))
+        for i, (u, bound_order) in enumerate(zip(units, bound, strict=True)):
+            if bound_order is not None:
+                given = out[names[u.power]]
+                if given is None:
+                    given = out[names[u.power]] = []
+                given.append(_order_text(m, pos, u, bound_order,
+                                         number_of(m, units, i) if m.has_open_spaces else 0))
     else:
-        for p, lst in parsed.items():
+        for p, power_orders in parsed.items():
             texts: list[str] = []
-            for o in lst:
+            for o in power_orders:
                 if o.type == BUILD and o.act:  # a build of something else (LAD's canals)
                     texts.append(o.format(m))
                 elif o.type == BUILD and o.kind is not None:
@@ -689,21 +692,21 @@ class _Reader:
         if unknown:
             # no movement phase to read the attacker from: trust the file's retreat places
             # (without them, polydip's guess stands: any empty neighbour not left by a standoff)
-            fixed = []
-            for d in pos.dislodged:
-                t = m.unit_str(d.kind, d.loc)
-                listed = ph.retreats.get(d.power, {}).get(t)
-                if d.attacker < 0 and (d.power, d.loc) in unknown and listed is not None:
+            fixed: list[Dislodged] = []
+            for dis in pos.dislodged:
+                t = m.unit_str(dis.kind, dis.loc)
+                listed = ph.retreats.get(dis.power, {}).get(t)
+                if dis.attacker < 0 and (dis.power, dis.loc) in unknown and listed is not None:
                     locs = []
                     for x in listed:
                         try:
-                            locs.append(m.unit_loc(d.kind, m.loc_of(x)))
+                            locs.append(m.unit_loc(dis.kind, m.loc_of(x)))
                         except KeyError:
-                            raise self.fail(ph.where, f"state.retreats.{m.powers[d.power]}"
+                            raise self.fail(ph.where, f"state.retreats.{m.powers[dis.power]}"
                                                       f".{t}: unknown place {x!r}") from None
-                    d = Dislodged(d.power, d.kind, d.loc, -1, False,
-                                  tuple(x for x in locs if x >= 0))
-                fixed.append(d)
+                    dis = Dislodged(dis.power, dis.kind, dis.loc, -1, False,
+                                    tuple(x for x in locs if x >= 0))
+                fixed.append(dis)
             pos.dislodged = fixed
         return pos
 
@@ -734,7 +737,7 @@ class _Reader:
                     o = parse_order(m, text, "M")
                 except PolydipError:
                     continue
-                if o.type != MOVE:
+                if o.type != MOVE or o.target is None:  # (a move always has its target)
                     continue
                 src, dst = m.loc_prov[o.loc], m.loc_prov[o.target]
                 key = self._result_key(pos, o)

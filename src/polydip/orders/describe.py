@@ -21,7 +21,7 @@ def default_names(m: Map) -> str:
     return "full" if m.n_prov > FULL_NAMES_ABOVE else "short"
 
 
-def place(m: Map, loc: int, names: str = "full") -> str:
+def place(m: Map, loc: int | None, names: str = "full") -> str:
     """'Toronto (TOR)', 'St Petersburg (STP/SC)'; just the code with names="short"."""
     if loc is None or loc < 0:
         return "?"

@@ -85,7 +85,7 @@ class Order:
         """A copy with some fields changed (as dataclasses.replace)."""
         fields = {name: getattr(self, name) for name in _FIELDS}
         fields.update(changes)
-        return Order(**fields)  # type: ignore[arg-type]
+        return Order(**fields)
 
     def format(self, m: Map, unit: str | None = None, other: str | None = None) -> str:
         """The order in the `diplomacy` notation: "A PAR - BUR", "F NTH C A LON - BEL".

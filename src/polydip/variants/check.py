@@ -32,10 +32,10 @@ def check_variant(v: Variant) -> list[Problem]:
     # names and aliases are unique
     seen: dict[str, str] = {}
     for abbr, p in provs.items():
-        for n in dict.fromkeys([p.abbr, p.name, *p.aliases]):
-            key = normalize_name(n)
+        for name in dict.fromkeys([p.abbr, p.name, *p.aliases]):
+            key = normalize_name(name)
             if key in seen and seen[key] != abbr:
-                add(f"provinces.{abbr}", f"name or alias {n!r} is also used by {seen[key]}",
+                add(f"provinces.{abbr}", f"name or alias {name!r} is also used by {seen[key]}",
                     f"[provinces.{abbr}]")
             seen.setdefault(key, abbr)
     # edges: places exist, no duplicates, coasts named where needed
@@ -88,22 +88,22 @@ def check_variant(v: Variant) -> list[Problem]:
             add(f"provinces.{abbr}", "province has no edges", f"[provinces.{abbr}]")
     # powers: homes, units, centers
     letters = Counter(p.letter for p in v.powers)
-    for p in v.powers:
-        key = f"powers.{p.name}"
-        if letters[p.letter] > 1:
-            add(key, f"letter {p.letter!r} is used by more than one power", f'"{p.name}"')
-        if not p.homes and not p.neutral:
-            add(key, "power has no home center", f'"{p.name}"')
+    for power in v.powers:
+        key = f"powers.{power.name}"
+        if letters[power.letter] > 1:
+            add(key, f"letter {power.letter!r} is used by more than one power", f'"{power.name}"')
+        if not power.homes and not power.neutral:
+            add(key, "power has no home center", f'"{power.name}"')
         for what in ("homes", "centers"):
-            for h in getattr(p, what):
-                if what == "centers" and h in p.homes:
+            for h in getattr(power, what):
+                if what == "centers" and h in power.homes:
                     continue  # reported once, as a home
                 if h not in provs:
                     add(f"{key}.{what}", f"unknown province {h!r}" + did_you_mean(h, provs),
                         f'"{h}"')
                 elif not provs[h].supply_center:
-                    add(f"{key}.{what}", f"{h} is not a supply center", f'"{p.name}"')
-        for t in p.territory:
+                    add(f"{key}.{what}", f"{h} is not a supply center", f'"{power.name}"')
+        for t in power.territory:
             if t not in provs:
                 add(f"{key}.territory", f"unknown province {t!r} in territory"
                     + did_you_mean(t, provs), f'"{t}"')
@@ -119,18 +119,18 @@ def check_variant(v: Variant) -> list[Problem]:
         m = Map(replace(v, edges=[e for e in v.edges if e.a in locs and e.b in locs],
                         powers=powers))
         taken: dict[int, str] = {}
-        for p in v.powers:
-            for t in p.units:
+        for power in v.powers:
+            for t in power.units:
                 try:
                     _, loc = parse_unit(m, t)
                 except PolydipError as exc:
-                    add(f"powers.{p.name}.units", str(exc), t)
+                    add(f"powers.{power.name}.units", str(exc), t)
                     continue
-                prov = m.loc_prov[loc]
-                if prov in taken:
-                    add(f"powers.{p.name}.units", f"{t}: {m.prov_abbr[prov]} already holds "
-                        f"{taken[prov]}", t)
-                taken[prov] = t
+                prov_id = m.loc_prov[loc]
+                if prov_id in taken:
+                    add(f"powers.{power.name}.units", f"{t}: {m.prov_abbr[prov_id]} already "
+                        f"holds {taken[prov_id]}", t)
+                taken[prov_id] = t
     except PolydipError as exc:
         add("edges", str(exc))
     # victory is reachable (centers count by their value: a capital worth 2 counts twice)
