@@ -30,6 +30,7 @@ from polydip.orders.describe import place as place_words
 from polydip.orders.describe import unit as unit_words
 from polydip.orders.parser import parse_order
 from polydip.orders.stacked import number_of
+from polydip.state import PhaseType
 
 FORMATS = ("text", "markdown", "json")
 
@@ -254,7 +255,7 @@ def _contributed_lines(rep: Report) -> list[str]:
             for p, whats in rep.contributed.items() for what, n in whats.items()]
 
 
-def _order_words(m, ptype: str, text: str, names: str) -> str:
+def _order_words(m, ptype: PhaseType, text: str, names: str) -> str:
     if names == "short":
         return _order_text(ptype, text)
     return describe_text(m, text, ptype, names)
@@ -275,7 +276,7 @@ def _explicitly_ordered(game, record) -> set[str]:
     return {describe(m, u, o) for u, o in zip(units, bound, strict=True) if o is not None}
 
 
-def gm_words(phase_type: str, result: list[str], text: str = "", ordered: bool = True
+def gm_words(phase_type: PhaseType, result: list[str], text: str = "", ordered: bool = True
              ) -> list[str]:
     """The engine's result words in the words GMs use."""
     out = []
@@ -312,7 +313,7 @@ def _gm_order(order: str) -> str:
     return order
 
 
-def _order_text(ptype: str, text: str) -> str:
+def _order_text(ptype: PhaseType, text: str) -> str:
     if ptype == "A":
         return _gm_order(text).replace("Disband ", "Remove ")
     if ptype == "R":

@@ -61,7 +61,7 @@ from polydip.options import check_options, defaults
 from polydip.orders.model import BUILD, DISBAND, MOVE, RETREAT, WAIVE, Order
 from polydip.orders.parser import parse_order
 from polydip.orders.stacked import number_of
-from polydip.state import Dislodged, Phase, Position, Unit
+from polydip.state import Dislodged, Phase, PhaseType, Position, Unit
 from polydip.variants.loader import builtin_names, load_variant
 from polydip.variants.model import Variant
 from polydip.variants.search import HOW_TO_ADD, find_named
@@ -815,7 +815,7 @@ class _Reader:
         return out
 
 
-    def _act_results(self, ph: _Phase, typ: str, key: str) -> list[OrderResult] | None:
+    def _act_results(self, ph: _Phase, typ: PhaseType, key: str) -> list[OrderResult] | None:
         """The result of an order of no unit that polydip's variants add (LAD's "BUILD PAN
         CANAL"), keyed by the order, for each power that gave it (None: `key` is no such
         order)."""

@@ -12,6 +12,7 @@ from polydip.geography.map import Map
 from polydip.orders.attack import attack_prose
 from polydip.orders.model import BUILD, CONVOY, DISBAND, HOLD, MOVE, RETREAT, SUPPORT, WAIVE, Order
 from polydip.orders.parser import parse_order
+from polydip.state import PhaseType
 
 NAMES = ("full", "short")
 FULL_NAMES_ABOVE = 80  # variants with more provinces than this read better with full names
@@ -83,7 +84,7 @@ def describe(m: Map, o: Order, names: str = "full", kind: int | None = None,
     return o.text
 
 
-def describe_text(m: Map, text: str, phase_type: str, names: str = "full") -> str:
+def describe_text(m: Map, text: str, phase_type: PhaseType, names: str = "full") -> str:
     """An order written in the diplomacy notation (as results keep them), in words;
     `phase_type` is M, R or A (an "A PAR D" is a disband in R, a removal in A)."""
     if names == "short":

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Literal
 
 if TYPE_CHECKING:  # annotations only: this data module imports nothing of polydip
     from polydip.geography.map import Map
 
-# order types (Final: compiled modules use the values, not a look-up in this module's dict)
+# order types (Final: compiled modules use the values, not a look-up in this module's dict;
+# OrderType, a Literal, is a plain string at run time, in compiled code as in the formats)
+OrderType = Literal["H", "-", "S", "C", "R", "D", "B", "W"]
 HOLD: Final = "H"
 MOVE: Final = "-"
 SUPPORT: Final = "S"
@@ -42,11 +44,11 @@ class Order:
     __slots__ = ("act", "at", "aux_kind", "aux_loc", "kind", "loc", "target", "text", "type",
                  "unit", "via")
 
-    def __init__(self, type: str, kind: int | None = None, loc: int = -1,
+    def __init__(self, type: OrderType, kind: int | None = None, loc: int = -1,
                  target: int | None = None, aux_kind: int | None = None,
                  aux_loc: int | None = None, via: bool = False, text: str = "", at: int = -1,
                  act: str = "", unit: int = 0) -> None:
-        self.type = type
+        self.type: OrderType = type
         self.kind = kind
         self.loc = loc
         self.target = target

@@ -35,6 +35,7 @@ from polydip.orders.model import (
     Order,
 )
 from polydip.orders.stacked import split_index
+from polydip.state import PhaseType
 
 _TOKEN = re.compile(r"\(|\)|\[|\]|/|-|,|[^\s()\[\]/,\-]+")
 _CLOSERS = {"(": ")", "[": "]", "/": None}
@@ -261,12 +262,12 @@ def _coast_label(m: Map, prov: int, loc: int) -> str:
     return f"{abbr} ({', '.join(more)})" if more else abbr
 
 
-def parse_order(m: Map, text: str, phase_type: str = "M") -> Order:
+def parse_order(m: Map, text: str, phase_type: PhaseType = "M") -> Order:
     """Parse one order; raise OrderError with a reason (and a suggestion) when it can't."""
     return read_order(m, order_memo(m, phase_type), text, phase_type)
 
 
-def read_order(m: Map, memo: dict[str, Order], text: str, phase_type: str,
+def read_order(m: Map, memo: dict[str, Order], text: str, phase_type: PhaseType,
                described: bool = False) -> Order:
     """parse_order with the phase type's memo of orders read (order_memo) given, for a loop
     over many orders: an order read before is one lookup; then the package's notation
@@ -281,7 +282,7 @@ def read_order(m: Map, memo: dict[str, Order], text: str, phase_type: str,
     return got
 
 
-def _numbered(m: Map, memo: dict[str, Order], text: str, phase_type: str) -> Order:
+def _numbered(m: Map, memo: dict[str, Order], text: str, phase_type: PhaseType) -> Order:
     """An order naming one of several units of a power in a space ("F Peru Basin #2 -
     East Pacific Rise", orders/stacked.py): the order without the number, which must follow
     the unit's place, with the number kept in `unit`."""
@@ -301,14 +302,14 @@ def _numbered(m: Map, memo: dict[str, Order], text: str, phase_type: str) -> Ord
 
 
 @lru_cache(maxsize=1 << 16)
-def _parse_cached(m: Map, text: str, phase_type: str) -> Order:
+def _parse_cached(m: Map, text: str, phase_type: PhaseType) -> Order:
     # Orders are immutable, and the same strings recur phase after phase: parse each once.
     # (An OrderError is not cached: lru_cache does not store exceptions.) The diplomacy
     # package's notation, which programs write, is read and kept by orders/canonical.py.
     return _parse_full(m, text, phase_type)
 
 
-def _parse_full(m: Map, text: str, phase_type: str) -> Order:
+def _parse_full(m: Map, text: str, phase_type: PhaseType) -> Order:
     c = _Cursor(m, text)
     if c.at_end():
         raise c.error("empty order", "incomplete")

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Required, TypedDict
+from typing import TYPE_CHECKING, Any, Final, Literal, Required, TypedDict
 
-PHASE_TYPES = {"movement": "M", "retreats": "R", "adjustments": "A"}
+if TYPE_CHECKING:
+    from polydip.state import PhaseType
+
+# the phases a season of a variant's calendar has, as its file names them, and their letters
+PhaseKind = Literal["movement", "retreats", "adjustments"]
+PHASE_TYPES: Final[dict[PhaseKind, PhaseType]] = {"movement": "M", "retreats": "R",
+                                                  "adjustments": "A"}
 
 
 # the tables of a variant file, as read from TOML (docs/variant-format.md), where a default
@@ -29,7 +35,7 @@ class EdgeKindTable(TypedDict):
 class SeasonTable(TypedDict, total=False):
     name: Required[str]
     abbr: Required[str]
-    phases: Required[list[str]]
+    phases: Required[list[PhaseKind]]
     title: str
     combined: bool
 
@@ -147,7 +153,7 @@ class Edge:
 class Season:
     name: str
     abbr: str
-    phases: tuple[str, ...]  # "movement" | "retreats" | "adjustments"
+    phases: tuple[PhaseKind, ...]
     # how the rules text names the season's phases in reports, after the year: "A Phase
     # (March-June)" gives "1891 A Phase (March-June) Movement" ("" = the name: "Spring
     # 1901 Movement")
