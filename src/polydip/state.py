@@ -7,7 +7,7 @@ rule, not an assumption of the data.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar, Final, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
 if TYPE_CHECKING:  # annotations only: this data module imports nothing of polydip
     from polydip.geography.map import Map
@@ -339,7 +339,7 @@ class Position:
         return -1
 
 
-def _deep(v):  # JSON-like values
+def _deep(v: Any) -> Any:  # JSON-like values
     if isinstance(v, dict):
         return {k: _deep(x) for k, x in v.items()}
     if isinstance(v, list):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from polydip.adjudication.adjustments import adjustment_counts, adjustment_problem
 from polydip.errors import OrderError, PolydipError, did_you_mean
@@ -32,6 +33,9 @@ from polydip.orders.model import BUILD, DISBAND, RETREAT, WAIVE, Order
 from polydip.orders.parser import parse_order
 from polydip.orders.permissions import Permission, PermissionError_, read_permission
 from polydip.state import Position
+
+if TYPE_CHECKING:  # annotations only
+    from polydip.game.game import Game
 
 _BULLET = re.compile(r"^\s*(?:[-*•·>]|\d+[.)])\s+")
 _DECORATION = re.compile(r"^[-=*#_~+|<>\s]+|[-=*#_~+|<>\s]+$")
@@ -144,7 +148,7 @@ def merge(first: Message, second: Message) -> Message:
                    first.permissions + second.permissions)
 
 
-def apply_permissions(game, msg: Message) -> tuple[list[str], list[LineProblem]]:
+def apply_permissions(game: Game, msg: Message) -> tuple[list[str], list[LineProblem]]:
     """Record the message's passage permissions in the game (Game.permit); returns what was
     recorded, in words, and the lines that could not be."""
     done: list[str] = []
@@ -163,7 +167,7 @@ def apply_permissions(game, msg: Message) -> tuple[list[str], list[LineProblem]]
     return done, found
 
 
-def apply_message(game, msg: Message, replace_all: bool = False, add: bool = False
+def apply_message(game: Game, msg: Message, replace_all: bool = False, add: bool = False
                   ) -> list[LineProblem]:
     """Give the game the orders read from `msg`; return problems the game found (if any).
 

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from polydip.errors import PolydipError, did_you_mean
 from polydip.geography.map import Map, normalize_name
 from polydip.notation import parse_unit
 from polydip.variants.model import Variant
+
+if TYPE_CHECKING:  # annotations only
+    from polydip.render.board import Board
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +185,7 @@ def _adjacent_pairs(v: Variant) -> set[tuple[str, str]]:
     return out
 
 
-def board_consistency(v: Variant, board) -> list[str]:
+def board_consistency(v: Variant, board: Board) -> list[str]:
     """Problems that make a board unusable for this variant: missing or unknown provinces,
     anchors, rings that do not close, arcs used other than once from each side."""
     problems = []
@@ -242,7 +247,7 @@ def board_problems(v: Variant) -> list[str]:
     return [f"{path.name}: {msg}" for msg in board_consistency(v, board)]
 
 
-def check_board(v: Variant, board) -> BoardFigures:
+def check_board(v: Variant, board: Board) -> BoardFigures:
     """The figures of a board against its map, and every target it misses."""
     from polydip.render.board import (
         clearance,
@@ -361,7 +366,7 @@ def problems_of_arcs(problems: list[str]) -> bool:
     return any(p.startswith("arc ") or "does not close" in p for p in problems)
 
 
-def board_report(v: Variant, path=None) -> tuple[bool, str]:
+def board_report(v: Variant, path: Path | None = None) -> tuple[bool, str]:
     """(all targets met, the text `variant check --board` prints)."""
     from polydip.render.board import board_path, read_board
 
