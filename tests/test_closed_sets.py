@@ -52,3 +52,12 @@ def test_reason_codes_are_the_documented_codes() -> None:
     assert len(codes) == len(set(codes))
     assert set(codes) == set(reasons.CODES)
     assert set(codes) >= reasons.EVENTS
+
+
+def test_problem_codes_are_the_documented_codes() -> None:
+    from polydip.errors import ProblemCode
+    from polydip.orders.message import PROBLEM_CODES
+
+    codes = get_args(ProblemCode)
+    assert len(codes) == len(set(codes))
+    assert set(codes) == set(PROBLEM_CODES) | {""}

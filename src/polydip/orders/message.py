@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from polydip.adjudication.adjustments import adjustment_counts, adjustment_problem
-from polydip.errors import OrderError, PolydipError, did_you_mean
+from polydip.errors import OrderError, PolydipError, ProblemCode, did_you_mean
 from polydip.game.combined import combined_phase, is_adjustment
 from polydip.game.engine import MOVEMENT_TYPES
 from polydip.geography.map import Map
@@ -50,7 +50,7 @@ _PHASE_WORDS = {"movement", "moves", "move", "retreat", "retreats", "adjustment"
                 "adjustments", "build", "builds", "winter", "spring", "summer", "fall",
                 "autumn", "phase", "turn", "season", "year"}
 # what LineProblem.code may be, and what it means (docs/gm-guide.md lists them too)
-PROBLEM_CODES = {
+PROBLEM_CODES: dict[ProblemCode, str] = {
     "unknown_place": "a place name the map does not know",
     "unknown_power": "a power name the variant does not know (or an AT naming no power)",
     "bad_coast": "a coast the place does not have, or none where a build needs one",
@@ -70,7 +70,7 @@ PROBLEM_CODES = {
                           "passage, the game is over, or here only on the passages form)",
 }
 # the code of an order the game refuses when it is given, by phase type
-_REFUSED = {"A": "adjustment_refused", "R": "retreat_refused"}
+_REFUSED: dict[str, ProblemCode] = {"A": "adjustment_refused", "R": "retreat_refused"}
 _STRONG_VERBS = {"-", "s", "c", "h", "r", "hold", "holds", "support", "supports", "convoy",
                  "convoys", "retreat", "retreats", "move", "moves", "attack", "attacks",
                  "at", "via"}
@@ -86,7 +86,7 @@ class LineProblem:
     reason: str
     suggestion: str = ""
     power: int = -1  # the power the line was read for, when known
-    code: str = ""  # what is wrong, for programs and tests (PROBLEM_CODES)
+    code: ProblemCode = ""  # what is wrong, for programs and tests (PROBLEM_CODES)
 
     def __str__(self) -> str:
         s = f"line {self.line}: {self.text!r}: {self.reason}"
@@ -459,7 +459,7 @@ class _Reader:
         return ("put the power's name on a line before its orders, or write "
                 f"'{m.powers[0]}: {text}'")
 
-    def check(self, o: Order, power: int) -> tuple[str, str, str] | None:
+    def check(self, o: Order, power: int) -> tuple[str, str, ProblemCode] | None:
         """Does the order fit the position (unit there, the power's own, the phase's kind,
         a build where one can be made)?  (reason, suggestion, code) when it does not."""
         m, pos = self.m, self.pos
@@ -474,8 +474,8 @@ class _Reader:
             if why.endswith(")") and "(" in why:  # "... (build sites: X, Y)"
                 reason, _, sites = why[:-1].rpartition(" (")
                 # "say on which coast of X to build the fleet (X/EC, X/WC)": a coast missing
-                code = "bad_coast" if reason.startswith("say on which coast") else \
-                    "adjustment_refused"
+                code: ProblemCode = ("bad_coast" if reason.startswith("say on which coast")
+                                     else "adjustment_refused")
                 return reason, sites, code
             return why, self._adjustments(power), "adjustment_refused"
         units = pos.units if self.phase == "M" else pos.dislodged
@@ -500,7 +500,7 @@ class _Reader:
                     "leave its units without orders", "neutral_power")
         return None
 
-    def _kept(self, o: Order, power: int) -> tuple[str, str, str] | None:
+    def _kept(self, o: Order, power: int) -> tuple[str, str, ProblemCode] | None:
         """An adjustment order given with the retreats of a combined season: a removal
         names a unit of the power; the rest is checked when the adjustment phase begins."""
         m = self.m

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from polydip.errors import OrderError
+from polydip.errors import OrderError, ProblemCode
 from polydip.geography.map import Map, default_coast_word
 from polydip.geography.names import name_key, or_list, suggest
 from polydip.orders.attack import KW_AT, read_power
@@ -92,7 +92,7 @@ class _Cursor:
     def at_end(self) -> bool:
         return self.i >= len(self.toks)
 
-    def error(self, msg: str, code: str = "") -> OrderError:
+    def error(self, msg: str, code: ProblemCode = "") -> OrderError:
         return OrderError(msg, self.text, code)
 
     # -- pieces ---------------------------------------------------------------------------
