@@ -61,3 +61,13 @@ def test_problem_codes_are_the_documented_codes() -> None:
     codes = get_args(ProblemCode)
     assert len(codes) == len(set(codes))
     assert set(codes) == set(PROBLEM_CODES) | {""}
+
+
+def test_result_words_are_the_adjudicators_words() -> None:
+    from polydip.adjudication import adjustments, movement, retreats
+    from polydip.game import dipjson
+
+    words = {movement.BOUNCE, movement.CUT, movement.DISLODGED, movement.VOID,
+             movement.NO_CONVOY, movement.DISRUPTED, retreats.BOUNCE, retreats.VOID,
+             retreats.DISBANDED, adjustments.VOID, dipjson.CIVIL_DISORDER}
+    assert set(get_args(reasons.ResultWord)) == words

@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # annotations only
 
 FORMATS = ("text", "markdown", "json")
 
-_MOVEMENT_WORDS = {"bounce": "bounced", "no convoy": "no convoy"}
+_MOVEMENT_WORDS: dict[str, str] = {"bounce": "bounced", "no convoy": "no convoy"}
 
 
 @dataclass(slots=True)

@@ -16,6 +16,12 @@ from __future__ import annotations
 
 from typing import Final, Literal, NamedTuple
 
+# the result words of an order that did not succeed, as the `diplomacy` package writes them ([]
+# is success; "civil disorder": a removal polydip chose for a power that removed too few). A
+# closed set, typed like the codes below (a Literal: a plain string at run time)
+ResultWord = Literal["bounce", "cut", "dislodged", "void", "no convoy", "disrupted", "disband",
+                     "civil disorder"]
+
 
 class Reason(NamedTuple):
     """A reason code and the words that explain it."""

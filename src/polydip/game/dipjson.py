@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
+from polydip.adjudication.reasons import ResultWord
 from polydip.errors import GameFileError, PolydipError
 from polydip.game.calendar import following, parse_phase
 from polydip.game.engine import (
@@ -69,7 +70,7 @@ from polydip.variants.search import HOW_TO_ADD, find_named
 MAP_NAME = "standard"
 RULES = ["NO_PRESS", "POWER_CHOICE"]  # what the package writes for a default game
 OK = ""  # the package's "OK" result, written in adjustment phases
-CIVIL_DISORDER = "civil disorder"  # polydip's word for a removal it chose itself
+CIVIL_DISORDER: ResultWord = "civil disorder"  # polydip's word for a removal it chose itself
 ALL_RESULTS = "polydip_results"  # a phase's results with their powers (_all_results)
 OPTIONS_KEY = "polydip_options"  # polydip's rule options, where not the variant's (options.md)
 
