@@ -7,6 +7,8 @@ confirmations can name places in full: "Army Toronto (TOR): move to Montreal (MO
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from polydip.errors import OrderError
 from polydip.geography.map import Map
 from polydip.orders.attack import attack_prose
@@ -79,9 +81,9 @@ def describe(m: Map, o: Order, names: str = "full", kind: int | None = None,
                 return f"{me}: support {other} in its attack on {m.powers[o.at]}'s units"
             return f"{me}: support {other} to hold"
         return f"{me}: support {other} to {place(m, o.target)}{attack_prose(m, o.at)}"
-    if o.type == CONVOY:
-        return f"{me}: convoy {other} to {place(m, o.target)}"
-    return o.text
+    if o.type != CONVOY:  # every order type is told above (mypy checks it: OrderType)
+        assert_never(o.type)
+    return f"{me}: convoy {other} to {place(m, o.target)}"
 
 
 def describe_text(m: Map, text: str, phase_type: PhaseType, names: str = "full") -> str:
