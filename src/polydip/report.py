@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from polydip.adjudication.adjustments import (
     adjustment_counts,
@@ -21,6 +21,7 @@ from polydip.adjudication.adjustments import (
     site_groups,
 )
 from polydip.adjudication.legality import closed_passages
+from polydip.adjudication.reasons import ReasonCode
 from polydip.adjudication.retreats import why_no_retreat
 from polydip.errors import PolydipError
 from polydip.game.calendar import season_name
@@ -53,7 +54,7 @@ class OrderLine:
     words: list[str]  # the GM's words
     ordered: bool = True  # False: the unit was given no order (it held, or was disbanded)
     text: str = ""  # as shown: in full names ("Army Paris (PAR): move to ...") or notation
-    reason: str = ""  # why it did not succeed: a code of adjudication/reasons.py ("" success)
+    reason: ReasonCode | Literal[""] = ""  # why it did not succeed ("" success)
     why: str = ""  # ... in words
 
     @property
@@ -77,7 +78,7 @@ class DislodgedLine:
     shown: str = ""  # the unit as shown (full names or notation)
     attacker_shown: str = ""
     retreats_shown: list[str] = field(default_factory=list)
-    reason: str = ""  # no retreat: the reason code (no_retreat, neutral_disbands)
+    reason: ReasonCode | Literal[""] = ""  # no retreat: why (no_retreat, neutral_disbands)
     why: str = ""  # ... in words: what stops it at each place it could go
 
 
