@@ -71,3 +71,10 @@ def test_result_words_are_the_adjudicators_words() -> None:
              movement.NO_CONVOY, movement.DISRUPTED, retreats.BOUNCE, retreats.VOID,
              retreats.DISBANDED, adjustments.VOID, dipjson.CIVIL_DISORDER}
     assert set(get_args(reasons.ResultWord)) == words
+
+
+def test_order_acts_are_what_the_parser_reads() -> None:
+    from polydip.orders.parser import _ACTS
+
+    # the anchor orders' acts as the parser reads them, a canal build's, and none
+    assert set(get_args(orders.OrderAct)) == set(_ACTS.values()) | {"canal", ""}

@@ -10,6 +10,9 @@ if TYPE_CHECKING:  # annotations only: this data module imports nothing of polyd
 # order types (Final: compiled modules use the values, not a look-up in this module's dict;
 # OrderType, a Literal, is a plain string at run time, in compiled code as in the formats)
 OrderType = Literal["H", "-", "S", "C", "R", "D", "B", "W"]
+# what an order does besides its move or hold (Order.act): with anchor markers (rules/anchors.py)
+# or a canal build (rules/canals.py); "" for nothing
+OrderAct = Literal["", "convert", "capture", "release", "sink", "canal"]
 HOLD: Final = "H"
 MOVE: Final = "-"
 SUPPORT: Final = "S"
@@ -47,7 +50,7 @@ class Order:
     def __init__(self, type: OrderType, kind: int | None = None, loc: int = -1,
                  target: int | None = None, aux_kind: int | None = None,
                  aux_loc: int | None = None, via: bool = False, text: str = "", at: int = -1,
-                 act: str = "", unit: int = 0) -> None:
+                 act: OrderAct = "", unit: int = 0) -> None:
         self.type: OrderType = type
         self.kind = kind
         self.loc = loc
@@ -57,7 +60,7 @@ class Order:
         self.via = via
         self.text = text
         self.at = at
-        self.act = act
+        self.act: OrderAct = act
         self.unit = unit
 
     def _key(self) -> tuple:

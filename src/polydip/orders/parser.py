@@ -33,6 +33,7 @@ from polydip.orders.model import (
     SUPPORT,
     WAIVE,
     Order,
+    OrderAct,
 )
 from polydip.orders.stacked import split_index
 from polydip.state import PhaseType
@@ -477,18 +478,20 @@ def _attack(c: _Cursor) -> int:
 # what a unit does with anchor markers (rules/anchors.py): the first word, and the words that
 # may follow it ("convert to fleet", "capture ships", "release anchor marker", "sink
 # additional ships", "disband anchor marker")
-_ACTS = {"convert": "convert", "converts": "convert", "becomes": "convert",
-         "capture": "capture", "captures": "capture", "release": "release",
-         "releases": "release", "sink": "sink", "sinks": "sink"}
+_ACTS: dict[str, OrderAct] = {"convert": "convert", "converts": "convert", "becomes": "convert",
+                               "capture": "capture", "captures": "capture",
+                               "release": "release", "releases": "release", "sink": "sink",
+                               "sinks": "sink"}
 _ACT_WORDS = {"to", "into", "a", "fleet", "f", "ships", "the", "anchor", "marker", "markers",
               "additional", "its"}
 
 
-def _act(c: _Cursor) -> str:
+def _act(c: _Cursor) -> OrderAct:
     """An anchor order's act after the unit or the destination ("convert to fleet", "capture
     ships", "release anchor marker", "sink additional ships", "disband anchor marker"), read
     to the end of the order; "" when none stands here."""
     word = c.peek()
+    act: OrderAct
     if word in KW_DISBAND and c.peek(1) == "anchor":
         act = "sink"
     elif word in _ACTS:
