@@ -4,6 +4,16 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
+from typing import Literal
+
+# what is wrong with a line of orders, for programs and tests: a closed set (orders/message.py
+# PROBLEM_CODES says what each means; a Literal, a plain string at run time); "" for none
+ProblemCode = Literal[
+    "unknown_place", "unknown_power", "bad_coast", "unknown_word", "incomplete",
+    "wrong_phase", "not_an_order", "no_power", "no_unit", "not_own_unit", "neutral_power",
+    "adjustment_refused", "retreat_refused", "order_refused", "unknown_passage",
+    "permission_refused", "quoted", "",
+]
 
 
 class PolydipError(Exception):
@@ -19,7 +29,7 @@ class OrderError(PolydipError):
     for programs and tests ("unknown_place", "bad_coast", "unknown_power", "unknown_word",
     "incomplete", "wrong_phase"; "" when not given)."""
 
-    def __init__(self, message: str, order: str = "", code: str = "") -> None:
+    def __init__(self, message: str, order: str = "", code: ProblemCode = "") -> None:
         super().__init__(message)
         self.order = order
         self.code = code

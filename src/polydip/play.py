@@ -54,8 +54,8 @@ def random_orders(m: Map, pos: Position, rng: random.Random, support_rate: float
                         continue
                     want = plain[other]
                     holds = len(parts) == 2 and want == "H"
-                    moves = len(parts) == 4 and want.replace(" VIA", "") == f"- {parts[3]}"
-                    if holds or moves:
+                    goes = len(parts) == 4 and want.replace(" VIA", "") == f"- {parts[3]}"
+                    if holds or goes:
                         options.append(o)
             if options:
                 chosen[unit] = rng.choice(options)

@@ -10,8 +10,9 @@ and "destroyed" for a dislodged unit that had no retreat or was not ordered to o
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from polydip.adjudication.adjustments import (
     adjustment_counts,
@@ -20,6 +21,7 @@ from polydip.adjudication.adjustments import (
     site_groups,
 )
 from polydip.adjudication.legality import closed_passages
+from polydip.adjudication.reasons import ReasonCode
 from polydip.adjudication.retreats import why_no_retreat
 from polydip.errors import PolydipError
 from polydip.game.calendar import season_name
@@ -30,10 +32,19 @@ from polydip.orders.describe import place as place_words
 from polydip.orders.describe import unit as unit_words
 from polydip.orders.parser import parse_order
 from polydip.orders.stacked import number_of
+from polydip.state import PhaseType
+
+if TYPE_CHECKING:  # annotations only
+    from polydip.game.engine import PhaseOutcome
+    from polydip.game.game import Game
+    from polydip.game.record import PhaseRecord
+    from polydip.geography.map import Map
+    from polydip.state import Dislodged, Phase, Position, Unit
+    from polydip.variants.model import Variant
 
 FORMATS = ("text", "markdown", "json")
 
-_MOVEMENT_WORDS = {"bounce": "bounced", "no convoy": "no convoy"}
+_MOVEMENT_WORDS: dict[str, str] = {"bounce": "bounced", "no convoy": "no convoy"}
 
 
 @dataclass(slots=True)
@@ -43,7 +54,7 @@ class OrderLine:
     words: list[str]  # the GM's words
     ordered: bool = True  # False: the unit was given no order (it held, or was disbanded)
     text: str = ""  # as shown: in full names ("Army Paris (PAR): move to ...") or notation
-    reason: str = ""  # why it did not succeed: a code of adjudication/reasons.py ("" success)
+    reason: ReasonCode | Literal[""] = ""  # why it did not succeed ("" success)
     why: str = ""  # ... in words
 
     @property
@@ -67,7 +78,7 @@ class DislodgedLine:
     shown: str = ""  # the unit as shown (full names or notation)
     attacker_shown: str = ""
     retreats_shown: list[str] = field(default_factory=list)
-    reason: str = ""  # no retreat: the reason code (no_retreat, neutral_disbands)
+    reason: ReasonCode | Literal[""] = ""  # no retreat: why (no_retreat, neutral_disbands)
     why: str = ""  # ... in words: what stops it at each place it could go
 
 
@@ -117,11 +128,12 @@ class Report:
         return d
 
 
-def phase_title(variant, phase) -> str:
+def phase_title(variant: Variant, phase: Phase) -> str:
     return season_name(variant.calendar, phase)
 
 
-def build_report(game, record, final: bool = False, names: str = "short") -> Report:
+def build_report(game: Game, record: PhaseRecord, final: bool = False,
+                 names: str = "short") -> Report:
     """The report of one processed phase (`record`, a PhaseRecord of `game`).
 
     `final`: the record is the game's last one, so the game's status (won, drawn) applies.
@@ -212,7 +224,7 @@ def build_report(game, record, final: bool = False, names: str = "short") -> Rep
     return rep
 
 
-def missed_orders(game, record) -> list[int]:
+def missed_orders(game: Game, record: PhaseRecord) -> list[int]:
     """Powers that had something to order in the phase and gave no order at all (NMR)."""
     from polydip.game.game import powers_to_order
 
@@ -220,7 +232,7 @@ def missed_orders(game, record) -> list[int]:
     return [p for p in powers_to_order(game.map, record.position) if p not in given]
 
 
-def _acts(m, outcome) -> dict[int, dict[str, int]]:
+def _acts(m: Map, outcome: PhaseOutcome) -> dict[int, dict[str, int]]:
     """Per power, the builds spent on something else that counted (a canal build: "BUILD
     PAN CANAL"), by what they went to ("the canal of Panamá (PAN)")."""
     out: dict[int, dict[str, int]] = {}
@@ -239,7 +251,8 @@ def _acts(m, outcome) -> dict[int, dict[str, int]]:
     return out
 
 
-def _waived(m, pos, outcome, spent: dict[int, int] | None = None) -> dict[str, int]:
+def _waived(m: Map, pos: Position, outcome: PhaseOutcome, spent: dict[int, int] | None = None
+            ) -> dict[str, int]:
     """Per power, the builds it was allowed and did not make (waived or left unused);
     `spent`: per power, the builds that went to something else (a canal), not waived."""
     counts = adjustment_counts(m, pos)
@@ -263,13 +276,13 @@ def _contributed_lines(rep: Report) -> list[str]:
             for p, whats in rep.contributed.items() for what, n in whats.items()]
 
 
-def _order_words(m, ptype: str, text: str, names: str) -> str:
+def _order_words(m: Map, ptype: PhaseType, text: str, names: str) -> str:
     if names == "short":
         return _order_text(ptype, text)
     return describe_text(m, text, ptype, names)
 
 
-def _explicitly_ordered(game, record) -> set[str]:
+def _explicitly_ordered(game: Game, record: PhaseRecord) -> set[str]:
     """Result texts of units that were given an order (others held or were disbanded)."""
     from polydip.game.engine import describe
 
@@ -278,13 +291,13 @@ def _explicitly_ordered(game, record) -> set[str]:
     if ptype == "A":
         return set()
     parsed, _ = parse_orders(m, pos.phase, record.orders)
-    units = pos.units if ptype == "M" else pos.dislodged
+    units: Sequence[Unit | Dislodged] = pos.units if ptype == "M" else pos.dislodged
     allowed = MOVEMENT_TYPES if ptype == "M" else ("R", "D")
     bound, _ = bind_to_units(m, units, parsed, allowed)
     return {describe(m, u, o) for u, o in zip(units, bound, strict=True) if o is not None}
 
 
-def gm_words(phase_type: str, result: list[str], text: str = "", ordered: bool = True
+def gm_words(phase_type: PhaseType, result: list[str], text: str = "", ordered: bool = True
              ) -> list[str]:
     """The engine's result words in the words GMs use."""
     out = []
@@ -321,7 +334,7 @@ def _gm_order(order: str) -> str:
     return order
 
 
-def _order_text(ptype: str, text: str) -> str:
+def _order_text(ptype: PhaseType, text: str) -> str:
     if ptype == "A":
         return _gm_order(text).replace("Disband ", "Remove ")
     if ptype == "R":
@@ -381,8 +394,8 @@ def _text(rep: Report) -> str:
         lines.append(f"  {p}: {n} build{'s' if n > 1 else ''} waived")
     if rep.center_changes:
         lines.append("  Center changes:")
-        for c, a, b in rep.center_changes:
-            lines.append(f"    {_center(rep, c)}: {a or 'neutral'} → {b}")
+        for c, before, after in rep.center_changes:
+            lines.append(f"    {_center(rep, c)}: {before or 'neutral'} → {after}")
     if rep.adjustments:
         lines.append(f"  Adjustments due ({rep.next_title}):")
         for a in rep.adjustments:
@@ -457,7 +470,7 @@ def _markdown(rep: Report) -> str:
 
 # ---- pending orders ----------------------------------------------------------------------------
 
-def pending_lines(game, power: int, names: str = "full") -> list[str]:
+def pending_lines(game: Game, power: int, names: str = "full") -> list[str]:
     """A power's pending orders as polydip understood them, bound to the units they order
     ("Army Toronto (TOR): hold"), in the order they were given. A unit that shares its space
     with others of its power and kind is numbered as players may write it ("Fleet Peru
@@ -496,7 +509,7 @@ def pending_lines(game, power: int, names: str = "full") -> list[str]:
 
 # ---- history ---------------------------------------------------------------------------------
 
-def history_lines(game) -> list[str]:
+def history_lines(game: Game) -> list[str]:
     """One line per processed phase, then the current phase."""
     m, v = game.map, game.variant
     lines = []

@@ -7,10 +7,14 @@ rule, not an assumption of the data.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
 if TYPE_CHECKING:  # annotations only: this data module imports nothing of polydip
     from polydip.geography.map import Map
+
+# a phase's type: "M" movement, "R" retreats, "A" adjustments (a Literal: plain strings at run
+# time, in the JSON formats and in compiled code alike)
+PhaseType = Literal["M", "R", "A"]
 
 
 class Record:
@@ -57,10 +61,10 @@ class Phase:
 
     __slots__ = ("name", "season", "type", "year")
 
-    def __init__(self, year: int, season: str, type: str) -> None:
+    def __init__(self, year: int, season: str, type: PhaseType) -> None:
         self.year = year
         self.season = season  # season abbreviation, e.g. "S"
-        self.type = type  # "M" movement, "R" retreats, "A" adjustments
+        self.type: PhaseType = type
         self.name = f"{season}{year}{type}"  # e.g. "S1901M"
 
     def __eq__(self, other: object) -> bool:
@@ -335,7 +339,7 @@ class Position:
         return -1
 
 
-def _deep(v):  # JSON-like values
+def _deep(v: Any) -> Any:  # JSON-like values
     if isinstance(v, dict):
         return {k: _deep(x) for k, x in v.items()}
     if isinstance(v, list):

@@ -213,6 +213,7 @@ def adjustment_problem(m: Map, pos: Position, power: int, o: Order,
 def _not_a_site(m: Map, pos: Position, power: int, prov: int, sites: set[int]) -> R.Reason:
     name = m.prov_name[prov]
     free = ", ".join(sorted(m.prov_abbr[s] for s in sites)) or "none"
+    code: R.ReasonCode
     if any(m.loc_prov[u.loc] == prov for u in pos.units):
         code, why = R.SITE_OCCUPIED, f"{name} is occupied"
     elif not m.is_sc[prov]:

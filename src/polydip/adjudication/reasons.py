@@ -14,13 +14,19 @@ when a report asks for them, never in the adjudicator's hot path.
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final, Literal, NamedTuple
+
+# the result words of an order that did not succeed, as the `diplomacy` package writes them ([]
+# is success; "civil disorder": a removal polydip chose for a power that removed too few). A
+# closed set, typed like the codes below (a Literal: a plain string at run time)
+ResultWord = Literal["bounce", "cut", "dislodged", "void", "no convoy", "disrupted", "disband",
+                     "civil disorder"]
 
 
 class Reason(NamedTuple):
     """A reason code and the words that explain it."""
 
-    code: str
+    code: ReasonCode
     words: str
 
     def as_json(self) -> dict[str, str]:
@@ -95,8 +101,25 @@ PASSAGE_OPENED: Final = "passage_opened"
 PASSAGE_SHUT: Final = "passage_shut"
 CENTER_BY_EVENT: Final = "center_by_event"
 
+# every code above, as a type (a Literal: plain strings at run time and in the JSON formats)
+ReasonCode = Literal[
+    "not_adjacent", "same_province", "cannot_stand", "coast_needed", "coast_unreachable",
+    "wrong_coast", "no_convoy_route", "passage_closed", "way_back_only", "rainforest_border",
+    "mountain_border", "mountain_province", "desert_border", "swamp", "deep_water",
+    "support_unreachable", "support_unmatched", "support_own_convoy", "no_unit",
+    "convoy_unmatched", "cannot_convoy", "convoy_not_needed", "wrong_phase", "rule_forbids",
+    "bounced", "weak_crossing", "needs_support", "support_cut", "dislodged", "convoy_disrupted",
+    "retreat_occupied", "retreat_attacker", "retreat_standoff", "retreat_clash", "no_retreat",
+    "routed", "not_ordered", "neutral_disbands", "no_builds", "no_removals", "site_occupied",
+    "not_a_center", "not_owned", "not_a_build_site", "site_taken", "kind_needed",
+    "build_forbidden", "civil_disorder", "act_not_counted", "province_joins", "join_failed",
+    "new_home", "canal_progress", "canal_opened", "anchor_made", "anchor_captured",
+    "anchor_released", "anchor_sunk", "neutral_disbanded", "passage_opened", "passage_shut",
+    "center_by_event",
+]
+
 # code -> one line: what it means (docs/adjudicate.md lists the same; a test checks it)
-CODES: Final[dict[str, str]] = {
+CODES: Final[dict[ReasonCode, str]] = {
     NOT_ADJACENT: "the unit cannot reach that place from where it stands",
     SAME_PROVINCE: "a move to the province the unit stands in",
     CANNOT_STAND: "a unit of that kind cannot stand there (an army at sea, a fleet inland)",
@@ -171,7 +194,7 @@ EVENTS: Final = frozenset({PROVINCE_JOINS, JOIN_FAILED, NEW_HOME, CANAL_PROGRESS
                            NEUTRAL_DISBANDED, PASSAGE_OPENED, PASSAGE_SHUT, CENTER_BY_EVENT})
 
 
-def reason(code: str, words: str = "") -> Reason:
+def reason(code: ReasonCode, words: str = "") -> Reason:
     """A Reason of a known code (words default to the code's one line)."""
     line = CODES.get(code)
     if line is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ def cmd_adjudicate(args: argparse.Namespace) -> int:
     from polydip.oneshot import adjudicate_request, read_line
 
     files = not args.no_variant_files
+    lines: Iterable[bytes]
     if args.file and args.file != "-":
         try:
             data = Path(args.file).read_bytes()

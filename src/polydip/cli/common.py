@@ -6,10 +6,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from polydip.errors import PolydipError
 from polydip.options import OPTIONS
+
+if TYPE_CHECKING:  # annotations only
+    from polydip.game.game import Game
+    from polydip.geography.map import Map
 
 EXIT_USAGE, EXIT_ERROR, EXIT_BUG = 2, 1, 3
 # `polydip orders`: some lines of the message were not taken (the others were kept)
@@ -40,7 +44,7 @@ def parse_options(items: list[str]) -> dict[str, Any]:
     return out
 
 
-def phase_title(g) -> str:
+def phase_title(g: Game) -> str:
     from polydip.game.calendar import season_name
 
     return f"{season_name(g.variant.calendar, g.position.phase)} ({g.phase})"
@@ -57,7 +61,7 @@ def read_text(name: str) -> str:
         raise PolydipError(f"{name}: cannot read: {exc}") from exc
 
 
-def print_outcome(g) -> None:
+def print_outcome(g: Game) -> None:
     from polydip.report import build_report, format_report
 
     print(format_report(build_report(g, g.history[-1], final=True), "text"))
@@ -70,7 +74,7 @@ def add_names_option(p: argparse.ArgumentParser, what: str) -> None:
                    "provinces, where codes are easy to confuse")
 
 
-def names_for(args: argparse.Namespace, m) -> str:
+def names_for(args: argparse.Namespace, m: Map) -> str:
     from polydip.orders.describe import default_names
 
     return args.names or default_names(m)

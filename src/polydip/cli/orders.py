@@ -10,9 +10,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from polydip.cli.common import EXIT_NOT_TAKEN, add_names_option, names_for, read_text
 from polydip.errors import PolydipError
+
+if TYPE_CHECKING:  # annotations only
+    from polydip.game.game import Game
+    from polydip.orders.message import Message
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -80,7 +85,7 @@ def cmd_orders(args: argparse.Namespace) -> int:
     return EXIT_NOT_TAKEN if problems else 0
 
 
-def _confirm(g, args: argparse.Namespace, msg, cleared: list[int]) -> None:
+def _confirm(g: Game, args: argparse.Namespace, msg: Message, cleared: list[int]) -> None:
     from polydip.cli.common import phase_title
     from polydip.report import pending_lines
 
@@ -107,7 +112,7 @@ def _confirm(g, args: argparse.Namespace, msg, cleared: list[int]) -> None:
         print(f"Every power has ordered: run 'polydip process {args.gamefile}'.")
 
 
-def waiting_powers(g) -> list[str]:
+def waiting_powers(g: Game) -> list[str]:
     """Powers with units (or adjustments) still without orders, and which."""
     from polydip.adjudication.adjustments import adjustment_counts
     from polydip.game.engine import MOVEMENT_TYPES, bind_to_units, parse_orders

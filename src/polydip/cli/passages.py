@@ -4,8 +4,12 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from polydip.errors import PolydipError
+
+if TYPE_CHECKING:  # annotations only
+    from polydip.game.game import Game
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -47,7 +51,7 @@ def cmd_passages(args: argparse.Namespace) -> int:
     return 0
 
 
-def show(game) -> None:
+def show(game: Game) -> None:
     rows = game.passages()
     if not rows:
         print(f"{game.variant.title} has no controlled passages.")

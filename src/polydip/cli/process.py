@@ -12,9 +12,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from polydip.cli.common import add_names_option, check_picture_path, names_for
 from polydip.errors import PolydipError
+
+if TYPE_CHECKING:  # annotations only
+    from polydip.game.game import Game
 
 _WHAT_HAPPENS = {
     "M": "every unit holding",
@@ -72,7 +76,7 @@ def cmd_process(args: argparse.Namespace) -> int:
     return 0
 
 
-def _refuse_empty(g, args: argparse.Namespace) -> None:
+def _refuse_empty(g: Game, args: argparse.Namespace) -> None:
     if args.force or any(g.orders.values()) or not g.powers_to_order():
         return
     ptype = g.position.phase.type

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+from types import FrameType
 
 from polydip.errors import PolydipError
 
@@ -82,7 +83,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         timeout_graceful_shutdown=3))  # a stop waits at most 3 s for requests still running
     stop = server.handle_exit
 
-    def handle_exit(sig, frame) -> None:  # a stop ends the drawings at work first
+    # a stop ends the drawings at work first
+    def handle_exit(sig: int, frame: FrameType | None) -> None:
         app.state.budget.close()
         stop(sig, frame)
 

@@ -6,9 +6,13 @@ import argparse
 import json
 import shutil
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from polydip.cli.common import EXIT_ERROR, EXIT_USAGE, add_search_path_option
+
+if TYPE_CHECKING:  # annotations only
+    from polydip.geography.map import Map
+    from polydip.variants.model import Power, Variant
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -52,7 +56,7 @@ def cmd_variant_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def variant_summary(v) -> dict[str, Any]:
+def variant_summary(v: Variant) -> dict[str, Any]:
     from polydip.geography.map import compile_map
 
     m = compile_map(v)
@@ -101,7 +105,7 @@ def variant_summary(v) -> dict[str, Any]:
     }
 
 
-def _holders(v) -> tuple[dict[str, str], dict[str, str]]:
+def _holders(v: Variant) -> tuple[dict[str, str], dict[str, str]]:
     """Province -> the power whose home center it is; province -> the power whose starting
     territory it is."""
     home_of = {h: p.name for p in v.powers for h in p.homes}
@@ -109,18 +113,18 @@ def _holders(v) -> tuple[dict[str, str], dict[str, str]]:
     return home_of, territory_of
 
 
-def _capitals(v, power) -> list[str]:
+def _capitals(v: Variant, power: Power) -> list[str]:
     return [h for h in power.homes if v.provinces[h].supply_center == "capital"]
 
 
-def centers_text(v) -> str:
+def centers_text(v: Variant) -> str:
     """'34 centers'; '63 centers (71 by value)' where capitals count twice."""
     n = sum(1 for p in v.provinces.values() if p.supply_center)
     total = v.center_total()
     return f"{n} centers" + (f" ({total} by value)" if total != n else "")
 
 
-def _neighbours(m, prov: int) -> dict[str, list[str]]:
+def _neighbours(m: Map, prov: int) -> dict[str, list[str]]:
     """Per unit kind letter, the places a unit of that kind standing in `prov` may move to
     (for a unit kind on coasts: from any coast; the coast is named in the place)."""
     out = {}
@@ -163,7 +167,7 @@ def cmd_variant_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _province_table(v) -> None:
+def _province_table(v: Variant) -> None:
     """Every province: code, name, terrain and the classes rules use (mountain, rainforest,
     ...), supply center (its kind, whose home, its value), whose territory, coasts."""
     from rich.console import Console

@@ -6,15 +6,16 @@ import re
 from typing import Final
 
 from polydip.errors import PolydipError
-from polydip.state import Phase
+from polydip.state import Phase, PhaseType
 from polydip.variants.model import PHASE_TYPES, Calendar
 
 _PHASE = re.compile(r"^\s*([A-Za-z]+?)\s*(\d+)\s*([A-Za-z])\s*$")
 _LONG = re.compile(r"^\s*([A-Za-z]+)\s+(\d+)\s*,?\s*([A-Za-z]+)?\s*$")
 # year first, then the season and which of its phases: "1891A", "1891 D-1", "1891D2"
 _YEAR_FIRST = re.compile(r"^\s*(\d+)\s*([A-Za-z]+?)\s*-?\s*(\d)?\s*$")
-_TYPE_WORDS = {"movement": "M", "moves": "M", "retreat": "R", "retreats": "R",
-               "adjustment": "A", "adjustments": "A", "builds": "A", "build": "A"}
+_TYPE_WORDS: Final[dict[str, PhaseType]] = {
+    "movement": "M", "moves": "M", "retreat": "R", "retreats": "R",
+    "adjustment": "A", "adjustments": "A", "builds": "A", "build": "A"}
 
 
 def parse_phase(cal: Calendar, text: str) -> Phase:
@@ -26,7 +27,7 @@ def parse_phase(cal: Calendar, text: str) -> Phase:
         return _year_first(cal, text, int(y.group(1)), y.group(2).upper(), int(y.group(3) or 1))
     m = _PHASE.match(text)
     if m:
-        season, year, typ = m.group(1).upper(), int(m.group(2)), m.group(3).upper()
+        season, year, letter = m.group(1).upper(), int(m.group(2)), m.group(3).upper()
     else:
         m = _LONG.match(text)
         if not m:
@@ -36,18 +37,20 @@ def parse_phase(cal: Calendar, text: str) -> Phase:
         if not season:
             raise PolydipError(f"unknown season {m.group(1)!r} in phase {text!r}")
         words = (m.group(3) or "").lower()
-        typ = _TYPE_WORDS.get(words, "")
-        if not typ:
+        letter = _TYPE_WORDS.get(words, "")
+        if not letter:
             s = next(s for s in cal.seasons if s.abbr == season)
-            typ = PHASE_TYPES[s.phases[0]]
+            letter = PHASE_TYPES[s.phases[0]]
     seasons = {s.abbr.upper(): s for s in cal.seasons}
     if season not in seasons:
         known = ", ".join(s.abbr for s in cal.seasons)
         raise PolydipError(f"unknown season {season!r} in phase {text!r} (seasons: {known})")
-    allowed = [PHASE_TYPES[p] for p in seasons[season].phases]
-    if typ not in allowed:
-        raise PolydipError(
-            f"phase {text!r}: season {season} has no {typ} phase (it has {', '.join(allowed)})")
+    allowed: dict[str, PhaseType] = {PHASE_TYPES[p]: PHASE_TYPES[p]
+                                     for p in seasons[season].phases}
+    typ = allowed.get(letter)
+    if typ is None:
+        raise PolydipError(f"phase {text!r}: season {season} has no {letter} phase (it has "
+                           f"{', '.join(allowed)})")
     return Phase(year, seasons[season].abbr, typ)
 
 
@@ -62,12 +65,13 @@ def _year_first(cal: Calendar, text: str, year: int, season: str, n: int) -> Pha
     return Phase(year, s.abbr, PHASE_TYPES[s.phases[n - 1]])
 
 
-def phase_cycle(cal: Calendar) -> list[tuple[str, str]]:
+def phase_cycle(cal: Calendar) -> list[tuple[str, PhaseType]]:
     """[(season abbr, type letter), ...] for one year."""
     return list(_cycle(cal)[0])
 
 
-def _cycle(cal: Calendar) -> tuple[tuple[tuple[str, str], ...], dict[tuple[str, str], int]]:
+def _cycle(cal: Calendar
+           ) -> tuple[tuple[tuple[str, PhaseType], ...], dict[tuple[str, str], int]]:
     """The phase cycle of a calendar and each phase's index in it, computed once per
     calendar (a calendar is not changed once its variant is loaded)."""
     got = _CYCLES.get(id(cal))
@@ -78,7 +82,7 @@ def _cycle(cal: Calendar) -> tuple[tuple[tuple[str, str], ...], dict[tuple[str, 
     return got[1], got[2]
 
 
-_CYCLES: Final[dict[int, tuple[Calendar, tuple[tuple[str, str], ...],
+_CYCLES: Final[dict[int, tuple[Calendar, tuple[tuple[str, PhaseType], ...],
                             dict[tuple[str, str], int]]]] = {}
 
 
@@ -93,7 +97,7 @@ def following(cal: Calendar, phase: Phase) -> Phase:
     return make_phase(phase.year + 1, s, t)
 
 
-def make_phase(year: int, season: str, typ: str) -> Phase:
+def make_phase(year: int, season: str, typ: PhaseType) -> Phase:
     """Phase(year, season, typ), one object per phase (phases are immutable)."""
     key = (year, season, typ)
     got = _PHASES.get(key)

@@ -37,10 +37,12 @@ by a standoff are read from the previous movement phase's orders and results.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
+from polydip.adjudication.reasons import ResultWord
 from polydip.errors import GameFileError, PolydipError
 from polydip.game.calendar import following, parse_phase
 from polydip.game.engine import (
@@ -60,7 +62,7 @@ from polydip.options import check_options, defaults
 from polydip.orders.model import BUILD, DISBAND, MOVE, RETREAT, WAIVE, Order
 from polydip.orders.parser import parse_order
 from polydip.orders.stacked import number_of
-from polydip.state import Dislodged, Phase, Position, Unit
+from polydip.state import Dislodged, Phase, PhaseType, Position, Unit
 from polydip.variants.loader import builtin_names, load_variant
 from polydip.variants.model import Variant
 from polydip.variants.search import HOW_TO_ADD, find_named
@@ -68,7 +70,7 @@ from polydip.variants.search import HOW_TO_ADD, find_named
 MAP_NAME = "standard"
 RULES = ["NO_PRESS", "POWER_CHOICE"]  # what the package writes for a default game
 OK = ""  # the package's "OK" result, written in adjustment phases
-CIVIL_DISORDER = "civil disorder"  # polydip's word for a removal it chose itself
+CIVIL_DISORDER: ResultWord = "civil disorder"  # polydip's word for a removal it chose itself
 ALL_RESULTS = "polydip_results"  # a phase's results with their powers (_all_results)
 OPTIONS_KEY = "polydip_options"  # polydip's rule options, where not the variant's (options.md)
 
@@ -105,7 +107,7 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
     firsts: dict[int, list[int]] = {}  # year → the owners in its first phase in the file
     for p in [r.position for r in game.history] + [game.position]:
         firsts.setdefault(p.phase.year, p.owners)
-    phases = []
+    phases: list[dict[str, Any]] = []
     for i, rec in enumerate(game.history):
         state = _state(m, rec.position, influence, base, stamp + i, firsts)
         results, keys = _results_out(m, rec.position, rec.outcome.results)
@@ -121,7 +123,7 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
             phases[-1][ALL_RESULTS] = every
         _advance_influence(m, rec.position.phase, influence, rec.outcome.position)
     pos = game.position
-    current = {
+    current: dict[str, Any] = {
         "name": _name(pos.phase),
         "state": _state(m, pos, influence, base, stamp + len(game.history), firsts),
         "orders": _orders_out(m, pos, game.orders, full=False),
@@ -273,7 +275,8 @@ def _unit_text(m: Map, pos: Position, kind: int | None, loc: int | None) -> str:
     return m.unit_str(kind, loc)
 
 
-def _order_text(m: Map, pos: Position, unit: Any, o: Order, n: int = 0) -> str:
+def _order_text(m: Map, pos: Position, unit: Unit | Dislodged, o: Order, n: int = 0
+                ) -> str:
     """An order bound to `unit`, in the package's notation, every unit named in full; `n`:
     the unit's number among its power's units of its kind in a shared space (an ocean's
     fleets, orders/stacked.py), written after it so the order binds to it when read back."""
@@ -290,20 +293,21 @@ def _orders_out(m: Map, pos: Position, orders: dict[int, list[str]], full: bool
     out: dict[str, list[str] | None] = {n: ([] if full else None) for n in names}
     parsed, _ = parse_orders(m, pos.phase, orders)
     if pos.phase.type in ("M", "R"):
-        units = pos.units if pos.phase.type == "M" else pos.dislodged
+        units: Sequence[Unit | Dislodged] = (pos.units if pos.phase.type == "M"
+                                             else pos.dislodged)
         allowed = MOVEMENT_TYPES if pos.phase.type == "M" else (RETREAT, DISBAND)
         bound, _ = bind_to_units(m, units, parsed, allowed)
-        for i, (u, o) in enumerate(zip(units, bound, strict=True)):
-            if o is not None:
-                lst = out[names[u.power]]
-                if lst is None:
-                    lst = out[names[u.power]] = []
-                lst.append(_order_text(m, pos, u, o,
-                                       number_of(m, units, i) if m.has_open_spaces else 0))
+        for i, (u, bound_order) in enumerate(zip(units, bound, strict=True)):
+            if bound_order is not None:
+                given = out[names[u.power]]
+                if given is None:
+                    given = out[names[u.power]] = []
+                given.append(_order_text(m, pos, u, bound_order,
+                                         number_of(m, units, i) if m.has_open_spaces else 0))
     else:
-        for p, lst in parsed.items():
+        for p, power_orders in parsed.items():
             texts: list[str] = []
-            for o in lst:
+            for o in power_orders:
                 if o.type == BUILD and o.act:  # a build of something else (LAD's canals)
                     texts.append(o.format(m))
                 elif o.type == BUILD and o.kind is not None:
@@ -689,21 +693,21 @@ class _Reader:
         if unknown:
             # no movement phase to read the attacker from: trust the file's retreat places
             # (without them, polydip's guess stands: any empty neighbour not left by a standoff)
-            fixed = []
-            for d in pos.dislodged:
-                t = m.unit_str(d.kind, d.loc)
-                listed = ph.retreats.get(d.power, {}).get(t)
-                if d.attacker < 0 and (d.power, d.loc) in unknown and listed is not None:
+            fixed: list[Dislodged] = []
+            for dis in pos.dislodged:
+                t = m.unit_str(dis.kind, dis.loc)
+                listed = ph.retreats.get(dis.power, {}).get(t)
+                if dis.attacker < 0 and (dis.power, dis.loc) in unknown and listed is not None:
                     locs = []
                     for x in listed:
                         try:
-                            locs.append(m.unit_loc(d.kind, m.loc_of(x)))
+                            locs.append(m.unit_loc(dis.kind, m.loc_of(x)))
                         except KeyError:
-                            raise self.fail(ph.where, f"state.retreats.{m.powers[d.power]}"
+                            raise self.fail(ph.where, f"state.retreats.{m.powers[dis.power]}"
                                                       f".{t}: unknown place {x!r}") from None
-                    d = Dislodged(d.power, d.kind, d.loc, -1, False,
-                                  tuple(x for x in locs if x >= 0))
-                fixed.append(d)
+                    dis = Dislodged(dis.power, dis.kind, dis.loc, -1, False,
+                                    tuple(x for x in locs if x >= 0))
+                fixed.append(dis)
             pos.dislodged = fixed
         return pos
 
@@ -734,7 +738,7 @@ class _Reader:
                     o = parse_order(m, text, "M")
                 except PolydipError:
                     continue
-                if o.type != MOVE:
+                if o.type != MOVE or o.target is None:  # (a move always has its target)
                     continue
                 src, dst = m.loc_prov[o.loc], m.loc_prov[o.target]
                 key = self._result_key(pos, o)
@@ -812,7 +816,7 @@ class _Reader:
         return out
 
 
-    def _act_results(self, ph: _Phase, typ: str, key: str) -> list[OrderResult] | None:
+    def _act_results(self, ph: _Phase, typ: PhaseType, key: str) -> list[OrderResult] | None:
         """The result of an order of no unit that polydip's variants add (LAD's "BUILD PAN
         CANAL"), keyed by the order, for each power that gave it (None: `key` is no such
         order)."""

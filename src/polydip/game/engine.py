@@ -34,12 +34,13 @@ from polydip.orders.model import (
     SUPPORT,
     WAIVE,
     Order,
+    OrderType,
 )
 from polydip.orders.parser import read_order
 from polydip.orders.stacked import count_in, number_of, numbered
 from polydip.state import Dislodged, Phase, Position, Unit, unit_index
 
-MOVEMENT_TYPES: Final = (HOLD, MOVE, SUPPORT, CONVOY)
+MOVEMENT_TYPES: Final[tuple[OrderType, ...]] = (HOLD, MOVE, SUPPORT, CONVOY)
 
 
 @dataclass(slots=True)
@@ -394,7 +395,7 @@ def _too_many(o: Order, who: str, due: int, given: list[Order], what: str
 
 
 def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, list[Order]],
-                  allowed: tuple[str, ...],
+                  allowed: tuple[OrderType, ...],
                   auto: bool = False, pos: Position | None = None,
                   refused: list[Order] | None = None, slots: list[int] | None = None
                   ) -> tuple[list[Order | None], list[tuple[int, str]]]:

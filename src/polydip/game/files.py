@@ -19,6 +19,7 @@ import json
 import os
 import signal
 import stat
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -360,7 +361,7 @@ def locked(path: str | Path) -> Iterator[None]:
         os.close(fd)  # closing the descriptor releases the lock
 
 
-if os.name == "nt":  # pragma: no cover - Windows
+if sys.platform == "win32":  # pragma: no cover - Windows
     import msvcrt
 
     def _lock(fd: int) -> None:

@@ -111,8 +111,8 @@ def expansions(words: list[str]) -> list[list[str]]:
             out.append([*o[2:], o[0]])
     for o in list(out):  # "Florida Straits" for "Florida Strait", "Canary Island(s)"
         if len(o) > 1 and o[-1] in GENERIC_TAILS:
-            last = o[-1]
-            out.append([*o[:-1], last[:-1] if last.endswith("s") else last + "s"])
+            tail = o[-1]
+            out.append([*o[:-1], tail[:-1] if tail.endswith("s") else tail + "s"])
     if len(words) > 1 and words[-1] in GENERIC_TAILS:
         out += [o[:-1] for o in list(out)]
     return out

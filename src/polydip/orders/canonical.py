@@ -27,6 +27,7 @@ from polydip.orders.model import (
     WAIVE,
     Order,
 )
+from polydip.state import PhaseType
 
 # the orders read per phase type: how many texts a map keeps before starting afresh
 _KEEP: Final = 1 << 16
@@ -42,7 +43,7 @@ _BUILD: Final = BUILD
 _WAIVE: Final = WAIVE
 
 
-def order_memo(m: Map, phase_type: str) -> dict[str, Order]:
+def order_memo(m: Map, phase_type: PhaseType) -> dict[str, Order]:
     """The orders read on map `m` for phase type `phase_type`, by text (in `Map.memo`, so
     emptying a map's memo tables empties it too)."""
     key = _MEMO_KEYS.get(phase_type)
@@ -54,7 +55,7 @@ def order_memo(m: Map, phase_type: str) -> dict[str, Order]:
     return got
 
 
-def known_order(memo: dict[str, Order], m: Map, text: str, phase_type: str,
+def known_order(memo: dict[str, Order], m: Map, text: str, phase_type: PhaseType,
                 described: bool = True) -> Order | None:
     """The order `text` means: from `memo` (order_memo), or read in the canonical notation
     and kept there (new_order, which `described` is passed to); None when it is not written
@@ -63,7 +64,7 @@ def known_order(memo: dict[str, Order], m: Map, text: str, phase_type: str,
     return got if got is not None else new_order(memo, m, text, phase_type, described)
 
 
-def new_order(memo: dict[str, Order], m: Map, text: str, phase_type: str,
+def new_order(memo: dict[str, Order], m: Map, text: str, phase_type: PhaseType,
               described: bool = True) -> Order | None:
     """known_order for a text not in `memo`. With `described` a text written exactly as
     Order.format writes its order is also kept as the order's description
@@ -102,12 +103,12 @@ def keep_description(texts: dict[str, tuple[Order, str]], text: str, order: Orde
     texts[text] = (order, described)
 
 
-def read_canonical(m: Map, text: str, phase_type: str) -> Order | None:
+def read_canonical(m: Map, text: str, phase_type: PhaseType) -> Order | None:
     """The order `text` in the diplomacy package's notation; None for anything else."""
     return _read(m, text, phase_type, False)[0]
 
 
-def _read(m: Map, text: str, phase_type: str, exact_wanted: bool
+def _read(m: Map, text: str, phase_type: PhaseType, exact_wanted: bool
           ) -> tuple[Order | None, bool]:
     """read_canonical, and (when `exact_wanted`) whether `text` is exactly what Order.format
     writes for the order (single spaces, the map's own names of kinds and locations)."""

@@ -7,11 +7,14 @@ confirmations can name places in full: "Army Toronto (TOR): move to Montreal (MO
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from polydip.errors import OrderError
 from polydip.geography.map import Map
 from polydip.orders.attack import attack_prose
 from polydip.orders.model import BUILD, CONVOY, DISBAND, HOLD, MOVE, RETREAT, SUPPORT, WAIVE, Order
 from polydip.orders.parser import parse_order
+from polydip.state import PhaseType
 
 NAMES = ("full", "short")
 FULL_NAMES_ABOVE = 80  # variants with more provinces than this read better with full names
@@ -21,7 +24,7 @@ def default_names(m: Map) -> str:
     return "full" if m.n_prov > FULL_NAMES_ABOVE else "short"
 
 
-def place(m: Map, loc: int, names: str = "full") -> str:
+def place(m: Map, loc: int | None, names: str = "full") -> str:
     """'Toronto (TOR)', 'St Petersburg (STP/SC)'; just the code with names="short"."""
     if loc is None or loc < 0:
         return "?"
@@ -81,12 +84,12 @@ def describe(m: Map, o: Order, names: str = "full", kind: int | None = None,
                 return f"{me}: support {other} in its attack on {m.powers[o.at]}'s units"
             return f"{me}: support {other} to hold"
         return f"{me}: support {other} to {place(m, o.target)}{attack_prose(m, o.at)}"
-    if o.type == CONVOY:
-        return f"{me}: convoy {other} to {place(m, o.target)}"
-    return o.text
+    if o.type != CONVOY:  # every order type is told above (mypy checks it: OrderType)
+        assert_never(o.type)
+    return f"{me}: convoy {other} to {place(m, o.target)}"
 
 
-def describe_text(m: Map, text: str, phase_type: str, names: str = "full") -> str:
+def describe_text(m: Map, text: str, phase_type: PhaseType, names: str = "full") -> str:
     """An order written in the diplomacy notation (as results keep them), in words;
     `phase_type` is M, R or A (an "A PAR D" is a disband in R, a removal in A)."""
     if names == "short":

@@ -5,6 +5,7 @@ from its own starting armies and their neighbours, never the standard map's prov
 from __future__ import annotations
 
 from polydip.geography.map import Map
+from polydip.state import PhaseType
 
 _STANDARD_NAMES = (("PAR", "Paris"), ("BUR", "Burgundy"), ("MAR", "Marseilles"),
                    ("NTH", "North Sea"), ("LON", "London"), ("NWY", "Norway"), ("KIE", "Kiel"))
@@ -19,13 +20,13 @@ _STANDARD_SHORT = {
 }
 
 
-def order_examples(phase_type: str, m: Map | None = None) -> str:
+def order_examples(phase_type: PhaseType, m: Map | None = None) -> str:
     """How orders of a phase type ("M", "R", "A") are written, as a hint for a line not
     read: on the map `m`'s own provinces (the standard map's when `m` is None)."""
     return _examples(m)[0].get(phase_type, "")
 
 
-def phase_hint(phase_type: str, m: Map | None = None) -> str:
+def phase_hint(phase_type: PhaseType, m: Map | None = None) -> str:
     """' (in a retreat phase: ...)' after a reason, on `m`'s provinces; '' for movement."""
     got = _examples(m)[1].get(phase_type, "")
     return f" ({got})" if got else ""

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from polydip.adjudication.adjustments import adjustment_counts, adjustment_problem
-from polydip.errors import OrderError, PolydipError, did_you_mean
+from polydip.errors import OrderError, PolydipError, ProblemCode, did_you_mean
 from polydip.game.combined import combined_phase, is_adjustment
 from polydip.game.engine import MOVEMENT_TYPES
 from polydip.geography.map import Map
@@ -32,6 +33,9 @@ from polydip.orders.model import BUILD, DISBAND, RETREAT, WAIVE, Order
 from polydip.orders.parser import parse_order
 from polydip.orders.permissions import Permission, PermissionError_, read_permission
 from polydip.state import Position
+
+if TYPE_CHECKING:  # annotations only
+    from polydip.game.game import Game
 
 _BULLET = re.compile(r"^\s*(?:[-*•·]|\d+[.)])\s+")
 # an e-mail reply's quotation marks ("> ", ">> "): what follows is another message's text
@@ -48,7 +52,7 @@ _PHASE_WORDS = {"movement", "moves", "move", "retreat", "retreats", "adjustment"
                 "adjustments", "build", "builds", "winter", "spring", "summer", "fall",
                 "autumn", "phase", "turn", "season", "year"}
 # what LineProblem.code may be, and what it means (docs/gm-guide.md lists them too)
-PROBLEM_CODES = {
+PROBLEM_CODES: dict[ProblemCode, str] = {
     "unknown_place": "a place name the map does not know",
     "unknown_power": "a power name the variant does not know (or an AT naming no power)",
     "bad_coast": "a coast the place does not have, or none where a build needs one",
@@ -69,7 +73,7 @@ PROBLEM_CODES = {
     "quoted": "an order in quoted text (a reply's '>' line), not read as an order",
 }
 # the code of an order the game refuses when it is given, by phase type
-_REFUSED = {"A": "adjustment_refused", "R": "retreat_refused"}
+_REFUSED: dict[str, ProblemCode] = {"A": "adjustment_refused", "R": "retreat_refused"}
 _STRONG_VERBS = {"-", "s", "c", "h", "r", "hold", "holds", "support", "supports", "convoy",
                  "convoys", "retreat", "retreats", "move", "moves", "attack", "attacks",
                  "at", "via"}
@@ -85,7 +89,7 @@ class LineProblem:
     reason: str
     suggestion: str = ""
     power: int = -1  # the power the line was read for, when known
-    code: str = ""  # what is wrong, for programs and tests (PROBLEM_CODES)
+    code: ProblemCode = ""  # what is wrong, for programs and tests (PROBLEM_CODES)
 
     def __str__(self) -> str:
         s = f"line {self.line}: {self.text!r}: {self.reason}"
@@ -147,7 +151,7 @@ def merge(first: Message, second: Message) -> Message:
                    first.permissions + second.permissions)
 
 
-def apply_permissions(game, msg: Message) -> tuple[list[str], list[LineProblem]]:
+def apply_permissions(game: Game, msg: Message) -> tuple[list[str], list[LineProblem]]:
     """Record the message's passage permissions in the game (Game.permit); returns what was
     recorded, in words, and the lines that could not be."""
     done: list[str] = []
@@ -166,7 +170,7 @@ def apply_permissions(game, msg: Message) -> tuple[list[str], list[LineProblem]]
     return done, found
 
 
-def apply_message(game, msg: Message, replace_all: bool = False, add: bool = False
+def apply_message(game: Game, msg: Message, replace_all: bool = False, add: bool = False
                   ) -> list[LineProblem]:
     """Give the game the orders read from `msg`; return problems the game found (if any).
 
@@ -538,7 +542,7 @@ class _Reader:
         return ("put the power's name on a line before its orders, or write "
                 f"'{m.powers[0]}: {text}'")
 
-    def check(self, o: Order, power: int) -> tuple[str, str, str] | None:
+    def check(self, o: Order, power: int) -> tuple[str, str, ProblemCode] | None:
         """Does the order fit the position (unit there, the power's own, the phase's kind,
         a build where one can be made)?  (reason, suggestion, code) when it does not."""
         m, pos = self.m, self.pos
@@ -553,8 +557,8 @@ class _Reader:
             if why.endswith(")") and "(" in why:  # "... (build sites: X, Y)"
                 reason, _, sites = why[:-1].rpartition(" (")
                 # "say on which coast of X to build the fleet (X/EC, X/WC)": a coast missing
-                code = "bad_coast" if reason.startswith("say on which coast") else \
-                    "adjustment_refused"
+                code: ProblemCode = ("bad_coast" if reason.startswith("say on which coast")
+                                     else "adjustment_refused")
                 return reason, sites, code
             return why, self._adjustments(power), "adjustment_refused"
         units = pos.units if self.phase == "M" else pos.dislodged
@@ -579,7 +583,7 @@ class _Reader:
                     "leave its units without orders", "neutral_power")
         return None
 
-    def _kept(self, o: Order, power: int) -> tuple[str, str, str] | None:
+    def _kept(self, o: Order, power: int) -> tuple[str, str, ProblemCode] | None:
         """An adjustment order given with the retreats of a combined season: a removal
         names a unit of the power; the rest is checked when the adjustment phase begins."""
         m = self.m

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Literal
 
 if TYPE_CHECKING:  # annotations only: this data module imports nothing of polydip
     from polydip.geography.map import Map
 
-# order types (Final: compiled modules use the values, not a look-up in this module's dict)
+# order types (Final: compiled modules use the values, not a look-up in this module's dict;
+# OrderType, a Literal, is a plain string at run time, in compiled code as in the formats)
+OrderType = Literal["H", "-", "S", "C", "R", "D", "B", "W"]
+# what an order does besides its move or hold (Order.act): with anchor markers (rules/anchors.py)
+# or a canal build (rules/canals.py); "" for nothing
+OrderAct = Literal["", "convert", "capture", "release", "sink", "canal"]
 HOLD: Final = "H"
 MOVE: Final = "-"
 SUPPORT: Final = "S"
@@ -42,11 +47,11 @@ class Order:
     __slots__ = ("act", "at", "aux_kind", "aux_loc", "kind", "loc", "target", "text", "type",
                  "unit", "via")
 
-    def __init__(self, type: str, kind: int | None = None, loc: int = -1,
+    def __init__(self, type: OrderType, kind: int | None = None, loc: int = -1,
                  target: int | None = None, aux_kind: int | None = None,
                  aux_loc: int | None = None, via: bool = False, text: str = "", at: int = -1,
-                 act: str = "", unit: int = 0) -> None:
-        self.type = type
+                 act: OrderAct = "", unit: int = 0) -> None:
+        self.type: OrderType = type
         self.kind = kind
         self.loc = loc
         self.target = target
@@ -55,7 +60,7 @@ class Order:
         self.via = via
         self.text = text
         self.at = at
-        self.act = act
+        self.act: OrderAct = act
         self.unit = unit
 
     def _key(self) -> tuple:
@@ -85,7 +90,7 @@ class Order:
         """A copy with some fields changed (as dataclasses.replace)."""
         fields = {name: getattr(self, name) for name in _FIELDS}
         fields.update(changes)
-        return Order(**fields)  # type: ignore[arg-type]
+        return Order(**fields)
 
     def format(self, m: Map, unit: str | None = None, other: str | None = None) -> str:
         """The order in the `diplomacy` notation: "A PAR - BUR", "F NTH C A LON - BEL".

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from polydip.errors import OrderError
+from polydip.errors import OrderError, ProblemCode
 from polydip.geography.map import Map, default_coast_word
 from polydip.geography.names import name_key, or_list, suggest
 from polydip.orders.attack import KW_AT, read_power
@@ -33,8 +33,10 @@ from polydip.orders.model import (
     SUPPORT,
     WAIVE,
     Order,
+    OrderAct,
 )
 from polydip.orders.stacked import split_index
+from polydip.state import PhaseType
 
 _TOKEN = re.compile(r"\(|\)|\[|\]|/|-|,|[^\s()\[\]/,\-]+")
 _CLOSERS = {"(": ")", "[": "]", "/": None}
@@ -91,7 +93,7 @@ class _Cursor:
     def at_end(self) -> bool:
         return self.i >= len(self.toks)
 
-    def error(self, msg: str, code: str = "") -> OrderError:
+    def error(self, msg: str, code: ProblemCode = "") -> OrderError:
         return OrderError(msg, self.text, code)
 
     # -- pieces ---------------------------------------------------------------------------
@@ -261,12 +263,12 @@ def _coast_label(m: Map, prov: int, loc: int) -> str:
     return f"{abbr} ({', '.join(more)})" if more else abbr
 
 
-def parse_order(m: Map, text: str, phase_type: str = "M") -> Order:
+def parse_order(m: Map, text: str, phase_type: PhaseType = "M") -> Order:
     """Parse one order; raise OrderError with a reason (and a suggestion) when it can't."""
     return read_order(m, order_memo(m, phase_type), text, phase_type)
 
 
-def read_order(m: Map, memo: dict[str, Order], text: str, phase_type: str,
+def read_order(m: Map, memo: dict[str, Order], text: str, phase_type: PhaseType,
                described: bool = False) -> Order:
     """parse_order with the phase type's memo of orders read (order_memo) given, for a loop
     over many orders: an order read before is one lookup; then the package's notation
@@ -281,7 +283,7 @@ def read_order(m: Map, memo: dict[str, Order], text: str, phase_type: str,
     return got
 
 
-def _numbered(m: Map, memo: dict[str, Order], text: str, phase_type: str) -> Order:
+def _numbered(m: Map, memo: dict[str, Order], text: str, phase_type: PhaseType) -> Order:
     """An order naming one of several units of a power in a space ("F Peru Basin #2 -
     East Pacific Rise", orders/stacked.py): the order without the number, which must follow
     the unit's place, with the number kept in `unit`."""
@@ -301,14 +303,14 @@ def _numbered(m: Map, memo: dict[str, Order], text: str, phase_type: str) -> Ord
 
 
 @lru_cache(maxsize=1 << 16)
-def _parse_cached(m: Map, text: str, phase_type: str) -> Order:
+def _parse_cached(m: Map, text: str, phase_type: PhaseType) -> Order:
     # Orders are immutable, and the same strings recur phase after phase: parse each once.
     # (An OrderError is not cached: lru_cache does not store exceptions.) The diplomacy
     # package's notation, which programs write, is read and kept by orders/canonical.py.
     return _parse_full(m, text, phase_type)
 
 
-def _parse_full(m: Map, text: str, phase_type: str) -> Order:
+def _parse_full(m: Map, text: str, phase_type: PhaseType) -> Order:
     c = _Cursor(m, text)
     if c.at_end():
         raise c.error("empty order", "incomplete")
@@ -476,20 +478,22 @@ def _attack(c: _Cursor) -> int:
 # what a unit does with anchor markers (rules/anchors.py): the first word, and the words that
 # may follow it ("convert to fleet", "convert into a river flotilla", "capture ships",
 # "release anchor marker", "sink additional ships", "disband anchor marker")
-_ACTS = {"convert": "convert", "converts": "convert", "becomes": "convert",
-         "capture": "capture", "captures": "capture", "release": "release",
-         "releases": "release", "sink": "sink", "sinks": "sink"}
+_ACTS: dict[str, OrderAct] = {"convert": "convert", "converts": "convert", "becomes": "convert",
+                               "capture": "capture", "captures": "capture",
+                               "release": "release", "releases": "release", "sink": "sink",
+                               "sinks": "sink"}
 _ACT_WORDS = {"to", "into", "a", "fleet", "f", "ships", "the", "anchor", "marker", "markers",
               "additional", "its",
               # "a Fleet may be ordered to convert into a River Flotilla" (LAD 6.C)
               "river flotilla", "river", "flotilla", "r"}
 
 
-def _act(c: _Cursor) -> str:
+def _act(c: _Cursor) -> OrderAct:
     """An anchor order's act after the unit or the destination ("convert to fleet", "capture
     ships", "release anchor marker", "sink additional ships", "disband anchor marker"), read
     to the end of the order; "" when none stands here."""
     word = c.peek()
+    act: OrderAct
     if word in KW_DISBAND and c.peek(1) == "anchor":
         act = "sink"
     elif word in _ACTS:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from polydip.errors import PolydipError, did_you_mean
+from polydip.errors import PolydipError, ProblemCode, did_you_mean
 from polydip.geography.map import Map
 
 _ALLOW = r"(?:allows?|permits?|lets|grants?|opens?\s+(?:passage\s+)?to)"
@@ -49,7 +49,7 @@ class Permission:
 class PermissionError_(PolydipError):
     """A line that reads as a permission but names what the map does not know."""
 
-    code = "unknown_passage"
+    code: ProblemCode = "unknown_passage"
 
 
 def read_permission(m: Map, n: int, text: str, current: int | None) -> Permission | None:

@@ -66,6 +66,7 @@ from polydip.orders.model import (
     SUPPORT,
     WAIVE,
     Order,
+    OrderAct,
 )
 
 FAMILIES = ("HOLD", "MOVE", "SUPPORT_HOLD", "SUPPORT_MOVE", "DISBAND", "BUILD", "WAIVE", "ACT",
@@ -193,7 +194,7 @@ class OrderTable:
             self.build_at.append(kinds)
         self.act = self.waive + 1
         bases.append(self.act)
-        self.act_items: list[tuple[int, str]] = []  # (slot, act)
+        self.act_items: list[tuple[int, OrderAct]] = []  # (slot, act)
         self.act_code: dict[tuple[int, str], int] = {}
         self._place_acts(m)
         # ---- computed families -----------------------------------------------------------
@@ -256,7 +257,7 @@ class OrderTable:
         """Fill the ACT family: the acts in place the map's rules name, by slot (a rule
         with a `place_acts(m)` method giving (kind, location, act) triples; rules/anchors.py).
         Whether a unit may do one now is the rule's to say (legal orders ask it)."""
-        found: set[tuple[int, str]] = set()
+        found: set[tuple[int, OrderAct]] = set()
         for rule in m.rules.rules:
             acts = getattr(rule, "place_acts", None)
             if acts is None:

@@ -168,4 +168,4 @@ def load_player(name: str) -> Player:
     fn = getattr(mod, fn_name, None)
     if not callable(fn):
         raise PolydipError(f"player {name!r}: {mod_name!r} has no function {fn_name!r}")
-    return fn  # type: ignore[no-any-return]
+    return fn

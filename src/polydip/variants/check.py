@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from polydip.errors import PolydipError, did_you_mean
 from polydip.geography.map import Map, normalize_name
 from polydip.notation import parse_unit
 from polydip.variants.model import Variant
+
+if TYPE_CHECKING:  # annotations only
+    from polydip.render.board import Board
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,10 +37,10 @@ def check_variant(v: Variant) -> list[Problem]:
     # names and aliases are unique
     seen: dict[str, str] = {}
     for abbr, p in provs.items():
-        for n in dict.fromkeys([p.abbr, p.name, *p.aliases]):
-            key = normalize_name(n)
+        for name in dict.fromkeys([p.abbr, p.name, *p.aliases]):
+            key = normalize_name(name)
             if key in seen and seen[key] != abbr:
-                add(f"provinces.{abbr}", f"name or alias {n!r} is also used by {seen[key]}",
+                add(f"provinces.{abbr}", f"name or alias {name!r} is also used by {seen[key]}",
                     f"[provinces.{abbr}]")
             seen.setdefault(key, abbr)
     # edges: places exist, no duplicates, coasts named where needed
@@ -88,22 +93,22 @@ def check_variant(v: Variant) -> list[Problem]:
             add(f"provinces.{abbr}", "province has no edges", f"[provinces.{abbr}]")
     # powers: homes, units, centers
     letters = Counter(p.letter for p in v.powers)
-    for p in v.powers:
-        key = f"powers.{p.name}"
-        if letters[p.letter] > 1:
-            add(key, f"letter {p.letter!r} is used by more than one power", f'"{p.name}"')
-        if not p.homes and not p.neutral:
-            add(key, "power has no home center", f'"{p.name}"')
+    for power in v.powers:
+        key = f"powers.{power.name}"
+        if letters[power.letter] > 1:
+            add(key, f"letter {power.letter!r} is used by more than one power", f'"{power.name}"')
+        if not power.homes and not power.neutral:
+            add(key, "power has no home center", f'"{power.name}"')
         for what in ("homes", "centers"):
-            for h in getattr(p, what):
-                if what == "centers" and h in p.homes:
+            for h in getattr(power, what):
+                if what == "centers" and h in power.homes:
                     continue  # reported once, as a home
                 if h not in provs:
                     add(f"{key}.{what}", f"unknown province {h!r}" + did_you_mean(h, provs),
                         f'"{h}"')
                 elif not provs[h].supply_center:
-                    add(f"{key}.{what}", f"{h} is not a supply center", f'"{p.name}"')
-        for t in p.territory:
+                    add(f"{key}.{what}", f"{h} is not a supply center", f'"{power.name}"')
+        for t in power.territory:
             if t not in provs:
                 add(f"{key}.territory", f"unknown province {t!r} in territory"
                     + did_you_mean(t, provs), f'"{t}"')
@@ -119,18 +124,18 @@ def check_variant(v: Variant) -> list[Problem]:
         m = Map(replace(v, edges=[e for e in v.edges if e.a in locs and e.b in locs],
                         powers=powers))
         taken: dict[int, str] = {}
-        for p in v.powers:
-            for t in p.units:
+        for power in v.powers:
+            for t in power.units:
                 try:
                     _, loc = parse_unit(m, t)
                 except PolydipError as exc:
-                    add(f"powers.{p.name}.units", str(exc), t)
+                    add(f"powers.{power.name}.units", str(exc), t)
                     continue
-                prov = m.loc_prov[loc]
-                if prov in taken:
-                    add(f"powers.{p.name}.units", f"{t}: {m.prov_abbr[prov]} already holds "
-                        f"{taken[prov]}", t)
-                taken[prov] = t
+                prov_id = m.loc_prov[loc]
+                if prov_id in taken:
+                    add(f"powers.{power.name}.units", f"{t}: {m.prov_abbr[prov_id]} already "
+                        f"holds {taken[prov_id]}", t)
+                taken[prov_id] = t
     except PolydipError as exc:
         add("edges", str(exc))
     # victory is reachable (centers count by their value: a capital worth 2 counts twice)
@@ -180,7 +185,7 @@ def _adjacent_pairs(v: Variant) -> set[tuple[str, str]]:
     return out
 
 
-def board_consistency(v: Variant, board) -> list[str]:
+def board_consistency(v: Variant, board: Board) -> list[str]:
     """Problems that make a board unusable for this variant: missing or unknown provinces,
     anchors, rings that do not close, arcs used other than once from each side."""
     problems = []
@@ -242,7 +247,7 @@ def board_problems(v: Variant) -> list[str]:
     return [f"{path.name}: {msg}" for msg in board_consistency(v, board)]
 
 
-def check_board(v: Variant, board) -> BoardFigures:
+def check_board(v: Variant, board: Board) -> BoardFigures:
     """The figures of a board against its map, and every target it misses."""
     from polydip.render.board import (
         clearance,
@@ -361,7 +366,7 @@ def problems_of_arcs(problems: list[str]) -> bool:
     return any(p.startswith("arc ") or "does not close" in p for p in problems)
 
 
-def board_report(v: Variant, path=None) -> tuple[bool, str]:
+def board_report(v: Variant, path: Path | None = None) -> tuple[bool, str]:
     """(all targets met, the text `variant check --board` prints)."""
     from polydip.render.board import board_path, read_board
 

@@ -48,7 +48,7 @@ def builtin_names() -> list[str]:
     return sorted(p.name[:-5] for p in data.iterdir() if p.name.endswith(".toml"))
 
 
-_LOADED: dict[tuple, Variant] = {}
+_LOADED: dict[tuple[str | int | bool, ...], Variant] = {}
 UPLOAD_PREFIX = "<upload>/"  # an untrusted variant's path: no folder of the server
 # folders whose files are always read in untrusted mode (the host's uploads)
 _UNTRUSTED: list[Path] = []
@@ -98,7 +98,8 @@ def load_variant(name_or_path: str | Path,
     except (OSError, ValueError):
         st = None
     sandbox = sandbox or (st is not None and _in_untrusted_folder(path))
-    key = (str(path.resolve()), st.st_mtime_ns, st.st_size) if st else (str(name_or_path),)
+    key: tuple[str | int | bool, ...] = ((str(path.resolve()), st.st_mtime_ns, st.st_size)
+                                         if st else (str(name_or_path),))
     key += (sandbox,)
     if st and not sandbox and path.suffix.lower() in (".map", ".cfg"):  # what it includes
         key += tuple(str(p) for p in search(search_path))  # may come from any search folder

@@ -3,22 +3,62 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final, Literal, Required, TypedDict
 
-PHASE_TYPES = {"movement": "M", "retreats": "R", "adjustments": "A"}
+if TYPE_CHECKING:
+    from polydip.state import PhaseType
+
+# the phases a season of a variant's calendar has, as its file names them, and their letters
+PhaseKind = Literal["movement", "retreats", "adjustments"]
+PHASE_TYPES: Final[dict[PhaseKind, PhaseType]] = {"movement": "M", "retreats": "R",
+                                                  "adjustments": "A"}
+
+
+# the tables of a variant file, as read from TOML (docs/variant-format.md), where a default
+# stands for them below
+class UnitKindTable(TypedDict, total=False):
+    name: Required[str]
+    coastal: bool
+    convoyed: bool
+    convoys: bool
+
+
+class TerrainTable(TypedDict, total=False):
+    occupy: Required[list[str]]
+    convoy: bool
+
+
+class EdgeKindTable(TypedDict):
+    units: list[str]
+
+
+class SeasonTable(TypedDict, total=False):
+    name: Required[str]
+    abbr: Required[str]
+    phases: Required[list[PhaseKind]]
+    title: str
+    combined: bool
+
+
+class CalendarTable(TypedDict):
+    start: str
+    centers_change_after: str
+    seasons: list[SeasonTable]
+
 
 # what a variant file leaves out: the standard game's unit kinds, terrains, edges, calendar
-DEFAULT_UNIT_KINDS = {
+DEFAULT_UNIT_KINDS: dict[str, UnitKindTable] = {
     "A": {"name": "army", "convoyed": True},
     "F": {"name": "fleet", "coastal": True, "convoys": True},
 }
-DEFAULT_TERRAINS = {
+DEFAULT_TERRAINS: dict[str, TerrainTable] = {
     "land": {"occupy": ["A"]},
     "coast": {"occupy": ["A", "F"]},
     "sea": {"occupy": ["F"], "convoy": True},
 }
-DEFAULT_EDGE_KINDS = {"land": {"units": ["A"]}, "sea": {"units": ["F"]}}
-DEFAULT_CALENDAR = {
+DEFAULT_EDGE_KINDS: dict[str, EdgeKindTable] = {"land": {"units": ["A"]},
+                                                "sea": {"units": ["F"]}}
+DEFAULT_CALENDAR: CalendarTable = {
     "start": "S1901M",
     "centers_change_after": "F",
     "seasons": [
@@ -113,7 +153,7 @@ class Edge:
 class Season:
     name: str
     abbr: str
-    phases: tuple[str, ...]  # "movement" | "retreats" | "adjustments"
+    phases: tuple[PhaseKind, ...]
     # how the rules text names the season's phases in reports, after the year: "A Phase
     # (March-June)" gives "1891 A Phase (March-June) Movement" ("" = the name: "Spring
     # 1901 Movement")

@@ -19,6 +19,8 @@ from polydip.variants.model import (
     DEFAULT_EDGE_KINDS,
     DEFAULT_TERRAINS,
     DEFAULT_UNIT_KINDS,
+    UnitKind,
+    UnitKindTable,
     Variant,
 )
 
@@ -82,17 +84,17 @@ def variant_to_toml(v: Variant) -> str:
         w("")
         w("[coasts]")
         for k, c in v.coasts.items():
-            t: dict[str, Any] = {"name": c.name}
+            coast: dict[str, Any] = {"name": c.name}
             if c.aliases:
-                t["aliases"] = list(c.aliases)
-            w(f"{_key(k)} = {_value(t)}")
+                coast["aliases"] = list(c.aliases)
+            w(f"{_key(k)} = {_value(coast)}")
 
-    for p in v.powers:
+    for power in v.powers:
         w("")
         w("[[powers]]")
-        for f in fields(p):
-            val = getattr(p, f.name)
-            if f.name == "centers" and list(val) == list(p.homes):
+        for f in fields(power):
+            val = getattr(power, f.name)
+            if f.name == "centers" and list(val) == list(power.homes):
                 continue  # the loader's default
             if f.name not in _POWER_ALWAYS and _is_default(f, val):
                 continue
@@ -185,7 +187,7 @@ def variant_to_toml(v: Variant) -> str:
     return "\n".join(out) + "\n"
 
 
-def _unit_kind_table(u: Any) -> dict[str, Any]:
+def _unit_kind_table(u: UnitKind) -> dict[str, Any]:
     t: dict[str, Any] = {"name": u.name}
     for flag in ("coastal", "convoyed", "convoys"):
         if getattr(u, flag):
@@ -193,12 +195,9 @@ def _unit_kind_table(u: Any) -> dict[str, Any]:
     return t
 
 
-def _unit_kind_table_default(d: dict[str, Any]) -> dict[str, Any]:
-    t: dict[str, Any] = {"name": d["name"]}
-    for flag in ("coastal", "convoyed", "convoys"):
-        if d.get(flag):
-            t[flag] = True
-    return t
+def _unit_kind_table_default(d: UnitKindTable) -> dict[str, Any]:
+    return _unit_kind_table(UnitKind("", d["name"], d.get("coastal", False),
+                                     d.get("convoyed", False), d.get("convoys", False)))
 
 
 # ---- TOML values ------------------------------------------------------------------------

@@ -30,7 +30,7 @@ def import_variant(path: str | Path, search_path: list[str | Path] | None = None
     of the command line, POLYDIP_VARIANT_PATH, Parlance's data and the diplomacy package's
     maps (variants/search.py).
     """
-    search_path = search(search_path)
+    folders = search(search_path)
     p = Path(path)
     suffix = p.suffix.lower()
     if suffix not in SUFFIXES:
@@ -40,8 +40,8 @@ def import_variant(path: str | Path, search_path: list[str | Path] | None = None
     if not p.is_file():
         raise VariantError(f"{p}: no such file")
     if suffix == ".map":
-        return import_map(p, search_path)
-    return import_cfg(p, search_path)
+        return import_map(p, folders)
+    return import_cfg(p, folders)
 
 
 __all__ = ["SUFFIXES", "import_variant"]

@@ -320,7 +320,7 @@ def _assign_colors(d: Draft) -> list[str]:
 
 def header_comments(lines: list[str]) -> list[str]:
     """The comment block at the top of a file (without the comment marks)."""
-    out = []
+    out: list[str] = []
     for line in lines:
         s = line.strip()
         if not s:

@@ -26,6 +26,7 @@ coast (`COAST BUL/EC ABUTS ...`, the fleets' neighbours).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from polydip.errors import VariantError, did_you_mean
@@ -96,7 +97,8 @@ _CSS = {"royalblue": "#4169e1", "forestgreen": "#228b22", "darkviolet": "#9400d3
         "gray": "#808080", "grey": "#808080", "darkgrey": "#a9a9a9", "darkgray": "#a9a9a9"}
 
 
-def import_map(path: str | Path, search_path: list[str | Path] | None = None) -> Variant:
+def import_map(path: str | Path, search_path: Sequence[str | Path] | None = None
+               ) -> Variant:
     """Read a DPjudge `.map` file (and the files it includes) into a Variant.
 
     Included files (`MAP x`, `USE x`) are looked for beside the including file, then in each

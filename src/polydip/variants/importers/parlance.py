@@ -23,6 +23,7 @@ Without [ownership], each power owns the centers its starting units stand on (Pa
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -63,7 +64,8 @@ class _Cfg:
     section_ref: dict[str, Ref] = field(default_factory=dict)
 
 
-def import_cfg(path: str | Path, search_path: list[str | Path] | None = None) -> Variant:
+def import_cfg(path: str | Path, search_path: Sequence[str | Path] | None = None
+               ) -> Variant:
     """Read a Parlance/Parterre `.cfg` variant file (and its base) into a Variant."""
     p = Path(path)
     if not p.is_file():
