@@ -31,7 +31,6 @@ ALLOWED: dict[str, str] = {
     "orders/legal.py::_add_convoys": "not split yet",
     "game/engine.py::process_bound": "not split yet",
     "game/dipjson.py::_Reader.position": "not split yet",
-    "cli/games.py::cmd_show": "not split yet",
 }
 
 
