@@ -30,7 +30,6 @@ ALLOWED: dict[str, str] = {
     "orders/parser.py::_parse_full": "not split yet",
     "orders/legal.py::_add_convoys": "not split yet",
     "game/engine.py::process_bound": "not split yet",
-    "game/dipjson.py::_Reader.position": "not split yet",
 }
 
 
