@@ -216,7 +216,7 @@ def _adjacent_pairs(v: Variant) -> set[tuple[str, str]]:
     return out
 
 
-def board_consistency(v: Variant, board) -> list[str]:  # noqa: C901 (not split yet)
+def board_consistency(v: Variant, board: Any) -> list[str]:
     """Problems that make a board unusable for this variant: missing or unknown provinces,
     anchors, rings that do not close, arcs used other than once from each side."""
     problems = []
@@ -237,6 +237,13 @@ def board_consistency(v: Variant, board) -> list[str]:  # noqa: C901 (not split 
     for a, b, _line in board.connectors:
         if a not in names or b not in names:
             problems.append(f"connector {a}-{b} names no province")
+    return problems + _ring_problems(board)
+
+
+def _ring_problems(board: Any) -> list[str]:
+    """Rings that do not close; arcs used other than once from each side (or once, off the
+    frame)."""
+    problems = []
     fwd = [0] * len(board.arcs)
     rev = [0] * len(board.arcs)
     for name, faces in board.regions.items():

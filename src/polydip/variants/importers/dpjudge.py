@@ -586,7 +586,9 @@ class _Reader:
         self.owners_only = {k: v for k, v in self.owners_only.items()
                             if not (self._matches(k[0], place) or self._matches(k[1], place))}
 
-    def _terrain(self, word: list[str], ref: Ref) -> None:  # noqa: C901 (not split yet)
+    def _terrain(self, word: list[str], ref: Ref) -> None:
+        """TERRAIN PLACE ABUTS PLACE...: a place declared (again), or AMENDed, and its
+        neighbours."""
         up = word[0].upper()
         place, other = word[1], word[1].swapcase()
         if not _ABBR.match(place):
@@ -596,20 +598,7 @@ class _Reader:
             raise fail(ref, f"expected ABUTS after {place}, found {word[2]!r}",
                        f"write '{up} {place} ABUTS ...'")
         if other in self.locs:
-            self.locs.remove(other)
-            if up == "AMEND":
-                self.loc_type[place] = self.loc_type[other]
-                self.loc_ref[place] = self.loc_ref[other]
-                self.loc_abut[place] = self.loc_abut.get(other, [])
-            self.loc_type.pop(other, None)
-            self.loc_ref.pop(other, None)
-            self.loc_abut.pop(other, None)
-            self.owners_only = {((place if k[0] == other else k[0]), k[1]): v
-                                for k, v in self.owners_only.items()
-                                if k[0] != other or up == "AMEND"}
-            if place.isupper():
-                for loc in [x for x in self.locs if x.upper().startswith(place.upper() + "/")]:
-                    self._drop(loc.upper())
+            self._redeclared(place, other, up)
         if place in self.locs:
             self.locs.remove(place)
         self.locs.append(place)
@@ -622,8 +611,31 @@ class _Reader:
         elif place not in self.loc_type:
             raise fail(ref, f"AMEND {place}: {place} is not declared yet",
                        "declare it with its terrain first")
+        self._abuts(place, word[3:], ref)
+
+    def _redeclared(self, place: str, other: str, up: str) -> None:
+        """The place was declared before in the other case (upper/lower): that declaration
+        goes (AMEND: its terrain and neighbours carry over)."""
+        self.locs.remove(other)
+        if up == "AMEND":
+            self.loc_type[place] = self.loc_type[other]
+            self.loc_ref[place] = self.loc_ref[other]
+            self.loc_abut[place] = self.loc_abut.get(other, [])
+        self.loc_type.pop(other, None)
+        self.loc_ref.pop(other, None)
+        self.loc_abut.pop(other, None)
+        self.owners_only = {((place if k[0] == other else k[0]), k[1]): v
+                            for k, v in self.owners_only.items()
+                            if k[0] != other or up == "AMEND"}
+        if place.isupper():
+            for loc in [x for x in self.locs if x.upper().startswith(place.upper() + "/")]:
+                self._drop(loc.upper())
+
+    def _abuts(self, place: str, dests: list[str], ref: Ref) -> None:
+        """The neighbours after ABUTS: -X removes those starting with X, AEG(CON,SMY) is
+        adjacent only for the owner of the centers named."""
         abuts = self.loc_abut.setdefault(place, [])
-        for dest in word[3:]:
+        for dest in dests:
             if dest[0] == "-":
                 cut = dest[1:].upper()
                 abuts[:] = [(a, r) for a, r in abuts if not a.upper().startswith(cut)]
