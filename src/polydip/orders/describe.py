@@ -38,7 +38,7 @@ def unit(m: Map, kind: int | None, loc: int, names: str = "full") -> str:
     return what + place(m, loc, names)
 
 
-def describe(m: Map, o: Order, names: str = "full", kind: int | None = None,  # noqa: C901 (not split yet)
+def describe(m: Map, o: Order, names: str = "full", kind: int | None = None,
              loc: int | None = None) -> str:
     """The order as understood. `kind`/`loc` name the ordered unit as it really stands (the
     writer may have left out its kind or coast)."""
@@ -53,13 +53,8 @@ def describe(m: Map, o: Order, names: str = "full", kind: int | None = None,  # 
             return f"build the canal of {place(m, o.loc)}"
         return f"build {unit(m, k, at)}"
     me = unit(m, k, at)
-    if o.act:
-        acts = {"convert": "become a fleet", "capture": "capture the anchor marker",
-                "release": "release its anchor marker", "sink": "sink the additional ships"}
-        if o.type == HOLD:
-            return f"{me}: {acts.get(o.act, o.act)}"
-        if o.type == MOVE:
-            return f"{me}: move to {place(m, o.target)} and {acts.get(o.act, o.act)}"
+    if o.act and o.type in (HOLD, MOVE):
+        return _act_prose(m, o, me)
     if o.type == HOLD:
         if o.at >= 0:
             return f"{me}: attack {m.powers[o.at]}'s units where it stands"
@@ -73,14 +68,31 @@ def describe(m: Map, o: Order, names: str = "full", kind: int | None = None,  # 
         return f"{me}: disband"
     other = unit(m, o.aux_kind, o.aux_loc if o.aux_loc is not None else -1)
     if o.type == SUPPORT:
-        if o.target is None:
-            if o.at >= 0:
-                return f"{me}: support {other} in its attack on {m.powers[o.at]}'s units"
-            return f"{me}: support {other} to hold"
-        return f"{me}: support {other} to {place(m, o.target)}{attack_prose(m, o.at)}"
+        return _support_prose(m, o, me, other)
     if o.type == CONVOY:
         return f"{me}: convoy {other} to {place(m, o.target)}"
     return o.text
+
+
+# what a rule's act (an order's extra word) does, in words
+_ACTS = {"convert": "become a fleet", "capture": "capture the anchor marker",
+         "release": "release its anchor marker", "sink": "sink the additional ships"}
+
+
+def _act_prose(m: Map, o: Order, me: str) -> str:
+    """A hold or a move with a rule's act (`A ATL CONVERT`, `F X - Y CAPTURE`...)."""
+    act = _ACTS.get(o.act, o.act)
+    if o.type == HOLD:
+        return f"{me}: {act}"
+    return f"{me}: move to {place(m, o.target)} and {act}"
+
+
+def _support_prose(m: Map, o: Order, me: str, other: str) -> str:
+    if o.target is None:
+        if o.at >= 0:
+            return f"{me}: support {other} in its attack on {m.powers[o.at]}'s units"
+        return f"{me}: support {other} to hold"
+    return f"{me}: support {other} to {place(m, o.target)}{attack_prose(m, o.at)}"
 
 
 def describe_text(m: Map, text: str, phase_type: str, names: str = "full") -> str:
