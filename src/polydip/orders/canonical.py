@@ -107,7 +107,7 @@ def read_canonical(m: Map, text: str, phase_type: str) -> Order | None:
     return _read(m, text, phase_type, False)[0]
 
 
-def _read(m: Map, text: str, phase_type: str, exact_wanted: bool  # noqa: C901 (not split yet)
+def _read(m: Map, text: str, phase_type: str, exact_wanted: bool  # noqa: C901 (a flat dispatch on the verb)
           ) -> tuple[Order | None, bool]:
     """read_canonical, and (when `exact_wanted`) whether `text` is exactly what Order.format
     writes for the order (single spaces, the map's own names of kinds and locations)."""
