@@ -88,23 +88,25 @@ def _within(value: Any, depth: int) -> bool:
     if isinstance(value, dict):
         if len(value) > MAX_ITEMS or (value and depth >= MAX_DEPTH):
             return False  # too many entries, or entries nested too deep
-        for k, v in value.items():
+        for k in value:
             if isinstance(k, str) and len(k) > MAX_STRING:
                 return False
-            if isinstance(v, str):
-                if len(v) > MAX_STRING:
-                    return False
-            elif isinstance(v, (dict, list)) and not _within(v, depth + 1):
-                return False
-    elif isinstance(value, list):
+        return _items_within(list(value.values()), depth)
+    if isinstance(value, list):
         if len(value) > MAX_ITEMS or (value and depth >= MAX_DEPTH):
             return False
-        for v in value:
-            if isinstance(v, str):
-                if len(v) > MAX_STRING:
-                    return False
-            elif isinstance(v, (dict, list)) and not _within(v, depth + 1):
+        return _items_within(value, depth)
+    return True
+
+
+def _items_within(items: list[Any], depth: int) -> bool:
+    """Are the entries of a list or object at `depth` within the limits?"""
+    for v in items:
+        if isinstance(v, str):
+            if len(v) > MAX_STRING:
                 return False
+        elif isinstance(v, (dict, list)) and not _within(v, depth + 1):
+            return False
     return True
 
 

@@ -143,66 +143,13 @@ def build_report(game: Game, record: PhaseRecord, final: bool = False,
     pos, outcome = record.position, record.outcome
     nxt = outcome.position
     ptype = pos.phase.type
-    ordered = _explicitly_ordered(game, record)
-    sections = {p: PowerSection(m.powers[p]) for p in range(len(m.powers))}
-    reasons = outcome.reasons()
-    # units sharing a space (a LAD ocean) are told apart by number, as their orders were
-    shared = (m.has_open_spaces and ptype == "M"
-              and len(outcome.results) == len(pos.units))
-    for i, (r, why) in enumerate(zip(outcome.results, reasons, strict=True)):
-        words = gm_words(ptype, r.result, r.text, r.text in ordered)
-        # a neutral unit is never ordered: it holds (or is disbanded) by its rule
-        explicit = ptype == "A" or r.text in ordered or m.power_neutral[r.power]
-        shown = _order_words(m, ptype, r.text, names)
-        n = number_of(m, pos.units, i) if shared else 0
-        if n:
-            u = pos.units[i]
-            head = unit_words(m, u.kind, u.loc, names)
-            if shown.startswith(head):
-                shown = f"{head} #{n}{shown[len(head):]}"
-        line = OrderLine(r.text, list(r.result), words, explicit, shown)
-        if why is not None and words:  # (an ordered disband "failed" by no word GMs see)
-            line.reason, line.why = why.code, why.words
-        sections[r.power].orders.append(line)
-    for p, msg in outcome.errors:
-        sections[p].rejected.append(msg)
-    dislodged = []
-    for d in [*nxt.dislodged, *outcome.destroyed] if ptype == "M" else []:
-        att = d.attacker if d.attacker >= 0 else None
-        dl = DislodgedLine(
-            m.powers[d.power], m.unit_str(d.kind, d.loc),
-            m.prov_abbr[att] if att is not None else None,
-            [m.loc_name[x] for x in d.retreats], unit_words(m, d.kind, d.loc, names),
-            place_words(m, att, names) if att is not None else "",
-            [place_words(m, x, names) for x in d.retreats])
-        if not d.retreats:
-            got = why_no_retreat(m, pos, d, nxt.units, outcome.standoffs or nxt.contested,
-                                 closed_passages(m, pos, game.options), outcome.routed)
-            dl.reason, dl.why = got.code, got.words
-        dislodged.append(dl)
+    sections = _order_sections(game, record, names)
+    dislodged = _dislodged_lines(game, record, names) if ptype == "M" else []
     changes = [(m.prov_abbr[c], m.powers[a] if a >= 0 else None, m.powers[b])
                for c, a, b in outcome.center_changes]
     centers = {m.powers[p]: sum(m.sc_value[c] for c in nxt.centers_of(p))
                for p in range(len(m.powers))}  # by value: a capital worth 2 counts twice
-    adjustments = []
-    if nxt.phase.type == "A":
-        counts = adjustment_counts(m, nxt)
-        for p, delta in enumerate(counts):
-            n_units = sum(1 for u in nxt.units if u.power == p)
-            if delta == 0 and not n_units and not centers[m.powers[p]]:
-                continue
-            sites = build_sites(m, nxt, p) if delta > 0 else []
-            a = Adjustment(m.powers[p], centers[m.powers[p]], n_units, delta,
-                           [m.prov_abbr[s] for s in sites],
-                           [place_words(m, s, names) for s in sites])
-            if delta > 0:
-                usual, groups = site_groups(m, nxt, p)
-                a.room = build_room(m, nxt, p)
-                off = {q for g, _ in groups for q in g} - set(usual)
-                if off:
-                    a.off_center = [m.prov_abbr[q] for q in sites if q in off]
-                    a.off_center_max = sum(n for _, n in groups)
-            adjustments.append(a)
+    adjustments = _adjustments_due(m, nxt, centers, names) if nxt.phase.type == "A" else []
     rep = Report(v.name, pos.phase.name, phase_title(v, pos.phase),
                  [s for s in sections.values() if s.orders or s.rejected], dislodged, changes,
                  centers, adjustments, nxt.phase.name, phase_title(v, nxt.phase))
@@ -222,6 +169,79 @@ def build_report(game: Game, record: PhaseRecord, final: bool = False,
         rep.status = game.status
         rep.winners = [m.powers[p] for p in game.winners]
     return rep
+
+
+def _order_sections(game: Game, record: PhaseRecord, names: str) -> dict[int, PowerSection]:
+    """Each power's orders with their results and why, and the orders refused."""
+    m = game.map
+    pos, outcome = record.position, record.outcome
+    ptype = pos.phase.type
+    ordered = _explicitly_ordered(game, record)
+    sections = {p: PowerSection(m.powers[p]) for p in range(len(m.powers))}
+    reasons = outcome.reasons()
+    # units sharing a space (a LAD ocean) are told apart by number, as their orders were
+    shared = (m.has_open_spaces and ptype == "M"
+              and len(outcome.results) == len(pos.units))
+    for i, (r, why) in enumerate(zip(outcome.results, reasons, strict=True)):
+        words = gm_words(ptype, r.result, r.text, r.text in ordered)
+        # a neutral unit is never ordered: it holds (or is disbanded) by its rule
+        explicit = ptype == "A" or r.text in ordered or m.power_neutral[r.power]
+        shown = _order_words(m, ptype, r.text, names)
+        if shared:
+            shown = _numbered(m, pos, i, shown, names)
+        line = OrderLine(r.text, list(r.result), words, explicit, shown)
+        if why is not None and words:  # (an ordered disband "failed" by no word GMs see)
+            line.reason, line.why = why.code, why.words
+        sections[r.power].orders.append(line)
+    for p, msg in outcome.errors:
+        sections[p].rejected.append(msg)
+    return sections
+
+
+def _dislodged_lines(game: Game, record: PhaseRecord, names: str) -> list[DislodgedLine]:
+    """The units a movement phase dislodged: where each may retreat, or why nowhere."""
+    m = game.map
+    pos, outcome = record.position, record.outcome
+    nxt = outcome.position
+    dislodged = []
+    for d in [*nxt.dislodged, *outcome.destroyed]:
+        att = d.attacker if d.attacker >= 0 else None
+        dl = DislodgedLine(
+            m.powers[d.power], m.unit_str(d.kind, d.loc),
+            m.prov_abbr[att] if att is not None else None,
+            [m.loc_name[x] for x in d.retreats], unit_words(m, d.kind, d.loc, names),
+            place_words(m, att, names) if att is not None else "",
+            [place_words(m, x, names) for x in d.retreats])
+        if not d.retreats:
+            got = why_no_retreat(m, pos, d, nxt.units, outcome.standoffs or nxt.contested,
+                                 closed_passages(m, pos, game.options), outcome.routed)
+            dl.reason, dl.why = got.code, got.words
+        dislodged.append(dl)
+    return dislodged
+
+
+def _adjustments_due(m: Map, nxt: Position, centers: dict[str, int], names: str
+                     ) -> list[Adjustment]:
+    """What each power builds or removes in the adjustment phase `nxt`, with its sites."""
+    adjustments = []
+    counts = adjustment_counts(m, nxt)
+    for p, delta in enumerate(counts):
+        n_units = sum(1 for u in nxt.units if u.power == p)
+        if delta == 0 and not n_units and not centers[m.powers[p]]:
+            continue
+        sites = build_sites(m, nxt, p) if delta > 0 else []
+        a = Adjustment(m.powers[p], centers[m.powers[p]], n_units, delta,
+                       [m.prov_abbr[s] for s in sites],
+                       [place_words(m, s, names) for s in sites])
+        if delta > 0:
+            usual, groups = site_groups(m, nxt, p)
+            a.room = build_room(m, nxt, p)
+            off = {q for g, _ in groups for q in g} - set(usual)
+            if off:
+                a.off_center = [m.prov_abbr[q] for q in sites if q in off]
+                a.off_center_max = sum(n for _, n in groups)
+        adjustments.append(a)
+    return adjustments
 
 
 def missed_orders(game: Game, record: PhaseRecord) -> list[int]:
@@ -533,3 +553,13 @@ def history_lines(game: Game) -> list[str]:
     lines.append(f"  now {game.phase:8} {phase_title(v, game.position.phase):28} {state}")
     return lines
 
+
+def _numbered(m: Map, pos: Position, i: int, shown: str, names: str) -> str:
+    """The order of unit `i` as shown, its unit numbered ("F PBS #2") when the power has
+    several of its kind in its space (a LAD ocean), as its orders were given."""
+    n = number_of(m, pos.units, i)
+    if not n:
+        return shown
+    u = pos.units[i]
+    head = unit_words(m, u.kind, u.loc, names)
+    return f"{head} #{n}{shown[len(head):]}" if shown.startswith(head) else shown

@@ -17,8 +17,10 @@ from polydip.cli.common import (
 )
 from polydip.errors import PolydipError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only: the game is imported by each command, when it runs
     from polydip.game.game import Game
+    from polydip.game.record import PhaseRecord
+    from polydip.state import Position
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -90,7 +92,6 @@ def cmd_show(args: argparse.Namespace) -> int:
     from polydip.game.game import Game
 
     g = Game.load(args.gamefile)
-    m = g.map
     if args.history:
         from polydip.report import history_lines
 
@@ -98,75 +99,22 @@ def cmd_show(args: argparse.Namespace) -> int:
         for line in history_lines(g):
             print(line)
         return 0
-    pos, orders, rec = g.position, g.orders, None
-    if args.phase:
-        want = phase_named(g, args.phase)
-        rec = next((r for r in g.history if r.position.phase.name == want), None)
-        if rec is None and want != g.phase:
-            done = ", ".join(r.position.phase.name for r in g.history) or "none"
-            raise PolydipError(f"no phase {args.phase} in this game (processed: {done}; "
-                               f"current: {g.phase})")
-        if rec is not None:
-            pos, orders = rec.position, rec.orders
-    names = names_for(args, m)
+    rec = _shown_phase(g, args.phase)
+    names = names_for(args, g.map)
     if rec is not None and args.format != "text":
         from polydip.report import build_report, format_report
 
         final = rec is g.history[-1]
         print(format_report(build_report(g, rec, final=final, names=names), args.format))
         return 0
-    from polydip.adjudication.adjustments import adjustment_counts
-    from polydip.game.calendar import season_name
-    from polydip.orders.describe import place, unit
-    from polydip.report import pending_lines
-
-    print(f"{g.variant.title} — {season_name(g.variant.calendar, pos.phase)} ({pos.phase.name})"
-          + ("" if g.status == "active" else f" — game {g.status}"))
-    due = adjustment_counts(m, pos) if pos.phase.type == "A" and rec is None else None
-    for power in range(len(m.powers)):
-        units = [unit(m, u.kind, u.loc, names) for u in pos.units if u.power == power]
-        centers = pos.centers_of(power)
-        if not units and not centers:
-            continue
-        worth = sum(m.sc_value[c] for c in centers)  # a capital worth 2 counts twice
-        neutral = " (neutral)" if m.power_neutral[power] else ""
-        head = f"  {m.powers[power]}{neutral} ({worth} centers, {len(units)} units)"
-        if due and due[power]:
-            head += f" — {'builds' if due[power] > 0 else 'removes'} {abs(due[power])}"
-        if names == "full":
-            print(head + ":" + "".join(f"\n      {u}" for u in units))
-        else:
-            print(f"{head}: {', '.join(units) or '-'}")
-        for d in pos.dislodged:
-            if d.power == power:
-                rs = ", ".join(place(m, x, names) for x in d.retreats) or "none"
-                print(f"    dislodged {unit(m, d.kind, d.loc, names)} (retreats: {rs})")
-        if orders.get(power) and rec is None:
-            print("    orders: " + "; ".join(pending_lines(g, power, names)))
-    if rec is None and m.rules.active:  # what the rules keep on the board: canal progress,
-        for line in m.rules.report_lines(m, pos):  # anchor markers (a past phase: its report)
-            print(f"  {line}")
+    _print_board(g, rec, names)
     if rec is not None:
         from polydip.report import build_report, format_report
 
         print(format_report(build_report(g, rec, final=rec is g.history[-1], names=names),
                             "text"))
     if args.legal:
-        print(f"Legal orders ({pos.phase.name}), as they may be typed:")
-        for power, name in enumerate(m.powers):
-            legal = g.legal_orders(power)
-            if not legal:
-                continue
-            print(f"  {name}:")
-            for where, lst in legal.items():
-                line = f"    {where}: "
-                for i, order in enumerate(lst):  # lines of whole orders, at most 100 wide
-                    text = order + ("," if i < len(lst) - 1 else "")
-                    if len(line) + len(text) > 100 and not line.endswith(": "):
-                        print(line.rstrip())
-                        line = " " * 6
-                    line += text + " "
-                print(line.rstrip())
+        _print_legal(g, (g.position if rec is None else rec.position).phase.name)
     return 0
 
 
@@ -197,6 +145,83 @@ def phase_named(g: Game, text: str) -> str:
             if (q.year, q.season) == (p.year, p.season):
                 return q.name
     return want
+def _shown_phase(g: Game, phase: str | None) -> PhaseRecord | None:
+    """The processed phase `--phase` names (None: the current phase)."""
+    if not phase:
+        return None
+    want = phase_named(g, phase)
+    rec = next((r for r in g.history if r.position.phase.name == want), None)
+    if rec is None and want != g.phase:
+        done = ", ".join(r.position.phase.name for r in g.history) or "none"
+        raise PolydipError(f"no phase {phase} in this game (processed: {done}; "
+                           f"current: {g.phase})")
+    return rec
+
+
+def _print_board(g: Game, rec: PhaseRecord | None, names: str) -> None:
+    """Each power's centers, units, dislodged units and (current phase) orders; what the
+    rules keep on the board."""
+    from polydip.adjudication.adjustments import adjustment_counts
+    from polydip.game.calendar import season_name
+
+    m = g.map
+    pos = g.position if rec is None else rec.position
+    print(f"{g.variant.title} — {season_name(g.variant.calendar, pos.phase)} ({pos.phase.name})"
+          + ("" if g.status == "active" else f" — game {g.status}"))
+    due = adjustment_counts(m, pos) if pos.phase.type == "A" and rec is None else None
+    for power in range(len(m.powers)):
+        _print_power(g, pos, power, due, rec is None, names)
+    if rec is None and m.rules.active:  # what the rules keep on the board: canal progress,
+        for line in m.rules.report_lines(m, pos):  # anchor markers (a past phase: its report)
+            print(f"  {line}")
+
+
+def _print_power(g: Game, pos: Position, power: int, due: list[int] | None, current: bool,
+                 names: str) -> None:
+    from polydip.orders.describe import place, unit
+    from polydip.report import pending_lines
+
+    m = g.map
+    units = [unit(m, u.kind, u.loc, names) for u in pos.units if u.power == power]
+    centers = pos.centers_of(power)
+    if not units and not centers:
+        return
+    worth = sum(m.sc_value[c] for c in centers)  # a capital worth 2 counts twice
+    neutral = " (neutral)" if m.power_neutral[power] else ""
+    head = f"  {m.powers[power]}{neutral} ({worth} centers, {len(units)} units)"
+    if due and due[power]:
+        head += f" — {'builds' if due[power] > 0 else 'removes'} {abs(due[power])}"
+    if names == "full":
+        print(head + ":" + "".join(f"\n      {u}" for u in units))
+    else:
+        print(f"{head}: {', '.join(units) or '-'}")
+    for d in pos.dislodged:
+        if d.power == power:
+            rs = ", ".join(place(m, x, names) for x in d.retreats) or "none"
+            print(f"    dislodged {unit(m, d.kind, d.loc, names)} (retreats: {rs})")
+    if g.orders.get(power) and current:
+        print("    orders: " + "; ".join(pending_lines(g, power, names)))
+
+
+def _print_legal(g: Game, shown: str) -> None:
+    """Every power's legal orders, as they may be typed, in lines at most 100 wide (under
+    the name of the phase shown)."""
+    m = g.map
+    print(f"Legal orders ({shown}), as they may be typed:")
+    for power, name in enumerate(m.powers):
+        legal = g.legal_orders(power)
+        if not legal:
+            continue
+        print(f"  {name}:")
+        for where, lst in legal.items():
+            line = f"    {where}: "
+            for i, order in enumerate(lst):  # lines of whole orders, at most 100 wide
+                text = order + ("," if i < len(lst) - 1 else "")
+                if len(line) + len(text) > 100 and not line.endswith(": "):
+                    print(line.rstrip())
+                    line = " " * 6
+                line += text + " "
+            print(line.rstrip())
 
 
 def cmd_render(args: argparse.Namespace) -> int:

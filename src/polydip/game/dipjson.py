@@ -468,6 +468,11 @@ def _read_game(data: dict[str, Any], phases: list[Any], variant: Variant, m: Map
     return game
 
 
+# a move of a movement phase: (source province, destination province, written "via
+# convoy", could go by land, result words)
+_Move = tuple[int, int, bool, bool, list[str]]
+
+
 class _Phase:
     """One phase of the file, checked for shape (not yet a polydip Position)."""
 
@@ -542,6 +547,14 @@ class _Reader:
                                 f"{self.map_name!r}")
         out = _Phase()
         out.index, out.name, out.where = i, name, w
+        self._phase_state(w, state, out)
+        out.orders = self.str_lists(w, ph.get("orders") or {}, "orders", nullable=True)
+        self._phase_results(w, ph, out)
+        return out
+
+    def _phase_state(self, w: str, state: dict[str, Any], out: _Phase) -> None:
+        """A phase's `state`: units (dislodged ones starred), centers, homes, the centers
+        at the year's start, contested provinces, the rules' data, retreat places."""
         if "units" not in state:
             raise self.fail(w, "state.units missing")
         for p, lst in self.str_lists(w, state["units"], "state.units").items():
@@ -575,7 +588,9 @@ class _Reader:
                     for x in val.values()):
                 raise self.fail(w, f"state.retreats.{k}: an object of unit → list of places")
             out.retreats[p] = {str(u).lstrip("*"): list(x) for u, x in val.items()}
-        out.orders = self.str_lists(w, ph.get("orders") or {}, "orders", nullable=True)
+
+    def _phase_results(self, w: str, ph: dict[str, Any], out: _Phase) -> None:
+        """A phase's results: by unit, and (as polydip writes them) every order's."""
         res = ph.get("results") or {}
         if not isinstance(res, dict):
             raise self.fail(w, f"results: an object of unit → list of result words, "
@@ -595,7 +610,6 @@ class _Reader:
                     raise self.fail(w, f"{ALL_RESULTS}[{j}]: [power, order, [result words]]")
                 out.all_results.append((self.power(f"{w}: {ALL_RESULTS}[{j}]", r[0]), r[1],
                                         list(r[2])))
-        return out
 
     # -- positions -------------------------------------------------------------------------
 
@@ -640,7 +654,7 @@ class _Reader:
             return self._build(ph, req)
         # a retreat phase: who dislodged whom, and which provinces a standoff left empty,
         # come from the movement phase just before
-        moves = []
+        moves: list[_Move] = []
         if (prev is not None and prev_pos is not None and prev_pos.phase.type == "M"
                 and _retreats_after(m, prev_pos.phase) == phase):
             moves = self._moves(prev, prev_pos)
@@ -649,8 +663,19 @@ class _Reader:
             for t in lst:
                 loc = self._loc_of_unit(ph, t)
                 occupied.add(m.loc_prov[loc])
-        # a standoff: two or more moves bounced in a province left empty; a unit beaten in a
-        # head-to-head battle does not count (it has no strength left to prevent others)
+        contested = self._contested(ph, moves, occupied)
+        req["contested"] = sorted(m.prov_abbr[d] for d in contested)
+        req["dislodged"], unknown = self._dislodged(ph, moves, occupied, contested)
+        pos = self._build(ph, req)
+        if unknown:
+            pos.dislodged = self._listed_retreats(ph, pos, unknown)
+        return pos
+
+    def _contested(self, ph: _Phase, moves: list[_Move], occupied: set[int]) -> set[int]:
+        """The provinces a standoff left empty: where two or more moves bounced; a unit
+        beaten in a head-to-head battle does not count (it has no strength left to prevent
+        others). The file's own list, where polydip wrote one."""
+        m = self.m
         won = {(s, d) for s, d, _, _, words in moves if not words}
         bounced: dict[int, int] = {}
         for s, d, _, _, words in moves:
@@ -662,7 +687,14 @@ class _Reader:
                 contested = {parse_province(m, x, "state.contested") for x in ph.contested}
             except PolydipError as exc:
                 raise self.fail(ph.where, str(exc)) from None
-        req["contested"] = sorted(m.prov_abbr[d] for d in contested)
+        return contested
+
+    def _dislodged(self, ph: _Phase, moves: list[_Move], occupied: set[int],
+                   contested: set[int]
+                   ) -> tuple[dict[str, list[dict[str, Any]]], list[tuple[int, int]]]:
+        """The dislodged units as a position request lists them (with the province the
+        attacker came from, and whether by convoy), and those with no attacker found."""
+        m = self.m
         dislodged: dict[str, list[dict[str, Any]]] = {}
         unknown: list[tuple[int, int]] = []  # (power, location) with no attacker found
         for p, lst in ph.dislodged.items():
@@ -688,28 +720,29 @@ class _Reader:
                 else:
                     unknown.append((p, loc))
                 dislodged.setdefault(m.powers[p], []).append(entry)
-        req["dislodged"] = dislodged
-        pos = self._build(ph, req)
-        if unknown:
-            # no movement phase to read the attacker from: trust the file's retreat places
-            # (without them, polydip's guess stands: any empty neighbour not left by a standoff)
-            fixed: list[Dislodged] = []
-            for dis in pos.dislodged:
-                t = m.unit_str(dis.kind, dis.loc)
-                listed = ph.retreats.get(dis.power, {}).get(t)
-                if dis.attacker < 0 and (dis.power, dis.loc) in unknown and listed is not None:
-                    locs = []
-                    for x in listed:
-                        try:
-                            locs.append(m.unit_loc(dis.kind, m.loc_of(x)))
-                        except KeyError:
-                            raise self.fail(ph.where, f"state.retreats.{m.powers[dis.power]}"
-                                                      f".{t}: unknown place {x!r}") from None
-                    dis = Dislodged(dis.power, dis.kind, dis.loc, -1, False,
-                                    tuple(x for x in locs if x >= 0))
-                fixed.append(dis)
-            pos.dislodged = fixed
-        return pos
+        return dislodged, unknown
+
+    def _listed_retreats(self, ph: _Phase, pos: Position,
+                         unknown: list[tuple[int, int]]) -> list[Dislodged]:
+        """No movement phase to read the attacker from: trust the file's retreat places
+        (without them, polydip's guess stands: any empty neighbour not left by a standoff)."""
+        m = self.m
+        fixed: list[Dislodged] = []
+        for d in pos.dislodged:
+            t = m.unit_str(d.kind, d.loc)
+            listed = ph.retreats.get(d.power, {}).get(t)
+            if d.attacker < 0 and (d.power, d.loc) in unknown and listed is not None:
+                locs = []
+                for x in listed:
+                    try:
+                        locs.append(m.unit_loc(d.kind, m.loc_of(x)))
+                    except KeyError:
+                        raise self.fail(ph.where, f"state.retreats.{m.powers[d.power]}"
+                                                  f".{t}: unknown place {x!r}") from None
+                d = Dislodged(d.power, d.kind, d.loc, -1, False,
+                              tuple(x for x in locs if x >= 0))
+            fixed.append(d)
+        return fixed
 
     def completed_position(self, ph: _Phase, prev: _Phase, prev_pos: Position) -> Position:
         """The board after the last processed phase of a finished game: its phase is the one
@@ -726,8 +759,7 @@ class _Reader:
         except PolydipError as exc:
             raise self.fail(ph.where, f"state.units: {exc}") from None
 
-    def _moves(self, ph: _Phase, pos: Position
-               ) -> list[tuple[int, int, bool, bool, list[str]]]:
+    def _moves(self, ph: _Phase, pos: Position) -> list[_Move]:
         """(source province, destination province, written "via convoy", could go by land,
         result words) of each move ordered in a movement phase."""
         m = self.m
@@ -769,19 +801,7 @@ class _Reader:
         if ph.all_results is not None:
             return [OrderResult(p, t, list(w)) for p, t, w in ph.all_results]
         typ = pos.phase.type
-        by_prov: dict[int, tuple[int, str]] = {}  # province → (power, order text)
-        by_unit: dict[tuple[int, int], tuple[int, str]] = {}  # (province, kind) → the same
-        for p, lst in ph.orders.items():
-            for text in lst or []:
-                try:
-                    o = parse_order(m, text, typ)
-                except PolydipError:
-                    continue
-                if o.type == WAIVE or o.loc < 0:
-                    continue
-                by_prov.setdefault(m.loc_prov[o.loc], (p, text))
-                if o.kind is not None:  # (units of two kinds may share an open space)
-                    by_unit[(m.loc_prov[o.loc], o.kind)] = (p, text)
+        by_prov, by_unit = self._orders_by_place(ph, typ)
         board = pos.dislodged if typ == "R" else pos.units
         owner = {m.loc_prov[u.loc]: u.power for u in board}
         if typ == "R" and prev is not None:
@@ -815,6 +835,26 @@ class _Reader:
             out.append(OrderResult(power, text, list(words)))
         return out
 
+    def _orders_by_place(self, ph: _Phase, typ: PhaseType
+                         ) -> tuple[dict[int, tuple[int, str]],
+                                    dict[tuple[int, int], tuple[int, str]]]:
+        """The phase's orders, as (power, order text): by province (the first), and by
+        province and unit kind (units of two kinds may share an open space)."""
+        m = self.m
+        by_prov: dict[int, tuple[int, str]] = {}
+        by_unit: dict[tuple[int, int], tuple[int, str]] = {}
+        for p, lst in ph.orders.items():
+            for text in lst or []:
+                try:
+                    o = parse_order(m, text, typ)
+                except PolydipError:
+                    continue
+                if o.type == WAIVE or o.loc < 0:
+                    continue
+                by_prov.setdefault(m.loc_prov[o.loc], (p, text))
+                if o.kind is not None:
+                    by_unit[(m.loc_prov[o.loc], o.kind)] = (p, text)
+        return by_prov, by_unit
 
     def _act_results(self, ph: _Phase, typ: PhaseType, key: str) -> list[OrderResult] | None:
         """The result of an order of no unit that polydip's variants add (LAD's "BUILD PAN

@@ -394,7 +394,7 @@ def _too_many(o: Order, who: str, due: int, given: list[Order], what: str
             hint)
 
 
-def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, list[Order]],
+def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, list[Order]],  # noqa: C901 (compiled hot path: split with a bench run, both builds)
                   allowed: tuple[OrderType, ...],
                   auto: bool = False, pos: Position | None = None,
                   refused: list[Order] | None = None, slots: list[int] | None = None
@@ -623,7 +623,7 @@ def process(m: Map, pos: Position, orders: dict[int, list[Order]], options: dict
     return process_bound(m, pos, per_power, options, errors)
 
 
-def process_bound(m: Map, pos: Position, orders: list, options: dict,
+def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C901 (compiled hot path: split with a bench run, both builds)
                   errors: list[tuple[int, str]] | None = None) -> PhaseOutcome:
     """Adjudicate the phase of `pos` with orders already given to units: in a movement
     phase `orders[i]` is the order of `pos.units[i]`, in a retreat phase of

@@ -147,7 +147,26 @@ def build_position(m: Map, req: dict, options: dict | None = None,
     if not isinstance(raw_contested, list):
         raise PositionError("'contested' must be a list of provinces")
     contested = frozenset(read_province(m, c, "contested") for c in raw_contested)
-    dislodged: list[Dislodged] = []  # their retreats are worked out below
+    dislodged = _read_dislodged(m, req)  # their retreats are worked out below
+    if phase.type != "R" and dislodged:
+        raise PositionError(f"dislodged units are given for a retreat phase, not {phase.name}")
+    year_start = None
+    if req.get("year_start_centers"):
+        year_start = _read_owners(m, check_limits(power_lists(req, "year_start_centers"),
+                                                  limits), "year_start_centers")
+    extra = req.get("extra") or {}
+    if not isinstance(extra, dict):
+        raise PositionError("'extra' must be an object")
+    pos = Position(phase, units, owners, dislodged, contested, homes, year_start, dict(extra))
+    if dislodged:
+        pos.dislodged = retreats(m, pos, options or {})
+    return pos
+
+
+def _read_dislodged(m: Map, req: dict) -> list[Dislodged]:
+    """The request's dislodged units: "A PAR", or {"unit": "A PAR", "from": "BUR",
+    "convoyed": true}."""
+    dislodged: list[Dislodged] = []
     for pname, lst in power_lists(req, "dislodged").items():
         p = read_power(m, pname)
         for d in lst:
@@ -162,19 +181,7 @@ def build_position(m: Map, req: dict, options: dict | None = None,
             attacker = (read_province(m, d["from"], f"dislodged.{pname}") if d.get("from")
                         else -1)
             dislodged.append(Dislodged(p, k, loc, attacker, bool(d.get("convoyed", False))))
-    if phase.type != "R" and dislodged:
-        raise PositionError(f"dislodged units are given for a retreat phase, not {phase.name}")
-    year_start = None
-    if req.get("year_start_centers"):
-        year_start = _read_owners(m, check_limits(power_lists(req, "year_start_centers"),
-                                                  limits), "year_start_centers")
-    extra = req.get("extra") or {}
-    if not isinstance(extra, dict):
-        raise PositionError("'extra' must be an object")
-    pos = Position(phase, units, owners, dislodged, contested, homes, year_start, dict(extra))
-    if dislodged:
-        pos.dislodged = retreats(m, pos, options or {})
-    return pos
+    return dislodged
 
 
 def _own_homes(m: Map) -> dict[str, list[str]]:

@@ -108,7 +108,7 @@ def read_canonical(m: Map, text: str, phase_type: PhaseType) -> Order | None:
     return _read(m, text, phase_type, False)[0]
 
 
-def _read(m: Map, text: str, phase_type: PhaseType, exact_wanted: bool
+def _read(m: Map, text: str, phase_type: PhaseType, exact_wanted: bool  # noqa: C901 (a flat dispatch on the verb)
           ) -> tuple[Order | None, bool]:
     """read_canonical, and (when `exact_wanted`) whether `text` is exactly what Order.format
     writes for the order (single spaces, the map's own names of kinds and locations)."""

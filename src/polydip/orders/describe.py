@@ -56,16 +56,8 @@ def describe(m: Map, o: Order, names: str = "full", kind: int | None = None,
             return f"build the canal of {place(m, o.loc)}"
         return f"build {unit(m, k, at)}"
     me = unit(m, k, at)
-    if o.act:
-        acts = {"convert": "become a fleet", "capture": "capture the anchor marker",
-                "release": "release its anchor marker", "sink": "sink the additional ships"}
-        if o.type == HOLD and o.act == "convert" and k is not None \
-                and "flotilla" not in m.kind_names[k]:
-            return f"{me}: become a river flotilla"  # a fleet converting in place
-        if o.type == HOLD:
-            return f"{me}: {acts.get(o.act, o.act)}"
-        if o.type == MOVE:
-            return f"{me}: move to {place(m, o.target)} and {acts.get(o.act, o.act)}"
+    if o.act and o.type in (HOLD, MOVE):
+        return _act_prose(m, o, me, k)
     if o.type == HOLD:
         if o.at >= 0:
             return f"{me}: attack {m.powers[o.at]}'s units where it stands"
@@ -79,14 +71,34 @@ def describe(m: Map, o: Order, names: str = "full", kind: int | None = None,
         return f"{me}: disband"
     other = unit(m, o.aux_kind, o.aux_loc if o.aux_loc is not None else -1)
     if o.type == SUPPORT:
-        if o.target is None:
-            if o.at >= 0:
-                return f"{me}: support {other} in its attack on {m.powers[o.at]}'s units"
-            return f"{me}: support {other} to hold"
-        return f"{me}: support {other} to {place(m, o.target)}{attack_prose(m, o.at)}"
+        return _support_prose(m, o, me, other)
     if o.type != CONVOY:  # every order type is told above (mypy checks it: OrderType)
         assert_never(o.type)
     return f"{me}: convoy {other} to {place(m, o.target)}"
+
+
+# what a rule's act (an order's extra word) does, in words
+_ACTS = {"convert": "become a fleet", "capture": "capture the anchor marker",
+         "release": "release its anchor marker", "sink": "sink the additional ships"}
+
+
+def _act_prose(m: Map, o: Order, me: str, k: int | None) -> str:
+    """A hold or a move with a rule's act (`A ATL CONVERT`, `F X - Y CAPTURE`...)."""
+    act = _ACTS.get(o.act, o.act)
+    if o.type == HOLD and o.act == "convert" and k is not None \
+            and "flotilla" not in m.kind_names[k]:
+        return f"{me}: become a river flotilla"  # a fleet converting in place
+    if o.type == HOLD:
+        return f"{me}: {act}"
+    return f"{me}: move to {place(m, o.target)} and {act}"
+
+
+def _support_prose(m: Map, o: Order, me: str, other: str) -> str:
+    if o.target is None:
+        if o.at >= 0:
+            return f"{me}: support {other} in its attack on {m.powers[o.at]}'s units"
+        return f"{me}: support {other} to hold"
+    return f"{me}: support {other} to {place(m, o.target)}{attack_prose(m, o.at)}"
 
 
 def describe_text(m: Map, text: str, phase_type: PhaseType, names: str = "full") -> str:

@@ -85,22 +85,30 @@ def legal_orders(m: Map, pos: Position, power: int | None = None,
             if power is None or d.power == power:
                 out[t.slot_text[t.slot_of[d.kind][d.loc]]] = [texts[c] for c in codes]
     else:
-        counts = adjustment_counts(m, pos)
-        rules = m.rules if m.rules.active else None
-        for pw in range(len(m.powers)) if power is None else [power]:
-            if counts[pw] > 0:
-                for prov, codes in build_codes(m, pos, pw, t):
-                    out[m.prov_abbr[prov]] = [texts[c] for c in codes]
-            elif counts[pw] < 0:
-                for u in pos.units:
-                    if u.power == pw:
-                        s = t.slot_of[u.kind][u.loc]
-                        out[t.slot_text[s]] = [texts[t.disband + s]]
-            if rules is not None and counts[pw] > 0:  # in place of a build (a canal build)
-                for place, lst in rules.more_adjustments(m, pos, pw).items():
-                    have = out.setdefault(place, [])
-                    have.extend(x for x in lst if x not in have)
+        _adjustment_texts(m, pos, power, t, out)
     return out
+
+
+def _adjustment_texts(m: Map, pos: Position, power: int | None, t: OrderTable,
+                      out: dict[str, list[str]]) -> None:
+    """An adjustment phase's legal orders: builds at each site of a power that builds,
+    disbands of each unit of one that removes, and what the rules add (a canal build)."""
+    texts = t.texts
+    counts = adjustment_counts(m, pos)
+    rules = m.rules if m.rules.active else None
+    for pw in range(len(m.powers)) if power is None else [power]:
+        if counts[pw] > 0:
+            for prov, codes in build_codes(m, pos, pw, t):
+                out[m.prov_abbr[prov]] = [texts[c] for c in codes]
+        elif counts[pw] < 0:
+            for u in pos.units:
+                if u.power == pw:
+                    s = t.slot_of[u.kind][u.loc]
+                    out[t.slot_text[s]] = [texts[t.disband + s]]
+        if rules is not None and counts[pw] > 0:  # in place of a build (a canal build)
+            for place, lst in rules.more_adjustments(m, pos, pw).items():
+                have = out.setdefault(place, [])
+                have.extend(x for x in lst if x not in have)
 
 
 def has_variant_orders(m: Map) -> bool:
@@ -374,6 +382,22 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
     components next to it (`ArmyConvoys`): that is kept per map, so a new position costs a
     lookup per army next to a fleet, and list extensions."""
     g = geometry(m, seas)
+    armies, fleet_at = _convoyable(m, t, pos, slots, held, limits, g)
+    if not armies:
+        return
+    into = _add_convoyed_moves(m, pos, armies, closed, out, tout, t)
+    # supports of those moves, not only by a convoy through the supporter (DATC 6.D.31)
+    if into:
+        _add_convoyed_supports(m, t, pos, slots, held, closed, g.fmask, into, out, tout)
+    # convoys: a fleet necessary for some route of the army (DATC 4.E.1, 6.G.19)
+    _add_fleet_convoys(t, slots, armies, fleet_at, out, tout)
+
+
+def _convoyable(m: Map, t: OrderTable, pos: Position, slots: list[int],
+                held: list[bool] | None, limits: Limits, g: FleetGeometry
+                ) -> tuple[list[tuple[int, ArmyConvoys]], dict[int, list[int]]]:
+    """The armies that may be convoyed: (unit index, what it may do by convoy); the fleets
+    that may convoy, by province."""
     fmask = g.fmask
     loc_prov = m.loc_prov
     touch = m.convoy_touch_mask
@@ -381,8 +405,6 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
     cache: dict[tuple[int, int, int], ArmyConvoys] = m.memo.setdefault("army_convoys", {})
     units = pos.units
     army_index, fleet_index = t.army_index, t.fleet_index
-    # armies that may be convoyed: (unit index, what it may do by convoy); the fleets that
-    # may convoy, by province
     armies: list[tuple[int, ArmyConvoys]] = []
     fleet_at: dict[int, list[int]] = {}
     for i in range(len(units)):
@@ -427,12 +449,17 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
             e = ArmyConvoys(t, s, o, comp, [e.dests[j] for j in keep],
                             [e.nec[j] for j in keep], [e.routes[j] for j in keep])
         armies.append((i, e))
-    if not armies:
-        return
-    # moves there that no army could make without a convoy: destination -> the convoys of
-    # the armies that may make them
+    return armies, fleet_at
+
+
+def _add_convoyed_moves(m: Map, pos: Position, armies: list[tuple[int, ArmyConvoys]],
+                        closed: Closed, out: list[list[int] | None] | None,
+                        tout: list[list[str] | None] | None, t: OrderTable
+                        ) -> dict[int, list[ArmyConvoys]]:
+    """Each army's moves via convoy, added; answers the moves there that no army could
+    make without a convoy: destination -> the convoys of the armies that may make them."""
+    units = pos.units
     into: dict[int, list[ArmyConvoys]] = {}
-    into_mask = 0
     for i, e in armies:
         if tout is not None:
             _texts_of(tout, i).extend(e.via_texts(t))
@@ -449,46 +476,63 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
                 into[q] = [e]
             else:
                 there.append(e)
-            into_mask |= 1 << q
-    # supports of those moves, not only by a convoy through the supporter (DATC 6.D.31)
-    if into:
-        sc_mask, sc_base, n_prov = t.sc_mask, t.sc_base, m.n_prov
-        for i in range(len(units)):
-            s = slots[i]
-            targets = sc_mask[s] & into_mask
-            if not targets or (held and held[i]):
+    return into
+
+
+def _add_convoyed_supports(m: Map, t: OrderTable, pos: Position, slots: list[int],
+                           held: list[bool] | None, closed: Closed, fmask: int,
+                           into: dict[int, list[ArmyConvoys]],
+                           out: list[list[int] | None] | None,
+                           tout: list[list[str] | None] | None) -> None:
+    """Supports of the moves only a convoy makes, by every unit that may support there."""
+    units = pos.units
+    loc_prov = m.loc_prov
+    into_mask = 0
+    for q in into:
+        into_mask |= 1 << q
+    sc_mask, sc_base, n_prov = t.sc_mask, t.sc_base, m.n_prov
+    for i in range(len(units)):
+        s = slots[i]
+        targets = sc_mask[s] & into_mask
+        if not targets or (held and held[i]):
+            continue
+        codes: list[int] = []
+        u = units[i]
+        p = loc_prov[u.loc]
+        on_route = fmask >> p & 1  # a fleet that may be on the routes
+        mine = support_reach(m, u.kind, u.loc, u.power, closed) if closed else None
+        bases = sc_base[s]
+        while targets:
+            low = targets & -targets
+            targets ^= low
+            q = low.bit_length() - 1
+            if mine is not None and q not in mine:
                 continue
-            codes: list[int] = []
-            u = units[i]
-            p = loc_prov[u.loc]
-            on_route = fmask >> p & 1  # a fleet that may be on the routes
-            mine = support_reach(m, u.kind, u.loc, u.power, closed) if closed else None
-            bases = sc_base[s]
-            while targets:
-                low = targets & -targets
-                targets ^= low
-                q = low.bit_length() - 1
-                if mine is not None and q not in mine:
-                    continue
-                base = bases[q]
-                if not on_route:
-                    codes.extend([base + e.a for e in into[q] if e.origin != p])
-                    continue
-                wkey = q * n_prov + p
-                for e in into[q]:
-                    if e.origin != p:
-                        ok = e.without.get(wkey)
-                        if ok is None:
-                            ok = e.route_without(m, q, p)
-                        if ok:
-                            codes.append(base + e.a)
-            if not codes:
+            base = bases[q]
+            if not on_route:
+                codes.extend([base + e.a for e in into[q] if e.origin != p])
                 continue
-            if tout is not None:
-                _texts_of(tout, i).extend([t.sc_text(c) for c in codes])
-            else:
-                _codes_of(out, i).extend(codes)
-    # convoys: a fleet necessary for some route of the army (DATC 4.E.1, 6.G.19)
+            wkey = q * n_prov + p
+            for e in into[q]:
+                if e.origin != p:
+                    ok = e.without.get(wkey)
+                    if ok is None:
+                        ok = e.route_without(m, q, p)
+                    if ok:
+                        codes.append(base + e.a)
+        if not codes:
+            continue
+        if tout is not None:
+            _texts_of(tout, i).extend([t.sc_text(c) for c in codes])
+        else:
+            _codes_of(out, i).extend(codes)
+
+
+def _add_fleet_convoys(t: OrderTable, slots: list[int], armies: list[tuple[int, ArmyConvoys]],
+                       fleet_at: dict[int, list[int]], out: list[list[int] | None] | None,
+                       tout: list[list[str] | None] | None) -> None:
+    """Each fleet's convoys of the armies it is necessary to some route of."""
+    fleet_index = t.fleet_index
     convoy, n_army, n_dest = t.convoy, t.n_army, t.n_dest
     for _i, e in armies:
         a = e.a

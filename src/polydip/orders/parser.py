@@ -314,6 +314,71 @@ def _parse_full(m: Map, text: str, phase_type: PhaseType) -> Order:
     c = _Cursor(m, text)
     if c.at_end():
         raise c.error("empty order", "incomplete")
+    lead = _parse_lead_word(c, m, text, phase_type)
+    if lead is not None:
+        return lead
+    kind = c.kind()
+    loc = c.place("unit location")
+    loc_start, _, loc_end = c.last_place
+    verb = c.peek()
+    if phase_type == "M":
+        standing = _parse_standing(c, text, verb, kind, loc)
+        if standing is not None:
+            return standing
+    if verb is None:
+        if phase_type == "M":
+            return Order(HOLD, kind=kind, loc=loc, text=text)
+        raise c.error("missing order after the unit" + phase_hint(phase_type, m), "incomplete")
+    c.take()
+    if verb in KW_HOLD:
+        _expect_end(c)
+        if phase_type != "M":
+            raise c.error("a hold is only ordered in a movement phase", "wrong_phase")
+        return Order(HOLD, kind=kind, loc=loc, text=text)
+    if verb in KW_BUILD:
+        _expect_end(c)
+        return Order(BUILD, kind=kind, loc=loc, text=text)
+    if verb in KW_DISBAND:
+        _expect_end(c)
+        return Order(DISBAND, kind=kind, loc=loc, text=text)
+    if verb in KW_RETREAT or (verb in KW_MOVE and phase_type == "R"):
+        return _parse_retreat(c, text, kind, loc)
+    if verb in KW_MOVE:
+        return _parse_move(c, m, text, phase_type, kind, loc)
+    if verb in KW_SUPPORT or verb in KW_CONVOY:
+        return _parse_support(c, text, phase_type, verb, kind, loc)
+    # "A PAR BUR": a bare destination is a move
+    return _parse_bare_move(c, text, phase_type, verb, kind, loc, loc_start, loc_end)
+
+
+def _parse_standing(c: _Cursor, text: str, verb: str | None, kind: int | None,
+                    loc: int) -> Order | None:
+    """In a movement phase, an order that acts where the unit stands: a rule's act
+    ("F GUY sink additional ships") or an attack without moving ("F PBS AT PERU")."""
+    if verb in _ACTS or (verb in KW_DISBAND and c.peek(1) == "anchor"):
+        act = _act(c)
+        _expect_end(c)
+        return Order(HOLD, kind=kind, loc=loc, text=text, act=act)
+    if verb in KW_AT or verb == "a" or (verb in ("(", "[") and c.peek(1) in KW_AT):
+        at = _attack(c)
+        if at >= 0:
+            return Order(HOLD, kind=kind, loc=loc, text=text, at=at)
+    return None
+
+
+def _parse_retreat(c: _Cursor, text: str, kind: int | None, loc: int) -> Order:
+    """A retreat, after its verb (R, or a move's in a retreat phase)."""
+    if c.peek() in KW_MOVE:
+        c.take()
+    dest = c.place("retreat destination")
+    _expect_end(c)
+    _not_to_itself(c, loc, dest)
+    return Order(RETREAT, kind=kind, loc=loc, target=dest, text=text)
+
+
+def _parse_lead_word(c: _Cursor, m: Map, text: str, phase_type: PhaseType) -> Order | None:
+    """An order that starts with its verb: a waive, a build, a disband (None: it starts
+    with the unit)."""
     first = c.peek()
     if first in KW_WAIVE:
         return Order(WAIVE, text=text)
@@ -339,101 +404,80 @@ def _parse_full(m: Map, text: str, phase_type: PhaseType) -> Order:
         loc = c.place()
         _expect_end(c)
         return Order(DISBAND, kind=kind, loc=loc, text=text)
+    return None
 
-    kind = c.kind()
-    loc = c.place("unit location")
-    loc_start, _, loc_end = c.last_place
-    verb = c.peek()
-    if phase_type == "M" and (verb in _ACTS or (verb in KW_DISBAND and c.peek(1) == "anchor")):
-        act = _act(c)  # "F GUY sink additional ships": an anchor order without moving
-        _expect_end(c)
-        return Order(HOLD, kind=kind, loc=loc, text=text, act=act)
-    if phase_type == "M" and (verb in KW_AT or verb == "a" or (
-            verb in ("(", "[") and c.peek(1) in KW_AT)):
-        at = _attack(c)  # "F PBS AT PERU": an attack without moving
-        if at >= 0:
-            return Order(HOLD, kind=kind, loc=loc, text=text, at=at)
-    if verb is None:
-        if phase_type == "M":
-            return Order(HOLD, kind=kind, loc=loc, text=text)
-        raise c.error("missing order after the unit" + phase_hint(phase_type, m), "incomplete")
-    c.take()
-    if verb in KW_HOLD:
-        _expect_end(c)
-        if phase_type != "M":
-            raise c.error("a hold is only ordered in a movement phase", "wrong_phase")
-        return Order(HOLD, kind=kind, loc=loc, text=text)
-    if verb in KW_BUILD:
-        _expect_end(c)
-        return Order(BUILD, kind=kind, loc=loc, text=text)
-    if verb in KW_DISBAND:
-        _expect_end(c)
-        return Order(DISBAND, kind=kind, loc=loc, text=text)
-    if verb in KW_RETREAT or (verb in KW_MOVE and phase_type == "R"):
-        if c.peek() in KW_MOVE:
+
+def _parse_move(c: _Cursor, m: Map, text: str, phase_type: PhaseType, kind: int | None,
+                loc: int) -> Order:
+    """A move, after its verb: the destination (or a path), an attack, a rule's act, via
+    convoy."""
+    if c.peek() == "to":  # "moves to"
+        c.take()
+    if c.peek() in _CLOSERS:  # "R Guyana [rib] to [sec]": another coast of its province
+        dest = c._coast(c.m.loc_prov[loc])
+    else:
+        dest = c.place("destination")
+    at = _attack(c)
+    act = _act(c) if phase_type == "M" else ""
+    via = False
+    while at < 0 and c.peek() in KW_MOVE:  # a path: A YOR - NTH - BEL
+        c.take()
+        dest = c.place("destination")
+        via = True
+    if c.peek() in KW_VIA or c.peek() in KW_CONVOY:
+        c.take()
+        if c.peek() in KW_CONVOY:
             c.take()
-        dest = c.place("retreat destination")
-        _expect_end(c)
-        _not_to_itself(c, loc, dest)
-        return Order(RETREAT, kind=kind, loc=loc, target=dest, text=text)
-    if verb in KW_MOVE:
-        if c.peek() == "to":  # "moves to"
-            c.take()
-        if c.peek() in _CLOSERS:  # "R Guyana [rib] to [sec]": another coast of its province
-            dest = c._coast(c.m.loc_prov[loc])
-        else:
-            dest = c.place("destination")
+        via = True
+    _expect_end(c)
+    _not_to_itself(c, loc, dest)
+    if phase_type == "A":
+        raise c.error("moves are not ordered in an adjustment phase" + phase_hint("A", m),
+                      "wrong_phase")
+    if at >= 0 and phase_type != "M":
+        raise c.error("an attack (AT) is only ordered in a movement phase", "wrong_phase")
+    return Order(MOVE, kind=kind, loc=loc, target=dest, via=via, text=text, at=at,
+                 act=act)
+
+
+def _parse_support(c: _Cursor, text: str, phase_type: PhaseType, verb: str, kind: int | None,
+                   loc: int) -> Order:
+    """A support or a convoy, after its verb: the unit supported or convoyed, its
+    destination or attack."""
+    if phase_type != "M":
+        raise c.error("supports and convoys are only ordered in a movement phase"
+                      + phase_hint(phase_type, c.m), "wrong_phase")
+    aux_kind = c.kind()
+    aux_loc = c.place("supported unit" if verb in KW_SUPPORT else "convoyed army")
+    target = None
+    at = _attack(c)  # "S F PBS AT CHILE": the attack it supports
+    if at < 0 and c.peek() in KW_MOVE:
+        c.take()
+        target = c.place("destination")
         at = _attack(c)
-        act = _act(c) if phase_type == "M" else ""
-        via = False
-        while at < 0 and c.peek() in KW_MOVE:  # a path: A YOR - NTH - BEL
+    elif at < 0 and c.peek() in KW_HOLD:
+        c.take()
+    if c.peek() in KW_VIA:  # "S A LON - BEL via convoy": the tag belongs to the move
+        c.take()
+        if c.peek() in KW_CONVOY:
             c.take()
-            dest = c.place("destination")
-            via = True
-        if c.peek() in KW_VIA or c.peek() in KW_CONVOY:
-            c.take()
-            if c.peek() in KW_CONVOY:
-                c.take()
-            via = True
-        _expect_end(c)
-        _not_to_itself(c, loc, dest)
-        if phase_type == "A":
-            raise c.error("moves are not ordered in an adjustment phase" + phase_hint("A", m),
-                          "wrong_phase")
-        if at >= 0 and phase_type != "M":
-            raise c.error("an attack (AT) is only ordered in a movement phase", "wrong_phase")
-        return Order(MOVE, kind=kind, loc=loc, target=dest, via=via, text=text, at=at,
-                     act=act)
-    if verb in KW_SUPPORT or verb in KW_CONVOY:
-        if phase_type != "M":
-            raise c.error("supports and convoys are only ordered in a movement phase"
-                          + phase_hint(phase_type, c.m), "wrong_phase")
-        aux_kind = c.kind()
-        aux_loc = c.place("supported unit" if verb in KW_SUPPORT else "convoyed army")
-        target = None
-        at = _attack(c)  # "S F PBS AT CHILE": the attack it supports
-        if at < 0 and c.peek() in KW_MOVE:
-            c.take()
-            target = c.place("destination")
-            at = _attack(c)
-        elif at < 0 and c.peek() in KW_HOLD:
-            c.take()
-        if c.peek() in KW_VIA:  # "S A LON - BEL via convoy": the tag belongs to the move
-            c.take()
-            if c.peek() in KW_CONVOY:
-                c.take()
-        _expect_end(c)
-        if verb in KW_CONVOY:
-            if target is None:
-                raise c.error("a convoy names the army's destination: F <sea> C A <from> - <to>",
-                              "incomplete")
-            if at >= 0:
-                raise c.error("a convoy names no attack (AT)", "unknown_word")
-            return Order(CONVOY, kind=kind, loc=loc, target=target, aux_kind=aux_kind,
-                         aux_loc=aux_loc, text=text)
-        return Order(SUPPORT, kind=kind, loc=loc, target=target, aux_kind=aux_kind,
-                     aux_loc=aux_loc, text=text, at=at)
-    # "A PAR BUR": a bare destination is a move
+    _expect_end(c)
+    if verb in KW_CONVOY:
+        if target is None:
+            raise c.error("a convoy names the army's destination: F <sea> C A <from> - <to>",
+                          "incomplete")
+        if at >= 0:
+            raise c.error("a convoy names no attack (AT)", "unknown_word")
+        return Order(CONVOY, kind=kind, loc=loc, target=target, aux_kind=aux_kind,
+                     aux_loc=aux_loc, text=text)
+    return Order(SUPPORT, kind=kind, loc=loc, target=target, aux_kind=aux_kind,
+                 aux_loc=aux_loc, text=text, at=at)
+
+
+def _parse_bare_move(c: _Cursor, text: str, phase_type: PhaseType, verb: str, kind: int | None,
+                     loc: int, loc_start: int, loc_end: int) -> Order:
+    """"A PAR BUR": the word after the unit was no verb; read it as a destination
+    (`loc_start`, `loc_end`: where the unit's place was read, for a misread long name)."""
     c.i -= 1
     try:
         dest = c.place()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,8 +34,26 @@ def check_variant(v: Variant) -> list[Problem]:
     def add(key: str, msg: str, needle: str = "") -> None:
         problems.append(Problem(key, msg, v.line_of(needle) if needle else None))
 
+    locs = set(v.provinces)
+    for abbr, p in v.provinces.items():
+        locs.update(f"{abbr}/{c}" for c in p.coasts)
+    _check_names(v, add)
+    _check_edges(v, add, locs)
+    _check_reached(v, add)
+    _check_powers(v, add)
+    _check_units(v, add, locs)
+    _check_counts(v, add)
+    problems += [Problem("board", msg) for msg in board_problems(v)]
+    return problems
+
+
+# how a check reports a problem: add(key, message, needle to find its line)
+_Add = Callable[..., None]
+
+
+def _check_names(v: Variant, add: _Add) -> None:
+    """Names and aliases are unique."""
     provs = v.provinces
-    # names and aliases are unique
     seen: dict[str, str] = {}
     for abbr, p in provs.items():
         for name in dict.fromkeys([p.abbr, p.name, *p.aliases]):
@@ -43,10 +62,11 @@ def check_variant(v: Variant) -> list[Problem]:
                 add(f"provinces.{abbr}", f"name or alias {name!r} is also used by {seen[key]}",
                     f"[provinces.{abbr}]")
             seen.setdefault(key, abbr)
-    # edges: places exist, no duplicates, coasts named where needed
-    locs = set(provs)
-    for abbr, p in provs.items():
-        locs.update(f"{abbr}/{c}" for c in p.coasts)
+
+
+def _check_edges(v: Variant, add: _Add, locs: set[str]) -> None:
+    """Edges: places exist, no duplicates, coasts named where needed."""
+    provs = v.provinces
     pairs: Counter = Counter()
     for e in v.edges:
         for end in (e.a, e.b):
@@ -81,7 +101,11 @@ def check_variant(v: Variant) -> list[Problem]:
     for (kind, a, b), n in pairs.items():
         if n > 1:
             add(f"edges.{kind}", f"edge {a}-{b} is listed {n} times", f"{a}-{b}")
-    # every coast is reachable by some edge
+
+
+def _check_reached(v: Variant, add: _Add) -> None:
+    """Every coast is reachable by some edge, every province that holds units has one."""
+    provs = v.provinces
     used = {e.a for e in v.edges} | {e.b for e in v.edges}
     for abbr, p in provs.items():
         for c in p.coasts:
@@ -91,7 +115,11 @@ def check_variant(v: Variant) -> list[Problem]:
         if v.terrains[p.terrain].occupy and not any(
                 abbr in (e.a.split("/")[0], e.b.split("/")[0]) for e in v.edges):
             add(f"provinces.{abbr}", "province has no edges", f"[provinces.{abbr}]")
-    # powers: homes, units, centers
+
+
+def _check_powers(v: Variant, add: _Add) -> None:
+    """Powers: homes, units, centers."""
+    provs = v.provinces
     letters = Counter(p.letter for p in v.powers)
     for power in v.powers:
         key = f"powers.{power.name}"
@@ -116,7 +144,11 @@ def check_variant(v: Variant) -> list[Problem]:
     for c, n in owners.items():
         if n > 1:
             add("powers", f"center {c} is owned by {n} powers at the start")
-    # starting units stand on legal places (compile the map to use its rules)
+
+
+def _check_units(v: Variant, add: _Add, locs: set[str]) -> None:
+    """Starting units stand on legal places (compile the map to use its rules)."""
+    provs = v.provinces
     try:
         # compile what is sound (the problems above are reported already)
         powers = [replace(p, homes=[h for h in p.homes if h in provs],
@@ -138,7 +170,12 @@ def check_variant(v: Variant) -> list[Problem]:
                 taken[prov_id] = t
     except PolydipError as exc:
         add("edges", str(exc))
-    # victory is reachable (centers count by their value: a capital worth 2 counts twice)
+
+
+def _check_counts(v: Variant, add: _Add) -> None:
+    """Victory is reachable (centers count by their value: a capital worth 2 counts twice);
+    the declared counts and the calendar agree."""
+    provs = v.provinces
     n_sc = v.center_total()
     if v.victory.centers > n_sc:
         add("victory.centers", f"{v.victory.centers} centers needed but the map has {n_sc}")
@@ -154,8 +191,6 @@ def check_variant(v: Variant) -> list[Problem]:
     seasons = {s.abbr for s in v.calendar.seasons}
     if v.calendar.centers_change_after not in seasons:
         add("calendar.centers_change_after", f"unknown season {v.calendar.centers_change_after!r}")
-    problems += [Problem("board", msg) for msg in board_problems(v)]
-    return problems
 
 
 # ---- boards (`polydip variant check NAME --board`) -------------------------------------------
@@ -206,6 +241,13 @@ def board_consistency(v: Variant, board: Board) -> list[str]:
     for a, b, _line in board.connectors:
         if a not in names or b not in names:
             problems.append(f"connector {a}-{b} names no province")
+    return problems + _ring_problems(board)
+
+
+def _ring_problems(board: Board) -> list[str]:
+    """Rings that do not close; arcs used other than once from each side (or once, off the
+    frame)."""
+    problems = []
     fwd = [0] * len(board.arcs)
     rev = [0] * len(board.arcs)
     for name, faces in board.regions.items():
@@ -249,22 +291,28 @@ def board_problems(v: Variant) -> list[str]:
 
 def check_board(v: Variant, board: Board) -> BoardFigures:
     """The figures of a board against its map, and every target it misses."""
-    from polydip.render.board import (
-        clearance,
-        crossing_arcs,
-        region_area,
-        signed_area,
-        touch_lengths,
-    )
-
     lines: list[str] = []
     problems = board_consistency(v, board)
-    k = BOARD_WIDTH / board.width
+    k = BOARD_WIDTH / board.width  # the figures are for a picture BOARD_WIDTH wide
+    _board_touch(v, board, k, lines, problems)
+    _board_anchors(v, board, k, lines, problems)
+    _board_areas(v, board, k, lines, problems)
+    _board_coverage(v, board, lines, problems)
+    kb = board.size / 1024
+    lines.append(f"board file: {kb:.0f} KB (at most {MAX_BOARD_KB})")
+    if kb > MAX_BOARD_KB:
+        problems.append(f"the board file is {kb:.0f} KB (at most {MAX_BOARD_KB})")
+    return BoardFigures(lines, problems)
+
+
+def _board_touch(v: Variant, board: Board, k: float, lines: list[str], problems: list[str]) -> None:
+    """Adjacent provinces touch (or are declared connectors); others do not."""
+    from polydip.render.board import touch_lengths
+
     touch = {pair: length * k for pair, length in touch_lengths(board).items()}
     adjacent = _adjacent_pairs(v)
     connectors = {(min(a, b), max(a, b)) for a, b, _ in board.connectors}
     missing = sorted(p for p in adjacent if touch.get(p, 0.0) < MIN_TOUCH and p not in connectors)
-    short = sorted(p for p in adjacent & connectors if touch.get(p, 0.0) >= MIN_TOUCH)
     wrong_all = sorted(p for p, ln in touch.items() if ln >= WRONG_TOUCH and p not in adjacent
                        and "neutral" not in p)
     wrong = [p for p in wrong_all if p not in board.no_passage]
@@ -282,13 +330,18 @@ def check_board(v: Variant, board: Board) -> BoardFigures:
                         f"adjacent pairs (at most {MAX_CONNECTORS:.0%})")
     for a, b in sorted(connectors - adjacent):
         problems.append(f"connector {a}-{b}: the two provinces are not adjacent")
-    del short
     lines.append(f"non-adjacent pairs touching along >= {WRONG_TOUCH:g} px: {len(wrong_all)} "
                  f"({len(wrong_all) - len(wrong)} declared no passage); undeclared: "
                  f"{len(wrong)}")
     for a, b in wrong:
         problems.append(f"{a}-{b} are not adjacent but share {touch[(a, b)]:.1f} px of border")
-    # anchors
+
+
+def _board_anchors(v: Variant, board: Board, k: float, lines: list[str],
+                   problems: list[str]) -> None:
+    """Label and unit anchors stand clear of their province's outline."""
+    from polydip.render.board import clearance
+
     n_anchor = 0
     worst = (float("inf"), "")
     low: list[str] = []
@@ -315,6 +368,12 @@ def check_board(v: Variant, board: Board) -> BoardFigures:
                  f"beside it: {beside}")
     for item in low:
         problems.append(f"anchor too close to the province outline: {item}")
+
+
+def _board_areas(v: Variant, board: Board, k: float, lines: list[str], problems: list[str]) -> None:
+    """No province too small to hold its label and units."""
+    from polydip.render.board import region_area
+
     areas = {a: region_area(board, a) * k * k for a in v.provinces if a in board.regions}
     if areas:
         small = min(areas, key=areas.__getitem__)
@@ -323,7 +382,12 @@ def check_board(v: Variant, board: Board) -> BoardFigures:
         for a, ar in sorted(areas.items()):
             if ar < MIN_AREA:
                 problems.append(f"{a} covers only {ar:.0f} px² (at least {MIN_AREA:g})")
-    # coverage: the faces tile the frame (areas add up, no arc crosses another)
+
+
+def _board_coverage(v: Variant, board: Board, lines: list[str], problems: list[str]) -> None:
+    """The faces tile the frame (areas add up, no arc crosses another)."""
+    from polydip.render.board import crossing_arcs, signed_area
+
     total = 0.0
     negative = []
     for name, faces in board.regions.items():
@@ -345,11 +409,6 @@ def check_board(v: Variant, board: Board) -> BoardFigures:
         problems.append(f"face {item} has no area (rings turned the wrong way)")
     for i, j in crossings[:20]:
         problems.append(f"arcs {i} and {j} cross")
-    kb = board.size / 1024
-    lines.append(f"board file: {kb:.0f} KB (at most {MAX_BOARD_KB})")
-    if kb > MAX_BOARD_KB:
-        problems.append(f"the board file is {kb:.0f} KB (at most {MAX_BOARD_KB})")
-    return BoardFigures(lines, problems)
 
 
 def picture_figures(v: Variant, fig: BoardFigures) -> None:

@@ -337,174 +337,16 @@ class _Reader:
             if k not in known:
                 raise self.fail(k, "unknown section" + did_you_mean(k, known), f"{k}")
         meta = self.table(self.get(d, "variant", dict, "variant"), "variant")
-        unit_kinds = {
-            letter: UnitKind(letter, self.get(self.table(v, f"unit_kinds.{letter}"), "name", str,
-                                              f"unit_kinds.{letter}"),
-                             bool(v.get("coastal", False)), bool(v.get("convoyed", False)),
-                             bool(v.get("convoys", False)))
-            for letter, v in self.table(d.get("unit_kinds", DEFAULT_UNIT_KINDS),
-                                        "unit_kinds").items()
-        }
-        for letter in unit_kinds:
-            if len(letter) != 1 or not letter.isupper():
-                raise self.fail(f"unit_kinds.{letter}", "a unit kind is one upper-case letter")
-        terrains = {}
-        for name, v in self.table(d.get("terrains", DEFAULT_TERRAINS), "terrains").items():
-            v = self.table(v, f"terrains.{name}")
-            occ = self.strlist(v, "occupy", f"terrains.{name}")
-            for u in occ:
-                if u not in unit_kinds:
-                    raise self.fail(f"terrains.{name}.occupy", f"unknown unit kind {u!r}")
-            convoy = bool(v.get("convoy", "A" not in occ and "F" in occ))
-            terrains[name] = Terrain(name, frozenset(occ), convoy)
-        edge_kinds = {}
-        for name, v in self.table(d.get("edge_kinds", DEFAULT_EDGE_KINDS), "edge_kinds").items():
-            v = self.table(v, f"edge_kinds.{name}")
-            units = self.strlist(v, "units", f"edge_kinds.{name}")
-            for u in units:
-                if u not in unit_kinds:
-                    raise self.fail(f"edge_kinds.{name}.units", f"unknown unit kind {u!r}")
-            edge_kinds[name] = EdgeKind(name, frozenset(units))
-
-        coasts: dict[str, CoastName] = {}  # DEFAULT_COASTS apply where this is silent
-        for abbr, v in self.table(d.get("coasts", {}), "coasts").items():
-            key = f"coasts.{abbr}"
-            v = self.table(v, key)
-            for k in v:
-                if k not in ("name", "aliases"):
-                    raise self.fail(f"{key}.{k}", "unknown key" + did_you_mean(k, ["name",
-                                                                                   "aliases"]))
-            if not abbr.isalnum() or abbr.upper() != abbr:
-                raise self.fail(key, "a coast abbreviation is upper-case letters and digits")
-            coasts[abbr] = CoastName(abbr, self.get(v, "name", str, key),
-                                     tuple(self.strlist(v, "aliases", key, [])))
-
+        unit_kinds = self.unit_kinds(d)
+        terrains = self.terrains(d, unit_kinds)
+        edge_kinds = self.edge_kinds(d, unit_kinds)
+        coasts = self.coasts(d)
         provinces: dict[str, Province] = {}
         for abbr, v in self.table(self.get(d, "provinces", dict, "provinces"), "provinces").items():
-            key = f"provinces.{abbr}"
-            v = self.table(v, key)
-            if not abbr.replace("_", "").isalnum() or abbr.upper() != abbr:
-                raise self.fail(key, "a province abbreviation is upper-case letters and digits",
-                                f"[{key}]")
-            terrain = self.get(v, "terrain", str, key)
-            if terrain not in terrains:
-                raise self.fail(f"{key}.terrain", f"unknown terrain {terrain!r}"
-                                + did_you_mean(terrain, terrains), f"[{key}]")
-            sc = v.get("supply_center", False)
-            if sc is True:
-                sc_kind: str | None = "center"
-            elif sc is False:
-                sc_kind = None
-            elif isinstance(sc, str):
-                sc_kind = sc
-            else:
-                raise self.fail(f"{key}.supply_center", "must be true, false or a kind name")
-            value = self.get(v, "center_value", int, key, 1)
-            if value < 1:
-                raise self.fail(f"{key}.center_value", "must be 1 or more", f"[{key}]")
-            if value != 1 and sc_kind is None:
-                raise self.fail(f"{key}.center_value", "only a supply center has a value",
-                                f"[{key}]")
-            raw_coasts = v.get("coasts", [])
-            coast_names: dict[str, str] = {}
-            if isinstance(raw_coasts, dict):
-                # the table form names this province's coasts in its own words
-                for c, name in raw_coasts.items():
-                    if not isinstance(name, str):
-                        raise self.fail(f"{key}.coasts.{c}", "must be the coast's name, like "
-                                        "\"sea coast\"", f"[{key}]")
-                    coast_names[c.upper()] = name
-                coast_list = list(coast_names)
-            else:
-                coast_list = [c.upper() for c in self.strlist(v, "coasts", key, [])]
-            coast_aliases: dict[str, list[str]] = {}
-            said = self.table(v.get("coast_aliases", {}), f"{key}.coast_aliases")
-            for c in said:
-                if c.upper() not in coast_list:
-                    raise self.fail(f"{key}.coast_aliases.{c}", "not one of the province's "
-                                    "coasts" + did_you_mean(c, coast_list), f"[{key}]")
-                coast_aliases[c.upper()] = self.strlist(said, c, f"{key}.coast_aliases")
-            coords = self.point(v.get("coords"), f"{key}.coords")
-            coast_coords = {c: self.point(xy, f"{key}.coast_coords.{c}") for c, xy in
-                            self.table(v.get("coast_coords", {}), f"{key}.coast_coords").items()}
-            provinces[abbr] = Province(
-                abbr=abbr,
-                name=self.get(v, "name", str, key),
-                terrain=terrain,
-                supply_center=sc_kind,
-                center_value=value,
-                coasts=coast_list,
-                coast_names=coast_names,
-                coast_aliases=coast_aliases,
-                aliases=self.strlist(v, "aliases", key, []),
-                tags=self.strlist(v, "tags", key, []),
-                coords=coords,
-                coast_coords=coast_coords,
-            )
-
-        powers = []
-        for i, v in enumerate(self.get(d, "powers", list, "powers")):
-            key = f"powers[{i}]"
-            v = self.table(v, key)
-            name = self.get(v, "name", str, key)
-            if not name.strip():
-                raise self.fail(f"{key}.name", "a power's name is empty")
-            key = f"powers.{name}"
-            homes = self.strlist(v, "homes", key, [])
-            powers.append(Power(
-                name=name,
-                letter=self.get(v, "letter", str, key, name[0].upper()),
-                adjective=self.get(v, "adjective", str, key, name),
-                color=self.get(v, "color", str, key, "#888888"),
-                homes=homes,
-                units=self.strlist(v, "units", key, []),
-                centers=self.strlist(v, "centers", key, list(homes)),
-                neutral=self.get(v, "neutral", bool, key, False),
-                aliases=self.strlist(v, "aliases", key, []),
-                territory=self.strlist(v, "territory", key, []),
-            ))
-
-        edges = []
-        for kind, lst in self.table(d.get("edges", {}), "edges").items():
-            if kind not in edge_kinds:
-                raise self.fail(f"edges.{kind}", "unknown edge kind" + did_you_mean(kind,
-                                edge_kinds) + "; declare it under [edge_kinds]", f"{kind} =")
-            if not isinstance(lst, list):
-                raise self.fail(f"edges.{kind}", "must be a list of \"X-Y\" strings")
-            for j, e in enumerate(lst):
-                ekey = f"edges.{kind}[{j}]"
-                if not isinstance(e, str) or e.count("-") != 1:
-                    raise self.fail(ekey, f"{e!r} is not an edge; write \"ABC-XYZ\"", str(e))
-                a, b = (s.strip().upper() for s in e.split("-"))
-                edges.append(Edge(kind, a, b, ekey))
-
-        cal = self.table(d.get("calendar", DEFAULT_CALENDAR), "calendar")
-        seasons = []
-        season_list = self.get(cal, "seasons", list, "calendar", DEFAULT_CALENDAR["seasons"])
-        if not season_list:
-            raise self.fail("calendar.seasons", "a year has at least one season")
-        for i, s in enumerate(season_list):
-            key = f"calendar.seasons[{i}]"
-            s = self.table(s, key)
-            phases = self.strlist(s, "phases", key)
-            for ph in phases:
-                if ph not in PHASE_TYPES:
-                    raise self.fail(f"{key}.phases", f"unknown phase {ph!r}"
-                                    + did_you_mean(ph, PHASE_TYPES))
-            combined = self.get(s, "combined", bool, key, False)
-            if combined and phases != ["retreats", "adjustments"]:
-                raise self.fail(f"{key}.combined", "only a season whose phases are "
-                                "[\"retreats\", \"adjustments\"] orders them together")
-            seasons.append(Season(self.get(s, "name", str, key), self.get(s, "abbr", str, key),
-                                  tuple(phases), self.get(s, "title", str, key, ""),
-                                  combined))
-        calendar = Calendar(
-            start=self.get(cal, "start", str, "calendar", "S1901M"),
-            seasons=seasons,
-            centers_change_after=self.get(
-                cal, "centers_change_after", str, "calendar",
-                seasons[-2].abbr if len(seasons) > 1 else seasons[0].abbr),
-        )
+            provinces[abbr] = self.province(abbr, v, terrains)
+        powers = [self.power(i, v) for i, v in enumerate(self.get(d, "powers", list, "powers"))]
+        edges = self.edges(d, edge_kinds)
+        calendar = self.calendar(d)
         vic = self.table(d.get("victory", {}), "victory")
         n_sc = sum(p.center_value for p in provinces.values() if p.supply_center)
         victory = self.victory(vic, "victory", Victory(n_sc // 2 + 1))
@@ -539,3 +381,190 @@ class _Reader:
             text=self.text,
             coasts=coasts,
         )
+
+    def unit_kinds(self, d: dict[str, Any]) -> dict[str, UnitKind]:
+        unit_kinds = {
+            letter: UnitKind(letter, self.get(self.table(v, f"unit_kinds.{letter}"), "name", str,
+                                              f"unit_kinds.{letter}"),
+                             bool(v.get("coastal", False)), bool(v.get("convoyed", False)),
+                             bool(v.get("convoys", False)))
+            for letter, v in self.table(d.get("unit_kinds", DEFAULT_UNIT_KINDS),
+                                        "unit_kinds").items()
+        }
+        for letter in unit_kinds:
+            if len(letter) != 1 or not letter.isupper():
+                raise self.fail(f"unit_kinds.{letter}", "a unit kind is one upper-case letter")
+        return unit_kinds
+
+    def terrains(self, d: dict[str, Any], unit_kinds: dict[str, UnitKind]) -> dict[str, Terrain]:
+        terrains = {}
+        for name, v in self.table(d.get("terrains", DEFAULT_TERRAINS), "terrains").items():
+            v = self.table(v, f"terrains.{name}")
+            occ = self.strlist(v, "occupy", f"terrains.{name}")
+            for u in occ:
+                if u not in unit_kinds:
+                    raise self.fail(f"terrains.{name}.occupy", f"unknown unit kind {u!r}")
+            convoy = bool(v.get("convoy", "A" not in occ and "F" in occ))
+            terrains[name] = Terrain(name, frozenset(occ), convoy)
+        return terrains
+
+    def edge_kinds(self, d: dict[str, Any],
+                   unit_kinds: dict[str, UnitKind]) -> dict[str, EdgeKind]:
+        edge_kinds = {}
+        for name, v in self.table(d.get("edge_kinds", DEFAULT_EDGE_KINDS), "edge_kinds").items():
+            v = self.table(v, f"edge_kinds.{name}")
+            units = self.strlist(v, "units", f"edge_kinds.{name}")
+            for u in units:
+                if u not in unit_kinds:
+                    raise self.fail(f"edge_kinds.{name}.units", f"unknown unit kind {u!r}")
+            edge_kinds[name] = EdgeKind(name, frozenset(units))
+        return edge_kinds
+
+    def coasts(self, d: dict[str, Any]) -> dict[str, CoastName]:
+        coasts: dict[str, CoastName] = {}  # DEFAULT_COASTS apply where this is silent
+        for abbr, v in self.table(d.get("coasts", {}), "coasts").items():
+            key = f"coasts.{abbr}"
+            v = self.table(v, key)
+            for k in v:
+                if k not in ("name", "aliases"):
+                    raise self.fail(f"{key}.{k}", "unknown key" + did_you_mean(k, ["name",
+                                                                                   "aliases"]))
+            if not abbr.isalnum() or abbr.upper() != abbr:
+                raise self.fail(key, "a coast abbreviation is upper-case letters and digits")
+            coasts[abbr] = CoastName(abbr, self.get(v, "name", str, key),
+                                     tuple(self.strlist(v, "aliases", key, [])))
+        return coasts
+
+    def province(self, abbr: str, v: Any, terrains: dict[str, Terrain]) -> Province:
+        key = f"provinces.{abbr}"
+        v = self.table(v, key)
+        if not abbr.replace("_", "").isalnum() or abbr.upper() != abbr:
+            raise self.fail(key, "a province abbreviation is upper-case letters and digits",
+                            f"[{key}]")
+        terrain = self.get(v, "terrain", str, key)
+        if terrain not in terrains:
+            raise self.fail(f"{key}.terrain", f"unknown terrain {terrain!r}"
+                            + did_you_mean(terrain, terrains), f"[{key}]")
+        sc_kind = self.center_kind(v, key)
+        value = self.get(v, "center_value", int, key, 1)
+        if value < 1:
+            raise self.fail(f"{key}.center_value", "must be 1 or more", f"[{key}]")
+        if value != 1 and sc_kind is None:
+            raise self.fail(f"{key}.center_value", "only a supply center has a value",
+                            f"[{key}]")
+        coast_list, coast_names = self.province_coasts(v, key)
+        coast_aliases: dict[str, list[str]] = {}
+        said = self.table(v.get("coast_aliases", {}), f"{key}.coast_aliases")
+        for c in said:
+            if c.upper() not in coast_list:
+                raise self.fail(f"{key}.coast_aliases.{c}", "not one of the province's "
+                                "coasts" + did_you_mean(c, coast_list), f"[{key}]")
+            coast_aliases[c.upper()] = self.strlist(said, c, f"{key}.coast_aliases")
+        coords = self.point(v.get("coords"), f"{key}.coords")
+        coast_coords = {c: self.point(xy, f"{key}.coast_coords.{c}") for c, xy in
+                        self.table(v.get("coast_coords", {}), f"{key}.coast_coords").items()}
+        return Province(
+            abbr=abbr,
+            name=self.get(v, "name", str, key),
+            terrain=terrain,
+            supply_center=sc_kind,
+            center_value=value,
+            coasts=coast_list,
+            coast_names=coast_names,
+            coast_aliases=coast_aliases,
+            aliases=self.strlist(v, "aliases", key, []),
+            tags=self.strlist(v, "tags", key, []),
+            coords=coords,
+            coast_coords=coast_coords,
+        )
+
+    def center_kind(self, v: dict[str, Any], key: str) -> str | None:
+        """A province's `supply_center`: true ("center"), false (None) or a kind's name."""
+        sc = v.get("supply_center", False)
+        if sc is True:
+            return "center"
+        if sc is False:
+            return None
+        if isinstance(sc, str):
+            return sc
+        raise self.fail(f"{key}.supply_center", "must be true, false or a kind name")
+
+    def province_coasts(self, v: dict[str, Any], key: str) -> tuple[list[str], dict[str, str]]:
+        """A province's coasts, as a list of abbreviations or a table naming each."""
+        raw_coasts = v.get("coasts", [])
+        coast_names: dict[str, str] = {}
+        if not isinstance(raw_coasts, dict):
+            return [c.upper() for c in self.strlist(v, "coasts", key, [])], coast_names
+        # the table form names this province's coasts in its own words
+        for c, name in raw_coasts.items():
+            if not isinstance(name, str):
+                raise self.fail(f"{key}.coasts.{c}", "must be the coast's name, like "
+                                "\"sea coast\"", f"[{key}]")
+            coast_names[c.upper()] = name
+        return list(coast_names), coast_names
+
+    def power(self, i: int, v: Any) -> Power:
+        key = f"powers[{i}]"
+        v = self.table(v, key)
+        name = self.get(v, "name", str, key)
+        if not name.strip():
+            raise self.fail(f"{key}.name", "a power's name is empty")
+        key = f"powers.{name}"
+        homes = self.strlist(v, "homes", key, [])
+        return Power(
+            name=name,
+            letter=self.get(v, "letter", str, key, name[0].upper()),
+            adjective=self.get(v, "adjective", str, key, name),
+            color=self.get(v, "color", str, key, "#888888"),
+            homes=homes,
+            units=self.strlist(v, "units", key, []),
+            centers=self.strlist(v, "centers", key, list(homes)),
+            neutral=self.get(v, "neutral", bool, key, False),
+            aliases=self.strlist(v, "aliases", key, []),
+            territory=self.strlist(v, "territory", key, []),
+        )
+
+    def edges(self, d: dict[str, Any], edge_kinds: dict[str, EdgeKind]) -> list[Edge]:
+        edges = []
+        for kind, lst in self.table(d.get("edges", {}), "edges").items():
+            if kind not in edge_kinds:
+                raise self.fail(f"edges.{kind}", "unknown edge kind" + did_you_mean(kind,
+                                edge_kinds) + "; declare it under [edge_kinds]", f"{kind} =")
+            if not isinstance(lst, list):
+                raise self.fail(f"edges.{kind}", "must be a list of \"X-Y\" strings")
+            for j, e in enumerate(lst):
+                ekey = f"edges.{kind}[{j}]"
+                if not isinstance(e, str) or e.count("-") != 1:
+                    raise self.fail(ekey, f"{e!r} is not an edge; write \"ABC-XYZ\"", str(e))
+                a, b = (s.strip().upper() for s in e.split("-"))
+                edges.append(Edge(kind, a, b, ekey))
+        return edges
+
+    def calendar(self, d: dict[str, Any]) -> Calendar:
+        cal = self.table(d.get("calendar", DEFAULT_CALENDAR), "calendar")
+        season_list = self.get(cal, "seasons", list, "calendar", DEFAULT_CALENDAR["seasons"])
+        if not season_list:
+            raise self.fail("calendar.seasons", "a year has at least one season")
+        seasons = [self.season(i, s) for i, s in enumerate(season_list)]
+        return Calendar(
+            start=self.get(cal, "start", str, "calendar", "S1901M"),
+            seasons=seasons,
+            centers_change_after=self.get(
+                cal, "centers_change_after", str, "calendar",
+                seasons[-2].abbr if len(seasons) > 1 else seasons[0].abbr),
+        )
+
+    def season(self, i: int, s: Any) -> Season:
+        key = f"calendar.seasons[{i}]"
+        s = self.table(s, key)
+        phases = self.strlist(s, "phases", key)
+        for ph in phases:
+            if ph not in PHASE_TYPES:
+                raise self.fail(f"{key}.phases", f"unknown phase {ph!r}"
+                                + did_you_mean(ph, PHASE_TYPES))
+        combined = self.get(s, "combined", bool, key, False)
+        if combined and phases != ["retreats", "adjustments"]:
+            raise self.fail(f"{key}.combined", "only a season whose phases are "
+                            "[\"retreats\", \"adjustments\"] orders them together")
+        return Season(self.get(s, "name", str, key), self.get(s, "abbr", str, key),
+                      tuple(phases), self.get(s, "title", str, key, ""), combined)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import MISSING, Field, fields
 from typing import Any
 
@@ -43,6 +44,19 @@ def variant_to_toml(v: Variant) -> str:
     w = out.append
     w(f"# {v.title or v.name}: a polydip variant file (docs/variant-format.md).")
     w("")
+    _write_meta(v, w)
+    _write_kinds(v, w)
+    _write_powers(v, w)
+    _write_provinces(v, w)
+    _write_edges(v, w)
+    _write_calendar(v, w)
+    _write_victory(v, w)
+    _write_options_rules(v, w)
+    return "\n".join(out) + "\n"
+
+
+def _write_meta(v: Variant, w: Callable[[str], None]) -> None:
+    """The [variant] table."""
     w("[variant]")
     w(f"name = {_str(v.name)}")
     if v.title:
@@ -59,6 +73,9 @@ def variant_to_toml(v: Variant) -> str:
     if v.notes:
         w(f"notes = {_multiline(v.notes)}")
 
+
+def _write_kinds(v: Variant, w: Callable[[str], None]) -> None:
+    """[unit_kinds], [terrains], [edge_kinds] where they differ from the defaults; [coasts]."""
     kinds = {k: _unit_kind_table(u) for k, u in v.unit_kinds.items()}
     if kinds != {k: _unit_kind_table_default(d) for k, d in DEFAULT_UNIT_KINDS.items()}:
         w("")
@@ -89,6 +106,9 @@ def variant_to_toml(v: Variant) -> str:
                 coast["aliases"] = list(c.aliases)
             w(f"{_key(k)} = {_value(coast)}")
 
+
+def _write_powers(v: Variant, w: Callable[[str], None]) -> None:
+    """One [[powers]] table a power, without the keys that hold the loader's default."""
     for power in v.powers:
         w("")
         w("[[powers]]")
@@ -100,6 +120,9 @@ def variant_to_toml(v: Variant) -> str:
                 continue
             w(f"{_key(f.name)} = {_value(list(val) if isinstance(val, tuple) else val)}")
 
+
+def _write_provinces(v: Variant, w: Callable[[str], None]) -> None:
+    """One [provinces.X] table a province."""
     for abbr, p in v.provinces.items():
         w("")
         w(f"[provinces.{_key(abbr)}]")
@@ -126,6 +149,9 @@ def variant_to_toml(v: Variant) -> str:
         if p.coast_coords:
             w(f"coast_coords = {_value({c: list(xy) for c, xy in p.coast_coords.items()})}")
 
+
+def _write_edges(v: Variant, w: Callable[[str], None]) -> None:
+    """[edges]: grouped by kind, wrapped at 96 columns."""
     by_kind: dict[str, list[str]] = {}
     for e in v.edges:
         by_kind.setdefault(e.kind, []).append(f"{e.a}-{e.b}")
@@ -145,6 +171,9 @@ def variant_to_toml(v: Variant) -> str:
                 w(line.rstrip())
             w("]")
 
+
+def _write_calendar(v: Variant, w: Callable[[str], None]) -> None:
+    """[calendar], where it differs from the default."""
     cal = v.calendar
     seasons = [{"name": s.name, "abbr": s.abbr, "phases": list(s.phases),
                 **({"title": s.title} if s.title else {}),
@@ -161,6 +190,9 @@ def variant_to_toml(v: Variant) -> str:
             w(f"  {_value(s)},")
         w("]")
 
+
+def _write_victory(v: Variant, w: Callable[[str], None]) -> None:
+    """[victory] and its presets."""
     w("")
     w("[victory]")
     for f in fields(v.victory):
@@ -174,6 +206,9 @@ def variant_to_toml(v: Variant) -> str:
         for k, val in tbl.items():
             w(f"{_key(k)} = {_value(val)}")
 
+
+def _write_options_rules(v: Variant, w: Callable[[str], None]) -> None:
+    """[options] and one [rules.NAME] table a rule."""
     if v.options:
         w("")
         w("[options]")
@@ -184,7 +219,6 @@ def variant_to_toml(v: Variant) -> str:
         w(f"[rules.{_key(name)}]")
         for k, val in params.items():
             w(f"{_key(k)} = {_value(val)}")
-    return "\n".join(out) + "\n"
 
 
 def _unit_kind_table(u: UnitKind) -> dict[str, Any]:

@@ -139,98 +139,10 @@ def _split_loc(loc: str) -> tuple[str, str]:
 def build_variant(d: Draft) -> Variant:
     """Turn a draft into a Variant; raise VariantError for what the source gets wrong."""
     provs = d.provinces
-    # ---- places named by adjacencies exist; adjacencies are listed both ways ------------
-    locs = set(provs)
-    for p in provs.values():
-        locs.update(f"{p.abbr}/{c}" for c in p.coasts)
-
-    def known(loc: str, ref: Ref) -> None:
-        if loc in locs:
-            return
-        prov = _split_loc(loc)[0]
-        if prov in provs:
-            have = ", ".join(provs[prov].coasts) or "none"
-            raise fail(ref, f"{loc} is not a place: {prov} has coasts {have}")
-        raise fail(ref, f"unknown place {loc!r}" + did_you_mean(prov, provs),
-                   "declare it (with its terrain) or correct the abbreviation")
-
-    # a place listed as its own neighbour (modern.cfg: "ICE=AMY ICE", a way to mark an
-    # island as land) adds nothing: no unit moves to where it stands. Left out, with a note.
-    selfs: list[str] = []
-    for table, kind in ((d.army, "army"), (d.fleet, "fleet")):
-        for (a, b), ref in table.items():
-            known(a, ref)
-            known(b, ref)
-            if a == b:
-                selfs.append(f"{a} ({ref})")
-                continue
-            if (b, a) not in table:
-                raise fail(ref, f"one-way {kind} adjacency {a} -> {b}: {b} does not list {a}",
-                           f"polydip's edges go both ways: add {a} to the {kind} neighbours "
-                           f"of {b}, or remove {b} from those of {a}")
-    if selfs:
-        d.notes.append("The source lists places as their own neighbours; these adjacencies "
-                       "are left out (no unit moves to where it stands): "
-                       + ", ".join(selfs) + ".")
-    edges: list[Edge] = []
-    for table, kind in ((d.army, "land"), (d.fleet, "sea")):
-        seen: set[tuple[str, str]] = set()
-        for (a, b), ref in sorted(table.items(), key=lambda kv: kv[0]):
-            if a == b:
-                continue
-            pair = (a, b) if a < b else (b, a)
-            if pair in seen:
-                continue
-            seen.add(pair)
-            edges.append(Edge(kind, pair[0], pair[1], str(ref)))
-
-    # ---- powers: every place they name exists --------------------------------------------
-    for pw in d.powers:
-        for what, lst in (("home", pw.homes), ("center", pw.centers)):
-            for c in lst:
-                if c not in provs:
-                    raise fail(pw.ref, f"{pw.key}: unknown {what} province {c!r}"
-                               + did_you_mean(c, provs))
-        for u in pw.units:
-            loc = u.split(" ", 1)[1]
-            if _split_loc(loc)[0] not in provs:
-                raise fail(pw.ref, f"{pw.key}: unit {u!r} stands on an unknown province"
-                           + did_you_mean(_split_loc(loc)[0], provs))
-    letters = _assign_letters(d)
-    colors = _assign_colors(d)
-    powers = [Power(name=pw.name, letter=letters[i], adjective=pw.adjective or pw.name,
-                    color=colors[i], homes=list(pw.homes), units=list(pw.units),
-                    centers=list(pw.centers), neutral=pw.neutral)
-              for i, pw in enumerate(d.powers)]
-
-    # ---- aliases: unique across the variant, as polydip matches them ----------------------
-    owner: dict[str, str] = {}
-    for abbr in sorted(provs):
-        p = provs[abbr]
-        for n in (p.abbr, p.name):
-            owner.setdefault(normalize_name(n), abbr)
-    dropped: list[str] = []
-    for abbr in sorted(provs):
-        p = provs[abbr]
-        keep = []
-        for a in p.aliases:
-            key = normalize_name(a)
-            if not key:
-                continue
-            other = owner.get(key)
-            if other is None:
-                owner[key] = abbr
-                keep.append(a)
-            elif other == abbr:
-                if a not in keep and key not in (normalize_name(p.abbr), normalize_name(p.name)):
-                    keep.append(a)
-            else:
-                dropped.append(f"{a!r} ({abbr}; also names {other})")
-        p.aliases = keep
-    if dropped:
-        d.notes.append("Aliases left out because polydip (which folds case and punctuation) "
-                       "would read them as another place: " + ", ".join(dropped) + ".")
-
+    _check_adjacency(d)
+    edges = _edges(d)
+    powers = _powers(d)
+    _unique_aliases(d)
     used_terrains = {p.terrain for p in provs.values()}
     terrains = {name: Terrain(name, frozenset(occ), convoy)
                 for name, (occ, convoy) in TERRAINS.items()
@@ -274,6 +186,114 @@ def build_variant(d: Draft) -> Variant:
         path=d.path,
         text="",
     )
+
+
+def _check_adjacency(d: Draft) -> None:
+    """Places named by adjacencies exist; adjacencies are listed both ways."""
+    provs = d.provinces
+    locs = set(provs)
+    for p in provs.values():
+        locs.update(f"{p.abbr}/{c}" for c in p.coasts)
+
+    def known(loc: str, ref: Ref) -> None:
+        if loc in locs:
+            return
+        prov = _split_loc(loc)[0]
+        if prov in provs:
+            have = ", ".join(provs[prov].coasts) or "none"
+            raise fail(ref, f"{loc} is not a place: {prov} has coasts {have}")
+        raise fail(ref, f"unknown place {loc!r}" + did_you_mean(prov, provs),
+                   "declare it (with its terrain) or correct the abbreviation")
+
+    # a place listed as its own neighbour (modern.cfg: "ICE=AMY ICE", a way to mark an
+    # island as land) adds nothing: no unit moves to where it stands. Left out, with a note.
+    selfs: list[str] = []
+    for table, kind in ((d.army, "army"), (d.fleet, "fleet")):
+        for (a, b), ref in table.items():
+            known(a, ref)
+            known(b, ref)
+            if a == b:
+                selfs.append(f"{a} ({ref})")
+                continue
+            if (b, a) not in table:
+                raise fail(ref, f"one-way {kind} adjacency {a} -> {b}: {b} does not list {a}",
+                           f"polydip's edges go both ways: add {a} to the {kind} neighbours "
+                           f"of {b}, or remove {b} from those of {a}")
+    if selfs:
+        d.notes.append("The source lists places as their own neighbours; these adjacencies "
+                       "are left out (no unit moves to where it stands): "
+                       + ", ".join(selfs) + ".")
+
+
+def _edges(d: Draft) -> list[Edge]:
+    """The army adjacencies as land edges, the fleet ones as sea edges, each pair once."""
+    edges: list[Edge] = []
+    for table, kind in ((d.army, "land"), (d.fleet, "sea")):
+        seen: set[tuple[str, str]] = set()
+        for (a, b), ref in sorted(table.items(), key=lambda kv: kv[0]):
+            if a == b:
+                continue
+            pair = (a, b) if a < b else (b, a)
+            if pair in seen:
+                continue
+            seen.add(pair)
+            edges.append(Edge(kind, pair[0], pair[1], str(ref)))
+    return edges
+
+
+def _powers(d: Draft) -> list[Power]:
+    """The powers, once every place they name is known to exist."""
+    provs = d.provinces
+    for pw in d.powers:
+        for what, lst in (("home", pw.homes), ("center", pw.centers)):
+            for c in lst:
+                if c not in provs:
+                    raise fail(pw.ref, f"{pw.key}: unknown {what} province {c!r}"
+                               + did_you_mean(c, provs))
+        for u in pw.units:
+            loc = u.split(" ", 1)[1]
+            if _split_loc(loc)[0] not in provs:
+                raise fail(pw.ref, f"{pw.key}: unit {u!r} stands on an unknown province"
+                           + did_you_mean(_split_loc(loc)[0], provs))
+    letters = _assign_letters(d)
+    colors = _assign_colors(d)
+    powers = [Power(name=pw.name, letter=letters[i], adjective=pw.adjective or pw.name,
+                    color=colors[i], homes=list(pw.homes), units=list(pw.units),
+                    centers=list(pw.centers), neutral=pw.neutral)
+              for i, pw in enumerate(d.powers)]
+    return powers
+
+
+def _unique_aliases(d: Draft) -> None:
+    """Aliases unique across the variant, as polydip matches them: one that would read as
+    another place is left out, with a note."""
+    provs = d.provinces
+    owner: dict[str, str] = {}
+    for abbr in sorted(provs):
+        p = provs[abbr]
+        for n in (p.abbr, p.name):
+            owner.setdefault(normalize_name(n), abbr)
+    dropped: list[str] = []
+    for abbr in sorted(provs):
+        p = provs[abbr]
+        keep = []
+        for a in p.aliases:
+            key = normalize_name(a)
+            if not key:
+                continue
+            other = owner.get(key)
+            if other is None:
+                owner[key] = abbr
+                keep.append(a)
+            elif other == abbr:
+                if a not in keep and key not in (normalize_name(p.abbr), normalize_name(p.name)):
+                    keep.append(a)
+            else:
+                dropped.append(f"{a!r} ({abbr}; also names {other})")
+        p.aliases = keep
+    if dropped:
+        d.notes.append("Aliases left out because polydip (which folds case and punctuation) "
+                       "would read them as another place: " + ", ".join(dropped) + ".")
 
 
 def _assign_letters(d: Draft) -> list[str]:

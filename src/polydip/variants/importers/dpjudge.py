@@ -212,7 +212,9 @@ class _Reader:
 
     # ---- one line --------------------------------------------------------------------------
 
-    def _line(self, line: str, ref: Ref, path: Path, power: str | None) -> str | None:
+    def _line(  # noqa: C901 (a flat dispatch on the line's first word)
+            self, line: str, ref: Ref, path: Path, power: str | None) -> str | None:
+        """Read one line of a map file; answers the power the next lines are about."""
         word = line.split()
         if not word or word[0][0] == "#":
             return power
@@ -225,37 +227,13 @@ class _Reader:
             raise unsupported(ref, f"dynamic map instructions ({up} ...)",
                               "map changes scheduled for a phase")
         if up == "VICTORY":
-            try:
-                counts = [int(w) for w in word[1:]]
-            except ValueError:
-                raise fail(ref, f"VICTORY takes numbers of centers, not {' '.join(word[1:])!r}",
-                           "write e.g. 'VICTORY 18'") from None
-            if not counts:
-                raise fail(ref, "VICTORY names no number of centers", "write e.g. 'VICTORY 18'")
-            self.victory = (counts, ref)
+            self._victory_line(word, ref)
         elif up in ("USE", "USES", "MAP") and self.untrusted:
             raise fail(ref, f"{up} includes another file; a variant file from someone else "
                        "(an upload) cannot include files",
                        "copy the lines of the included file into this one")
         elif up in ("USE", "USES", "MAP"):
-            if len(word) == 1:
-                raise fail(ref, f"{up} names no file", f"write e.g. '{up} standard.map'")
-            if up == "MAP":
-                if len(word) != 2:
-                    raise fail(ref, "MAP names exactly one root map file",
-                               "use USE to include further files")
-                if self.root_map:
-                    raise fail(ref, f"a second root map (MAP {word[1]}); the first is "
-                               f"{self.root_map}")
-                self.root_map = word[1].split(".")[0]
-            for name in word[1:]:
-                if "." not in name:
-                    name += ".map"
-                if name in self.files:
-                    raise fail(ref, f"{name} is included twice")
-                self.files.append(name)
-                found = self._find(name, path, ref)
-                self._load(found, self._display(found))
+            self._include(up, word, ref, path)
         elif up == "BEGIN":
             self.phase = (self._phase(word[1:], ref), ref)
         elif up in ("RULE", "RULES"):
@@ -271,44 +249,17 @@ class _Reader:
         elif "=" in line:
             self._names(line, ref)
         elif up in ("OWNS", "CENTERS"):
-            if not power:
-                raise fail(ref, f"{up} before any power line", "put it under the power's line")
-            if power not in self.owns:
-                self.owns.append(power)
-            new = [w.upper() for w in word[1:]]
-            if up == "CENTERS" or power not in self.centers:
-                self.centers[power] = new
-            else:
-                self.centers[power] += [c for c in new if c not in self.centers[power]]
+            self._owns(up, word, ref, power)
         elif up == "INHABITS":
-            if not power:
-                raise fail(ref, "INHABITS before any power line", "put it under the power's line")
-            reinit = power not in self.inhabits
-            if reinit:
-                self.inhabits.append(power)
-            self._add_homes(power, word[1:], reinit, ref)
+            self._inhabits(word, ref, power)
         elif up in ("HOME", "HOMES"):
-            if not power:
-                raise fail(ref, f"{up} before any power line", "put it under the power's line")
-            if power not in self.inhabits:
-                self.inhabits.append(power)
-            self._add_homes(power, word[1:], True, ref)
+            self._homes(up, word, ref, power)
         elif up == "UNITS":
             if not power:
                 raise fail(ref, "UNITS before any power line", "put it under the power's line")
             self.units[power] = []
         elif up in ("A", "F"):
-            if not power:
-                raise fail(ref, f"unit {' '.join(word)!r} before any power line",
-                           "put units under the line of the power that owns them")
-            if len(word) != 2:
-                raise fail(ref, f"{' '.join(word)!r} is not a unit",
-                           "write a unit as 'A XXX' or 'F XXX/NC'")
-            unit = f"{up} {word[1].upper()}"
-            prov = word[1].upper().split("/")[0]
-            for lst in self.units.values():
-                lst[:] = [(u, r) for u, r in lst if u[2:].split("/")[0] != prov]
-            self.units.setdefault(power, []).append((unit, ref))
+            self._unit(up, word, ref, power)
         elif up == "W" and len(word) == 2:
             raise unsupported(ref, "wings (W units)")
         elif up in ("DUMMY", "DUMMIES"):
@@ -324,6 +275,81 @@ class _Reader:
         else:
             power = self._power(word, ref)
         return power
+
+    def _victory_line(self, word: list[str], ref: Ref) -> None:
+        """VICTORY N...: the centers needed, year by year."""
+        try:
+            counts = [int(w) for w in word[1:]]
+        except ValueError:
+            raise fail(ref, f"VICTORY takes numbers of centers, not {' '.join(word[1:])!r}",
+                       "write e.g. 'VICTORY 18'") from None
+        if not counts:
+            raise fail(ref, "VICTORY names no number of centers", "write e.g. 'VICTORY 18'")
+        self.victory = (counts, ref)
+
+    def _include(self, up: str, word: list[str], ref: Ref, path: Path) -> None:
+        """USE/USES/MAP FILE...: read the files named (MAP: the one root map)."""
+        if len(word) == 1:
+            raise fail(ref, f"{up} names no file", f"write e.g. '{up} standard.map'")
+        if up == "MAP":
+            if len(word) != 2:
+                raise fail(ref, "MAP names exactly one root map file",
+                           "use USE to include further files")
+            if self.root_map:
+                raise fail(ref, f"a second root map (MAP {word[1]}); the first is "
+                           f"{self.root_map}")
+            self.root_map = word[1].split(".")[0]
+        for name in word[1:]:
+            if "." not in name:
+                name += ".map"
+            if name in self.files:
+                raise fail(ref, f"{name} is included twice")
+            self.files.append(name)
+            found = self._find(name, path, ref)
+            self._load(found, self._display(found))
+
+    def _owns(self, up: str, word: list[str], ref: Ref, power: str | None) -> None:
+        """OWNS/CENTERS: the centers the power owns at the start (CENTERS replaces)."""
+        if not power:
+            raise fail(ref, f"{up} before any power line", "put it under the power's line")
+        if power not in self.owns:
+            self.owns.append(power)
+        new = [w.upper() for w in word[1:]]
+        if up == "CENTERS" or power not in self.centers:
+            self.centers[power] = new
+        else:
+            self.centers[power] += [c for c in new if c not in self.centers[power]]
+
+    def _inhabits(self, word: list[str], ref: Ref, power: str | None) -> None:
+        """INHABITS: home centers, added to those said before."""
+        if not power:
+            raise fail(ref, "INHABITS before any power line", "put it under the power's line")
+        reinit = power not in self.inhabits
+        if reinit:
+            self.inhabits.append(power)
+        self._add_homes(power, word[1:], reinit, ref)
+
+    def _homes(self, up: str, word: list[str], ref: Ref, power: str | None) -> None:
+        """HOME/HOMES: the power's home centers."""
+        if not power:
+            raise fail(ref, f"{up} before any power line", "put it under the power's line")
+        if power not in self.inhabits:
+            self.inhabits.append(power)
+        self._add_homes(power, word[1:], True, ref)
+
+    def _unit(self, up: str, word: list[str], ref: Ref, power: str | None) -> None:
+        """A XXX / F XXX/NC: a starting unit of the power (replacing any unit there)."""
+        if not power:
+            raise fail(ref, f"unit {' '.join(word)!r} before any power line",
+                       "put units under the line of the power that owns them")
+        if len(word) != 2:
+            raise fail(ref, f"{' '.join(word)!r} is not a unit",
+                       "write a unit as 'A XXX' or 'F XXX/NC'")
+        unit = f"{up} {word[1].upper()}"
+        prov = word[1].upper().split("/")[0]
+        for lst in self.units.values():
+            lst[:] = [(u, r) for u, r in lst if u[2:].split("/")[0] != prov]
+        self.units.setdefault(power, []).append((unit, ref))
 
     def _bounded(self, word: list[str], ref: Ref) -> None:
         """An untrusted file within the limits, line by line, before the line is read."""
@@ -563,6 +589,8 @@ class _Reader:
                             if not (self._matches(k[0], place) or self._matches(k[1], place))}
 
     def _terrain(self, word: list[str], ref: Ref) -> None:
+        """TERRAIN PLACE ABUTS PLACE...: a place declared (again), or AMENDed, and its
+        neighbours."""
         up = word[0].upper()
         place, other = word[1], word[1].swapcase()
         if not _ABBR.match(place):
@@ -572,20 +600,7 @@ class _Reader:
             raise fail(ref, f"expected ABUTS after {place}, found {word[2]!r}",
                        f"write '{up} {place} ABUTS ...'")
         if other in self.locs:
-            self.locs.remove(other)
-            if up == "AMEND":
-                self.loc_type[place] = self.loc_type[other]
-                self.loc_ref[place] = self.loc_ref[other]
-                self.loc_abut[place] = self.loc_abut.get(other, [])
-            self.loc_type.pop(other, None)
-            self.loc_ref.pop(other, None)
-            self.loc_abut.pop(other, None)
-            self.owners_only = {((place if k[0] == other else k[0]), k[1]): v
-                                for k, v in self.owners_only.items()
-                                if k[0] != other or up == "AMEND"}
-            if place.isupper():
-                for loc in [x for x in self.locs if x.upper().startswith(place.upper() + "/")]:
-                    self._drop(loc.upper())
+            self._redeclared(place, other, up)
         if place in self.locs:
             self.locs.remove(place)
         self.locs.append(place)
@@ -598,8 +613,31 @@ class _Reader:
         elif place not in self.loc_type:
             raise fail(ref, f"AMEND {place}: {place} is not declared yet",
                        "declare it with its terrain first")
+        self._abuts(place, word[3:], ref)
+
+    def _redeclared(self, place: str, other: str, up: str) -> None:
+        """The place was declared before in the other case (upper/lower): that declaration
+        goes (AMEND: its terrain and neighbours carry over)."""
+        self.locs.remove(other)
+        if up == "AMEND":
+            self.loc_type[place] = self.loc_type[other]
+            self.loc_ref[place] = self.loc_ref[other]
+            self.loc_abut[place] = self.loc_abut.get(other, [])
+        self.loc_type.pop(other, None)
+        self.loc_ref.pop(other, None)
+        self.loc_abut.pop(other, None)
+        self.owners_only = {((place if k[0] == other else k[0]), k[1]): v
+                            for k, v in self.owners_only.items()
+                            if k[0] != other or up == "AMEND"}
+        if place.isupper():
+            for loc in [x for x in self.locs if x.upper().startswith(place.upper() + "/")]:
+                self._drop(loc.upper())
+
+    def _abuts(self, place: str, dests: list[str], ref: Ref) -> None:
+        """The neighbours after ABUTS: -X removes those starting with X, AEG(CON,SMY) is
+        adjacent only for the owner of the centers named."""
         abuts = self.loc_abut.setdefault(place, [])
-        for dest in word[3:]:
+        for dest in dests:
             if dest[0] == "-":
                 cut = dest[1:].upper()
                 abuts[:] = [(a, r) for a, r in abuts if not a.upper().startswith(cut)]
@@ -635,8 +673,25 @@ class _Reader:
                  f"(files read: {', '.join(Path(f).name for f in self.read)})."]
         if self.header:
             notes.append("Header of the source file:\n" + "\n".join(self.header))
+        by_prov, shut, ports, no_name = self._draft_provinces(d)
+        scs = self._draft_centers(d)
+        restricted = self._draft_adjacency(d, by_prov)
+        if restricted:
+            self._owner_passages(d, restricted, scs, notes)
+        self._draft_powers(d)
+        self._draft_rules(d, notes)
+        d.notes = notes + self._draft_notes(d, shut, ports, no_name)
+        if self.untrusted:  # (the SVG would be a file beside it: none is read)
+            d.notes.append("No coordinates: the map file has none (the renderer needs "
+                           "'coords' for every province to draw it).")
+        else:
+            self._svg(d)
+        return d
 
-        # provinces: the places grouped by the part before "/"
+    def _draft_provinces(self, d: Draft
+                         ) -> tuple[dict[str, list[str]], list[str], list[str], list[str]]:
+        """The provinces: the places grouped by the part before "/". Answers the places of
+        each province, the impassable ones, the ports and those without a full name."""
         by_prov: dict[str, list[str]] = {}
         for loc in self.locs:
             by_prov.setdefault(loc.upper().split("/")[0], []).append(loc)
@@ -670,15 +725,22 @@ class _Reader:
             if abbr.split("/")[0] not in by_prov and norm_power(abbr) not in self.pow_name:
                 raise fail(ref, f"{name!r} = {abbr.lower()}: {abbr} has no terrain line",
                            f"declare it, e.g. 'LAND {abbr} ABUTS ...', or remove the name")
+        return by_prov, shut, ports, no_name
 
-        # supply centers: every home (neutral ones included) and every owned center
+    def _draft_centers(self, d: Draft) -> set[str]:
+        """The supply centers: every home (neutral ones included) and every owned center."""
         scs = {h for lst in self.homes.values() for h in lst}
         scs |= {c for p, lst in self.centers.items() if p in self.homes for c in lst}
         for c in scs:
             if c in d.provinces:
                 d.provinces[c].supply_center = True
 
-        # adjacency, unit kind by unit kind, as diplomacy.engine.map.Map._abuts decides it
+        return scs
+
+    def _draft_adjacency(self, d: Draft, by_prov: dict[str, list[str]]
+                         ) -> dict[tuple[str, str, str], tuple[tuple[str, ...], Ref]]:
+        """Adjacency, unit kind by unit kind, as diplomacy.engine.map.Map._abuts decides it.
+        Answers the edges restricted to the owners of some centers."""
         restricted: dict[tuple[str, str, str], tuple[tuple[str, ...], Ref]] = {}
         for loc in self.locs:
             typ = self.loc_type[loc]
@@ -705,10 +767,10 @@ class _Reader:
                     d.fleet.setdefault((up, dup), ref)
                     if owners:
                         restricted[("F", up, dup)] = owners
-        if restricted:
-            self._owner_passages(d, restricted, scs, notes)
+        return restricted
 
-        # powers
+    def _draft_powers(self, d: Draft) -> None:
+        """The playing powers (those with homes), their homes, centers and units checked."""
         players = [p for p in self.pow_name if p in self.homes]
         for key in players:
             ref = self.pow_ref[key]
@@ -735,6 +797,9 @@ class _Reader:
                                + did_you_mean(u[2:].split("/")[0], d.provinces))
             d.powers.append(pw)
 
+
+    def _draft_rules(self, d: Draft, notes: list[str]) -> None:
+        """The start phase, the victory count and the DPjudge RULEs polydip maps."""
         if self.phase:
             d.start = self.phase[0]
         if self.victory:
@@ -752,6 +817,12 @@ class _Reader:
             d.rules[rname] = dict(params)
             notes.append(f"RULE {word} ({ref}) became [rules.{rname}] "
                          + ", ".join(f"{k} = {v!r}" for k, v in params.items()) + ".")
+
+    def _draft_notes(self, d: Draft, shut: list[str], ports: list[str],
+                     no_name: list[str]) -> list[str]:
+        """What the import changed or left out, for the variant's notes (DUMMY powers
+        also switch [rules.neutral_units] on)."""
+        notes: list[str] = []
         if shut:
             notes.append("Impassable (SHUT) spaces, kept with terrain 'impassable' and no "
                          f"edges: {', '.join(sorted(shut))}.")
@@ -780,13 +851,7 @@ class _Reader:
         if self.ignored:
             notes.append("Ignored, as they are not part of the game: "
                          + "; ".join(self.ignored) + ".")
-        d.notes = notes
-        if self.untrusted:  # (the SVG would be a file beside it: none is read)
-            d.notes.append("No coordinates: the map file has none (the renderer needs "
-                           "'coords' for every province to draw it).")
-        else:
-            self._svg(d)
-        return d
+        return notes
 
     def _owner_passages(self, d: Draft,
                         restricted: dict[tuple[str, str, str], tuple[tuple[str, ...], Ref]],

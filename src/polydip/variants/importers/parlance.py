@@ -141,6 +141,35 @@ def _items(value: str) -> list[str]:
     return [s.strip() for s in value.split(",") if s.strip()]
 
 
+# a section's lines: key -> (value, where)
+Section = dict[str, tuple[str, Ref]]
+
+
+def _terrain_of(prov: str, lst: list[tuple[str, str, list, Ref]],
+                ref: Ref) -> tuple[str, list[str]]:
+    """A province's terrain and coasts, from its [borders] parts: no AMY part, sea; AMY and
+    FLT parts, coast; AMY only, land."""
+    kinds = [(u, c) for u, c, _, _ in lst]
+    coasts = [c for u, c in kinds if c]
+    has_army = ("A", "") in kinds
+    has_fleet = ("F", "") in kinds
+    if coasts and has_fleet:
+        raise fail(ref, f"{prov} has both a plain FLT part and coast parts",
+                   "give a province with coasts only (FLT XCS) parts")
+    if not has_army and coasts:
+        raise fail(ref, f"{prov} has coasts but no AMY part",
+                   "a province with coasts is land: add an AMY part")
+    if has_army and (has_fleet or coasts):
+        terrain = "coast"
+    elif has_army:
+        terrain = "land"
+    elif has_fleet:
+        terrain = "sea"
+    else:
+        raise fail(ref, f"{prov} has neither an AMY nor a FLT part")
+    return terrain, coasts
+
+
 class _Builder:
     def __init__(self, top: Path, search: list[Path], untrusted: bool = False) -> None:
         self.top = top
@@ -202,7 +231,17 @@ class _Builder:
         name = var["name"][0] if "name" in var else self.top.stem
         d = Draft(path=str(self.top), name=variant_name(name))
         d.title = var["description"][0] if "description" in var else name
-        header = header_comments(top.lines)
+        notes = self._draft_header(d)
+        self._draft_start(d)
+        specs = self._draft_provinces(d, top)
+        self._draft_adjacency(d, specs)
+        owned, derived_from = self._draft_powers(d, top)
+        d.notes = notes + self._draft_notes(top, owned, derived_from)
+        return d
+
+    def _draft_header(self, d: Draft) -> list[str]:
+        """The designer and the source from the file's header comments; the first notes."""
+        header = header_comments(self.chain[0].lines)
         for h in header:
             m = re.match(r"Designed by (.+)", h)
             if m:
@@ -215,8 +254,10 @@ class _Builder:
                  f"importer (files read: {', '.join(files)})."]
         if header:
             notes.append("Header of the source file:\n" + "\n".join(header))
+        return notes
 
-        # ---- start phase --------------------------------------------------------------------
+    def _draft_start(self, d: Draft) -> None:
+        """The start phase (`start=SPR 1901`), from the file or its base."""
         start = next((c.sections["variant"]["start"] for c in self.chain
                       if "start" in c.sections.get("variant", {})), None)
         if start:
@@ -229,7 +270,10 @@ class _Builder:
             season, typ = START[parts[0].upper()]
             d.start = f"{season}{int(parts[1])}{typ}"
 
-        # ---- provinces and borders ----------------------------------------------------------
+    def _draft_provinces(self, d: Draft,
+                         top: _Cfg) -> dict[str, list[tuple[str, str, list, Ref]]]:
+        """The provinces, their terrain following from their [borders] parts; answers each
+        province's parts (unit kind, coast, neighbours, where)."""
         borders, _ = self._section("borders")
         if not borders:
             raise fail(top.shown, "no [borders] section (in the file or its base)",
@@ -247,27 +291,15 @@ class _Builder:
                            + did_you_mean(prov, borders))
         for prov, lst in specs.items():
             ref = borders[prov][1]
-            kinds = [(u, c) for u, c, _, _ in lst]
-            coasts = [c for u, c in kinds if c]
-            has_army = ("A", "") in kinds
-            has_fleet = ("F", "") in kinds
-            if coasts and has_fleet:
-                raise fail(ref, f"{prov} has both a plain FLT part and coast parts",
-                           "give a province with coasts only (FLT XCS) parts")
-            if not has_army and coasts:
-                raise fail(ref, f"{prov} has coasts but no AMY part",
-                           "a province with coasts is land: add an AMY part")
-            if has_army and (has_fleet or coasts):
-                terrain = "coast"
-            elif has_army:
-                terrain = "land"
-            elif has_fleet:
-                terrain = "sea"
-            else:
-                raise fail(ref, f"{prov} has neither an AMY nor a FLT part")
+            terrain, coasts = _terrain_of(prov, lst, ref)
             pname = names[prov][0] if prov in names and names[prov][0] else prov
             d.provinces[prov] = DraftProvince(abbr=prov, ref=ref, terrain=terrain, name=pname,
                                               coasts=coasts)
+        return specs
+
+    def _draft_adjacency(self, d: Draft,
+                         specs: dict[str, list[tuple[str, str, list, Ref]]]) -> None:
+        """The army and fleet edges of the [borders] parts."""
         for prov, lst in specs.items():
             for unit, coast, dests, ref in lst:
                 here = f"{prov}/{coast}" if coast else prov
@@ -286,7 +318,10 @@ class _Builder:
                                        f"write ({dest} {_daide_coast(coasts[0])})")
                         d.fleet.setdefault((here, dest), ref)
 
-        # ---- powers, homes, ownership, positions --------------------------------------------
+    def _draft_powers(self, d: Draft, top: _Cfg
+                      ) -> tuple[dict[str, list[str]], str | None]:
+        """Powers, homes, ownership, positions; answers who owns what at the start and the
+        file the ownership was derived from (None: [ownership] says it)."""
         powers, _ = self._section("powers")
         homes, _ = self._section("homes")
         ownership, _ = self._section("ownership")
@@ -294,16 +329,7 @@ class _Builder:
         if not homes:
             raise fail(top.shown, "no [homes] section (in the file or its base)",
                        "list each power's home centers, and UNO's neutral ones, under [homes]")
-        for sec, cfgname in ((homes, "homes"), (ownership, "ownership"), (positions, "positions")):
-            for key, (value, ref) in sec.items():
-                if key != "UNO" and key not in homes:
-                    raise fail(ref, f"[{cfgname}] names power {key}, which has no [homes] line"
-                               + did_you_mean(key, homes))
-                if cfgname != "positions":
-                    for c in _items(value):
-                        if c not in d.provinces:
-                            raise fail(ref, f"unknown province {c!r} in [{cfgname}] {key}"
-                                       + did_you_mean(c, d.provinces))
+        self._check_power_sections(d, homes, ownership, positions)
         all_homes = [c for value, _ in homes.values() for c in _items(value)]
         for c in all_homes:
             d.provinces[c].supply_center = True
@@ -313,7 +339,6 @@ class _Builder:
                 raise unsupported(ref, "neutral starting units (UNO in [positions])")
             units[key] = [self._unit(item, ref, d) for item in _items(value)]
         owned, derived_from = self._ownership(d)
-        derived = derived_from is not None
         for key, lst in owned.items():
             for c in lst:
                 if not d.provinces[c].supply_center:
@@ -339,11 +364,31 @@ class _Builder:
             if key != "UNO" and key not in homes:
                 raise fail(ref, f"[powers] names {key}, which has no [homes] line",
                            "give it home centers under [homes] or remove it")
+        return owned, derived_from
 
+    def _check_power_sections(self, d: Draft, homes: Section, ownership: Section,
+                              positions: Section) -> None:
+        """Every power named in [homes], [ownership], [positions] has a [homes] line, and
+        every province they name exists."""
+        for sec, cfgname in ((homes, "homes"), (ownership, "ownership"), (positions, "positions")):
+            for key, (value, ref) in sec.items():
+                if key != "UNO" and key not in homes:
+                    raise fail(ref, f"[{cfgname}] names power {key}, which has no [homes] line"
+                               + did_you_mean(key, homes))
+                if cfgname != "positions":
+                    for c in _items(value):
+                        if c not in d.provinces:
+                            raise fail(ref, f"unknown province {c!r} in [{cfgname}] {key}"
+                                       + did_you_mean(c, d.provinces))
+
+    def _draft_notes(self, top: _Cfg, owned: dict[str, list[str]],
+                     derived_from: str | None) -> list[str]:
+        """How the import read the file, for the variant's notes."""
+        notes: list[str] = []
         notes.append("Province terrains follow from the [borders] lines (no AMY part: sea; "
                      "AMY and FLT parts: coast; AMY only: land), supply centers from [homes], "
                      "as Parlance reads them.")
-        if derived:
+        if derived_from is not None:
             notes.append(f"{derived_from} has no [ownership]: each power owns the home centers "
                          "its starting units stand on, as Parlance decides.")
         if not owned:
@@ -356,8 +401,7 @@ class _Builder:
                 notes.append("Taken from the base variant: " + ", ".join(took) + ".")
         notes.append("No coordinates: Parlance variant files have none (the renderer needs "
                      "'coords' for every province to draw it).")
-        d.notes = notes
-        return d
+        return notes
 
     # ---- helpers ---------------------------------------------------------------------------
 
