@@ -10,10 +10,10 @@ from polydip.cli.common import (
     add_names_option,
     add_search_path_option,
     names_for,
-    parse_options,
     phase_title,
 )
 from polydip.errors import PolydipError
+from polydip.options import parse_options
 
 
 def register(sub: argparse._SubParsersAction) -> None:
