@@ -31,7 +31,7 @@ COMPILED = [
     "src/polydip/orders/model.py",
     "src/polydip/orders/canonical.py",
     "src/polydip/orders/legal.py",
-    "src/polydip/game/calendar.py",
+    "src/polydip/variants/calendar.py",
     "src/polydip/game/engine.py",
     "src/polydip/game/victory.py",
     "src/polydip/fast/game.py",

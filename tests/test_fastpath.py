@@ -166,8 +166,8 @@ def test_adjustment_items_are_one_per_build_or_removal_owed() -> None:
                                                                  m.prov_index["MAR"]))]
     owners = list(pos.owners)
     owners[m.prov_index["SPA"]] = owners[m.prov_index["POR"]] = france
-    from polydip.game.calendar import parse_phase
     from polydip.state import Position
+    from polydip.variants.calendar import parse_phase
 
     fg = FastGame(m, Position(parse_phase(m.variant.calendar, "W1901A"), units, owners, [],
                               frozenset(), pos.homes, owners), g.options)

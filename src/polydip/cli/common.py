@@ -14,7 +14,7 @@ EXIT_NOT_TAKEN = 4
 
 
 def phase_title(g) -> str:
-    from polydip.game.calendar import season_name
+    from polydip.variants.calendar import season_name
 
     return f"{season_name(g.variant.calendar, g.position.phase)} ({g.phase})"
 

@@ -109,9 +109,9 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(format_report(build_report(g, rec, final=final, names=names), args.format))
         return 0
     from polydip.adjudication.adjustments import adjustment_counts
-    from polydip.game.calendar import season_name
     from polydip.orders.describe import place, unit
     from polydip.report import pending_lines
+    from polydip.variants.calendar import season_name
 
     print(f"{g.variant.title} — {season_name(g.variant.calendar, pos.phase)} ({pos.phase.name})"
           + ("" if g.status == "active" else f" — game {g.status}"))

@@ -21,7 +21,6 @@ from polydip.adjudication.movement import MovementResult, resolve_movement
 from polydip.adjudication.reasons import CENTER_BY_EVENT, CIVIL_DISORDER, Reason, reason
 from polydip.adjudication.retreats import resolve_retreats, retreat_reasons, retreat_target
 from polydip.errors import OrderError
-from polydip.game.calendar import following
 from polydip.geography.map import Map
 from polydip.orders.canonical import described_orders, keep_description, order_memo
 from polydip.orders.model import (
@@ -38,6 +37,7 @@ from polydip.orders.model import (
 from polydip.orders.parser import read_order
 from polydip.orders.stacked import count_in, number_of, numbered
 from polydip.state import Dislodged, Phase, Position, Unit, unit_index
+from polydip.variants.calendar import following
 
 MOVEMENT_TYPES: Final = (HOLD, MOVE, SUPPORT, CONVOY)
 

@@ -15,7 +15,6 @@ from typing import Any
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
 from polydip.errors import GameFileError, OrderError, PolydipError
-from polydip.game.calendar import parse_phase
 from polydip.game.combined import combined_phase, enter_kept, likely_adjusting, split_texts
 from polydip.game.dipjson import is_diplomacy_game, record_from_diplomacy
 from polydip.game.engine import Entry, PhaseOutcome, enter_orders, parse_orders, process
@@ -28,6 +27,7 @@ from polydip.options import check_options, defaults
 from polydip.orders.legal import legal_orders
 from polydip.orders.model import Order
 from polydip.state import Position, Unit
+from polydip.variants.calendar import parse_phase
 from polydip.variants.loader import load_variant
 from polydip.variants.model import Variant, Victory
 

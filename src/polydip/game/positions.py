@@ -17,10 +17,10 @@ from typing import Any, Final
 from polydip.adjudication.legality import closed_passages
 from polydip.adjudication.retreats import retreat_options
 from polydip.errors import PolydipError
-from polydip.game.calendar import parse_phase
 from polydip.geography.map import Map
 from polydip.notation import parse_province, parse_unit, power_index
 from polydip.state import Dislodged, Phase, Position, Unit, unit_cache
+from polydip.variants.calendar import parse_phase
 
 
 class PositionError(PolydipError):

@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from polydip.game.calendar import season_name
 from polydip.geography.map import Map
 from polydip.orders.describe import default_names
 from polydip.orders.model import BUILD, CONVOY, DISBAND, HOLD, MOVE, RETREAT, SUPPORT
@@ -73,6 +72,7 @@ from polydip.render.geometry import (
 from polydip.render.patterns import draw_mark_defs, mark_id, terrain_id, url
 from polydip.render.placement import symbol_box
 from polydip.render.view import PhaseView
+from polydip.variants.calendar import season_name
 
 WIDTH = 1600
 TITLE_H = 64
