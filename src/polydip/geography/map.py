@@ -14,7 +14,7 @@ from collections import deque
 from functools import lru_cache
 
 from polydip.errors import VariantError, did_you_mean
-from polydip.geography.names import build_index, lookup, name_key
+from polydip.names import build_index, lookup, name_key
 from polydip.rules import compile_rules
 from polydip.variants.model import DEFAULT_COASTS, Variant
 

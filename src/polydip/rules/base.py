@@ -110,7 +110,7 @@ from typing import Any, ClassVar
 
 from polydip.adjudication.reasons import Reason, reason
 from polydip.errors import PolydipError, VariantError, did_you_mean
-from polydip.geography.names import name_key
+from polydip.names import name_key
 
 
 class Rule:
