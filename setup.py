@@ -30,7 +30,7 @@ COMPILED = [
     "src/polydip/adjudication/adjustments.py",
     "src/polydip/orders/model.py",
     "src/polydip/orders/canonical.py",
-    "src/polydip/orders/legal.py",
+    "src/polydip/adjudication/legal.py",
     "src/polydip/variants/calendar.py",
     "src/polydip/game/engine.py",
     "src/polydip/game/victory.py",
