@@ -236,7 +236,7 @@ def clear_polydip_caches() -> None:
     parser._parse_cached.cache_clear()
     engine._DESCRIBED.clear()
     table.order_table.cache_clear()
-    base_game().map.memo.clear()
+    base_game().map.caches.clear()
 
 
 @dataclass

@@ -402,11 +402,11 @@ def test_cached_legal_orders_are_those_made_afresh(variant: str, seed: int) -> N
     m = get_map(variant)
     options = dict(m.variant.options)
     positions = related_positions(m, random.Random(seed), 12)
-    m.memo.clear()
+    m.caches.clear()
     kept = [legal_orders(m, pos, options=options) for pos in positions]
     t = order_table(m)
     for pos, got in zip(positions, kept, strict=True):
-        m.memo.clear()
+        m.caches.clear()
         assert legal_orders(m, pos, options=options) == got
         codes = movement_codes(m, pos, options, t)
         by_unit = {m.unit_str(u.kind, u.loc): [t.texts[c] for c in cs]

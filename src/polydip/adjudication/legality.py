@@ -107,7 +107,7 @@ def move_target(m: Map, kind: int, loc: int, target: int | None) -> tuple[int, b
     it goes over an edge: (destination location, adjacent); destination -1 when the order is
     illegal. A move of a convoyable kind to a coastal province it is not next to is legal
     here; it needs a convoy route (`convoy_reach`). Cached per map."""
-    cache = m.memo.setdefault("move_target", {})
+    cache = m.caches.move_target
     key = (kind, loc, target)
     got = cache.get(key)
     if got is None:

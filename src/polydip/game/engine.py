@@ -528,10 +528,7 @@ _DESCRIBED: Final[dict[tuple, str]] = {}
 
 def _hold_texts(m: Map) -> dict[int, str]:
     """Per map: "A PAR H" per kind * locations + location (a unit without an order)."""
-    got = m.memo.get("described holds")
-    if got is None:
-        got = m.memo["described holds"] = {}
-    return got
+    return m.caches.described_holds
 
 
 def _order_text(m: Map, texts: dict[str, tuple[Order, str]], unit: Unit | Dislodged,

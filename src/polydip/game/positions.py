@@ -38,9 +38,10 @@ _KEEP: Final = 20_000
 
 
 def _memo(m: Map, what: str) -> dict:
-    got = m.memo.get(what)
+    """The map's cache of texts read as `what` (MapCaches.texts), emptied when full."""
+    got = m.caches.texts.get(what)
     if got is None or len(got) > _KEEP:
-        got = m.memo[what] = {}
+        got = m.caches.texts[what] = {}
     return got
 
 
@@ -179,9 +180,9 @@ def build_position(m: Map, req: dict, options: dict | None = None,
 
 def _own_homes(m: Map) -> dict[str, list[str]]:
     """The variant's home centers written as a request writes them (position_to_json)."""
-    got = m.memo.get("own homes")
+    got = m.caches.own_homes
     if got is None:
-        got = m.memo["own homes"] = {m.powers[p]: [m.prov_abbr[c] for c in h]
+        got = m.caches.own_homes = {m.powers[p]: [m.prov_abbr[c] for c in h]
                                      for p, h in enumerate(m.homes)}
     return got
 
