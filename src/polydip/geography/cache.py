@@ -60,7 +60,7 @@ class MapCaches:
         # (fleets, fleets next to origin, next to destination, origin degree) -> the fleets
         # every route needs (convoy._necessary_kept); at most 200,000
         self.convoy_necessary: dict[tuple[int, int, int, int], int] = {}
-        # (army location, fleets, ...) -> what an army may do by convoy (legal.py)
+        # (army, fleets, ...) -> what an army may do by convoy (legal.py); at most 10,000
         self.army_convoys: dict[tuple[int, int, int], ArmyConvoys] = {}
         # -- rules/ --
         # (rule key, table name) -> a table a rule works out from the map alone
