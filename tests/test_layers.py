@@ -12,11 +12,15 @@ every upward import with its line, so a reader sees what to move where.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import grimp
 
 from tests.test_imports import circles
 
-# bottom first; keep in step with the table "Layers" of docs/architecture.md
+# bottom first; the numbered list under "Layers" in docs/architecture.md says the same
+# (test_the_doc_lists_the_layers)
 LAYERS: list[tuple[str, ...]] = [
     # the package's front door and the words every layer shares
     ("polydip", "polydip._pure", "polydip.errors", "polydip.names", "polydip.options",
@@ -114,3 +118,16 @@ def test_the_layer_check_sees_an_upward_import() -> None:
     assert layer_of("polydip.cli.common") > layer_of("polydip.host.app")
     assert package_of("polydip.variants.importers._common") == "polydip.variants"
     assert layer_of("polydip") == 0 and layer_of("somewhere.else") == -1
+
+
+def test_the_doc_lists_the_layers() -> None:
+    """docs/architecture.md numbers the layers in this order, each naming its packages."""
+    doc = (Path(__file__).parent.parent / "docs" / "architecture.md").read_text()
+    part = doc.split("## Layers", 1)[1].split("\n## ", 1)[0]
+    items = re.split(r"\n(?=\d+\. )", part.split("\n1. ", 1)[1])
+    assert len(items) == len(LAYERS)
+    for item, names in zip(items, LAYERS, strict=True):
+        for name in names:
+            assert name.rsplit(".", 1)[-1] in item, f"{name} not in the doc's line: {item!r}"
+    for importer, _imported in EXCEPTIONS:  # each exception is named there too
+        assert f"`{importer.split('.', 1)[1].replace('.', '/')}.py`" in part
