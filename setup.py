@@ -21,6 +21,7 @@ from setuptools.command.build_ext import build_ext
 COMPILED = [
     "src/polydip/state.py",
     "src/polydip/geography/map.py",
+    "src/polydip/geography/cache.py",
     "src/polydip/orders/table.py",
     "src/polydip/adjudication/resolver.py",
     "src/polydip/adjudication/movement.py",
@@ -30,8 +31,8 @@ COMPILED = [
     "src/polydip/adjudication/adjustments.py",
     "src/polydip/orders/model.py",
     "src/polydip/orders/canonical.py",
-    "src/polydip/orders/legal.py",
-    "src/polydip/game/calendar.py",
+    "src/polydip/adjudication/legal.py",
+    "src/polydip/variants/calendar.py",
     "src/polydip/game/engine.py",
     "src/polydip/game/victory.py",
     "src/polydip/fast/game.py",

@@ -56,9 +56,9 @@ from common import (
     timed,
 )
 
+from polydip.adjudication.legal import legal_orders
 from polydip.game.positions import position_to_json
 from polydip.oneshot import run_lines
-from polydip.orders.legal import legal_orders
 from polydip.state import Position
 
 TYPES = {"M": "movement", "R": "retreat", "A": "adjustment"}
@@ -236,7 +236,7 @@ def clear_polydip_caches() -> None:
     parser._parse_cached.cache_clear()
     engine._DESCRIBED.clear()
     table.order_table.cache_clear()
-    base_game().map.memo.clear()
+    base_game().map.caches.clear()
 
 
 @dataclass

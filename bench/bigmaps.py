@@ -231,8 +231,8 @@ def emit(**kw) -> None:
 
 def worker_first_polydip(name: str) -> None:
     t0 = time.perf_counter()
+    from polydip.adjudication.legal import legal_orders
     from polydip.game.game import Game
-    from polydip.orders.legal import legal_orders
 
     t1 = time.perf_counter()
     g = Game.new(str(map_path(name)))
@@ -263,8 +263,8 @@ def worker_first_diplomacy(name: str) -> None:
 
 
 def worker_crowded(engine: str, name: str, n_armies: int | None, seed: int) -> None:
+    from polydip.adjudication.legal import legal_orders
     from polydip.game.game import Game
-    from polydip.orders.legal import legal_orders
 
     g = Game.new(str(map_path(name)))
     m = g.map
@@ -360,8 +360,8 @@ class MapRun:
     started from the same position at every phase."""
 
     def __init__(self, name: str, seed: int, with_dip: bool) -> None:
+        from polydip.adjudication.legal import legal_orders
         from polydip.game.game import Game
-        from polydip.orders.legal import legal_orders
 
         self.name = name
         self.path = map_path(name)
@@ -417,7 +417,7 @@ class MapRun:
     def step(self, prof=None) -> None:
         from common import dip_orders, resync_diplomacy_any
 
-        from polydip.orders.legal import legal_orders
+        from polydip.adjudication.legal import legal_orders
 
         g, dg, m = self.g, self.dg, self.g.map
         pos0 = g.position
@@ -764,8 +764,8 @@ def main(argv: list[str] | None = None) -> int:
 
             prof = {"Game.process()": cProfile.Profile(), "legal_orders()": cProfile.Profile()}
         t_imp = time.perf_counter()
-        import polydip.game.game
-        import polydip.orders.legal  # noqa: F401
+        import polydip.adjudication.legal
+        import polydip.game.game  # noqa: F401
         poly_import = time.perf_counter() - t_imp
         dip_import = None
         if with_dip:

@@ -33,9 +33,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from polydip.adjudication.legal import legal_orders
 from polydip.game.game import Game, initial_position
 from polydip.geography.map import Map
-from polydip.orders.legal import legal_orders
 from polydip.play import random_orders
 from polydip.state import Position
 

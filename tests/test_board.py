@@ -12,6 +12,13 @@ from dataclasses import replace
 
 import pytest
 
+from polydip.check import (
+    MAX_BOARD_KB,
+    board_consistency,
+    board_report,
+    check_board,
+    check_variant,
+)
 from polydip.render.board import (
     board_path,
     clearance,
@@ -20,13 +27,6 @@ from polydip.render.board import (
     point_in_region,
     read_board,
     touch_lengths,
-)
-from polydip.variants.check import (
-    MAX_BOARD_KB,
-    board_consistency,
-    board_report,
-    check_board,
-    check_variant,
 )
 from polydip.variants.loader import load_variant
 from polydip.variants.model import Edge
@@ -49,7 +49,7 @@ def test_builtin_board_meets_every_target(name: str) -> None:
 def test_board_check_needs_no_geometry_library() -> None:
     """CI and players need no shapely/numpy: the check runs on the board file alone."""
     code = ("import sys; from polydip.variants.loader import load_variant; "
-            "from polydip.variants.check import board_report; "
+            "from polydip.check import board_report; "
             "ok, _ = board_report(load_variant('standard')); "
             "bad = [m for m in ('shapely', 'numpy', 'scipy') if m in sys.modules]; "
             "print(ok, bad)")

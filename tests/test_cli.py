@@ -252,7 +252,7 @@ def test_show_legal_lists_each_powers_orders_under_its_name(tmp_path, capsys) ->
 def test_new_takes_the_options_as_its_help_writes_them(tmp_path, capsys) -> None:
     """`--option convoy_paradox=1982` (the help's own example) is the option's value "1982",
     not the number 1982; a number stays a number where the option takes one."""
-    from polydip.cli.common import parse_options
+    from polydip.options import parse_options
 
     code, _out, err = run(capsys, "new", "standard", str(tmp_path / "g.json"),
                           "--option", "convoy_paradox=1982")

@@ -56,7 +56,7 @@ def test_reason_codes_are_the_documented_codes() -> None:
 
 def test_problem_codes_are_the_documented_codes() -> None:
     from polydip.errors import ProblemCode
-    from polydip.orders.message import PROBLEM_CODES
+    from polydip.game.message import PROBLEM_CODES
 
     codes = get_args(ProblemCode)
     assert len(codes) == len(set(codes))

@@ -209,7 +209,7 @@ def test_units_written_as_polydip_writes_them_read_as_parse_unit_reads_them(vari
     from polydip.oneshot import get_map
 
     m = get_map(variant)
-    m.memo.clear()
+    m.caches.clear()
     for k in range(len(m.kinds)):
         for loc in range(len(m.loc_name)):
             text = m.unit_str(k, loc)

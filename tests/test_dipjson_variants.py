@@ -18,11 +18,11 @@ from test_dipjson import play_diplomacy
 
 from polydip.cli.main import main
 from polydip.errors import GameFileError
-from polydip.game.calendar import parse_phase
 from polydip.game.dipjson import game_to_diplomacy
 from polydip.game.game import Game
 from polydip.play import random_orders
 from polydip.state import Position
+from polydip.variants.calendar import parse_phase
 from polydip.variants.search import find_named
 
 # (variant, seed, years): each seed's game has retreats and builds (asserted below)

@@ -13,10 +13,10 @@ import sys
 
 import pytest
 
+from polydip.adjudication.legal import has_variant_orders, variant_orders
 from polydip.errors import PolydipError
 from polydip.fast import FAMILIES, FastGame, order_table
 from polydip.game.game import Game
-from polydip.orders.legal import has_variant_orders, variant_orders
 from polydip.orders.parser import parse_order
 from polydip.variants.loader import builtin_names
 
@@ -40,7 +40,7 @@ def test_the_fast_path_and_the_string_api_play_the_same_games(variant: str) -> N
     (Game.set_orders/process): after every phase both positions are the same, and every
     item's legal codes are, as text, the string API's legal orders of that unit — but for the
     orders a variant has beyond the order table (LAD's attacks, anchor acts, bank changes),
-    which the string API alone lists (orders/legal.py)."""
+    which the string API alone lists (adjudication/legal.py)."""
     phases = 0
     for seed in range(4):
         g = Game.new(variant)
@@ -167,8 +167,8 @@ def test_adjustment_items_are_one_per_build_or_removal_owed() -> None:
                                                                  m.prov_index["MAR"]))]
     owners = list(pos.owners)
     owners[m.prov_index["SPA"]] = owners[m.prov_index["POR"]] = france
-    from polydip.game.calendar import parse_phase
     from polydip.state import Position
+    from polydip.variants.calendar import parse_phase
 
     fg = FastGame(m, Position(parse_phase(m.variant.calendar, "W1901A"), units, owners, [],
                               frozenset(), pos.homes, owners), g.options)

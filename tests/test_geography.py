@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from polydip.check import check_variant
 from polydip.oneshot import adjudicate_request
-from polydip.variants.check import check_variant
 from polydip.variants.loader import load_variant
 
 GEO = str(Path(__file__).parent / "variants" / "geo.toml")

@@ -19,13 +19,13 @@ from pathlib import Path
 
 import pytest
 
+from polydip.check import check_variant
 from polydip.cli.main import build_parser, main
 from polydip.errors import PolydipError
 from polydip.game.game import Game
+from polydip.game.message import read_message
 from polydip.oneshot import adjudicate_request
-from polydip.orders.message import read_message
 from polydip.orders.parser import parse_order
-from polydip.variants.check import check_variant
 from polydip.variants.loader import builtin_names, parse_variant
 
 

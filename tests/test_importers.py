@@ -21,12 +21,12 @@ from pathlib import Path
 
 import pytest
 
+from polydip.check import check_variant
 from polydip.errors import NotSupportedError, VariantError
 from polydip.game.game import Game
 from polydip.geography.map import Map
 from polydip.oneshot import adjudicate_request
 from polydip.play import random_orders
-from polydip.variants.check import check_variant
 from polydip.variants.importers import import_variant
 from polydip.variants.loader import load_variant, parse_variant
 from polydip.variants.model import EdgeKind, Power, Season, Terrain, UnitKind, Victory

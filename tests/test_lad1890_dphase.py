@@ -19,7 +19,7 @@ import polydip
 from polydip.cli.main import main
 from polydip.errors import VariantError
 from polydip.game.game import Game
-from polydip.orders.message import apply_message, read_message
+from polydip.game.message import apply_message, read_message
 from polydip.variants.loader import load_variant, parse_variant
 from polydip.variants.writer import variant_to_toml
 

@@ -13,13 +13,13 @@ from collections import Counter
 
 import pytest
 
+from polydip.check import check_variant
 from polydip.game.game import Game
 from polydip.geography.map import compile_map
 from polydip.oneshot import adjudicate_request
 from polydip.orders.parser import parse_order
 from polydip.play import random_orders
 from polydip.render import picture_svg
-from polydip.variants.check import check_variant
 from polydip.variants.loader import load_variant
 
 V = load_variant("lad1890")

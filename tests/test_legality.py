@@ -30,11 +30,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from polydip.adjudication.legal import legal_orders
 from polydip.adjudication.legality import closed_passages, coastless_target, move_target
 from polydip.adjudication.movement import resolve_movement
 from polydip.game.engine import MOVEMENT_TYPES, bind_to_units
 from polydip.geography.map import Map, compile_map
-from polydip.orders.legal import legal_orders
 from polydip.orders.model import CONVOY, HOLD, MOVE, SUPPORT, Order
 from polydip.orders.parser import parse_order
 from polydip.state import Phase, Position, Unit
@@ -349,7 +349,7 @@ def test_legal_orders_are_what_the_adjudicator_accepts(variant: str, seed: int,
 
 def test_the_comparison_sees_a_disagreement() -> None:
     """The test above can fail: a lister that forgets a move, or lists one too many."""
-    import polydip.orders.legal as legal
+    import polydip.adjudication.legal as legal
 
     m = get_map("standard")
     pos = random_position(m, random.Random(3), 0.45)
@@ -373,7 +373,7 @@ def test_the_comparison_sees_a_disagreement() -> None:
         assert any(p.startswith(words) for p in problems), fake.__name__
 
 
-# ---- the caches of legal orders (orders/legal.py) ----------------------------------------
+# ---- the caches of legal orders (adjudication/legal.py) ----------------------------------
 
 def related_positions(m: Map, rng: random.Random, n: int) -> list[Position]:
     """A random position and n others made from it by taking a few units away: armies
@@ -396,17 +396,17 @@ def test_cached_legal_orders_are_those_made_afresh(variant: str, seed: int) -> N
     order, as listing it with every cache emptied; and the lists read from the order
     table's texts begin with the texts of the codes the integer fast path gets (orders
     beyond the table, `variant_orders`, come after them)."""
-    from polydip.orders.legal import movement_codes
+    from polydip.adjudication.legal import movement_codes
     from polydip.orders.table import order_table
 
     m = get_map(variant)
     options = dict(m.variant.options)
     positions = related_positions(m, random.Random(seed), 12)
-    m.memo.clear()
+    m.caches.clear()
     kept = [legal_orders(m, pos, options=options) for pos in positions]
     t = order_table(m)
     for pos, got in zip(positions, kept, strict=True):
-        m.memo.clear()
+        m.caches.clear()
         assert legal_orders(m, pos, options=options) == got
         codes = movement_codes(m, pos, options, t)
         by_unit = {m.unit_str(u.kind, u.loc): [t.texts[c] for c in cs]

@@ -5,7 +5,7 @@ orders that were read are never lost."""
 from __future__ import annotations
 
 from polydip.game.game import Game
-from polydip.orders.message import apply_message, read_message
+from polydip.game.message import apply_message, read_message
 
 ISSUE_EXAMPLE = """\
 England:
@@ -167,7 +167,7 @@ def test_a_coast_the_place_does_not_have_is_refused_never_another_coast() -> Non
 def test_hints_and_suggestions_use_the_games_own_map() -> None:
     import re
 
-    from polydip.orders.message import order_examples
+    from polydip.game.message import order_examples
 
     for variant in ("wita", "lad1890", "twentieth_century", "war_in_north_america"):
         m = Game.new(variant).map

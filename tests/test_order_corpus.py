@@ -1,7 +1,7 @@
 """The order-line corpus (issue 27, "Lines that vanish today"): lines as players type them on
 the five built-in variants, each with the reading it must give. A line is read as an order
 (its canonical text, Order.format), read as a heading naming a power, reported with a problem
-code (orders/message.py PROBLEM_CODES), or ignored as prose; never silently ignored when it is
+code (game/message.py PROBLEM_CODES), or ignored as prose; never silently ignored when it is
 meant as an order.
 
 The corpus lives in tests/data/order_corpus/*.toml: each file names a variant, optionally the
@@ -33,7 +33,7 @@ from pathlib import Path
 import pytest
 
 from polydip.game.game import Game
-from polydip.orders.message import read_message
+from polydip.game.message import read_message
 
 CORPUS = Path(__file__).parent / "data" / "order_corpus"
 

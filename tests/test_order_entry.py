@@ -10,9 +10,9 @@ import pytest
 
 from polydip.cli.main import main
 from polydip.game.game import Game
+from polydip.game.message import apply_message, read_message
 from polydip.game.positions import build_position
 from polydip.oneshot import adjudicate_request
-from polydip.orders.message import apply_message, read_message
 from polydip.report import pending_lines
 
 

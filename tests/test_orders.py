@@ -165,7 +165,7 @@ def test_a_text_kept_as_its_own_description_is_what_order_format_writes() -> Non
 
     g = Game.new("standard")
     m = g.map
-    m.memo.clear()
+    m.caches.clear()
     rng = random.Random(7)
     kept = 0
     while g.position.phase.year < 1903:
@@ -294,10 +294,10 @@ def test_routes_and_necessary_of_one_origin_at_once_match_one_destination_at_a_t
         fleets = frozenset(rng.sample(seas, rng.randint(1, min(len(seas), 14))))
         for origin in rng.sample(coasts, min(len(coasts), 6)):
             dests = bits(FleetGeometry(m, fleets).reach(origin))
-            m.memo.clear()
+            m.caches.clear()
             routes, necs = routes_and_necessary(m, origin, dests, FleetGeometry(m, fleets))
             for q, r, n in zip(dests, routes, necs, strict=True):
-                m.memo.clear()
+                m.caches.clear()
                 g = FleetGeometry(m, fleets)
                 assert (r, n) == (g.routes(origin, q), necessary_mask(m, origin, q, fleets, g))
                 nonempty += r != 0

@@ -146,7 +146,7 @@ def test_a_message_line_grants_a_permission(tmp_path, capsys) -> None:
 
 
 def test_a_permission_line_with_an_unknown_name_is_reported(tmp_path, capsys) -> None:
-    from polydip.orders.message import read_message
+    from polydip.game.message import read_message
 
     g = Game.new("twentieth_century")
     msg = read_message(g.map, g.position, "Britain allows Itly through Suez\n"
@@ -159,7 +159,7 @@ def test_a_permission_line_with_an_unknown_name_is_reported(tmp_path, capsys) ->
 
 
 def test_permission_words_are_prose_on_a_map_without_passages() -> None:
-    from polydip.orders.message import read_message
+    from polydip.game.message import read_message
 
     g = Game.new("standard")
     msg = read_message(g.map, g.position, "England allows France through the Channel\n")

@@ -41,7 +41,7 @@ def test_schematic_regions_keep_every_province_and_most_borders() -> None:
     m = g.map
     drawn = set(re.findall(r'data-province="([A-Z]+)"', svg))
     assert drawn == set(m.prov_abbr)
-    geo = m.memo["render"][("schematic", 1600)]
+    geo = m.caches.layouts[("schematic", 1600)]
     for i in range(m.n_prov):
         assert inside(geo.site[i], geo.cells[i].points), m.prov_abbr[i]
     adjacent = set()

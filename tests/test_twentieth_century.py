@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from polydip.check import check_variant
 from polydip.game.game import Game
 from polydip.geography.map import compile_map, normalize_name
 from polydip.oneshot import adjudicate_request
 from polydip.play import random_orders
-from polydip.variants.check import check_variant
 from polydip.variants.loader import load_variant
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from polydip.check import check_variant
 from polydip.errors import PolydipError
 from polydip.game.game import Game
-from polydip.variants.check import check_variant
 from polydip.variants.loader import parse_variant
 
 STANDARD = (Path(__file__).parent.parent / "src" / "polydip" / "variants" / "data"

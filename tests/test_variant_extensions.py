@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from polydip.check import check_variant
 from polydip.errors import VariantError
 from polydip.geography.map import compile_map
 from polydip.oneshot import adjudicate_request
 from polydip.orders.parser import parse_order
-from polydip.variants.check import check_variant
 from polydip.variants.loader import load_variant, parse_variant
 from polydip.variants.writer import variant_to_toml
 

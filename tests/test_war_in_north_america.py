@@ -16,13 +16,13 @@ import re
 import pytest
 from scenario import Scenario
 
+from polydip.check import check_variant
 from polydip.game.game import Game
 from polydip.geography.map import compile_map, normalize_name
 from polydip.oneshot import adjudicate_request, parse_unit
 from polydip.play import random_orders
 from polydip.render import picture_svg
 from polydip.state import Phase, Unit
-from polydip.variants.check import check_variant
 from polydip.variants.loader import load_variant
 
 V = "war_in_north_america"

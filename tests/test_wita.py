@@ -13,12 +13,12 @@ import random
 import pytest
 from scenario import Scenario
 
+from polydip.check import check_variant
 from polydip.game.game import Game
 from polydip.geography.map import compile_map
 from polydip.oneshot import parse_unit
 from polydip.play import random_orders
 from polydip.state import Phase, Unit
-from polydip.variants.check import check_variant
 from polydip.variants.loader import load_variant
 
 # The seed's "Province List and Abreviations", verbatim (name | abbreviation | type | SC).

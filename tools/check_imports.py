@@ -11,7 +11,7 @@ any FILE given. `--search` adds folders where included files are looked for (Par
 fleet_rome.cfg and shift_around.cfg have `base=standard`: Parlance ships standard.cfg in
 parlance/data/, from `pip download --no-deps parlance`).
 
-For each variant: `polydip.variants.check.check_variant`, then one game of random orders
+For each variant: `polydip.check.check_variant`, then one game of random orders
 (`polydip.play.random_orders`) until it ends or N years (default 40) have been played. One
 line per variant: name, provinces, centers, powers, problems, result, seconds. A failure
 prints what failed (and, with --verbose, the traceback; for a crash during play, the phase and
@@ -30,10 +30,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
+from polydip.check import check_variant
 from polydip.errors import PolydipError
 from polydip.game.game import Game
 from polydip.play import random_orders
-from polydip.variants.check import check_variant
 from polydip.variants.importers import import_variant
 from polydip.variants.model import Variant
 

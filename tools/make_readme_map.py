@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 from polydip.game.game import Game
-from polydip.orders.message import apply_message, read_message
+from polydip.game.message import apply_message, read_message
 from polydip.play import random_orders
 from polydip.render import render_file
 from polydip.report import build_report, format_report

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from polydip.variants.check import check_variant
+from polydip.check import check_variant
 from polydip.variants.importers import import_variant
 from polydip.variants.loader import parse_variant
 from polydip.variants.model import Edge, EdgeKind, Power, Province, Terrain, Variant, Victory

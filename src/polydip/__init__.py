@@ -13,10 +13,11 @@ __version__ = "0.1.0"
 
 
 def compiled() -> bool:
-    """Whether the compiled build's modules are running (docs/speed.md)."""
-    from polydip.adjudication import movement
+    """Whether the compiled build's modules are running (docs/speed.md): they are built
+    together, so the lowest of them, `state`, tells."""
+    from polydip import state
 
-    return not movement.__file__.endswith(".py")
+    return not state.__file__.endswith(".py")
 
 
 __all__ = ["GameFileError", "OrderError", "PolydipError", "VariantError", "__version__",

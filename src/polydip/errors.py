@@ -6,7 +6,7 @@ import difflib
 from collections.abc import Iterable
 from typing import Literal
 
-# what is wrong with a line of orders, for programs and tests: a closed set (orders/message.py
+# what is wrong with a line of orders, for programs and tests: a closed set (game/message.py
 # PROBLEM_CODES says what each means; a Literal, a plain string at run time); "" for none
 ProblemCode = Literal[
     "unknown_place", "unknown_power", "bad_coast", "unknown_word", "incomplete",

@@ -182,9 +182,9 @@ def _adjudicate(req: dict, variant_files: bool) -> dict[str, Any]:
     if opts:
         options.update(opts)
         options = check_options(options, m)
-    elif "variant options" not in m.memo:  # (the variant's own, checked once per map)
+    elif not m.caches.options_checked:  # (the variant's own, checked once per map)
         check_options(options, m)
-        m.memo["variant options"] = {}
+        m.caches.options_checked = True
     pos = build_position(m, req, options, _LIMITS)
     typed: dict[int, list[str]] = {}
     for pname, lst in check_limits(power_lists(req, "orders"), _LIMITS).items():
@@ -289,10 +289,7 @@ def _results(results: Any) -> dict[str, list[str]]:
 
 def _unit_texts(m: Map) -> dict[int, str]:
     """Map.unit_str per kind * locations + location, remembered per map (a bounded table)."""
-    got = m.memo.get("unit_strings")
-    if got is None:
-        got = m.memo["unit_strings"] = {}
-    return got
+    return m.caches.unit_strings
 
 
 def _destroyed(m: Map, destroyed: Sequence[Dislodged]) -> dict[str, list[dict[str, Any]]]:

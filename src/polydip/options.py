@@ -7,6 +7,7 @@ names but cannot honour (NOT_SUPPORTED) is refused with the reason, never played
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from polydip.errors import NotSupportedError, PolydipError, did_you_mean
@@ -123,3 +124,27 @@ def check_options(options: dict[str, Any], m: Any = None) -> dict[str, Any]:
             raise PolydipError(f"option {key}: {m.variant.title} does not use the rule that "
                                f"reads it ({rule}); leave it out")
     return m.rules.check_options(m, options) if m.rules.active else options
+
+
+def parse_options(items: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in items:
+        if "=" not in item:
+            raise PolydipError(f"option {item!r}: write KEY=VALUE")
+        k, val = item.split("=", 1)
+        val = val.strip()
+        allowed = OPTIONS.get(k.strip(), (None, None))[1]
+        if allowed and val in allowed:  # convoy_paradox=1982: the option's value "1982"
+            out[k.strip()] = val
+            continue
+        if val[:1] in ("{", "[", '"') or val.lower() in ("true", "false", "null") or \
+                val.lstrip("-").isdigit():
+            try:  # a table or list option: --option 'passage_permissions={"Suez": ...}'
+                out[k.strip()] = json.loads(val.lower() if val.lower() in ("true", "false",
+                                                                             "null") else val)
+                continue
+            except json.JSONDecodeError as exc:
+                raise PolydipError(f"option {k.strip()}: {val!r} is not valid JSON "
+                                   f"({exc.msg}); write KEY=VALUE or KEY='{{...}}'") from exc
+        out[k.strip()] = val
+    return out

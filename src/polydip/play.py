@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 
 from polydip.adjudication.adjustments import adjustment_counts
+from polydip.adjudication.legal import legal_orders
 from polydip.geography.map import Map
-from polydip.orders.legal import legal_orders
 from polydip.state import Position
 
 

@@ -24,7 +24,6 @@ from polydip.adjudication.legality import closed_passages
 from polydip.adjudication.reasons import ReasonCode
 from polydip.adjudication.retreats import why_no_retreat
 from polydip.errors import PolydipError
-from polydip.game.calendar import season_name
 from polydip.game.combined import enter_kept, split_texts
 from polydip.game.engine import MOVEMENT_TYPES, bind_to_units, parse_orders
 from polydip.orders.describe import describe, describe_text
@@ -33,6 +32,7 @@ from polydip.orders.describe import unit as unit_words
 from polydip.orders.parser import parse_order
 from polydip.orders.stacked import number_of
 from polydip.state import PhaseType
+from polydip.variants.calendar import season_name
 
 if TYPE_CHECKING:  # annotations only
     from polydip.game.engine import PhaseOutcome

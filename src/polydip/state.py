@@ -7,7 +7,7 @@ rule, not an assumption of the data.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 if TYPE_CHECKING:  # annotations only: this data module imports nothing of polydip
     from polydip.geography.map import Map
@@ -170,17 +170,11 @@ class UnitCache:
 
 
 def unit_cache(m: Map) -> UnitCache:
-    """The UnitCache of a map."""
-    got = _UNIT_CACHES.get(id(m))
-    if got is None or got[0] is not m:
-        if len(_UNIT_CACHES) > 64:
-            _UNIT_CACHES.clear()
-        got = (m, UnitCache(len(m.powers), len(m.kinds), len(m.loc_name)))
-        _UNIT_CACHES[id(m)] = got
-    return got[1]
-
-
-_UNIT_CACHES: Final[dict[int, tuple[object, UnitCache]]] = {}
+    """The UnitCache of a map (kept in its caches)."""
+    got = m.caches.units
+    if got is None:
+        got = m.caches.units = UnitCache(len(m.powers), len(m.kinds), len(m.loc_name))
+    return got
 
 
 def unit_index(m: Map, units: Sequence[Unit | Dislodged]
@@ -190,10 +184,10 @@ def unit_index(m: Map, units: Sequence[Unit | Dislodged]
     list: order entry asks again for each power's orders, and processing for all of them,
     on the same units (checked to be equal units — the very objects, as a rule, which a
     list comparison passes at C speed — so a list changed in place is indexed afresh)."""
-    got = _INDEX.get(id(units))
-    if got is not None and got[0] is m and got[1] == (
-            units if isinstance(units, list) else list(units)):
-        return got[2], got[3]
+    kept = m.caches.unit_index
+    got = kept.get(id(units))
+    if got is not None and got[0] == (units if isinstance(units, list) else list(units)):
+        return got[1], got[2]
     loc_prov = m.loc_prov
     first = [-1] * m.n_prov
     several: dict[int, list[int]] = {}
@@ -203,16 +197,13 @@ def unit_index(m: Map, units: Sequence[Unit | Dislodged]
             first[p] = i
         else:
             several.setdefault(p, [first[p]]).append(i)
-    if len(_INDEX) >= 8:
-        _INDEX.clear()
-    _INDEX[id(units)] = (m, list(units), first, several)
+    if len(kept) >= 8:
+        kept.clear()
+    # (a copy of the units: it keeps them alive, so an entry for a list since freed, whose
+    # id a new list may take, matches it only when the new list holds the same units, which
+    # index the same)
+    kept[id(units)] = (list(units), first, several)
     return first, several
-
-
-# units list id -> (map, a copy of its units, first, several); the copy keeps the units alive,
-# so an entry for a list since freed (whose id a new list may take) matches it only when the
-# new list holds the same units, which index the same
-_INDEX: Final[dict[int, tuple[object, list, list[int], dict[int, list[int]]]]] = {}
 
 
 class Dislodged:

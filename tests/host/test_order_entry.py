@@ -12,8 +12,8 @@ pytest.importorskip("fastapi", reason="the host's tests need: pip install "
 pytestmark = pytest.mark.host
 
 from polydip.game.game import Game  # noqa: E402
+from polydip.game.message import apply_message, read_message  # noqa: E402
 from polydip.game.positions import build_position  # noqa: E402
-from polydip.orders.message import apply_message, read_message  # noqa: E402
 
 
 def _new(client) -> tuple[str, dict[str, str]]:

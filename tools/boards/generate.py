@@ -535,7 +535,7 @@ def main(argv: list[str] | None = None) -> int:
     timer.step("anchors placed")
     size = writer.write_board(board, out)
     timer.step(f"wrote {out} ({size / 1024:.0f} KB)")
-    from polydip.variants.check import board_report
+    from polydip.check import board_report
 
     ok, text = board_report(v, out)
     print(text)

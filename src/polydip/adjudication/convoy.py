@@ -58,7 +58,7 @@ def bits(mask: int) -> list[int]:
 
 def geometry(m: Map, fleets: frozenset[int]) -> FleetGeometry:
     """The convoy geometry of one set of fleet provinces, cached per map (bounded)."""
-    cache = m.memo.setdefault("fleet_geometry", {})
+    cache = m.caches.fleet_geometry
     got = cache.get(fleets)
     if got is None:
         if len(cache) > 4096:  # bound the memory of long simulations
@@ -143,7 +143,7 @@ class FleetGeometry:
             ed = ends_d & cm
             if not ed:
                 continue
-            out |= _component_routes(self.m, self.m.memo.setdefault("convoy_routes", {}),
+            out |= _component_routes(self.m, self.m.caches.convoy_routes,
                                      cm, eo, ed)
         return out
 
@@ -176,7 +176,7 @@ class FleetGeometry:
 
 def block_tree(m: Map, component: int) -> BlockTree:
     """The block-cut tree of a connected set of fleet provinces (a bit mask), per map."""
-    cache = m.memo.setdefault("block_trees", {})
+    cache = m.caches.block_trees
     got = cache.get(component)
     if got is None:
         if len(cache) > 20_000:
@@ -439,7 +439,7 @@ def necessary_mask(m: Map, origin: int, dest: int, seas: frozenset[int],
     got = g.necessary.get(key)
     if got is None:
         got = g.necessary[key] = _necessary_kept(
-            m, m.memo.setdefault("convoy_necessary", {}), origin, dest,
+            m, m.caches.convoy_necessary, origin, dest,
             g.routes(origin, dest), len(m.convoy_touch_set[origin]))
     return got
 
@@ -447,7 +447,7 @@ def necessary_mask(m: Map, origin: int, dest: int, seas: frozenset[int],
 def _necessary_kept(m: Map, memo: dict, origin: int, dest: int, candidates: int,
                     degree: int) -> int:
     """necessary_mask's answer for the fleets `candidates` on the routes origin → dest, kept
-    in `memo` (the map's "convoy_necessary"): the search depends on nothing else (its budget
+    in `memo` (the map's caches.convoy_necessary): the search depends on nothing else (its budget
     counts the `degree` provinces next to the origin), so the same answer serves every
     position with these fleets."""
     if candidates & (candidates - 1) == 0:  # none or one
@@ -465,7 +465,7 @@ def _necessary_kept(m: Map, memo: dict, origin: int, dest: int, candidates: int,
 def _component_routes(m: Map, memo: dict, cm: int, eo: int, ed: int) -> int:
     """The fleets of component `cm` on some route between the fleets `eo` next to the origin
     and `ed` next to the destination (bit masks): the blocks of the smallest subtree of the
-    component's block-cut tree joining them, kept in `memo` (the map's "convoy_routes")."""
+    component's block-cut tree joining them, kept in `memo` (the map's caches.convoy_routes)."""
     ends = eo | ed
     if ends & (ends - 1) == 0:  # one fleet next to both ends
         return ends
@@ -487,8 +487,8 @@ def routes_and_necessary(m: Map, origin: int, dests: list[int], g: FleetGeometry
     necs: list[int] = []
     tm = m.convoy_touch_mask
     fmask = g.fmask
-    memo: dict = m.memo.setdefault("convoy_necessary", {})
-    route_memo: dict = m.memo.setdefault("convoy_routes", {})
+    memo = m.caches.convoy_necessary
+    route_memo = m.caches.convoy_routes
     t_origin = tm[origin]
     degree = len(m.convoy_touch_set[origin])
     # the components next to the origin, with their fleets next to it

@@ -1,5 +1,5 @@
 """Which orders a unit may give: the one source of the checks that both the movement
-validator (adjudication/movement.py) and the legal-order lister (orders/legal.py) apply.
+validator (adjudication/movement.py) and the legal-order lister (adjudication/legal.py) apply.
 
 - Moves: `move_target` reads where a move goes (coasts, DATC 4.B), `move_locs` lists where
   a unit may go over an edge; `convoy_reach` where an army could be convoyed through the
@@ -107,7 +107,7 @@ def move_target(m: Map, kind: int, loc: int, target: int | None) -> tuple[int, b
     it goes over an edge: (destination location, adjacent); destination -1 when the order is
     illegal. A move of a convoyable kind to a coastal province it is not next to is legal
     here; it needs a convoy route (`convoy_reach`). Cached per map."""
-    cache = m.memo.setdefault("move_target", {})
+    cache = m.caches.move_target
     key = (kind, loc, target)
     got = cache.get(key)
     if got is None:

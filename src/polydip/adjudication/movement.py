@@ -249,10 +249,7 @@ class _Movement(Resolver):
         direct = [False] * len(orders)  # move -> its destination is adjacent (no convoy)
         # pass 1: moves (destination, coasts) — convoy need decided after convoys are read
         # (typed: compiled, the entries are read as (int, bool) without generic look-ups)
-        cache: dict[tuple[int, int, int | None], tuple[int, bool]] | None = m.memo.get(
-            "move_target")
-        if cache is None:
-            cache = m.memo["move_target"] = {}
+        cache = m.caches.move_target
         for u, o in enumerate(orders):
             if o is None:
                 continue

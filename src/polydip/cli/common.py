@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from polydip.errors import PolydipError
-from polydip.options import OPTIONS
 
 if TYPE_CHECKING:  # annotations only
     from polydip.game.game import Game
@@ -20,32 +18,8 @@ EXIT_USAGE, EXIT_ERROR, EXIT_BUG = 2, 1, 3
 EXIT_NOT_TAKEN = 4
 
 
-def parse_options(items: list[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for item in items:
-        if "=" not in item:
-            raise PolydipError(f"option {item!r}: write KEY=VALUE")
-        k, val = item.split("=", 1)
-        val = val.strip()
-        allowed = OPTIONS.get(k.strip(), (None, None))[1]
-        if allowed and val in allowed:  # convoy_paradox=1982: the option's value "1982"
-            out[k.strip()] = val
-            continue
-        if val[:1] in ("{", "[", '"') or val.lower() in ("true", "false", "null") or \
-                val.lstrip("-").isdigit():
-            try:  # a table or list option: --option 'passage_permissions={"Suez": ...}'
-                out[k.strip()] = json.loads(val.lower() if val.lower() in ("true", "false",
-                                                                             "null") else val)
-                continue
-            except json.JSONDecodeError as exc:
-                raise PolydipError(f"option {k.strip()}: {val!r} is not valid JSON "
-                                   f"({exc.msg}); write KEY=VALUE or KEY='{{...}}'") from exc
-        out[k.strip()] = val
-    return out
-
-
 def phase_title(g: Game) -> str:
-    from polydip.game.calendar import season_name
+    from polydip.variants.calendar import season_name
 
     return f"{season_name(g.variant.calendar, g.position.phase)} ({g.phase})"
 

@@ -12,10 +12,10 @@ from polydip.cli.common import (
     add_names_option,
     add_search_path_option,
     names_for,
-    parse_options,
     phase_title,
 )
 from polydip.errors import PolydipError
+from polydip.options import parse_options
 
 if TYPE_CHECKING:  # annotations only: the game is imported by each command, when it runs
     from polydip.game.game import Game
@@ -127,7 +127,7 @@ def phase_named(g: Game, text: str) -> str:
     season of several phases, is the first of them the game had: its retreats, or its
     adjustments when nobody retreated). A name the game has no phase of is returned as
     given, for the caller to say so."""
-    from polydip.game.calendar import parse_phase
+    from polydip.variants.calendar import parse_phase
 
     want = text.strip().upper()
     had = [r.position.phase.name for r in g.history] + [g.phase]
@@ -162,7 +162,7 @@ def _print_board(g: Game, rec: PhaseRecord | None, names: str) -> None:
     """Each power's centers, units, dislodged units and (current phase) orders; what the
     rules keep on the board."""
     from polydip.adjudication.adjustments import adjustment_counts
-    from polydip.game.calendar import season_name
+    from polydip.variants.calendar import season_name
 
     m = g.map
     pos = g.position if rec is None else rec.position

@@ -17,7 +17,7 @@ from polydip.errors import PolydipError
 
 if TYPE_CHECKING:  # annotations only
     from polydip.game.game import Game
-    from polydip.orders.message import Message
+    from polydip.game.message import Message
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -49,7 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_orders(args: argparse.Namespace) -> int:
     from polydip.game.game import game_transaction
-    from polydip.orders.message import apply_message, apply_permissions, merge, read_message
+    from polydip.game.message import apply_message, apply_permissions, merge, read_message
 
     if not args.lines and not args.file and not args.clear:
         raise PolydipError("no orders given (pass them as arguments or with --file)")

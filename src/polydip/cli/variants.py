@@ -201,8 +201,8 @@ def _province_table(v: Variant) -> None:
 
 
 def cmd_variant_import(args: argparse.Namespace) -> int:
+    from polydip.check import check_variant
     from polydip.game.files import write_atomic
-    from polydip.variants.check import check_variant
     from polydip.variants.importers import import_variant
     from polydip.variants.writer import variant_to_toml
 
@@ -221,7 +221,7 @@ def cmd_variant_import(args: argparse.Namespace) -> int:
 
 
 def cmd_variant_check(args: argparse.Namespace) -> int:
-    from polydip.variants.check import check_variant
+    from polydip.check import check_variant
     from polydip.variants.loader import load_variant
 
     v = load_variant(args.name)
@@ -229,7 +229,7 @@ def cmd_variant_check(args: argparse.Namespace) -> int:
     where = v.path
     board_ok = True
     if args.board:
-        from polydip.variants.check import board_report
+        from polydip.check import board_report
 
         board_ok, text = board_report(v)
         print(text)

@@ -19,11 +19,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from polydip.adjudication.adjustments import adjustment_counts
+from polydip.adjudication.legal import build_codes, movement_codes, retreat_codes
 from polydip.errors import PolydipError
 from polydip.game.engine import PhaseOutcome, process_bound
 from polydip.game.victory import center_counts, game_end, victory_in_force
 from polydip.geography.map import Map
-from polydip.orders.legal import build_codes, movement_codes, retreat_codes
 from polydip.orders.model import Order
 from polydip.orders.table import OrderTable, order_table
 from polydip.state import Dislodged, Position, Unit

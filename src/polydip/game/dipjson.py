@@ -44,7 +44,6 @@ from typing import Any
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
 from polydip.adjudication.reasons import ResultWord
 from polydip.errors import GameFileError, PolydipError
-from polydip.game.calendar import following, parse_phase
 from polydip.game.engine import (
     MOVEMENT_TYPES,
     OrderResult,
@@ -63,6 +62,7 @@ from polydip.orders.model import BUILD, DISBAND, MOVE, RETREAT, WAIVE, Order
 from polydip.orders.parser import parse_order
 from polydip.orders.stacked import number_of
 from polydip.state import Dislodged, Phase, PhaseType, Position, Unit
+from polydip.variants.calendar import following, parse_phase
 from polydip.variants.loader import builtin_names, load_variant
 from polydip.variants.model import Variant
 from polydip.variants.search import HOW_TO_ADD, find_named

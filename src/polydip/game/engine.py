@@ -21,7 +21,6 @@ from polydip.adjudication.movement import MovementResult, resolve_movement
 from polydip.adjudication.reasons import CENTER_BY_EVENT, CIVIL_DISORDER, Reason, reason
 from polydip.adjudication.retreats import resolve_retreats, retreat_reasons, retreat_target
 from polydip.errors import OrderError
-from polydip.game.calendar import following
 from polydip.geography.map import Map
 from polydip.orders.canonical import described_orders, keep_description, order_memo
 from polydip.orders.model import (
@@ -39,6 +38,7 @@ from polydip.orders.model import (
 from polydip.orders.parser import read_order
 from polydip.orders.stacked import count_in, number_of, numbered
 from polydip.state import Dislodged, Phase, Position, Unit, unit_index
+from polydip.variants.calendar import following
 
 MOVEMENT_TYPES: Final[tuple[OrderType, ...]] = (HOLD, MOVE, SUPPORT, CONVOY)
 
@@ -533,10 +533,7 @@ _DESCRIBED: Final[dict[tuple, str]] = {}
 
 def _hold_texts(m: Map) -> dict[int, str]:
     """Per map: "A PAR H" per kind * locations + location (a unit without an order)."""
-    got = m.memo.get("described holds")
-    if got is None:
-        got = m.memo["described holds"] = {}
-    return got
+    return m.caches.described_holds
 
 
 def _order_text(m: Map, texts: dict[str, tuple[Order, str]], unit: Unit | Dislodged,

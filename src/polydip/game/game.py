@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
+from polydip.adjudication.legal import legal_orders
 from polydip.errors import GameFileError, OrderError, PolydipError
-from polydip.game.calendar import parse_phase
 from polydip.game.combined import combined_phase, enter_kept, likely_adjusting, split_texts
 from polydip.game.dipjson import is_diplomacy_game, record_from_diplomacy
 from polydip.game.engine import Entry, PhaseOutcome, enter_orders, parse_orders, process
@@ -25,9 +25,9 @@ from polydip.game.victory import center_counts, draw_shares, game_end, victory_i
 from polydip.geography.map import Map, compile_map
 from polydip.notation import parse_unit, power_index
 from polydip.options import check_options, defaults
-from polydip.orders.legal import legal_orders
 from polydip.orders.model import Order
 from polydip.state import Position, Unit
+from polydip.variants.calendar import parse_phase
 from polydip.variants.loader import load_variant
 from polydip.variants.model import Variant, Victory
 

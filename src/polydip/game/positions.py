@@ -17,10 +17,10 @@ from typing import Any, Final
 from polydip.adjudication.legality import closed_passages
 from polydip.adjudication.retreats import retreat_options
 from polydip.errors import PolydipError
-from polydip.game.calendar import parse_phase
 from polydip.geography.map import Map
 from polydip.notation import parse_province, parse_unit, power_index
 from polydip.state import Dislodged, Phase, Position, Unit, unit_cache
+from polydip.variants.calendar import parse_phase
 
 
 class PositionError(PolydipError):
@@ -38,9 +38,10 @@ _KEEP: Final = 20_000
 
 
 def _memo(m: Map, what: str) -> dict:
-    got = m.memo.get(what)
+    """The map's cache of texts read as `what` (MapCaches.texts), emptied when full."""
+    got = m.caches.texts.get(what)
     if got is None or len(got) > _KEEP:
-        got = m.memo[what] = {}
+        got = m.caches.texts[what] = {}
     return got
 
 
@@ -186,9 +187,9 @@ def _read_dislodged(m: Map, req: dict) -> list[Dislodged]:
 
 def _own_homes(m: Map) -> dict[str, list[str]]:
     """The variant's home centers written as a request writes them (position_to_json)."""
-    got = m.memo.get("own homes")
+    got = m.caches.own_homes
     if got is None:
-        got = m.memo["own homes"] = {m.powers[p]: [m.prov_abbr[c] for c in h]
+        got = m.caches.own_homes = {m.powers[p]: [m.prov_abbr[c] for c in h]
                                      for p, h in enumerate(m.homes)}
     return got
 

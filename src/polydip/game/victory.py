@@ -7,9 +7,9 @@ from dataclasses import replace
 from typing import Any
 
 from polydip.errors import PolydipError
-from polydip.game.calendar import phase_cycle
 from polydip.geography.map import Map
 from polydip.state import Position
+from polydip.variants.calendar import phase_cycle
 from polydip.variants.model import Variant, Victory
 
 

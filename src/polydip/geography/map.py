@@ -14,7 +14,8 @@ from collections import deque
 from functools import lru_cache
 
 from polydip.errors import VariantError, did_you_mean
-from polydip.geography.names import build_index, lookup, name_key
+from polydip.geography.cache import MapCaches
+from polydip.names import build_index, lookup, name_key
 from polydip.rules import compile_rules
 from polydip.variants.model import DEFAULT_COASTS, Variant
 
@@ -24,7 +25,7 @@ class Map:
 
     def __reduce__(self) -> tuple:
         """Pickled as its variant (plain data), compiled again where it is read: a compiled
-        (mypyc) Map has no pickle of its own, and its caches (`memo`: tables, layouts) are
+        (mypyc) Map has no pickle of its own, and its caches (`caches`: tables, layouts) are
         made again as they are needed rather than sent (the host's drawing process, Ray)."""
         return (compile_map, (self.variant,))
 
@@ -186,8 +187,8 @@ class Map:
         self.power_index = build_index(
             (i, [p.name, p.adjective, *p.aliases]) for i, p in enumerate(v.powers))
         self.names = self._build_names()
-        # memo tables of derived facts, filled lazily by the modules that use them
-        self.memo: dict[str, dict] = {}
+        # what the layers above derive from the map, filled lazily (geography/cache.py)
+        self.caches = MapCaches()
         self.rules = compile_rules(variant)
         attacks = self.rules.attack_spaces()
         opens = self.rules.open_spaces() | attacks
@@ -455,13 +456,11 @@ def _bfs(m: Map, sources: tuple[int, ...]) -> tuple[int, ...]:
 normalize_name = name_key
 
 
-_CACHE: dict[int, Map] = {}
-
-
 def compile_map(variant: Variant) -> Map:
-    """Compile (once per Variant object) and return its Map."""
-    m = _CACHE.get(id(variant))
+    """Compile (once per Variant object) and return its Map, kept on the variant
+    (`Variant.compiled`): no table of maps outlives their variants."""
+    m: Map | None = variant.compiled
     if m is None or m.variant is not variant:
         m = Map(variant)
-        _CACHE[id(variant)] = m
+        variant.compiled = m
     return m

@@ -28,11 +28,11 @@ from polydip.errors import PolydipError
 from polydip.game.combined import combined_phase
 from polydip.game.files import game_from_json, game_to_json
 from polydip.game.game import Game
+from polydip.game.message import LineProblem, apply_message, order_examples, read_message
 from polydip.host.db import UNAVAILABLE, Database
 from polydip.host.models import DrawVoteRow, GameRow, OrderRow, PhaseRow, PowerRow
 from polydip.host.records import game_file_of, phase_record
 from polydip.host.tokens import new_token, power_token, token_hash
-from polydip.orders.message import LineProblem, apply_message, order_examples, read_message
 from polydip.report import missed_orders, pending_lines
 
 log = logging.getLogger("polydip.host")

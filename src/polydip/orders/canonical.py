@@ -31,7 +31,6 @@ from polydip.state import PhaseType
 
 # the orders read per phase type: how many texts a map keeps before starting afresh
 _KEEP: Final = 1 << 16
-_MEMO_KEYS: Final = {"M": "orders M", "R": "orders R", "A": "orders A"}
 # (Final copies: the compiled build reads these as constants, not from a module's dictionary)
 _HOLD: Final = HOLD
 _MOVE: Final = MOVE
@@ -44,14 +43,11 @@ _WAIVE: Final = WAIVE
 
 
 def order_memo(m: Map, phase_type: PhaseType) -> dict[str, Order]:
-    """The orders read on map `m` for phase type `phase_type`, by text (in `Map.memo`, so
-    emptying a map's memo tables empties it too)."""
-    key = _MEMO_KEYS.get(phase_type)
-    if key is None:
-        key = "orders " + phase_type
-    got = m.memo.get(key)
+    """The orders read on map `m` for phase type `phase_type`, by text (in `Map.caches`, so
+    emptying a map's caches empties it too)."""
+    got = m.caches.orders.get(phase_type)
     if got is None:
-        got = m.memo[key] = {}
+        got = m.caches.orders[phase_type] = {}
     return got
 
 
@@ -88,10 +84,7 @@ def described_orders(m: Map) -> dict[str, tuple[Order, str]]:
     """Per map: order text → (the order read from it, the order in diplomacy notation given
     to a unit of the kind and at the location the order names: Order.format). Filled by the
     canonical reader for texts written exactly so, and by game/engine.describe."""
-    got = m.memo.get("described orders")
-    if got is None:
-        got = m.memo["described orders"] = {}
-    return got
+    return m.caches.described_orders
 
 
 def keep_description(texts: dict[str, tuple[Order, str]], text: str, order: Order,

@@ -36,10 +36,10 @@ def _examples(m: Map | None) -> tuple[dict[str, str], dict[str, str]]:
     if m is None or all(a in m.prov_index and m.prov_name[m.prov_index[a]] == n
                         for a, n in _STANDARD_NAMES):
         return _STANDARD, _STANDARD_SHORT
-    got = m.memo.get("order examples")
+    got = m.caches.order_examples
     if got is None:
-        got = m.memo["order examples"] = {"": _map_examples(m)}
-    return got[""]
+        got = m.caches.order_examples = _map_examples(m)
+    return got
 
 
 def _map_examples(m: Map) -> tuple[dict[str, str], dict[str, str]]:

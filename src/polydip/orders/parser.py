@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from polydip.errors import OrderError, ProblemCode
 from polydip.geography.map import Map, default_coast_word
-from polydip.geography.names import name_key, or_list, suggest
+from polydip.names import name_key, or_list, suggest
 from polydip.orders.attack import KW_AT, read_power
 from polydip.orders.canonical import keep_order, known_order, order_memo
 from polydip.orders.examples import phase_hint

@@ -310,10 +310,10 @@ def draw_provinces(svg: Svg, m: Map, geo: BoardGeo, fills: list[str], owners: li
 
 def board_terrain(m: Map, geo: BoardGeo) -> list[tuple[str, bool, list[int]]]:
     """The classes of provinces drawn by a pattern (patterns.terrain_classes), once per map."""
-    memo = m.memo.setdefault("render", {})
-    if "terrain" not in memo:
-        memo["terrain"] = terrain_classes(m.variant, geo.land, m.prov_abbr)
-    return memo["terrain"]
+    got = m.caches.terrain
+    if got is None:
+        got = m.caches.terrain = terrain_classes(m.variant, geo.land, m.prov_abbr)
+    return got
 
 
 def draw_terrain(svg: Svg, m: Map, geo: BoardGeo) -> None:
@@ -340,9 +340,8 @@ def territory_lines(m: Map, geo: BoardGeo) -> list[tuple[int, Coords]]:
     """Per power with a territory (the provinces it holds at the start, as LAD lists them):
     the outline of its territory as a path, TERRITORY_INSET inside it, worked out once per
     map."""
-    memo = m.memo.setdefault("render", {})
-    if "territory" in memo:
-        return memo["territory"]
+    if m.caches.territory is not None:
+        return m.caches.territory
     owner: dict[str, int] = {}
     for p, power in enumerate(m.variant.powers):
         for a in power.territory:
@@ -367,8 +366,8 @@ def territory_lines(m: Map, geo: BoardGeo) -> list[tuple[int, Coords]]:
                     shifted = _offset(line, TERRITORY_INSET * (1 if ref >= 0 else -1))
                     paths.setdefault(p, []).append("M" + " ".join(
                         f"{x:.0f} {y:.0f}" for x, y in _thin(shifted, 1.5)))
-    memo["territory"] = [(p, Coords("".join(d))) for p, d in sorted(paths.items())]
-    return memo["territory"]
+    m.caches.territory = [(p, Coords("".join(d))) for p, d in sorted(paths.items())]
+    return m.caches.territory
 
 
 def _thin(line: list[Point], step: float) -> list[Point]:
@@ -424,9 +423,8 @@ def box_links(m: Map, geo: BoardGeo) -> list[tuple[str, str, Point, Point]]:
     Horn) to the provinces it borders but does not touch on the board: (box province,
     neighbour, a point on the box's edge, the nearest point of the neighbour), worked out
     once per map."""
-    memo = m.memo.setdefault("render", {})
-    if "box_links" in memo:
-        return memo["box_links"]
+    if m.caches.box_links is not None:
+        return m.caches.box_links
     out: list[tuple[str, str, Point, Point]] = []
     board, k, top = geo.board, geo.scale, geo.top
     boxed = {m.prov_abbr[i] for box in geo.boxes for i in range(m.n_prov)
@@ -459,7 +457,7 @@ def box_links(m: Map, geo: BoardGeo) -> list[tuple[str, str, Point, Point]]:
                 best = min(((_to_ring(pt, box), pt) for pt in outline), key=lambda t: t[0][0])
                 (_d, on_box), near = best
                 out.append((a, b, on_box, near))
-    memo["box_links"] = out
+    m.caches.box_links = out
     return out
 
 

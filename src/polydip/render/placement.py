@@ -33,6 +33,7 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from polydip.geography.cache import LAYOUTS, room
 from polydip.geography.map import Map
 
 Point = tuple[float, float]
@@ -346,11 +347,10 @@ class _Shapes:
 
 def shapes(m: Map, geo) -> _Shapes:
     """The provinces' outlines in the picture (per map and width, from its memo)."""
-    memo = m.memo.setdefault("render", {})
     key = ("shapes", geo.board.width * geo.scale)
-    got = memo.get(key)
+    got = m.caches.placement.get(key)
     if got is None:
-        got = memo[key] = _Shapes(m, geo)
+        got = room(m.caches.placement, LAYOUTS)[key] = _Shapes(m, geo)
     return got
 
 
@@ -389,11 +389,10 @@ def _rough_size(board, name: str) -> float:
 def placer(m: Map, geo, full: bool, size: float) -> Placer:
     """The per-map part of placement, from the map's memo (made once per width and name
     style)."""
-    memo = m.memo.setdefault("render", {})
     key = ("labels", geo.board.width * geo.scale, full)
-    p = memo.get(key)
+    p = m.caches.placement.get(key)
     if p is None:
-        p = memo[key] = _make_placer(m, geo, full, size)
+        p = room(m.caches.placement, LAYOUTS)[key] = _make_placer(m, geo, full, size)
     return p
 
 

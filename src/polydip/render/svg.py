@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from polydip.game.calendar import season_name
+from polydip.geography.cache import LAYOUTS, room
 from polydip.geography.map import Map
 from polydip.orders.describe import default_names
 from polydip.orders.model import BUILD, CONVOY, DISBAND, HOLD, MOVE, RETREAT, SUPPORT
@@ -73,6 +73,7 @@ from polydip.render.geometry import (
 from polydip.render.patterns import draw_mark_defs, mark_id, terrain_id, url
 from polydip.render.placement import symbol_box
 from polydip.render.view import PhaseView
+from polydip.variants.calendar import season_name
 
 WIDTH = 1600
 TITLE_H = 64
@@ -204,10 +205,10 @@ def map_geo(m: Map, drawn, map_w: float = WIDTH) -> _Geo | BoardGeo:
     """Where everything of map `m` goes in a picture `map_w` wide: on board `drawn`, or the
     schematic when it is None; worked out once per map and width."""
     key = ("board" if drawn else "schematic", map_w)
-    geo = m.memo.setdefault("render", {}).get(key)
+    geo = m.caches.layouts.get(key)
     if geo is None:
         geo = (board_layout(m, drawn, map_w, TITLE_H) if drawn else _layout(m, map_w))
-        m.memo["render"][key] = geo
+        room(m.caches.layouts, LAYOUTS)[key] = geo
     return geo
 
 
@@ -225,13 +226,13 @@ def picture_height(m: Map, geo: _Geo | BoardGeo, full: bool, events: int = 0) ->
 def _power_styles(m: Map) -> tuple[list[str], list[str]]:
     """The powers' colours and marks (colors.power_colors, power_marks), worked out once per
     map."""
-    memo = m.memo.setdefault("render", {})
-    if "power_styles" not in memo:
+    got = m.caches.power_styles
+    if got is None:
         v = m.variant
         colors = power_colors([p.color or "#888888" for p in v.powers],
                               [p.neutral for p in v.powers])
-        memo["power_styles"] = (colors, power_marks(colors))
-    return memo["power_styles"]
+        got = m.caches.power_styles = (colors, power_marks(colors))
+    return got
 
 
 def _fills(m: Map, pos, power_fill: list[str], land: list[bool], blocked: list[bool]
@@ -811,7 +812,7 @@ def _key_items(m: Map, board: bool = False) -> list[str]:
         items.append("capital")
     if any(p.territory for p in v.powers):
         items.append("territory")
-    items += [_terrain_label(cls) for cls, _w, _p in m.memo.get("render", {}).get("terrain", [])]
+    items += [_terrain_label(cls) for cls, _w, _p in m.caches.terrain or []]
     return items
 
 
@@ -822,11 +823,9 @@ def _terrain_label(cls: str) -> str:
 def _key_layout(m: Map, board: bool = False) -> list[tuple[str, float, int]]:
     """The legend's key items, flowed into rows: (label, x, row); worked out once per map
     (the edge kinds it looks through do not change)."""
-    memo = m.memo.setdefault("render", {})
-    key = ("key_layout", board)  # a board shows more (its terrain classes...)
-    out = memo.get(key)
+    out = m.caches.key_layouts.get(board)  # a board shows more (its terrain classes...)
     if out is None:
-        out = memo[key] = _flow_key(m, board)
+        out = m.caches.key_layouts[board] = _flow_key(m, board)
     return out
 
 
@@ -877,8 +876,7 @@ def _code_columns(m: Map, codes: list[int]) -> tuple[int, float]:
 def _passage_lines(m: Map) -> list[str]:
     """The passages the rules name ("Kiel Canal: Helgoland Bight – Baltic Sea"), flowed into
     lines of the legend's width."""
-    memo = m.memo.setdefault("render", {})
-    if "passage_lines" not in memo:
+    if m.caches.passage_lines is None:
         provs = m.variant.provinces
         entries = sorted(
             f"{name}: {' – '.join(sorted(provs[a].name if a in provs else a for a in pair))}"
@@ -889,8 +887,8 @@ def _passage_lines(m: Map) -> list[str]:
                 lines[-1] += "   ·   " + e
             else:
                 lines.append(e)
-        memo["passage_lines"] = lines
-    return memo["passage_lines"]
+        m.caches.passage_lines = lines
+    return m.caches.passage_lines
 
 
 def _legend_height(m: Map, codes: list[int] | None = None, board: bool = False) -> float:
@@ -939,7 +937,7 @@ def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float,
     army = next((k for k in range(len(m.kinds)) if m.kinds[k] == "A"), 0)
     edge_names = {k.replace("_", " "): k for k in m.variant.edge_kinds}
     terrain = {_terrain_label(c): (c, w) for c, w, _p in
-               m.memo.get("render", {}).get("terrain", [])}
+               m.caches.terrain or []}
     for label, x, row in _key_layout(m, board):
         yy = y + row * KEY_ROW + 16
         sx = x + 30  # the symbol's centre

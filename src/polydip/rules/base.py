@@ -110,7 +110,7 @@ from typing import Any, ClassVar
 
 from polydip.adjudication.reasons import Reason, reason
 from polydip.errors import PolydipError, VariantError, did_you_mean
-from polydip.geography.names import name_key
+from polydip.names import name_key
 
 
 class Rule:
@@ -275,10 +275,9 @@ class Rule:
               ) -> bool:
         """Whether this rule's answer to `hook` holds `key` (see explain)."""
         if hook in ("no_support", "no_hold_support", "no_retreat", "move_strength"):
-            memo = m.memo.setdefault(f"rule table {self.key} {hook}", {})
-            table = memo.get(0)
+            table = m.caches.rule_tables.get((self.key, hook))
             if table is None:
-                table = memo[0] = getattr(self, hook)(m)
+                table = m.caches.rule_tables[self.key, hook] = getattr(self, hook)(m)
             return key in table
         if hook == "needs_support":
             return key[1:] in self.needs_support(m).get(key[0], ())

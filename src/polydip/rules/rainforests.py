@@ -66,9 +66,9 @@ class Rainforests(Rule):
                     moved: list[tuple[Any, Any, bool]]) -> None:
         if not (self.provinces and self.way_back):
             return
-        forest = m.memo.get(("rainforests", self.provinces))
+        forest = m.caches.rule_tables.get((self.key, "forest"))
         if forest is None:
-            forest = m.memo[("rainforests", self.provinces)] = tagged(m, self.provinces)
+            forest = m.caches.rule_tables[self.key, "forest"] = tagged(m, self.provinces)
         # a movement phase starts the memory afresh; its retreats and adjustments keep it
         came: dict[str, str] = {} if before.phase.type == "M" else dict(
             after.extra.get(KEY, {}))

@@ -32,8 +32,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from polydip.errors import VariantError
-from polydip.game.calendar import parse_phase
 from polydip.rules.base import Rule, register
+from polydip.variants.calendar import parse_phase
 
 
 @register

@@ -69,8 +69,8 @@ class WeakCrossings(Rule):
         return self._moves(m)
 
     def _moves(self, m: Any) -> set[tuple[int, int, int]]:
-        memo = m.memo.setdefault(f"rule table {self.key} crossings", {})
-        got = memo.get(0)
+        got = m.caches.rule_tables.get((self.key, "crossings"))
         if got is None:
-            got = memo[0] = crossings(m, border(m, self.borders), self.kinds)
+            got = m.caches.rule_tables[self.key, "crossings"] = crossings(
+                m, border(m, self.borders), self.kinds)
         return got

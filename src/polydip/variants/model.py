@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Final, Literal, Required, TypedDict
 
 if TYPE_CHECKING:
@@ -207,6 +207,17 @@ class Variant:
     coasts: dict[str, CoastName] = field(default_factory=dict)  # [coasts] (DEFAULT_COASTS)
     path: str = ""  # the file it was read from
     text: str = ""  # the file's text, to find line numbers for messages
+    # the Map compiled from this variant (geography.map.compile_map): kept here, it lives as
+    # long as the variant and no longer; not an argument, not compared, copied or pickled
+    compiled: Any = field(default=None, init=False, repr=False, compare=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "compiled"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for k, val in state.items():
+            object.__setattr__(self, k, val)
+        self.compiled = None
 
     def center_total(self) -> int:
         """All supply centers counted by their value (a capital worth 2 counts twice)."""

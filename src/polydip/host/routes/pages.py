@@ -167,7 +167,7 @@ def _play(ctx: HostContext, request: Request, token: str,
 
 def _options(text: str) -> dict[str, Any]:
     """Rule options from the create form: KEY=VALUE lines (values as in polydip new)."""
-    from polydip.cli.common import parse_options
+    from polydip.options import parse_options
 
     lines = [ln.strip() for ln in text.replace(",", "\n").splitlines() if ln.strip()]
     return parse_options(lines)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from polydip.errors import NotSupportedError, VariantError, did_you_mean
-from polydip.geography.map import normalize_name
+from polydip.names import name_key as normalize_name
 from polydip.variants.model import (
     DEFAULT_CALENDAR,
     DEFAULT_EDGE_KINDS,

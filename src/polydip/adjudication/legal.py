@@ -402,7 +402,7 @@ def _convoyable(m: Map, t: OrderTable, pos: Position, slots: list[int],
     loc_prov = m.loc_prov
     touch = m.convoy_touch_mask
     comp_mask, comp_shore = g.comp_mask, g.comp_shore
-    cache: dict[tuple[int, int, int], ArmyConvoys] = m.memo.setdefault("army_convoys", {})
+    cache: dict[tuple[int, int, int], ArmyConvoys] = m.caches.army_convoys
     units = pos.units
     army_index, fleet_index = t.army_index, t.fleet_index
     armies: list[tuple[int, ArmyConvoys]] = []

@@ -27,7 +27,7 @@ from polydip.errors import OrderError, PolydipError, ProblemCode, did_you_mean
 from polydip.game.combined import combined_phase, is_adjustment
 from polydip.game.engine import MOVEMENT_TYPES
 from polydip.geography.map import Map
-from polydip.geography.names import name_key, or_list, suggest
+from polydip.names import name_key, or_list, suggest
 from polydip.orders.examples import order_examples
 from polydip.orders.model import BUILD, DISBAND, RETREAT, WAIVE, Order
 from polydip.orders.parser import parse_order
