@@ -417,6 +417,29 @@ def _unit_shape(m: Map, kind: int, x: float, y: float, r: float, fill: str, stro
                       font_weight="bold", text_anchor="middle", fill=tc))
 
 
+@dataclass(frozen=True, slots=True)
+class UnitPlaces:
+    """Where the picture of a position draws its units, in the picture's pixels (before a
+    unit is nudged beside its supply center's marker, a few pixels at most)."""
+
+    units: tuple[Point, ...]  # per unit of the position, in the position's order
+    dislodged: tuple[Point, ...]  # per dislodged unit of the position, in its order
+
+    def of_power(self, pos, power: int) -> list[Point]:
+        """Where `power`'s units and dislodged units of position `pos` are drawn."""
+        return ([xy for xy, u in zip(self.units, pos.units, strict=True) if u.power == power]
+                + [xy for xy, d in zip(self.dislodged, pos.dislodged, strict=True)
+                   if d.power == power])
+
+
+def unit_places(m: Map, geo: _Geo | BoardGeo, pos) -> UnitPlaces:
+    """Where each unit of position `pos` is drawn on the picture laid out as `geo`
+    (map_geo)."""
+    where = _unit_places(m, geo, pos)
+    return UnitPlaces(tuple(where[("unit#", i)] for i in range(len(pos.units))),
+                      tuple(where[("dislodged", d.loc)] for d in pos.dislodged))
+
+
 def _unit_places(m: Map, geo: _Geo | BoardGeo, pos) -> dict[tuple[str, int], Point]:
     """Where each unit is drawn, keyed by ("unit" | "dislodged", location), by ("unit",
     location, power) (the first such unit) and by ("unit#", index in the position)."""
