@@ -111,3 +111,38 @@ def test_short_names_are_placed_too(name: str) -> None:
     """`--names short`: the codes are placed by the same rules."""
     a = audit_svg(picture_svg(Game.new(name), names="short"))
     assert targets_missed(a) == [], a.line()
+
+
+def test_lake_ontario_is_named_on_the_gulf_of_st_lawrence() -> None:
+    """War in North America, decision 3: the Gulf of St. Lawrence "reaches up the St.
+    Lawrence to Lake Ontario, so that Niagara Falls lies between them"; the lake is named
+    inside the Gulf's province (board names), clear of the other names and of the units."""
+    import re
+
+    from polydip.render.audit import inside, path_rings
+
+    game = Game.new("war_in_north_america")
+    svg = picture_svg(game)
+    d = re.search(r'<path class="province" data-province="GOS"[^>]* d="([^"]+)"', svg)
+    group = re.search(r'<g class="feature" data-province="GOS">(.*?)</g>', svg, re.S)
+    assert d and group
+    texts = re.findall(r'<text x="([0-9.]+)" y="([0-9.]+)"[^>]*>([^<]*)</text>', group[1])
+    assert {t for _x, _y, t in texts} == {"Lake Ontario"}
+    x, y = float(texts[-1][0]), float(texts[-1][1])
+    assert inside((x, y - 3), path_rings(d.group(1)))
+    a = audit_svg(svg)
+    assert "Lake Ontario" not in a.label_overlaps and targets_missed(a) == []
+
+
+def test_a_board_name_of_another_kind_is_refused(tmp_path) -> None:
+    import json
+
+    from polydip.render.board import board_path, read_board
+
+    src = board_path(load_variant("war_in_north_america"))
+    data = json.loads(src.read_text())
+    data["names"] = [{"province": "GOS", "text": "Lake Ontario"}]  # no "at"
+    bad = tmp_path / "bad.board.json"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(PolydipError, match="not a valid board file"):
+        read_board(bad)
