@@ -54,7 +54,10 @@ def svg_to_png(svg: str, width: int = WIDTH) -> bytes:
             "PNG output needs CairoSVG and the cairo library: pip install cairosvg "
             "(and apt-get install libcairo2); or write an .svg file instead "
             f"({exc.__class__.__name__}: {exc})") from exc
-    return cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width)
+    from polydip.render.raster import svg_png
+
+    del cairosvg  # (imported above to say what is missing; raster draws with it)
+    return svg_png(svg.encode("utf-8"), width)
 
 
 def _write_bytes_atomic(path: str | Path, data: bytes) -> None:
