@@ -271,13 +271,17 @@ class Placer:
     marks: dict[int, list[Point]]  # per province: where its marker may stand apart
 
     def markers_of(self, i: int) -> list[Point]:
-        """Where province i's marker may stand apart from its name (marker_spots)."""
+        """Where province i's marker may stand apart from its name (marker_spots), the
+        whole marker on the board."""
         got = self.marks.get(i)
         if got is None:
             shape = self.shapes[i]
+            f = self.frame  # (a marker inside the province, all of it on the board)
             got = self.marks[i] = [p for p in marker_spots(shape, (self.units[i],
                                                                     self.anchors[i]))
-                                   if shape.exactly_contains(p)]
+                                   if shape.exactly_contains(p)
+                                   and f[0] + MARKER_R < p[0] < f[2] - MARKER_R
+                                   and f[1] + MARKER_R < p[1] < f[3] - MARKER_R]
         return got
 
     def fits_of(self, i: int) -> Iterator[Label]:
@@ -665,7 +669,8 @@ def symbol_box(x: float, y: float, r: float, shape: str) -> Box:
 
 
 def place_labels(pl: Placer, boxes: list[Box]) -> list[Label]:
-    """Per picture: the labels, each moved off the unit symbols (`boxes`) it would cover."""
+    """Per picture: the labels, each moved off the unit symbols and the orders' lines
+    (`boxes`) it would cover."""
     ugrid = _Grid()
     for n, b in enumerate(boxes):
         ugrid.add(n, b)
@@ -680,7 +685,8 @@ def place_labels(pl: Placer, boxes: list[Box]) -> list[Label]:
             grid.add(i, b)
     for i in moving:
         grid.remove(i)
-        lab = _search(pl, i, grid, boxes) or _fallback(pl, i, grid, boxes)
+        near = [b for _n, b in ugrid.hits(_around(pl, i))]
+        lab = _search(pl, i, grid, near) or _fallback(pl, i, grid, near)
         out[i] = lab
         for b in boxes_of(lab, pl.size):
             grid.add(i, b)

@@ -179,12 +179,18 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
     else:
         _provinces(svg, m, geo, pos, colors, marks)
     where = _unit_places(m, geo, pos)
+    orders = _Svg()
+    lines: list[tuple[Point, float]] = []
     if isinstance(geo, BoardGeo):
         _make_room(m, geo, full, pos, where)
+    _orders(orders, m, geo, view, colors, where, lines)
+    if isinstance(geo, BoardGeo):
         symbols = _symbols_at(m, geo, view, where)
-        labels = board_labels(m, geo, full, symbols)
+        # the names keep off the units and the orders' lines (issue 29: short moves vanished
+        # under names)
+        labels = board_labels(m, geo, full, symbols + order_boxes(lines))
         centers = _center_marks(m, pos, colors)
-    _orders(svg, m, geo, view, colors, where)
+    svg.add(*orders.parts)
     if isinstance(geo, BoardGeo):
         draw_centers_under(svg, m, full, labels, centers, symbols)
     _units(svg, m, geo, view, colors, where, marks)
@@ -622,7 +628,11 @@ def _badge(svg: _Svg, x: float, y: float, kind: str, ok: bool = True) -> None:
 
 
 def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: list[str],
-            where: dict[tuple[str, int], Point]) -> None:
+            where: dict[tuple[str, int], Point],
+            lines: list[tuple[Point, float]] | None = None) -> None:
+    """The orders; `lines` (when given) gets points along every order's line as drawn, each
+    with the line's half width, for the names to keep off (order_boxes)."""
+    lines = [] if lines is None else lines
     r = geo.unit_r
     occupied = {m.loc_prov[u.loc] for u in view.position.units}
     svg.start("g", class_="orders")
@@ -661,9 +671,9 @@ def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: li
             dst = geo.loc[o.target]
             end_gap = r * 1.25 if m.loc_prov[o.target] in occupied else r * 0.5
             for a, b in _across_seam(geo, src, dst):
-                _arrow(svg, a, b, color, r * 1.1, end_gap, d.failed,
-                       dash="10 5" if o.type == RETREAT else "",
-                       width=4.2 if o.type == MOVE else 3.6)
+                lines += _arrow(svg, a, b, color, r * 1.1, end_gap, d.failed,
+                                dash="10 5" if o.type == RETREAT else "",
+                                width=4.2 if o.type == MOVE else 3.6)
             if o.at >= 0:  # a move that attacks a power's units where it goes
                 near = _beside(geo, src, dst)
                 _, c, _ = _curve(src, near)
@@ -681,19 +691,22 @@ def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: li
             else:
                 tgt, gap = a, r * 1.35
             for a, b in _across_seam(geo, src, tgt):
-                _link(svg, a, b, color, r * 1.1, gap, d.failed,
-                      "8 5" if o.type == SUPPORT else "1.5 5", hold_ring=o.target is None)
+                lines += _link(svg, a, b, color, r * 1.1, gap, d.failed,
+                               "8 5" if o.type == SUPPORT else "1.5 5",
+                               hold_ring=o.target is None)
         elif o.type == BUILD:
             x, y = geo.loc[o.loc]
             if o.kind is not None:
                 svg.add(_unit_shape(m, o.kind, x, y, r, color, INK, "4 3", "0.55"))
             _badge(svg, x + r * 1.2, y - r * 1.1, "plus", not d.failed)
+            lines.append(((x + r * 1.2, y - r * 1.1), 10.0))
             if d.failed:
                 _cross(svg, x, y, 8)
         elif o.type == DISBAND:
             key = ("dislodged", o.loc) if view.position.phase.type == "R" else ("unit", o.loc)
             x, y = where.get(key, geo.loc[o.loc])
             _badge(svg, x + r * 1.1, y - r * 1.1, "cross", "void" not in (d.result or []))
+            lines.append(((x + r * 1.1, y - r * 1.1), 10.0))
         svg.end("g")
     svg.end("g")
 
@@ -753,8 +766,25 @@ def _aux_loc(m: Map, view: PhaseView, o) -> int:
     return o.aux_loc
 
 
+LINE_STEP = 5.0  # px between the points order_boxes keeps along an order's line
+
+
+def _along(p: Point, c: Point, q: Point, half: float) -> list[tuple[Point, float]]:
+    """Points every LINE_STEP px along the curve p-c-q (a straight line when c is its
+    middle), each with the line's half width."""
+    n = max(1, math.ceil((math.dist(p, c) + math.dist(c, q)) / LINE_STEP))
+    return [(_bez(p, c, q, k / n), half) for k in range(n + 1)]
+
+
+def order_boxes(lines: list[tuple[Point, float]]) -> list[tuple[float, float, float, float]]:
+    """Boxes round the points along the orders' lines (from _orders): what the names keep
+    off, as they keep off the units."""
+    return [(x - h, y - h, x + h, y + h) for (x, y), h in lines]
+
+
 def _arrow(svg: _Svg, src: Point, dst: Point, color: str, start_gap: float, end_gap: float,
-           failed: bool, dash: str = "", width: float = 4.2) -> None:
+           failed: bool, dash: str = "", width: float = 4.2) -> list[tuple[Point, float]]:
+    """A move's arrow; returns points along it (_along) and its failure mark."""
     p, q = _shorten(src, dst, start_gap, end_gap)
     p, c, q = _curve(p, q)
     head = 15.0
@@ -773,14 +803,19 @@ def _arrow(svg: _Svg, src: Point, dst: Point, color: str, start_gap: float, end_
     before = _bez(p, c, q, 0.85)
     svg.el("polygon", points=_pts(_arrow_head(q, before, head)), fill=color, stroke=INK,
            stroke_width=2, stroke_linejoin="round")
+    out = _along(p, c2, shaft_end, width / 2 + 2.5) + [(q, head * 0.5)]
     if failed:
         x, y = _bez(p, c, q, 0.55)
         _cross(svg, x, y, 8)
+        out.append(((x, y), 8 * 1.05 + 1))
+    return out
 
 
 def _link(svg: _Svg, src: Point, tgt: Point, color: str, start_gap: float, end_gap: float,
-          failed: bool, dash: str, hold_ring: bool) -> None:
+          failed: bool, dash: str, hold_ring: bool) -> list[tuple[Point, float]]:
+    """A support's or convoy's line; returns points along it (_along)."""
     p, q = _shorten(src, tgt, start_gap, end_gap)
+    out = _along(p, ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2), q, 5.6 / 2 + 1.5)
     svg.line(p, q, INK, 5.6, dash)
     svg.line(p, q, color, 3.0, dash)
     if hold_ring:
@@ -791,6 +826,8 @@ def _link(svg: _Svg, src: Point, tgt: Point, color: str, start_gap: float, end_g
     if failed:
         x, y = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
         _cross(svg, x, y, 7)
+        out.append(((x, y), 7 * 1.05 + 1))
+    return out
 
 
 # ---- title and legend -----------------------------------------------------------------------
