@@ -467,11 +467,16 @@ def _exact(pl: Placer, i: int, lab: Label) -> bool:
 def _clamp(pl: Placer, lab: Label) -> Label:
     """The label moved sideways (and up or down) back inside the frame."""
     f = pl.frame
-    bs = boxes_of(lab, pl.size)
-    x0, y0, x1, y1 = bs[0]
-    if len(bs) > 1:
-        m = bs[1]
-        x0, y0, x1, y1 = min(x0, m[0]), min(y0, m[1]), max(x1, m[2]), max(y1, m[3])
+    (b, (mx, my)) = _offsets(lab.lines, lab.side, pl.size)
+    x, y = lab.x, lab.y
+    x0, y0, x1, y1 = x + b[0], y + b[1], x + b[2], y + b[3]
+    if lab.side:  # (boxes_of, without making the list: this runs per candidate)
+        mx, my = x + mx, y + my
+    elif lab.marker is not None:
+        mx, my = lab.marker
+    if lab.side or lab.marker is not None:
+        x0, y0 = min(x0, mx - MARKER_R), min(y0, my - MARKER_R)
+        x1, y1 = max(x1, mx + MARKER_R), max(y1, my + MARKER_R)
     dx = (f[0] - x0 + 1 if x0 < f[0] else f[2] - x1 - 1 if x1 > f[2] else 0.0)
     dy = (f[1] - y0 + 1 if y0 < f[1] else f[3] - y1 - 1 if y1 > f[3] else 0.0)
     if not dx and not dy:
