@@ -3,7 +3,7 @@
 `render_file(game, "map.png", phase="S1901M")` draws a processed phase (its starting position
 and its orders with their results) or, without `phase`, the current position with the orders
 given so far. SVG is written by polydip itself; PNG converts that SVG with CairoSVG (which
-needs the system's cairo library, libcairo2 on Debian and Ubuntu).
+needs the system's cairo library, libcairo2 on Debian and Ubuntu), quickly: render.raster.
 """
 
 from __future__ import annotations
