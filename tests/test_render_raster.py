@@ -47,6 +47,11 @@ _OTHER = """<svg xmlns="http://www.w3.org/2000/svg" width="200" height="120">
 <text x="100" y="70" font-size="12" text-anchor="middle" fill="#333">A<tspan fill="#c00">B
 </tspan></text>
 <text x="10 20 30" y="110" font-size="12">xyz</text>
+<line x1="5" y1="115" x2="195" y2="115" stroke="#06c" stroke-width="3" stroke-dasharray="6 3"
+ stroke-linecap="round" opacity="0.5"/>
+<circle cx="180" cy="30" r="12" fill="#0c6" fill-opacity="0.4" stroke="#000"
+ stroke-linejoin="bevel"/>
+<rect x="60" y="70" width="30" height="20" fill="#999" transform="rotate(10)"/>
 </svg>"""
 
 

@@ -15,15 +15,21 @@ outline of a name's halo). Here a surface of its own draws:
   layout gives (cairo's toy text API has no kerning), so the picture is the same;
   any other text by CairoSVG's own code.
 
-Everything else (painting, patterns, opacity, transforms) is CairoSVG's, unchanged: its
-`Surface.draw` runs with these two handlers in its table, for this surface only (nothing of
-CairoSVG is modified). The PNG file is written here from the drawn pixels (an opaque
+A plain leaf element (no children, transform, mask, filter, clip or markers: nearly every
+element polydip writes) is drawn by `_leaf_drawer`, which does what CairoSVG's draw does for
+it (line caps, joins and dashes, the fill and the stroke with CairoSVG's own paint and
+pattern code) without the look-ups that do nothing for it; fills and strokes of a
+transparent colour (CairoSVG paints `fill="none"` and an unset stroke as one) are skipped.
+Everything else (groups, patterns' insides, opacity of groups, transforms) is CairoSVG's
+own: its `Surface.draw` runs with these handlers in its table, for this surface only
+(nothing of CairoSVG is modified). The PNG file is written here from the drawn pixels (an opaque
 picture as RGB, compressed at zlib level 3): cairo's writer took 0.2 s of the 1.3 MB image.
 When CairoSVG is not laid out as expected (another version), the plain `svg2png` is used.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import struct
 import sys
@@ -127,14 +133,94 @@ def _surface_class():
     names["text"] = fast_text  # draw tells text from shapes by `TAGS[tag] == text`
     quick = types.FunctionType(draw.__code__, names, "draw", draw.__defaults__)
     quiet = _quiet_context()
+    leaf = _leaf_drawer(cs, tags, fast_text)
 
     def draw_quickly(self, node) -> None:
         if type(self.context) is not quiet:  # (the context __init__ made, before drawing)
             self.context.__class__ = quiet
-        quick(self, node)
+        if not leaf(self, node):
+            quick(self, node)
 
     _FAST_DRAW = type("_QuickPNGSurface", (cs.PNGSurface,), {"draw": draw_quickly})
     return _FAST_DRAW
+
+
+# what a leaf element may carry to be drawn by _leaf_drawer (anything else: CairoSVG's draw)
+_LEAF_TAGS = frozenset(("path", "circle", "line", "polygon", "polyline", "rect", "text"))
+_NOT_LEAF = ("transform", "transform-origin", "mask", "filter", "clip", "clip-path", "font",
+             "display", "visibility", "shape-rendering", "text-rendering", "marker",
+             "marker-start", "marker-mid", "marker-end", "width", "height",
+             "stroke-dashoffset")
+
+
+def _leaf_drawer(cs, tags: dict, fast_text):
+    """A drawer of a plain leaf element (no children, no transform, mask, filter, clip,
+    markers or rendering hints: every shape and name polydip writes but a few), which does
+    what CairoSVG's draw does for such an element without the steps that do nothing for it
+    (its transform, mask, filter and clip look-ups, the text cursor's copy, the font options
+    set again to their defaults). Returns False for any other element."""
+    import cairocffi as cairo
+    from cairosvg.defs import gradient_or_pattern
+    from cairosvg.helpers import normalize, paint, size
+
+    def draw_leaf(self, node) -> bool:
+        tag = node.tag
+        if tag not in _LEAF_TAGS or node.children or any(a in node for a in _NOT_LEAF):
+            return False
+        ctx = self.context
+        old_parent, old_font_size = self.parent_node, self.font_size
+        self.parent_node = node
+        self.font_size = size(self, node.get("font-size", "12pt"))
+        ctx.save()
+        ctx.move_to(size(self, node.get("x"), "x"), size(self, node.get("y"), "y"))
+        cap = node.get("stroke-linecap")
+        if cap == "square":
+            ctx.set_line_cap(cairo.LINE_CAP_SQUARE)
+        elif cap == "round":
+            ctx.set_line_cap(cairo.LINE_CAP_ROUND)
+        join = node.get("stroke-linejoin")
+        if join == "round":
+            ctx.set_line_join(cairo.LINE_JOIN_ROUND)
+        elif join == "bevel":
+            ctx.set_line_join(cairo.LINE_JOIN_BEVEL)
+        dash = node.get("stroke-dasharray")
+        if dash:
+            dashes = [size(self, d) for d in normalize(dash).split()]
+            if sum(dashes):
+                ctx.set_dash(dashes, 0)
+        ctx.set_miter_limit(float(node.get("stroke-miterlimit", 4)))
+        with contextlib.suppress(cs.PointError):  # (a point CairoSVG cannot read: no shape)
+            tags[tag](self, node)
+        opacity = float(node.get("opacity", 1))
+        fill_opacity = float(node.get("fill-opacity", 1)) * opacity
+        stroke_opacity = float(node.get("stroke-opacity", 1)) * opacity
+        ctx.save()
+        source, col = paint(node.get("fill", "black"))
+        if node.get("fill-rule") == "evenodd":
+            ctx.set_fill_rule(cairo.FILL_RULE_EVEN_ODD)
+        if not gradient_or_pattern(self, node, source, fill_opacity):
+            ctx.set_source_rgba(*self.map_color(col, fill_opacity))
+        if tag == "text":
+            fast_text(self, node, draw_as_text=True)
+        else:
+            ctx.fill_preserve()
+        ctx.restore()
+        ctx.save()
+        ctx.set_line_width(size(self, node.get("stroke-width", "1")))
+        source, col = paint(node.get("stroke"))
+        if not gradient_or_pattern(self, node, source, stroke_opacity):
+            ctx.set_source_rgba(*self.map_color(col, stroke_opacity))
+        ctx.stroke()
+        ctx.restore()
+        if tag == "text":
+            self.cursor_position = [0, 0]
+            self.cursor_d_position = [0, 0]
+            self.text_path_width = 0
+        ctx.restore()
+        self.parent_node, self.font_size = old_parent, old_font_size
+        return True
+
+    return draw_leaf
 
 
 def _quiet_context():
