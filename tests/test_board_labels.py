@@ -41,6 +41,31 @@ def test_the_audit_counts_what_hides_a_unit() -> None:
     assert len(targets_missed(a)) == 4
 
 
+_ORDERS_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="400" height="200">
+<path class="province" data-province="AAA" d="M0 0 100 0 100 100 0 100Z"/>
+<path class="province" data-province="BBB" d="M100 0 200 0 200 100 100 100Z"/>
+<g class="orders">
+<g class="order move" data-order="A AAA - BBB"><path d="M60 50 Q 90 50 120 50"/></g>
+<g class="order support" data-order="A BBB S A AAA"><line x1="150" y1="80" x2="190" y2="80"/>
+<line x1="150" y1="80" x2="190" y2="80"/></g>
+<g class="order build" data-order="A BBB"><g class="badge plus">
+<line x1="150" y1="20" x2="160" y2="20"/></g></g>
+</g>
+<g class="labels">
+<text x="90" y="54" font-size="12" text-anchor="middle" fill="#000">Aaaaaa</text>
+<text x="155" y="24" font-size="12" text-anchor="middle" fill="#000">B</text>
+</g></svg>"""
+
+
+def test_the_audit_counts_orders_under_names() -> None:
+    """A move's shaft under a name is counted; a support's line in the clear and a build's
+    badge (no line) are not."""
+    a = audit_svg(_ORDERS_SVG)
+    assert a.orders == 2
+    assert a.orders_covered == ["A AAA - BBB"]
+    assert any("orders covered by names" in t for t in targets_missed(a))
+
+
 def test_the_audit_refuses_what_is_no_board_picture() -> None:
     with pytest.raises(PolydipError, match="not an SVG"):
         audit_svg("<svg")
@@ -51,10 +76,12 @@ def test_the_audit_refuses_what_is_no_board_picture() -> None:
 @pytest.mark.parametrize(("name", "seed"), [(name, 3) for name in BOARDS]
                          + [("twentieth_century", 1)])  # a fleet at the seam's edge
 def test_no_unit_hidden_at_the_start_and_in_random_phases(name: str, seed: int) -> None:
-    """The start and two phases of a seeded random game: no name or marker covers a unit,
-    markers and units inside their own provinces, at most 2% of names overlapping, nothing
-    clipped, no order drawn the long way across a seam. (Before placement: 163 units covered
-    on these boards, the standard map's Liverpool army under "LVP".)"""
+    """The start and two phases of a seeded random game: no name or marker covers a unit
+    or an order's line, markers and units inside their own provinces, at most 2% of names
+    overlapping, nothing clipped, no order drawn the long way across a seam (before names
+    kept off the orders: 18 of The Twentieth Century's 71 orders of S1933M covered). (Before
+    placement: 163 units covered on these boards, the standard map's Liverpool army under
+    "LVP".)"""
     figures = audit_variant(load_variant(name), phases=2, seed=seed)
     for phase, a in figures:
         assert a.units > 0
@@ -111,3 +138,38 @@ def test_short_names_are_placed_too(name: str) -> None:
     """`--names short`: the codes are placed by the same rules."""
     a = audit_svg(picture_svg(Game.new(name), names="short"))
     assert targets_missed(a) == [], a.line()
+
+
+def test_lake_ontario_is_named_on_the_gulf_of_st_lawrence() -> None:
+    """War in North America, decision 3: the Gulf of St. Lawrence "reaches up the St.
+    Lawrence to Lake Ontario, so that Niagara Falls lies between them"; the lake is named
+    inside the Gulf's province (board names), clear of the other names and of the units."""
+    import re
+
+    from polydip.render.audit import inside, path_rings
+
+    game = Game.new("war_in_north_america")
+    svg = picture_svg(game)
+    d = re.search(r'<path class="province" data-province="GOS"[^>]* d="([^"]+)"', svg)
+    group = re.search(r'<g class="feature" data-province="GOS">(.*?)</g>', svg, re.S)
+    assert d and group
+    texts = re.findall(r'<text x="([0-9.]+)" y="([0-9.]+)"[^>]*>([^<]*)</text>', group[1])
+    assert {t for _x, _y, t in texts} == {"Lake Ontario"}
+    x, y = float(texts[-1][0]), float(texts[-1][1])
+    assert inside((x, y - 3), path_rings(d.group(1)))
+    a = audit_svg(svg)
+    assert "Lake Ontario" not in a.label_overlaps and targets_missed(a) == []
+
+
+def test_a_board_name_of_another_kind_is_refused(tmp_path) -> None:
+    import json
+
+    from polydip.render.board import board_path, read_board
+
+    src = board_path(load_variant("war_in_north_america"))
+    data = json.loads(src.read_text())
+    data["names"] = [{"province": "GOS", "text": "Lake Ontario"}]  # no "at"
+    bad = tmp_path / "bad.board.json"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(PolydipError, match="not a valid board file"):
+        read_board(bad)

@@ -56,3 +56,24 @@ def test_no_box_on_a_map_without_a_board(tmp_path):
     (tmp_path / "mine.toml").write_text(text)
     game = Game.new(str(tmp_path / "mine.toml"))
     assert power_focus(game, 0) is None
+
+
+@pytest.mark.parametrize("variant", ["standard", "twentieth_century"])
+def test_unit_places_are_where_the_picture_draws_the_units(variant):
+    """render.svg.unit_places: the public way to ask where units are drawn (focus uses it)."""
+    from polydip.render.board import load_board
+    from polydip.render.svg import WIDTH, map_geo, unit_places
+
+    game = Game.new(variant)
+    m, pos = game.map, game.position
+    geo = map_geo(m, load_board(m.variant), WIDTH)
+    places = unit_places(m, geo, pos)
+    assert len(places.units) == len(pos.units) and places.dislodged == ()
+    svg = picture_svg(game)
+    for i, power in enumerate(m.powers):
+        drawn = sorted(_units_at(svg, power))
+        ours = sorted(places.of_power(pos, i))
+        assert len(drawn) == len(ours)
+        # the same places, but for a unit nudged beside its center's marker
+        assert all(abs(a[0] - b[0]) + abs(a[1] - b[1]) <= 2 * geo.unit_r
+                   for a, b in zip(drawn, ours, strict=True))

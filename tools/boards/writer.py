@@ -203,6 +203,13 @@ def build_board(v, m, proj, ss: int, face: np.ndarray, arcs, hints, connectors, 
         board["land"] = drawn_land
     if boxes:
         board["boxes"] = boxes
+    # names of geography inside a province (a lake that is part of a sea), where the hints
+    # put them in board pixels
+    names_px = [{"province": str(n["province"]), "text": str(n["text"]),
+                 "at": [round(float(c), 1) for c in n["at_px"]]}
+                for n in hints.get("names", [])]
+    if names_px:
+        board["names"] = names_px
     return board
 
 

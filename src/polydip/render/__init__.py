@@ -3,7 +3,7 @@
 `render_file(game, "map.png", phase="S1901M")` draws a processed phase (its starting position
 and its orders with their results) or, without `phase`, the current position with the orders
 given so far. SVG is written by polydip itself; PNG converts that SVG with CairoSVG (which
-needs the system's cairo library, libcairo2 on Debian and Ubuntu).
+needs the system's cairo library, libcairo2 on Debian and Ubuntu), quickly: render.raster.
 """
 
 from __future__ import annotations
@@ -54,7 +54,10 @@ def svg_to_png(svg: str, width: int = WIDTH) -> bytes:
             "PNG output needs CairoSVG and the cairo library: pip install cairosvg "
             "(and apt-get install libcairo2); or write an .svg file instead "
             f"({exc.__class__.__name__}: {exc})") from exc
-    return cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width)
+    from polydip.render.raster import svg_png
+
+    del cairosvg  # (imported above to say what is missing; raster draws with it)
+    return svg_png(svg.encode("utf-8"), width)
 
 
 def _write_bytes_atomic(path: str | Path, data: bytes) -> None:

@@ -12,6 +12,9 @@
 - `label_overlaps`: province names (and the names at a seam) whose box meets another's;
 - `clipped`: names, markers and units reaching past the board's frame (the box of all the
   provinces' outlines);
+- `orders_covered`: orders whose line (a move's or retreat's shaft, a support's or convoy's
+  link) lies more than `COVERED` of its length under province names or center markers
+  (short moves between neighbours vanished under names);
 - `seam_long`: on a board that wraps (it has a `seam` group), order lines drawn across
   the map rather than the short way through the seam: a move's spanning more than half
   the board's width, a support's or convoy's more than a quarter (they join neighbours).
@@ -50,6 +53,8 @@ class Audit:
     label_overlaps: list[str] = field(default_factory=list)  # one entry per label involved
     clipped: list[str] = field(default_factory=list)
     seam_long: list[str] = field(default_factory=list)
+    orders: int = 0  # orders drawn with a line
+    orders_covered: list[str] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         return {"units": self.units, "units covered": len(self.units_covered),
@@ -57,7 +62,8 @@ class Audit:
                 "markers on units": len(self.markers_on_units),
                 "markers outside": len(self.markers_outside), "labels": self.labels,
                 "label overlaps": len(self.label_overlaps), "clipped": len(self.clipped),
-                "seam lines drawn long": len(self.seam_long)}
+                "seam lines drawn long": len(self.seam_long), "orders": self.orders,
+                "orders covered": len(self.orders_covered)}
 
     def line(self) -> str:
         c = self.counts()
@@ -65,7 +71,8 @@ class Audit:
                 f"{c['markers on units']}, markers outside {c['markers outside']}/"
                 f"{c['markers']}, units outside {c['units outside']}, label overlaps "
                 f"{c['label overlaps']}/{c['labels']}, clipped {c['clipped']}, seam lines "
-                f"drawn long {c['seam lines drawn long']}")
+                f"drawn long {c['seam lines drawn long']}, orders covered "
+                f"{c['orders covered']}/{c['orders']}")
 
 
 def text_box(x: float, y: float, size: float, anchor: str, text: str) -> Box:
@@ -235,6 +242,19 @@ def audit_svg(svg: str) -> Audit:
             out.label_overlaps.append(text)
         if clipped(box):
             out.clipped.append(text)
+    for g in root.iter(NS + "g"):
+        if "order" not in _classes(g):
+            continue
+        pts = _order_line(g)
+        if not pts:
+            continue
+        out.orders += 1
+        g_at = place[id(g)]
+        later = [b for b, n in over if n > g_at]
+        hidden = sum(1 for p in pts if any(b[0] <= p[0] <= b[2] and b[1] <= p[1] <= b[3]
+                                           for b in later))
+        if hidden > COVERED * len(pts):
+            out.orders_covered.append(g.get("data-order", ""))
     if wraps:
         for g in root.iter(NS + "g"):
             cls = _classes(g)
@@ -248,6 +268,40 @@ def audit_svg(svg: str) -> Audit:
                 if span > limit:
                     out.seam_long.append(g.get("data-order", ""))
                     break
+    return out
+
+
+def _order_line(g: ET.Element) -> list[tuple[float, float]]:
+    """Points every 2 px along an order's line as drawn: its `line` elements and its
+    paths (M x y Q cx cy x y: a move's shaft), each once (a build's or disband's badge is
+    no line)."""
+    out: list[tuple[float, float]] = []
+    seen = set()
+    badges = {id(el) for b in g.iter(NS + "g") if "badge" in _classes(b) for el in b.iter()}
+    for el in g.iter():
+        if id(el) in badges:
+            continue
+        tag = el.tag.replace(NS, "")
+        if tag == "line":
+            p0 = (float(el.get("x1", 0)), float(el.get("y1", 0)))
+            p2 = (float(el.get("x2", 0)), float(el.get("y2", 0)))
+            p1 = ((p0[0] + p2[0]) / 2, (p0[1] + p2[1]) / 2)
+        elif tag == "path" and "Q" in el.get("d", ""):
+            nums = [float(v) for v in _NUM.findall(el.get("d", ""))]
+            if len(nums) != 6:
+                continue
+            p0, p1, p2 = (nums[0], nums[1]), (nums[2], nums[3]), (nums[4], nums[5])
+        else:
+            continue
+        if (p0, p1, p2) in seen:
+            continue
+        seen.add((p0, p1, p2))
+        length = abs(p2[0] - p0[0]) + abs(p2[1] - p0[1])
+        n = max(2, int(length / 2))
+        for k in range(n + 1):
+            t = k / n
+            a, b, c = (1 - t) ** 2, 2 * t * (1 - t), t * t
+            out.append((a * p0[0] + b * p1[0] + c * p2[0], a * p0[1] + b * p1[1] + c * p2[1]))
     return out
 
 
@@ -269,14 +323,15 @@ MAX_OVERLAP_SHARE = 0.02  # of the labels may meet another label
 def targets_missed(a: Audit) -> list[str]:
     """What a picture misses of issue 29's targets: no unit covered, no marker on a unit,
     markers and units inside their own province, at most 2% of labels overlapping, nothing
-    clipped, no order line drawn the long way across a seam."""
+    clipped, no order line drawn the long way across a seam, no order's line under names."""
     out = []
     for what, items in (("units covered by names or markers", a.units_covered),
                         ("center markers on units", a.markers_on_units),
                         ("center markers outside their province", a.markers_outside),
                         ("units outside their province", a.units_outside),
                         ("items clipped at the board's edge", a.clipped),
-                        ("order lines drawn across the map at the seam", a.seam_long)):
+                        ("order lines drawn across the map at the seam", a.seam_long),
+                        ("orders covered by names or markers", a.orders_covered)):
         if items:
             out.append(f"{len(items)} {what}: {', '.join(items[:6])}"
                        f"{'...' if len(items) > 6 else ''}")

@@ -19,7 +19,9 @@ generator in `tools/boards/` and read here with no geometry library. It holds:
 - `land`: provinces drawn on land although no army may stand there (impassable land);
 - anchors' `slots`: where more units stand in a space with no stacking limit;
 - `connectors`: adjacent pairs that do not touch on the board (a canal, an island's land
-  edge), each with the line that shows it; `no_passage`: touching pairs that are not adjacent.
+  edge), each with the line that shows it; `no_passage`: touching pairs that are not adjacent;
+- `names`: names of geography inside a province that its rules or notes use (Lake Ontario,
+  part of War in North America's Gulf of St. Lawrence), each `{"province", "text", "at"}`.
 
 See docs/boards.md for the format and how boards are generated.
 """
@@ -70,6 +72,9 @@ class Board:
     insets: list[tuple[float, float, float, float]] = field(default_factory=list)
     boxes: list[list[Point]] = field(default_factory=list)
     land: set[str] = field(default_factory=set)  # impassable provinces drawn on land
+    # names of geography within a province that a variant's rules or notes use (a lake
+    # that is part of a sea): (province, text, x, y), the name centred on (x, y)
+    names: list[tuple[str, str, float, float]] = field(default_factory=list)
     size: int = 0  # bytes of the file
     _faces: list[tuple[tuple[str, str] | None, tuple[str, str] | None]] | None = None
     _sides: list[tuple[str | None, str | None]] | None = None
@@ -196,7 +201,9 @@ def decode_board(data: dict, size: int = 0) -> Board:
         unit_radius=float(data.get("unit_radius", 10)), projection=data.get("projection", {}),
         insets=[tuple(float(c) for c in box) for box in data.get("insets", [])],
         boxes=[[(float(x), float(y)) for x, y in box] for box in data.get("boxes", [])],
-        land=set(data.get("land", [])), size=size)
+        land=set(data.get("land", [])), size=size,
+        names=[(str(n["province"]), str(n["text"]), float(n["at"][0]), float(n["at"][1]))
+               for n in data.get("names", [])])
 
 
 def encode_ints(nums: list[int]) -> str:

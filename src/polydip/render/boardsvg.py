@@ -7,6 +7,7 @@ a picture then only colours the provinces and places units, orders and labels.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from dataclasses import dataclass
@@ -84,6 +85,8 @@ class BoardGeo:
     # a board that wraps: what continues across the left and right edges, as (province
     # index, "left" | "right", y0, y1) in the picture
     seam: list[tuple[int, str, float, float]]
+    # names of geography inside a province (board.names): (province index, text, centre)
+    names: list[tuple[int, str, Point]] = dataclasses.field(default_factory=list)
 
 
 def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
@@ -181,9 +184,11 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
     boxes = [[tf(p) for p in box] for box in board.boxes]
     seam = [(m.prov_index[r], side, top + y0 * k, top + y1 * k)
             for r, side, y0, y1 in seam_runs(board) if r in m.prov_index]
+    names_at = [(m.prov_index[p], text, tf((x, y))) for p, text, x, y in board.names
+                 if p in m.prov_index]
     geo = BoardGeo(board, k, top, board.height * k, unit_r, loc, label, disl, land, blocked,
                    slots, province_d, water_d, islet_d, neutral, borders, links, insets,
-                   boxes, seam)
+                   boxes, seam, names_at)
     return geo
 
 
@@ -642,9 +647,40 @@ def nudge_units(m: Map, geo: BoardGeo, full: bool, units: list[tuple[int, Point,
 def board_labels(m: Map, geo: BoardGeo, full: bool,
                  units: list[tuple[float, float, float, float]]) -> list[Label]:
     """Where each province's name and center marker go in this picture (render.placement):
-    off the unit symbols (`units`: their boxes), off each other, inside the board."""
+    off the unit symbols (`units`: their boxes), off the names of geography inside
+    provinces (board.names), off each other, inside the board."""
     size = LABEL_FULL_SIZE if full else LABEL_SHORT_SIZE
-    return place_labels(placer(m, geo, full, size), units)
+    return place_labels(placer(m, geo, full, size), units + feature_boxes(geo))
+
+
+FEATURE_SIZE = 9.0  # px: the names of geography inside a province (a lake)
+
+
+def feature_boxes(geo: BoardGeo) -> list[tuple[float, float, float, float]]:
+    """The boxes of the names of geography inside provinces (board.names), as drawn."""
+    out = []
+    for _p, text, (x, y) in geo.names:
+        half = len(text) * FEATURE_SIZE * 0.62 / 2
+        base = y + FEATURE_SIZE * 0.35
+        out.append((x - half, base - FEATURE_SIZE * 0.75, x + half,
+                    base + FEATURE_SIZE * 0.22))
+    return out
+
+
+def draw_features(svg: Svg, m: Map, geo: BoardGeo) -> None:
+    """The names of geography inside provinces (board.names: a lake that is part of a
+    sea), in italics, in the ink of the province's surface; the province's code in their
+    data (`data-province`)."""
+    if not geo.names:
+        return
+    svg.start("g", class_="labels features")
+    for p, text, (x, y) in geo.names:
+        sea = not geo.land[p]
+        svg.start("g", class_="feature", data_province=m.prov_abbr[p])
+        svg.text(x, y + FEATURE_SIZE * 0.35, text, FEATURE_SIZE, SEA_INK if sea else INK,
+                 "bold", style="italic", halo=SEA if sea else "#ffffff", halo_width=2.5)
+        svg.end("g")
+    svg.end("g")
 
 
 def marker_under(lab: Label, full: bool, units: list[tuple[float, float, float, float]]
@@ -693,6 +729,7 @@ def draw_labels(svg: Svg, m: Map, geo: BoardGeo, full: bool, centers: list[tuple
     units = units or []
     if labels is None:
         labels = board_labels(m, geo, full, units)
+    draw_features(svg, m, geo)
     svg.start("g", class_="labels")
     for i in range(m.n_prov):
         lab = labels[i]

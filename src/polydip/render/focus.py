@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from polydip.orders.describe import default_names
 from polydip.render.board import load_board
 from polydip.render.boardsvg import LABEL_FULL_SIZE, LABEL_SHORT_SIZE
-from polydip.render.svg import WIDTH, _unit_places, map_geo, picture_height
+from polydip.render.svg import WIDTH, map_geo, picture_height, unit_places
 
 # around the pieces: room for a unit's symbol, its label and the first ring of neighbours
 MARGIN_UNITS = 4.0  # unit radii
@@ -37,9 +37,7 @@ def power_focus(game, power: int, names: str | None = None) -> Focus | None:
         return None
     geo = map_geo(m, drawn, WIDTH)
     full = (names or default_names(m)) == "full"
-    where = _unit_places(m, geo, pos)
-    pts = [where[("unit#", i)] for i, u in enumerate(pos.units) if u.power == power]
-    pts += [where[("dislodged", d.loc)] for d in pos.dislodged if d.power == power]
+    pts = unit_places(m, geo, pos).of_power(pos, power)
     if not pts:  # (a province's id is also the id of its location without a coast)
         pts = [geo.loc[p] for p in sorted(pos.centers_of(power))]
     if not pts:

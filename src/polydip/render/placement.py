@@ -272,13 +272,17 @@ class Placer:
     marks: dict[int, list[Point]]  # per province: where its marker may stand apart
 
     def markers_of(self, i: int) -> list[Point]:
-        """Where province i's marker may stand apart from its name (marker_spots)."""
+        """Where province i's marker may stand apart from its name (marker_spots), the
+        whole marker on the board."""
         got = self.marks.get(i)
         if got is None:
             shape = self.shapes[i]
+            f = self.frame  # (a marker inside the province, all of it on the board)
             got = self.marks[i] = [p for p in marker_spots(shape, (self.units[i],
                                                                     self.anchors[i]))
-                                   if shape.exactly_contains(p)]
+                                   if shape.exactly_contains(p)
+                                   and f[0] + MARKER_R < p[0] < f[2] - MARKER_R
+                                   and f[1] + MARKER_R < p[1] < f[3] - MARKER_R]
         return got
 
     def fits_of(self, i: int) -> Iterator[Label]:
@@ -462,11 +466,16 @@ def _exact(pl: Placer, i: int, lab: Label) -> bool:
 def _clamp(pl: Placer, lab: Label) -> Label:
     """The label moved sideways (and up or down) back inside the frame."""
     f = pl.frame
-    bs = boxes_of(lab, pl.size)
-    x0, y0, x1, y1 = bs[0]
-    if len(bs) > 1:
-        m = bs[1]
-        x0, y0, x1, y1 = min(x0, m[0]), min(y0, m[1]), max(x1, m[2]), max(y1, m[3])
+    (b, (mx, my)) = _offsets(lab.lines, lab.side, pl.size)
+    x, y = lab.x, lab.y
+    x0, y0, x1, y1 = x + b[0], y + b[1], x + b[2], y + b[3]
+    if lab.side:  # (boxes_of, without making the list: this runs per candidate)
+        mx, my = x + mx, y + my
+    elif lab.marker is not None:
+        mx, my = lab.marker
+    if lab.side or lab.marker is not None:
+        x0, y0 = min(x0, mx - MARKER_R), min(y0, my - MARKER_R)
+        x1, y1 = max(x1, mx + MARKER_R), max(y1, my + MARKER_R)
     dx = (f[0] - x0 + 1 if x0 < f[0] else f[2] - x1 - 1 if x1 > f[2] else 0.0)
     dy = (f[1] - y0 + 1 if y0 < f[1] else f[3] - y1 - 1 if y1 > f[3] else 0.0)
     if not dx and not dy:
@@ -664,7 +673,8 @@ def symbol_box(x: float, y: float, r: float, shape: str) -> Box:
 
 
 def place_labels(pl: Placer, boxes: list[Box]) -> list[Label]:
-    """Per picture: the labels, each moved off the unit symbols (`boxes`) it would cover."""
+    """Per picture: the labels, each moved off the unit symbols and the orders' lines
+    (`boxes`) it would cover."""
     ugrid = _Grid()
     for n, b in enumerate(boxes):
         ugrid.add(n, b)
@@ -679,7 +689,8 @@ def place_labels(pl: Placer, boxes: list[Box]) -> list[Label]:
             grid.add(i, b)
     for i in moving:
         grid.remove(i)
-        lab = _search(pl, i, grid, boxes) or _fallback(pl, i, grid, boxes)
+        near = [b for _n, b in ugrid.hits(_around(pl, i))]
+        lab = _search(pl, i, grid, near) or _fallback(pl, i, grid, near)
         out[i] = lab
         for b in boxes_of(lab, pl.size):
             grid.add(i, b)

@@ -72,7 +72,7 @@ from polydip.render.geometry import (
 )
 from polydip.render.patterns import draw_mark_defs, mark_id, terrain_id, url
 from polydip.render.placement import symbol_box
-from polydip.render.view import PhaseView
+from polydip.render.view import DrawnOrder, PhaseView
 from polydip.variants.calendar import season_name
 
 WIDTH = 1600
@@ -180,12 +180,18 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
     else:
         _provinces(svg, m, geo, pos, colors, marks)
     where = _unit_places(m, geo, pos)
+    orders = _Svg()
+    lines: list[tuple[Point, float]] = []
     if isinstance(geo, BoardGeo):
         _make_room(m, geo, full, pos, where)
+    _orders(orders, m, geo, view, colors, where, lines)
+    if isinstance(geo, BoardGeo):
         symbols = _symbols_at(m, geo, view, where)
-        labels = board_labels(m, geo, full, symbols)
+        # the names keep off the units and the orders' lines (issue 29: short moves vanished
+        # under names)
+        labels = board_labels(m, geo, full, symbols + order_boxes(lines))
         centers = _center_marks(m, pos, colors)
-    _orders(svg, m, geo, view, colors, where)
+    svg.add(*orders.parts)
     if isinstance(geo, BoardGeo):
         draw_centers_under(svg, m, full, labels, centers, symbols)
     _units(svg, m, geo, view, colors, where, marks)
@@ -418,6 +424,29 @@ def _unit_shape(m: Map, kind: int, x: float, y: float, r: float, fill: str, stro
                       font_weight="bold", text_anchor="middle", fill=tc))
 
 
+@dataclass(frozen=True, slots=True)
+class UnitPlaces:
+    """Where the picture of a position draws its units, in the picture's pixels (before a
+    unit is nudged beside its supply center's marker, a few pixels at most)."""
+
+    units: tuple[Point, ...]  # per unit of the position, in the position's order
+    dislodged: tuple[Point, ...]  # per dislodged unit of the position, in its order
+
+    def of_power(self, pos, power: int) -> list[Point]:
+        """Where `power`'s units and dislodged units of position `pos` are drawn."""
+        return ([xy for xy, u in zip(self.units, pos.units, strict=True) if u.power == power]
+                + [xy for xy, d in zip(self.dislodged, pos.dislodged, strict=True)
+                   if d.power == power])
+
+
+def unit_places(m: Map, geo: _Geo | BoardGeo, pos) -> UnitPlaces:
+    """Where each unit of position `pos` is drawn on the picture laid out as `geo`
+    (map_geo)."""
+    where = _unit_places(m, geo, pos)
+    return UnitPlaces(tuple(where[("unit#", i)] for i in range(len(pos.units))),
+                      tuple(where[("dislodged", d.loc)] for d in pos.dislodged))
+
+
 def _unit_places(m: Map, geo: _Geo | BoardGeo, pos) -> dict[tuple[str, int], Point]:
     """Where each unit is drawn, keyed by ("unit" | "dislodged", location), by ("unit",
     location, power) (the first such unit) and by ("unit#", index in the position)."""
@@ -600,8 +629,11 @@ def _badge(svg: _Svg, x: float, y: float, kind: str, ok: bool = True) -> None:
 
 
 def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: list[str],
-            where: dict[tuple[str, int], Point]) -> None:
-    r = geo.unit_r
+            where: dict[tuple[str, int], Point],
+            lines: list[tuple[Point, float]] | None = None) -> None:
+    """The orders; `lines` (when given) gets points along every order's line as drawn, each
+    with the line's half width, for the names to keep off (order_boxes)."""
+    lines = [] if lines is None else lines
     occupied = {m.loc_prov[u.loc] for u in view.position.units}
     svg.start("g", class_="orders")
     # supports and convoys under moves; holds; then moves and retreats on top
@@ -622,58 +654,71 @@ def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: li
                   data_result=res, data_reason=d.reason if failed and d.reason else None)
         if failed and d.why:  # (a tooltip: why it failed)
             svg.el("title", f"{res}: {d.why}")
-        if o.type == HOLD:
-            if d.explicit:
-                x, y = where.get(("unit", o.loc, d.power), geo.loc[o.loc])
-                svg.el("circle", cx=x, cy=y, r=r * 1.5, fill="none", stroke=INK,
-                       stroke_width=6)
-                svg.el("circle", cx=x, cy=y, r=r * 1.5, fill="none", stroke=color,
-                       stroke_width=3.4, stroke_dasharray="6 4" if d.failed else None)
-            if o.at >= 0:  # an attack where it stands (an ocean): tags stacked above it
-                x, y = where.get(("unit", o.loc), geo.loc[o.loc])
-                i = tags[o.loc] = tags.get(o.loc, -1) + 1
-                _attack_label(svg, m, x, y - r * 2.6 - i * 22, o.at, color)
-        elif o.type in (MOVE, RETREAT) and o.target is not None:
-            src = (where.get(("dislodged", o.loc), geo.loc[o.loc]) if o.type == RETREAT
-                   else where.get(("unit", o.loc, d.power), geo.loc[o.loc]))
-            dst = geo.loc[o.target]
-            end_gap = r * 1.25 if m.loc_prov[o.target] in occupied else r * 0.5
-            for a, b in _across_seam(geo, src, dst):
-                _arrow(svg, a, b, color, r * 1.1, end_gap, d.failed,
-                       dash="10 5" if o.type == RETREAT else "",
-                       width=4.2 if o.type == MOVE else 3.6)
-            if o.at >= 0:  # a move that attacks a power's units where it goes
-                near = _beside(geo, src, dst)
-                _, c, _ = _curve(src, near)
-                x, y = _wrapped(geo, _bez(src, c, near, 0.6))
-                _attack_label(svg, m, x, y - r * 1.2, o.at, color)
-        elif o.type in (SUPPORT, CONVOY) and o.aux_loc is not None:
-            src = where.get(("unit", o.loc, d.power), geo.loc[o.loc])
-            aux = _aux_loc(m, view, o)
-            a = where.get(("unit", aux), geo.loc[aux])
-            if o.target is not None:
-                b = _beside(geo, a, geo.loc[o.target])
-                _, c, _ = _curve(a, b)
-                tgt = _wrapped(geo, _bez(a, c, b, 0.5))
-                gap = 3.0
-            else:
-                tgt, gap = a, r * 1.35
-            for a, b in _across_seam(geo, src, tgt):
-                _link(svg, a, b, color, r * 1.1, gap, d.failed,
-                      "8 5" if o.type == SUPPORT else "1.5 5", hold_ring=o.target is None)
-        elif o.type == BUILD:
-            x, y = geo.loc[o.loc]
-            if o.kind is not None:
-                svg.add(_unit_shape(m, o.kind, x, y, r, color, INK, "4 3", "0.55"))
-            _badge(svg, x + r * 1.2, y - r * 1.1, "plus", not d.failed)
-            if d.failed:
-                _cross(svg, x, y, 8)
-        elif o.type == DISBAND:
-            key = ("dislodged", o.loc) if view.position.phase.type == "R" else ("unit", o.loc)
-            x, y = where.get(key, geo.loc[o.loc])
-            _badge(svg, x + r * 1.1, y - r * 1.1, "cross", "void" not in (d.result or []))
+        _draw_order(svg, m, geo, view, d, color, where, occupied, tags, lines)
         svg.end("g")
     svg.end("g")
+
+
+def _draw_order(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, d: DrawnOrder,
+                color: str, where: dict[tuple[str, int], Point], occupied: set[int],
+                tags: dict[int, int], lines: list[tuple[Point, float]]) -> None:
+    """One order's marks: a hold's ring, a move's or retreat's arrow, a support's or
+    convoy's link, a build's or removal's badge (points along its line added to `lines`)."""
+    o = d.order
+    r = geo.unit_r
+    if o.type == HOLD:
+        if d.explicit:
+            x, y = where.get(("unit", o.loc, d.power), geo.loc[o.loc])
+            svg.el("circle", cx=x, cy=y, r=r * 1.5, fill="none", stroke=INK,
+                   stroke_width=6)
+            svg.el("circle", cx=x, cy=y, r=r * 1.5, fill="none", stroke=color,
+                   stroke_width=3.4, stroke_dasharray="6 4" if d.failed else None)
+        if o.at >= 0:  # an attack where it stands (an ocean): tags stacked above it
+            x, y = where.get(("unit", o.loc), geo.loc[o.loc])
+            i = tags[o.loc] = tags.get(o.loc, -1) + 1
+            _attack_label(svg, m, x, y - r * 2.6 - i * 22, o.at, color)
+    elif o.type in (MOVE, RETREAT) and o.target is not None:
+        src = (where.get(("dislodged", o.loc), geo.loc[o.loc]) if o.type == RETREAT
+               else where.get(("unit", o.loc, d.power), geo.loc[o.loc]))
+        dst = geo.loc[o.target]
+        end_gap = r * 1.25 if m.loc_prov[o.target] in occupied else r * 0.5
+        for a, b in _across_seam(geo, src, dst):
+            lines += _arrow(svg, a, b, color, r * 1.1, end_gap, d.failed,
+                            dash="10 5" if o.type == RETREAT else "",
+                            width=4.2 if o.type == MOVE else 3.6)
+        if o.at >= 0:  # a move that attacks a power's units where it goes
+            near = _beside(geo, src, dst)
+            _, c, _ = _curve(src, near)
+            x, y = _wrapped(geo, _bez(src, c, near, 0.6))
+            _attack_label(svg, m, x, y - r * 1.2, o.at, color)
+    elif o.type in (SUPPORT, CONVOY) and o.aux_loc is not None:
+        src = where.get(("unit", o.loc, d.power), geo.loc[o.loc])
+        aux = _aux_loc(m, view, o)
+        a = where.get(("unit", aux), geo.loc[aux])
+        if o.target is not None:
+            b = _beside(geo, a, geo.loc[o.target])
+            _, c, _ = _curve(a, b)
+            tgt = _wrapped(geo, _bez(a, c, b, 0.5))
+            gap = 3.0
+        else:
+            tgt, gap = a, r * 1.35
+        for a, b in _across_seam(geo, src, tgt):
+            lines += _link(svg, a, b, color, r * 1.1, gap, d.failed,
+                           "8 5" if o.type == SUPPORT else "1.5 5",
+                           hold_ring=o.target is None)
+    elif o.type == BUILD:
+        x, y = geo.loc[o.loc]
+        if o.kind is not None:
+            svg.add(_unit_shape(m, o.kind, x, y, r, color, INK, "4 3", "0.55"))
+        _badge(svg, x + r * 1.2, y - r * 1.1, "plus", not d.failed)
+        lines.append(((x + r * 1.2, y - r * 1.1), 10.0))
+        if d.failed:
+            _cross(svg, x, y, 8)
+    elif o.type == DISBAND:
+        key = ("dislodged", o.loc) if view.position.phase.type == "R" else ("unit", o.loc)
+        x, y = where.get(key, geo.loc[o.loc])
+        _badge(svg, x + r * 1.1, y - r * 1.1, "cross", "void" not in (d.result or []))
+        lines.append(((x + r * 1.1, y - r * 1.1), 10.0))
 
 
 def _across_seam(geo: _Geo | BoardGeo, src: Point, dst: Point) -> list[tuple[Point, Point]]:
@@ -731,8 +776,25 @@ def _aux_loc(m: Map, view: PhaseView, o) -> int:
     return o.aux_loc
 
 
+LINE_STEP = 5.0  # px between the points order_boxes keeps along an order's line
+
+
+def _along(p: Point, c: Point, q: Point, half: float) -> list[tuple[Point, float]]:
+    """Points every LINE_STEP px along the curve p-c-q (a straight line when c is its
+    middle), each with the line's half width."""
+    n = max(1, math.ceil((math.dist(p, c) + math.dist(c, q)) / LINE_STEP))
+    return [(_bez(p, c, q, k / n), half) for k in range(n + 1)]
+
+
+def order_boxes(lines: list[tuple[Point, float]]) -> list[tuple[float, float, float, float]]:
+    """Boxes round the points along the orders' lines (from _orders): what the names keep
+    off, as they keep off the units."""
+    return [(x - h, y - h, x + h, y + h) for (x, y), h in lines]
+
+
 def _arrow(svg: _Svg, src: Point, dst: Point, color: str, start_gap: float, end_gap: float,
-           failed: bool, dash: str = "", width: float = 4.2) -> None:
+           failed: bool, dash: str = "", width: float = 4.2) -> list[tuple[Point, float]]:
+    """A move's arrow; returns points along it (_along) and its failure mark."""
     p, q = _shorten(src, dst, start_gap, end_gap)
     p, c, q = _curve(p, q)
     head = 15.0
@@ -751,14 +813,19 @@ def _arrow(svg: _Svg, src: Point, dst: Point, color: str, start_gap: float, end_
     before = _bez(p, c, q, 0.85)
     svg.el("polygon", points=_pts(_arrow_head(q, before, head)), fill=color, stroke=INK,
            stroke_width=2, stroke_linejoin="round")
+    out = _along(p, c2, shaft_end, width / 2 + 2.5) + [(q, head * 0.5)]
     if failed:
         x, y = _bez(p, c, q, 0.55)
         _cross(svg, x, y, 8)
+        out.append(((x, y), 8 * 1.05 + 1))
+    return out
 
 
 def _link(svg: _Svg, src: Point, tgt: Point, color: str, start_gap: float, end_gap: float,
-          failed: bool, dash: str, hold_ring: bool) -> None:
+          failed: bool, dash: str, hold_ring: bool) -> list[tuple[Point, float]]:
+    """A support's or convoy's line; returns points along it (_along)."""
     p, q = _shorten(src, tgt, start_gap, end_gap)
+    out = _along(p, ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2), q, 5.6 / 2 + 1.5)
     svg.line(p, q, INK, 5.6, dash)
     svg.line(p, q, color, 3.0, dash)
     if hold_ring:
@@ -769,6 +836,8 @@ def _link(svg: _Svg, src: Point, tgt: Point, color: str, start_gap: float, end_g
     if failed:
         x, y = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
         _cross(svg, x, y, 7)
+        out.append(((x, y), 7 * 1.05 + 1))
+    return out
 
 
 # ---- title and legend -----------------------------------------------------------------------

@@ -18,9 +18,6 @@ from typing import Any
 
 from polydip.errors import VariantError, did_you_mean
 from polydip.variants import untrusted as bounds
-from polydip.variants.importers import import_variant
-from polydip.variants.importers.dpjudge import import_map_text
-from polydip.variants.importers.parlance import import_cfg_text
 from polydip.variants.model import (
     DEFAULT_CALENDAR,
     DEFAULT_EDGE_KINDS,
@@ -146,7 +143,11 @@ def load_variant_text(text: str, filename: str, *, untrusted: bool = True,
     suffix = PurePath(shown).suffix.lower()
     if untrusted:
         bounds.check_text(text, shown)
-    if suffix in (".map", ".cfg"):
+    if suffix in (".map", ".cfg"):  # (the importers are imported only when used: a game of
+        # a polydip variant, as `polydip render` loads, never needs them)
+        from polydip.variants.importers.dpjudge import import_map_text
+        from polydip.variants.importers.parlance import import_cfg_text
+
         read = import_map_text if suffix == ".map" else import_cfg_text
         v = read(text, shown, untrusted=untrusted)
         check_bounds(v, shown, untrusted)
@@ -222,6 +223,8 @@ def _load_variant(name_or_path: str | Path, search_path: list[str | Path] | None
     if not _is_file(path):
         raise VariantError(f"{text_name[:80]}: no such variant file")
     if path.suffix.lower() in (".map", ".cfg"):
+        from polydip.variants.importers import import_variant
+
         v = import_variant(path, search_path)
         check_bounds(v, str(path), False)
         return v
