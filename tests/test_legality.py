@@ -206,8 +206,7 @@ class Judge:
             by_power.setdefault(units[i].power, []).append(o)
         bound, _ = bind_to_units(self.m, units, by_power, MOVEMENT_TYPES, pos=self.pos)
         # as the engine does: the units as they move (a fleet going up a river, anchors)
-        moving = (self.m.rules.moving_kinds(self.m, self.pos, bound)
-                  if self.m.rules.has_kind_moves else units)
+        moving = self.m.rules.moving_kinds(self.m, self.pos, bound) or units
         results = resolve_movement(self.m, moving, bound, self.options, self.closed,
                                    self.pos).results
         return {i for i, o in orders.items() if bound[i] is o and "void" not in results[i]}

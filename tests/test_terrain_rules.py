@@ -454,7 +454,7 @@ def test_bare_terrain_rules_change_nothing() -> None:
     assert (bare.extra_build_sites(None, None, 0), bare.after_phase(None, None, None, []),
             bare.move_limits(None, None), bare.no_support(None), bare.no_hold_support(None),
             bare.move_strength(None), bare.needs_support(None), bare.no_retreat(None)) == (
-        None, None, {}, set(), set(), {}, {}, set())
+        [], None, {}, set(), set(), {}, {}, set())
 
 
 def test_the_standard_map_keeps_its_own_tables() -> None:

@@ -189,8 +189,7 @@ def build_report(game, record, final: bool = False, names: str = "short") -> Rep
     rep.centers_shown = {m.prov_abbr[c]: place_words(m, c, names)
                          for c, _a, _b in outcome.center_changes}
     rep.nmr = [m.powers[p] for p in missed_orders(game, record)]
-    if m.rules:  # (anchor markers on the map)
-        rep.notes = m.rules.report_lines(m, nxt)
+    rep.notes = m.rules.report_lines(m, nxt)  # (anchor markers on the map)
     rep.events = [e.as_json() for e in outcome.events]
     if ptype == "A":
         acts = _acts(m, outcome)

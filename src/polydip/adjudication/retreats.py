@@ -179,11 +179,11 @@ def _refused_retreat(m: Map, pos: Position, d: Dislodged, dest: int, closed: Clo
     if closed and shut(closed, d.power, d.kind, d.loc, dest):
         got = rules.explain(m, pos, "blocked", (d.power, d.kind, d.loc, dest))
         return got or R.reason(R.PASSAGE_CLOSED)
-    if closed is None and rules.active:  # (the passages not given: as `pos` has them)
+    if closed is None:  # (the passages not given: as `pos` has them)
         got = rules.explain(m, pos, "blocked", (d.power, d.kind, d.loc, dest))
         if got is not None:
             return got
-    got = rules.explain(m, pos, "unit_holds", (d,)) if rules.active else None
+    got = rules.explain(m, pos, "unit_holds", (d,))
     return R.reason(R.NEUTRAL_DISBANDS) if got is not None else R.reason(R.RULE_FORBIDS)
 
 
@@ -192,7 +192,7 @@ def why_no_retreat(m: Map, pos: Position, d: Dislodged, units: list[Unit],
                    ) -> R.Reason:
     """Why the dislodged unit `d` has nowhere to retreat: what stops it at each place it
     could move to. `units`: the units on the board, `contested`: the standoffs."""
-    if m.rules.active and m.rules.explain(m, pos, "unit_holds", (d,)) is not None:
+    if m.rules.explain(m, pos, "unit_holds", (d,)) is not None:
         return R.reason(R.NEUTRAL_DISBANDS)
     occupied = {m.loc_prov[u.loc] for u in units}
     why = []

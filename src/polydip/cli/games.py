@@ -136,8 +136,8 @@ def cmd_show(args: argparse.Namespace) -> int:
                 print(f"    dislodged {unit(m, d.kind, d.loc, names)} (retreats: {rs})")
         if orders.get(power) and rec is None:
             print("    orders: " + "; ".join(pending_lines(g, power, names)))
-    if rec is None and m.rules.active:  # what the rules keep on the board: canal progress,
-        for line in m.rules.report_lines(m, pos):  # anchor markers (a past phase: its report)
+    if rec is None:  # what the rules keep on the board: canal progress, anchor markers
+        for line in m.rules.report_lines(m, pos):  # (a past phase: its report)
             print(f"  {line}")
     if rec is not None:
         from polydip.report import build_report, format_report

@@ -285,7 +285,7 @@ def retreats(m: Map, pos: Position, options: dict) -> list[Dislodged]:
         where = retreat_options(m, d.kind, d.loc, occupied, pos.contested, blocked, d.power,
                                 closed)
         d = Dislodged(d.power, d.kind, d.loc, d.attacker, d.convoyed, where)
-        out.append(m.rules.retreat(m, pos, d) if m.rules.active else d)
+        out.append(m.rules.retreat(m, pos, d))
     return out
 
 

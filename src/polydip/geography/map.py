@@ -213,7 +213,7 @@ class Map:
         # provinces a unit of kind k on loc could support into: where it moves, and where a
         # rule lets it support without moving there (rules.more_support)
         self.support_base: list[list[frozenset[int]]] = self.reach_prov
-        more = rules.more_support(self) if rules else set()
+        more = rules.more_support(self)
         if more:
             extra: dict[tuple[int, int], set[int]] = {}
             for k, loc, q in more:
@@ -224,7 +224,7 @@ class Map:
                 for k, per_kind in enumerate(self.reach_prov)]
         # provinces a unit of kind k on loc may support into (a subset of support_base)
         self.support_reach: list[list[frozenset[int]]] = self.support_base
-        no_support = rules.no_support(self) if rules else set()
+        no_support = rules.no_support(self)
         if no_support:
             self.support_reach = [
                 [frozenset(q for q in reach if (k, loc, q) not in no_support)
@@ -232,31 +232,30 @@ class Map:
                 for k, per_kind in enumerate(self.support_base)]
         # (kind, coast) -> the other coasts of its province a unit of that kind may move to
         self.coast_change: dict[tuple[int, int], tuple[int, ...]] = {}
-        for k, a, b in sorted(rules.coast_changes(self) if rules else ()):
+        for k, a, b in sorted(rules.coast_changes(self)):
             self.coast_change[(k, a)] = (*self.coast_change.get((k, a), ()), b)
         # (kind, province) -> strength before supports of a unit staying there, when not 1
         self.hold_strength: dict[tuple[int, int], int] = (
-            {key: v for key, v in rules.hold_strength(self).items() if v != 1} if rules else {})
+            {key: v for key, v in rules.hold_strength(self).items() if v != 1})
         # (kind, province): a unit of that kind there may not be supported to hold
         self.no_hold_support: frozenset[tuple[int, int]] = frozenset(
-            rules.no_hold_support(self) if rules else ())
+            rules.no_hold_support(self))
         # (kind, from loc, to loc) -> strength of the move before supports, when not 1
         self.move_strength: dict[tuple[int, int, int], int] = (
-            {key: v for key, v in rules.move_strength(self).items() if v != 1} if rules else {})
+            {key: v for key, v in rules.move_strength(self).items() if v != 1})
         # season -> moves that fail unless supported (and then cut nothing)
         self.needs_support: dict[str, frozenset[tuple[int, int, int]]] = (
-            {s: frozenset(moves) for s, moves in rules.needs_support(self).items() if moves}
-            if rules else {})
+            {s: frozenset(moves) for s, moves in rules.needs_support(self).items() if moves})
         # where a dislodged unit of kind k on loc may retreat, before occupation
         self.retreat_locs: list[list[tuple[int, ...]]] = self.move_locs
-        no_retreat = rules.no_retreat(self) if rules else set()
+        no_retreat = rules.no_retreat(self)
         if no_retreat:
             self.retreat_locs = [
                 [tuple(d for d in dests if (k, loc, d) not in no_retreat)
                  for loc, dests in enumerate(per_kind)]
                 for k, per_kind in enumerate(self.move_locs)]
         # units a rule allows to move only to some provinces now (rules.move_limits)
-        self.has_move_limits = rules.has_move_limits
+        self.has_move_limits = rules.implements("move_limits")
         # centers worth more than one (a capital counting twice)
         self.has_center_values = any(v != 1 for v, sc in zip(self.sc_value, self.is_sc,
                                                              strict=True) if sc)

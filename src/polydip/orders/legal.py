@@ -83,7 +83,7 @@ def legal_orders(m: Map, pos: Position, power: int | None = None,
                 out[t.slot_text[t.slot_of[d.kind][d.loc]]] = [texts[c] for c in codes]
     else:
         counts = adjustment_counts(m, pos)
-        rules = m.rules if m.rules.active else None
+        rules = m.rules
         for pw in range(len(m.powers)) if power is None else [power]:
             if counts[pw] > 0:
                 for prov, codes in build_codes(m, pos, pw, t):
@@ -93,7 +93,7 @@ def legal_orders(m: Map, pos: Position, power: int | None = None,
                     if u.power == pw:
                         s = t.slot_of[u.kind][u.loc]
                         out[t.slot_text[s]] = [texts[t.disband + s]]
-            if rules is not None and counts[pw] > 0:  # in place of a build (a canal build)
+            if counts[pw] > 0:  # in place of a build (a canal build)
                 for place, lst in rules.more_adjustments(m, pos, pw).items():
                     have = out.setdefault(place, [])
                     have.extend(x for x in lst if x not in have)
@@ -103,7 +103,7 @@ def legal_orders(m: Map, pos: Position, power: int | None = None,
 def has_variant_orders(m: Map) -> bool:
     """Whether the map has movement orders beyond its order table (see the module doc)."""
     return bool(m.has_attack_spaces or m.coast_change or _mixed_open_spaces(m)
-                or (m.rules.active and m.rules.has_more_orders))
+                or m.rules.implements("more_orders"))
 
 
 def _mixed_open_spaces(m: Map) -> bool:
@@ -120,13 +120,10 @@ def _mixed_open_spaces(m: Map) -> bool:
 def variant_orders(m: Map, pos: Position, power: int | None, options: dict | None,
                     out: dict[str, list[str]]) -> None:
     """Add to `out` the movement orders of the module doc's list."""
-    closed: Closed = {}
-    limits: Limits = {}
-    if m.rules.active:
-        closed = closed_passages(m, pos, options or {})
-        limits = move_limits(m, pos)
-    holds = m.rules.unit_holds if m.rules.active and m.rules.has_holds else None
-    free = [u for u in pos.units if holds is None or not holds(m, pos, u)]
+    closed = closed_passages(m, pos, options or {})
+    limits = move_limits(m, pos)
+    holds = m.rules.unit_holds
+    free = [u for u in pos.units if not holds(m, pos, u)]
     near = rivals(m, pos.units) if m.has_attack_spaces else {}
     for u in free:
         if power is not None and u.power != power:
@@ -135,8 +132,7 @@ def variant_orders(m: Map, pos: Position, power: int | None, options: dict | Non
         p = m.loc_prov[loc]
         us = m.unit_str(k, loc)
         extra: list[str] = []
-        if m.rules.active and m.rules.has_more_orders:
-            extra += m.rules.more_orders(m, pos, u, us)
+        extra += m.rules.more_orders(m, pos, u, us)
         if m.coast_change and (k, loc) in m.coast_change:
             extra += [f"{us} - {m.loc_name[c]}" for c in m.coast_change[(k, loc)]]
         if m.open_space[p]:  # units of other kinds on the same place
@@ -171,19 +167,16 @@ class _Turn:
     __slots__ = ("closed", "held", "held_slots", "limits", "placed", "slots")
 
     def __init__(self, m: Map, t: OrderTable, pos: Position, options: dict | None) -> None:
-        self.closed: Closed = {}
-        self.limits: Limits = {}
-        if m.rules.active:
-            self.closed = closed_passages(m, pos, options or {})
-            self.limits = move_limits(m, pos)
+        self.closed: Closed = closed_passages(m, pos, options or {})
+        self.limits: Limits = move_limits(m, pos)
         units = pos.units
         slot_of = t.slot_of
         self.slots: list[int] = [slot_of[u.kind][u.loc] for u in units]
-        holds = m.rules.unit_holds if m.rules.active and m.rules.has_holds else None
         # units a rule holds: no orders of their own, supported only in holding, never
-        # convoyed
-        self.held: list[bool] | None = ([holds(m, pos, u) for u in units] if holds is not None
-                                        else None)
+        # convoyed (None: the rules hold none)
+        self.held: list[bool] | None = None
+        if m.rules.implements("unit_holds"):
+            self.held = [m.rules.unit_holds(m, pos, u) for u in units]
         self.placed: set[int] = set(self.slots)
         self.held_slots: set[int] = set()
         held, slots = self.held, self.slots
@@ -607,13 +600,13 @@ def build_codes(m: Map, pos: Position, power: int, t: OrderTable | None = None
     """(build site, codes of the builds there and WAIVE) for a power that may build."""
     if t is None:
         t = order_table(m)
-    rules = m.rules if m.rules.active else None
+    rules = m.rules
     build_at = t.build_at
     out = []
     for prov in build_sites(m, pos, power):
         codes: list[int] = []
         for k, cs in build_at[prov]:
-            if rules is not None and not rules.may_build(m, pos, power, k, prov):
+            if rules.may_build(m, pos, power, k, prov) is False:
                 continue
             codes.extend(cs)
         codes.append(t.waive)

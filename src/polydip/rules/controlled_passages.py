@@ -90,7 +90,7 @@ class ControlledPassages(Rule):
         named as the map knows them, written under their canonical names."""
         value = options.get(OPTION)
         if not value:
-            return {OPTION: {}} if value is not None else {}
+            return {**options, OPTION: {}} if value is not None else options
         if not isinstance(value, dict):
             raise PolydipError(f"option {OPTION}: a table of passage → {{controlling power: "
                                f"[permitted powers]}}, not {_short(value)}")
@@ -115,7 +115,7 @@ class ControlledPassages(Rule):
                     entry[who] = allowed
             if not entry:
                 out.pop(name)
-        return {OPTION: out}
+        return {**options, OPTION: out}
 
     def controller(self, m: Any, pos: Any, provinces: list[str]) -> int:
         """The power controlling all of `provinces`, or -1 (split, or nobody).

@@ -64,7 +64,7 @@ class NeutralUnits(Rule):
 
     def retreat(self, m: Any, pos: Any, d: Any) -> Any:
         if not m.power_neutral[d.power]:
-            return None
+            return d
         home = m.prov_abbr[m.loc_prov[d.loc]]
         if home not in self.retreating:
             return d.but(retreats=())  # disbanded instead of retreating

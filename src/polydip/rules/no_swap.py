@@ -37,5 +37,5 @@ class NoSwap(Rule):
                                    "like \"ALA-NWT\"")
             self.pairs.append((a, b))
 
-    def no_swap_pairs(self) -> list[tuple[str, str]]:
-        return self.pairs
+    def no_swap_pairs(self) -> set[tuple[str, str]]:
+        return set(self.pairs)

@@ -59,8 +59,8 @@ class Oceans(Rule):
                                "whole number, 0 or more")
         self.margin = margin or None
 
-    def attack_spaces(self) -> list[str]:
-        return self.provinces
+    def attack_spaces(self) -> set[str]:
+        return set(self.provinces)
 
     def rout_margin(self) -> int | None:
         return self.margin

@@ -34,5 +34,5 @@ class OpenSpaces(Rule):
             if p not in variant.provinces:
                 raise VariantError(f"{variant.path}: [{key}] unknown province {p!r}")
 
-    def open_spaces(self) -> list[str]:
-        return self.provinces
+    def open_spaces(self) -> set[str]:
+        return set(self.provinces)

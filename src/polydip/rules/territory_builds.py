@@ -87,9 +87,10 @@ class TerritoryBuilds(Rule):
         sites = [p for p in homes if pos.owners[p] == power and p not in occupied]
         return sites + [p for p in self._territory(m, pos, power) if p not in sites]
 
-    def extra_build_sites(self, m: Any, pos: Any, power: int) -> tuple[list[int], int] | None:
+    def extra_build_sites(self, m: Any, pos: Any, power: int) -> list[tuple[list[int], int]]:
         if pos.phase.year % 10 not in self.years or (self.first_phase and pos.phase == self.start):
-            return None
+            return []
         if any(pos.owners[c] != power for c in self._capitals(m, power)):
-            return None  # the capital is lost: no builds off the centers
-        return self._territory(m, pos, power), self.per_phase
+            return []  # the capital is lost: no builds off the centers
+        sites = self._territory(m, pos, power)
+        return [(sites, self.per_phase)] if sites and self.per_phase > 0 else []
