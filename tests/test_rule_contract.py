@@ -120,3 +120,71 @@ def test_every_rule_module_is_discovered() -> None:
     files = {p.stem for p in Path(pkg.__file__).parent.glob("*.py")} - {"__init__"}
     assert set(known_rules()) == files - pkg.INFRASTRUCTURE
     assert issubclass(Rule, RuleHooks)
+
+
+# ---- parameters, declared once (rules/params.py) ---------------------------------------------
+
+def _load(rule: str):
+    from polydip.game.game import Game
+
+    return Game.new(parse_variant(TINY + "\n" + rule, "tiny.toml"))
+
+
+@pytest.mark.parametrize("rule, message", [
+    # a bool is no number (TOML true read as 1 before)
+    ("[rules.territory_builds]\nper_phase = true\n",
+     "[rules.territory_builds] per_phase = True: a whole number 0 or more"),
+    ("[rules.oceans]\nprovinces = \"x\"\n",
+     "[rules.oceans] provinces = 'x': no province has this tag"),
+    ('[rules.no_swap]\npairs = "A1-N2"\n', "[rules.no_swap] pairs = 'A1-N2': a list of strings"),
+    ("[rules.weak_crossings]\n", "[rules.weak_crossings] needs borders = an edge kind"),
+    ("[rules.coast_changes]\nkinds = []\n",
+     "[rules.coast_changes] needs kinds = a list of unit kinds (A, F)"),
+    ('[rules.anchors]\nfleet = "Z"\n', "[rules.anchors] fleet = 'Z' is not one of 'A', 'F'"),
+    ('[rules.vacant_crossings]\ncrossing = [{edges = ["S-A1"], while_vacant = "N2", x = 1}]\n',
+     "[rules.vacant_crossings.crossing[0]] unknown key(s) ['x']"),
+    ('[rules.vacant_crossings]\ncrossing = [{edges = ["S-A1"]}]\n',
+     "[rules.vacant_crossings.crossing[0]] needs edges and while_vacant"),
+    ("[rules.canals]\ncanals = [{province = \"N2\", builds = 0, edges = []}]\n",
+     "[rules.canals.canals[0]] builds = 0: a whole number 1 or more"),
+])
+def test_a_parameter_is_checked_by_its_declaration(rule: str, message: str) -> None:
+    from polydip.errors import VariantError
+
+    with pytest.raises(VariantError) as exc:
+        _load(rule)
+    assert str(exc.value).startswith("tiny.toml: ") and message in str(exc.value)
+
+
+def test_the_anchors_default_kinds_must_exist_on_the_map() -> None:
+    """A default that names something of the variant is checked as if given: the tiny map
+    has no flotilla (R), so anchors without `flotilla` is an error, not a later KeyError."""
+    from polydip.errors import VariantError
+
+    with pytest.raises(VariantError, match=r"flotilla = 'R' is not one of 'A', 'F'"):
+        _load('[rules.anchors]\nfleet = "F"\n')
+
+
+def test_declared_defaults_fill_the_parameters_and_params_doc(variant) -> None:
+    from polydip.rules import REGISTRY
+
+    cls = REGISTRY["territory_builds"]
+    rule = cls({}, variant, "rules.territory_builds")
+    assert rule.params == {"first_phase": False, "years_ending": [], "per_phase": 1,
+                           "capital": "capital"}
+    assert list(cls.params_doc) == [p.name for p in cls.parameters]
+    for name, c in REGISTRY.items():
+        assert c.summary, name  # the docs' rule table says what each rule does
+
+
+def test_the_shipped_schema_is_the_one_the_declarations_write() -> None:
+    import json
+
+    from polydip.rules import REGISTRY
+    from polydip.rules.docs import ROOT, rules_schema
+
+    shipped = json.loads((ROOT / "docs" / "variant.schema.json").read_text())
+    assert shipped["properties"]["rules"] == rules_schema()
+    assert set(shipped["properties"]["rules"]["properties"]) == set(REGISTRY)
+    policy = shipped["properties"]["rules"]["properties"]["build_sites"]["properties"]["policy"]
+    assert "any_home" in policy["enum"]  # (the hand-written schema had forgotten it)

@@ -207,8 +207,8 @@ class Map:
 
     def _compile_rule_tables(self) -> None:
         """What the rule modules change in supports, strengths and retreats, as plain tables
-        the adjudicator reads (rules/base.py names the hooks). Without such rules each table
-        is the standard one itself, so the standard game reads the same lists as before."""
+        the adjudicator reads (rules/hookspec.py declares the hooks). Without such rules each
+        table is the standard one itself, so the standard game reads the same lists."""
         rules = self.rules
         # provinces a unit of kind k on loc could support into: where it moves, and where a
         # rule lets it support without moving there (rules.more_support)

@@ -20,24 +20,37 @@ from polydip.adjudication.reasons import Reason, reason
 from polydip.errors import PolydipError, VariantError, did_you_mean
 from polydip.geography.names import name_key
 from polydip.rules.hookspec import HOOKS, RuleHooks
+from polydip.rules.params import Param, check_params
 
 
 class Rule(RuleHooks):
     """A rule module's class: `name` is its key in the variant file ([rules.NAME]),
-    `params_doc` the parameters it takes; it overrides the hooks it needs."""
+    `parameters` the parameters it takes (declared once: rules/params.py); it overrides the
+    hooks it needs (rules/hookspec.py)."""
 
     name: ClassVar[str] = ""
-    params_doc: ClassVar[dict[str, str]] = {}
+    # what the rule does, one sentence or a few, for the rule table of variant-format.md
+    summary: ClassVar[str] = ""
+    parameters: ClassVar[tuple[Param, ...]] = ()
+    params_doc: ClassVar[dict[str, str]] = {}  # (name -> words, from `parameters`)
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        cls.params_doc = {p.name: p.doc for p in cls.parameters}
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
-        self.params = params
         self.variant = variant
         self.key = key
-        unknown = set(params) - set(self.params_doc)
-        if unknown:
-            raise VariantError(f"{variant.path}: [{key}] unknown parameter(s) "
-                               f"{', '.join(sorted(unknown))}; this rule takes "
-                               f"{', '.join(self.params_doc) or 'no parameters'}")
+        # every declared parameter: its value checked, or its default
+        self.params = check_params(self.parameters, params, variant, key)
+
+    def param(self, name: str) -> Any:
+        """The value of a declared parameter (its default when not given)."""
+        return self.params[name]
+
+    def fail(self, words: str) -> VariantError:
+        """An error in this rule's table of the variant file (naming the file and key)."""
+        return VariantError(f"{self.variant.path}: [{self.key}] {words}")
 
     # ---- reasons and events: asked only when a report wants them, never while adjudicating
 
@@ -79,45 +92,6 @@ class Rule(RuleHooks):
         if hook == "unit_holds":
             return self.unit_holds(m, pos, key[0])
         return False
-
-    # ---- parameters ----------------------------------------------------------------------
-
-    def param(self, name: str, default: Any, choices: tuple | None = None) -> Any:
-        val = self.params.get(name, default)
-        if choices is not None and val not in choices:
-            raise VariantError(f"{self.variant.path}: [{self.key}] {name} = {val!r} is not "
-                               f"one of {', '.join(map(repr, choices))}")
-        return val
-
-    def tag_param(self, name: str) -> str:
-        """A parameter naming a province tag some province of the variant carries ("" when
-        absent)."""
-        tag = self.param(name, "")
-        if tag and not any(tag in p.tags for p in self.variant.provinces.values()):
-            raise VariantError(f"{self.variant.path}: [{self.key}] {name} = {tag!r}: no "
-                               "province has this tag")
-        return tag
-
-    def edge_kind_param(self, name: str, required: bool = False) -> str:
-        """A parameter naming an edge kind of the variant ("" when absent and not
-        `required`)."""
-        kind = self.param(name, "")
-        if required and not kind:
-            raise VariantError(f"{self.variant.path}: [{self.key}] needs {name} = an edge kind "
-                               f"(edge kinds: {', '.join(self.variant.edge_kinds) or 'none'})")
-        if kind and kind not in self.variant.edge_kinds:
-            raise VariantError(f"{self.variant.path}: [{self.key}] {name} = {kind!r} is not "
-                               f"an edge kind (edge kinds: {', '.join(self.variant.edge_kinds)})")
-        return kind
-
-    def kinds_param(self, name: str, default: list[str] | None = None) -> list[str]:
-        """A parameter listing unit kind letters (default: none, or `default`)."""
-        kinds = self.param(name, default or [])
-        if not isinstance(kinds, list) or any(k not in self.variant.unit_kinds for k in kinds):
-            raise VariantError(f"{self.variant.path}: [{self.key}] {name} = {kinds!r}: a list "
-                               f"of unit kinds ({', '.join(self.variant.unit_kinds)})")
-        return kinds
-
 
 REGISTRY: dict[str, type[Rule]] = {}
 

@@ -1,5 +1,6 @@
 """The documentation written from the rule contract: the hook table of docs/architecture.md
-(from rules/hookspec.py) and, per rule, its parameters (rules/params.py).
+(from rules/hookspec.py), the rule table of docs/variant-format.md and the `rules` part of
+docs/variant.schema.json (from each rule's `summary` and `parameters`, rules/params.py).
 
     python -m polydip.rules.docs          # exit 1 and name the stale parts
     python -m polydip.rules.docs --write  # write them into docs/
@@ -11,13 +12,16 @@ shipped docs equal what this module writes.
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 from polydip.rules import REGISTRY
 from polydip.rules.base import Rule
 from polydip.rules.hookspec import HOOKS, RuleHooks
+from polydip.rules.params import rule_schema
 
 
 def _cell(text: str) -> str:
@@ -43,9 +47,37 @@ def hook_table() -> str:
     return "\n".join(rows) + "\n"
 
 
+def rule_table() -> str:
+    """The rule table of docs/variant-format.md: each rule, what it does, its parameters."""
+    rows = ["| rule | what it does | parameters |", "| --- | --- | --- |"]
+    for name in sorted(REGISTRY):
+        cls = REGISTRY[name]
+        params = "; ".join(p.doc_cell() for p in cls.parameters) or "none"
+        rows.append(f"| `{name}` | {_cell(cls.summary)} | {_cell(params)} |")
+    return "\n".join(rows) + "\n"
+
+
+def rules_schema() -> dict[str, Any]:
+    """The `rules` part of the variant file's JSON schema (docs/variant.schema.json)."""
+    return {"type": "object", "additionalProperties": False,
+            "properties": {name: rule_schema(REGISTRY[name].parameters)
+                           for name in sorted(REGISTRY)}}
+
+
+SCHEMA = "docs/variant.schema.json"
+
+
+def schema_text(root: Path) -> str:
+    """docs/variant.schema.json with its `rules` part written from the declarations."""
+    data = json.loads((root / SCHEMA).read_text())
+    data["properties"]["rules"] = rules_schema()
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+
 ROOT = Path(__file__).resolve().parents[3]
 # generated part -> (file under ROOT, the function writing it)
-PARTS = {"hooks": ("docs/architecture.md", hook_table)}
+PARTS = {"hooks": ("docs/architecture.md", hook_table),
+         "rules": ("docs/variant-format.md", rule_table)}
 
 
 def _span(name: str) -> re.Pattern[str]:
@@ -59,6 +91,8 @@ def stale(root: Path = ROOT) -> list[str]:
         got = _span(name).search((root / path).read_text())
         if got is None or got.group(2) != make():
             out.append(f"{path} ({name})")
+    if (root / SCHEMA).read_text() != schema_text(root):
+        out.append(f"{SCHEMA} (rules)")
     return out
 
 
@@ -66,11 +100,11 @@ def write(root: Path = ROOT) -> None:
     for name, (path, make) in PARTS.items():
         f = root / path
         text = f.read_text()
-        if _span(name).search(text) is None:
+        got = _span(name).search(text)
+        if got is None:
             raise SystemExit(f"{path}: no <!-- generated: {name} --> marker")
-        body = make()
-        f.write_text(_span(name).sub(lambda mt, body=body: mt.group(1) + body + mt.group(3),
-                                     text))
+        f.write_text(text[:got.start(2)] + make() + text[got.end(2):])
+    (root / SCHEMA).write_text(schema_text(root))
 
 
 def main(argv: list[str]) -> int:
