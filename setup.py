@@ -21,6 +21,7 @@ from setuptools.command.build_ext import build_ext
 COMPILED = [
     "src/polydip/state.py",
     "src/polydip/geography/map.py",
+    "src/polydip/rules/tables.py",
     "src/polydip/orders/table.py",
     "src/polydip/adjudication/resolver.py",
     "src/polydip/adjudication/movement.py",

@@ -188,3 +188,22 @@ def test_the_shipped_schema_is_the_one_the_declarations_write() -> None:
     assert set(shipped["properties"]["rules"]["properties"]) == set(REGISTRY)
     policy = shipped["properties"]["rules"]["properties"]["build_sites"]["properties"]["policy"]
     assert "any_home" in policy["enum"]  # (the hand-written schema had forgotten it)
+
+
+def test_variant_check_reports_a_bad_rule_parameter() -> None:
+    """The Map is geography only; `variant check` still reads the rules' parameters."""
+    from polydip.variants.check import check_variant
+
+    v = parse_variant(TINY + '\n[rules.oceans]\nprovinces = "nope"\n', "tiny.toml")
+    got = [str(p) for p in check_variant(v)]
+    assert any("[rules.oceans] provinces = 'nope': no province has this tag" in p for p in got)
+
+
+def test_geography_imports_nothing_of_rules() -> None:
+    """Rule tables are a compiled object of their own (rules/tables.py), attached to the Map
+    by polydip.compile: the Map's module imports no rule module."""
+    import grimp
+
+    g = grimp.build_graph("polydip", exclude_type_checking_imports=True, cache_dir=None)
+    assert not {m for m in g.find_modules_directly_imported_by("polydip.geography.map")
+                if m.startswith("polydip.rules")}

@@ -734,7 +734,8 @@ def test_every_hook_is_called_and_every_hook_named_exists() -> None:
 
     hooks = list(HOOKS)
     src = Path(polydip.__file__).parent
-    engine = "\n".join(p.read_text() for p in src.rglob("*.py") if "rules" not in p.parts)
+    engine = "\n".join(p.read_text() for p in src.rglob("*.py")  # (tables: the table hooks)
+                       if "rules" not in p.parts or p.name == "tables.py")
     for hook in hooks:
         assert re.search(rf"rules\.{hook}\b", engine), f"hook {hook} is never called"
     for p in (src / "rules").glob("*.py"):

@@ -54,7 +54,7 @@ def shut(closed: Closed, power: int, kind: int, a: int, b: int) -> bool:
 
 def move_limits(m: Map, pos: Position | None) -> Limits:
     """The units a rule lets move only to some provinces in this position ({} for none)."""
-    return m.rules.move_limits(m, pos) if m.has_move_limits and pos is not None else {}
+    return m.rules.move_limits(m, pos) if m.tables.has_move_limits and pos is not None else {}
 
 
 def limited(limits: Limits, power: int, kind: int, loc: int, prov: int) -> bool:
@@ -78,17 +78,17 @@ def move_locs(m: Map, kind: int, loc: int, power: int = -1, closed: Closed | Non
 def support_reach(m: Map, kind: int, loc: int, power: int = -1, closed: Closed | None = None
                   ) -> frozenset[int]:
     """The provinces a unit may support into: those it could move into over an edge, but
-    where the map's rules forbid its support (Map.support_reach) or a passage is closed."""
+    where the map's rules forbid its support (RuleTables.support_reach) or a passage is closed."""
     if closed and closed.get(power):
         # (not into a province it could reach only through a closed passage)
         open_ = {m.loc_prov[d] for d in move_locs(m, kind, loc, power, closed)}
-        return m.support_reach[kind][loc] - (m.reach_prov[kind][loc] - open_)
-    return m.support_reach[kind][loc]
+        return m.tables.support_reach[kind][loc] - (m.reach_prov[kind][loc] - open_)
+    return m.tables.support_reach[kind][loc]
 
 
 def may_support_hold(m: Map, kind: int, prov: int) -> bool:
     """May a unit of `kind` in `prov` be supported to hold (a swamp army may not)?"""
-    return not m.no_hold_support or (kind, prov) not in m.no_hold_support
+    return not m.tables.no_hold_support or (kind, prov) not in m.tables.no_hold_support
 
 
 def retreat_locs(m: Map, kind: int, loc: int, power: int = -1, closed: Closed | None = None
@@ -96,7 +96,7 @@ def retreat_locs(m: Map, kind: int, loc: int, power: int = -1, closed: Closed | 
     """Where a unit dislodged from `loc` could go before counting who stands where: where it
     could move, but over a border no unit retreats across, and not through a passage closed
     to its power."""
-    locs = m.retreat_locs[kind][loc]
+    locs = m.tables.retreat_locs[kind][loc]
     if closed and closed.get(power):
         return tuple(d for d in locs if not shut(closed, power, kind, loc, d))
     return locs
@@ -283,12 +283,12 @@ def why_support(m: Map, kind: int, loc: int, prov: int, power: int = -1,
     if prov == here:
         return R.reason(R.SUPPORT_UNREACHABLE, "a unit does not support a move into its own "
                                                "province")
-    if prov in m.support_reach[kind][loc] and closed:
+    if prov in m.tables.support_reach[kind][loc] and closed:
         for d in m.move_locs[kind][loc]:
             if m.loc_prov[d] == prov and shut(closed, power, kind, loc, d):
                 got = m.rules.explain(m, pos, "blocked", (power, kind, loc, d), options)
                 return got or R.reason(R.PASSAGE_CLOSED)
-    if prov in m.support_base[kind][loc] and m.rules.active:
+    if prov in m.tables.support_base[kind][loc] and m.rules.active:
         got = m.rules.explain(m, pos, "no_support", (kind, loc, prov), options)
         if got is not None:
             return got

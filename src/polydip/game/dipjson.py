@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
+from polydip.compile import compile_map
 from polydip.errors import GameFileError, PolydipError
 from polydip.game.calendar import following, parse_phase
 from polydip.game.engine import (
@@ -54,7 +55,7 @@ from polydip.game.engine import (
 from polydip.game.positions import build_position
 from polydip.game.record import GameRecord, PhaseRecord
 from polydip.game.victory import game_end, victory_in_force
-from polydip.geography.map import Map, compile_map
+from polydip.geography.map import Map
 from polydip.notation import parse_province, parse_unit, power_index
 from polydip.options import check_options, defaults
 from polydip.orders.model import BUILD, DISBAND, MOVE, RETREAT, WAIVE, Order
@@ -174,7 +175,7 @@ def _advance_influence(m: Map, done: Phase, inf: list[list[int]], after: Positio
     """Units that moved or retreated claim their province (builds do not, as in the package)."""
     if done.type == "A":
         return
-    shared = m.has_open_spaces  # several powers' units may stand in one province
+    shared = m.tables.has_open_spaces  # several powers' units may stand in one province
     loc_prov = m.loc_prov
     units = sorted(after.units, key=_power_of) if shared else after.units  # the file's order
     for u in units:
@@ -299,7 +300,7 @@ def _orders_out(m: Map, pos: Position, orders: dict[int, list[str]], full: bool
                 if lst is None:
                     lst = out[names[u.power]] = []
                 lst.append(_order_text(m, pos, u, o,
-                                       number_of(m, units, i) if m.has_open_spaces else 0))
+                                       number_of(m, units, i) if m.tables.has_open_spaces else 0))
     else:
         for p, lst in parsed.items():
             texts: list[str] = []

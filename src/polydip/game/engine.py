@@ -206,7 +206,7 @@ def enter_orders(m: Map, pos: Position, power: int, texts: list[str],
             orders.append(read_order(m, memo, t, typ))
         except OrderError as exc:
             refused.append((j, str(exc), ""))
-    if typ == "M" and not pending and not m.has_open_spaces:
+    if typ == "M" and not pending and not m.tables.has_open_spaces:
         # the common case, each power ordering once on a map without shared spaces: the
         # orders kept as given (a later order for a unit wins when they are bound)
         bad: list[Order] = []
@@ -249,7 +249,7 @@ def _enter_unit_orders(m: Map, pos: Position, power: int, read: list[tuple[int, 
     _, errors = bind_to_units(m, units, {power: orders}, allowed, pos=pos, slots=slots)
     said = _said(errors)
     # spaces holding several units (the rare case: only where a variant has open spaces)
-    several = unit_index(m, units)[1] if m.has_open_spaces else None
+    several = unit_index(m, units)[1] if m.tables.has_open_spaces else None
     given: dict[int, int] = {}  # unit index -> position in `new`
     new: list[tuple[int, Order]] = []
     for (j, o), i in zip(read, slots, strict=True):
@@ -425,7 +425,7 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
                 why = "not an order for this phase"
             elif o.act and not acts:
                 why = f"anchor orders ({o.act}) are not part of this variant"
-            elif o.at >= 0 and not m.has_attack_spaces:
+            elif o.at >= 0 and not m.tables.has_attack_spaces:
                 why = ("attacks (AT) are ordered only in spaces where units meet through them "
                        "(oceans), which this variant does not have")
             else:

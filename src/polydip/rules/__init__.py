@@ -19,7 +19,7 @@ from polydip.errors import VariantError, did_you_mean
 from polydip.rules.base import REGISTRY, Rule, RuleSet, register
 
 # the modules that hold no rule: the contract and its helpers
-INFRASTRUCTURE: Final = frozenset({"base", "hookspec", "params", "docs"})
+INFRASTRUCTURE: Final = frozenset({"base", "hookspec", "params", "docs", "tables"})
 
 
 def _discover() -> None:

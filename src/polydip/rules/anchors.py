@@ -258,7 +258,7 @@ class Anchors(Rule):
         elif unit.kind == r and markers:
             if markers.get(m.loc_name[unit.loc]) and m.occupy[f][unit.loc]:
                 out.append(f"{us} CONVERT")  # takes the ships it stands on: a fleet again
-            dests = [*m.move_locs[r][unit.loc], *m.coast_change.get((r, unit.loc), ())]
+            dests = [*m.move_locs[r][unit.loc], *m.tables.coast_change.get((r, unit.loc), ())]
             out += [f"{us} - {m.loc_name[d]} CONVERT" for d in dests
                     if markers.get(m.loc_name[d]) and m.occupy[f][d]]
         return out

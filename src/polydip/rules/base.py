@@ -326,7 +326,7 @@ def supports_into(m: Any, provinces: set[int] | None, targets: Any = None,
     letters = m.kinds if kinds is None else kinds
     for letter in letters:
         k = m.kind_index[letter]
-        for loc, reach in enumerate(m.support_base[k]):
+        for loc, reach in enumerate(m.tables.support_base[k]):
             p = m.loc_prov[loc]
             if not reach or (provinces is not None and p not in provinces):
                 continue

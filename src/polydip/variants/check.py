@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from polydip.errors import PolydipError, did_you_mean
 from polydip.geography.map import Map, normalize_name
 from polydip.notation import parse_unit
+from polydip.rules import compile_rules
 from polydip.variants.model import Variant
 
 
@@ -133,6 +134,11 @@ def check_variant(v: Variant) -> list[Problem]:
                 taken[prov] = t
     except PolydipError as exc:
         add("edges", str(exc))
+    # each rule's parameters (the Map is geography only: its rules are compiled apart)
+    try:
+        compile_rules(v)
+    except PolydipError as exc:
+        add("rules", str(exc))
     # victory is reachable (centers count by their value: a capital worth 2 counts twice)
     n_sc = v.center_total()
     if v.victory.centers > n_sc:
