@@ -207,3 +207,20 @@ def test_geography_imports_nothing_of_rules() -> None:
     g = grimp.build_graph("polydip", exclude_type_checking_imports=True, cache_dir=None)
     assert not {m for m in g.find_modules_directly_imported_by("polydip.geography.map")
                 if m.startswith("polydip.rules")}
+
+
+@pytest.mark.parametrize("extra", ["", "[rules.build_sites]\n"])
+def test_a_canal_build_needs_a_rule_that_counts_it(extra: str) -> None:
+    """The hand-kept guard asked whether the variant had any rule, not one that counts an
+    act: with build_sites but no canals, "Build N1 Canal" was accepted and then came to
+    nothing. Asked of the rule set, it is refused on any map without canals."""
+    from polydip.game.game import Game
+
+    g = Game.new(parse_variant(TINY.replace("centers = 4", "centers = 9") + "\n" + extra))
+    for orders in ({"Red": ["A A2 - N1", "F A1 - N2"]}, {}):
+        for p, lst in orders.items():
+            assert g.set_orders(p, lst) == []
+        g.process()
+    assert g.phase == "W1901A"
+    assert g.set_orders("Red", ["Build N1 Canal"]) == [
+        "'Build N1 Canal': this variant has no canal to build"]
