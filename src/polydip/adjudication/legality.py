@@ -288,7 +288,7 @@ def why_support(m: Map, kind: int, loc: int, prov: int, power: int = -1,
             if m.loc_prov[d] == prov and shut(closed, power, kind, loc, d):
                 got = m.rules.explain(m, pos, "blocked", (power, kind, loc, d), options)
                 return got or R.reason(R.PASSAGE_CLOSED)
-    if prov in m.tables.support_base[kind][loc] and m.rules.active:
+    if prov in m.tables.support_base[kind][loc]:
         got = m.rules.explain(m, pos, "no_support", (kind, loc, prov), options)
         if got is not None:
             return got
@@ -299,6 +299,6 @@ def why_support(m: Map, kind: int, loc: int, prov: int, power: int = -1,
 
 def why_hold_support(m: Map, kind: int, prov: int, pos: Position | None = None) -> R.Reason:
     """Why a `kind` unit in `prov` may not be supported to hold (may_support_hold)."""
-    got = m.rules.explain(m, pos, "no_hold_support", (kind, prov)) if m.rules.active else None
+    got = m.rules.explain(m, pos, "no_hold_support", (kind, prov))
     return got or R.reason(R.RULE_FORBIDS, f"{_a(m.kind_names[kind])} in {m.prov_name[prov]} "
                                            "may not be supported to hold")
