@@ -22,6 +22,7 @@ COMPILED = [
     "src/polydip/state.py",
     "src/polydip/geography/map.py",
     "src/polydip/geography/cache.py",
+    "src/polydip/rules/tables.py",
     "src/polydip/orders/table.py",
     "src/polydip/adjudication/resolver.py",
     "src/polydip/adjudication/movement.py",

@@ -232,7 +232,7 @@ def test_a_unit_in_every_location_is_drawn_inside_its_province(name: str) -> Non
         if kinds:
             units.append(Unit(0, kinds[0], loc))
     for p in range(m.n_prov):
-        if m.open_space[p]:
+        if m.tables.open_space[p]:
             kind = next(u.kind for u in units if u.loc == p)
             units += [Unit(q, kind, p) for q in range(1, len(m.powers))]
     g.position.units = units
@@ -241,7 +241,7 @@ def test_a_unit_in_every_location_is_drawn_inside_its_province(name: str) -> Non
     drawn = _units(svg)
     assert len(drawn) == len(units)
     for p in range(m.n_prov):  # the units of an open space stand apart
-        if m.open_space[p]:
+        if m.tables.open_space[p]:
             pts = [at for unit, at in drawn if unit.split()[1] == m.prov_abbr[p]]
             assert len(pts) == len(m.powers)
             assert min(math.dist(a, b) for a, b in itertools.combinations(pts, 2)) >= 18

@@ -304,7 +304,7 @@ def test_a_retreat_into_an_occupied_ocean_is_read_back(tmp_path) -> None:
     g = play("lad1890", 7, 8)
     m = g.map
     held = [(rec, d) for rec in g.history for d in rec.position.dislodged
-            if any(m.open_space[m.loc_prov[x]] and any(
+            if any(m.tables.open_space[m.loc_prov[x]] and any(
                 m.loc_prov[u.loc] == m.loc_prov[x] for u in rec.position.units)
                 for x in d.retreats)]
     assert held  # the seed's game has one

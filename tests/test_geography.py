@@ -138,8 +138,8 @@ def test_no_swap_across_a_land_bridge_even_by_convoy(tmp_path) -> None:
 def test_a_provinces_coast_words_read_only_its_own_coasts() -> None:
     """Issue 27: `coast_aliases` names a coast in the rules text's words ("Build F Mexico
     City (Pacific)"); words for a coast the province does not have are refused at load."""
+    from polydip.compile import compile_map
     from polydip.errors import VariantError
-    from polydip.geography.map import compile_map
     from polydip.variants.loader import parse_variant
 
     data = Path(__file__).parent.parent / "src" / "polydip" / "variants" / "data"

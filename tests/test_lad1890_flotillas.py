@@ -14,8 +14,8 @@ import random
 import pytest
 from scenario import Scenario
 
+from polydip.compile import compile_map
 from polydip.game.game import Game
-from polydip.geography.map import compile_map
 from polydip.oneshot import adjudicate_request
 from polydip.play import random_orders
 from polydip.render import picture_svg

@@ -14,8 +14,8 @@ from collections import Counter
 import pytest
 
 from polydip.check import check_variant
+from polydip.compile import compile_map
 from polydip.game.game import Game
-from polydip.geography.map import compile_map
 from polydip.oneshot import adjudicate_request
 from polydip.orders.parser import parse_order
 from polydip.play import random_orders

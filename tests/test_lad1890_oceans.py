@@ -14,9 +14,9 @@ import re
 import pytest
 from scenario import Scenario
 
+from polydip.compile import compile_map
 from polydip.errors import OrderError
 from polydip.game.game import Game
-from polydip.geography.map import compile_map
 from polydip.oneshot import adjudicate_request
 from polydip.orders.describe import describe
 from polydip.orders.parser import parse_order

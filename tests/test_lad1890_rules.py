@@ -17,9 +17,9 @@ import random
 import pytest
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
+from polydip.compile import compile_map
 from polydip.errors import PolydipError
 from polydip.game.game import Game
-from polydip.geography.map import compile_map
 from polydip.oneshot import adjudicate_request
 from polydip.play import random_orders
 from polydip.state import Phase, Unit

@@ -33,8 +33,9 @@ from hypothesis import strategies as st
 from polydip.adjudication.legal import legal_orders
 from polydip.adjudication.legality import closed_passages, coastless_target, move_target
 from polydip.adjudication.movement import resolve_movement
+from polydip.compile import compile_map
 from polydip.game.engine import MOVEMENT_TYPES, bind_to_units
-from polydip.geography.map import Map, compile_map
+from polydip.geography.map import Map
 from polydip.orders.model import CONVOY, HOLD, MOVE, SUPPORT, Order
 from polydip.orders.parser import parse_order
 from polydip.state import Phase, Position, Unit
@@ -160,7 +161,7 @@ def random_position(m: Map, rng: random.Random, density: float) -> Position:
             continue
         powers = list(range(len(m.powers)))
         rng.shuffle(powers)
-        for p in powers[: rng.choice((1, 2, 3)) if m.open_space[prov] else 1]:
+        for p in powers[: rng.choice((1, 2, 3)) if m.tables.open_space[prov] else 1]:
             k, loc = rng.choice(places)
             units.append(Unit(p, k, loc))
     if len(units) > MAX_UNITS:  # big maps: a region's worth of units keeps the test quick
@@ -206,8 +207,7 @@ class Judge:
             by_power.setdefault(units[i].power, []).append(o)
         bound, _ = bind_to_units(self.m, units, by_power, MOVEMENT_TYPES, pos=self.pos)
         # as the engine does: the units as they move (a fleet going up a river, anchors)
-        moving = (self.m.rules.moving_kinds(self.m, self.pos, bound)
-                  if self.m.rules.has_kind_moves else units)
+        moving = self.m.rules.moving_kinds(self.m, self.pos, bound) or units
         results = resolve_movement(self.m, moving, bound, self.options, self.closed,
                                    self.pos).results
         return {i for i, o in orders.items() if bound[i] is o and "void" not in results[i]}

@@ -8,9 +8,10 @@ import gc
 import pickle
 
 from polydip.adjudication.legality import move_target
+from polydip.compile import compile_map
 from polydip.game.game import Game
 from polydip.geography.cache import LAYOUTS, MapCaches, room
-from polydip.geography.map import Map, compile_map
+from polydip.geography.map import Map
 from polydip.render.svg import map_geo
 from polydip.state import unit_cache, unit_index
 from polydip.variants.loader import load_variant

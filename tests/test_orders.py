@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from polydip.compile import compile_map
 from polydip.errors import OrderError
 from polydip.game.game import Game
-from polydip.geography.map import compile_map
 from polydip.orders.parser import parse_order
 from polydip.variants.loader import builtin_names, load_variant
 

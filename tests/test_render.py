@@ -9,10 +9,10 @@ import re
 
 import pytest
 
+from polydip.compile import compile_map
 from polydip.errors import PolydipError
 from polydip.game.game import Game
 from polydip.game.positions import build_position
-from polydip.geography.map import compile_map
 from polydip.render import picture_svg, render_file
 from polydip.render.geometry import fit_regions, inside, shared_borders, voronoi_cells
 from polydip.variants.loader import builtin_names, load_variant

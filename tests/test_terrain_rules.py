@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from polydip.adjudication.adjustments import adjustment_counts
+from polydip.compile import compile_map
 from polydip.errors import VariantError
 from polydip.game.game import Game
-from polydip.geography.map import compile_map
 from polydip.oneshot import adjudicate_request
 from polydip.rules.base import Rule
 from polydip.state import Phase, Unit
@@ -446,23 +446,24 @@ def test_bare_terrain_rules_change_nothing() -> None:
     for rule in ("[rules.mountains]\n", "[rules.rainforests]\n", "[rules.territory_builds]\n",
                  "[rules.vacant_crossings]\n"):
         m = game(rule).map
-        assert m.support_reach == plain.support_reach, rule
-        assert m.retreat_locs == plain.retreat_locs, rule
-        assert not m.move_strength and not m.needs_support and not m.no_hold_support
+        assert m.tables.support_reach == plain.tables.support_reach, rule
+        assert m.tables.retreat_locs == plain.tables.retreat_locs, rule
+        t = m.tables
+        assert not t.move_strength and not t.needs_support and not t.no_hold_support
         assert game(rule).legal_orders("Red") == {}, rule
     bare = Rule({}, parse_variant(TERRAIN), "rules.bare")
     assert (bare.extra_build_sites(None, None, 0), bare.after_phase(None, None, None, []),
             bare.move_limits(None, None), bare.no_support(None), bare.no_hold_support(None),
             bare.move_strength(None), bare.needs_support(None), bare.no_retreat(None)) == (
-        None, None, {}, set(), set(), {}, {}, set())
+        [], None, {}, set(), set(), {}, {}, set())
 
 
 def test_the_standard_map_keeps_its_own_tables() -> None:
     """Without such rules the map's rule tables are its standard tables themselves (the
     adjudicator reads the same lists), and no center is worth more than one."""
     m = compile_map(load_variant("standard"))
-    assert m.support_reach is m.reach_prov and m.retreat_locs is m.move_locs
-    assert not m.has_center_values and not m.has_move_limits
+    assert m.tables.support_reach is m.reach_prov and m.tables.retreat_locs is m.move_locs
+    assert not m.has_center_values and not m.tables.has_move_limits
 
 
 def test_a_convoyed_army_goes_back_the_way_it_came(tmp_path) -> None:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from polydip.check import check_variant
+from polydip.compile import compile_map
 from polydip.errors import VariantError
-from polydip.geography.map import compile_map
 from polydip.oneshot import adjudicate_request
 from polydip.orders.parser import parse_order
 from polydip.variants.loader import load_variant, parse_variant

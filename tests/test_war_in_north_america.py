@@ -17,8 +17,9 @@ import pytest
 from scenario import Scenario
 
 from polydip.check import check_variant
+from polydip.compile import compile_map
 from polydip.game.game import Game
-from polydip.geography.map import compile_map, normalize_name
+from polydip.geography.map import normalize_name
 from polydip.oneshot import adjudicate_request, parse_unit
 from polydip.play import random_orders
 from polydip.render import picture_svg

@@ -14,8 +14,8 @@ import pytest
 from scenario import Scenario
 
 from polydip.check import check_variant
+from polydip.compile import compile_map
 from polydip.game.game import Game
-from polydip.geography.map import compile_map
 from polydip.oneshot import parse_unit
 from polydip.play import random_orders
 from polydip.state import Phase, Unit

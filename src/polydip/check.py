@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from polydip.errors import PolydipError, did_you_mean
 from polydip.geography.map import Map, normalize_name
 from polydip.notation import parse_unit
+from polydip.rules import compile_rules
 from polydip.variants.model import Variant
 
 if TYPE_CHECKING:  # annotations only
@@ -42,6 +43,7 @@ def check_variant(v: Variant) -> list[Problem]:
     _check_reached(v, add)
     _check_powers(v, add)
     _check_units(v, add, locs)
+    _check_rules(v, add)
     _check_counts(v, add)
     problems += [Problem("board", msg) for msg in board_problems(v)]
     return problems
@@ -170,6 +172,14 @@ def _check_units(v: Variant, add: _Add, locs: set[str]) -> None:
                 taken[prov_id] = t
     except PolydipError as exc:
         add("edges", str(exc))
+
+
+def _check_rules(v: Variant, add: _Add) -> None:
+    """Each rule's parameters (the Map is geography only: its rules are compiled apart)."""
+    try:
+        compile_rules(v)
+    except PolydipError as exc:
+        add("rules", str(exc))
 
 
 def _check_counts(v: Variant, add: _Add) -> None:

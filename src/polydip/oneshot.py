@@ -14,10 +14,11 @@ from typing import Any, Final
 from polydip.adjudication.legality import Closed, closed_passages
 from polydip.adjudication.reasons import Reason
 from polydip.adjudication.retreats import why_no_retreat
+from polydip.compile import compile_map
 from polydip.errors import PolydipError, did_you_mean
 from polydip.game.engine import OrderResult, Rows, parse_orders, process
 from polydip.game.positions import build_position, check_limits, power_lists, read_power
-from polydip.geography.map import Map, compile_map
+from polydip.geography.map import Map
 from polydip.notation import parse_unit, power_index
 from polydip.options import check_options
 from polydip.state import Dislodged, Position

@@ -123,7 +123,7 @@ def check_options(options: dict[str, Any], m: Any = None) -> dict[str, Any]:
                 and rule not in m.variant.rules:
             raise PolydipError(f"option {key}: {m.variant.title} does not use the rule that "
                                f"reads it ({rule}); leave it out")
-    return m.rules.check_options(m, options) if m.rules.active else options
+    return m.rules.check_options(m, options)
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:

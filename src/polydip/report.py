@@ -157,8 +157,7 @@ def build_report(game: Game, record: PhaseRecord, final: bool = False,
     rep.centers_shown = {m.prov_abbr[c]: place_words(m, c, names)
                          for c, _a, _b in outcome.center_changes}
     rep.nmr = [m.powers[p] for p in missed_orders(game, record)]
-    if m.rules:  # (anchor markers on the map)
-        rep.notes = m.rules.report_lines(m, nxt)
+    rep.notes = m.rules.report_lines(m, nxt)  # (anchor markers on the map)
     rep.events = [e.as_json() for e in outcome.events]
     if ptype == "A":
         acts = _acts(m, outcome)
@@ -180,7 +179,7 @@ def _order_sections(game: Game, record: PhaseRecord, names: str) -> dict[int, Po
     sections = {p: PowerSection(m.powers[p]) for p in range(len(m.powers))}
     reasons = outcome.reasons()
     # units sharing a space (a LAD ocean) are told apart by number, as their orders were
-    shared = (m.has_open_spaces and ptype == "M"
+    shared = (m.tables.has_open_spaces and ptype == "M"
               and len(outcome.results) == len(pos.units))
     for i, (r, why) in enumerate(zip(outcome.results, reasons, strict=True)):
         words = gm_words(ptype, r.result, r.text, r.text in ordered)

@@ -34,7 +34,7 @@ import tracing  # noqa: E402
 import writer  # noqa: E402
 from geodata import say  # noqa: E402
 
-from polydip.geography.map import compile_map  # noqa: E402
+from polydip.compile import compile_map  # noqa: E402
 from polydip.render.board import province_on_land  # noqa: E402
 from polydip.variants.loader import load_variant  # noqa: E402
 
@@ -523,7 +523,7 @@ def main(argv: list[str] | None = None) -> int:
     arcs = tracing.trace(face, say)
     timer.step("traced")
     # every open space (no stacking limit: open_spaces, and attack spaces such as oceans)
-    slots = dict.fromkeys(sorted(a for p, a in enumerate(m.prov_abbr) if m.open_space[p]),
+    slots = dict.fromkeys(sorted(a for p, a in enumerate(m.prov_abbr) if m.tables.open_space[p]),
                           default_slots(v))
     slots.update(hints.get("slots", {}))
     for a in slots:

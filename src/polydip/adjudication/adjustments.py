@@ -69,15 +69,16 @@ def build_sites(m: Map, pos: Position, power: int, extra: bool = True) -> list[i
     build-site rule of the variant may say otherwise (rules/build_sites.py), and rules may
     add sites where only some of the builds may go (`site_groups`; `extra` False leaves
     them out)."""
-    sites = m.rules.build_sites(m, pos, power) if m.rules.active else None
+    sites = m.rules.build_sites(m, pos, power)
     if sites is None:
         occupied = {m.loc_prov[u.loc] for u in pos.units}
         homes = pos.homes[power] if pos.homes else m.homes[power]
         sites = [p for p in homes if pos.owners[p] == power and p not in occupied]
-    if not (extra and m.rules.has_extra_sites):
+    groups = m.rules.extra_build_sites(m, pos, power) if extra else []
+    if not groups:
         return sites
     out, seen = list(sites), set(sites)
-    for group, _ in m.rules.extra_build_sites(m, pos, power):
+    for group, _ in groups:
         for p in group:
             if p not in seen:
                 seen.add(p)
@@ -90,7 +91,7 @@ def site_groups(m: Map, pos: Position, power: int
     """The usual build sites of `power` now, and the groups of further sites rules add, each
     with how many builds may go there (Latin American Diplomacy's one build off the centers
     in years ending 0 or 5: rules/territory_builds.py)."""
-    groups = m.rules.extra_build_sites(m, pos, power) if m.rules.has_extra_sites else []
+    groups = m.rules.extra_build_sites(m, pos, power)
     return build_sites(m, pos, power, extra=False), groups
 
 
@@ -166,7 +167,7 @@ def build_reason(m: Map, pos: Position, power: int, o: Order,
     if not m.occupy[o.kind][loc]:
         return R.reason(R.CANNOT_STAND,
                         f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} cannot stand in {name}")
-    if m.rules.active and not m.rules.may_build(m, pos, power, o.kind, prov):
+    if m.rules.may_build(m, pos, power, o.kind, prov) is False:
         return R.reason(R.BUILD_FORBIDDEN, f"the variant's rules allow no {kind} in {name} now")
     return None
 
@@ -176,8 +177,7 @@ def build_loc(m: Map, pos: Position, kind: int, loc: int) -> int:
     rules' `porous`: an open canal's) a build naming no coast takes the lowest coast the
     unit may stand on; -1 when a coast must be named."""
     got = m.unit_loc(kind, loc)
-    if got < 0 and m.rules.active and m.rules.has_porous and loc == m.loc_prov[loc] \
-            and loc in m.rules.porous(m, pos):
+    if got < 0 and loc == m.loc_prov[loc] and loc in m.rules.porous(m, pos):
         return next((c for c in m.prov_coast_locs[loc] if m.occupy[kind][c]), -1)
     return got
 
@@ -194,8 +194,9 @@ def adjustment_problem(m: Map, pos: Position, power: int, o: Order,
     if o.type == BUILD:
         if delta <= 0:
             return f"{who} has no builds this phase"
-        if o.act:
-            return (m.rules.act_problem(m, pos, power, o, given or []) if m.rules.active
+        if o.act:  # (a build with an act counts only through a rule: a canal build)
+            return (m.rules.act_problem(m, pos, power, o, given or [])
+                    if m.rules.implements("adjustment_acts")
                     else f"this variant has no {o.act} to build")
         return build_problem(m, pos, power, o)
     if o.type == WAIVE:
@@ -237,18 +238,15 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
     why: list[list[R.Reason | None]] = [[] for _ in m.powers]
     # build orders with an act (a canal build) that a rule counts, by (power, index)
     acts = (m.rules.adjustment_acts(m, pos, orders)
-            if m.rules.active and any(o.act for lst in orders for o in lst) else set())
+            if any(o.act for lst in orders for o in lst) else set())
     for power in range(len(m.powers)):
         delta = counts[power]
         free: set[int] = set()
         limited = None  # the sites only some builds may use, when a rule adds them
         if delta > 0:
-            if m.rules.has_extra_sites:
-                usual, groups = site_groups(m, pos, power)
-                free = set(usual)
-                limited = _FreeSites(usual, groups) if groups else None
-            else:
-                free = set(build_sites(m, pos, power))
+            usual, groups = site_groups(m, pos, power)
+            free = set(usual)
+            limited = _FreeSites(usual, groups) if groups else None
         done = 0
         for i, o in enumerate(orders[power] if power < len(orders) else []):
             ok = False

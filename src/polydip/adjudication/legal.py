@@ -9,7 +9,7 @@ some route (6.G.19). The checks are those the adjudicator applies
 accepts is listed (tests/test_legality.py checks both on random positions of every variant).
 Units a rule holds (neutral units) have no orders; passages a rule closes are left out, and
 so are moves a rule forbids a unit now (`move_limits`) and supports the map's rules forbid
-(Map.support_reach, Map.no_hold_support).
+(RuleTables.support_reach, RuleTables.no_hold_support).
 
 Speed: what depends only on the map is in the order table — a unit's hold and moves, and for
 each pair of unit slots the supports one may give the other, as codes and as texts — so a
@@ -21,7 +21,7 @@ geometry, adjudication/convoy.py). Rules that close passages or limit moves for 
 take a slower path per unit (`_special_unit`); the standard game never does.
 
 Orders that exist only where a rule adds them — attacks in attack spaces (orders/attack.py),
-a move to another coast of the unit's own province (`Map.coast_change`), what a rule adds
+a move to another coast of the unit's own province (`RuleTables.coast_change`), what a rule adds
 for a unit (`more_orders`: anchor markers), supports between units of different kinds
 sharing an open space, and adjustment orders in place of builds (`more_adjustments`: canal
 building) — are not in the order table: the string lists get them from `variant_orders`
@@ -95,7 +95,7 @@ def _adjustment_texts(m: Map, pos: Position, power: int | None, t: OrderTable,
     disbands of each unit of one that removes, and what the rules add (a canal build)."""
     texts = t.texts
     counts = adjustment_counts(m, pos)
-    rules = m.rules if m.rules.active else None
+    rules = m.rules
     for pw in range(len(m.powers)) if power is None else [power]:
         if counts[pw] > 0:
             for prov, codes in build_codes(m, pos, pw, t):
@@ -105,7 +105,7 @@ def _adjustment_texts(m: Map, pos: Position, power: int | None, t: OrderTable,
                 if u.power == pw:
                     s = t.slot_of[u.kind][u.loc]
                     out[t.slot_text[s]] = [texts[t.disband + s]]
-        if rules is not None and counts[pw] > 0:  # in place of a build (a canal build)
+        if counts[pw] > 0:  # in place of a build (a canal build)
             for place, lst in rules.more_adjustments(m, pos, pw).items():
                 have = out.setdefault(place, [])
                 have.extend(x for x in lst if x not in have)
@@ -113,32 +113,29 @@ def _adjustment_texts(m: Map, pos: Position, power: int | None, t: OrderTable,
 
 def has_variant_orders(m: Map) -> bool:
     """Whether the map has movement orders beyond its order table (see the module doc)."""
-    return bool(m.has_attack_spaces or m.coast_change or _mixed_open_spaces(m)
-                or (m.rules.active and m.rules.has_more_orders))
+    return bool(m.tables.has_attack_spaces or m.tables.coast_change or _mixed_open_spaces(m)
+                or m.rules.implements("more_orders"))
 
 
 def _mixed_open_spaces(m: Map) -> bool:
     """Whether units of two kinds may share an open space (LAD's oceans: fleets and
     flotillas), the only case where open spaces add orders beyond the table; War in North
     America's Cape Horn holds fleets alone, so its legal orders skip the extra pass."""
-    if not m.has_open_spaces:
+    if not m.tables.has_open_spaces:
         return False
     kinds = range(len(m.kinds))
     return any(sum(1 for k in kinds if m.occupy[k][p]) > 1
-               for p in range(m.n_prov) if m.open_space[p])
+               for p in range(m.n_prov) if m.tables.open_space[p])
 
 
 def variant_orders(m: Map, pos: Position, power: int | None, options: dict | None,
                     out: dict[str, list[str]]) -> None:
     """Add to `out` the movement orders of the module doc's list."""
-    closed: Closed = {}
-    limits: Limits = {}
-    if m.rules.active:
-        closed = closed_passages(m, pos, options or {})
-        limits = move_limits(m, pos)
-    holds = m.rules.unit_holds if m.rules.active and m.rules.has_holds else None
-    free = [u for u in pos.units if holds is None or not holds(m, pos, u)]
-    near = rivals(m, pos.units) if m.has_attack_spaces else {}
+    closed = closed_passages(m, pos, options or {})
+    limits = move_limits(m, pos)
+    holds = m.rules.unit_holds
+    free = [u for u in pos.units if not holds(m, pos, u)]
+    near = rivals(m, pos.units) if m.tables.has_attack_spaces else {}
     for u in free:
         if power is not None and u.power != power:
             continue
@@ -146,11 +143,10 @@ def variant_orders(m: Map, pos: Position, power: int | None, options: dict | Non
         p = m.loc_prov[loc]
         us = m.unit_str(k, loc)
         extra: list[str] = []
-        if m.rules.active and m.rules.has_more_orders:
-            extra += m.rules.more_orders(m, pos, u, us)
-        if m.coast_change and (k, loc) in m.coast_change:
-            extra += [f"{us} - {m.loc_name[c]}" for c in m.coast_change[(k, loc)]]
-        if m.open_space[p]:  # units of other kinds on the same place
+        extra += m.rules.more_orders(m, pos, u, us)
+        if m.tables.coast_change and (k, loc) in m.tables.coast_change:
+            extra += [f"{us} - {m.loc_name[c]}" for c in m.tables.coast_change[(k, loc)]]
+        if m.tables.open_space[p]:  # units of other kinds on the same place
             mine = support_reach(m, k, loc, u.power, closed)
             for v in free:
                 if v is not u and v.loc == loc and v.kind != k:
@@ -158,11 +154,11 @@ def variant_orders(m: Map, pos: Position, power: int | None, options: dict | Non
                     extra += [f"{us} S {them} - {m.prov_abbr[q]}"
                               for q in sorted(_moves_into(m, v, closed, limits) & mine)
                               if q != p]
-        if m.has_attack_spaces:
+        if m.tables.has_attack_spaces:
             dests = [d for d in move_locs(m, k, loc, u.power, closed)
                      if not limited(limits, u.power, k, loc, m.loc_prov[d])]
             extra += attack_orders(m, u, us, dests, near)
-            if m.attack_space[p]:
+            if m.tables.attack_space[p]:
                 extra += space_supports(m, u, us, free,
                                         lambda v: _moves_into(m, v, closed, limits),
                                         lambda kind, prov: may_support_hold(m, kind, prov))
@@ -182,19 +178,16 @@ class _Turn:
     __slots__ = ("closed", "held", "held_slots", "limits", "placed", "slots")
 
     def __init__(self, m: Map, t: OrderTable, pos: Position, options: dict | None) -> None:
-        self.closed: Closed = {}
-        self.limits: Limits = {}
-        if m.rules.active:
-            self.closed = closed_passages(m, pos, options or {})
-            self.limits = move_limits(m, pos)
+        self.closed: Closed = closed_passages(m, pos, options or {})
+        self.limits: Limits = move_limits(m, pos)
         units = pos.units
         slot_of = t.slot_of
         self.slots: list[int] = [slot_of[u.kind][u.loc] for u in units]
-        holds = m.rules.unit_holds if m.rules.active and m.rules.has_holds else None
         # units a rule holds: no orders of their own, supported only in holding, never
-        # convoyed
-        self.held: list[bool] | None = ([holds(m, pos, u) for u in units] if holds is not None
-                                        else None)
+        # convoyed (None: the rules hold none)
+        self.held: list[bool] | None = None
+        if m.rules.implements("unit_holds"):
+            self.held = [m.rules.unit_holds(m, pos, u) for u in units]
         self.placed: set[int] = set(self.slots)
         self.held_slots: set[int] = set()
         held, slots = self.held, self.slots
@@ -205,7 +198,7 @@ class _Turn:
     def plain(self, m: Map) -> bool:
         """Whether every unit's orders but its convoys are read from the order table as
         they are: nothing closed or limited now, no unit held, no open space."""
-        return not (self.closed or self.limits or self.held_slots or m.has_open_spaces)
+        return not (self.closed or self.limits or self.held_slots or m.tables.has_open_spaces)
 
 
 def movement_codes(m: Map, pos: Position, options: dict | None = None,
@@ -220,7 +213,7 @@ def movement_codes(m: Map, pos: Position, options: dict | None = None,
     units = pos.units
     out: list[list[int] | None] = []
     pair, partners, hold_and_moves, sh_legal = t.pair, t.partners, t.hold_and_moves, t.sh_legal
-    stacked = m.has_open_spaces
+    stacked = m.tables.has_open_spaces
     by_slot: dict[int, list[int]] | None = None  # (for _special_unit, made on first use)
     reach_of: dict[int, frozenset[int]] = {}
     for i in range(len(units)):
@@ -335,7 +328,7 @@ def _special_unit(m: Map, t: OrderTable, pos: Position, i: int, s: int, closed: 
     mine = support_reach(m, k, loc, u.power, closed)
     own = loc_prov[loc]
     sm_code = t.sm_code()
-    open_here = m.open_space[own]
+    open_here = m.tables.open_space[own]
     candidates = (held_slots | by_slot.keys()) & (t.partners[s] | {s} if open_here
                                                    else t.partners[s])
     for p in sorted(candidates):
@@ -672,13 +665,13 @@ def build_codes(m: Map, pos: Position, power: int, t: OrderTable | None = None
     """(build site, codes of the builds there and WAIVE) for a power that may build."""
     if t is None:
         t = order_table(m)
-    rules = m.rules if m.rules.active else None
+    rules = m.rules
     build_at = t.build_at
     out = []
     for prov in build_sites(m, pos, power):
         codes: list[int] = []
         for k, cs in build_at[prov]:
-            if rules is not None and not rules.may_build(m, pos, power, k, prov):
+            if rules.may_build(m, pos, power, k, prov) is False:
                 continue
             codes.extend(cs)
         codes.append(t.waive)

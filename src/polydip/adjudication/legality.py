@@ -32,7 +32,7 @@ from __future__ import annotations
 from polydip.adjudication import reasons as R
 from polydip.adjudication.convoy import bits, geometry, necessary
 from polydip.geography.map import Map
-from polydip.state import Unit
+from polydip.state import Position, Unit
 
 Closed = dict[int, set[tuple[int, int, int]]]
 # (power, kind, location) of a unit -> the provinces it may move to now
@@ -41,9 +41,9 @@ Limits = dict[tuple[int, int, int], frozenset[int]]
 
 # ---- passages ------------------------------------------------------------------------------
 
-def closed_passages(m: Map, pos: object, options: dict | None) -> Closed:
+def closed_passages(m: Map, pos: Position, options: dict | None) -> Closed:
     """The moves closed to each power in this position (the rules' `blocked` hook)."""
-    return m.rules.blocked(m, pos, options or {}) if m.rules.active else {}
+    return m.rules.blocked(m, pos, options or {})
 
 
 def shut(closed: Closed, power: int, kind: int, a: int, b: int) -> bool:
@@ -52,9 +52,9 @@ def shut(closed: Closed, power: int, kind: int, a: int, b: int) -> bool:
     return bool(closed) and (kind, a, b) in closed.get(power, ())
 
 
-def move_limits(m: Map, pos: object) -> Limits:
+def move_limits(m: Map, pos: Position | None) -> Limits:
     """The units a rule lets move only to some provinces in this position ({} for none)."""
-    return m.rules.move_limits(m, pos) if m.has_move_limits else {}
+    return m.rules.move_limits(m, pos) if m.tables.has_move_limits and pos is not None else {}
 
 
 def limited(limits: Limits, power: int, kind: int, loc: int, prov: int) -> bool:
@@ -78,17 +78,17 @@ def move_locs(m: Map, kind: int, loc: int, power: int = -1, closed: Closed | Non
 def support_reach(m: Map, kind: int, loc: int, power: int = -1, closed: Closed | None = None
                   ) -> frozenset[int]:
     """The provinces a unit may support into: those it could move into over an edge, but
-    where the map's rules forbid its support (Map.support_reach) or a passage is closed."""
+    where the map's rules forbid its support (RuleTables.support_reach) or a passage is closed."""
     if closed and closed.get(power):
         # (not into a province it could reach only through a closed passage)
         open_ = {m.loc_prov[d] for d in move_locs(m, kind, loc, power, closed)}
-        return m.support_reach[kind][loc] - (m.reach_prov[kind][loc] - open_)
-    return m.support_reach[kind][loc]
+        return m.tables.support_reach[kind][loc] - (m.reach_prov[kind][loc] - open_)
+    return m.tables.support_reach[kind][loc]
 
 
 def may_support_hold(m: Map, kind: int, prov: int) -> bool:
     """May a unit of `kind` in `prov` be supported to hold (a swamp army may not)?"""
-    return not m.no_hold_support or (kind, prov) not in m.no_hold_support
+    return not m.tables.no_hold_support or (kind, prov) not in m.tables.no_hold_support
 
 
 def retreat_locs(m: Map, kind: int, loc: int, power: int = -1, closed: Closed | None = None
@@ -96,7 +96,7 @@ def retreat_locs(m: Map, kind: int, loc: int, power: int = -1, closed: Closed | 
     """Where a unit dislodged from `loc` could go before counting who stands where: where it
     could move, but over a border no unit retreats across, and not through a passage closed
     to its power."""
-    locs = m.retreat_locs[kind][loc]
+    locs = m.tables.retreat_locs[kind][loc]
     if closed and closed.get(power):
         return tuple(d for d in locs if not shut(closed, power, kind, loc, d))
     return locs
@@ -140,7 +140,7 @@ def _move_target(m: Map, k: int, loc: int, target: int | None) -> int:
 
 
 def coastless_target(m: Map, kind: int, loc: int, target: int | None, power: int = -1,
-                     closed: Closed | None = None, pos: object = None) -> int:
+                     closed: Closed | None = None, pos: Position | None = None) -> int:
     """Where a move written to a province of several coasts, naming none, goes when
     move_target finds no single coast (-1: nowhere, the order stays illegal). In a porous
     province (the rules' `porous`: a canal's once it is open) it takes a coast it reaches,
@@ -158,11 +158,9 @@ def coastless_target(m: Map, kind: int, loc: int, target: int | None, power: int
                  if c in adj and not (closed and shut(closed, power, kind, loc, c))]
     if not reachable:
         return -1
-    rules = m.rules
-    if rules.active and rules.has_porous:
-        opened = rules.porous(m, pos).get(tprov)
-        if opened is not None:
-            return min(reachable, key=lambda c: ((loc, c) in opened, c))
+    opened = m.rules.porous(m, pos).get(tprov) if pos is not None else None
+    if opened is not None:
+        return min(reachable, key=lambda c: ((loc, c) in opened, c))
     return reachable[0] if len(reachable) == 1 else -1
 
 
@@ -181,11 +179,11 @@ def convoy_reaches(m: Map, kind: int, origin: int, dest: int, seas: frozenset[in
     return bool((geometry(m, seas).reach(origin) & m.occupy_mask[kind]) >> dest & 1)
 
 
-def convoy_seas(m: Map, units: list[Unit], pos: object = None) -> frozenset[int]:
+def convoy_seas(m: Map, units: list[Unit], pos: Position | None = None) -> frozenset[int]:
     """The convoy provinces holding a unit that may convoy — not one a rule holds (a
     neutral fleet takes no convoy order)."""
     loc_prov, convoys, sea = m.loc_prov, m.kind_convoys, m.convoy_prov
-    if m.rules.active and m.rules.has_holds:
+    if m.rules.implements("unit_holds"):  # (else the comprehension below, without a call)
         holds = m.rules.unit_holds
         return frozenset({loc_prov[u.loc] for u in units if convoys[u.kind]
                           and sea[loc_prov[u.loc]] and not holds(m, pos, u)})
@@ -219,8 +217,8 @@ def _a(kind_name: str) -> str:
 
 
 def why_move(m: Map, kind: int, loc: int, target: int | None, power: int = -1,
-             closed: Closed | None = None, limits: Limits | None = None, pos: object = None,
-             options: dict | None = None) -> R.Reason:
+             closed: Closed | None = None, limits: Limits | None = None,
+             pos: Position | None = None, options: dict | None = None) -> R.Reason:
     """Why the move of a `kind` unit of `power` on `loc` to `target` is illegal (the first
     of the checks move_target, the rules' move limits, closed passages and the convoy route
     that refuses it)."""
@@ -277,20 +275,20 @@ def _why_no_target(m: Map, k: int, loc: int, target: int) -> R.Reason:
 
 
 def why_support(m: Map, kind: int, loc: int, prov: int, power: int = -1,
-                closed: Closed | None = None, pos: object = None, options: dict | None = None
-                ) -> R.Reason:
+                closed: Closed | None = None, pos: Position | None = None,
+                options: dict | None = None) -> R.Reason:
     """Why a `kind` unit on `loc` may not support into province `prov` (support_reach)."""
     here = m.loc_prov[loc]
     there = m.prov_name[prov]
     if prov == here:
         return R.reason(R.SUPPORT_UNREACHABLE, "a unit does not support a move into its own "
                                                "province")
-    if prov in m.support_reach[kind][loc] and closed:
+    if prov in m.tables.support_reach[kind][loc] and closed:
         for d in m.move_locs[kind][loc]:
             if m.loc_prov[d] == prov and shut(closed, power, kind, loc, d):
                 got = m.rules.explain(m, pos, "blocked", (power, kind, loc, d), options)
                 return got or R.reason(R.PASSAGE_CLOSED)
-    if prov in m.support_base[kind][loc] and m.rules.active:
+    if prov in m.tables.support_base[kind][loc]:
         got = m.rules.explain(m, pos, "no_support", (kind, loc, prov), options)
         if got is not None:
             return got
@@ -299,8 +297,8 @@ def why_support(m: Map, kind: int, loc: int, prov: int, power: int = -1,
                                            "there")
 
 
-def why_hold_support(m: Map, kind: int, prov: int, pos: object = None) -> R.Reason:
+def why_hold_support(m: Map, kind: int, prov: int, pos: Position | None = None) -> R.Reason:
     """Why a `kind` unit in `prov` may not be supported to hold (may_support_hold)."""
-    got = m.rules.explain(m, pos, "no_hold_support", (kind, prov)) if m.rules.active else None
+    got = m.rules.explain(m, pos, "no_hold_support", (kind, prov))
     return got or R.reason(R.RULE_FORBIDS, f"{_a(m.kind_names[kind])} in {m.prov_name[prov]} "
                                            "may not be supported to hold")

@@ -188,10 +188,10 @@ class _Movement(Resolver):
         self.loc = [u.loc for u in units]
         loc_prov = m.loc_prov
         self.prov = [loc_prov[u.loc] for u in units]
-        self.open_ = m.open_space
+        self.open_ = m.tables.open_space
         self.stack: dict[int, list[int]] = {}  # units in open spaces (several per space)
         first, several = unit_index(m, units)  # (kept from binding the orders to them)
-        if several or m.has_open_spaces:
+        if several or m.tables.has_open_spaces:
             occ = [-1] * m.n_prov
             for i, p in enumerate(self.prov):
                 if self.open_[p]:
@@ -241,7 +241,7 @@ class _Movement(Resolver):
         convoyed, conv_fleets = self.convoyed, self.conv_fleets
         loc_prov = m.loc_prov
         blocked = self.blocked
-        limits = move_limits(m, self.pos) if m.has_move_limits else None
+        limits = move_limits(m, self.pos) if m.tables.has_move_limits else None
         refused = self._refused if blocked or limits else None  # passages, limits
         moves: list[int] = []
         supports: list[int] = []
@@ -314,8 +314,8 @@ class _Movement(Resolver):
                     continue  # the common case: an ordinary move
             self._convoy_need(u, orders, fleets, direct[u], adjacent)
         # pass 4: supports (into provinces the supporter may support into, Map.support_reach)
-        reach_prov = m.support_reach
-        no_hold = m.no_hold_support
+        reach_prov = m.tables.support_reach
+        no_hold = m.tables.no_hold_support
         closed_to = blocked.get if blocked else None
         sup_prov, hold_supp, move_supp = self.sup_prov, self.hold_supp, self.move_supp
         occ, open_ = self.occ, self.open_
@@ -366,13 +366,13 @@ class _Movement(Resolver):
                     move_supp[s] = [u]
                 else:
                     sl.append(u)
-        if m.move_strength or m.needs_support:
+        if m.tables.move_strength or m.tables.needs_support:
             self._rule_strengths(moves, options)
         # attackers and head-to-head battles
         attackers = self.attackers
         crowded = []
         h2h = self.h2h
-        no_swap = m.no_swap
+        no_swap = m.tables.no_swap
         for u in moves:
             if typ[u] != T_MOVE:
                 continue
@@ -637,7 +637,7 @@ class _RuleMovement(_Movement):
     __slots__ = ()
 
     def _validate(self, orders: list[Order | None], options: dict) -> None:
-        if self.m.coast_change:
+        if self.m.tables.coast_change:
             orders = self._coast_changes(orders)
         super()._validate(orders, options)
 
@@ -646,7 +646,7 @@ class _RuleMovement(_Movement):
         phase and are remembered in `shift`; a support of a move within one province is a
         support to hold."""
         m = self.m
-        loc_prov, change = m.loc_prov, m.coast_change
+        loc_prov, change = m.loc_prov, m.tables.coast_change
         out = list(orders)
         shift = {}
         for u, o in enumerate(orders):
@@ -672,7 +672,7 @@ class _RuleMovement(_Movement):
         none fail at once: they reach nobody, cut nothing and keep nobody out."""
         m = self.m
         typ, kind, loc, dest, convoyed = self.typ, self.kind, self.loc, self.dest, self.convoyed
-        ms = m.move_strength
+        ms = m.tables.move_strength
         if ms:
             base = [1] * len(typ)
             for u in moves:
@@ -686,7 +686,7 @@ class _RuleMovement(_Movement):
                 self.feeble = {u for u in moves if typ[u] == T_MOVE and base[u] == 0
                                and (kind[u], loc[u], dest[u]) in stalls}
         season = self.pos.phase.season if self.pos is not None else None
-        needs = m.needs_support.get(season) if m.needs_support and season else None
+        needs = m.tables.needs_support.get(season) if m.tables.needs_support and season else None
         if needs:
             self.stuck, self.needy = set(), set()
             given = options.get("supported_crossing", "ordered") == "given"
@@ -706,7 +706,8 @@ class _RuleMovement(_Movement):
         if self.typ[o] == T_MOVE and self.resolve(o):
             return 0
         # (a unit weaker where it stands, Map.hold_strength: a flotilla in deep water)
-        one = self.m.hold_strength.get((self.kind[o], p), 1) if self.m.hold_strength else 1
+        held = self.m.tables.hold_strength
+        one = held.get((self.kind[o], p), 1) if held else 1
         if self.typ[o] == T_MOVE:
             return one
         return one + self._support_count(self.hold_supp.get(o, _NONE))
@@ -797,7 +798,7 @@ class _AttackMovement(_RuleMovement):
 
     def _validate(self, orders: list[Order | None], options: dict) -> None:
         m = self.m
-        space, loc_prov, power, prov = m.attack_space, m.loc_prov, self.power, self.prov
+        space, loc_prov, power, prov = m.tables.attack_space, m.loc_prov, self.power, self.prov
         n = len(orders)
         at = self.at = [-1] * n
         self.sup_of: dict[int, int] = {}  # support -> the unit it supports (attack spaces)
@@ -834,7 +835,7 @@ class _AttackMovement(_RuleMovement):
         attack, when the order names one; else one of the supporter's power, an attacker
         first), and a unit there may support a unit into or in its own space."""
         m = self.m
-        space, loc_prov = m.attack_space, m.loc_prov
+        space, loc_prov = m.tables.attack_space, m.loc_prov
         typ, void, dest, sup_prov = self.typ, self.void, self.dest, self.sup_prov
         for u, o in enumerate(orders):
             if o is None or o.type != SUPPORT or o.aux_loc is None:
@@ -889,20 +890,21 @@ class _AttackMovement(_RuleMovement):
         if best < 0:
             return -1
         into = prov[best] if tp < 0 else tp
-        if not (into == prov[u] and m.attack_space[into]):  # a support into its own space
-            reach = m.support_reach[kind[u]][self.loc[u]]
+        if not (into == prov[u] and m.tables.attack_space[into]):  # a support into its own space
+            reach = m.tables.support_reach[kind[u]][self.loc[u]]
             if self.blocked and self.blocked.get(power[u]):
                 reach = support_reach(m, kind[u], self.loc[u], power[u], self.blocked)
             if into not in reach or into == prov[u]:
                 return -1
-        if tp < 0 and m.no_hold_support and (kind[best], prov[best]) in m.no_hold_support:
+        if tp < 0 and m.tables.no_hold_support \
+                and (kind[best], prov[best]) in m.tables.no_hold_support:
             return -1
         return best
 
     def _hostility(self) -> None:
         """For each unit, the units hostile to it in the space it stands in (foes_in) and in
         the space it enters (foes_at): in attack spaces where some unit attacks."""
-        space, typ, prov, dest_prov, power = (self.m.attack_space, self.typ, self.prov,
+        space, typ, prov, dest_prov, power = (self.m.tables.attack_space, self.typ, self.prov,
                                               self.dest_prov, self.power)
         there: dict[int, list[int]] = {}
         for u in range(len(typ)):
@@ -934,7 +936,7 @@ class _AttackMovement(_RuleMovement):
         ex = self.power[x] if self._at_in(y, p) == self.power[x] else -1
         m = self.m
         if self.prov[y] == p:
-            one = m.hold_strength.get((self.kind[y], p), 1) if m.hold_strength else 1
+            one = m.tables.hold_strength.get((self.kind[y], p), 1) if m.tables.hold_strength else 1
             if self.typ[y] == T_MOVE:
                 return one
             return one + self._support_count(self.hold_supp.get(y, _NONE), ex)
@@ -945,7 +947,7 @@ class _AttackMovement(_RuleMovement):
 
     def _move(self, u: int) -> bool:
         dp = self.dest_prov[u]
-        if not self.m.attack_space[dp]:
+        if not self.m.tables.attack_space[dp]:
             return super()._move(u)
         if self.convoyed[u] and not self._path(u):
             return False
@@ -970,18 +972,18 @@ class _AttackMovement(_RuleMovement):
         return best
 
     def _dislodged(self, u: int) -> bool:
-        if self.m.attack_space[self.prov[u]]:
+        if self.m.tables.attack_space[self.prov[u]]:
             return u in self.foes_in and self.beaten(u) is not None
         return super()._dislodged(u)
 
     def _support_dislodged(self, s: int) -> bool:
-        if self.m.attack_space[self.prov[s]]:
+        if self.m.tables.attack_space[self.prov[s]]:
             return s in self.foes_in and self.beaten(s) is not None
         return super()._support_dislodged(s)
 
     def _support_cut(self, s: int) -> bool:
         p = self.prov[s]
-        if not self.m.attack_space[p]:
+        if not self.m.tables.attack_space[p]:
             return super()._support_cut(s)
         foes = self.foes_in.get(s)
         if not foes:
@@ -1060,7 +1062,7 @@ def _why_void(mv: _Movement, o: Order, u: int, options: dict) -> R.Reason:
     loc_prov, name = m.loc_prov, m.prov_name
     t = o.type
     if t == MOVE:
-        limits = move_limits(m, mv.pos) if m.has_move_limits else None
+        limits = move_limits(m, mv.pos) if m.tables.has_move_limits else None
         return why_move(m, kind, loc, o.target, power, mv.blocked, limits, mv.pos, options)
     if t not in (SUPPORT, CONVOY):
         return R.reason(R.WRONG_PHASE)
@@ -1114,9 +1116,10 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
     # (each class called by name: compiled, a call through a variable holding the class is a
     # generic Python call)
     mv: _Movement
-    if m.has_attack_spaces:
+    if m.tables.has_attack_spaces:
         mv = _AttackMovement(m, units, orders, options, blocked, pos)
-    elif m.move_strength or m.needs_support or m.hold_strength or m.coast_change:
+    elif (m.tables.move_strength or m.tables.needs_support or m.tables.hold_strength
+          or m.tables.coast_change):
         mv = _RuleMovement(m, units, orders, options, blocked, pos)
     else:
         mv = _Movement(m, units, orders, options, blocked, pos)
@@ -1129,7 +1132,8 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
     needy = mv.needy  # (moves that cross only if a support is given: never sure)
     if mv.feeble:  # (and moves of attack strength 0 that enter nowhere)
         needy = needy | mv.feeble
-    space = m.attack_space if m.has_attack_spaces else None  # (attacks there: never sure)
+    # (attacks there: never sure)
+    space = m.tables.attack_space if m.tables.has_attack_spaces else None
     for u, t in enumerate(typ):
         if t == T_MOVE:
             dp = mv.dest_prov[u]
@@ -1151,7 +1155,7 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
     if space:
         for o, (u, margin) in mv.beaten_units().items():  # type: ignore[attr-defined]
             dislodger[o] = u
-            if m.rout_margin is not None and margin >= m.rout_margin:
+            if m.tables.rout_margin is not None and margin >= m.tables.rout_margin:
                 routed.add(o)
     new_units: list[Unit] = list(units)
     made = unit_cache(m).unit
@@ -1182,8 +1186,8 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
     loc_prov = m.loc_prov
     for nu in new_units:
         occupied[loc_prov[nu.loc]] = True
-    if m.has_open_spaces:  # an open space is never full: units may retreat into it
-        occupied = [o and not m.open_space[p] for p, o in enumerate(occupied)]
+    if m.tables.has_open_spaces:  # an open space is never full: units may retreat into it
+        occupied = [o and not m.tables.open_space[p] for p, o in enumerate(occupied)]
     retreat_from_convoy = options.get("retreat_to_convoy_origin", True)
     dislodged = []
     disbanded = []

@@ -71,7 +71,7 @@ def resolve_retreats(m: Map, dislodged: list[Dislodged], orders: list[Order | No
             if DISBANDED not in results[i]:
                 results[i].append(DISBANDED)
             continue
-        if count[m.loc_prov[t]] > 1 and not m.open_space[m.loc_prov[t]]:
+        if count[m.loc_prov[t]] > 1 and not m.tables.open_space[m.loc_prov[t]]:
             results[i] += [BOUNCE, DISBANDED]
             continue
         d = dislodged[i]
@@ -153,7 +153,7 @@ def why_retreat_to(m: Map, pos: Position, d: Dislodged, target: int,
     """Why the dislodged unit `d` may not retreat to `target`."""
     tprov = m.loc_prov[target]
     there = m.prov_name[tprov]
-    if not m.open_space[tprov] and any(m.loc_prov[u.loc] == tprov for u in pos.units):
+    if not m.tables.open_space[tprov] and any(m.loc_prov[u.loc] == tprov for u in pos.units):
         return R.reason(R.RETREAT_OCCUPIED, f"{there} is occupied")
     if tprov == d.attacker:
         return R.reason(R.RETREAT_ATTACKER, f"the attack came from {there}")
@@ -173,18 +173,18 @@ def _refused_retreat(m: Map, pos: Position, d: Dislodged, dest: int, closed: Clo
                      ) -> R.Reason:
     """Why a retreat over an edge to `dest`, to a free province, is refused: a rule."""
     rules = m.rules
-    if dest not in m.retreat_locs[d.kind][d.loc]:
+    if dest not in m.tables.retreat_locs[d.kind][d.loc]:
         got = rules.explain(m, pos, "no_retreat", (d.kind, d.loc, dest))
         if got is not None:
             return got
     if closed and shut(closed, d.power, d.kind, d.loc, dest):
         got = rules.explain(m, pos, "blocked", (d.power, d.kind, d.loc, dest))
         return got or R.reason(R.PASSAGE_CLOSED)
-    if closed is None and rules.active:  # (the passages not given: as `pos` has them)
+    if closed is None:  # (the passages not given: as `pos` has them)
         got = rules.explain(m, pos, "blocked", (d.power, d.kind, d.loc, dest))
         if got is not None:
             return got
-    got = rules.explain(m, pos, "unit_holds", (d,)) if rules.active else None
+    got = rules.explain(m, pos, "unit_holds", (d,))
     return R.reason(R.NEUTRAL_DISBANDS) if got is not None else R.reason(R.RULE_FORBIDS)
 
 
@@ -197,15 +197,15 @@ def why_no_retreat(m: Map, pos: Position, d: Dislodged, units: list[Unit],
     for r in routed:
         if r.power == d.power and r.kind == d.kind and r.loc == d.loc:
             return R.reason(R.ROUTED, f"beaten in {m.prov_name[m.loc_prov[d.loc]]} by an "
-                                      f"attack {m.rout_margin} or more stronger, it may not "
+                                      f"attack {m.tables.rout_margin} or more stronger, it may not "
                                       "retreat")
-    if m.rules.active and m.rules.explain(m, pos, "unit_holds", (d,)) is not None:
+    if m.rules.explain(m, pos, "unit_holds", (d,)) is not None:
         return R.reason(R.NEUTRAL_DISBANDS)
     occupied = {m.loc_prov[u.loc] for u in units}
     why = []
     for dest in m.move_locs[d.kind][d.loc]:
         p = m.loc_prov[dest]
-        if p in occupied and not m.open_space[p]:
+        if p in occupied and not m.tables.open_space[p]:
             why.append(f"{m.prov_abbr[p]} occupied")
         elif p == d.attacker:
             why.append(f"{m.prov_abbr[p]} the attacker's origin")

@@ -171,7 +171,7 @@ def _print_board(g: Game, rec: PhaseRecord | None, names: str) -> None:
     due = adjustment_counts(m, pos) if pos.phase.type == "A" and rec is None else None
     for power in range(len(m.powers)):
         _print_power(g, pos, power, due, rec is None, names)
-    if rec is None and m.rules.active:  # what the rules keep on the board: canal progress,
+    if rec is None:  # what the rules keep on the board: canal progress, anchor markers
         for line in m.rules.report_lines(m, pos):  # anchor markers (a past phase: its report)
             print(f"  {line}")
 

@@ -57,7 +57,7 @@ def cmd_variant_list(args: argparse.Namespace) -> int:
 
 
 def variant_summary(v: Variant) -> dict[str, Any]:
-    from polydip.geography.map import compile_map
+    from polydip.compile import compile_map
 
     m = compile_map(v)
     provinces = []

@@ -115,11 +115,11 @@ class FastGame:
                 items.append((pos.units[i].power, i))
                 legal.append(codes if codes is not None else [])
         elif typ == "R":
-            holds = m.rules.unit_holds if m.rules.active and m.rules.has_holds else None
+            holds = m.rules.unit_holds
             for i, codes in enumerate(retreat_codes(m, pos, t)):
                 d = pos.dislodged[i]
                 items.append((d.power, i))
-                legal.append([] if holds is not None and holds(m, pos, d) else codes)
+                legal.append([] if holds(m, pos, d) else codes)
         else:
             for p, delta in enumerate(adjustment_counts(m, pos)):
                 if delta > 0:

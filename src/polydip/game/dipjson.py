@@ -43,6 +43,7 @@ from typing import Any
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
 from polydip.adjudication.reasons import ResultWord
+from polydip.compile import compile_map
 from polydip.errors import GameFileError, PolydipError
 from polydip.game.engine import (
     MOVEMENT_TYPES,
@@ -55,7 +56,7 @@ from polydip.game.engine import (
 from polydip.game.positions import build_position
 from polydip.game.record import GameRecord, PhaseRecord
 from polydip.game.victory import game_end, victory_in_force
-from polydip.geography.map import Map, compile_map
+from polydip.geography.map import Map
 from polydip.notation import parse_province, parse_unit, power_index
 from polydip.options import check_options, defaults
 from polydip.orders.model import BUILD, DISBAND, MOVE, RETREAT, WAIVE, Order
@@ -176,7 +177,7 @@ def _advance_influence(m: Map, done: Phase, inf: list[list[int]], after: Positio
     """Units that moved or retreated claim their province (builds do not, as in the package)."""
     if done.type == "A":
         return
-    shared = m.has_open_spaces  # several powers' units may stand in one province
+    shared = m.tables.has_open_spaces  # several powers' units may stand in one province
     loc_prov = m.loc_prov
     units = sorted(after.units, key=_power_of) if shared else after.units  # the file's order
     for u in units:
@@ -303,7 +304,7 @@ def _orders_out(m: Map, pos: Position, orders: dict[int, list[str]], full: bool
                 if given is None:
                     given = out[names[u.power]] = []
                 given.append(_order_text(m, pos, u, bound_order,
-                                         number_of(m, units, i) if m.has_open_spaces else 0))
+                                         number_of(m, units, i) if m.tables.has_open_spaces else 0))
     else:
         for p, power_orders in parsed.items():
             texts: list[str] = []

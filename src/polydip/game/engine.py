@@ -140,7 +140,7 @@ class PhaseOutcome:
         if got is None:
             got = list(self.fired)
             m = self.map
-            if m is not None and m.rules.active and self.before is not None:
+            if m is not None and self.before is not None:
                 got += m.rules.events(m, self.before, self.position)
             self._events = got
         return got
@@ -211,7 +211,7 @@ def enter_orders(m: Map, pos: Position, power: int, texts: list[str],
             orders.append(read_order(m, memo, t, typ))
         except OrderError as exc:
             refused.append((j, str(exc), ""))
-    if typ == "M" and not pending and not m.has_open_spaces:
+    if typ == "M" and not pending and not m.tables.has_open_spaces:
         # the common case, each power ordering once on a map without shared spaces: the
         # orders kept as given (a later order for a unit wins when they are bound)
         bad: list[Order] = []
@@ -254,7 +254,7 @@ def _enter_unit_orders(m: Map, pos: Position, power: int, read: list[tuple[int, 
     _, errors = bind_to_units(m, units, {power: orders}, allowed, pos=pos, slots=slots)
     said = _said(errors)
     # spaces holding several units (the rare case: only where a variant has open spaces)
-    several = unit_index(m, units)[1] if m.has_open_spaces else None
+    several = unit_index(m, units)[1] if m.tables.has_open_spaces else None
     given: dict[int, int] = {}  # unit index -> position in `new`
     new: list[tuple[int, Order]] = []
     for (j, o), i in zip(read, slots, strict=True):
@@ -304,7 +304,7 @@ def _enter_unit_orders(m: Map, pos: Position, power: int, read: list[tuple[int, 
 
 def porous_now(m: Map, pos: Position) -> dict[int, set[tuple[int, int]]] | None:
     """The provinces entered without naming a coast now (rules' `porous`), or None."""
-    return m.rules.porous(m, pos) if m.rules.active and m.rules.has_porous else None
+    return m.rules.porous(m, pos) or None
 
 
 def _said(errors: list[tuple[int, str]]) -> dict[str, list[str]]:
@@ -410,10 +410,10 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
     `slots`, the index in `units` each order was given to (-1: refused) is appended to it,
     in the order of the orders (of one power, as given)."""
     rules = m.rules
-    active = rules.active
-    holds = rules.unit_holds if active and rules.has_holds and not auto else None
-    refuse = rules.refuse if active and rules.has_refuse else None
-    anchors = active and rules.has_after_orders
+    holds = None if auto else rules.unit_holds
+    refuse = rules.refuse
+    # an order with an act (anchors' CONVERT, CAPTURE...) needs a rule that carries it out
+    acts = rules.implements("after_orders")
     loc_prov = m.loc_prov
     first, several = unit_index(m, units)
     bound: list[Order | None] = [None] * len(units)
@@ -428,9 +428,9 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
             why: str | None = None
             if o.type not in allowed:
                 why = "not an order for this phase"
-            elif o.act and not anchors:
+            elif o.act and not acts:
                 why = f"anchor orders ({o.act}) are not part of this variant"
-            elif o.at >= 0 and not m.has_attack_spaces:
+            elif o.at >= 0 and not m.tables.has_attack_spaces:
                 why = ("attacks (AT) are ordered only in spaces where units meet through them "
                        "(oceans), which this variant does not have")
             else:
@@ -451,7 +451,7 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
                     why = (f"the unit in {m.prov_name[p]} belongs to "
                            f"{m.powers[units[i].power]}")
                 else:
-                    why = refuse(m, units[i], o, pos) if refuse is not None else None
+                    why = refuse(m, units[i], o, pos)
                     if not why and holds is not None and holds(m, pos, units[i]):
                         why = (f"the unit in {m.prov_name[p]} always holds (a rule of this "
                                "variant): orders for it are refused")
@@ -636,14 +636,13 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
     routed: list[Dislodged] = []
     moved: list[tuple[Unit, Unit, bool]] = []  # for the rules' after_phase hook
     rules = m.rules
-    active = rules.active  # (read once: a variant without rules skips every hook)
-    remember = active and rules.has_after_phase
+    # (what moved is worked out only for a rule that remembers it)
+    remember = rules.implements("after_phase")
     if phase.type == "M":
         bound: list[Order | None] = orders
-        blocked = closed_passages(m, pos, options) if active else {}
+        blocked = closed_passages(m, pos, options)
         # the units as they move (a rule may change a kind: a fleet going up a river)
-        moving = (rules.moving_kinds(m, pos, bound) if active and rules.has_kind_moves
-                  else pos.units)
+        moving = rules.moving_kinds(m, pos, bound) or pos.units
         mr = resolve_movement(m, moving, bound, options, blocked, pos)
         results = _MovementRows(m, pos.units, bound, mr, options)
         why = results.reasons
@@ -654,9 +653,9 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
         if remember:
             moved = mr.moved(moving)
         new.contested = mr.contested
-        if active and new.dislodged:
+        if new.dislodged:
             new.dislodged = [rules.retreat(m, new, d) for d in new.dislodged]
-        if active and rules.has_after_orders:  # what the orders did beyond moving (anchors)
+        if rules.implements("after_orders"):  # what the orders did beyond moving (anchors)
             rules.after_orders(m, pos, new, moving, bound, mr.finals(moving))
         if new.dislodged and not any(d.retreats for d in new.dislodged) \
                 and not options.get("keep_empty_retreats", False):
@@ -665,7 +664,7 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
             new.dislodged = []
     elif phase.type == "R":
         bound = orders
-        auto = rules.retreat_orders(m, pos) if active else None
+        auto = rules.retreat_orders(m, pos)
         if auto:  # orders a rule gives units nobody orders (neutral units)
             given, _ = bind_to_units(m, pos.dislodged, auto, (RETREAT, DISBAND), auto=True)
             bound = [a if a is not None else o for o, a in zip(bound, given, strict=True)]
@@ -683,7 +682,7 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
 
         def retreat_why() -> list[Reason | None]:
             return retreat_reasons(m, pos, bound, rr,
-                                   closed_passages(m, pos, options) if active else None)
+                                   closed_passages(m, pos, options))
 
         why = retreat_why
         new.units = pos.units + rr.units
@@ -725,7 +724,7 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
     out = PhaseOutcome(phase, new, results, errors, changes)
     out._why = why
     out.fired = fired
-    if active:
+    if rules.active:  # (kept for the rules' `events`, asked when a report wants them)
         out.map, out.before = m, pos
     out.standoffs = standoffs
     out.destroyed = destroyed
@@ -738,8 +737,7 @@ def _next_position(m: Map, pos: Position) -> Position:
     """The position to fill with the phase's outcome. Units, dislodged units and the phase
     are always replaced; the rest is shared with `pos` unless a rule of the variant changes
     positions in place (centers change hands by copy-on-write in update_centers)."""
-    rules = m.rules
-    if rules.active and rules.changes_positions:
+    if m.rules.changes_positions:
         return pos.copy()
     return Position(pos.phase, pos.units, pos.owners, pos.dislodged, pos.contested, pos.homes,
                     pos.year_start_owners, pos.extra)
@@ -751,7 +749,6 @@ def next_phase(m: Map, pos: Position, done: Phase, changes: list,
     `fired`: gets the scheduled events that happen on the way (the rules' before_phase)."""
     cal = m.variant.calendar
     rules = m.rules
-    active = rules.active
     if done.type == "M" and pos.dislodged:
         # the retreats that follow: in the same season (Spring Retreats), or the next
         # season's when the calendar gives retreats a season of their own (phase B of A-D)
@@ -764,19 +761,15 @@ def next_phase(m: Map, pos: Position, done: Phase, changes: list,
         if (done.season == cal.centers_change_after and done.type != "A"
                 and (nxt.season != done.season or nxt.type == "A")):
             changes.extend(update_centers(m, pos))
-            if active:
-                rules.centers_changed(m, pos)
+            rules.centers_changed(m, pos)
         if nxt.year != done.year:
             pos.year_start_owners = list(pos.owners)
-            if active:
-                rules.year_start(m, pos)
-        if active:
-            for what in rules.before_phase(m, pos, nxt):
-                words = what.words if isinstance(what, Reason) else what
-                pos.extra.setdefault("log", []).append(f"{nxt.name}: {words}")
-                if fired is not None:
-                    fired.append(what if isinstance(what, Reason)
-                                 else reason(CENTER_BY_EVENT, words))
+        for what in rules.before_phase(m, pos, nxt):
+            words = what.words if isinstance(what, Reason) else what
+            pos.extra.setdefault("log", []).append(f"{nxt.name}: {words}")
+            if fired is not None:
+                fired.append(what if isinstance(what, Reason)
+                             else reason(CENTER_BY_EVENT, words))
         if nxt.type == "R" and not pos.dislodged:
             done, nxt = nxt, following(cal, nxt)
             continue

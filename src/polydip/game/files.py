@@ -26,12 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from polydip.adjudication.reasons import Reason
+from polydip.compile import compile_map
 from polydip.errors import GameFileError, PolydipError
 from polydip.game.engine import OrderResult, PhaseOutcome
 from polydip.game.positions import build_position, position_to_json
 from polydip.game.record import GameRecord, PhaseRecord
 from polydip.game.victory import victory_in_force
-from polydip.geography.map import Map, compile_map
+from polydip.geography.map import Map
 from polydip.notation import parse_unit, power_index
 from polydip.options import check_options
 from polydip.state import Dislodged, Position

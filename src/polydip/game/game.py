@@ -15,6 +15,7 @@ from typing import Any
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
 from polydip.adjudication.legal import legal_orders
+from polydip.compile import compile_map
 from polydip.errors import GameFileError, OrderError, PolydipError
 from polydip.game.combined import combined_phase, enter_kept, likely_adjusting, split_texts
 from polydip.game.dipjson import is_diplomacy_game, record_from_diplomacy
@@ -22,7 +23,7 @@ from polydip.game.engine import Entry, PhaseOutcome, enter_orders, parse_orders,
 from polydip.game.files import game_from_json, locked, read_json, save_game
 from polydip.game.record import GameRecord, PhaseRecord
 from polydip.game.victory import center_counts, draw_shares, game_end, victory_in_force
-from polydip.geography.map import Map, compile_map
+from polydip.geography.map import Map
 from polydip.notation import parse_unit, power_index
 from polydip.options import check_options, defaults
 from polydip.orders.model import Order

@@ -221,7 +221,7 @@ def _read_units(m: Map, lists: dict[Any, list[Any]]) -> list[Unit]:
         return units
     known_units: dict[int, dict[str, Unit]] = _memo(m, "unit_objects")  # power → text → Unit
     seen: list[Any] = [None] * m.n_prov  # the text of the unit read in each province
-    loc_prov, open_space = m.loc_prov, m.open_space
+    loc_prov, open_space = m.loc_prov, m.tables.open_space
     cache = unit_cache(m)
     for pname, lst in lists.items():
         p = read_power(m, pname)
@@ -284,7 +284,7 @@ def retreats(m: Map, pos: Position, options: dict) -> list[Dislodged]:
     movement), the adjudicator reads them at the start of the movement phase: the two differ
     only when a unit moved into or out of a passage's controlling province."""
     occupied = {m.loc_prov[u.loc] for u in pos.units
-                if not m.open_space[m.loc_prov[u.loc]]}  # an open space is never full
+                if not m.tables.open_space[m.loc_prov[u.loc]]}  # an open space is never full
     closed = closed_passages(m, pos, options)
     to_origin = options.get("retreat_to_convoy_origin", True)
     out = []
@@ -293,7 +293,7 @@ def retreats(m: Map, pos: Position, options: dict) -> list[Dislodged]:
         where = retreat_options(m, d.kind, d.loc, occupied, pos.contested, blocked, d.power,
                                 closed)
         d = Dislodged(d.power, d.kind, d.loc, d.attacker, d.convoyed, where)
-        out.append(m.rules.retreat(m, pos, d) if m.rules.active else d)
+        out.append(m.rules.retreat(m, pos, d))
     return out
 
 

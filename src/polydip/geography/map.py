@@ -11,23 +11,31 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from collections.abc import Callable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from polydip.errors import VariantError, did_you_mean
 from polydip.geography.cache import MapCaches
 from polydip.names import build_index, lookup, name_key
-from polydip.rules import compile_rules
 from polydip.variants.model import DEFAULT_COASTS, Variant
+
+if TYPE_CHECKING:
+    from polydip.rules.base import RuleSet
+    from polydip.rules.tables import RuleTables
 
 
 class Map:
     """A compiled variant map (immutable after construction)."""
 
     def __reduce__(self) -> tuple:
-        """Pickled as its variant (plain data), compiled again where it is read: a compiled
-        (mypyc) Map has no pickle of its own, and its caches (`caches`: tables, layouts) are
-        made again as they are needed rather than sent (the host's drawing process, Ray)."""
-        return (compile_map, (self.variant,))
+        """Pickled as its variant (plain data), compiled again where it is read by the step
+        that compiled it: a compiled (mypyc) Map has no pickle of its own, and its caches
+        (`caches`: tables, layouts) are made again as they are needed rather than sent (the
+        host's drawing process, Ray)."""
+        if self.compiled_by is None:
+            raise TypeError("a Map made without polydip.compile.compile_map is not pickled")
+        return (self.compiled_by, (self.variant,))
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
@@ -189,78 +197,15 @@ class Map:
         self.names = self._build_names()
         # what the layers above derive from the map, filled lazily (geography/cache.py)
         self.caches = MapCaches()
-        self.rules = compile_rules(variant)
-        attacks = self.rules.attack_spaces()
-        opens = self.rules.open_spaces() | attacks
-        # provinces with no stacking limit, where units never bounce (rules/open_spaces.py)
-        self.open_space: list[bool] = [a in opens for a in self.prov_abbr]
-        self.has_open_spaces = bool(opens)
-        # open spaces where units meet only through attack orders, and the margin by which
-        # an attack there disbands the unit it beats (rules/oceans.py)
-        self.attack_space: list[bool] = [a in attacks for a in self.prov_abbr]
-        self.has_attack_spaces = bool(attacks)
-        self.rout_margin: int | None = self.rules.rout_margin()
-        # province pairs across which units never swap, even by convoy (rules/no_swap.py)
-        self.no_swap: frozenset[tuple[int, int]] = frozenset(
-            (self.prov_index[x], self.prov_index[y])
-            for a, b in self.rules.no_swap_pairs() for x, y in ((a, b), (b, a)))
-        self._compile_rule_tables()
-
-    def _compile_rule_tables(self) -> None:
-        """What the rule modules change in supports, strengths and retreats, as plain tables
-        the adjudicator reads (rules/base.py names the hooks). Without such rules each table
-        is the standard one itself, so the standard game reads the same lists as before."""
-        rules = self.rules
-        # provinces a unit of kind k on loc could support into: where it moves, and where a
-        # rule lets it support without moving there (rules.more_support)
-        self.support_base: list[list[frozenset[int]]] = self.reach_prov
-        more = rules.more_support(self) if rules else set()
-        if more:
-            extra: dict[tuple[int, int], set[int]] = {}
-            for k, loc, q in more:
-                extra.setdefault((k, loc), set()).add(q)
-            self.support_base = [
-                [reach | extra[(k, loc)] if (k, loc) in extra else reach
-                 for loc, reach in enumerate(per_kind)]
-                for k, per_kind in enumerate(self.reach_prov)]
-        # provinces a unit of kind k on loc may support into (a subset of support_base)
-        self.support_reach: list[list[frozenset[int]]] = self.support_base
-        no_support = rules.no_support(self) if rules else set()
-        if no_support:
-            self.support_reach = [
-                [frozenset(q for q in reach if (k, loc, q) not in no_support)
-                 for loc, reach in enumerate(per_kind)]
-                for k, per_kind in enumerate(self.support_base)]
-        # (kind, coast) -> the other coasts of its province a unit of that kind may move to
-        self.coast_change: dict[tuple[int, int], tuple[int, ...]] = {}
-        for k, a, b in sorted(rules.coast_changes(self) if rules else ()):
-            self.coast_change[(k, a)] = (*self.coast_change.get((k, a), ()), b)
-        # (kind, province) -> strength before supports of a unit staying there, when not 1
-        self.hold_strength: dict[tuple[int, int], int] = (
-            {key: v for key, v in rules.hold_strength(self).items() if v != 1} if rules else {})
-        # (kind, province): a unit of that kind there may not be supported to hold
-        self.no_hold_support: frozenset[tuple[int, int]] = frozenset(
-            rules.no_hold_support(self) if rules else ())
-        # (kind, from loc, to loc) -> strength of the move before supports, when not 1
-        self.move_strength: dict[tuple[int, int, int], int] = (
-            {key: v for key, v in rules.move_strength(self).items() if v != 1} if rules else {})
-        # season -> moves that fail unless supported (and then cut nothing)
-        self.needs_support: dict[str, frozenset[tuple[int, int, int]]] = (
-            {s: frozenset(moves) for s, moves in rules.needs_support(self).items() if moves}
-            if rules else {})
-        # where a dislodged unit of kind k on loc may retreat, before occupation
-        self.retreat_locs: list[list[tuple[int, ...]]] = self.move_locs
-        no_retreat = rules.no_retreat(self) if rules else set()
-        if no_retreat:
-            self.retreat_locs = [
-                [tuple(d for d in dests if (k, loc, d) not in no_retreat)
-                 for loc, dests in enumerate(per_kind)]
-                for k, per_kind in enumerate(self.move_locs)]
-        # units a rule allows to move only to some provinces now (rules.move_limits)
-        self.has_move_limits = rules.has_move_limits
         # centers worth more than one (a capital counting twice)
         self.has_center_values = any(v != 1 for v, sc in zip(self.sc_value, self.is_sc,
                                                              strict=True) if sc)
+        # what the variant's rules make of this map: set by the compile step above both
+        # geography and rules (polydip.compile.compile_map), which is also what a pickled
+        # Map is compiled again by (see __reduce__)
+        self.rules: RuleSet
+        self.tables: RuleTables
+        self.compiled_by: Callable[[Variant], Map] | None = None
 
     def _edge_loc(self, name: str, key: str) -> int:
         loc = self.loc_index.get(name)
@@ -455,12 +400,3 @@ def _bfs(m: Map, sources: tuple[int, ...]) -> tuple[int, ...]:
 # the key typed place names are matched on (kept under its older name for importers)
 normalize_name = name_key
 
-
-def compile_map(variant: Variant) -> Map:
-    """Compile (once per Variant object) and return its Map, kept on the variant
-    (`Variant.compiled`): no table of maps outlives their variants."""
-    m: Map | None = variant.compiled
-    if m is None or m.variant is not variant:
-        m = Map(variant)
-        variant.compiled = m
-    return m

@@ -47,7 +47,7 @@ def rivals(m: Map, units: list) -> dict[int, list[int]]:
     """For each attack space (rules/oceans.py) a unit stands in or could move into, the
     powers with a unit there or next to it, in order: the powers an attack there may name
     in the legal orders."""
-    space = m.attack_space
+    space = m.tables.attack_space
     near: dict[int, set[int]] = {}
     for u in units:
         p = m.loc_prov[u.loc]
@@ -66,11 +66,11 @@ def attack_orders(m: Map, unit: Unit, us: str, dests: list[int],
     power = unit.power
     out: list[str] = []
     here = m.loc_prov[unit.loc]
-    if m.attack_space[here]:
+    if m.tables.attack_space[here]:
         out += [f"{us}{attack_words(m, q)}" for q in near.get(here, ()) if q != power]
     for d in dests:
         p = m.loc_prov[d]
-        if m.attack_space[p]:
+        if m.tables.attack_space[p]:
             out += [f"{us} - {m.loc_name[d]}{attack_words(m, q)}"
                     for q in near.get(p, ()) if q != power]
     return out

@@ -55,7 +55,7 @@ class PermissionError_(PolydipError):
 def read_permission(m: Map, n: int, text: str, current: int | None) -> Permission | None:
     """The permission a line gives, None when it is not one (or the map has no passages);
     a PermissionError_ (with a suggestion) when it names an unknown passage or power."""
-    names = m.rules.passage_names() if m.rules.active else {}
+    names = m.rules.passage_names()
     if not names:
         return None
     got = _LINE.match(text.strip())

@@ -27,7 +27,7 @@ Codes come in families, one block after the other:
 where s is the ordered unit's slot, a an army slot that may be convoyed (`army_slots`), f a
 slot that may convoy (`fleet_slots`), q a province an army may be landed in (`dest_provs`)
 and r the index of the target among the provinces the supporter may support into (sorted;
-Map.support_base). SUPPORT_MOVE lists, per supporter, every (supported slot, target) where
+RuleTables.support_base). SUPPORT_MOVE lists, per supporter, every (supported slot, target) where
 the supported unit could move to the target over an edge and the supporter may support there;
 SUPPORT_CONVOYED is a support of a move that only a convoy could make. ACT lists the acts in
 place a rule of the map names (`act_items`: slot and act; Latin American Diplomacy's anchor
@@ -95,8 +95,8 @@ class OrderTable:
         reach = [m.reach_prov[k][loc] for k, loc in self.slots]
         self.reach_list: list[tuple[int, ...]] = [tuple(sorted(r)) for r in reach]
         # where a slot may support into: where it moves, and where a rule lets it support
-        # without moving there (Map.support_base: a river flotilla beside a land province)
-        sbase = [m.support_base[k][loc] for k, loc in self.slots]
+        # without moving there (RuleTables.support_base: a river flotilla beside a land province)
+        sbase = [m.tables.support_base[k][loc] for k, loc in self.slots]
         self.support_list: list[tuple[int, ...]] = [tuple(sorted(r)) for r in sbase]
         # ---- enumerated families ---------------------------------------------------------
         bases: list[int] = []
@@ -138,7 +138,7 @@ class OrderTable:
             for q2 in m.prov_neighbours[q]:
                 got.update(in_prov.get(q2, ()))
             around[q] = got
-        sm_items, slot_prov, open_space = self.sm_items, self.slot_prov, m.open_space
+        sm_items, slot_prov, open_space = self.sm_items, self.slot_prov, m.tables.open_space
         # (province sets as bit masks: a target's bits are read lowest first, in the order
         # of the sorted provinces)
         reach_bits = [_mask(r) for r in reach]
@@ -169,7 +169,7 @@ class OrderTable:
         # per supporter: supported slot -> the code of the support to hold the map's rules
         # allow (`pair` likewise holds only the supports they allow)
         self.sh_legal: list[dict[int, int]] = self.sh_code
-        if m.support_reach is not m.reach_prov or m.no_hold_support:
+        if m.tables.support_reach is not m.reach_prov or m.tables.no_hold_support:
             self._forbid_supports(m)
         self.partners: list[frozenset[int]] = [frozenset(p) - {s}
                                                for s, p in enumerate(self.pair)]
@@ -236,7 +236,7 @@ class OrderTable:
         self.sc_base: list[dict[int, int]] = [{} for _ in range(n)]
         for sr, (s, q) in enumerate(self.sr_items):
             k, loc = self.slots[s]
-            if q != self.slot_prov[s] and q in m.support_reach[k][loc]:
+            if q != self.slot_prov[s] and q in m.tables.support_reach[k][loc]:
                 self.sc_mask[s] |= 1 << q
                 self.sc_base[s][q] = self.support_convoyed + sr * na
         # code -> Order, code -> text: made on first use, a dict lookup after that; the
@@ -272,16 +272,16 @@ class OrderTable:
 
     def _forbid_supports(self, m: Map) -> None:
         """Leave out of `pair` the supports the map's rules forbid for good (no support
-        into some provinces, Map.support_reach; no support to hold of some units,
-        Map.no_hold_support). Their codes stay in the table, as any order that can be
+        into some provinces, RuleTables.support_reach; no support to hold of some units,
+        RuleTables.no_hold_support). Their codes stay in the table, as any order that can be
         written does; legal orders never list them, and the adjudicator voids them."""
         self.sh_legal = []
         for s, (k, loc) in enumerate(self.slots):
-            sreach = m.support_reach[k][loc]
+            sreach = m.tables.support_reach[k][loc]
             self.sh_legal.append({
                 t: c for t, c in self.sh_code[s].items()
                 if self.slot_prov[t] in sreach
-                and (self.slots[t][0], self.slot_prov[t]) not in m.no_hold_support})
+                and (self.slots[t][0], self.slot_prov[t]) not in m.tables.no_hold_support})
             kept: dict[int, tuple[int, ...]] = {}
             for t, codes in self.pair[s].items():
                 ok = tuple(c for c in codes
@@ -328,7 +328,7 @@ class OrderTable:
 
     def support_convoyed_code(self, s: int, a: int, q: int) -> int:
         """Slot s supporting army slot a's convoyed move to province q (q where s may
-        support into: Map.support_base)."""
+        support into: RuleTables.support_base)."""
         r = self.support_list[s].index(q)
         return (self.support_convoyed + (self.sr_off[s] + r) * self.n_army
                 + self.army_index[a])

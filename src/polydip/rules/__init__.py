@@ -2,41 +2,34 @@
 
 A variant lists its rules under `[rules.NAME]`; `compile_rules` instantiates the registered
 class for each NAME with the table as parameters. The adjudicator and the game call the
-hooks of the resulting RuleSet; a hook no rule implements has the standard behaviour. No
-rule module knows a variant by name.
+hooks of the resulting RuleSet (declared in `hookspec.py`); a hook no rule implements has the
+standard behaviour. No rule module knows a variant by name.
+
+Every module of this package but the ones of INFRASTRUCTURE holds one rule and is found by
+listing the package (pkgutil): a new rule is a new module, no list to keep.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import importlib
+import pkgutil
+from typing import Any, Final
 
 from polydip.errors import VariantError, did_you_mean
-
-# importing a rule module registers its class: every module is imported here
-from polydip.rules import (  # noqa: F401
-    anchors,
-    build_sites,
-    canals,
-    capture_home,
-    coast_changes,
-    controlled_passages,
-    deep_waters,
-    deserts,
-    events,
-    mountains,
-    neutral_units,
-    no_swap,
-    oceans,
-    open_spaces,
-    rainforests,
-    support_limits,
-    supported_crossings,
-    swamps,
-    territory_builds,
-    vacant_crossings,
-    weak_crossings,
-)
 from polydip.rules.base import REGISTRY, Rule, RuleSet, register
+
+# the modules that hold no rule: the contract and its helpers
+INFRASTRUCTURE: Final = frozenset({"base", "hookspec", "params", "docs", "tables"})
+
+
+def _discover() -> None:
+    """Import every rule module of the package (importing one registers its class)."""
+    for info in pkgutil.iter_modules(__path__):
+        if info.name not in INFRASTRUCTURE:
+            importlib.import_module(f"{__name__}.{info.name}")
+
+
+_discover()
 
 
 def known_rules() -> list[str]:
@@ -55,4 +48,4 @@ def compile_rules(variant: Any) -> RuleSet:
     return RuleSet(rules)
 
 
-__all__ = ["Rule", "RuleSet", "compile_rules", "known_rules", "register"]
+__all__ = ["INFRASTRUCTURE", "Rule", "RuleSet", "compile_rules", "known_rules", "register"]

@@ -38,12 +38,12 @@ that is disbanded loses the marker with it; a flotilla converts only on the plac
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from polydip.adjudication import reasons as R
-from polydip.errors import VariantError
 from polydip.orders.model import HOLD, MOVE
 from polydip.rules.base import Rule, register
+from polydip.rules.params import Param
 from polydip.state import Dislodged, Unit
 
 ACTS = ("convert", "capture", "release", "sink")
@@ -52,22 +52,29 @@ ACTS = ("convert", "capture", "release", "sink")
 @register
 class Anchors(Rule):
     name = "anchors"
-    params_doc: ClassVar[dict[str, str]] = {
-        "fleet": "the unit kind that leaves ships behind (default F)",
-        "flotilla": "the unit kind it becomes (default R)",
-        "coast": "tag of the provinces where a fleet may release a marker (default coastal)"}
+    summary = (
+        "a fleet ordered up a river (a move only a flotilla could make) moves as a flotilla "
+        "and, arriving, stays one, leaving an anchor marker where it was; a flotilla entering "
+        "a marker's place with `CONVERT` becomes a fleet; `F GUY CONVERT` turns a fleet into "
+        "a flotilla in place (it holds; its ships stay as a marker), `R GUY CONVERT` on a "
+        "marker turns it back (each costs the turn); fleets `CAPTURE` a marker (one at a "
+        "time) and carry it, `RELEASE` it in a coastal province, `SINK` it (costs the turn). "
+        "Markers are `Position.extra[\"anchors\"]` (place → count), carried ones "
+        "`Position.extra[\"ships\"]` (Latin American Diplomacy 6.C–D)"
+    )
+    parameters = (
+        Param("fleet", "string", "the unit kind that leaves ships behind", default="F",
+              refers="unit_kind"),
+        Param("flotilla", "string", "the unit kind it becomes", default="R",
+              refers="unit_kind"),
+        Param("coast", "string", "tag of the provinces where a fleet may release a marker",
+              default="coastal", refers="tag"),
+    )
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
-        self.letters = []
-        for name, default in (("fleet", "F"), ("flotilla", "R")):
-            k = self.param(name, default)
-            if k not in variant.unit_kinds:
-                raise VariantError(f"{variant.path}: [{key}] {name} = {k!r}: a unit kind "
-                                   f"({', '.join(variant.unit_kinds)})")
-            self.letters.append(k)
-        self.params.setdefault("coast", "coastal")
-        self.coast = self.tag_param("coast")
+        self.letters = [self.param("fleet"), self.param("flotilla")]
+        self.coast = self.param("coast")
 
     def _kinds(self, m: Any) -> tuple[int, int]:
         return m.kind_index[self.letters[0]], m.kind_index[self.letters[1]]
@@ -251,7 +258,7 @@ class Anchors(Rule):
         elif unit.kind == r and markers:
             if markers.get(m.loc_name[unit.loc]) and m.occupy[f][unit.loc]:
                 out.append(f"{us} CONVERT")  # takes the ships it stands on: a fleet again
-            dests = [*m.move_locs[r][unit.loc], *m.coast_change.get((r, unit.loc), ())]
+            dests = [*m.move_locs[r][unit.loc], *m.tables.coast_change.get((r, unit.loc), ())]
             out += [f"{us} - {m.loc_name[d]} CONVERT" for d in dests
                     if markers.get(m.loc_name[d]) and m.occupy[f][d]]
         return out

@@ -13,9 +13,10 @@ policy = "any_home"              # any vacant center the power owns that is a ho
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from polydip.rules.base import Rule, register
+from polydip.rules.params import Param
 
 POLICIES = ("home", "owned_at_year_start", "owned", "any_home")
 
@@ -23,12 +24,18 @@ POLICIES = ("home", "owned_at_year_start", "owned", "any_home")
 @register
 class BuildSites(Rule):
     name = "build_sites"
-    params_doc: ClassVar[dict[str, str]] = {
-        "policy": "home | owned_at_year_start | owned | any_home"}
+    summary = "where builds go"
+    parameters = (
+        Param("policy", "string", "where a power builds: its owned home centers (home), any "
+              "center it owned when the year began and still owns (owned_at_year_start: "
+              "Chaos, War in the Americas), any center it owns (owned), an owned home center "
+              "of any power (any_home: DPjudge's HOME_BUILDS, Imperial)", default="home",
+              choices=POLICIES),
+    )
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
-        self.policy = self.param("policy", "home", POLICIES)
+        self.policy = self.param("policy")
 
     def build_sites(self, m: Any, pos: Any, power: int) -> list[int] | None:
         if self.policy == "home":

@@ -38,35 +38,48 @@ when given (the power's own, `act_problem`) and void when processed (with the ot
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from polydip.adjudication import reasons as R
 from polydip.errors import VariantError
 from polydip.orders.model import BUILD
 from polydip.rules.base import Rule, register
+from polydip.rules.params import Param
 
 
 @register
 class Canals(Rule):
     name = "canals"
-    params_doc: ClassVar[dict[str, str]] = {
-        "canals": "[{province, builds, edges}]: the canals that may be built"}
+    summary = (
+        "a canal is built by spending builds (\"Build Panama Canal\" in an adjustment phase, in "
+        "place of a build) by the power that controls its province (owns its center, or "
+        "without one has a unit there) with a unit there; others' builds count in a phase it "
+        "builds too; progress survives a change of controller; complete, its `edges` (closed "
+        "until then) open from the next year, and its province is porous (the `porous` hook): "
+        "a fleet moving, retreating or built there needs no coast (it takes the coast reached "
+        "over an edge of the map, not the canal's, else the lowest). A canal build that "
+        "cannot count (beyond what the canal still needs with the power's own builds of it "
+        "already given, a complete canal, nobody controlling the province with a unit there) "
+        "is refused when given. Progress is `Position.extra[\"canals\"]`, shown in the report "
+        "(builds spent: \"contributed\") and by `polydip show`"
+    )
+    parameters = (
+        Param("canals", "tables", "the canals that may be built", required=True,
+              example='[{province = "PAN", builds = 4, edges = ["PAN/NC-GPA", "PAN/SC-GMO"]}]',
+              fields=(
+                  Param("province", "string", "the canal's province", required=True,
+                        refers="province"),
+                  Param("builds", "integer", "the builds it costs", required=True, minimum=1),
+                  Param("edges", "strings", 'the edges it opens ("X-Y"), closed until then',
+                        required=True))),
+    )
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
         where = f"{variant.path}: [{key}]"
         self.canals: dict[str, tuple[int, list[tuple[str, str]]]] = {}
-        canals = self.param("canals", [])
-        if not isinstance(canals, list) or not canals:
-            raise VariantError(f"{where} canals = a list of {{province, builds, edges}}")
-        for c in canals:
-            if not isinstance(c, dict) or set(c) != {"province", "builds", "edges"}:
-                raise VariantError(f"{where} each canal has province, builds and edges")
+        for c in self.param("canals"):
             prov, builds, edges = c["province"], c["builds"], c["edges"]
-            if prov not in variant.provinces:
-                raise VariantError(f"{where} unknown province {prov!r}")
-            if not isinstance(builds, int) or builds < 1:
-                raise VariantError(f"{where} {prov}: builds = {builds!r}: 1 or more")
             pairs = []
             for e in edges:
                 a, _, b = str(e).partition("-")
@@ -234,8 +247,8 @@ class Canals(Rule):
         """After the adjustments: the progress of each canal, and when it opens."""
         if not counted:
             return
-        state = {k: (dict(v) if isinstance(v, dict) else v)
-                 for k, v in self._state(pos).items()}
+        state: dict[str, Any] = {k: (dict(v) if isinstance(v, dict) else v)
+                                 for k, v in self._state(pos).items()}
         for _power, o in counted:
             prov = m.prov_abbr[m.loc_prov[o.loc]]
             state[prov] = state.get(prov, 0) + 1

@@ -19,30 +19,38 @@ kind = "F"                 # the only place this power may build this kind (the 
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from polydip.adjudication import reasons as R
 from polydip.errors import VariantError
 from polydip.rules.base import Rule, register
+from polydip.rules.params import Param
 
 
 @register
 class CaptureHome(Rule):
     name = "capture_home"
-    params_doc: ClassVar[dict[str, str]] = {
-        "power": "the power", "candidates": "provinces, in order of preference",
-        "kind": "unit kind buildable only there (default F), or any"}
+    summary = (
+        "a power's first captured candidate center becomes its home: the only one where it "
+        "may build a unit of `kind` (War in North America's fleets), or with `kind = \"any\"` a "
+        "home like any other (Latin American Diplomacy's Antofagasta, 7.B)"
+    )
+    parameters = (
+        Param("power", "string", "the power", required=True, refers="power"),
+        Param("candidates", "strings", "its candidate supply centers, in order of preference",
+              default=[], example='["BOS", "CAL"]'),
+        Param("kind", "string", "the unit kind buildable only there, or any (a home like "
+              "any other)", default="F", refers="unit_kind", also=("any",)),
+    )
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
-        self.power = self.param("power", "", tuple(p.name for p in variant.powers))
-        self.candidates = list(self.param("candidates", []))
+        self.power = self.param("power")
+        self.candidates = list(self.param("candidates"))
         for c in self.candidates:
             if c not in variant.provinces or not variant.provinces[c].supply_center:
                 raise VariantError(f"{variant.path}: [{key}] {c!r} is not a supply center")
-        self.kind = self.param("kind", "F")
-        if self.kind != "any" and self.kind not in variant.unit_kinds:
-            self.param("kind", "F", tuple(variant.unit_kinds))  # the error naming the kinds
+        self.kind = self.param("kind")
 
     def centers_changed(self, m: Any, pos: Any) -> None:
         if pos.extra.get(self.name, {}).get(self.power):

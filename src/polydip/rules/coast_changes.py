@@ -18,25 +18,31 @@ dislodged); if it is not dislodged it ends on the other coast.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
-from polydip.errors import VariantError
 from polydip.rules.base import Rule, register
+from polydip.rules.params import Param
 
 
 @register
 class CoastChanges(Rule):
     name = "coast_changes"
-    params_doc: ClassVar[dict[str, str]] = {"kinds": "unit kinds that may change coasts"}
+    summary = (
+        "units of some kinds may move to another coast (bank, shore) of their own province: "
+        "they hold for the phase, a support of the move is a support to hold, and if not "
+        "dislodged they end on the new coast (6.B.iv)"
+    )
+    parameters = (
+        Param("kinds", "strings", "the unit kinds that may change coasts", required=True,
+              refers="unit_kind", example='["R"]'),
+    )
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
-        self.kinds = self.kinds_param("kinds")
-        if not self.kinds:
-            raise VariantError(f"{variant.path}: [{key}] needs kinds = a list of unit kinds")
+        self.kinds = self.param("kinds")
 
     def coast_changes(self, m: Any) -> set[tuple[int, int, int]]:
-        out = set()
+        out: set[tuple[int, int, int]] = set()
         for letter in self.kinds:
             k = m.kind_index[letter]
             for p in range(m.n_prov):

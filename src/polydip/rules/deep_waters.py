@@ -23,33 +23,32 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from polydip.adjudication import reasons as R
-from polydip.errors import VariantError
 from polydip.rules.base import Rule, register, supports_into, tagged
+from polydip.rules.params import Param
 
 
 @register
 class DeepWaters(Rule):
     name = "deep_waters"
-    params_doc: ClassVar[dict[str, str]] = {
-        "kinds": "unit kinds that are weak in deep water",
-        "provinces": "tags of the provinces that are always deep water",
-        "offshore": "tag of the provinces that are deep when none next to them is `coast`",
-        "coast": "the tag of a coast (default coastal)"}
+    summary = (
+        "units of some kinds moving into or staying in deep water have strength 0 before "
+        "supports and give no support there (Latin American Diplomacy's flotillas, 6.B.ii)"
+    )
+    parameters = (
+        Param("kinds", "strings", "the unit kinds that are weak in deep water", required=True,
+              refers="unit_kind", example='["R"]'),
+        Param("provinces", "strings", "tags of the provinces that are always deep water",
+              default=[], refers="tag", example='["ocean"]'),
+        Param("offshore", "string", "tag of the provinces that are deep when no province "
+              "next to them carries `coast`", default="", refers="tag", example='"sea"'),
+        Param("coast", "string", "the tag of a coast", default="coastal", refers="tag"),
+    )
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
-        self.kinds = self.kinds_param("kinds")
-        if not self.kinds:
-            raise VariantError(f"{variant.path}: [{key}] needs kinds = a list of unit kinds")
-        tags = self.param("provinces", [])
-        coast = self.param("coast", "coastal")
-        if not isinstance(tags, list):
-            raise VariantError(f"{variant.path}: [{key}] provinces = a list of tags")
-        for tag in [*tags, coast]:
-            if not any(tag in p.tags for p in variant.provinces.values()):
-                raise VariantError(f"{variant.path}: [{key}] {tag!r}: no province has this tag")
-        self.tags, self.coast = tags, coast
-        self.offshore = self.tag_param("offshore")
+        self.kinds = self.param("kinds")
+        self.tags, self.coast = self.param("provinces"), self.param("coast")
+        self.offshore = self.param("offshore")
 
     reasons: ClassVar[dict[str, tuple[str, str]]] = {
         "no_support": (R.DEEP_WATER, "a unit of this kind in deep water gives no support"),

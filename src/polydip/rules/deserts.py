@@ -15,20 +15,25 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from polydip.adjudication import reasons as R
-from polydip.errors import VariantError
 from polydip.rules.base import Rule, register, supports_into, tagged
+from polydip.rules.params import Param
 
 
 @register
 class Deserts(Rule):
     name = "deserts"
-    params_doc: ClassVar[dict[str, str]] = {"provinces": "tag of the desert provinces"}
+    summary = (
+        "no unit in a desert province supports into, or to hold in, an adjacent desert "
+        "province (5.I)"
+    )
+    parameters = (
+        Param("provinces", "string", "tag of the desert provinces", required=True,
+              refers="tag"),
+    )
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
-        self.provinces = self.tag_param("provinces")
-        if not self.provinces:
-            raise VariantError(f"{variant.path}: [{key}] needs provinces = a province tag")
+        self.provinces = self.param("provinces")
 
     reasons: ClassVar[dict[str, tuple[str, str]]] = {
         "no_support": (R.DESERT_BORDER, "no support from a desert province into an adjacent "

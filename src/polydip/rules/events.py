@@ -16,11 +16,12 @@ to = "United States"
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
+from typing import Any
 
 from polydip.adjudication import reasons as R
 from polydip.errors import VariantError
 from polydip.rules.base import Rule, register
+from polydip.rules.params import Param
 
 _AT = re.compile(r"^([A-Za-z]+)(\d+)$")
 
@@ -28,26 +29,30 @@ _AT = re.compile(r"^([A-Za-z]+)(\d+)$")
 @register
 class Events(Rule):
     name = "events"
-    params_doc: ClassVar[dict[str, str]] = {"join": "list of {at, province, from, to}"}
+    summary = "scheduled changes"
+    parameters = (
+        Param("join", "tables", "an unconquered province and its units change sides",
+              default=[], example='[{at = "W1867", province = "ALA", from = "Russia", '
+                                  'to = "United States"}]',
+              fields=(
+                  Param("at", "string", "the phase, season and year (W1867)", required=True),
+                  Param("province", "string", "the province", required=True,
+                        refers="province"),
+                  Param("from", "string", "the power it leaves", required=True,
+                        refers="power"),
+                  Param("to", "string", "the power it joins", required=True, refers="power"))),
+    )
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
         self.joins = []
-        names = {p.name for p in variant.powers}
         seasons = {s.abbr for s in variant.calendar.seasons}
-        for i, ev in enumerate(self.param("join", [])):
+        for i, ev in enumerate(self.param("join")):
             k = f"{key}.join[{i}]"
-            if not isinstance(ev, dict) or set(ev) != {"at", "province", "from", "to"}:
-                raise VariantError(f"{variant.path}: [{k}] needs exactly at, province, from, to")
             mt = _AT.match(str(ev["at"]))
             if not mt or mt.group(1) not in seasons:
                 raise VariantError(f"{variant.path}: [{k}] at = {ev['at']!r}: write season "
                                    f"and year, like W1867 (seasons: {', '.join(seasons)})")
-            for who in (ev["from"], ev["to"]):
-                if who not in names:
-                    raise VariantError(f"{variant.path}: [{k}] unknown power {who!r}")
-            if ev["province"] not in variant.provinces:
-                raise VariantError(f"{variant.path}: [{k}] unknown province {ev['province']!r}")
             self.joins.append((f"join {ev['province']} {ev['at']}", mt.group(1),
                                int(mt.group(2)), ev["province"], ev["from"], ev["to"]))
 

@@ -22,21 +22,30 @@ from typing import Any, ClassVar
 
 from polydip.adjudication import reasons as R
 from polydip.rules.base import Rule, across, border, crossings, register, supports_into, tagged
+from polydip.rules.params import Param
 
 
 @register
 class Mountains(Rule):
     name = "mountains"
-    params_doc: ClassVar[dict[str, str]] = {
-        "provinces": "tag of the provinces whose units give no support",
-        "borders": "edge kind of the borders no unit retreats across",
-        "no_support_across": "unit kinds that may not support across those borders"}
+    summary = (
+        "a unit in a mountain province gives no support; no unit retreats across a mountain "
+        "border; some kinds do not support across one (Latin American Diplomacy 5.C.i–ii)"
+    )
+    parameters = (
+        Param("provinces", "string", "tag of the provinces whose units give no support",
+              default="", refers="tag", example='"mountain"'),
+        Param("borders", "string", "edge kind of the borders no unit retreats across",
+              default="", refers="edge_kind", example='"mountain"'),
+        Param("no_support_across", "strings", "unit kinds that may not support across those "
+              "borders", default=[], refers="unit_kind", example='["R"]'),
+    )
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
-        self.provinces = self.tag_param("provinces")
-        self.borders = self.edge_kind_param("borders")
-        self.no_support_kinds = self.kinds_param("no_support_across")
+        self.provinces = self.param("provinces")
+        self.borders = self.param("borders")
+        self.no_support_kinds = self.param("no_support_across")
 
     def no_support(self, m: Any) -> set[tuple[int, int, int]]:
         out = supports_into(m, tagged(m, self.provinces)) if self.provinces else set()

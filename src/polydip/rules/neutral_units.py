@@ -17,20 +17,25 @@ from polydip.adjudication import reasons as R
 from polydip.errors import VariantError
 from polydip.orders.model import RETREAT, Order
 from polydip.rules.base import Rule, register
+from polydip.rules.params import Param
 
 
 @register
 class NeutralUnits(Rule):
     name = "neutral_units"
-    params_doc: ClassVar[dict[str, str]] = {
-        "retreat_to_free_center": "provinces whose neutral unit retreats to a free center"}
+    summary = (
+        "units of `neutral = true` powers always hold, may be supported, are disbanded "
+        "instead of retreating"
+    )
+    parameters = (
+        Param("retreat_to_free_center", "strings", "provinces whose neutral unit retreats to a "
+              "free center (War in North America's Alaskan army)", default=[],
+              refers="province", example='["ALA"]'),
+    )
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
-        self.retreating = set(self.param("retreat_to_free_center", []))
-        for p in self.retreating:
-            if p not in variant.provinces:
-                raise VariantError(f"{variant.path}: [{key}] unknown province {p!r}")
+        self.retreating = set(self.param("retreat_to_free_center"))
         if not any(pw.neutral for pw in variant.powers):
             raise VariantError(f"{variant.path}: [{key}] no power has neutral = true")
 
@@ -87,7 +92,7 @@ class NeutralUnits(Rule):
 
     def retreat(self, m: Any, pos: Any, d: Any) -> Any:
         if not m.power_neutral[d.power]:
-            return None
+            return d
         home = m.prov_abbr[m.loc_prov[d.loc]]
         if home not in self.retreating:
             return d.but(retreats=())  # disbanded instead of retreating

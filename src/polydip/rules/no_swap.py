@@ -15,21 +15,25 @@ pairs = ["ALA-NWT"]
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from polydip.errors import VariantError
 from polydip.rules.base import Rule, register
+from polydip.rules.params import Param
 
 
 @register
 class NoSwap(Rule):
     name = "no_swap"
-    params_doc: ClassVar[dict[str, str]] = {"pairs": 'province pairs, "X-Y"'}
+    summary = "units never swap across these pairs, not even by convoy (land bridges)"
+    parameters = (
+        Param("pairs", "strings", 'province pairs, "X-Y"', default=[], example='["FLA-CUB"]'),
+    )
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
         self.pairs: list[tuple[str, str]] = []
-        for p in self.param("pairs", []):
+        for p in self.param("pairs"):
             ends = str(p).split("-")
             a, b = ends if len(ends) == 2 else ("", "")
             if a not in variant.provinces or b not in variant.provinces:
@@ -37,5 +41,5 @@ class NoSwap(Rule):
                                    "like \"ALA-NWT\"")
             self.pairs.append((a, b))
 
-    def no_swap_pairs(self) -> list[tuple[str, str]]:
-        return self.pairs
+    def no_swap_pairs(self) -> set[tuple[str, str]]:
+        return set(self.pairs)

@@ -33,34 +33,36 @@ Nothing is dislodged, nobody bounces and no support is cut in an ocean without a
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
-from polydip.errors import VariantError
 from polydip.rules.base import Rule, register
+from polydip.rules.params import Param
 
 
 @register
 class Oceans(Rule):
     name = "oceans"
-    params_doc: ClassVar[dict[str, str]] = {
-        "provinces": "tag of the ocean provinces",
-        "disband_margin": "a unit beaten by an attack this much stronger is disbanded "
-                          "(default 3; 0: beaten units always retreat)"}
+    summary = (
+        "any number of units stand in these provinces and meet only through attack orders (`F "
+        "MAO - EAO AT BRAZIL`, `F PBS AT PERU`); a unit beaten there by an attack "
+        "`disband_margin` stronger is disbanded (Latin American Diplomacy 5.F.i; see \"Attack "
+        "orders\" below)"
+    )
+    parameters = (
+        Param("provinces", "string", "tag of the ocean provinces", required=True, refers="tag",
+              example='"ocean"'),
+        Param("disband_margin", "integer", "a unit beaten by an attack this much stronger is "
+              "disbanded (0: beaten units always retreat)", default=3, minimum=0),
+    )
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
-        tag = self.tag_param("provinces")
-        if not tag:
-            raise VariantError(f"{variant.path}: [{key}] needs provinces = a province tag")
+        tag = self.param("provinces")
         self.provinces = [a for a, p in variant.provinces.items() if tag in p.tags]
-        margin = self.param("disband_margin", 3)
-        if not isinstance(margin, int) or isinstance(margin, bool) or margin < 0:
-            raise VariantError(f"{variant.path}: [{key}] disband_margin = {margin!r}: a "
-                               "whole number, 0 or more")
-        self.margin = margin or None
+        self.margin = self.param("disband_margin") or None
 
-    def attack_spaces(self) -> list[str]:
-        return self.provinces
+    def attack_spaces(self) -> set[str]:
+        return set(self.provinces)
 
     def rout_margin(self) -> int | None:
         return self.margin

@@ -16,23 +16,24 @@ provinces = ["CHO"]
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
-from polydip.errors import VariantError
 from polydip.rules.base import Rule, register
+from polydip.rules.params import Param
 
 
 @register
 class OpenSpaces(Rule):
     name = "open_spaces"
-    params_doc: ClassVar[dict[str, str]] = {"provinces": "the open spaces"}
+    summary = "no stacking limit, no bounce, no dislodgement (Cape Horn)"
+    parameters = (
+        Param("provinces", "strings", "the open spaces", default=[], refers="province",
+              example='["CHO"]'),
+    )
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
-        self.provinces = list(self.param("provinces", []))
-        for p in self.provinces:
-            if p not in variant.provinces:
-                raise VariantError(f"{variant.path}: [{key}] unknown province {p!r}")
+        self.provinces = list(self.param("provinces"))
 
-    def open_spaces(self) -> list[str]:
-        return self.provinces
+    def open_spaces(self) -> set[str]:
+        return set(self.provinces)

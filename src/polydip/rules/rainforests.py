@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 
 from polydip.adjudication import reasons as R
 from polydip.rules.base import Rule, across, border, register, supports_into, tagged
+from polydip.rules.params import Param
 
 KEY = "rainforests"  # its key in Position.extra
 
@@ -35,18 +36,29 @@ KEY = "rainforests"  # its key in Position.extra
 @register
 class Rainforests(Rule):
     name = "rainforests"
-    params_doc: ClassVar[dict[str, str]] = {
-        "borders": "edge kind of the rainforest borders",
-        "no_support_across": "unit kinds that may not support across them",
-        "provinces": "tag of the rainforest provinces",
-        "way_back_only": "unit kinds that, having entered one, may next move only back"}
+    summary = (
+        "some kinds do not support across a rainforest border; a unit of some kinds that "
+        "entered a rainforest province may next move only back where it came from (5.D) — "
+        "remembered in `Position.extra[\"rainforests\"]` (unit → the province it entered from; "
+        "retreats count, builds do not; supports and retreats are not limited)"
+    )
+    parameters = (
+        Param("borders", "string", "edge kind of the rainforest borders", default="",
+              refers="edge_kind"),
+        Param("no_support_across", "strings", "unit kinds that may not support across them",
+              default=[], refers="unit_kind", example='["A"]'),
+        Param("provinces", "string", "tag of the rainforest provinces", default="",
+              refers="tag"),
+        Param("way_back_only", "strings", "unit kinds that, having entered one, may next move "
+              "only back", default=[], refers="unit_kind", example='["A"]'),
+    )
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
-        self.borders = self.edge_kind_param("borders")
-        self.no_support_kinds = self.kinds_param("no_support_across")
-        self.provinces = self.tag_param("provinces")
-        self.way_back = set(self.kinds_param("way_back_only"))
+        self.borders = self.param("borders")
+        self.no_support_kinds = self.param("no_support_across")
+        self.provinces = self.param("provinces")
+        self.way_back = set(self.param("way_back_only"))
 
     reasons: ClassVar[dict[str, tuple[str, str]]] = {
         "no_support": (R.RAINFOREST_BORDER, "no support across a rainforest border"),

@@ -24,46 +24,34 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from polydip.adjudication import reasons as R
-from polydip.errors import VariantError
 from polydip.rules.base import Rule, register, supports_into, tagged
+from polydip.rules.params import Param
 
 
 @register
 class SupportLimits(Rule):
     name = "support_limits"
-    params_doc: ClassVar[dict[str, str]] = {
-        "no_support_into": "[{kinds, tags}]: kinds that support nothing into those provinces",
-        "support_over": "[{kinds, edges}]: kinds that support across those edge kinds too"}
+    summary = (
+        "kinds that support nothing into provinces with some tags; kinds that also support "
+        "across edge kinds they do not move over (6.E, 6.C)"
+    )
+    parameters = (
+        Param("no_support_into", "tables", "kinds that support nothing into provinces with "
+              "these tags", default=[],
+              example='[{kinds = ["R"], tags = ["sea", "ocean"]}]',
+              fields=(Param("kinds", "strings", "unit kinds", required=True, refers="unit_kind"),
+                      Param("tags", "strings", "province tags", required=True, refers="tag"))),
+        Param("support_over", "tables", "kinds that also support across these edge kinds",
+              default=[], example='[{kinds = ["R"], edges = ["land"]}]',
+              fields=(Param("kinds", "strings", "unit kinds", required=True, refers="unit_kind"),
+                      Param("edges", "strings", "edge kinds", required=True,
+                            refers="edge_kind"))),
+    )
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
-        self.into = [self._entry(e, "no_support_into", "tags") for e in
-                     self._list("no_support_into")]
-        self.over = [self._entry(e, "support_over", "edges") for e in
-                     self._list("support_over")]
-
-    def _list(self, name: str) -> list:
-        val = self.param(name, [])
-        if not isinstance(val, list) or not all(isinstance(e, dict) for e in val):
-            raise VariantError(f"{self.variant.path}: [{self.key}] {name}: a list of tables")
-        return val
-
-    def _entry(self, e: dict, name: str, what: str) -> tuple[list[str], list[str]]:
-        where = f"{self.variant.path}: [{self.key}] {name}"
-        if set(e) != {"kinds", what}:
-            raise VariantError(f"{where}: each entry has kinds and {what}, not {sorted(e)}")
-        kinds, names = e["kinds"], e[what]
-        if not isinstance(kinds, list) or any(k not in self.variant.unit_kinds for k in kinds):
-            raise VariantError(f"{where}: kinds = {kinds!r}: a list of unit kinds")
-        if not isinstance(names, list):
-            raise VariantError(f"{where}: {what} = {names!r}: a list")
-        for n in names:
-            known = (any(n in p.tags for p in self.variant.provinces.values())
-                     if what == "tags" else n in self.variant.edge_kinds)
-            if not known:
-                raise VariantError(f"{where}: {n!r} is not a province tag" if what == "tags"
-                                   else f"{where}: {n!r} is not an edge kind")
-        return kinds, names
+        self.into = [(e["kinds"], e["tags"]) for e in self.param("no_support_into")]
+        self.over = [(e["kinds"], e["edges"]) for e in self.param("support_over")]
 
     reasons: ClassVar[dict[str, tuple[str, str]]] = {
         "no_support": (R.RULE_FORBIDS, "a unit of this kind may not support into a province "

@@ -24,26 +24,34 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from polydip.adjudication import reasons as R
-from polydip.errors import VariantError
 from polydip.rules.base import Rule, border, crossings, register
+from polydip.rules.params import Param
 
 
 @register
 class SupportedCrossings(Rule):
     name = "supported_crossings"
-    params_doc: ClassVar[dict[str, str]] = {
-        "borders": "edge kind of the borders", "seasons": "season abbreviations",
-        "kinds": "unit kinds it applies to (default: all)"}
+    summary = (
+        "in these seasons a unit crosses these borders only when a support is ordered for the "
+        "move (the option `supported_crossing = \"given\"`: given, not cut); unsupported it "
+        "fails and cuts, bounces and blocks nothing (the Chilean Andes, 5.C.iv)"
+    )
+    parameters = (
+        Param("borders", "string", "edge kind of the borders", required=True,
+              refers="edge_kind"),
+        Param("seasons", "strings", "season abbreviations (default every season)",
+              refers="season", example='["A"]'),
+        Param("kinds", "strings", "unit kinds it applies to (default every kind)", default=[],
+              refers="unit_kind", example='["A"]'),
+    )
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
-        self.borders = self.edge_kind_param("borders", required=True)
-        known = [s.abbr for s in variant.calendar.seasons]
-        self.seasons = self.param("seasons", known)
-        if not isinstance(self.seasons, list) or any(s not in known for s in self.seasons):
-            raise VariantError(f"{variant.path}: [{key}] seasons = {self.seasons!r}: a list of "
-                               f"season abbreviations ({', '.join(known)})")
-        self.kinds = self.kinds_param("kinds") or None
+        self.borders = self.param("borders")
+        self.seasons = self.param("seasons")
+        if self.seasons is None:
+            self.seasons = [s.abbr for s in variant.calendar.seasons]
+        self.kinds = self.param("kinds") or None
 
     reasons: ClassVar[dict[str, tuple[str, str]]] = {
         "needs_support": (R.NEEDS_SUPPORT, "this border may be crossed now only with support")}

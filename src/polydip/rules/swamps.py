@@ -19,23 +19,27 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from polydip.adjudication import reasons as R
-from polydip.errors import VariantError
 from polydip.rules.base import Rule, register, supports_into, tagged
+from polydip.rules.params import Param
 
 
 @register
 class Swamps(Rule):
     name = "swamps"
-    params_doc: ClassVar[dict[str, str]] = {
-        "provinces": "tag of the swamp provinces",
-        "kinds": "unit kinds it applies to (default: all)"}
+    summary = (
+        "a unit of these kinds in a swamp gives no support and may not be supported to hold; "
+        "it may be supported to move out (5.E)"
+    )
+    parameters = (
+        Param("provinces", "string", "tag of the swamp provinces", required=True, refers="tag"),
+        Param("kinds", "strings", "unit kinds it applies to (default every kind)", default=[],
+              refers="unit_kind", example='["A"]'),
+    )
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
-        self.provinces = self.tag_param("provinces")
-        if not self.provinces:
-            raise VariantError(f"{variant.path}: [{key}] needs provinces = a province tag")
-        self.kinds = self.kinds_param("kinds") or list(variant.unit_kinds)
+        self.provinces = self.param("provinces")
+        self.kinds = self.param("kinds") or list(variant.unit_kinds)
 
     reasons: ClassVar[dict[str, tuple[str, str]]] = {
         "no_support": (R.SWAMP, "a unit in a swamp gives no support"),

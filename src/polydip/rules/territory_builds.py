@@ -29,36 +29,39 @@ The builds themselves are earned as usual, centers counted by value (a capital c
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from polydip.errors import VariantError
 from polydip.rules.base import Rule, register
+from polydip.rules.params import Param
 from polydip.variants.calendar import parse_phase
 
 
 @register
 class TerritoryBuilds(Rule):
     name = "territory_builds"
-    params_doc: ClassVar[dict[str, str]] = {
-        "first_phase": "builds anywhere in the territory in the game's first phase",
-        "years_ending": "last digits of the years with a build off the centers",
-        "per_phase": "builds that may go off the centers then",
-        "capital": "supply-center kind of capitals"}
+    summary = (
+        "builds on a power's `territory`: anywhere in it (vacant) in the game's first phase "
+        "for a power with a capital; in years ending in the digits given, `per_phase` builds "
+        "on a vacant province of it that no other power owns, while the power holds its "
+        "capital (or has none on the map) (7.A, 7.C)"
+    )
+    parameters = (
+        Param("first_phase", "boolean", "builds anywhere in the territory in the game's first "
+              "phase", default=False, example="true"),
+        Param("years_ending", "integers", "last digits of the years with builds off the "
+              "centers", default=[], minimum=0, maximum=9, example="[0, 5]"),
+        Param("per_phase", "integer", "builds that may go off the centers then", default=1,
+              minimum=0),
+        Param("capital", "string", "the supply-center kind of capitals", default="capital"),
+    )
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
-        self.first_phase = bool(self.param("first_phase", False, (True, False)))
-        self.years = self.param("years_ending", [])
-        if not isinstance(self.years, list) or any(
-                not isinstance(y, int) or isinstance(y, bool) or not 0 <= y <= 9
-                for y in self.years):
-            raise VariantError(f"{variant.path}: [{key}] years_ending = {self.years!r}: a list "
-                               "of digits 0-9")
-        self.per_phase = self.param("per_phase", 1)
-        if not isinstance(self.per_phase, int) or self.per_phase < 0:
-            raise VariantError(f"{variant.path}: [{key}] per_phase = {self.per_phase!r}: a "
-                               "number of builds")
-        self.capital = self.param("capital", "capital")
+        self.first_phase = bool(self.param("first_phase"))
+        self.years = self.param("years_ending")
+        self.per_phase = self.param("per_phase")
+        self.capital = self.param("capital")
         for p in variant.powers:
             for t in p.territory:
                 if t not in variant.provinces:
@@ -87,9 +90,10 @@ class TerritoryBuilds(Rule):
         sites = [p for p in homes if pos.owners[p] == power and p not in occupied]
         return sites + [p for p in self._territory(m, pos, power) if p not in sites]
 
-    def extra_build_sites(self, m: Any, pos: Any, power: int) -> tuple[list[int], int] | None:
+    def extra_build_sites(self, m: Any, pos: Any, power: int) -> list[tuple[list[int], int]]:
         if pos.phase.year % 10 not in self.years or (self.first_phase and pos.phase == self.start):
-            return None
+            return []
         if any(pos.owners[c] != power for c in self._capitals(m, power)):
-            return None  # the capital is lost: no builds off the centers
-        return self._territory(m, pos, power), self.per_phase
+            return []  # the capital is lost: no builds off the centers
+        sites = self._territory(m, pos, power)
+        return [(sites, self.per_phase)] if sites and self.per_phase > 0 else []

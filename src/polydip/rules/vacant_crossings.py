@@ -23,25 +23,35 @@ from typing import Any, ClassVar
 from polydip.adjudication import reasons as R
 from polydip.errors import VariantError
 from polydip.rules.base import Rule, register
+from polydip.rules.params import Param
 
 
 @register
 class VacantCrossings(Rule):
     name = "vacant_crossings"
-    params_doc: ClassVar[dict[str, str]] = {
-        "crossing": "list of {edges, while_vacant, support_kinds}"}
+    summary = (
+        "edges usable only while a province is empty (at the start of the turn: closed to "
+        "moves, supports and retreats; a convoy ordered `VIA` still goes), across which only "
+        "some kinds support (the Falklands, 5.J.3.i)"
+    )
+    parameters = (
+        Param("crossing", "tables", "the crossings", default=[],
+              example='[{edges = ["WFA-EFA"], while_vacant = "FSO", support_kinds = ["F"]}]',
+              fields=(
+                  Param("edges", "strings", 'the edges ("X-Y"), usable only while the '
+                        "province is empty", required=True),
+                  Param("while_vacant", "string", "the province", required=True,
+                        refers="province"),
+                  Param("support_kinds", "strings", "the unit kinds that support across "
+                        "them (default every kind)", refers="unit_kind"))),
+    )
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
         declared = {(e.a, e.b) for e in variant.edges} | {(e.b, e.a) for e in variant.edges}
         self.crossings: list[tuple[list[tuple[str, str]], str, list[str]]] = []
-        for i, c in enumerate(self.param("crossing", [])):
+        for i, c in enumerate(self.param("crossing")):
             k = f"{key}.crossing[{i}]"
-            if not isinstance(c, dict) or not {"edges", "while_vacant"} <= set(c):
-                raise VariantError(f"{variant.path}: [{k}] needs edges and while_vacant")
-            unknown = set(c) - {"edges", "while_vacant", "support_kinds"}
-            if unknown:
-                raise VariantError(f"{variant.path}: [{k}] unknown key(s) {sorted(unknown)}")
             edges = []
             for e in c["edges"]:
                 a, _, b = str(e).partition("-")
@@ -49,13 +59,7 @@ class VacantCrossings(Rule):
                     raise VariantError(f"{variant.path}: [{k}] edge {e!r} is not declared "
                                        "under [edges]")
                 edges.append((a, b))
-            if c["while_vacant"] not in variant.provinces:
-                raise VariantError(f"{variant.path}: [{k}] unknown province "
-                                   f"{c['while_vacant']!r}")
             kinds = c.get("support_kinds", list(variant.unit_kinds))
-            if not isinstance(kinds, list) or any(x not in variant.unit_kinds for x in kinds):
-                raise VariantError(f"{variant.path}: [{k}] support_kinds = {kinds!r}: a list "
-                                   f"of unit kinds")
             self.crossings.append((edges, c["while_vacant"], kinds))
 
     def _provs(self, m: Any, edges: list[tuple[str, str]]) -> set[tuple[int, int]]:
@@ -72,7 +76,7 @@ class VacantCrossings(Rule):
                                       "province between")}
 
     def no_support(self, m: Any) -> set[tuple[int, int, int]]:
-        out = set()
+        out: set[tuple[int, int, int]] = set()
         for edges, _, kinds in self.crossings:
             pairs = self._provs(m, edges)
             for k, letter in enumerate(m.kinds):

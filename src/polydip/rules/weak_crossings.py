@@ -33,25 +33,34 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from polydip.adjudication import reasons as R
-from polydip.errors import VariantError
 from polydip.rules.base import Rule, border, crossings, register
+from polydip.rules.params import Param
 
 
 @register
 class WeakCrossings(Rule):
     name = "weak_crossings"
-    params_doc: ClassVar[dict[str, str]] = {
-        "borders": "edge kind of the borders", "strength": "the move's own strength (0)",
-        "kinds": "unit kinds it applies to (default: all)"}
+    summary = (
+        "a move across these borders counts only its supports (the Greater Andes, 5.C.iii); "
+        "it still enters a province nobody holds or enters (the option "
+        "`weak_crossing_into_empty = \"fails\"`: it moves nowhere without a support); the "
+        "option `crossing_strength` says whether prevent and defend strengths are weakened "
+        "too"
+    )
+    parameters = (
+        Param("borders", "string", "edge kind of the borders", required=True,
+              refers="edge_kind"),
+        Param("strength", "integer", "the move's own strength", default=0, minimum=0,
+              maximum=1),
+        Param("kinds", "strings", "unit kinds it applies to (default every kind)", default=[],
+              refers="unit_kind"),
+    )
 
     def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
         super().__init__(params, variant, key)
-        self.borders = self.edge_kind_param("borders", required=True)
-        self.strength = self.param("strength", 0)
-        if not isinstance(self.strength, int) or isinstance(self.strength, bool) \
-                or not 0 <= self.strength <= 1:
-            raise VariantError(f"{variant.path}: [{key}] strength = {self.strength!r}: 0 or 1")
-        self.kinds = self.kinds_param("kinds") or None
+        self.borders = self.param("borders")
+        self.strength = self.param("strength")
+        self.kinds = self.param("kinds") or None
 
     reasons: ClassVar[dict[str, tuple[str, str]]] = {
         "move_strength": (R.WEAK_CROSSING, "a move across this border counts only its "
