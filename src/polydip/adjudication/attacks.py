@@ -136,9 +136,8 @@ class AttackMovement(Movement):
                 there.setdefault(dest_prov[u], []).append(u)
         self.foes_in: dict[int, list[int]] = {}
         self.foes_at: dict[int, list[int]] = {}
-        at_in = self._at_in
         for p, us in there.items():
-            attacks = [(u, at_in(u, p)) for u in us]
+            attacks = [(u, self._at_in(u, p)) for u in us]  # mypyc: method call
             if all(a < 0 for _, a in attacks):
                 continue
             for x, ax in attacks:
