@@ -26,6 +26,8 @@ COMPILED = [
     "src/polydip/orders/table.py",
     "src/polydip/adjudication/resolver.py",
     "src/polydip/adjudication/movement.py",
+    "src/polydip/adjudication/decisions.py",
+    "src/polydip/adjudication/attacks.py",
     "src/polydip/adjudication/convoy.py",
     "src/polydip/adjudication/legality.py",
     "src/polydip/adjudication/retreats.py",

@@ -17,13 +17,11 @@ ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "polydip"
 MAX_LINES = 80
 
-OTHERS = "being split by another engineer"
+OTHERS = "not split yet (issue 30): its steps are named by comments; a split is owed"
 # "path (under src/polydip) :: qualified name" -> why it stays long
 ALLOWED: dict[str, str] = {
     "geography/map.py::Map.__init__": OTHERS,
     "orders/table.py::OrderTable.__init__": OTHERS,
-    "adjudication/movement.py::_Movement._validate": OTHERS,
-    "adjudication/movement.py::resolve_movement": OTHERS,
     "render/audit.py::audit_svg": OTHERS,
     "render/svg.py::_legend": OTHERS,
     "render/boardsvg.py::layout": OTHERS,

@@ -3,7 +3,8 @@
 Every example of the seed's rule 5.F.i (seed 001, "Latin American Diplomacy" by Michael
 Zmolek), each quoting the sentence it checks, then the order's notations, its place in the
 legal orders, the one-shot contract and the report, and random games with fleets attacking
-in oceans. The rule module is rules/oceans.py; the decisions are _AttackMovement's.
+in oceans. The rule module is rules/oceans.py; the decisions are adjudication/attacks.py's
+(AttackMovement).
 """
 
 from __future__ import annotations

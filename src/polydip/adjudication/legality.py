@@ -1,5 +1,5 @@
 """Which orders a unit may give: the one source of the checks that both the movement
-validator (adjudication/movement.py) and the legal-order lister (adjudication/legal.py) apply.
+validator (adjudication/decisions.py) and the legal-order lister (adjudication/legal.py) apply.
 
 - Moves: `move_target` reads where a move goes (coasts, DATC 4.B), `move_locs` lists where
   a unit may go over an edge; `convoy_reach` where an army could be convoyed through the
