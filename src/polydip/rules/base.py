@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from polydip.adjudication.reasons import Reason, reason
+from polydip.adjudication.reasons import Reason, ReasonCode, reason
 from polydip.errors import PolydipError, VariantError, did_you_mean
 from polydip.names import name_key
 from polydip.rules.hookspec import HOOKS, RuleHooks
@@ -56,7 +56,7 @@ class Rule(RuleHooks):
 
     # hook name -> (reason code, words): why an entry of the rule's table for that hook
     # refuses or weakens an order (see explain)
-    reasons: ClassVar[dict[str, tuple[str, str]]] = {}
+    reasons: ClassVar[dict[str, tuple[ReasonCode, str]]] = {}
 
     def explain(self, m: Any, pos: Any, hook: str, key: tuple, options: dict | None = None
                 ) -> Reason | None:

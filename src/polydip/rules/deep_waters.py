@@ -50,7 +50,7 @@ class DeepWaters(Rule):
         self.tags, self.coast = self.param("provinces"), self.param("coast")
         self.offshore = self.param("offshore")
 
-    reasons: ClassVar[dict[str, tuple[str, str]]] = {
+    reasons: ClassVar[dict[str, tuple[R.ReasonCode, str]]] = {
         "no_support": (R.DEEP_WATER, "a unit of this kind in deep water gives no support"),
         "move_strength": (R.DEEP_WATER, "a unit of this kind moving into deep water has "
                                         "strength 0 but for its supports")}

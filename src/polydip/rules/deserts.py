@@ -35,7 +35,7 @@ class Deserts(Rule):
         super().__init__(params, variant, key)
         self.provinces = self.param("provinces")
 
-    reasons: ClassVar[dict[str, tuple[str, str]]] = {
+    reasons: ClassVar[dict[str, tuple[R.ReasonCode, str]]] = {
         "no_support": (R.DESERT_BORDER, "no support from a desert province into an adjacent "
                                         "desert province")}
 

@@ -55,7 +55,7 @@ class Mountains(Rule):
                                  self.no_support_kinds)
         return out
 
-    reasons: ClassVar[dict[str, tuple[str, str]]] = {
+    reasons: ClassVar[dict[str, tuple[R.ReasonCode, str]]] = {
         "no_retreat": (R.MOUNTAIN_BORDER, "no unit retreats across a mountain border")}
 
     def explain(self, m: Any, pos: Any, hook: str, key: tuple, options: dict | None = None

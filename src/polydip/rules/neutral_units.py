@@ -39,7 +39,7 @@ class NeutralUnits(Rule):
         if not any(pw.neutral for pw in variant.powers):
             raise VariantError(f"{variant.path}: [{key}] no power has neutral = true")
 
-    reasons: ClassVar[dict[str, tuple[str, str]]] = {
+    reasons: ClassVar[dict[str, tuple[R.ReasonCode, str]]] = {
         "unit_holds": (R.NEUTRAL_DISBANDS, "a neutral unit takes no orders and is disbanded "
                                            "instead of retreating")}
 

@@ -15,7 +15,7 @@ disband_margin = 3         # a unit beaten by an attack this much stronger is di
 
 The orders (orders/attack.py): "F MAO - EAO AT BRAZIL" moves into the ocean and attacks
 Brazil's units there; "F PBS AT PERU" attacks them without moving. How a battle in an ocean
-is judged (adjudication/movement.py, _AttackMovement; docs/variant-format.md):
+is judged (adjudication/attacks.py, AttackMovement; docs/variant-format.md):
 - Two units in (or entering) an ocean are hostile when one of them attacks the other's
   power there. Only hostile units meet; every other unit comes and goes as it pleases.
 - A unit entering an ocean enters unless a hostile unit there is at least as strong: the

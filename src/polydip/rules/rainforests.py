@@ -60,7 +60,7 @@ class Rainforests(Rule):
         self.provinces = self.param("provinces")
         self.way_back = set(self.param("way_back_only"))
 
-    reasons: ClassVar[dict[str, tuple[str, str]]] = {
+    reasons: ClassVar[dict[str, tuple[R.ReasonCode, str]]] = {
         "no_support": (R.RAINFOREST_BORDER, "no support across a rainforest border"),
         "move_limits": (R.WAY_BACK_ONLY, "a unit that entered a rainforest province may next "
                                          "move only back where it came from")}

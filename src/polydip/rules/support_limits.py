@@ -53,7 +53,7 @@ class SupportLimits(Rule):
         self.into = [(e["kinds"], e["tags"]) for e in self.param("no_support_into")]
         self.over = [(e["kinds"], e["edges"]) for e in self.param("support_over")]
 
-    reasons: ClassVar[dict[str, tuple[str, str]]] = {
+    reasons: ClassVar[dict[str, tuple[R.ReasonCode, str]]] = {
         "no_support": (R.RULE_FORBIDS, "a unit of this kind may not support into a province "
                                        "of this kind")}
 
@@ -63,7 +63,7 @@ class SupportLimits(Rule):
             targets: set[int] = set()
             for tag in tags:
                 targets |= tagged(m, tag)
-            out |= supports_into(m, None, lambda p, t=targets: t, kinds)  # type: ignore[misc]
+            out |= supports_into(m, None, lambda p, t=targets: t, kinds)
         return out
 
     def more_support(self, m: Any) -> set[tuple[int, int, int]]:

@@ -53,7 +53,7 @@ class SupportedCrossings(Rule):
             self.seasons = [s.abbr for s in variant.calendar.seasons]
         self.kinds = self.param("kinds") or None
 
-    reasons: ClassVar[dict[str, tuple[str, str]]] = {
+    reasons: ClassVar[dict[str, tuple[R.ReasonCode, str]]] = {
         "needs_support": (R.NEEDS_SUPPORT, "this border may be crossed now only with support")}
 
     def needs_support(self, m: Any) -> dict[str, set[tuple[int, int, int]]]:

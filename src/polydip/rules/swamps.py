@@ -41,7 +41,7 @@ class Swamps(Rule):
         self.provinces = self.param("provinces")
         self.kinds = self.param("kinds") or list(variant.unit_kinds)
 
-    reasons: ClassVar[dict[str, tuple[str, str]]] = {
+    reasons: ClassVar[dict[str, tuple[R.ReasonCode, str]]] = {
         "no_support": (R.SWAMP, "a unit in a swamp gives no support"),
         "no_hold_support": (R.SWAMP, "a unit in a swamp may not be supported to hold")}
 

@@ -69,7 +69,7 @@ class VacantCrossings(Rule):
             out |= {(pa, pb), (pb, pa)}
         return out
 
-    reasons: ClassVar[dict[str, tuple[str, str]]] = {
+    reasons: ClassVar[dict[str, tuple[R.ReasonCode, str]]] = {
         "no_support": (R.RULE_FORBIDS, "a unit of this kind may not support across this "
                                        "crossing"),
         "blocked": (R.PASSAGE_CLOSED, "this crossing is closed while a unit stands in the "

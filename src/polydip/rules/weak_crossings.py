@@ -62,7 +62,7 @@ class WeakCrossings(Rule):
         self.strength = self.param("strength")
         self.kinds = self.param("kinds") or None
 
-    reasons: ClassVar[dict[str, tuple[str, str]]] = {
+    reasons: ClassVar[dict[str, tuple[R.ReasonCode, str]]] = {
         "move_strength": (R.WEAK_CROSSING, "a move across this border counts only its "
                                            "supports"),
         "stalls": (R.WEAK_CROSSING, "a move across this border counts only its supports, "
