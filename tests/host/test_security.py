@@ -397,7 +397,9 @@ def test_cross_site_posts_are_refused(client):
         r = client.post(f"/api/gm/{gm}/process", json={"phase": _pid(client, gm)},
                         headers=headers)
         assert r.status_code == 403 and "another site" in r.json()["detail"]
-    assert client.get(f"/api/gm/{gm}").json() == before  # nothing happened
+    after = client.get(f"/api/gm/{gm}").json()
+    del after["seconds_left"], before["seconds_left"]  # the clock ran on (a busy machine)
+    assert after == before  # nothing happened
     # the server's own pages post fine
     for headers in ({"Origin": "http://testserver"}, {"Sec-Fetch-Site": "same-origin"},
                     {"Referer": "http://testserver/"}):
