@@ -1,6 +1,6 @@
 """The generic resolver (adjudication/resolver.py, DATC 5.F) on its own, below the adjudicator:
 decisions given as small functions of other decisions, no map and no order kinds. The DATC
-cases check it end to end (tests/datc/); these pin its contract: each decision adjudicated
+cases check it end to end; these pin its contract: each decision adjudicated
 once, the backup rule called with exactly the cycle's members when a cycle has no or two
 consistent resolutions, and orders that only read a cycle kept out of it (Pandin's paradox,
 DATC 5.D / 6.F.16)."""
