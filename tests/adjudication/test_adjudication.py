@@ -1,5 +1,5 @@
 """Standard adjudication beyond the DATC cases: situations the DATC does not spell out, each
-with the rule it follows. (The DATC cases themselves are in tests/datc/.)"""
+with the rule it follows. (The DATC cases themselves are in tests/adjudication/datc/.)"""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Every DATC v3.1 test case (section 6), run through the one-shot adjudication contract.
 
-The cases live in tests/datc/datc_6X.toml (format: tests/datc/FORMAT.md); each test id is
-the DATC case number.
+The cases live in tests/adjudication/datc/datc_6X.toml (format: FORMAT.md beside them); each
+test id is the DATC case number.
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ pytest.importorskip("diplomacy")
 
 from polydip.oneshot import adjudicate_request
 
-_PATH = Path(__file__).resolve().parent.parent / "bench" / "common.py"
+_PATH = Path(__file__).resolve().parents[2] / "bench" / "common.py"
 _spec = importlib.util.spec_from_file_location("polydip_bench_common", _PATH)
 common = importlib.util.module_from_spec(_spec)
 sys.modules[_spec.name] = common
@@ -182,5 +182,6 @@ def test_known_deviation(key: str) -> None:
     datc, what = KNOWN_DEVIATIONS[key]
     if dip == (want_units, want_disl):
         pytest.fail(f"the diplomacy package now follows DATC {datc} here: remove {key!r} "
-                    "from KNOWN_DEVIATIONS (tests/test_differential.py and bench/common.py)")
+                    "from KNOWN_DEVIATIONS (tests/adjudication/test_differential.py and "
+                    "bench/common.py)")
     pytest.xfail(f"known deviation of the diplomacy package, DATC {datc}: {what}")

@@ -40,7 +40,7 @@ from polydip.orders.parser import parse_order
 from polydip.state import Phase, Position, Unit
 from polydip.variants.loader import builtin_names, load_variant, parse_variant
 
-HERE = Path(__file__).parent / "variants"
+HERE = Path(__file__).parents[1] / "variants"
 TINY_RULES = """
 [[powers]]
 name = "Neutral"
@@ -331,7 +331,8 @@ def disagreements(m: Map, pos: Position, options: dict) -> list[str]:
 
 
 # the same examples on every run (CI must not flake); to search further:
-#   POLYDIP_LEGALITY_EXAMPLES=200 POLYDIP_LEGALITY_RANDOM=1 pytest tests/test_legality.py
+#   POLYDIP_LEGALITY_EXAMPLES=200 POLYDIP_LEGALITY_RANDOM=1 pytest \
+#       tests/adjudication/test_legality.py
 EXAMPLES = int(os.environ.get("POLYDIP_LEGALITY_EXAMPLES", "6"))
 RANDOM = os.environ.get("POLYDIP_LEGALITY_RANDOM") == "1"
 

@@ -18,7 +18,7 @@ from polydip.game.positions import build_position
 from polydip.oneshot import adjudicate_request
 from polydip.report import build_report, format_report
 
-DOCS = Path(__file__).parent.parent / "docs"
+DOCS = Path(__file__).parents[2] / "docs"
 
 
 def both(variant: str, phase: str, units: dict, orders: dict, **req) -> dict[str, str]:
@@ -254,7 +254,7 @@ def test_the_map_marks_a_failed_order_with_its_reason() -> None:
 
 
 # ---- Latin American Diplomacy (seed 001): each terrain rule names itself --------------------
-# (the positions are tests/test_lad1890_rules.py's and test_lad1890_flotillas.py's, whose
+# (the positions are tests/variants/lad1890/test_rules.py's and test_lad1890_flotillas.py's, whose
 # tests quote the rule text)
 
 def lad(phase: str, units: dict, orders: dict, **req) -> dict[str, str]:
@@ -648,7 +648,7 @@ def test_the_adjudicate_command_and_the_process_command_say_why(tmp_path, capsys
 def test_no_retreat_names_a_strait_closed_to_the_unit(tmp_path) -> None:
     """A fleet whose only free neighbour lies through a strait closed to its power: the
     reason it cannot retreat names the strait (and who controls it)."""
-    from tests.test_rules import strait
+    from rules.test_rules import strait
 
     v = strait(tmp_path)
     out = adjudicate(v, "S1901M", units={"Red": ["F S", "A A1"], "Blue": ["F B1", "F N2"]},

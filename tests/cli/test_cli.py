@@ -204,7 +204,7 @@ def test_a_builtin_name_is_not_confused_with_a_folder(tmp_path, capsys, monkeypa
 def test_variant_import_writes_a_checked_toml(tmp_path, capsys) -> None:
     from pathlib import Path
 
-    src = Path(__file__).parent / "data" / "importers" / "tiny.map"
+    src = Path(__file__).parents[1] / "data" / "importers" / "tiny.map"
     out = tmp_path / "tiny.toml"
     code, text, _ = run(capsys, "variant", "import", str(src), "-o", str(out))
     assert code == 0 and "wrote" in text

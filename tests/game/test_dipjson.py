@@ -24,7 +24,7 @@ from polydip.state import Position
 from polydip.variants import loader
 from polydip.variants.loader import load_variant
 
-DATA = Path(__file__).parent / "data" / "dipjson"
+DATA = Path(__file__).parents[1] / "data" / "dipjson"
 FIXTURE = DATA / "short_game.json"
 
 
@@ -142,8 +142,8 @@ def _without_supports_against_own_units(g: Game, orders: dict[int, list[str]]
                                         ) -> dict[int, list[str]]:
     """Random orders, less the supports of a move into a province the supporter's own power
     holds: there the diplomacy package counts a power's support against its own unit (its
-    known deviations from DATC 6.D.12 and 6.E.3, tests/test_differential.py), and a replay
-    in the package would part from the DATC at that phase."""
+    known deviations from DATC 6.D.12 and 6.E.3, tests/adjudication/test_differential.py), and a
+    replay in the package would part from the DATC at that phase."""
     from polydip.orders.model import SUPPORT
     from polydip.orders.parser import parse_order
 

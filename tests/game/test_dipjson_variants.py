@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_dipjson import play_diplomacy
 
+from game.test_dipjson import play_diplomacy
 from polydip.cli.main import main
 from polydip.errors import GameFileError
 from polydip.game.calendar import parse_phase
@@ -198,7 +198,7 @@ def test_a_variant_file_on_the_search_path(tmp_path, monkeypatch, capsys) -> Non
     """A game of a variant file: its "map" is the variant's name, found as NAME.toml in a
     folder given with --search-path or POLYDIP_VARIANT_PATH; without it the error names the
     map and both ways to give it."""
-    src = Path(__file__).parent.parent / "src" / "polydip" / "variants" / "data" / "wita.toml"
+    src = Path(__file__).parents[2] / "src" / "polydip" / "variants" / "data" / "wita.toml"
     folder = tmp_path / "variants"
     folder.mkdir()
     text = src.read_text(encoding="utf-8").replace('name = "wita"', 'name = "mywita"', 1)

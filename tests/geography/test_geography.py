@@ -10,7 +10,7 @@ from polydip.oneshot import adjudicate_request
 from polydip.variants.check import check_variant
 from polydip.variants.loader import load_variant
 
-GEO = str(Path(__file__).parent / "variants" / "geo.toml")
+GEO = str(Path(__file__).parents[1] / "variants" / "geo.toml")
 
 
 def adjudicate(**req):
@@ -142,7 +142,7 @@ def test_a_provinces_coast_words_read_only_its_own_coasts() -> None:
     from polydip.geography.map import compile_map
     from polydip.variants.loader import parse_variant
 
-    data = Path(__file__).parent.parent / "src" / "polydip" / "variants" / "data"
+    data = Path(__file__).parents[2] / "src" / "polydip" / "variants" / "data"
     text = (data / "war_in_north_america.toml").read_text(encoding="utf-8")
     m = compile_map(parse_variant(text))
     mex = m.prov_index["MEX"]

@@ -20,7 +20,7 @@ group read for a power named before it (as a message's heading would), or for no
 Run as a script it prints the figures for the issue's note (read as meant, read otherwise,
 reported, silently ignored), and it runs on older code too (LineProblem without a code):
 
-    PYTHONPATH=src python tests/test_order_corpus.py
+    PYTHONPATH=src python tests/orders/test_order_corpus.py
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ import pytest
 from polydip.game.game import Game
 from polydip.orders.message import read_message
 
-CORPUS = Path(__file__).parent / "data" / "order_corpus"
+CORPUS = Path(__file__).parents[1] / "data" / "order_corpus"
 
 
 _CACHE: dict[str, Game] = {}

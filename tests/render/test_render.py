@@ -172,7 +172,7 @@ def test_other_unit_kinds_are_drawn_with_their_letter() -> None:
     from polydip.render.svg import _unit_shape
     from polydip.variants.loader import parse_variant
 
-    text = (Path(__file__).parent / "variants" / "tiny.toml").read_text()
+    text = (Path(__file__).parents[1] / "variants" / "tiny.toml").read_text()
     text = text.replace("[[powers]]", '[unit_kinds]\nA = { name = "army", convoyed = true }\n'
                         'F = { name = "fleet", coastal = true, convoys = true }\n'
                         'R = { name = "river flotilla" }\n\n[[powers]]', 1)

@@ -38,7 +38,7 @@ HOSTILE = [
 ]
 AUSTRIA = "Austria & Hungary"
 BOARDS = ["standard", "wita", "lad1890", "twentieth_century", "war_in_north_america"]
-HERE = Path(__file__).parent
+HERE = Path(__file__).parents[1]
 
 
 def _hostile(i: int) -> str:
@@ -217,7 +217,7 @@ def test_no_markup_is_built_outside_the_writer() -> None:
     """The renderer's modules write no tag or attribute of their own, by an f-string, a %
     format or a literal: markup is built by render.draw's element, start and Svg, which
     escape. (Docstrings may show markup.)"""
-    render = Path(__file__).parents[1] / "src" / "polydip" / "render"
+    render = Path(__file__).parents[2] / "src" / "polydip" / "render"
     tag = re.compile(r"</?[a-zA-Z]+(?:[\s/>]|$)|=\"|='")
     found = []
     for path in sorted(render.glob("*.py")):

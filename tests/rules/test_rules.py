@@ -12,7 +12,7 @@ from polydip.game.game import Game
 from polydip.state import Unit
 from polydip.variants.loader import parse_variant
 
-TINY = (Path(__file__).parent / "variants" / "tiny.toml").read_text()
+TINY = (Path(__file__).parents[1] / "variants" / "tiny.toml").read_text()
 
 
 def tiny(extra: str = "", **replace: str) -> Game:
@@ -428,7 +428,7 @@ def test_a_strait_split_between_two_powers_is_closed_to_all(tmp_path) -> None:
     assert out["results"]["F S S F B1 - T"] == ["void"]
 
 
-GEO = (Path(__file__).parent / "variants" / "geo.toml").read_text()
+GEO = (Path(__file__).parents[1] / "variants" / "geo.toml").read_text()
 
 
 def geo_strait(tmp_path, edges: str, controllers: str) -> str:

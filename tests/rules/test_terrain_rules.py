@@ -2,7 +2,7 @@
 terrain.toml), apart from any variant: mountains, weak and supported crossings, rainforests,
 swamps, deserts, vacant crossings, territory builds, centers worth more than one. Each test
 quotes the rule text the module was written for (seed 001, Latin American Diplomacy); the
-same rules on the real map are tests/test_lad1890_rules.py."""
+same rules on the real map are tests/variants/lad1890/test_rules.py."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from polydip.rules.base import Rule
 from polydip.state import Phase, Unit
 from polydip.variants.loader import load_variant, parse_variant
 
-TERRAIN = (Path(__file__).parent / "variants" / "terrain.toml").read_text()
+TERRAIN = (Path(__file__).parents[1] / "variants" / "terrain.toml").read_text()
 
 MOUNTAINS = '[rules.mountains]\nprovinces = "mountain"\nborders = "mountain"\n'
 WEAK = '[rules.weak_crossings]\nborders = "pass"\n'

@@ -19,7 +19,7 @@ import pytest
 
 from polydip.cli.main import main
 
-DATA = Path(__file__).parent / "data" / "importers"
+DATA = Path(__file__).parents[1] / "data" / "importers"
 
 
 @pytest.fixture

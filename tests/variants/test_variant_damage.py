@@ -12,7 +12,7 @@ from polydip.game.game import Game
 from polydip.variants.check import check_variant
 from polydip.variants.loader import parse_variant
 
-STANDARD = (Path(__file__).parent.parent / "src" / "polydip" / "variants" / "data"
+STANDARD = (Path(__file__).parents[2] / "src" / "polydip" / "variants" / "data"
             / "standard.toml").read_text()
 JUNK = ['"x"', "1", "true", "[]", "{}", '"PAR-XXX"', '"A XXX"', '["A"]', '"F STP"', "-5",
         '"S1901R"', "[1, 2]", "{ NC = 3 }", "[[1]]"]

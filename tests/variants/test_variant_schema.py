@@ -13,14 +13,14 @@ from polydip.variants.loader import builtin_names
 
 jsonschema = pytest.importorskip("jsonschema")
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 SCHEMA = json.loads((ROOT / "docs" / "variant.schema.json").read_text())
 DATA = ROOT / "src" / "polydip" / "variants" / "data"
 
 
 def files() -> list[Path]:
     return [DATA / f"{n}.toml" for n in builtin_names()] + sorted(
-        (Path(__file__).parent / "variants").glob("*.toml"))
+        (Path(__file__).parents[1] / "variants").glob("*.toml"))
 
 
 @pytest.mark.parametrize("path", files(), ids=lambda p: p.name)

@@ -22,7 +22,7 @@ from polydip.variants import loader
 from polydip.variants import untrusted as bounds
 from polydip.variants.loader import builtin_names, load_variant, load_variant_text
 
-TINY = (Path(__file__).parent / "variants" / "tiny.toml").read_text(encoding="utf-8")
+TINY = (Path(__file__).parents[1] / "variants" / "tiny.toml").read_text(encoding="utf-8")
 # a DPjudge map of its own: two powers on three provinces
 SMALL_MAP = """\
 Alpha = alp

@@ -32,7 +32,7 @@ from polydip.variants.loader import load_variant, parse_variant
 from polydip.variants.model import EdgeKind, Power, Season, Terrain, UnitKind, Victory
 from polydip.variants.writer import variant_to_toml
 
-DATA = Path(__file__).parent / "data" / "importers"
+DATA = Path(__file__).parents[2] / "data" / "importers"
 
 # Defects of shipped source files that the importer repairs, with the note it leaves. `variant
 # check` reports no problem for any shipped file once imported; a file that needed one would

@@ -13,7 +13,6 @@ import json
 from pathlib import Path
 
 import pytest
-from test_lad1890_rules import game_at
 
 import polydip
 from polydip.cli.main import main
@@ -22,6 +21,7 @@ from polydip.game.game import Game
 from polydip.orders.message import apply_message, read_message
 from polydip.variants.loader import load_variant, parse_variant
 from polydip.variants.writer import variant_to_toml
+from variants.lad1890.test_rules import game_at
 
 # Chile's army in Arequipa is dislodged in a C phase by Peru and retreats in D; in the same
 # D, Chile builds in Antofagasta and Peru in Lima (the army it moved out of Lima)

@@ -373,7 +373,7 @@ def test_exactly_the_listed_provinces_have_coasts_banks_or_shores() -> None:
 ])
 def test_each_sea_coast_opens_to_its_waters(prov, coast, waters, sentence) -> None:
     """(Before any canal is built: a canal's edges, closed until then, are left out; they
-    are tests/test_lad1890_canals.py's.)"""
+    are tests/variants/lad1890/test_canals.py's.)"""
     loc = M.loc_index[f"{prov}/{coast}"]
     canal = {frozenset((e.a, e.b)) for e in V.edges if e.kind == "canal"}
     water = {M.prov_abbr[M.loc_prov[x]] for x in M.adj_set[F][loc]

@@ -5,7 +5,8 @@ Andes, rainforests, swamps, deserts, the Falklands) and of its centers and build
 the 1890D builds, builds off the centers in years ending 0 or 5, Antofagasta, outposts,
 neutral centers), and its calendar and end of game, each quoting the sentence it checks
 (seed 001, "Latin American Diplomacy" by Michael Zmolek). The island, convoy, glacier and
-lake examples of section 5 are map facts, tested in tests/test_lad1890_map.py. Examples that
+lake examples of section 5 are map facts, tested in tests/variants/lad1890/test_map.py.
+Examples that
 need river flotillas or oceans (part 2) are played here with armies where the rule they
 illustrate is a part-1 rule, and say so.
 """

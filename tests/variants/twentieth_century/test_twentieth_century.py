@@ -23,7 +23,7 @@ from polydip.play import random_orders
 from polydip.variants.check import check_variant
 from polydip.variants.loader import load_variant
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 TC = "twentieth_century"
 
 # The seed's "Starting Positions" table, as printed (names and abbreviations verbatim)
