@@ -28,6 +28,15 @@ pytest_plugins = ["pytester"]  # test_parallel.py runs a small suite of its own
 _NOTES: list[str] = []
 
 
+@pytest.fixture(autouse=True)
+def _terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The width the commands draw their tables at (shutil.get_terminal_size, for rich) is
+    the same in every test: 140 columns, what a run with its output piped gets. Without it a
+    test sees the width of the terminal pytest runs in, or 80 on an xdist worker, where
+    `variant show`'s table wraps its cells."""
+    monkeypatch.setenv("COLUMNS", "140")
+
+
 @pytest.fixture
 def known_deviations() -> list[str]:
     return _NOTES

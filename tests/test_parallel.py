@@ -70,3 +70,11 @@ def test_hypothesis_writes_nothing_into_the_working_tree() -> None:
     home = storage_directory("examples", intent_to_write=False).path.parent.resolve()
     root = Path(__file__).resolve().parent.parent
     assert home != root / ".hypothesis" and root not in home.parents
+
+
+def test_every_test_sees_the_same_terminal_width() -> None:
+    """The commands' tables are as wide as the terminal; on a worker (or in a narrow terminal)
+    `variant show`'s rows wrapped and a test failed only in the parallel run."""
+    import shutil
+
+    assert shutil.get_terminal_size().columns == 140
