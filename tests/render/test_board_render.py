@@ -194,9 +194,9 @@ def test_render_time(name: str) -> None:
     g = Game.new(name)
     load_board(g.variant)
     picture_svg(g)  # the board's outlines are built once per map
-    t = time.perf_counter()
+    t = time.process_time()  # CPU time: the machine's other work (a parallel run) adds none
     picture_svg(g)
-    assert time.perf_counter() - t < 0.2
+    assert time.process_time() - t < 0.2
 
 
 def test_the_legend_counts_centers_by_value_as_the_report_does() -> None:
