@@ -1,6 +1,7 @@
 """Shared helpers for driving polydip and the `diplomacy` package side by side.
 
-Used by bench/bench.py and tests/test_differential.py. Both engines are played in lock-step:
+Used by bench/bench.py and tests/adjudication/test_differential.py. Both engines are played
+in lock-step:
 polydip's position is the reference, polydip's random orders are given to both engines as the
 same strings, and after each phase the two positions are compared through one normal form
 (`snapshot_polydip` / `snapshot_diplomacy`): units, dislodged units with the places each may

@@ -48,7 +48,7 @@ def server(tmp_path_factory):
         stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(200):
+        for _ in range(1200):  # 2 minutes: a loaded machine (a parallel run) starts it slowly
             try:
                 with urllib.request.urlopen(url + "/", timeout=1) as r:
                     if r.status == 200:
@@ -59,7 +59,7 @@ def server(tmp_path_factory):
                                 + (data / "serve.log").read_text()[-2000:])
                 time.sleep(0.1)
         else:
-            pytest.fail("polydip serve did not answer within 20 s")
+            pytest.fail("polydip serve did not answer within 120 s")
         yield url
     finally:
         proc.terminate()

@@ -153,12 +153,13 @@ def test_another_game_answers_while_a_huge_upload_is_drawn(server):
     time.sleep(0.5)
     t = time.time()
     for path in (other["gm_url"], other["players"]["France"]):
-        with urllib.request.urlopen(path, timeout=5) as r:  # the page, within 5 s
+        # the page, within 15 s (before the fix: 32 s; 5 s was missed by a busy 2-core machine)
+        with urllib.request.urlopen(path, timeout=15) as r:
             assert r.status == 200
     answered = time.time() - t
     still_drawing = worker.is_alive()
     worker.join(120)
-    assert answered < 5 and still_drawing, (answered, drawn)
+    assert answered < 15 and still_drawing, (answered, drawn)
     if drawn["status"] != 200:  # over the budget of 3 s of CPU: a clear 503
         assert drawn["status"] == 503, drawn
         assert "too large to draw here" in json.loads(drawn["text"])["detail"]
@@ -397,7 +398,9 @@ def test_cross_site_posts_are_refused(client):
         r = client.post(f"/api/gm/{gm}/process", json={"phase": _pid(client, gm)},
                         headers=headers)
         assert r.status_code == 403 and "another site" in r.json()["detail"]
-    assert client.get(f"/api/gm/{gm}").json() == before  # nothing happened
+    after = client.get(f"/api/gm/{gm}").json()
+    del after["seconds_left"], before["seconds_left"]  # the clock ran on (a busy machine)
+    assert after == before  # nothing happened
     # the server's own pages post fine
     for headers in ({"Origin": "http://testserver"}, {"Sec-Fetch-Site": "same-origin"},
                     {"Referer": "http://testserver/"}):

@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the host's tests need: pip install "
                     "'polydip[host,host-test]'")
 
-from test_variant_untrusted import SMALL_MAP  # a DPjudge map of its own
+from variants.test_variant_untrusted import SMALL_MAP  # a DPjudge map of its own
 
 from polydip.variants import untrusted as bounds
 
