@@ -6,7 +6,8 @@ convoys and convoyed moves need a chain of fleets on the board, a support of a c
 must not need the supporting fleet itself (6.D.31), a convoying fleet must be necessary for
 some route (6.G.19). The checks are those the adjudicator applies
 (adjudication/legality.py): every order listed here is accepted by it, and every order it
-accepts is listed (tests/adjudication/test_legality.py checks both on random positions of every variant).
+accepts is listed (tests/adjudication/test_legality.py checks both on random positions of
+every variant).
 Units a rule holds (neutral units) have no orders; passages a rule closes are left out, and
 so are moves a rule forbids a unit now (`move_limits`) and supports the map's rules forbid
 (RuleTables.support_reach, RuleTables.no_hold_support).

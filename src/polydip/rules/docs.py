@@ -6,8 +6,8 @@ docs/variant.schema.json (from each rule's `summary` and `parameters`, rules/par
     python -m polydip.rules.docs --write  # write them into docs/
 
 Each generated part stands in its file between a pair of marker comments,
-`<!-- generated: NAME -->` and `<!-- end: NAME -->`; tests/rules/test_rule_contract.py checks that the
-shipped docs equal what this module writes.
+`<!-- generated: NAME -->` and `<!-- end: NAME -->`; tests/rules/test_rule_contract.py checks
+that the shipped docs equal what this module writes.
 """
 
 from __future__ import annotations
