@@ -710,7 +710,9 @@ class Host:
         else:
             g.deadline = now + timedelta(minutes=minutes)
 
-    def _phase_row(self, game_id: int, seq: int, game: Game, before: list[Any]) -> PhaseRow:
+    def _phase_row(self, game_id: int, seq: int, game: Game, before: list[list[int]]
+                   ) -> PhaseRow:
+        # `before`: per power, [missed, civil_disorder] before the phase (bool is an int)
         return PhaseRow(game_id=game_id, seq=seq, name=game.phase, uid=uuid.uuid4().hex,
                         record=json.dumps(phase_record(game, seq)), powers_before=before,
                         created=now_utc())
