@@ -19,6 +19,7 @@ from polydip.check import (
     check_board,
     check_variant,
 )
+from polydip.errors import PolydipError
 from polydip.render.board import (
     board_path,
     clearance,
@@ -148,3 +149,17 @@ def test_a_board_that_wraps_touches_across_its_seam() -> None:
     assert touch_lengths(decode_board(data)) == {("A", "B"): 10.0}
     data["projection"]["wrap"] = True
     assert touch_lengths(decode_board(data)) == {("A", "B"): 20.0}
+
+
+@pytest.mark.parametrize("field, value", [("connectors", [["LON", "WAL", [1, 2, 3]]]),
+                                          ("insets", [[0, 0, 10, 10, 20]])])
+def test_a_line_or_box_not_of_four_numbers_is_refused(tmp_path, field: str,
+                                                       value: list) -> None:
+    """A connector's line and an inset's box are x0, y0, x1, y1: any other count is a
+    clear error when the board is read, not a traceback when it is drawn."""
+    data = json.loads(board_path(load_variant("standard")).read_text())
+    data[field] = value
+    bad = tmp_path / "bad.board.json"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(PolydipError, match="not a valid board file"):
+        read_board(bad)

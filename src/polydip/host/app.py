@@ -125,7 +125,7 @@ def _api_docs(app: FastAPI) -> dict[str, str]:
     def api_docs_page() -> HTMLResponse:
         return docs
 
-    return {"/api/docs": _docs_csp(docs.body.decode())}
+    return {"/api/docs": _docs_csp(bytes(docs.body).decode())}
 
 
 def _linked_openapi(app: FastAPI) -> None:

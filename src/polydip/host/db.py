@@ -24,10 +24,12 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, ExceptionContext, create_engine, event
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import InterfaceError, InternalError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, UOWTransaction, sessionmaker
+from sqlalchemy.pool import ConnectionPoolEntry
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 READ_ONLY = "polydip_read_only"  # execution option of the connections of read transactions
@@ -43,7 +45,7 @@ def make_engine(url: str) -> Engine:
                                pool_size=20, max_overflow=40, hide_parameters=True)
 
         @event.listens_for(engine, "connect")
-        def _connect(dbapi_conn, _record) -> None:
+        def _connect(dbapi_conn: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
             dbapi_conn.isolation_level = None  # SQLAlchemy's BEGIN below, not pysqlite's
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
@@ -53,7 +55,7 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         @event.listens_for(engine, "begin")
-        def _begin(conn) -> None:
+        def _begin(conn: Connection) -> None:
             # a writer takes the write lock at once; a reader reads a snapshot, locking nothing
             read = conn.get_execution_options().get(READ_ONLY)
             conn.exec_driver_sql("BEGIN" if read else "BEGIN IMMEDIATE")
@@ -76,7 +78,7 @@ def is_read_only(exc: BaseException | None) -> bool:
             or "readonly database" in str(exc))  # SQLite's SQLITE_READONLY
 
 
-def _drop_read_only(ctx) -> None:
+def _drop_read_only(ctx: ExceptionContext) -> None:
     """handle_error: a connection opened while the database was read-only (a file or
     filesystem made read-only, a PostgreSQL failover to a standby,
     default_transaction_read_only) stays read-only after the episode. Treated as a lost
@@ -123,7 +125,7 @@ class Database:
                                     expire_on_commit=False, autoflush=False)
 
         @event.listens_for(self.readers, "before_flush")
-        def _refuse(session, _context, _instances) -> None:
+        def _refuse(session: Session, _context: UOWTransaction, _instances: object) -> None:
             if session.new or session.dirty or session.deleted:
                 raise ReadOnlyError("a read transaction cannot change the database")
         # SQLite has one writer at a time: the server's threads queue here, in turn, rather

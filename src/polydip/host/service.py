@@ -19,9 +19,9 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
 from polydip.errors import PolydipError
@@ -34,6 +34,9 @@ from polydip.host.models import DrawVoteRow, GameRow, OrderRow, PhaseRow, PowerR
 from polydip.host.records import game_file_of, phase_record
 from polydip.host.tokens import new_token, power_token, token_hash
 from polydip.report import missed_orders, pending_lines
+
+if TYPE_CHECKING:
+    from polydip.geography.map import Map
 
 log = logging.getLogger("polydip.host")
 
@@ -105,12 +108,12 @@ class Host:
                     nmr_limit: int = 0, paused: bool = False) -> tuple[int, str]:
         """A new game; returns its id and the GM's token."""
         minutes = {"M": movement_minutes, "R": retreat_minutes, "A": adjustment_minutes}
-        for k, v in minutes.items():
-            if v is None:
+        for k, given in minutes.items():
+            if given is None:
                 minutes[k] = DEFAULT_MINUTES[k]
-            elif not 0 < v <= MAX_MINUTES:
+            elif not 0 < given <= MAX_MINUTES:
                 raise HostError(f"a deadline is more than 0 and at most {MAX_MINUTES:.0f} "
-                                f"minutes (got {v})")
+                                f"minutes (got {given})")
         if not 0 <= nmr_limit <= 100:
             raise HostError("nmr_limit: 0 (never) to 100 missed movement phases")
         from polydip.variants.untrusted import name_problem
@@ -208,7 +211,7 @@ class Host:
         g = s.scalars(self._locked(select(GameRow).where(GameRow.id == p.game_id), lock)).one()
         return g, p
 
-    def _locked(self, stmt, lock: bool):
+    def _locked(self, stmt: Select[GameRow], lock: bool) -> Select[GameRow]:
         return stmt.with_for_update() if lock and self.db.locks_rows else stmt
 
     def powers(self, s: Session, g: GameRow) -> list[PowerRow]:
@@ -423,7 +426,8 @@ class Host:
         if not voters or not all(votes.get(p) for p in voters):
             return False
         fresh = self.fresh_game(s, g)
-        fresh.declare_draw(survivors)
+        sharing: list[int | str] = [*survivors]
+        fresh.declare_draw(sharing)
         row = self.phase_row(s, g)
         row.record = json.dumps(phase_record(fresh, g.seq))
         row.uid = uuid.uuid4().hex
@@ -446,7 +450,7 @@ class Host:
             try:
                 passage = m.rules.passage(passage)
                 who = (game.power(controller) if gm and controller else
-                       controllers[passage] if gm else p.power)
+                       controllers[passage] if p is None else p.power)  # (None: the GM)
             except PolydipError as exc:
                 raise HostError(str(exc)) from exc
             if not gm and controllers[passage] != who:
@@ -684,9 +688,9 @@ class Host:
             if game.is_over or (game.powers_to_order() and not game.carried):
                 break
         # orders an undo kept for the phase reached, checked anew (Game._restore_undone)
-        for p, lines in game.orders.items():
+        for power, lines in game.orders.items():
             if lines and not game.is_over:
-                s.add(OrderRow(game_id=g.id, seq=g.seq, power=p, lines=list(lines),
+                s.add(OrderRow(game_id=g.id, seq=g.seq, power=power, lines=list(lines),
                                ready=False, updated=now))
         g.undone = [{"after": n, "phase": name, "orders": {str(p): lines for p, lines
                                                             in orders.items()}}
@@ -706,7 +710,9 @@ class Host:
         else:
             g.deadline = now + timedelta(minutes=minutes)
 
-    def _phase_row(self, game_id: int, seq: int, game: Game, before: list[Any]) -> PhaseRow:
+    def _phase_row(self, game_id: int, seq: int, game: Game, before: list[list[int]]
+                   ) -> PhaseRow:
+        # `before`: per power, [missed, civil_disorder] before the phase (bool is an int)
         return PhaseRow(game_id=game_id, seq=seq, name=game.phase, uid=uuid.uuid4().hex,
                         record=json.dumps(phase_record(game, seq)), powers_before=before,
                         created=now_utc())
@@ -779,7 +785,7 @@ def _minutes_until(at: str, now: datetime) -> float:
     return (when - now).total_seconds() / 60
 
 
-def _names(m) -> str:
+def _names(m: Map) -> str:
     from polydip.orders.describe import default_names
 
     return default_names(m)

@@ -27,6 +27,7 @@ from polydip.orders.model import BUILD, DISBAND, WAIVE
 from polydip.orders.stacked import number_of
 from polydip.render.focus import power_focus
 from polydip.report import build_report, format_report, pending_lines
+from polydip.state import Phase
 
 
 def public_state(host: Host, s: Session, g: GameRow) -> dict[str, Any]:
@@ -218,7 +219,7 @@ def _title(game: Game) -> str:
     return _title_of(game, game.position.phase)
 
 
-def _title_of(game: Game, phase) -> str:
+def _title_of(game: Game, phase: Phase) -> str:
     from polydip.report import phase_title
 
     return phase_title(game.variant, phase)

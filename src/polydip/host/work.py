@@ -17,13 +17,18 @@ import multiprocessing
 import resource
 import threading
 from collections.abc import Callable
-from typing import Any
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.to_thread
 
 from polydip.errors import PolydipError
 from polydip.host.service import HostError
+
+if TYPE_CHECKING:
+    from polydip.game.game import Game
 
 CPU_SECONDS = 10.0  # default budget of one drawing or one upload's creation
 PRELOAD = ["polydip.host.work", "polydip.render", "polydip.game.game", "polydip.host.service"]
@@ -46,7 +51,7 @@ class Budget:
         self.cpu_seconds = cpu_seconds
         self.wall_seconds = 4 * cpu_seconds + 10  # the 2 cores are shared: CPU < wall time
         self.limiter = anyio.CapacityLimiter(workers)
-        self._running: set[Any] = set()
+        self._running: set[BaseProcess] = set()
         self._lock = threading.Lock()
         self._closed = False
         self._ctx = multiprocessing.get_context("forkserver")
@@ -106,7 +111,7 @@ class Budget:
                 child.kill()
 
 
-def _child(conn: Any, cpu_seconds: float, fn: Callable[..., Any], args: tuple[Any, ...]
+def _child(conn: Connection, cpu_seconds: float, fn: Callable[..., Any], args: tuple[Any, ...]
            ) -> None:
     limit = max(1, math.ceil(cpu_seconds))
     resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 1))  # SIGXCPU, then SIGKILL
@@ -126,7 +131,7 @@ def _child(conn: Any, cpu_seconds: float, fn: Callable[..., Any], args: tuple[An
 # ---- the work ---------------------------------------------------------------------------------
 
 
-def draw(game: Any, phase: str | None) -> str:
+def draw(game: Game, phase: str | None) -> str:
     """The board of `game` as SVG (at `phase`, a processed phase's name, or the current)."""
     from polydip.render import picture_svg
 

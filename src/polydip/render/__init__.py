@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from polydip.errors import PolydipError
 from polydip.game.files import write_atomic
@@ -17,12 +18,15 @@ from polydip.render.draw import element
 from polydip.render.svg import WIDTH, render_svg
 from polydip.render.view import PhaseView, phase_view
 
+if TYPE_CHECKING:
+    from polydip.game.game import Game
+
 FORMATS = ("svg", "png")
 
 __all__ = ["FORMATS", "PhaseView", "phase_view", "render_file", "render_svg", "svg_to_png"]
 
 
-def picture_svg(game, phase: str | None = None, names: str | None = None,
+def picture_svg(game: Game, phase: str | None = None, names: str | None = None,
                 board: bool = True) -> str:
     """The SVG text of `phase` (default: the current one). `names`: "full" or "short"
     province labels (default: full names on maps of more than 80 provinces). The variant's
@@ -30,7 +34,7 @@ def picture_svg(game, phase: str | None = None, names: str | None = None,
     return render_svg(game, phase_view(game, phase), title=game.name, names=names, board=board)
 
 
-def render_file(game, path: str | Path, phase: str | None = None, width: int = WIDTH,
+def render_file(game: Game, path: str | Path, phase: str | None = None, width: int = WIDTH,
                 names: str | None = None) -> str:
     """Draw `phase` to `path` (.svg or .png, written atomically like
     polydip.game.files.write_atomic); return the format used."""

@@ -30,8 +30,12 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from polydip.errors import PolydipError
+
+if TYPE_CHECKING:
+    from polydip.variants.model import Variant
 
 NS = "{http://www.w3.org/2000/svg}"
 CHAR_EM = 0.62
@@ -108,7 +112,7 @@ def path_rings(d: str) -> list[list[tuple[float, float]]]:
     return rings
 
 
-def inside(pt: tuple[float, float], rings) -> bool:
+def inside(pt: tuple[float, float], rings: list[list[tuple[float, float]]]) -> bool:
     x, y = pt
     ins = False
     for ring in rings:
@@ -197,10 +201,10 @@ def audit_svg(svg: str) -> Audit:
                 names.append((t.text or "", box))
                 name_at.append(place[id(t)])
         if "center" in cls and g.get("data-center"):
-            box = _shape_box(g)
-            if box:
-                markers.append((g.get("data-center", ""), box,
-                                ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)))
+            shape = _shape_box(g)
+            if shape:
+                markers.append((g.get("data-center", ""), shape,
+                                ((shape[0] + shape[2]) / 2, (shape[1] + shape[3]) / 2)))
                 marker_at.append(place[id(g)])
     units: list[tuple[str, Box, bool]] = []
     unit_at: list[tuple[float, float] | None] = []
@@ -208,12 +212,12 @@ def audit_svg(svg: str) -> Audit:
     for g in root.iter(NS + "g"):
         cls = _classes(g)
         if "unit" in cls and g.get("data-unit"):
-            box = _shape_box(g)
-            if box:
-                units.append((g.get("data-unit", ""), box, "dislodged" in cls))
+            shape = _shape_box(g)
+            if shape:
+                units.append((g.get("data-unit", ""), shape, "dislodged" in cls))
                 unit_place.append(place[id(g)])
-                at = g.get("data-at", "").split(",")
-                unit_at.append((float(at[0]), float(at[1])) if len(at) == 2 else None)
+                xy = g.get("data-at", "").split(",")
+                unit_at.append((float(xy[0]), float(xy[1])) if len(xy) == 2 else None)
     out.units, out.markers, out.labels = len(units), len(markers), len(names)
     over = ([(b, n) for (_, b), n in zip(names, name_at, strict=True)]
             + [(b, n) for (_, b, _), n in zip(markers, marker_at, strict=True)])
@@ -226,8 +230,8 @@ def audit_svg(svg: str) -> Audit:
             out.clipped.append(unit)
         if not dislodged:
             prov = unit.split()[-1].split("/")[0]
-            at = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-            if prov in provinces and not inside(g_at or at, provinces[prov]):
+            middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+            if prov in provinces and not inside(g_at or middle, provinces[prov]):
                 out.units_outside.append(unit)
     for (abbr, box, centre), m_at in zip(markers, marker_at, strict=True):
         if any(_meets(box, ub) and m_at > u_at
@@ -249,8 +253,8 @@ def audit_svg(svg: str) -> Audit:
         if not pts:
             continue
         out.orders += 1
-        g_at = place[id(g)]
-        later = [b for b, n in over if n > g_at]
+        o_at = place[id(g)]
+        later = [b for b, n in over if n > o_at]
         hidden = sum(1 for p in pts if any(b[0] <= p[0] <= b[2] and b[1] <= p[1] <= b[3]
                                            for b in later))
         if hidden > COVERED * len(pts):
@@ -341,7 +345,7 @@ def targets_missed(a: Audit) -> list[str]:
     return out
 
 
-def audit_variant(v, phases: int = 4, seed: int = 1) -> list[tuple[str, Audit]]:
+def audit_variant(v: Variant, phases: int = 4, seed: int = 1) -> list[tuple[str, Audit]]:
     """The figures of variant `v`'s pictures: its start, and `phases` phases of a game of
     random orders (seeded: the same pictures each time), each with its orders and results."""
     import random

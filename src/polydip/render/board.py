@@ -34,15 +34,19 @@ import math
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from polydip.errors import PolydipError
+
+if TYPE_CHECKING:
+    from polydip.variants.model import Variant
 
 FORMAT = "polydip-board 1"
 Point = tuple[float, float]
 Ring = list[int]
 
 
-def province_on_land(v, abbr: str, board: Board | None = None) -> bool:
+def province_on_land(v: Variant, abbr: str, board: Board | None = None) -> bool:
     """A province is drawn as land when a unit kind that is not coastal (an army) may stand
     there, or when the board draws it on land although no unit may enter it (impassable
     land); otherwise it is water."""
@@ -52,7 +56,7 @@ def province_on_land(v, abbr: str, board: Board | None = None) -> bool:
     return any(not v.unit_kinds[k].coastal for k in occ if k in v.unit_kinds)
 
 
-def impassable(v, abbr: str) -> bool:
+def impassable(v: Variant, abbr: str) -> bool:
     """No unit may enter the province (Greenland, the Arctic Ocean)."""
     return not v.terrains[v.provinces[abbr].terrain].occupy
 
@@ -117,7 +121,7 @@ class Board:
         return self._sides
 
 
-def board_path(v) -> Path | None:
+def board_path(v: Variant) -> Path | None:
     """Where the board of variant `v` is, if it has one."""
     path = v.path or ""
     if path.startswith("<built-in "):
@@ -130,10 +134,10 @@ def board_path(v) -> Path | None:
     return None
 
 
-_CACHE: dict[tuple, Board] = {}
+_CACHE: dict[tuple[str, int, int], Board] = {}
 
 
-def load_board(v, path: Path | None = None) -> Board | None:
+def load_board(v: Variant, path: Path | None = None) -> Board | None:
     """The board of variant `v` (None when it has none); read once per file version."""
     path = path or board_path(v)
     if path is None:
@@ -165,6 +169,12 @@ def read_board(path: Path) -> Board:
                            f"{exc})") from exc
 
 
+def _four(numbers: list[float]) -> tuple[float, float, float, float]:
+    """A line (x0, y0, x1, y1) or a box (x0, y0, x1, y1) of the file, as four floats."""
+    a, b, c, d = (float(x) for x in numbers)
+    return a, b, c, d
+
+
 def decode_board(data: dict, size: int = 0) -> Board:
     if data.get("format") != FORMAT:
         raise ValueError(f"format {data.get('format')!r}, expected {FORMAT!r}")
@@ -193,13 +203,13 @@ def decode_board(data: dict, size: int = 0) -> Board:
                     if not -n <= ref < n:
                         raise ValueError(f"region {name}: no arc {ref}")
             regions[name][surface] = [list(r) for r in rings]
-    connectors = [(a, b, tuple(float(c) for c in line)) for a, b, line in data["connectors"]]
+    connectors = [(a, b, _four(line)) for a, b, line in data["connectors"]]
     return Board(
         variant=data["variant"], width=float(data["width"]), height=float(data["height"]),
         arcs=arcs, regions=regions, anchors=data["anchors"], connectors=connectors,
         no_passage={(min(a, b), max(a, b)) for a, b in data.get("no_passage", [])},
         unit_radius=float(data.get("unit_radius", 10)), projection=data.get("projection", {}),
-        insets=[tuple(float(c) for c in box) for box in data.get("insets", [])],
+        insets=[_four(box) for box in data.get("insets", [])],
         boxes=[[(float(x), float(y)) for x, y in box] for box in data.get("boxes", [])],
         land=set(data.get("land", [])), size=size,
         names=[(str(n["province"]), str(n["text"]), float(n["at"][0]), float(n["at"][1]))
@@ -341,7 +351,8 @@ def seam_runs(board: Board) -> list[tuple[str, str, float, float]]:
     return out
 
 
-def _seam_touches(board: Board, sides) -> dict[tuple[str, str], float]:
+def _seam_touches(board: Board, sides: list[tuple[str | None, str | None]]
+                  ) -> dict[tuple[str, str], float]:
     """Overlaps of what lies on the left edge with what lies on the right edge."""
     runs = seam_runs(board)
     out: dict[tuple[str, str], float] = {}
@@ -385,7 +396,7 @@ def crossing_arcs(arcs: list[list[Point]], cell: float = 16.0) -> list[tuple[int
     return sorted(bad)
 
 
-def _segments_meet(arcs, i: int, k: int, j: int, m: int) -> bool:
+def _segments_meet(arcs: list[list[Point]], i: int, k: int, j: int, m: int) -> bool:
     a, b = arcs[i][k], arcs[i][k + 1]
     c, d = arcs[j][m], arcs[j][m + 1]
     shared = {a, b} & {c, d}

@@ -11,10 +11,12 @@ import dataclasses
 import itertools
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from polydip.geography.map import Map
 from polydip.render.board import (
     Board,
+    Ring,
     impassable,
     polyline_length,
     province_on_land,
@@ -48,6 +50,9 @@ from polydip.render.placement import (
     placer,
     text_box,
 )
+
+if TYPE_CHECKING:
+    from polydip.variants.model import Variant
 
 # border styles: (colour, width, dash)
 STYLES: dict[str, tuple[str, float, str]] = {
@@ -102,7 +107,7 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
     # each point written once ("x y", 0.1 px), shared by both faces and the border
     arcs_s = [[f"{x:.1f} {y:.1f}" for x, y in arc] for arc in arcs_d]
 
-    def rings_d(rings) -> Coords:
+    def rings_d(rings: list[Ring]) -> Coords:
         out = []
         for ring in rings:
             parts: list[str] = []
@@ -211,7 +216,7 @@ def _at_least(p: Point, q: Point, length: float) -> tuple[Point, Point]:
     return (mx - ux * h, my - uy * h), (mx + ux * h, my + uy * h)
 
 
-def _marked(v, ks: set[str]) -> str:
+def _marked(v: Variant, ks: set[str]) -> str:
     """The crossing kind (canal, bridge, strait) a border between two provinces of one
     surface is marked with ("" if none)."""
     special = sorted(x for x in ks if x not in ("land", "sea") and not border_class(v, x))
@@ -234,7 +239,9 @@ def _across(pts: list[Point], half: float) -> tuple[Point, Point]:
     return (x0, y0), (x1, y1)
 
 
-def _border_style(lf, rf, kinds, board: Board, land: list[bool], m: Map) -> str:
+def _border_style(lf: tuple[str, str], rf: tuple[str, str],
+                  kinds: dict[tuple[str, str], set[str]], board: Board, land: list[bool],
+                  m: Map) -> str:
     (ra, sa), (rb, sb) = lf, rf
     if ra == rb:
         return "own-coast"
@@ -361,7 +368,7 @@ def territory_lines(m: Map, geo: BoardGeo) -> list[tuple[int, Coords]]:
                 for ref in ring:
                     lf, rf = faces[ref] if ref >= 0 else faces[~ref][::-1]
                     other = rf[0] if rf else None
-                    if owner.get(other) == p or (lf and lf[0] != name):
+                    if (other is not None and owner.get(other) == p) or (lf and lf[0] != name):
                         continue
                     arc = board.arcs[ref if ref >= 0 else ~ref]
                     if len(arc) < 2:
@@ -508,13 +515,13 @@ def draw_box_links(svg: Svg, m: Map, geo: BoardGeo) -> None:
     svg.end("g")
 
 
-def named_passages(v) -> dict[frozenset[str], str]:
+def named_passages(v: Variant) -> dict[frozenset[str], str]:
     """The passages a rule module names (an entry of its parameters with a `name` and
     `edges`, as controlled_passages' "Kiel Canal"): per pair of provinces, the words to
     label it with (its first alias, else its name)."""
     out: dict[frozenset[str], str] = {}
 
-    def walk(value) -> None:
+    def walk(value: object) -> None:
         if isinstance(value, dict):
             name, edges = value.get("name"), value.get("edges")
             if isinstance(name, str) and isinstance(edges, list):

@@ -80,10 +80,11 @@ def _lab(lin: tuple[float, float, float]) -> tuple[float, float, float]:
 
 
 def _views(color: str) -> list[tuple[float, float, float]]:
-    lin = tuple(_linear(c) for c in rgb(color))
-    out = [_lab(lin)]
+    r, g, b = (_linear(c) for c in rgb(color))
+    out = [_lab((r, g, b))]
     for m in _CVD.values():
-        out.append(_lab(tuple(sum(m[i][k] * lin[k] for k in range(3)) for i in range(3))))
+        x, y, z = (m[i][0] * r + m[i][1] * g + m[i][2] * b for i in range(3))
+        out.append(_lab((x, y, z)))
     return out
 
 

@@ -12,8 +12,12 @@ numbers. A class name built from a variant's word (an edge kind) goes through `c
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from polydip.render.colors import SEA, mix, rgb
+
+if TYPE_CHECKING:
+    from polydip.variants.model import Variant
 
 Point = tuple[float, float]
 
@@ -49,7 +53,7 @@ OTHER_EDGES: list[tuple[str, float, str]] = [
     ("#6d4c41", 2.6, "2 3"), ("#ef6c00", 2.6, "6 2 2 2")]
 
 
-def edge_style(v, kind: str) -> tuple[str, float, str]:
+def edge_style(v: Variant, kind: str) -> tuple[str, float, str]:
     """How an edge kind of variant `v` is drawn; kinds without a style of their own take the
     next of a few distinct ones."""
     if kind in EDGE_STYLES:
@@ -59,7 +63,7 @@ def edge_style(v, kind: str) -> tuple[str, float, str]:
         else OTHER_EDGES[0]
 
 
-def border_class(v, kind: str) -> bool:
+def border_class(v: Variant, kind: str) -> bool:
     """An edge kind no unit crosses by it alone: it describes the border (a river, a
     mountain range) rather than a way across."""
     ek = v.edge_kinds.get(kind)
@@ -154,18 +158,18 @@ def attrs(values: dict[str, Value]) -> str:
     for key, v in values.items():
         if v is None:
             continue
-        t = type(v)
-        if t is str:
+        if type(v) is str:  # `type(v)` each time, not held in a name: mypy narrows `v` by it
             if plain(v) is None:
                 v = v.translate(_ESCAPES)
-        elif t is float:  # fmt, written out: this loop is the hot path of a picture
+        elif type(v) is float:  # fmt, written out: this loop is the hot path of a picture
             v = f"{v:.1f}"
             if v[-1] == "0":
                 v = v[:-2]
-        elif t is int or t is Coords:
+        elif type(v) is int or type(v) is Coords:
             pass
         else:
-            raise TypeError(f"attribute {key}: {t.__name__} is not text, a number or Coords")
+            raise TypeError(f"attribute {key}: {type(v).__name__} is not text, a number or "
+                            "Coords")
         out += f' {_NAMES.get(key) or _attr_name(key)}="{v}"'
     return out
 

@@ -8,11 +8,15 @@ drawn with) and the rest is a pass over the units; nothing is drawn.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from polydip.orders.describe import default_names
 from polydip.render.board import load_board
 from polydip.render.boardsvg import LABEL_FULL_SIZE, LABEL_SHORT_SIZE
 from polydip.render.svg import WIDTH, map_geo, picture_height, unit_places
+
+if TYPE_CHECKING:
+    from polydip.game.game import Game
 
 # around the pieces: room for a unit's symbol, its label and the first ring of neighbours
 MARGIN_UNITS = 4.0  # unit radii
@@ -26,7 +30,7 @@ class Focus:
     label_px: float  # the font size of the province names, in the picture's pixels
 
 
-def power_focus(game, power: int, names: str | None = None) -> Focus | None:
+def power_focus(game: Game, power: int, names: str | None = None) -> Focus | None:
     """The box, in fractions of the picture `render_svg` draws of the current phase, around
     `power`'s units (dislodged ones too) or, when it has none, its supply centers; None when
     it has neither, or the variant has no board (a schematic is laid out anew by the costly

@@ -120,9 +120,9 @@ def voronoi_cells(sites: list[Point], radius: list[float],
         pts = [(sx + r * math.cos(2 * math.pi * k / segments),
                 sy + r * math.sin(2 * math.pi * k / segments)) for k in range(segments)]
         labels = [OUTSIDE] * segments
-        for a, b, c in ((1, 0, x1), (-1, 0, -x0), (0, 1, y1), (0, -1, -y0)):
-            if a * sx + b * sy + r > c:  # the disc crosses this side of the frame
-                pts, labels = _clip(pts, labels, a, b, c, OUTSIDE)
+        for fa, fb, fc in ((1, 0, x1), (-1, 0, -x0), (0, 1, y1), (0, -1, -y0)):
+            if fa * sx + fb * sy + r > fc:  # the disc crosses this side of the frame
+                pts, labels = _clip(pts, labels, fa, fb, fc, OUTSIDE)
         reach = r  # the farthest point of the polygon from the site, kept up to date
         by_distance = sorted((((tx - sx) ** 2 + (ty - sy) ** 2), j)
                              for j, (tx, ty) in enumerate(sites) if j != i)

@@ -6,8 +6,13 @@ fill. One definition per power or class, however many provinces use it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from polydip.render.colors import mix
 from polydip.render.draw import Coords, Svg, text_color
+
+if TYPE_CHECKING:
+    from polydip.variants.model import Variant
 
 TILE = 10.0  # px: the side of a mark's tile on a province
 UNIT_TILE = 5.0  # ... on a unit symbol and a legend swatch
@@ -73,7 +78,8 @@ OTHER_TERRAINS: list[tuple[str, str]] = [("hatch", "#6a4c93"), ("sand", "#8d6e63
 WATER_STYLE = ("waves", "#1d4f7a")
 
 
-def terrain_classes(v, land: list[bool], names: list[str]) -> list[tuple[str, bool, list[int]]]:
+def terrain_classes(v: Variant, land: list[bool], names: list[str]
+                    ) -> list[tuple[str, bool, list[int]]]:
     """The classes of provinces the board shows by a pattern, as (class, water, province
     indices): the tags a rule module selects provinces by (its `provinces` parameter: "the
     mountain provinces"), the provinces a rule names one by one (a class named after the rule:

@@ -32,9 +32,14 @@ import math
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from polydip.geography.cache import LAYOUTS, room
 from polydip.geography.map import Map
+
+if TYPE_CHECKING:
+    from polydip.render.board import Board
+    from polydip.render.boardsvg import BoardGeo
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
@@ -145,7 +150,7 @@ class _Grid:
         self.cells: dict[tuple[int, int], list[tuple[int, Box]]] = {}
         self.where: dict[int, set[tuple[int, int]]] = {}
 
-    def _keys(self, b: Box):
+    def _keys(self, b: Box) -> Iterator[tuple[int, int]]:
         for gx in range(int(b[0] // CELL), int(b[2] // CELL) + 1):
             for gy in range(int(b[1] // CELL), int(b[3] // CELL) + 1):
                 yield gx, gy
@@ -244,7 +249,7 @@ class _Shape:
 
     def contains(self, p: Point) -> bool:
         xs = self.rows.get(int(p[1] // BAND))
-        ins = bool(xs) and (len(xs) - bisect_right(xs, p[0])) % 2 == 1
+        ins = xs is not None and (len(xs) - bisect_right(xs, p[0])) % 2 == 1  # ([]: even)
         x, y = p
         for b, ring in self.small.get(int(y // BAND), ()):
             if b[0] <= x <= b[2] and b[1] <= y <= b[3]:
@@ -334,7 +339,7 @@ class _Shapes:
     """The provinces' outlines in the picture, each made the first time it is asked for
     (most names stand at their board anchor and never need theirs)."""
 
-    def __init__(self, m: Map, geo) -> None:
+    def __init__(self, m: Map, geo: BoardGeo) -> None:
         self.names = m.prov_abbr
         self.board, self.k, self.top = geo.board, geo.scale, geo.top
         self.made: dict[int, _Shape] = {}
@@ -349,7 +354,7 @@ class _Shapes:
         return got
 
 
-def shapes(m: Map, geo) -> _Shapes:
+def shapes(m: Map, geo: BoardGeo) -> _Shapes:
     """The provinces' outlines in the picture (per map and width, from its memo)."""
     key = ("shapes", geo.board.width * geo.scale)
     got = m.caches.placement.get(key)
@@ -377,9 +382,9 @@ def _disc(p: Point) -> Box:
     return (p[0] - MARKER_R, p[1] - MARKER_R, p[0] + MARKER_R, p[1] + MARKER_R)
 
 
-def _rough_size(board, name: str) -> float:
+def _rough_size(board: Board, name: str) -> float:
     """The area of the box round a province's arcs' ends (cheap; for ordering only)."""
-    ends = []
+    ends: list[Point] = []
     for ring in board.rings(name):
         for ref in ring:
             arc = board.arcs[ref if ref >= 0 else ~ref]
@@ -390,7 +395,7 @@ def _rough_size(board, name: str) -> float:
     return (b[2] - b[0]) * (b[3] - b[1])
 
 
-def placer(m: Map, geo, full: bool, size: float) -> Placer:
+def placer(m: Map, geo: BoardGeo, full: bool, size: float) -> Placer:
     """The per-map part of placement, from the map's memo (made once per width and name
     style)."""
     key = ("labels", geo.board.width * geo.scale, full)
@@ -400,10 +405,10 @@ def placer(m: Map, geo, full: bool, size: float) -> Placer:
     return p
 
 
-def _make_placer(m: Map, geo, full: bool, size: float) -> Placer:
+def _make_placer(m: Map, geo: BoardGeo, full: bool, size: float) -> Placer:
     board, k, top = geo.board, geo.scale, geo.top
     sh = shapes(m, geo)
-    names = []
+    names: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
     for a in m.prov_abbr:
         short = not full or board.anchors[a].get("short_label", False)
         name = a if short else m.variant.provinces[a].name
@@ -424,7 +429,7 @@ def _make_placer(m: Map, geo, full: bool, size: float) -> Placer:
     return pl
 
 
-def _candidates(pl: Placer, i: int, radii: tuple[float, ...] = RADII):
+def _candidates(pl: Placer, i: int, radii: tuple[float, ...] = RADII) -> Iterator[Point]:
     """Candidate centres for province i's label, nearest its anchor first."""
     ax, ay = pl.anchors[i]
     for r in radii:
@@ -535,7 +540,8 @@ def _search(pl: Placer, i: int, grid: _Grid, units: list[Box]) -> Label | None:
     marks: list[Point | None] = [None]
     hidden = False  # the marker cannot keep off the units: drawn under them (boardsvg)
     if pl.sc[i]:
-        marks = [mk for mk in pl.markers_of(i) if _free_box(_disc(mk), i, grid, near)][:6]
+        apart = [mk for mk in pl.markers_of(i) if _free_box(_disc(mk), i, grid, near)][:6]
+        marks = [*apart]
         for lab in pl.fits_of(i) if marks else ():
             if lab.side == 1:
                 continue

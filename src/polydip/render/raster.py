@@ -36,8 +36,18 @@ import sys
 import types
 import zlib
 from array import array
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal
 
-_FAST_DRAW = None  # the surface class, made the first time
+if TYPE_CHECKING:  # (neither ships types: both read as Any, named here for the reader)
+    from cairocffi import Context, ImageSurface
+    from cairosvg.parser import Node
+    from cairosvg.surface import Surface
+
+# what draws an element: CairoSVG's handlers (TAGS), and this module's
+Handler = Callable[..., None]
+
+_FAST_DRAW: type | Literal[False] | None = None  # the surface class, made the first time
 _TITLE = re.compile(rb"<title>[^<]*</title>")
 
 
@@ -64,7 +74,7 @@ def svg_png(svg: bytes, width: int) -> bytes:
     return png
 
 
-def _surface_class():
+def _surface_class() -> type | None:
     """CairoSVG's PNG surface whose draw uses the quick path and text handlers (None if
     CairoSVG is not what this module was written against)."""
     global _FAST_DRAW
@@ -77,14 +87,15 @@ def _surface_class():
         from cairosvg.text import text as slow_text
 
         draw = cs.Surface.draw
-        if draw.__closure__ or not isinstance(cs.TAGS, dict) or cs.TAGS.get("text") \
-                is not slow_text or cs.TAGS.get("path") is not slow_path:
+        # (the handlers compared as a pair: `is` would narrow them to TAGS.get's `| None`)
+        if draw.__closure__ or not isinstance(cs.TAGS, dict) or (
+                cs.TAGS.get("text"), cs.TAGS.get("path")) != (slow_text, slow_path):
             raise TypeError("another CairoSVG")
     except (ImportError, AttributeError, TypeError):
         _FAST_DRAW = False
         return None
 
-    def fast_path(surface, node) -> None:
+    def fast_path(surface: Surface, node: Node) -> None:
         packed = _packed(node.get("d", ""))
         if packed is None:
             slow_path(surface, node)
@@ -92,7 +103,7 @@ def _surface_class():
         _append(surface.context, packed)
         node.vertices = None  # (no markers on polydip's paths)
 
-    def fast_text(surface, node, draw_as_text: bool = False) -> None:
+    def fast_text(surface: Surface, node: Node, draw_as_text: bool = False) -> None:
         if not _plain_text(node):
             slow_text(surface, node, draw_as_text)
             return
@@ -135,7 +146,7 @@ def _surface_class():
     quiet = _quiet_context()
     leaf = _leaf_drawer(cs, tags, fast_text)
 
-    def draw_quickly(self, node) -> None:
+    def draw_quickly(self: Surface, node: Node) -> None:
         if type(self.context) is not quiet:  # (the context __init__ made, before drawing)
             self.context.__class__ = quiet
         if not leaf(self, node):
@@ -153,7 +164,8 @@ _NOT_LEAF = ("transform", "transform-origin", "mask", "filter", "clip", "clip-pa
              "stroke-dashoffset")
 
 
-def _leaf_drawer(cs, tags: dict, fast_text):
+def _leaf_drawer(cs: types.ModuleType, tags: dict[str, Handler], fast_text: Handler
+                 ) -> Callable[[Surface, Node], bool]:
     """A drawer of a plain leaf element (no children, no transform, mask, filter, clip,
     markers or rendering hints: every shape and name polydip writes but a few), which does
     what CairoSVG's draw does for such an element without the steps that do nothing for it
@@ -163,7 +175,7 @@ def _leaf_drawer(cs, tags: dict, fast_text):
     from cairosvg.defs import gradient_or_pattern
     from cairosvg.helpers import normalize, paint, size
 
-    def draw_leaf(self, node) -> bool:
+    def draw_leaf(self: Surface, node: Node) -> bool:
         tag = node.tag
         if tag not in _LEAF_TAGS or node.children or any(a in node for a in _NOT_LEAF):
             return False
@@ -223,14 +235,14 @@ def _leaf_drawer(cs, tags: dict, fast_text):
     return draw_leaf
 
 
-def _quiet_context():
+def _quiet_context() -> type:
     """A cairo context that skips filling and stroking with a transparent source: CairoSVG
     fills and strokes every shape, with `fill="none"` (every border line) or `stroke`
     unset (every province, every name) as a transparent colour, which costs cairo as much
     as a visible one and draws nothing."""
     import cairocffi as cairo
 
-    def clear(ctx) -> bool:
+    def clear(ctx: Context) -> bool:
         src = ctx.get_source()
         return (isinstance(src, cairo.SolidPattern) and src.get_rgba()[3] == 0
                 and ctx.get_operator() == cairo.OPERATOR_OVER)
@@ -249,7 +261,7 @@ def _quiet_context():
     return QuietContext
 
 
-def _plain_text(node) -> bool:
+def _plain_text(node: Node) -> bool:
     """A text element CairoSVG would lay out as one run: one x and one y, no per-letter
     shifts, no text path, no children."""
     if node.tag != "text" or node.children or not node.text:
@@ -276,6 +288,7 @@ _CLOSE = struct.unpack("=d", struct.pack("=ii", 3, 1))[0]  # cairo_path_data_t h
 _MOVE = struct.unpack("=d", struct.pack("=ii", 0, 2))[0]  # read as the first double of
 _LINE = struct.unpack("=d", struct.pack("=ii", 1, 2))[0]  # the 16-byte element
 _PACKED: dict[str, array | None] = {}  # d → its path, packed (bounded: _PACKED_MAX)
+_ABSENT = array("d")  # _PACKED.get's default: a path not packed yet
 _PACKED_MAX = 40_000_000  # bytes of packed paths kept
 _packed_bytes = 0
 
@@ -285,9 +298,9 @@ def _packed(d: str) -> array | None:
     then its points), for paths of absolute moves and lines only (None for any other):
     worked out once per path text, kept for the next picture of the same board."""
     global _packed_bytes
-    got = _PACKED.get(d, False)
-    if got is not False:
-        return got  # type: ignore[return-value]
+    got = _PACKED.get(d, _ABSENT)
+    if got is not _ABSENT:
+        return got
     out = _pack(d)
     size = len(d) + (out.itemsize * len(out) if out is not None else 0)
     if _packed_bytes + size > _PACKED_MAX:
@@ -327,7 +340,7 @@ def _pack(d: str) -> array | None:
     return out
 
 
-def _append(ctx, packed: array) -> None:
+def _append(ctx: Context, packed: array) -> None:
     """Add packed path data to a cairocffi context's path, in one call."""
     from cairocffi import cairo, ffi
 
@@ -339,7 +352,7 @@ def _append(ctx, packed: array) -> None:
     cairo.cairo_append_path(ctx._pointer, path)
 
 
-def _encode(img) -> bytes | None:
+def _encode(img: ImageSurface) -> bytes | None:
     """The PNG file of an opaque ARGB32 cairo image (None when it is not opaque or the
     machine is big-endian: cairo's own writer then)."""
     if sys.byteorder != "little":

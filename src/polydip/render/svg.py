@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from polydip.geography.cache import LAYOUTS, room
 from polydip.geography.map import Map
@@ -75,10 +76,21 @@ from polydip.render.placement import symbol_box
 from polydip.render.view import DrawnOrder, PhaseView
 from polydip.variants.calendar import season_name
 
+if TYPE_CHECKING:
+    from polydip.game.game import Game
+    from polydip.render.board import Board
+    from polydip.render.geometry import Cell
+    from polydip.state import Position
+    from polydip.variants.model import Variant
+
 WIDTH = 1600
 TITLE_H = 64
 KEY_ROW = 40  # height of one row of the legend band under the map
 EVENT_ROW = 28  # height of one line of the phase's events, under the legend
+
+# where the units are drawn: ("unit" | "dislodged", location), ("unit", location, power),
+# ("unit#", index in the position) → the point (_unit_places)
+Where = dict[tuple[str, int] | tuple[str, int, int], Point]
 
 @dataclass(slots=True)
 class _Geo:
@@ -86,7 +98,7 @@ class _Geo:
 
     site: list[Point]  # per province: its centre
     loc: list[Point]  # per location: where a unit there is drawn
-    cells: list
+    cells: list[Cell]
     height: float
     unit_r: float
 
@@ -103,13 +115,14 @@ def _layout(m: Map, map_w: float) -> _Geo:
         raise PolydipError(f"variant {v.name} has no coordinates for {', '.join(missing[:8])}"
                            f"{'...' if len(missing) > 8 else ''}: add 'coords' to every "
                            "province to draw it (docs/variant-format.md)")
-    coords = [p.coords for p in provs] + [c for p in provs for c in p.coast_coords.values()]
+    points = [p.coords for p in provs if p.coords is not None]  # (every province: checked)
+    coords = points + [c for p in provs for c in p.coast_coords.values()]
     latlon = v.coords != "xy"
     proj, _h = fit_projection(coords, latlon, map_w, None, 0, TITLE_H, pad=46)
     max_h = 1500.0
     if _h > max_h:
         proj, _h = fit_projection(coords, latlon, map_w, max_h, 0, TITLE_H, pad=46)
-    given = [proj(p.coords) for p in provs]
+    given = [proj(xy) for xy in points]
     adjacent = set()
     for e in v.edges:
         a, b = m.loc_prov[m.loc_index[e.a]], m.loc_prov[m.loc_index[e.b]]
@@ -141,7 +154,7 @@ def _layout(m: Map, map_w: float) -> _Geo:
 
 # ---- the picture ----------------------------------------------------------------------------
 
-def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
+def render_svg(game: Game, view: PhaseView, title: str = "", names: str | None = None,
                board: bool = True) -> str:
     """The SVG of a phase. `names`: "full" or "short" labels (default: full names when the
     map has more than 80 provinces, as in reports). `board=False` draws the schematic even
@@ -207,7 +220,7 @@ def render_svg(game, view: PhaseView, title: str = "", names: str | None = None,
     return "\n".join(svg.parts) + "\n"
 
 
-def map_geo(m: Map, drawn, map_w: float = WIDTH) -> _Geo | BoardGeo:
+def map_geo(m: Map, drawn: Board | None, map_w: float = WIDTH) -> _Geo | BoardGeo:
     """Where everything of map `m` goes in a picture `map_w` wide: on board `drawn`, or the
     schematic when it is None; worked out once per map and width."""
     key = ("board" if drawn else "schematic", map_w)
@@ -222,7 +235,7 @@ def picture_height(m: Map, geo: _Geo | BoardGeo, full: bool, events: int = 0) ->
     """The height of the picture of `m` (`full` names, `events` lines of events under the
     legend): title, map, legend and events."""
     on_board = isinstance(geo, BoardGeo)
-    if on_board:
+    if isinstance(geo, BoardGeo):
         board_terrain(m, geo)  # the legend shows its classes
     codes = _code_key(m, geo, full)
     return (TITLE_H + geo.height + _legend_height(m, codes, on_board)
@@ -241,7 +254,7 @@ def _power_styles(m: Map) -> tuple[list[str], list[str]]:
     return got
 
 
-def _fills(m: Map, pos, power_fill: list[str], land: list[bool], blocked: list[bool]
+def _fills(m: Map, pos: Position, power_fill: list[str], land: list[bool], blocked: list[bool]
            ) -> tuple[list[str], list[str]]:
     """Per province: its fill (an owned land province: its owner's `power_fill`) and its
     owner's name."""
@@ -260,12 +273,12 @@ def _fills(m: Map, pos, power_fill: list[str], land: list[bool], blocked: list[b
     return fills, owners
 
 
-def _center_marks(m: Map, pos, colors: list[str]) -> list[tuple[str, str]]:
+def _center_marks(m: Map, pos: Position, colors: list[str]) -> list[tuple[str, str]]:
     """Per province: (marker fill, home ring colour) for a supply center, else ("", "")."""
     home: dict[str, int] = {}
     for p, power in enumerate(m.variant.powers):
-        for h in power.homes:
-            home.setdefault(h, p)
+        for abbr in power.homes:
+            home.setdefault(abbr, p)
     out = []
     for i in range(m.n_prov):
         if not m.is_sc[i]:
@@ -277,7 +290,7 @@ def _center_marks(m: Map, pos, colors: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-def _provinces(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str], marks: list[str]
+def _provinces(svg: _Svg, m: Map, geo: _Geo, pos: Position, colors: list[str], marks: list[str]
                ) -> None:
     v = m.variant
     is_sea = [not _is_land(m, i) for i in range(m.n_prov)]
@@ -335,8 +348,9 @@ def _provinces(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str], marks: list
         special = sorted(k for k in ks if k not in ("land", "sea"))
         color, width, dash = (edge_style(v, special[0]) if special
                               else ("#5f6f7d", 2.0, "2 4"))
-        a, b = geo.cells[i].points, geo.cells[j].points
-        p, q = closest_points(a, b) if a and b else (geo.site[i], geo.site[j])
+        cell_i, cell_j = geo.cells[i].points, geo.cells[j].points
+        p, q = (closest_points(cell_i, cell_j) if cell_i and cell_j
+                else (geo.site[i], geo.site[j]))
         if math.dist(p, q) < 6:  # the cells almost touch: a short mark across the gap
             mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
             p, q = _shorten(geo.site[i], geo.site[j], 0, 0)
@@ -360,7 +374,7 @@ def _label_pos(geo: _Geo, i: int) -> Point:
     return (x, below)
 
 
-def _centers_and_labels(svg: _Svg, m: Map, geo: _Geo, pos, colors: list[str]) -> None:
+def _centers_and_labels(svg: _Svg, m: Map, geo: _Geo, pos: Position, colors: list[str]) -> None:
     svg.start("g", class_="labels")
     for i in range(m.n_prov):
         if not geo.cells[i].points:
@@ -432,14 +446,14 @@ class UnitPlaces:
     units: tuple[Point, ...]  # per unit of the position, in the position's order
     dislodged: tuple[Point, ...]  # per dislodged unit of the position, in its order
 
-    def of_power(self, pos, power: int) -> list[Point]:
+    def of_power(self, pos: Position, power: int) -> list[Point]:
         """Where `power`'s units and dislodged units of position `pos` are drawn."""
         return ([xy for xy, u in zip(self.units, pos.units, strict=True) if u.power == power]
                 + [xy for xy, d in zip(self.dislodged, pos.dislodged, strict=True)
                    if d.power == power])
 
 
-def unit_places(m: Map, geo: _Geo | BoardGeo, pos) -> UnitPlaces:
+def unit_places(m: Map, geo: _Geo | BoardGeo, pos: Position) -> UnitPlaces:
     """Where each unit of position `pos` is drawn on the picture laid out as `geo`
     (map_geo)."""
     where = _unit_places(m, geo, pos)
@@ -447,11 +461,11 @@ def unit_places(m: Map, geo: _Geo | BoardGeo, pos) -> UnitPlaces:
                       tuple(where[("dislodged", d.loc)] for d in pos.dislodged))
 
 
-def _unit_places(m: Map, geo: _Geo | BoardGeo, pos) -> dict[tuple[str, int], Point]:
+def _unit_places(m: Map, geo: _Geo | BoardGeo, pos: Position) -> Where:
     """Where each unit is drawn, keyed by ("unit" | "dislodged", location), by ("unit",
     location, power) (the first such unit) and by ("unit#", index in the position)."""
     r = geo.unit_r
-    where: dict[tuple, Point] = {}
+    where: Where = {}
     stacked: dict[int, int] = {}  # units already drawn per location (an open space)
     count: dict[int, int] = {}
     for u in pos.units:
@@ -478,17 +492,18 @@ def _unit_places(m: Map, geo: _Geo | BoardGeo, pos) -> dict[tuple[str, int], Poi
     for d in pos.dislodged:
         if isinstance(geo, BoardGeo):  # beside its province, but never off the board
             x, y = geo.disl[m.loc_prov[d.loc]]
-            k = r * 1.3
+            edge = r * 1.3
             width = geo.board.width * geo.scale
-            where[("dislodged", d.loc)] = (min(max(x, k), width - k),
-                                           min(max(y, geo.top + k), geo.top + geo.height - k))
+            where[("dislodged", d.loc)] = (min(max(x, edge), width - edge),
+                                           min(max(y, geo.top + edge),
+                                               geo.top + geo.height - edge))
             continue
         x, y = geo.loc[d.loc]
         where[("dislodged", d.loc)] = (x + r * 1.5, y - r * 1.5)
     return where
 
 
-def _make_room(m: Map, geo: BoardGeo, full: bool, pos, where: dict) -> None:
+def _make_room(m: Map, geo: BoardGeo, full: bool, pos: Position, where: Where) -> None:
     """Move a unit within a small supply center so that the center's marker fits beside
     it (boardsvg.nudge_units); its orders start where it is drawn."""
     units = [(m.loc_prov[u.loc], where[("unit#", i)], _symbol(m, u.kind))
@@ -502,7 +517,7 @@ def _make_room(m: Map, geo: BoardGeo, full: bool, pos, where: dict) -> None:
                 where[key] = xy
 
 
-def _symbols_at(m: Map, geo: BoardGeo, view: PhaseView, where: dict
+def _symbols_at(m: Map, geo: BoardGeo, view: PhaseView, where: Where
                 ) -> list[tuple[float, float, float, float]]:
     """The boxes of the unit symbols drawn: the units, the dislodged ones, the units to be
     built (the names and markers keep off them all)."""
@@ -528,7 +543,7 @@ def _symbol(m: Map, kind: int) -> str:
 
 
 def _units(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: list[str],
-           where: dict[tuple[str, int], Point], marks: list[str] | None = None) -> None:
+           where: Where, marks: list[str] | None = None) -> None:
     pos = view.position
     marks = marks or [""] * len(colors)
     pat = [mark_id(p, "unit") if mk else None for p, mk in enumerate(marks)]
@@ -629,7 +644,7 @@ def _badge(svg: _Svg, x: float, y: float, kind: str, ok: bool = True) -> None:
 
 
 def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: list[str],
-            where: dict[tuple[str, int], Point],
+            where: Where,
             lines: list[tuple[Point, float]] | None = None) -> None:
     """The orders; `lines` (when given) gets points along every order's line as drawn, each
     with the line's half width, for the names to keep off (order_boxes)."""
@@ -660,7 +675,7 @@ def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: li
 
 
 def _draw_order(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, d: DrawnOrder,
-                color: str, where: dict[tuple[str, int], Point], occupied: set[int],
+                color: str, where: Where, occupied: set[int],
                 tags: dict[int, int], lines: list[tuple[Point, float]]) -> None:
     """One order's marks: a hold's ring, a move's or retreat's arrow, a support's or
     convoy's link, a build's or removal's badge (points along its line added to `lines`)."""
@@ -693,7 +708,7 @@ def _draw_order(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, d: Dra
             _attack_label(svg, m, x, y - r * 1.2, o.at, color)
     elif o.type in (SUPPORT, CONVOY) and o.aux_loc is not None:
         src = where.get(("unit", o.loc, d.power), geo.loc[o.loc])
-        aux = _aux_loc(m, view, o)
+        aux = _aux_loc(m, view, o.aux_loc)
         a = where.get(("unit", aux), geo.loc[aux])
         if o.target is not None:
             b = _beside(geo, a, geo.loc[o.target])
@@ -767,13 +782,14 @@ def _attack_label(svg: _Svg, m: Map, x: float, y: float, power: int, color: str)
            text_anchor="middle", fill=_text_color(color))
 
 
-def _aux_loc(m: Map, view: PhaseView, o) -> int:
-    """The location of the unit a support or convoy names (its coast if it has one)."""
-    prov = m.loc_prov[o.aux_loc]
+def _aux_loc(m: Map, view: PhaseView, aux_loc: int) -> int:
+    """The location of the unit a support or convoy names (`aux_loc`, the order's: its coast
+    if it has one)."""
+    prov = m.loc_prov[aux_loc]
     for u in view.position.units:
         if m.loc_prov[u.loc] == prov:
             return u.loc
-    return o.aux_loc
+    return aux_loc
 
 
 LINE_STEP = 5.0  # px between the points order_boxes keeps along an order's line
@@ -842,7 +858,7 @@ def _link(svg: _Svg, src: Point, tgt: Point, color: str, start_gap: float, end_g
 
 # ---- title and legend -----------------------------------------------------------------------
 
-def _title(svg: _Svg, v, pos, title: str, map_w: float) -> None:
+def _title(svg: _Svg, v: Variant, pos: Position, title: str, map_w: float) -> None:
     svg.el("rect", width=WIDTH, height=TITLE_H, fill="#2b2f36")
     head = f"{v.title} — {season_name(v.calendar, pos.phase)} ({pos.phase.name})"
     svg.text(24, 42, head, 28, "#ffffff", "bold", anchor="start")
@@ -923,7 +939,7 @@ CODE_ROW = 21  # the key to the provinces drawn by code: one line of it
 CODE_SIZE = 13.0
 
 
-def _code_key(m: Map, geo, full: bool) -> list[int]:
+def _code_key(m: Map, geo: _Geo | BoardGeo, full: bool) -> list[int]:
     """The provinces a board with full names still draws by their code (where the name
     does not fit): the legend lists them with their names."""
     if not full or not isinstance(geo, BoardGeo):
@@ -970,7 +986,7 @@ def _legend_height(m: Map, codes: list[int] | None = None, board: bool = False) 
     return 24 + power_rows * KEY_ROW + 12 + key_rows * KEY_ROW + 16 + extra
 
 
-def _legend(svg: _Svg, m: Map, pos, colors: list[str], top: float, r: float,
+def _legend(svg: _Svg, m: Map, pos: Position, colors: list[str], top: float, r: float,
             marks: list[str] | None = None, codes: list[int] | None = None,
             board: bool = False) -> None:
     marks = marks or [""] * len(colors)

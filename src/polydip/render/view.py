@@ -7,13 +7,20 @@ far, not yet adjudicated.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from polydip.errors import OrderError, PolydipError
 from polydip.game.engine import MOVEMENT_TYPES, bind_to_units, describe, parse_orders
 from polydip.orders.model import BUILD, DISBAND, HOLD, RETREAT, WAIVE, Order
 from polydip.orders.parser import parse_order
-from polydip.state import Position
+from polydip.state import Dislodged, PhaseType, Position, Unit
+
+if TYPE_CHECKING:
+    from polydip.game.game import Game
+    from polydip.game.record import PhaseRecord
+    from polydip.geography.map import Map
 
 
 @dataclass(slots=True)
@@ -27,11 +34,11 @@ class DrawnOrder:
 
     @property
     def failed(self) -> bool:
-        return bool(self.result) and any(w != "dislodged" for w in self.result)
+        return any(w != "dislodged" for w in self.result or ())
 
     @property
     def dislodged(self) -> bool:
-        return bool(self.result) and "dislodged" in self.result
+        return "dislodged" in (self.result or ())
 
 
 @dataclass(slots=True)
@@ -43,7 +50,7 @@ class PhaseView:
     events: list[tuple[str, str]] = field(default_factory=list)
 
 
-def phase_view(game, phase: str | None = None) -> PhaseView:
+def phase_view(game: Game, phase: str | None = None) -> PhaseView:
     """The view of `phase` (a processed one, or the current one when None)."""
     if phase is None or phase.strip().upper() == game.phase:
         return _current_view(game)
@@ -56,13 +63,13 @@ def phase_view(game, phase: str | None = None) -> PhaseView:
                        f"{game.phase})")
 
 
-def _current_view(game) -> PhaseView:
+def _current_view(game: Game) -> PhaseView:
     m, pos = game.map, game.position
     ptype = pos.phase.type
     parsed, _errors = parse_orders(m, pos.phase, game.orders)
     out: list[DrawnOrder] = []
     if ptype in ("M", "R"):
-        units = pos.units if ptype == "M" else pos.dislodged
+        units: Sequence[Unit | Dislodged] = pos.units if ptype == "M" else pos.dislodged
         allowed = MOVEMENT_TYPES if ptype == "M" else (RETREAT, DISBAND)
         bound, _ = bind_to_units(m, units, parsed, allowed)
         for u, o in zip(units, bound, strict=True):
@@ -79,7 +86,7 @@ def _current_view(game) -> PhaseView:
     return PhaseView(pos, out, False)
 
 
-def _record_view(game, rec) -> PhaseView:
+def _record_view(game: Game, rec: PhaseRecord) -> PhaseView:
     from polydip.report import _explicitly_ordered
 
     m, pos = game.map, rec.position
@@ -98,7 +105,7 @@ def _record_view(game, rec) -> PhaseView:
     return PhaseView(pos, out, True, [(e.code, e.words) for e in rec.outcome.events])
 
 
-def _reparse(m, text: str, ptype: str) -> Order | None:
+def _reparse(m: Map, text: str, ptype: PhaseType) -> Order | None:
     try:
         o = parse_order(m, text, ptype)
     except OrderError:

@@ -28,6 +28,7 @@ from polydip.variants.model import (
     CoastName,
     Edge,
     EdgeKind,
+    PhaseKind,
     Power,
     Province,
     Season,
@@ -37,6 +38,9 @@ from polydip.variants.model import (
     Victory,
 )
 from polydip.variants.search import search_path as search
+
+# a phase kind read as text → the same word, typed as a kind (PHASE_TYPES' keys)
+_PHASE_KINDS: dict[str, PhaseKind] = {k: k for k in PHASE_TYPES}
 
 
 def builtin_names() -> list[str]:
@@ -464,8 +468,11 @@ class _Reader:
                                 "coasts" + did_you_mean(c, coast_list), f"[{key}]")
             coast_aliases[c.upper()] = self.strlist(said, c, f"{key}.coast_aliases")
         coords = self.point(v.get("coords"), f"{key}.coords")
-        coast_coords = {c: self.point(xy, f"{key}.coast_coords.{c}") for c, xy in
-                        self.table(v.get("coast_coords", {}), f"{key}.coast_coords").items()}
+        coast_coords: dict[str, tuple[float, float]] = {}
+        for c, raw in self.table(v.get("coast_coords", {}), f"{key}.coast_coords").items():
+            xy = self.point(raw, f"{key}.coast_coords.{c}")
+            if xy is not None:  # (TOML has no null: always a point)
+                coast_coords[c] = xy
         return Province(
             abbr=abbr,
             name=self.get(v, "name", str, key),
@@ -570,4 +577,5 @@ class _Reader:
             raise self.fail(f"{key}.combined", "only a season whose phases are "
                             "[\"retreats\", \"adjustments\"] orders them together")
         return Season(self.get(s, "name", str, key), self.get(s, "abbr", str, key),
-                      tuple(phases), self.get(s, "title", str, key, ""), combined)
+                      tuple(_PHASE_KINDS[ph] for ph in phases), self.get(s, "title", str, key, ""),
+                      combined)
