@@ -9,14 +9,17 @@ what the adjudicator reads in its hot loops.
 
 from __future__ import annotations
 
+import pickle
 import re
 from collections import deque
 from functools import lru_cache
+from hashlib import blake2b
 
 from polydip.errors import VariantError, did_you_mean
 from polydip.geography.cache import MapCaches
 from polydip.names import build_index, lookup, name_key
 from polydip.rules import compile_rules
+from polydip.variants.loader import builtin_names, load_builtin
 from polydip.variants.model import DEFAULT_COASTS, Variant
 
 
@@ -24,10 +27,12 @@ class Map:
     """A compiled variant map (immutable after construction)."""
 
     def __reduce__(self) -> tuple:
-        """Pickled as its variant (plain data), compiled again where it is read: a compiled
-        (mypyc) Map has no pickle of its own, and its caches (`caches`: tables, layouts) are
-        made again as they are needed rather than sent (the host's drawing process, Ray)."""
-        return (compile_map, (self.variant,))
+        """Pickled by reference (`map_ref`): a built-in variant by its name, any other as
+        its variant (plain data) under a digest; where it is read, `map_of` finds the
+        compiled map in the process's own cache or compiles it once. A compiled (mypyc) Map
+        has no pickle of its own, and its caches (`caches`: order table, layouts) are made
+        again as they are needed rather than sent (the host's drawing process, Ray)."""
+        return (map_of, (map_ref(self),))
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
@@ -464,3 +469,43 @@ def compile_map(variant: Variant) -> Map:
         m = Map(variant)
         variant.compiled = m
     return m
+
+
+_BUILTIN_PREFIX = "<built-in "
+# maps unpickled from a variant other than a built-in one, by the digest of that variant
+_BY_DIGEST: dict[bytes, Map] = {}
+
+
+def map_ref(m: Map) -> tuple:
+    """What a pickled map holds: ("builtin", name) for a variant shipped with polydip (the
+    very Variant object `load_builtin` gives), else ("variant", digest, pickled variant):
+    the BLAKE2b digest of the pickled variant, so that `map_of` compiles each variant once
+    per process however many pickles hold it."""
+    v = m.variant
+    path = v.path
+    if path.startswith(_BUILTIN_PREFIX) and path.endswith(">"):
+        name = path[len(_BUILTIN_PREFIX):-1]
+        if name in builtin_names() and load_builtin(name) is v:
+            return ("builtin", name)
+    blob = pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL)
+    return ("variant", blake2b(blob, digest_size=16).digest(), blob)
+
+
+def map_of(ref: tuple) -> Map:
+    """The compiled map a `map_ref` names, from this process's caches (a built-in variant
+    is loaded and compiled once per process; another variant once per digest)."""
+    if not isinstance(ref, tuple) or not ref or ref[0] not in ("builtin", "variant"):
+        raise VariantError(f"not a map reference: {str(ref)[:80]}")
+    if ref[0] == "builtin":
+        return compile_map(load_builtin(str(ref[1])))
+    digest: bytes = ref[1]
+    got = _BY_DIGEST.get(digest)
+    if got is None:
+        v = pickle.loads(ref[2])
+        if not isinstance(v, Variant):
+            raise VariantError("a map reference holds no variant")
+        got = compile_map(v)
+        if len(_BY_DIGEST) >= 16:
+            _BY_DIGEST.clear()
+        _BY_DIGEST[digest] = got
+    return got
