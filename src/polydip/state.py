@@ -322,31 +322,30 @@ class Position:
         counts as `owners`) and the rule state in `extra` (as sorted JSON). Not the map:
         compare keys of one map's positions."""
         ph = self.phase
-        ints: list[int] = [ph.year, len(self.units)]
-        for pw, kd, lc in sorted([(u.power, u.kind, u.loc) for u in self.units]):
-            ints += (pw, kd, lc)
-        dis = sorted([(d.power, d.kind, d.loc, d.attacker, int(d.convoyed),
-                       tuple(sorted(d.retreats))) for d in self.dislodged])
-        ints.append(len(dis))
-        for pw, kd, lc, at, cv, rts in dis:
-            ints += (pw, kd, lc, at, cv, len(rts))
-            ints += rts
-        ints.append(len(self.owners))
-        ints += self.owners
+        units = sorted([(u.power << 42) | (u.kind << 21) | u.loc for u in self.units])
+        head = [ph.year, len(units), len(self.dislodged), len(self.owners),
+                len(self.contested), len(self.homes)]
         ys = self.year_start_owners
-        ints += self.owners if ys is None else ys
-        ints.append(len(self.contested))
-        ints += sorted(self.contested)
-        ints.append(len(self.homes))
-        for hs in self.homes:
-            ints.append(len(hs))
-            ints += hs
-        packed = array("q", ints)
-        if sys.byteorder != "little":
-            packed.byteswap()
-        h = blake2b(digest_size=16)
-        h.update(f"{ph.season}|{ph.type}|".encode())
-        h.update(packed.tobytes())
+        parts = [head, units, self.owners, self.owners if ys is None else ys,
+                 sorted(self.contested)]
+        if self.dislodged:
+            dis: list[int] = []
+            for pw, kd, lc, at, cv, rts in sorted([
+                    (d.power, d.kind, d.loc, d.attacker, int(d.convoyed),
+                     tuple(sorted(d.retreats))) for d in self.dislodged]):
+                dis += (pw, kd, lc, at, cv, len(rts))
+                dis += rts
+            parts.append(dis)
+        if self.homes:
+            parts.append([len(hs) for hs in self.homes])
+            parts.append([x for hs in self.homes for x in hs])
+        h = blake2b(f"{ph.season}|{ph.type}|".encode(), digest_size=16)
+        swap = sys.byteorder != "little"
+        for part in parts:
+            packed = array("q", part)
+            if swap:
+                packed.byteswap()
+            h.update(packed.tobytes())
         if self.extra:
             h.update(json.dumps(self.extra, sort_keys=True, separators=(",", ":"),
                                 default=repr).encode())
