@@ -474,6 +474,10 @@ def compile_map(variant: Variant) -> Map:
 _BUILTIN_PREFIX = "<built-in "
 # maps unpickled from a variant other than a built-in one, by the digest of that variant
 _BY_DIGEST: dict[bytes, Map] = {}
+# built-in maps unpickled, by name (listing the built-in variants is a directory read)
+_BUILTIN_MAPS: dict[str, Map] = {}
+# the references of the maps last pickled, by id of their variant: (variant, reference)
+_REFS: dict[int, tuple[Variant, tuple]] = {}
 
 
 def map_ref(m: Map) -> tuple:
@@ -482,13 +486,22 @@ def map_ref(m: Map) -> tuple:
     the BLAKE2b digest of the pickled variant, so that `map_of` compiles each variant once
     per process however many pickles hold it."""
     v = m.variant
+    kept = _REFS.get(id(v))
+    if kept is not None and kept[0] is v:
+        return kept[1]
     path = v.path
+    ref: tuple | None = None
     if path.startswith(_BUILTIN_PREFIX) and path.endswith(">"):
         name = path[len(_BUILTIN_PREFIX):-1]
         if name in builtin_names() and load_builtin(name) is v:
-            return ("builtin", name)
-    blob = pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL)
-    return ("variant", blake2b(blob, digest_size=16).digest(), blob)
+            ref = ("builtin", name)
+    if ref is None:
+        blob = pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL)
+        ref = ("variant", blake2b(blob, digest_size=16).digest(), blob)
+    if len(_REFS) >= 16:
+        _REFS.clear()
+    _REFS[id(v)] = (v, ref)  # (the variant kept with it: its id is not reused meanwhile)
+    return ref
 
 
 def map_of(ref: tuple) -> Map:
@@ -497,7 +510,11 @@ def map_of(ref: tuple) -> Map:
     if not isinstance(ref, tuple) or not ref or ref[0] not in ("builtin", "variant"):
         raise VariantError(f"not a map reference: {str(ref)[:80]}")
     if ref[0] == "builtin":
-        return compile_map(load_builtin(str(ref[1])))
+        name = str(ref[1])
+        got = _BUILTIN_MAPS.get(name)
+        if got is None:
+            got = _BUILTIN_MAPS[name] = compile_map(load_builtin(name))
+        return got
     digest: bytes = ref[1]
     got = _BY_DIGEST.get(digest)
     if got is None:
