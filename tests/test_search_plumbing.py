@@ -138,6 +138,7 @@ def test_clone_plays_on_alone() -> None:
     _play(fg, 1, 3)
     twin = fg.clone()
     assert twin.m is fg.m and twin.table is fg.table
+    assert twin.victory == fg.victory
     assert twin.position == fg.position and twin.legal() == fg.legal()
     before = fg.position.key()
     a = _play(twin, 5, 6)
@@ -174,6 +175,9 @@ def test_restore_refuses_what_is_not_a_snapshot() -> None:
     fg = FastGame.new("standard")
     with pytest.raises(PolydipError, match="snapshot"):
         fg.restore(fg.position)  # type: ignore[arg-type]
+    other = FastGame.new("wita")
+    with pytest.raises(PolydipError, match="cannot be restored"):
+        fg.restore(other.snapshot())
 
 
 # ---- pickles ------------------------------------------------------------------------------

@@ -59,11 +59,12 @@ def _record(position: Position, center_changes: list[tuple[int, int, int]]) -> _
 class Snapshot:
     """A FastGame's state at one moment (`FastGame.snapshot`), for `FastGame.restore`."""
 
-    __slots__ = ("counts", "history", "items", "legal", "position", "status", "winners")
+    __slots__ = ("counts", "history", "items", "legal", "m", "position", "status", "winners")
 
-    def __init__(self, position: Position, status: str, winners: list[int],
+    def __init__(self, m: Map, position: Position, status: str, winners: list[int],
                  history: list[_Record] | None, counts: tuple[list[int], list[int]],
                  items: list[tuple[int, int]] | None, legal: list[list[int]] | None) -> None:
+        self.m = m
         self.position = position
         self.status = status
         self.winners = winners
@@ -239,6 +240,7 @@ class FastGame:
         position (which `step` never changes in place: it makes the next one): stepping
         either game leaves the other as it was."""
         g = FastGame(self.m, self.position, self.options)
+        g.victory = self.victory
         g.status, g.winners = self.status, list(self.winners)
         g.history = list(self.history)
         g._counts, g._items, g._legal = self._counts, self._items, self._legal
@@ -247,7 +249,7 @@ class FastGame:
     def snapshot(self) -> Snapshot:
         """The game's state now, for `restore` (rollback): a few references, no copy of
         the position."""
-        return Snapshot(self.position, self.status, list(self.winners),
+        return Snapshot(self.m, self.position, self.status, list(self.winners),
                         list(self.history) if self.history else None,
                         self._counts, self._items, self._legal)
 
@@ -256,6 +258,9 @@ class FastGame:
         if not isinstance(snap, Snapshot):
             raise PolydipError(f"restore takes a FastGame.snapshot(), not "
                                f"{type(snap).__name__}")
+        if snap.m is not self.m and snap.m.variant != self.m.variant:
+            raise PolydipError(f"a snapshot of a game of {snap.m.variant.name} cannot be "
+                               f"restored into a game of {self.m.variant.name}")
         self.position, self.status, self.winners = snap.position, snap.status, list(
             snap.winners)
         self.history = [] if snap.history is None else list(snap.history)
