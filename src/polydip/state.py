@@ -6,7 +6,11 @@ rule, not an assumption of the data.
 
 from __future__ import annotations
 
+import json
+import sys
+from array import array
 from collections.abc import Sequence
+from hashlib import blake2b
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 if TYPE_CHECKING:  # annotations only: this data module imports nothing of polydip
@@ -261,9 +265,11 @@ class Position:
     (the owners of centers, say): to change a position, give it new lists rather than
     changing its lists in place, or work on `copy()`.
 
-    Compared by value like a dataclass, but a plain class: compiled, a dataclass is still
-    constructed through the interpreted __init__ the dataclasses module writes (about 4,700
-    instructions, for a position made every phase)."""
+    Compared by value like a dataclass (`==`: every field, units in their order), hashed
+    by `key()` (a stable hash that ignores the order of units: equal positions hash equal),
+    but a plain class: compiled, a dataclass is still constructed through the interpreted
+    __init__ the dataclasses module writes (about 4,700 instructions, for a position made
+    every phase)."""
 
     __slots__ = ("contested", "dislodged", "extra", "homes", "owners", "phase", "units",
                  "year_start_owners")
@@ -300,7 +306,50 @@ class Position:
             return NotImplemented
         return self._key() != other._key()
 
-    __hash__ = None  # type: ignore[assignment]  # (a mutable value, as the dataclass was)
+    def __hash__(self) -> int:
+        """By `key()` (equal positions hash equal, in every process). Hashed as it is
+        now: a position used as a dict or set key must not be changed afterwards (the
+        engine changes only the position it is making, before it returns it)."""
+        return int.from_bytes(self.key()[:8], "little", signed=True)
+
+    def key(self) -> bytes:
+        """A stable hash of the position (16 bytes of BLAKE2b): the same for equal
+        positions in every process, run and platform (no salted `hash()`), different for
+        different ones but by a 2**-128 chance. It covers the phase (year, season, type),
+        the units as a multiset (their order in `units` does not count), the dislodged
+        units as a multiset (with attacker, convoy flag and retreats), the center owners,
+        the contested provinces, the home centers, the owners at the year's start (None
+        counts as `owners`) and the rule state in `extra` (as sorted JSON). Not the map:
+        compare keys of one map's positions."""
+        ph = self.phase
+        units = sorted([(u.power << 42) | (u.kind << 21) | u.loc for u in self.units])
+        head = [ph.year, len(units), len(self.dislodged), len(self.owners),
+                len(self.contested), len(self.homes)]
+        ys = self.year_start_owners
+        parts = [head, units, self.owners, self.owners if ys is None else ys,
+                 sorted(self.contested)]
+        if self.dislodged:
+            dis: list[int] = []
+            for pw, kd, lc, at, cv, rts in sorted([
+                    (d.power, d.kind, d.loc, d.attacker, int(d.convoyed),
+                     tuple(sorted(d.retreats))) for d in self.dislodged]):
+                dis += (pw, kd, lc, at, cv, len(rts))
+                dis += rts
+            parts.append(dis)
+        if self.homes:
+            parts.append([len(hs) for hs in self.homes])
+            parts.append([x for hs in self.homes for x in hs])
+        h = blake2b(f"{ph.season}|{ph.type}|".encode(), digest_size=16)
+        swap = sys.byteorder != "little"
+        for part in parts:
+            packed = array("q", part)
+            if swap:
+                packed.byteswap()
+            h.update(packed.tobytes())
+        if self.extra:
+            h.update(json.dumps(self.extra, sort_keys=True, separators=(",", ":"),
+                                default=repr).encode())
+        return h.digest()
 
     def __reduce__(self) -> tuple:
         # (compiled, a native class has no default pickling of its own attributes)

@@ -34,9 +34,51 @@ class _Record:
 
     __slots__ = ("outcome", "position")
 
-    def __init__(self, position: Position, outcome: PhaseOutcome) -> None:
+    def __init__(self, position: Position, outcome: PhaseOutcome | _Changes) -> None:
         self.position = position
         self.outcome = outcome
+
+    def __reduce__(self) -> tuple:
+        # (an outcome holds closures: a pickle keeps what the victory condition reads)
+        return (_record, (self.position, list(self.outcome.center_changes)))
+
+
+class _Changes:
+    """What an unpickled _Record keeps of its outcome: the center changes."""
+
+    __slots__ = ("center_changes",)
+
+    def __init__(self, center_changes: list[tuple[int, int, int]]) -> None:
+        self.center_changes = center_changes
+
+
+def _record(position: Position, center_changes: list[tuple[int, int, int]]) -> _Record:
+    return _Record(position, _Changes(center_changes))
+
+
+class Snapshot:
+    """A FastGame's state at one moment (`FastGame.snapshot`), for `FastGame.restore`."""
+
+    __slots__ = ("counts", "history", "items", "legal", "m", "position", "status", "winners")
+
+    def __init__(self, m: Map, position: Position, status: str, winners: list[int],
+                 history: list[_Record] | None, counts: tuple[list[int], list[int]],
+                 items: list[tuple[int, int]] | None, legal: list[list[int]] | None) -> None:
+        self.m = m
+        self.position = position
+        self.status = status
+        self.winners = winners
+        self.history = history
+        self.counts = counts
+        self.items = items
+        self.legal = legal
+
+
+def _unpickle(m: Map, position: Position, options: dict[str, Any], status: str,
+              winners: list[int], history: list[_Record]) -> FastGame:
+    fg = FastGame(m, position, options)
+    fg.status, fg.winners, fg.history = status, list(winners), list(history)
+    return fg
 
 
 class FastGame:
@@ -190,6 +232,50 @@ class FastGame:
         end = game_end(self.m, self.victory, self.position, self.history, self._counts[1])
         if end is not None:
             self.status, self.winners = end
+
+    # ---- search helpers ----------------------------------------------------------------
+
+    def clone(self) -> FastGame:
+        """An independent copy sharing the map, the order table, the options and the
+        position (which `step` never changes in place: it makes the next one): stepping
+        either game leaves the other as it was."""
+        g = FastGame(self.m, self.position, self.options)
+        g.victory = self.victory
+        g.status, g.winners = self.status, list(self.winners)
+        g.history = list(self.history)
+        g._counts, g._items, g._legal = self._counts, self._items, self._legal
+        return g
+
+    def snapshot(self) -> Snapshot:
+        """The game's state now, for `restore` (rollback): a few references, no copy of
+        the position."""
+        return Snapshot(self.m, self.position, self.status, list(self.winners),
+                        list(self.history) if self.history else None,
+                        self._counts, self._items, self._legal)
+
+    def restore(self, snap: Snapshot) -> None:
+        """Go back to the state a `snapshot` of this game (or of a clone) took."""
+        if not isinstance(snap, Snapshot):
+            raise PolydipError(f"restore takes a FastGame.snapshot(), not "
+                               f"{type(snap).__name__}")
+        if snap.m is not self.m and snap.m.variant != self.m.variant:
+            raise PolydipError(f"a snapshot of a game of {snap.m.variant.name} cannot be "
+                               f"restored into a game of {self.m.variant.name}")
+        self.position, self.status, self.winners = snap.position, snap.status, list(
+            snap.winners)
+        self.history = [] if snap.history is None else list(snap.history)
+        self._counts, self._items, self._legal = snap.counts, snap.items, snap.legal
+
+    def key(self) -> bytes:
+        """The position's stable hash (`Position.key()`)."""
+        return self.position.key()
+
+    def __reduce__(self) -> tuple:
+        """Pickled small: the map by reference (its variant's name for a built-in one, see
+        polydip.compile.map_ref), the position, options and state; no order table
+        (each process makes it once per map)."""
+        return (_unpickle, (self.m, self.position, self.options, self.status,
+                            self.winners, self.history))
 
     # ---- reading codes -----------------------------------------------------------------
 

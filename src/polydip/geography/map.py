@@ -29,13 +29,15 @@ class Map:
     """A compiled variant map (immutable after construction)."""
 
     def __reduce__(self) -> tuple:
-        """Pickled as its variant (plain data), compiled again where it is read by the step
-        that compiled it: a compiled (mypyc) Map has no pickle of its own, and its caches
-        (`caches`: tables, layouts) are made again as they are needed rather than sent (the
-        host's drawing process, Ray)."""
+        """Pickled by reference, as the compile step that made it says (`compiled_by`:
+        polydip.compile's `map_ref`/`map_of`): a built-in variant by its name, any other as
+        its variant (plain data) under a digest, compiled once per process where it is read.
+        A compiled (mypyc) Map has no pickle of its own, and its caches (`caches`: order
+        table, layouts) are made again as they are needed rather than sent (the host's
+        drawing process, Ray)."""
         if self.compiled_by is None:
             raise TypeError("a Map made without polydip.compile.compile_map is not pickled")
-        return (self.compiled_by, (self.variant,))
+        return self.compiled_by(self)
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
@@ -202,10 +204,10 @@ class Map:
                                                              strict=True) if sc)
         # what the variant's rules make of this map: set by the compile step above both
         # geography and rules (polydip.compile.compile_map), which is also what a pickled
-        # Map is compiled again by (see __reduce__)
+        # Map is compiled again through (compiled_by gives its pickle: see __reduce__)
         self.rules: RuleSet
         self.tables: RuleTables
-        self.compiled_by: Callable[[Variant], Map] | None = None
+        self.compiled_by: Callable[[Map], tuple] | None = None
 
     def _edge_loc(self, name: str, key: str) -> int:
         loc = self.loc_index.get(name)
