@@ -253,7 +253,7 @@ class FastGame:
                         list(self.history) if self.history else None,
                         self._counts, self._items, self._legal)
 
-    def restore(self, snap: Snapshot) -> None:
+    def restore(self, snap: object) -> None:
         """Go back to the state a `snapshot` of this game (or of a clone) took."""
         if not isinstance(snap, Snapshot):
             raise PolydipError(f"restore takes a FastGame.snapshot(), not "
