@@ -298,14 +298,7 @@ def _provinces(svg: _Svg, m: Map, geo: _Geo, pos: Position, colors: list[str], m
     for i, cell in enumerate(geo.cells):
         if not cell.points:
             continue
-        if is_sea[i]:
-            fill = SEA
-        elif pos.owners[i] >= 0 and marks[pos.owners[i]]:
-            fill = url(mark_id(pos.owners[i], "fill"))
-        elif pos.owners[i] >= 0:
-            fill = _mix(colors[pos.owners[i]], "#ffffff", 0.38)
-        else:
-            fill = LAND
+        fill = _province_fill(pos, i, is_sea[i], colors, marks)
         owner = m.powers[pos.owners[i]] if pos.owners[i] >= 0 else ""
         svg.start("polygon", class_="province", data_province=m.prov_abbr[i],
                   data_owner=owner, points=_pts(cell.points), fill=fill)
@@ -321,19 +314,8 @@ def _provinces(svg: _Svg, m: Map, geo: _Geo, pos: Position, colors: list[str], m
     borders = shared_borders(geo.cells)
     svg.start("g", class_="borders", fill="none")
     for (i, j), segs in borders.items():
-        ks = kinds.get((i, j), set())
-        special = sorted(k for k in ks if k not in ("land", "sea"))
-        if special:
-            color, width, dash = edge_style(v, special[0])
-            kind = special[0]
-        elif is_sea[i] != is_sea[j]:
-            color, width, dash, kind = COAST_LINE, 2.0, "", "coast"
-        elif is_sea[i]:
-            color, width, dash, kind = SEA_LINE, 1.2, "", "sea"
-        elif ks:
-            color, width, dash, kind = LAND_LINE, 1.3, "", "land"
-        else:
-            color, width, dash, kind = BLOCKED_LINE, 3.2, "", "impassable"
+        color, width, dash, kind = _border_line(v, kinds.get((i, j), set()), is_sea[i],
+                                                is_sea[j])
         for p, q in segs:
             svg.line(p, q, color, width, dash, "border " + css_class(kind))
     for i, edges in enumerate(outer_edges(geo.cells)):
@@ -341,7 +323,42 @@ def _provinces(svg: _Svg, m: Map, geo: _Geo, pos: Position, colors: list[str], m
             continue
         for p, q in edges:
             svg.line(p, q, COAST_LINE, 2.0, "", "border coast")
-    # map edges between provinces whose regions do not touch: a thin line between centres
+    _unbordered_links(svg, v, geo, kinds, borders)
+    svg.end("g")
+
+
+def _province_fill(pos: Position, i: int, sea: bool, colors: list[str], marks: list[str]
+                   ) -> str:
+    """A sea's blue, the owner's mark or pale colour, or plain land."""
+    if sea:
+        return SEA
+    if pos.owners[i] >= 0 and marks[pos.owners[i]]:
+        return url(mark_id(pos.owners[i], "fill"))
+    if pos.owners[i] >= 0:
+        return _mix(colors[pos.owners[i]], "#ffffff", 0.38)
+    return LAND
+
+
+def _border_line(v: Variant, ks: set[str], sea_i: bool, sea_j: bool
+                 ) -> tuple[str, float, str, str]:
+    """(colour, width, dash, kind) of the border between two provinces whose edges are of
+    the kinds `ks`."""
+    special = sorted(k for k in ks if k not in ("land", "sea"))
+    if special:
+        color, width, dash = edge_style(v, special[0])
+        return color, width, dash, special[0]
+    if sea_i != sea_j:
+        return COAST_LINE, 2.0, "", "coast"
+    if sea_i:
+        return SEA_LINE, 1.2, "", "sea"
+    if ks:
+        return LAND_LINE, 1.3, "", "land"
+    return BLOCKED_LINE, 3.2, "", "impassable"
+
+
+def _unbordered_links(svg: _Svg, v: Variant, geo: _Geo, kinds: dict[tuple[int, int], set[str]],
+                      borders: dict[tuple[int, int], list[tuple[Point, Point]]]) -> None:
+    """Map edges between provinces whose regions do not touch: a thin line between centres."""
     for (i, j), ks in kinds.items():
         if (i, j) in borders:
             continue
@@ -358,7 +375,6 @@ def _provinces(svg: _Svg, m: Map, geo: _Geo, pos: Position, colors: list[str], m
             n = math.hypot(ux, uy) or 1.0
             p, q = (mx - ux / n * 8, my - uy / n * 8), (mx + ux / n * 8, my + uy / n * 8)
         svg.line(p, q, color, min(width, 2.5), dash or "2 4", "border link")
-    svg.end("g")
 
 
 def _is_land(m: Map, prov: int) -> bool:
