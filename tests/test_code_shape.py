@@ -22,9 +22,6 @@ OTHERS = "not split yet (issue 30): its steps are named by comments; a split is 
 ALLOWED: dict[str, str] = {
     "geography/map.py::Map.__init__": OTHERS,
     "orders/table.py::OrderTable.__init__": OTHERS,
-    "render/audit.py::audit_svg": OTHERS,
-    "render/svg.py::_legend": OTHERS,
-    "render/boardsvg.py::layout": OTHERS,
     "game/engine.py::process_bound": ("compiled hot path (mypyc), once a phase: its three "
                                       "phase kinds share the locals the outcome is built "
                                       "from; split it with a bench run on both builds"),

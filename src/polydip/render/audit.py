@@ -157,7 +157,30 @@ def audit_svg(svg: str) -> Audit:
     except ET.ParseError as exc:
         raise PolydipError(f"not an SVG picture polydip can read: {exc}") from exc
     out = Audit()
-    provinces: dict[str, list] = {}
+    provinces, frame = _board_outline(root)
+    # what is drawn later is drawn over: each element's place in the document
+    place = {id(el): n for n, el in enumerate(root.iter())}
+    names, markers, wraps = _names_and_markers(root, place)
+    units = _units(root, place)
+    out.units, out.markers, out.labels = len(units), len(markers), len(names)
+    over = [(b, n) for _, b, n in names] + [(b, n) for _, b, _, n in markers]
+    _check_units(out, units, over, provinces, frame)
+    _check_markers(out, markers, units, provinces, frame)
+    _check_names(out, names, frame)
+    _check_orders(out, root, place, over)
+    if wraps:
+        _check_seam(out, root, frame[2] - frame[0])
+    return out
+
+
+Rings = list[list[tuple[float, float]]]
+# a unit: its name, box, whether dislodged, the point it is drawn at, its place in the document
+_Unit = tuple[str, Box, bool, tuple[float, float] | None, int]
+
+
+def _board_outline(root: ET.Element) -> tuple[dict[str, Rings], Box]:
+    """The rings of each province drawn, and the frame of the whole board."""
+    provinces: dict[str, Rings] = {}
     xs: list[float] = []
     ys: list[float] = []
     for el in root.iter(NS + "path"):
@@ -172,20 +195,20 @@ def audit_svg(svg: str) -> Audit:
                 ys += [p[1] for p in ring]
     if not provinces:
         raise PolydipError("the picture has no provinces drawn on a board (data-province)")
-    frame = (min(xs), min(ys), max(xs), max(ys))
-    width = frame[2] - frame[0]
+    return provinces, (min(xs), min(ys), max(xs), max(ys))
 
-    def clipped(b: Box) -> bool:
-        return (b[0] < frame[0] - 0.5 or b[1] < frame[1] - 0.5 or b[2] > frame[2] + 0.5
-                or b[3] > frame[3] + 0.5)
 
-    # names: in the labels group and at the seam (halo copies, stroked, are skipped)
-    # what is drawn later is drawn over: each element's place in the document
-    place = {id(el): n for n, el in enumerate(root.iter())}
-    names: list[tuple[str, Box]] = []
-    name_at: list[int] = []
-    markers: list[tuple[str, Box, tuple[float, float]]] = []
-    marker_at: list[int] = []
+def _clipped(b: Box, frame: Box) -> bool:
+    return (b[0] < frame[0] - 0.5 or b[1] < frame[1] - 0.5 or b[2] > frame[2] + 0.5
+            or b[3] > frame[3] + 0.5)
+
+
+def _names_and_markers(root: ET.Element, place: dict[int, int]) -> tuple[
+        list[tuple[str, Box, int]], list[tuple[str, Box, tuple[float, float], int]], bool]:
+    """The names (in the labels group and at the seam; halo copies, stroked, are skipped)
+    and the supply-centre markers, each with its place; and whether the board wraps."""
+    names: list[tuple[str, Box, int]] = []
+    markers: list[tuple[str, Box, tuple[float, float], int]] = []
     wraps = False
     for g in root.iter(NS + "g"):
         cls = _classes(g)
@@ -198,54 +221,69 @@ def audit_svg(svg: str) -> Audit:
                 box = text_box(float(t.get("x", 0)), float(t.get("y", 0)),
                                float(t.get("font-size", 12)), t.get("text-anchor", "start"),
                                t.text or "")
-                names.append((t.text or "", box))
-                name_at.append(place[id(t)])
+                names.append((t.text or "", box, place[id(t)]))
         if "center" in cls and g.get("data-center"):
             shape = _shape_box(g)
             if shape:
                 markers.append((g.get("data-center", ""), shape,
-                                ((shape[0] + shape[2]) / 2, (shape[1] + shape[3]) / 2)))
-                marker_at.append(place[id(g)])
-    units: list[tuple[str, Box, bool]] = []
-    unit_at: list[tuple[float, float] | None] = []
-    unit_place: list[int] = []
+                                ((shape[0] + shape[2]) / 2, (shape[1] + shape[3]) / 2),
+                                place[id(g)]))
+    return names, markers, wraps
+
+
+def _units(root: ET.Element, place: dict[int, int]) -> list[_Unit]:
+    units: list[_Unit] = []
     for g in root.iter(NS + "g"):
         cls = _classes(g)
         if "unit" in cls and g.get("data-unit"):
             shape = _shape_box(g)
             if shape:
-                units.append((g.get("data-unit", ""), shape, "dislodged" in cls))
-                unit_place.append(place[id(g)])
                 xy = g.get("data-at", "").split(",")
-                unit_at.append((float(xy[0]), float(xy[1])) if len(xy) == 2 else None)
-    out.units, out.markers, out.labels = len(units), len(markers), len(names)
-    over = ([(b, n) for (_, b), n in zip(names, name_at, strict=True)]
-            + [(b, n) for (_, b, _), n in zip(markers, marker_at, strict=True)])
-    for (unit, box, dislodged), g_at, u_at in zip(units, unit_at, unit_place, strict=True):
+                units.append((g.get("data-unit", ""), shape, "dislodged" in cls,
+                              (float(xy[0]), float(xy[1])) if len(xy) == 2 else None,
+                              place[id(g)]))
+    return units
+
+
+def _check_units(out: Audit, units: list[_Unit], over: list[tuple[Box, int]],
+                 provinces: dict[str, Rings], frame: Box) -> None:
+    for unit, box, dislodged, g_at, u_at in units:
         ua = (box[2] - box[0]) * (box[3] - box[1]) or 1.0
         covered = sum(_area(box, b) for b, n in over if n > u_at)
         if covered > COVERED * ua:
             out.units_covered.append(unit)
-        if clipped(box):
+        if _clipped(box, frame):
             out.clipped.append(unit)
         if not dislodged:
             prov = unit.split()[-1].split("/")[0]
             middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
             if prov in provinces and not inside(g_at or middle, provinces[prov]):
                 out.units_outside.append(unit)
-    for (abbr, box, centre), m_at in zip(markers, marker_at, strict=True):
-        if any(_meets(box, ub) and m_at > u_at
-               for (_, ub, _), u_at in zip(units, unit_place, strict=True)):
+
+
+def _check_markers(out: Audit, markers: list[tuple[str, Box, tuple[float, float], int]],
+                   units: list[_Unit], provinces: dict[str, Rings], frame: Box) -> None:
+    for abbr, box, centre, m_at in markers:
+        if any(_meets(box, ub) and m_at > u_at for _, ub, _, _, u_at in units):
             out.markers_on_units.append(abbr)
         if abbr in provinces and not inside(centre, provinces[abbr]):
             out.markers_outside.append(abbr)
-        if clipped(box):
+        if _clipped(box, frame):
             out.clipped.append(f"center {abbr}")
-    for i, (text, box) in enumerate(names):
-        if any(j != i and _meets(box, other) for j, (_, other) in enumerate(names)):
+
+
+def _check_names(out: Audit, names: list[tuple[str, Box, int]], frame: Box) -> None:
+    for i, (text, box, _) in enumerate(names):
+        if any(j != i and _meets(box, other) for j, (_, other, _) in enumerate(names)):
             out.label_overlaps.append(text)
-        if clipped(box):
+        if _clipped(box, frame):
             out.clipped.append(text)
+
+
+def _check_orders(out: Audit, root: ET.Element, place: dict[int, int],
+                  over: list[tuple[Box, int]]) -> None:
+    """Count the orders drawn with a line, and those mostly hidden under what is drawn
+    after them."""
     for g in root.iter(NS + "g"):
         if "order" not in _classes(g):
             continue
@@ -259,20 +297,22 @@ def audit_svg(svg: str) -> Audit:
                                            for b in later))
         if hidden > COVERED * len(pts):
             out.orders_covered.append(g.get("data-order", ""))
-    if wraps:
-        for g in root.iter(NS + "g"):
-            cls = _classes(g)
-            if "order" not in cls:
-                continue
-            # a support or convoy joins neighbours: a quarter of the board is already
-            # across it; a move (by convoy) may be long, but not over half the board
-            limit = width / 4 if cls & {"support", "convoy"} else width / 2
-            for el in g.iter():
-                span = _span(el)
-                if span > limit:
-                    out.seam_long.append(g.get("data-order", ""))
-                    break
-    return out
+
+
+def _check_seam(out: Audit, root: ET.Element, width: float) -> None:
+    """On a board that wraps: the orders drawn the long way round instead of across the seam."""
+    for g in root.iter(NS + "g"):
+        cls = _classes(g)
+        if "order" not in cls:
+            continue
+        # a support or convoy joins neighbours: a quarter of the board is already
+        # across it; a move (by convoy) may be long, but not over half the board
+        limit = width / 4 if cls & {"support", "convoy"} else width / 2
+        for el in g.iter():
+            span = _span(el)
+            if span > limit:
+                out.seam_long.append(g.get("data-order", ""))
+                break
 
 
 def _order_line(g: ET.Element) -> list[tuple[float, float]]:

@@ -52,6 +52,8 @@ from polydip.render.placement import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from polydip.variants.model import Variant
 
 # border styles: (colour, width, dash)
@@ -126,12 +128,41 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
         water_d.append(rings_d(board.rings(a, "water")) if land[i] else Coords())
         islet_d.append(Coords() if land[i] else rings_d(board.rings(a, "land")))
     neutral = (rings_d(board.rings("neutral", "land")), rings_d(board.rings("neutral", "water")))
-    # border styles
+    kinds = _edge_kinds(v)
+    borders, crossing = _borders(m, board, arcs_d, arcs_s, kinds, land, k)
+    links = _links(v, board, arcs_d, kinds, crossing, k, tf)
+    unit_r = board.unit_radius * k
+    loc, label, disl, slots = _anchors(m, board, tf, unit_r, k, top)
+    insets = [(tf((x0 - 10, y0 - 10)), tf((x1 + 10, y1 + 10)))
+              for x0, y0, x1, y1 in board.insets]
+    boxes = [[tf(p) for p in box] for box in board.boxes]
+    seam = [(m.prov_index[r], side, top + y0 * k, top + y1 * k)
+            for r, side, y0, y1 in seam_runs(board) if r in m.prov_index]
+    names_at = [(m.prov_index[p], text, tf((x, y))) for p, text, x, y in board.names
+                 if p in m.prov_index]
+    geo = BoardGeo(board, k, top, board.height * k, unit_r, loc, label, disl, land, blocked,
+                   slots, province_d, water_d, islet_d, neutral, borders, links, insets,
+                   boxes, seam, names_at)
+    return geo
+
+
+def _edge_kinds(v: Variant) -> dict[tuple[str, str], set[str]]:
+    """The kinds of the edges between each pair of provinces (coasts folded in)."""
     kinds: dict[tuple[str, str], set[str]] = {}
     for e in v.edges:
         a, b = e.a.split("/")[0], e.b.split("/")[0]
         if a != b:
             kinds.setdefault((min(a, b), max(a, b)), set()).add(e.kind)
+    return kinds
+
+
+def _borders(m: Map, board: Board, arcs_d: list[list[Point]], arcs_s: list[list[str]],
+             kinds: dict[tuple[str, str], set[str]], land: list[bool], k: float
+             ) -> tuple[list[tuple[str, str, float, str, Coords]],
+                    dict[tuple[str, str], tuple[float, int]]]:
+    """Border styles: the arcs grouped by style, in drawing order; and for each pair of
+    provinces with a marked crossing, its longest arc."""
+    v = m.variant
     groups: dict[str, list[str]] = {}
     crossing: dict[tuple[str, str], tuple[float, int]] = {}  # pair → its longest arc
     for i, (lf, rf) in enumerate(board.arc_faces()):
@@ -154,9 +185,16 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
             color, w, dash = STYLES[style]
         borders.append((css_class(style.replace("edge:", "")), color, w * k, dash,
                         Coords("".join(groups[style]))))
+    return borders, crossing
+
+
+def _links(v: Variant, board: Board, arcs_d: list[list[Point]],
+           kinds: dict[tuple[str, str], set[str]],
+           crossing: dict[tuple[str, str], tuple[float, int]], k: float,
+           tf: Callable[[Point], Point]) -> list[tuple[str, str, str, Point, Point]]:
+    """A canal (or bridge, strait...) between provinces that touch: a mark across the middle
+    of their border (rivers are drawn as the border itself); and the board's connectors."""
     links = []
-    # a canal (or bridge, strait...) between provinces that touch: a mark across the middle
-    # of their border; rivers are drawn as the border itself
     for (a, b), (_length, i) in sorted(crossing.items()):
         kind = _marked(v, kinds[(a, b)])
         p, q = _across(arcs_d[i], 9.0 * k)
@@ -166,8 +204,15 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
                     ("land", "sea"))
         p, q = _at_least(tf((x1, y1)), tf((x2, y2)), 16.0 * k)
         links.append((a, b, ks[0] if ks else "", p, q))
-    # anchors
-    unit_r = board.unit_radius * k
+    return links
+
+
+def _anchors(m: Map, board: Board, tf: Callable[[Point], Point], unit_r: float, k: float,
+             top: float) -> tuple[list[Point], list[Point], list[Point], list[list[Point]]]:
+    """Anchors: where each location's unit, each province's label and dislodged unit, and
+    each province's extra units are drawn."""
+    v = m.variant
+    names = m.prov_abbr
     label, disl, loc = [], [], []
     for a in names:
         anc = board.anchors[a]
@@ -184,17 +229,7 @@ def layout(m: Map, board: Board, width: float, top: float) -> BoardGeo:
     # a unit's symbol (a fleet's hull is the widest) kept inside the board's frame
     loc = [_inside_frame(p, board, k, top, unit_r) for p in loc]
     slots = [[_inside_frame(p, board, k, top, unit_r) for p in ps] for ps in slots]
-    insets = [(tf((x0 - 10, y0 - 10)), tf((x1 + 10, y1 + 10)))
-              for x0, y0, x1, y1 in board.insets]
-    boxes = [[tf(p) for p in box] for box in board.boxes]
-    seam = [(m.prov_index[r], side, top + y0 * k, top + y1 * k)
-            for r, side, y0, y1 in seam_runs(board) if r in m.prov_index]
-    names_at = [(m.prov_index[p], text, tf((x, y))) for p, text, x, y in board.names
-                 if p in m.prov_index]
-    geo = BoardGeo(board, k, top, board.height * k, unit_r, loc, label, disl, land, blocked,
-                   slots, province_d, water_d, islet_d, neutral, borders, links, insets,
-                   boxes, seam, names_at)
-    return geo
+    return loc, label, disl, slots
 
 
 def _inside_frame(p: Point, board: Board, k: float, top: float, r: float) -> Point:

@@ -250,16 +250,7 @@ def fit_regions(sites: list[Point], adjacent: set[tuple[int, int]],
             for j in neighbours[i]:
                 weights[j] *= 0.7
             weights[i] += 0.1 * spacing * spacing
-        move = [[0.0, 0.0] for _ in range(n)]
-        for pairs, sign in ((missing, 1.0), (wrong, -1.0)):
-            for i, j in pairs:
-                dx, dy = cur[j][0] - cur[i][0], cur[j][1] - cur[i][1]
-                d = math.hypot(dx, dy) or 1.0
-                ux, uy = sign * dx / d * step, sign * dy / d * step
-                move[i][0] += ux
-                move[i][1] += uy
-                move[j][0] -= ux
-                move[j][1] -= uy
+        move = _pair_moves(cur, missing, wrong, step)
         for i, j in missing:
             weights[i] += 0.02 * spacing * spacing
             weights[j] += 0.02 * spacing * spacing
@@ -267,12 +258,7 @@ def fit_regions(sites: list[Point], adjacent: set[tuple[int, int]],
             for k in neighbours[i] & neighbours[j]:
                 weights[k] += 0.03 * spacing * spacing
         for i in range(n):
-            x, y = cur[i][0] + move[i][0], cur[i][1] + move[i][1]
-            dx, dy = x - sites[i][0], y - sites[i][1]
-            d = math.hypot(dx, dy)
-            if d > limit:
-                x, y = sites[i][0] + dx / d * limit, sites[i][1] + dy / d * limit
-            cur[i] = (min(max(x, kx0), kx1), min(max(y, ky0), ky1))
+            cur[i] = _moved(cur[i], move[i], sites[i], limit, (kx0, ky0, kx1, ky1))
     assert best is not None
     if any(not inside(best.sites[i], best.cells[i].points) for i in range(n)):
         # never lose a province: plain Voronoi cells always hold their own centre
@@ -281,6 +267,34 @@ def fit_regions(sites: list[Point], adjacent: set[tuple[int, int]],
         best = Regions(list(sites), cells, sum(1 for k in touching if k not in adjacent),
                        sum(1 for k in adjacent if k not in touching))
     return best
+
+
+def _pair_moves(cur: list[Point], missing: list[tuple[int, int]],
+                wrong: list[tuple[int, int]], step: float) -> list[list[float]]:
+    """Each centre's nudge: towards the neighbours its cell misses, away from the cells it
+    touches but should not."""
+    move = [[0.0, 0.0] for _ in cur]
+    for pairs, sign in ((missing, 1.0), (wrong, -1.0)):
+        for i, j in pairs:
+            dx, dy = cur[j][0] - cur[i][0], cur[j][1] - cur[i][1]
+            d = math.hypot(dx, dy) or 1.0
+            ux, uy = sign * dx / d * step, sign * dy / d * step
+            move[i][0] += ux
+            move[i][1] += uy
+            move[j][0] -= ux
+            move[j][1] -= uy
+    return move
+
+
+def _moved(at: Point, move: list[float], site: Point, limit: float,
+           keep: tuple[float, float, float, float]) -> Point:
+    """`at` nudged by `move`, kept within `limit` of its given site and inside `keep`."""
+    x, y = at[0] + move[0], at[1] + move[1]
+    dx, dy = x - site[0], y - site[1]
+    d = math.hypot(dx, dy)
+    if d > limit:
+        x, y = site[0] + dx / d * limit, site[1] + dy / d * limit
+    return (min(max(x, keep[0]), keep[2]), min(max(y, keep[1]), keep[3]))
 
 
 def inside(pt: Point, poly: list[Point]) -> bool:

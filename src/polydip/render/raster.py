@@ -107,32 +107,7 @@ def _surface_class() -> type | None:
         if not _plain_text(node):
             slow_text(surface, node, draw_as_text)
             return
-        import cairocffi as cairo
-
-        ctx = surface.context
-        family = (node.get("font-family") or "sans-serif").split(",")[0].strip("\"' ")
-        slant = getattr(cairo, f"FONT_SLANT_{node.get('font-style')}".upper(),
-                        cairo.FONT_SLANT_NORMAL)
-        weight = node.get("font-weight")
-        if weight and weight.isdigit() and int(weight) >= 550:
-            weight = "bold"
-        ctx.select_font_face(family, slant, getattr(
-            cairo, f"FONT_WEIGHT_{weight}".upper(), cairo.FONT_WEIGHT_NORMAL))
-        ctx.set_font_size(surface.font_size)
-        s = node.text
-        x, y = size(surface, node.get("x"), "x"), size(surface, node.get("y"), "y")
-        x_bearing, _yb, w, _h, x_advance, _ya = ctx.text_extents(s)
-        anchor = node.get("text-anchor")
-        if anchor == "middle":
-            x -= w / 2 + x_bearing
-        elif anchor == "end":
-            x -= w + x_bearing
-        ctx.move_to(x, y)
-        if draw_as_text:
-            ctx.show_text(s)
-        else:
-            ctx.text_path(s)
-        surface.cursor_position = (x + x_advance, y)
+        _draw_plain_text(surface, node, draw_as_text, size)
 
     tags = dict(cs.TAGS)
     tags["path"] = fast_path
@@ -154,6 +129,38 @@ def _surface_class() -> type | None:
 
     _FAST_DRAW = type("_QuickPNGSurface", (cs.PNGSurface,), {"draw": draw_quickly})
     return _FAST_DRAW
+
+
+def _draw_plain_text(surface: Surface, node: Node, draw_as_text: bool,
+                     size: Callable[[Surface, str | None, str], float]) -> None:
+    """A plain name (see _plain_text): its font chosen and its one line drawn (as text, or
+    as a path), as CairoSVG's text handler does, with `size` CairoSVG's own length reader."""
+    import cairocffi as cairo
+
+    ctx = surface.context
+    family = (node.get("font-family") or "sans-serif").split(",")[0].strip("\"' ")
+    slant = getattr(cairo, f"FONT_SLANT_{node.get('font-style')}".upper(),
+                    cairo.FONT_SLANT_NORMAL)
+    weight = node.get("font-weight")
+    if weight and weight.isdigit() and int(weight) >= 550:
+        weight = "bold"
+    ctx.select_font_face(family, slant, getattr(
+        cairo, f"FONT_WEIGHT_{weight}".upper(), cairo.FONT_WEIGHT_NORMAL))
+    ctx.set_font_size(surface.font_size)
+    s = node.text
+    x, y = size(surface, node.get("x"), "x"), size(surface, node.get("y"), "y")
+    x_bearing, _yb, w, _h, x_advance, _ya = ctx.text_extents(s)
+    anchor = node.get("text-anchor")
+    if anchor == "middle":
+        x -= w / 2 + x_bearing
+    elif anchor == "end":
+        x -= w + x_bearing
+    ctx.move_to(x, y)
+    if draw_as_text:
+        ctx.show_text(s)
+    else:
+        ctx.text_path(s)
+    surface.cursor_position = (x + x_advance, y)
 
 
 # what a leaf element may carry to be drawn by _leaf_drawer (anything else: CairoSVG's draw)

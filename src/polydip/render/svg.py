@@ -298,14 +298,7 @@ def _provinces(svg: _Svg, m: Map, geo: _Geo, pos: Position, colors: list[str], m
     for i, cell in enumerate(geo.cells):
         if not cell.points:
             continue
-        if is_sea[i]:
-            fill = SEA
-        elif pos.owners[i] >= 0 and marks[pos.owners[i]]:
-            fill = url(mark_id(pos.owners[i], "fill"))
-        elif pos.owners[i] >= 0:
-            fill = _mix(colors[pos.owners[i]], "#ffffff", 0.38)
-        else:
-            fill = LAND
+        fill = _province_fill(pos, i, is_sea[i], colors, marks)
         owner = m.powers[pos.owners[i]] if pos.owners[i] >= 0 else ""
         svg.start("polygon", class_="province", data_province=m.prov_abbr[i],
                   data_owner=owner, points=_pts(cell.points), fill=fill)
@@ -321,19 +314,8 @@ def _provinces(svg: _Svg, m: Map, geo: _Geo, pos: Position, colors: list[str], m
     borders = shared_borders(geo.cells)
     svg.start("g", class_="borders", fill="none")
     for (i, j), segs in borders.items():
-        ks = kinds.get((i, j), set())
-        special = sorted(k for k in ks if k not in ("land", "sea"))
-        if special:
-            color, width, dash = edge_style(v, special[0])
-            kind = special[0]
-        elif is_sea[i] != is_sea[j]:
-            color, width, dash, kind = COAST_LINE, 2.0, "", "coast"
-        elif is_sea[i]:
-            color, width, dash, kind = SEA_LINE, 1.2, "", "sea"
-        elif ks:
-            color, width, dash, kind = LAND_LINE, 1.3, "", "land"
-        else:
-            color, width, dash, kind = BLOCKED_LINE, 3.2, "", "impassable"
+        color, width, dash, kind = _border_line(v, kinds.get((i, j), set()), is_sea[i],
+                                                is_sea[j])
         for p, q in segs:
             svg.line(p, q, color, width, dash, "border " + css_class(kind))
     for i, edges in enumerate(outer_edges(geo.cells)):
@@ -341,7 +323,42 @@ def _provinces(svg: _Svg, m: Map, geo: _Geo, pos: Position, colors: list[str], m
             continue
         for p, q in edges:
             svg.line(p, q, COAST_LINE, 2.0, "", "border coast")
-    # map edges between provinces whose regions do not touch: a thin line between centres
+    _unbordered_links(svg, v, geo, kinds, borders)
+    svg.end("g")
+
+
+def _province_fill(pos: Position, i: int, sea: bool, colors: list[str], marks: list[str]
+                   ) -> str:
+    """A sea's blue, the owner's mark or pale colour, or plain land."""
+    if sea:
+        return SEA
+    if pos.owners[i] >= 0 and marks[pos.owners[i]]:
+        return url(mark_id(pos.owners[i], "fill"))
+    if pos.owners[i] >= 0:
+        return _mix(colors[pos.owners[i]], "#ffffff", 0.38)
+    return LAND
+
+
+def _border_line(v: Variant, ks: set[str], sea_i: bool, sea_j: bool
+                 ) -> tuple[str, float, str, str]:
+    """(colour, width, dash, kind) of the border between two provinces whose edges are of
+    the kinds `ks`."""
+    special = sorted(k for k in ks if k not in ("land", "sea"))
+    if special:
+        color, width, dash = edge_style(v, special[0])
+        return color, width, dash, special[0]
+    if sea_i != sea_j:
+        return COAST_LINE, 2.0, "", "coast"
+    if sea_i:
+        return SEA_LINE, 1.2, "", "sea"
+    if ks:
+        return LAND_LINE, 1.3, "", "land"
+    return BLOCKED_LINE, 3.2, "", "impassable"
+
+
+def _unbordered_links(svg: _Svg, v: Variant, geo: _Geo, kinds: dict[tuple[int, int], set[str]],
+                      borders: dict[tuple[int, int], list[tuple[Point, Point]]]) -> None:
+    """Map edges between provinces whose regions do not touch: a thin line between centres."""
     for (i, j), ks in kinds.items():
         if (i, j) in borders:
             continue
@@ -358,7 +375,6 @@ def _provinces(svg: _Svg, m: Map, geo: _Geo, pos: Position, colors: list[str], m
             n = math.hypot(ux, uy) or 1.0
             p, q = (mx - ux / n * 8, my - uy / n * 8), (mx + ux / n * 8, my + uy / n * 8)
         svg.line(p, q, color, min(width, 2.5), dash or "2 4", "border link")
-    svg.end("g")
 
 
 def _is_land(m: Map, prov: int) -> bool:
@@ -993,8 +1009,30 @@ def _legend(svg: _Svg, m: Map, pos: Position, colors: list[str], top: float, r: 
     svg.start("g", class_="legend")
     svg.el("rect", x=0, y=top, width=WIDTH, height=_legend_height(m, codes, board),
            fill="#ffffff", stroke="#b9b2a3", stroke_width=1)
-    cell_w = (WIDTH - 40) / POWERS_PER_ROW
     y = top + 24
+    _legend_powers(svg, m, pos, colors, marks, y)
+    rows = -(-len(m.powers) // POWERS_PER_ROW)
+    y += rows * KEY_ROW + 12
+    svg.line((20, y - 8), (WIDTH - 20, y - 8), "#d8d2c4", 1)
+    _legend_symbols(svg, m, y, r, board)
+    y += (_key_layout(m, board)[-1][2] + 1) * KEY_ROW + 8
+    passages = _passage_lines(m)
+    if passages:  # the passages the rules name, with the provinces they join
+        svg.line((20, y), (WIDTH - 20, y), "#d8d2c4", 1)
+        svg.start("g", class_="passages")
+        for n, line in enumerate(passages):
+            svg.text(20, y + 12 + n * CODE_ROW + 13, line, CODE_SIZE, INK, anchor="start")
+        svg.end("g")
+        y += len(passages) * CODE_ROW + 12
+    if codes:
+        _draw_code_key(svg, m, codes, y)
+    svg.end("g")
+
+
+def _legend_powers(svg: _Svg, m: Map, pos: Position, colors: list[str], marks: list[str],
+                   y: float) -> None:
+    """Each power's colour (or mark), name and counts of centres and units, in rows."""
+    cell_w = (WIDTH - 40) / POWERS_PER_ROW
     for p, name in enumerate(m.powers):
         row, col = divmod(p, POWERS_PER_ROW)
         x = 20 + col * cell_w
@@ -1015,83 +1053,103 @@ def _legend(svg: _Svg, m: Map, pos: Position, colors: list[str], top: float, r: 
         size = max(13.0, min(19.0, room / (max(len(name), 1) * 0.6)))
         svg.text(x + 40, yy, name, size, INK, "bold", anchor="start")
         svg.text(x + cell_w - 30, yy, counts, 16, "#4a4a4a", anchor="end")
-    rows = -(-len(m.powers) // POWERS_PER_ROW)
-    y += rows * KEY_ROW + 12
-    svg.line((20, y - 8), (WIDTH - 20, y - 8), "#d8d2c4", 1)
-    gray = "#9a9a9a"
-    army = next((k for k in range(len(m.kinds)) if m.kinds[k] == "A"), 0)
-    edge_names = {k.replace("_", " "): k for k in m.variant.edge_kinds}
-    terrain = {_terrain_label(c): (c, w) for c, w, _p in
-               m.caches.terrain or []}
+
+
+_KEY_GRAY = "#9a9a9a"
+
+
+def _legend_symbols(svg: _Svg, m: Map, y: float, r: float, board: bool) -> None:
+    """The key: each symbol the picture may use, drawn in grey, with its label."""
     for label, x, row in _key_layout(m, board):
         yy = y + row * KEY_ROW + 16
-        sx = x + 30  # the symbol's centre
         svg.text(x + 68, yy + 6, label, 16, INK, anchor="start")
-        if label in ("army", "fleet") or label in m.kind_names:
-            k = next((i for i in range(len(m.kinds)) if m.kind_names[i] == label),
-                     army if label == "army" else 0)
-            if label == "fleet":
-                k = next((i for i in range(len(m.kinds)) if m.kinds[i] == "F"), k)
-            svg.add(_unit_shape(m, k, sx, yy + 2, r * 0.85, gray, INK))
-        elif label == "supply center":
-            svg.el("circle", cx=sx, cy=yy, r=7, fill="#ffffff", stroke=INK, stroke_width=2)
-            svg.el("circle", cx=sx, cy=yy, r=2.4, fill=INK)
-        elif label == "home center":
-            svg.el("circle", cx=sx, cy=yy, r=8.2, fill=gray, stroke=INK, stroke_width=1.2)
-            svg.el("circle", cx=sx, cy=yy, r=5.6, fill="#ffffff", stroke=INK,
-                   stroke_width=1.6)
-            svg.el("circle", cx=sx, cy=yy, r=1.9, fill=INK)
-        elif label == "capital":
-            svg.el("circle", cx=sx, cy=yy, r=7, fill="#ffffff", stroke=INK, stroke_width=2)
-            center_core(svg, sx, yy, True)
-        elif label == "territory":  # a power's outline, just inside its provinces
-            svg.el("rect", x=x + 2, y=yy - 11, width=56, height=22, rx=2, fill=LAND,
-                   stroke=LAND_LINE, stroke_width=1)
-            svg.el("rect", x=x + 5, y=yy - 8, width=50, height=16, rx=1, fill="none",
-                   stroke=gray, stroke_width=2.4)
-        elif label == "move":
-            _arrow(svg, (x, yy), (x + 62, yy), gray, 0, 0, False)
-        elif label == "retreat":
-            _arrow(svg, (x, yy), (x + 62, yy), gray, 0, 0, False, dash="10 5", width=3.6)
-        elif label == "support":
-            _link(svg, (x, yy), (x + 58, yy), gray, 0, 0, False, "8 5", False)
-        elif label == "convoy":
-            _link(svg, (x, yy), (x + 58, yy), gray, 0, 0, False, "1.5 5", False)
-        elif label == "hold":
-            svg.add(_unit_shape(m, army, sx, yy, r * 0.7, gray, INK))
-            svg.el("circle", cx=sx, cy=yy, r=r * 1.1, fill="none", stroke=INK, stroke_width=6)
-            svg.el("circle", cx=sx, cy=yy, r=r * 1.1, fill="none", stroke=gray,
-                   stroke_width=3.4)
-        elif label == "failed order":
-            _arrow(svg, (x, yy), (x + 62, yy), gray, 0, 0, True)
-        elif label == "dislodged unit":
-            svg.add(_unit_shape(m, army, sx, yy, r * 0.8, gray, FAIL, "4 2"))
-        elif label == "build / remove":
-            _badge(svg, sx - 13, yy, "plus")
-            _badge(svg, sx + 13, yy, "cross")
-        elif label == "no passage":
-            svg.line((x, yy), (x + 60, yy), BLOCKED_LINE, 3.2)
-        elif label in terrain:  # a class of provinces: its pattern on land or sea
-            cls, water = terrain[label]
-            for fill in (SEA if water else LAND, url(terrain_id(cls))):
-                svg.el("rect", x=x + 2, y=yy - 11, width=56, height=22, rx=3, fill=fill,
-                       stroke=INK if fill.startswith("url") else "none", stroke_width=1)
-        else:  # an edge kind: "<kind> crossing" or "<kind> border"
-            kind = edge_names.get(label.rsplit(" ", 1)[0], "")
-            color, width, dash = edge_style(m.variant, kind)
-            svg.line((x, yy), (x + 60, yy), color, width, dash)
-    y += (_key_layout(m, board)[-1][2] + 1) * KEY_ROW + 8
-    passages = _passage_lines(m)
-    if passages:  # the passages the rules name, with the provinces they join
-        svg.line((20, y), (WIDTH - 20, y), "#d8d2c4", 1)
-        svg.start("g", class_="passages")
-        for n, line in enumerate(passages):
-            svg.text(20, y + 12 + n * CODE_ROW + 13, line, CODE_SIZE, INK, anchor="start")
-        svg.end("g")
-        y += len(passages) * CODE_ROW + 12
-    if codes:
-        _draw_code_key(svg, m, codes, y)
-    svg.end("g")
+        if not (_key_unit_or_center(svg, m, label, x, yy, r)
+                or _key_order(svg, m, label, x, yy, r)):
+            _key_line_or_terrain(svg, m, label, x, yy)
+
+
+def _army_kind(m: Map) -> int:
+    return next((k for k in range(len(m.kinds)) if m.kinds[k] == "A"), 0)
+
+
+def _key_unit_or_center(svg: _Svg, m: Map, label: str, x: float, yy: float, r: float
+                        ) -> bool:
+    """Draw the key's unit kinds, centres and territory symbol; False for other labels."""
+    sx = x + 30  # the symbol's centre
+    gray = _KEY_GRAY
+    if label in ("army", "fleet") or label in m.kind_names:
+        army = _army_kind(m)
+        k = next((i for i in range(len(m.kinds)) if m.kind_names[i] == label),
+                 army if label == "army" else 0)
+        if label == "fleet":
+            k = next((i for i in range(len(m.kinds)) if m.kinds[i] == "F"), k)
+        svg.add(_unit_shape(m, k, sx, yy + 2, r * 0.85, gray, INK))
+    elif label == "supply center":
+        svg.el("circle", cx=sx, cy=yy, r=7, fill="#ffffff", stroke=INK, stroke_width=2)
+        svg.el("circle", cx=sx, cy=yy, r=2.4, fill=INK)
+    elif label == "home center":
+        svg.el("circle", cx=sx, cy=yy, r=8.2, fill=gray, stroke=INK, stroke_width=1.2)
+        svg.el("circle", cx=sx, cy=yy, r=5.6, fill="#ffffff", stroke=INK,
+               stroke_width=1.6)
+        svg.el("circle", cx=sx, cy=yy, r=1.9, fill=INK)
+    elif label == "capital":
+        svg.el("circle", cx=sx, cy=yy, r=7, fill="#ffffff", stroke=INK, stroke_width=2)
+        center_core(svg, sx, yy, True)
+    elif label == "territory":  # a power's outline, just inside its provinces
+        svg.el("rect", x=x + 2, y=yy - 11, width=56, height=22, rx=2, fill=LAND,
+               stroke=LAND_LINE, stroke_width=1)
+        svg.el("rect", x=x + 5, y=yy - 8, width=50, height=16, rx=1, fill="none",
+               stroke=gray, stroke_width=2.4)
+    else:
+        return False
+    return True
+
+
+def _key_order(svg: _Svg, m: Map, label: str, x: float, yy: float, r: float) -> bool:
+    """Draw the key's order symbols; False for other labels."""
+    sx = x + 30  # the symbol's centre
+    gray = _KEY_GRAY
+    if label == "move":
+        _arrow(svg, (x, yy), (x + 62, yy), gray, 0, 0, False)
+    elif label == "retreat":
+        _arrow(svg, (x, yy), (x + 62, yy), gray, 0, 0, False, dash="10 5", width=3.6)
+    elif label == "support":
+        _link(svg, (x, yy), (x + 58, yy), gray, 0, 0, False, "8 5", False)
+    elif label == "convoy":
+        _link(svg, (x, yy), (x + 58, yy), gray, 0, 0, False, "1.5 5", False)
+    elif label == "hold":
+        svg.add(_unit_shape(m, _army_kind(m), sx, yy, r * 0.7, gray, INK))
+        svg.el("circle", cx=sx, cy=yy, r=r * 1.1, fill="none", stroke=INK, stroke_width=6)
+        svg.el("circle", cx=sx, cy=yy, r=r * 1.1, fill="none", stroke=gray,
+               stroke_width=3.4)
+    elif label == "failed order":
+        _arrow(svg, (x, yy), (x + 62, yy), gray, 0, 0, True)
+    elif label == "dislodged unit":
+        svg.add(_unit_shape(m, _army_kind(m), sx, yy, r * 0.8, gray, FAIL, "4 2"))
+    elif label == "build / remove":
+        _badge(svg, sx - 13, yy, "plus")
+        _badge(svg, sx + 13, yy, "cross")
+    else:
+        return False
+    return True
+
+
+def _key_line_or_terrain(svg: _Svg, m: Map, label: str, x: float, yy: float) -> None:
+    """Draw the key's impassable line, a terrain class or an edge kind."""
+    terrain = {_terrain_label(c): (c, w) for c, w, _p in
+               m.caches.terrain or []}
+    if label == "no passage":
+        svg.line((x, yy), (x + 60, yy), BLOCKED_LINE, 3.2)
+    elif label in terrain:  # a class of provinces: its pattern on land or sea
+        cls, water = terrain[label]
+        for fill in (SEA if water else LAND, url(terrain_id(cls))):
+            svg.el("rect", x=x + 2, y=yy - 11, width=56, height=22, rx=3, fill=fill,
+                   stroke=INK if fill.startswith("url") else "none", stroke_width=1)
+    else:  # an edge kind: "<kind> crossing" or "<kind> border"
+        edge_names = {k.replace("_", " "): k for k in m.variant.edge_kinds}
+        kind = edge_names.get(label.rsplit(" ", 1)[0], "")
+        color, width, dash = edge_style(m.variant, kind)
+        svg.line((x, yy), (x + 60, yy), color, width, dash)
 
 
 def _draw_code_key(svg: _Svg, m: Map, codes: list[int], top: float) -> None:
