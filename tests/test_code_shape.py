@@ -17,11 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "polydip"
 MAX_LINES = 80
 
-OTHERS = "not split yet (issue 30): its steps are named by comments; a split is owed"
 # "path (under src/polydip) :: qualified name" -> why it stays long
 ALLOWED: dict[str, str] = {
-    "geography/map.py::Map.__init__": OTHERS,
-    "orders/table.py::OrderTable.__init__": OTHERS,
     "game/engine.py::process_bound": ("compiled hot path (mypyc), once a phase: its three "
                                       "phase kinds share the locals the outcome is built "
                                       "from; split it with a bench run on both builds"),

@@ -318,14 +318,7 @@ def _blocks(touch: list[tuple[int, ...]], nodes: frozenset[int]) -> list[list[in
                 if low[v] < low[u]:
                     low[u] = low[v]
                 if low[v] >= index[u]:  # u separates: the block of edge u–v
-                    verts: set[int] = set()
-                    while edges:
-                        a, b = edges.pop()
-                        verts.add(a)
-                        verts.add(b)
-                        if a == u and b == v:
-                            break
-                    blocks.append(sorted(verts))
+                    blocks.append(sorted(_pop_block(edges, u, v)))
     return blocks
 
 
@@ -349,26 +342,13 @@ def _block_of_edge(touch: list[tuple[int, ...]], nodes: set[int], s: int, t: int
     graph: `nodes` joined by `touch`, plus s and t joined to their neighbours in `nodes` and
     to each other (Tarjan's algorithm, iterative)."""
     dest_side = {q for q in touch[t] if q in nodes}
-
-    def neighbours(v: int) -> list[int]:
-        if v == s:
-            return [q for q in touch[s] if q in nodes] + [t]
-        if v == t:
-            return [*dest_side, s]
-        out = [q for q in touch[v] if q in nodes]
-        if s in touch[v] or v in touch[s]:
-            out.append(s)
-        if v in dest_side:
-            out.append(t)
-        return out
-
     index: dict[int, int] = {}
     low: dict[int, int] = {}
     edges: list[tuple[int, int]] = []
     result: set[int] = set()
     counter = 0
     index[s] = low[s] = counter
-    stack = [(s, -1, iter(neighbours(s)))]
+    stack = [(s, -1, iter(_neighbours(touch, nodes, s, t, dest_side, s)))]
     while stack:
         v, parent, it = stack[-1]
         advanced = False
@@ -379,7 +359,7 @@ def _block_of_edge(touch: list[tuple[int, ...]], nodes: set[int], s: int, t: int
                 counter += 1
                 index[w] = low[w] = counter
                 edges.append((v, w))
-                stack.append((w, v, iter(neighbours(w))))
+                stack.append((w, v, iter(_neighbours(touch, nodes, s, t, dest_side, w))))
                 advanced = True
                 break
             if index[w] < index[v]:
@@ -392,16 +372,38 @@ def _block_of_edge(touch: list[tuple[int, ...]], nodes: set[int], s: int, t: int
             u = stack[-1][0]
             low[u] = min(low[u], low[v])
             if low[v] >= index[u]:  # u separates: pop the block of edge u–v
-                block = set()
-                while edges:
-                    a, b = edges.pop()
-                    block.add(a)
-                    block.add(b)
-                    if (a, b) == (u, v):
-                        break
+                block = _pop_block(edges, u, v)
                 if s in block and t in block:
                     result = block
     return (result - {s, t}) & nodes
+
+
+def _neighbours(touch: list[tuple[int, ...]], nodes: set[int], s: int, t: int,
+                dest_side: set[int], v: int) -> list[int]:
+    """v's neighbours in _block_of_edge's graph: in `nodes` by `touch`, and s and t joined
+    to their neighbours in `nodes` (t's are `dest_side`) and to each other."""
+    if v == s:
+        return [q for q in touch[s] if q in nodes] + [t]
+    if v == t:
+        return [*dest_side, s]
+    out = [q for q in touch[v] if q in nodes]
+    if s in touch[v] or v in touch[s]:
+        out.append(s)
+    if v in dest_side:
+        out.append(t)
+    return out
+
+
+def _pop_block(edges: list[tuple[int, int]], u: int, v: int) -> set[int]:
+    """Pop Tarjan's edge stack down to the edge u–v: the vertices of the block it closes."""
+    block: set[int] = set()
+    while edges:
+        a, b = edges.pop()
+        block.add(a)
+        block.add(b)
+        if a == u and b == v:
+            break
+    return block
 
 
 def _reach(touch: list[tuple[int, ...]], start: list[int], nodes: set[int] | frozenset[int]

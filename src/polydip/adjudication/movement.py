@@ -161,7 +161,7 @@ def _why(mr: MovementResult, u: int, word: str, options: dict) -> R.Reason:
 def _why_void(mv: Movement, o: Order, u: int, options: dict) -> R.Reason:
     """Why unit u's order `o` is void: the checks of _validate, named."""
     m = mv.m
-    kind, loc, power, prov = mv.kind[u], mv.loc[u], mv.power[u], mv.prov[u]
+    kind, loc, power = mv.kind[u], mv.loc[u], mv.power[u]
     loc_prov, name = m.loc_prov, m.prov_name
     t = o.type
     if t == MOVE:
@@ -176,17 +176,34 @@ def _why_void(mv: Movement, o: Order, u: int, options: dict) -> R.Reason:
     s = mv._unit_at(ap, tp)
     if s < 0:
         return R.Reason(R.NO_UNIT, f"no unit in {name[ap]}")
-    them = m.unit_str(mv.kind[s], mv.loc[s])
     if t == CONVOY:
-        if mv.typ[s] != T_MOVE or mv.dest_prov[s] != tp:
-            return R.reason(R.CONVOY_UNMATCHED, f"{them} was not ordered to {name[tp]}"
-                            if tp >= 0 else "")
-        if not (m.kind_convoys[kind] and m.convoy_prov[prov]):
-            return R.Reason(R.CANNOT_CONVOY, f"{m.unit_str(kind, loc)} cannot convoy")
-        if not convoy_reaches(m, mv.kind[s], mv.prov[s], tp, mv._seas()):
-            return R.Reason(R.NO_CONVOY_ROUTE, f"no fleets could convoy {them} to {name[tp]}")
-        return R.Reason(R.CONVOY_NOT_NEEDED, f"this fleet is on no route of {them} to "
-                                             f"{name[tp]}, or it went by land")
+        return _why_convoy_void(mv, u, s, tp)
+    return _why_support_void(mv, o, u, s, tp, options)
+
+
+def _why_convoy_void(mv: Movement, u: int, s: int, tp: int) -> R.Reason:
+    """Why fleet u's convoy of unit s to province tp is void."""
+    m = mv.m
+    kind, name = mv.kind[u], m.prov_name
+    them = m.unit_str(mv.kind[s], mv.loc[s])
+    if mv.typ[s] != T_MOVE or mv.dest_prov[s] != tp:
+        return R.reason(R.CONVOY_UNMATCHED, f"{them} was not ordered to {name[tp]}"
+                        if tp >= 0 else "")
+    if not (m.kind_convoys[kind] and m.convoy_prov[mv.prov[u]]):
+        return R.Reason(R.CANNOT_CONVOY, f"{m.unit_str(kind, mv.loc[u])} cannot convoy")
+    if not convoy_reaches(m, mv.kind[s], mv.prov[s], tp, mv._seas()):
+        return R.Reason(R.NO_CONVOY_ROUTE, f"no fleets could convoy {them} to {name[tp]}")
+    return R.Reason(R.CONVOY_NOT_NEEDED, f"this fleet is on no route of {them} to "
+                                         f"{name[tp]}, or it went by land")
+
+
+def _why_support_void(mv: Movement, o: Order, u: int, s: int, tp: int,
+                      options: dict) -> R.Reason:
+    """Why unit u's support `o` of unit s (to hold, or to move into province tp) is void."""
+    m = mv.m
+    kind, loc, power, prov = mv.kind[u], mv.loc[u], mv.power[u], mv.prov[u]
+    name = m.prov_name
+    them = m.unit_str(mv.kind[s], mv.loc[s])
     if s == u:
         return R.Reason(R.SUPPORT_UNMATCHED, "a unit does not support itself")
     closed = mv.blocked

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from polydip.errors import VariantError, did_you_mean
 from polydip.geography.cache import MapCaches
 from polydip.names import build_index, lookup, name_key
-from polydip.variants.model import DEFAULT_COASTS, Variant
+from polydip.variants.model import DEFAULT_COASTS, Province, Variant
 
 if TYPE_CHECKING:
     from polydip.rules.base import RuleSet
@@ -64,11 +64,60 @@ class Map:
         self.prov_terrain = [p.terrain for p in provs]
         self.convoy_prov = [v.terrains[p.terrain].convoy for p in provs]
 
-        # locations
-        self.loc_name: list[str] = list(self.prov_abbr)
-        self.loc_prov: list[int] = list(range(self.n_prov))
-        self.loc_coast: list[str | None] = [None] * self.n_prov
-        self.prov_coast_locs: list[tuple[int, ...]] = []
+        # the steps below fill these (declared here, typed, for the compiled class)
+        self.loc_name: list[str]
+        self.loc_prov: list[int]
+        self.loc_coast: list[str | None]
+        self.prov_coast_locs: list[tuple[int, ...]]
+        self.n_loc: int
+        self.loc_index: dict[str, int]
+        self.coast_words: list[_CoastWords | None]
+        self.occupy: list[list[bool]]
+        self.prov_neighbours: list[set[int]]
+        self.adj: list[list[tuple[int, ...]]]
+        self.adj_set: list[list[frozenset[int]]]
+        self.move_locs: list[list[tuple[int, ...]]]
+        self.move_locs_set: list[list[frozenset[int]]]
+        self.reach_prov: list[list[frozenset[int]]]
+        self.convoy_touch: list[tuple[int, ...]]
+        self.convoy_touch_set: list[frozenset[int]]
+        self.convoy_shore: list[tuple[int, ...]]
+        self.occupy_mask: list[int]
+        self.convoy_touch_mask: list[int]
+        self.convoy_shore_mask: list[int]
+        self._locations(provs)
+        self._coast_words(provs)
+        self._who_may_stand_where(provs)
+        adj_sets = self._adjacency()
+        self._moves(adj_sets)
+        self._convoy_geometry(adj_sets)
+
+        self._check_powers()
+        self.homes: list[tuple[int, ...]] = [
+            tuple(self.prov_index[h] for h in p.homes) for p in v.powers
+        ]
+        # every name a power is known by (name, adjective, aliases; letters apart)
+        self.power_index = build_index(
+            (i, [p.name, p.adjective, *p.aliases]) for i, p in enumerate(v.powers))
+        self.names = self._build_names()
+        # what the layers above derive from the map, filled lazily (geography/cache.py)
+        self.caches = MapCaches()
+        # centers worth more than one (a capital counting twice)
+        self.has_center_values = any(v != 1 for v, sc in zip(self.sc_value, self.is_sc,
+                                                             strict=True) if sc)
+        # what the variant's rules make of this map: set by the compile step above both
+        # geography and rules (polydip.compile.compile_map), which is also what a pickled
+        # Map is compiled again through (compiled_by gives its pickle: see __reduce__)
+        self.rules: RuleSet
+        self.tables: RuleTables
+        self.compiled_by: Callable[[Map], tuple] | None = None
+
+    def _locations(self, provs: list[Province]) -> None:
+        """Locations: the provinces, then one id per named coast."""
+        self.loc_name = list(self.prov_abbr)
+        self.loc_prov = list(range(self.n_prov))
+        self.loc_coast = [None] * self.n_prov
+        self.prov_coast_locs = []
         for i, p in enumerate(provs):
             ids = []
             for c in p.coasts:
@@ -79,8 +128,11 @@ class Map:
             self.prov_coast_locs.append(tuple(ids))
         self.n_loc = len(self.loc_name)
         self.loc_index = {n: i for i, n in enumerate(self.loc_name)}
-        # the words each coast may be written with (coast_loc reads them)
-        self.coast_words: list[_CoastWords | None] = [None] * self.n_loc
+
+    def _coast_words(self, provs: list[Province]) -> None:
+        """The words each coast may be written with (coast_loc reads them)."""
+        v = self.variant
+        self.coast_words = [None] * self.n_loc
         for i, p in enumerate(provs):
             for loc in self.prov_coast_locs[i]:
                 c = self.loc_coast[loc] or ""
@@ -90,9 +142,10 @@ class Map:
                 self.coast_words[loc] = _CoastWords(c, name, aliases,
                                                     tuple(p.coast_aliases.get(c, ())))
 
-        # who may stand where
-        nk = len(self.kinds)
-        self.occupy: list[list[bool]] = [[False] * self.n_loc for _ in range(nk)]
+    def _who_may_stand_where(self, provs: list[Province]) -> None:
+        """Who may stand where: the terrain's kinds, a coastal kind on each coast."""
+        v = self.variant
+        self.occupy = [[False] * self.n_loc for _ in range(len(self.kinds))]
         for k, letter in enumerate(self.kinds):
             for i, p in enumerate(provs):
                 if letter not in v.terrains[p.terrain].occupy:
@@ -103,9 +156,12 @@ class Map:
                 else:
                     self.occupy[k][i] = True
 
-        # adjacency per unit kind
+    def _adjacency(self) -> list[list[set[int]]]:
+        """Adjacency per unit kind (also the provinces' neighbours); narrows `occupy`."""
+        v = self.variant
+        nk = len(self.kinds)
         adj_sets: list[list[set[int]]] = [[set() for _ in range(self.n_loc)] for _ in range(nk)]
-        self.prov_neighbours: list[set[int]] = [set() for _ in range(self.n_prov)]
+        self.prov_neighbours = [set() for _ in range(self.n_prov)]
         for e in v.edges:
             la = self._edge_loc(e.a, e.key)
             lb = self._edge_loc(e.b, e.key)
@@ -130,32 +186,36 @@ class Map:
                 for loc in range(self.n_loc):
                     if self.occupy[k][loc] and not adj_sets[k][loc]:
                         self.occupy[k][loc] = False
+        return adj_sets
+
+    def _moves(self, adj_sets: list[list[set[int]]]) -> None:
+        """Where each kind may move and reach, from the adjacency (`adj_sets` is narrowed to
+        the places a unit may stand on, the convoy geometry reads it after)."""
+        nk = len(self.kinds)
         # no unit moves to where it may not stand; an edge there still counts for convoys
         # (a convoy lands armies on a glacier no fleet may enter)
         for k in range(nk):
             for loc in range(self.n_loc):
                 adj_sets[k][loc] = {x for x in adj_sets[k][loc] if self.occupy[k][x]}
-        self.adj: list[list[tuple[int, ...]]] = [
-            [tuple(sorted(s)) for s in per_kind] for per_kind in adj_sets
-        ]
-        self.adj_set: list[list[frozenset[int]]] = [
-            [frozenset(s) for s in per_kind] for per_kind in adj_sets
-        ]
+        self.adj = [[tuple(sorted(s)) for s in per_kind] for per_kind in adj_sets]
+        self.adj_set = [[frozenset(s) for s in per_kind] for per_kind in adj_sets]
         # locations a unit of kind k on loc can move to over an edge: adjacent, and a place
         # it may stand on
-        self.move_locs: list[list[tuple[int, ...]]] = [
+        self.move_locs = [
             [tuple(d for d in self.adj[k][loc] if self.occupy[k][d]) for loc in range(self.n_loc)]
             for k in range(nk)
         ]
-        self.move_locs_set: list[list[frozenset[int]]] = [
-            [frozenset(x) for x in per_kind] for per_kind in self.move_locs
-        ]
+        self.move_locs_set = [[frozenset(x) for x in per_kind] for per_kind in self.move_locs]
         # provinces a unit of kind k on loc can move into (for support: coasts do not matter)
-        self.reach_prov: list[list[frozenset[int]]] = [
+        self.reach_prov = [
             [frozenset(self.loc_prov[x] for x in s if self.occupy[k][x]) for s in per_kind]
             for k, per_kind in enumerate(adj_sets)
         ]
-        # convoy geometry: convoy provinces next to each province (by any convoying kind)
+
+    def _convoy_geometry(self, adj_sets: list[list[set[int]]]) -> None:
+        """Convoy geometry: convoy provinces next to each province (by any convoying kind),
+        and the shores an army may be convoyed to from each."""
+        nk = len(self.kinds)
         convoy_kinds = [k for k in range(nk) if self.kind_convoys[k]]
         touch: list[set[int]] = [set() for _ in range(self.n_prov)]
         for k in convoy_kinds:
@@ -165,8 +225,8 @@ class Map:
                     q = self.loc_prov[other]
                     if self.convoy_prov[q]:
                         touch[pv].add(q)
-        self.convoy_touch: list[tuple[int, ...]] = [tuple(sorted(s)) for s in touch]
-        self.convoy_touch_set: list[frozenset[int]] = [frozenset(s) for s in touch]
+        self.convoy_touch = [tuple(sorted(s)) for s in touch]
+        self.convoy_touch_set = [frozenset(s) for s in touch]
         shore: list[set[int]] = [set() for _ in range(self.n_prov)]
         convoyed = [k for k in range(nk) if self.kind_convoyed[k]]
         for pv in range(self.n_prov):
@@ -176,38 +236,22 @@ class Map:
                     if q != pv:
                         shore[q].add(pv)
         # provinces an army may be convoyed to from each convoy province
-        self.convoy_shore: list[tuple[int, ...]] = [tuple(sorted(s)) for s in shore]
+        self.convoy_shore = [tuple(sorted(s)) for s in shore]
         # the same two as int bit masks of provinces (adjudication/convoy.py), and the
         # provinces (not coasts) each kind may stand in
-        self.occupy_mask: list[int] = [
+        self.occupy_mask = [
             _mask({pv for pv in range(self.n_prov) if self.occupy[k][pv]}) for k in range(nk)]
-        self.convoy_touch_mask: list[int] = [_mask(s) for s in touch]
-        self.convoy_shore_mask: list[int] = [_mask(s) for s in shore]
+        self.convoy_touch_mask = [_mask(s) for s in touch]
+        self.convoy_shore_mask = [_mask(s) for s in shore]
 
-        for pw in v.powers:
+    def _check_powers(self) -> None:
+        """Every province a power names as a home or center exists."""
+        for pw in self.variant.powers:
             for what in ("homes", "centers"):
                 for h in getattr(pw, what):
                     if h not in self.prov_index:
                         raise self._fail(f"powers.{pw.name}.{what}", f"unknown province {h!r}"
                                          + did_you_mean(h, self.prov_abbr), f'"{h}"')
-        self.homes: list[tuple[int, ...]] = [
-            tuple(self.prov_index[h] for h in p.homes) for p in v.powers
-        ]
-        # every name a power is known by (name, adjective, aliases; letters apart)
-        self.power_index = build_index(
-            (i, [p.name, p.adjective, *p.aliases]) for i, p in enumerate(v.powers))
-        self.names = self._build_names()
-        # what the layers above derive from the map, filled lazily (geography/cache.py)
-        self.caches = MapCaches()
-        # centers worth more than one (a capital counting twice)
-        self.has_center_values = any(v != 1 for v, sc in zip(self.sc_value, self.is_sc,
-                                                             strict=True) if sc)
-        # what the variant's rules make of this map: set by the compile step above both
-        # geography and rules (polydip.compile.compile_map), which is also what a pickled
-        # Map is compiled again through (compiled_by gives its pickle: see __reduce__)
-        self.rules: RuleSet
-        self.tables: RuleTables
-        self.compiled_by: Callable[[Map], tuple] | None = None
 
     def _edge_loc(self, name: str, key: str) -> int:
         loc = self.loc_index.get(name)

@@ -76,61 +76,157 @@ FAMILIES = ("HOLD", "MOVE", "SUPPORT_HOLD", "SUPPORT_MOVE", "DISBAND", "BUILD", 
 class OrderTable:
     """Every order of a map, by code (see the module docstring)."""
 
+    # filled by __init__'s steps (declared here, typed, for the compiled class)
+    slots: list[tuple[int, int]]
+    n_slots: int
+    slot_of: list[list[int]]
+    slot_prov: list[int]
+    slot_text: list[str]
+    reach_list: list[tuple[int, ...]]
+    support_list: list[tuple[int, ...]]
+    hold: int
+    move: int
+    move_off: list[int]
+    move_items: list[tuple[int, int]]  # (slot, destination location)
+    hold_and_moves: list[tuple[int, ...]]
+    support_hold: int
+    sh_items: list[tuple[int, int]]  # (supporter, supported)
+    sh_code: list[dict[int, int]]  # per supporter: supported slot -> code
+    support_move: int
+    sm_items: list[tuple[int, int, int]]  # (supporter, supported, target)
+    pair: list[dict[int, tuple[int, ...]]]
+    disband: int
+    build: int
+    waive: int
+    build_at: list[list[tuple[int, tuple[int, ...]]]]
+    act: int
+    retreat: int
+    army_slots: list[int]
+    army_index: list[int]
+    fleet_slots: list[int]
+    fleet_index: list[int]
+    dest_provs: list[int]
+    dest_index: list[int]
+    n_army: int
+    n_dest: int
+    via: int
+    convoy: int
+    support_convoyed: int
+    sr_off: list[int]
+    sr_items: list[tuple[int, int]]  # (supporter, target province)
+    size: int
+    sc_mask: list[int]
+    sc_base: list[dict[int, int]]
+
     def __init__(self, m: Map) -> None:
         self.m = m
-        nk = len(m.kinds)
-        loc_prov = m.loc_prov
         # ---- slots -------------------------------------------------------------------
-        self.slots: list[tuple[int, int]] = [
+        in_prov, reach, sbase = self._slots(m)
+        # ---- enumerated families ---------------------------------------------------------
+        self._holds_and_moves(m)
+        self._supports_to_hold(sbase, in_prov)
+        self._supports_to_move(m, sbase, in_prov, reach)
+        self._sm_code: dict[tuple[int, int, int], int] | None = None
+        # per supporter: supported slot -> the code of the support to hold the map's rules
+        # allow (`pair` likewise holds only the supports they allow)
+        self.sh_legal: list[dict[int, int]] = self.sh_code
+        if m.tables.support_reach is not m.reach_prov or m.tables.no_hold_support:
+            self._forbid_supports(m)
+        self.partners: list[frozenset[int]] = [frozenset(p) - {s}
+                                               for s, p in enumerate(self.pair)]
+        self.disband = self.support_move + len(self.sm_items)
+        self.build = self.disband + self.n_slots
+        self.waive = self.build + self.n_slots
+        self._builds(m)
+        self.act = self.waive + 1
+        self.act_items: list[tuple[int, OrderAct]] = []  # (slot, act)
+        self.act_code: dict[tuple[int, str], int] = {}
+        self._place_acts(m)
+        # ---- computed families -----------------------------------------------------------
+        self.retreat = self.act + len(self.act_items)
+        self._convoy_indexes(m)
+        self._computed_bases(m)
+        self._bases = [self.hold, self.move, self.support_hold, self.support_move,
+                       self.disband, self.build, self.waive, self.act, self.retreat, self.via,
+                       self.convoy, self.support_convoyed]
+        self._supports_of_convoyed(m)
+        # code -> Order, code -> text: made on first use, a dict lookup after that; the
+        # texts of the enumerated families are made now (strings only: a few ms)
+        self.orders: dict[int, Order] = Lazy(self._make)
+        self.texts: dict[int, str] = Lazy(self.text)
+        self._sc_texts: dict[int, str] = {}  # SUPPORT_CONVOYED code -> text (sc_text)
+        texts = self._enumerated_texts()
+        self.texts.update(texts)
+        # the same lists as texts (legal orders read them where nothing changes them now)
+        self.hold_and_moves_texts: list[tuple[str, ...]] = [
+            tuple([texts[c] for c in codes]) for codes in self.hold_and_moves]
+        self.pair_texts: list[dict[int, tuple[str, ...]]] = [
+            {p: tuple([texts[c] for c in codes]) for p, codes in pairs.items()}
+            for pairs in self.pair]
+
+    def _slots(self, m: Map) -> tuple[dict[int, list[int]], list[frozenset[int]],
+                                      list[frozenset[int]]]:
+        """The slots (a kind on a location it may stand on), and what the families below
+        read of them: the slots in each province, the provinces each reaches, and those
+        each may support into."""
+        nk = len(m.kinds)
+        self.slots = [
             (k, loc) for k in range(nk) for loc in range(m.n_loc) if m.occupy[k][loc]]
-        self.n_slots = n = len(self.slots)
-        self.slot_of: list[list[int]] = [[-1] * m.n_loc for _ in range(nk)]
+        self.n_slots = len(self.slots)
+        self.slot_of = [[-1] * m.n_loc for _ in range(nk)]
         for s, (k, loc) in enumerate(self.slots):
             self.slot_of[k][loc] = s
-        self.slot_prov = [loc_prov[loc] for _k, loc in self.slots]
+        self.slot_prov = [m.loc_prov[loc] for _k, loc in self.slots]
         self.slot_text = [m.unit_str(k, loc) for k, loc in self.slots]
         in_prov: dict[int, list[int]] = {}
         for s, p in enumerate(self.slot_prov):
             in_prov.setdefault(p, []).append(s)
         reach = [m.reach_prov[k][loc] for k, loc in self.slots]
-        self.reach_list: list[tuple[int, ...]] = [tuple(sorted(r)) for r in reach]
+        self.reach_list = [tuple(sorted(r)) for r in reach]
         # where a slot may support into: where it moves, and where a rule lets it support
         # without moving there (RuleTables.support_base: a river flotilla beside a land province)
         sbase = [m.tables.support_base[k][loc] for k, loc in self.slots]
-        self.support_list: list[tuple[int, ...]] = [tuple(sorted(r)) for r in sbase]
-        # ---- enumerated families ---------------------------------------------------------
-        bases: list[int] = []
+        self.support_list = [tuple(sorted(r)) for r in sbase]
+        return in_prov, reach, sbase
+
+    def _holds_and_moves(self, m: Map) -> None:
+        """The HOLD family (one code a slot) and the MOVE family."""
         self.hold = 0
-        bases.append(self.hold)
-        self.move = n
-        bases.append(self.move)
-        self.move_off: list[int] = []
-        self.move_items: list[tuple[int, int]] = []  # (slot, destination location)
+        self.move = self.n_slots
+        self.move_off = []
+        self.move_items = []
         for s, (k, loc) in enumerate(self.slots):
             self.move_off.append(len(self.move_items))
             self.move_items.extend((s, d) for d in m.move_locs[k][loc])
         # the codes of a slot's hold and moves, in the order of m.move_locs
-        self.hold_and_moves: list[tuple[int, ...]] = [
+        self.hold_and_moves = [
             (s, *range(self.move + self.move_off[s],
                        self.move + self.move_off[s] + len(m.move_locs[k][loc])))
             for s, (k, loc) in enumerate(self.slots)]
+
+    def _supports_to_hold(self, sbase: list[frozenset[int]],
+                          in_prov: dict[int, list[int]]) -> None:
+        """The SUPPORT_HOLD family: a slot supports any slot in a province it may support
+        into."""
         self.support_hold = self.move + len(self.move_items)
-        bases.append(self.support_hold)
-        self.sh_items: list[tuple[int, int]] = []  # (supporter, supported)
-        self.sh_code: list[dict[int, int]] = []  # per supporter: supported slot -> code
-        for s in range(n):
+        self.sh_items = []
+        self.sh_code = []
+        for s in range(self.n_slots):
             held: dict[int, int] = {}
             for q in sorted(sbase[s]):
                 for t in in_prov.get(q, ()):
                     held[t] = self.support_hold + len(self.sh_items)
                     self.sh_items.append((s, t))
             self.sh_code.append(held)
+
+    def _supports_to_move(self, m: Map, sbase: list[frozenset[int]],
+                          in_prov: dict[int, list[int]], reach: list[frozenset[int]]) -> None:
+        """The SUPPORT_MOVE family, and `pair`: per supporter, supported slot -> the codes
+        of its supports (hold first, then the moves by target province); slots with none
+        are left out."""
         self.support_move = self.support_hold + len(self.sh_items)
-        bases.append(self.support_move)
-        self.sm_items: list[tuple[int, int, int]] = []  # (supporter, supported, target)
-        # per supporter: supported slot -> the codes of its supports (hold first, then the
-        # moves by target province); slots with none are left out
-        self.pair: list[dict[int, tuple[int, ...]]] = []
+        self.sm_items = []
+        self.pair = []
         # the slots in each province or next to it
         around: dict[int, set[int]] = {}
         for q in set().union(*sbase) if sbase else ():
@@ -143,7 +239,7 @@ class OrderTable:
         # of the sorted provinces)
         reach_bits = [_mask(r) for r in reach]
         sm_base = self.support_move
-        for s in range(n):
+        for s in range(self.n_slots):
             own = slot_prov[s]
             mine = sbase[s]
             mine_bits = _mask(mine) & ~(1 << own)
@@ -165,26 +261,14 @@ class OrderTable:
                 if codes:
                     pairs[t] = tuple(codes)
             self.pair.append(pairs)
-        self._sm_code: dict[tuple[int, int, int], int] | None = None
-        # per supporter: supported slot -> the code of the support to hold the map's rules
-        # allow (`pair` likewise holds only the supports they allow)
-        self.sh_legal: list[dict[int, int]] = self.sh_code
-        if m.tables.support_reach is not m.reach_prov or m.tables.no_hold_support:
-            self._forbid_supports(m)
-        self.partners: list[frozenset[int]] = [frozenset(p) - {s}
-                                               for s, p in enumerate(self.pair)]
-        self.disband = self.support_move + len(self.sm_items)
-        bases.append(self.disband)
-        self.build = self.disband + n
-        bases.append(self.build)
-        self.waive = self.build + n
-        bases.append(self.waive)
-        # per province: (kind, the BUILD codes of that kind there: its coasts for a kind
-        # that stands on coasts, else the province), kinds with none left out
-        self.build_at: list[list[tuple[int, tuple[int, ...]]]] = []
+
+    def _builds(self, m: Map) -> None:
+        """`build_at`: per province, (kind, the BUILD codes of that kind there: its coasts
+        for a kind that stands on coasts, else the province), kinds with none left out."""
+        self.build_at = []
         for prov in range(m.n_prov):
             kinds: list[tuple[int, tuple[int, ...]]] = []
-            for k in range(nk):
+            for k in range(len(m.kinds)):
                 if m.kind_coastal[k] and m.prov_coast_locs[prov]:
                     locs = [c for c in m.prov_coast_locs[prov] if m.occupy[k][c]]
                 else:
@@ -192,14 +276,12 @@ class OrderTable:
                 if locs:
                     kinds.append((k, tuple(self.build + self.slot_of[k][c] for c in locs)))
             self.build_at.append(kinds)
-        self.act = self.waive + 1
-        bases.append(self.act)
-        self.act_items: list[tuple[int, OrderAct]] = []  # (slot, act)
-        self.act_code: dict[tuple[int, str], int] = {}
-        self._place_acts(m)
-        # ---- computed families -----------------------------------------------------------
-        self.retreat = self.act + len(self.act_items)
-        bases.append(self.retreat)
+
+    def _convoy_indexes(self, m: Map) -> None:
+        """The armies that may be convoyed, the fleets that may convoy and the provinces a
+        convoy may land in, each numbered (the computed families' codes are read from
+        these numbers)."""
+        n, loc_prov = self.n_slots, m.loc_prov
         self.army_slots = [s for s, (k, loc) in enumerate(self.slots)
                            if m.kind_convoyed[k] and m.convoy_touch[loc_prov[loc]]]
         self.army_index = [-1] * n
@@ -214,44 +296,34 @@ class OrderTable:
         self.dest_index = [-1] * m.n_prov
         for i, q in enumerate(self.dest_provs):
             self.dest_index[q] = i
-        na, nf, nq = len(self.army_slots), len(self.fleet_slots), len(self.dest_provs)
-        self.n_army, self.n_dest = na, nq
+        self.n_army, self.n_dest = len(self.army_slots), len(self.dest_provs)
+
+    def _computed_bases(self, m: Map) -> None:
+        """The bases of the computed families (RETREAT, VIA, CONVOY, SUPPORT_CONVOYED) and
+        the table's size."""
+        n, na, nq = self.n_slots, self.n_army, self.n_dest
         self.via = self.retreat + n * m.n_loc
-        bases.append(self.via)
         self.convoy = self.via + na * nq
-        bases.append(self.convoy)
-        self.support_convoyed = self.convoy + nf * na * nq
-        bases.append(self.support_convoyed)
-        self.sr_off: list[int] = []
-        self.sr_items: list[tuple[int, int]] = []  # (supporter, target province)
+        self.support_convoyed = self.convoy + len(self.fleet_slots) * na * nq
+        self.sr_off = []
+        self.sr_items = []
         for s in range(n):
             self.sr_off.append(len(self.sr_items))
             self.sr_items.extend((s, q) for q in self.support_list[s])
         self.size = self.support_convoyed + len(self.sr_items) * na
-        self._bases = bases
-        # per slot: the provinces it may support a move into that it is not in (a bit
-        # mask), and for each the base of its SUPPORT_CONVOYED codes (+ army index): legal
-        # orders read the supports of convoyed moves from them
-        self.sc_mask: list[int] = [0] * n
-        self.sc_base: list[dict[int, int]] = [{} for _ in range(n)]
+
+    def _supports_of_convoyed(self, m: Map) -> None:
+        """Per slot: the provinces it may support a move into that it is not in (a bit
+        mask), and for each the base of its SUPPORT_CONVOYED codes (+ army index): legal
+        orders read the supports of convoyed moves from them."""
+        n, na = self.n_slots, self.n_army
+        self.sc_mask = [0] * n
+        self.sc_base = [{} for _ in range(n)]
         for sr, (s, q) in enumerate(self.sr_items):
             k, loc = self.slots[s]
             if q != self.slot_prov[s] and q in m.tables.support_reach[k][loc]:
                 self.sc_mask[s] |= 1 << q
                 self.sc_base[s][q] = self.support_convoyed + sr * na
-        # code -> Order, code -> text: made on first use, a dict lookup after that; the
-        # texts of the enumerated families are made now (strings only: a few ms)
-        self.orders: dict[int, Order] = Lazy(self._make)
-        self.texts: dict[int, str] = Lazy(self.text)
-        self._sc_texts: dict[int, str] = {}  # SUPPORT_CONVOYED code -> text (sc_text)
-        texts = self._enumerated_texts()
-        self.texts.update(texts)
-        # the same lists as texts (legal orders read them where nothing changes them now)
-        self.hold_and_moves_texts: list[tuple[str, ...]] = [
-            tuple([texts[c] for c in codes]) for codes in self.hold_and_moves]
-        self.pair_texts: list[dict[int, tuple[str, ...]]] = [
-            {p: tuple([texts[c] for c in codes]) for p, codes in pairs.items()}
-            for pairs in self.pair]
 
     def _place_acts(self, m: Map) -> None:
         """Fill the ACT family: the acts in place the map's rules name, by slot (a rule

@@ -158,41 +158,49 @@ class Anchors(Rule):
                 if carrying:
                     ships[m.unit_str(f, orig.loc)] = carrying
                 continue
-            act = o.act if o is not None else ""
-            here = name[fin.loc]
-            if act == "convert" and o is not None and o.type == HOLD and fin.loc == orig.loc:
-                # "a Fleet may be ordered to convert into a River Flotilla at any time, but
-                # this costs one turn": it leaves its ships (and any it carries) here; a
-                # flotilla standing on ships takes them and is a fleet again
-                if fin.kind == f and m.occupy[r][fin.loc]:
-                    markers[here] = markers.get(here, 0) + 1 + carrying
-                    carrying = 0
-                    swap(fin, Unit(fin.power, r, fin.loc))
-                    continue
-                if fin.kind == r and markers.get(here) and m.occupy[f][fin.loc]:
-                    markers[here] -= 1
-                    swap(fin, Unit(fin.power, f, fin.loc))
-                    fin = Unit(fin.power, f, fin.loc)
-            elif act == "convert" and fin.kind == r and fin.loc != orig.loc and markers.get(here):
-                markers[here] -= 1
-                swap(fin, Unit(fin.power, f, fin.loc))
-                fin = Unit(fin.power, f, fin.loc)
-            elif act == "capture" and fin.kind == f and not carrying and markers.get(here):
-                markers[here] -= 1
-                carrying = 1
-            elif (act == "release" and carrying and fin.loc == orig.loc
-                  and self._coastal(m, fin.loc)):
-                markers[here] = markers.get(here, 0) + carrying
-                carrying = 0
-            elif act == "sink" and fin.loc == orig.loc:
-                if carrying:
-                    carrying = 0
-                elif markers.get(here):
-                    markers[here] -= 1
+            fin, carrying = self._act(m, markers, new, o, orig, fin, carrying)
             if carrying and fin.kind == f:
                 ships[m.unit_str(f, fin.loc)] = carrying
         after.units = new
         self._store(after, markers, ships)
+
+    def _act(self, m: Any, markers: dict[str, int], new: list[Unit], o: Any, orig: Unit,
+             fin: Unit, carrying: int) -> tuple[Unit, int]:
+        """Carry out unit `orig`'s act in place (convert, capture, release, sink), now it
+        stands as `fin` carrying `carrying` ships: it updates `markers` and `new` (the units
+        after the phase), and gives the unit and what it carries after the act."""
+        f, r = self._kinds(m)
+        act = o.act if o is not None else ""
+        here = m.loc_name[fin.loc]
+        if act == "convert" and o is not None and o.type == HOLD and fin.loc == orig.loc:
+            # "a Fleet may be ordered to convert into a River Flotilla at any time, but
+            # this costs one turn": it leaves its ships (and any it carries) here; a
+            # flotilla standing on ships takes them and is a fleet again
+            if fin.kind == f and m.occupy[r][fin.loc]:
+                markers[here] = markers.get(here, 0) + 1 + carrying
+                new[new.index(fin)] = Unit(fin.power, r, fin.loc)
+                return fin, 0
+            if fin.kind == r and markers.get(here) and m.occupy[f][fin.loc]:
+                markers[here] -= 1
+                new[new.index(fin)] = Unit(fin.power, f, fin.loc)
+                fin = Unit(fin.power, f, fin.loc)
+        elif act == "convert" and fin.kind == r and fin.loc != orig.loc and markers.get(here):
+            markers[here] -= 1
+            new[new.index(fin)] = Unit(fin.power, f, fin.loc)
+            fin = Unit(fin.power, f, fin.loc)
+        elif act == "capture" and fin.kind == f and not carrying and markers.get(here):
+            markers[here] -= 1
+            carrying = 1
+        elif (act == "release" and carrying and fin.loc == orig.loc
+              and self._coastal(m, fin.loc)):
+            markers[here] = markers.get(here, 0) + carrying
+            carrying = 0
+        elif act == "sink" and fin.loc == orig.loc:
+            if carrying:
+                carrying = 0
+            elif markers.get(here):
+                markers[here] -= 1
+        return fin, carrying
 
     def _fleet_again(self, m: Any, after: Any, orig: Unit) -> None:
         """A fleet dislodged on its way up a river: it retreats as a fleet."""
