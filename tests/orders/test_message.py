@@ -244,3 +244,11 @@ def test_an_order_naming_the_wrong_kind_of_unit_is_taken_and_said_so() -> None:
     assert _orders(g, msg) == {"France": ["A Brest - English Channel", "A Paris - Burgundy"]}
     assert msg.notes == ["line 2: 'A Brest - English Channel': the unit in Brest is a "
                          "fleet; taken as its order"]
+
+
+def test_a_quoted_one_line_order_with_supports_is_quoted_whole() -> None:
+    """"> A PAR - BUR; Supported by A MAR" quotes an earlier message: neither the order nor
+    the support it names is read, and the support is not reported as a broken order."""
+    _g, msg = _read("France:\n> A Paris - Burgundy; Supported by A Marseilles\n")
+    assert msg.orders == []
+    assert [(p.line, p.code) for p in msg.problems] == [(2, "quoted")]

@@ -136,7 +136,9 @@ def read_message(m: Map, pos: Position, text: str, default_power: int | None = N
     if default_power is not None:
         msg.powers.append(default_power)
     for n, raw in enumerate(text.splitlines(), 1):
-        for part in reader.supported_by(raw) or _split(raw):
+        # (a quoted line is one piece of another message, whatever it holds)
+        parts = [raw] if _QUOTED.match(raw) else reader.supported_by(raw) or _split(raw)
+        for part in parts:
             current = reader.line(msg, n, part, current)
     reader.drop_replaced(msg)
     msg.last_power = current
@@ -287,7 +289,8 @@ class _Reader:
         body = order.split(":", 1)[1].strip() if ":" in order else order
         prefixed = self.power_prefix(body)
         target = _HOLD_WORD.sub("", prefixed[1] if prefixed else body)
-        supporters = [s.strip() for s in _LIST_SEP.split(m.group("by")) if s.strip()]
+        supporters = [s.strip() for s in _LIST_SEP.split(m.group("by"))
+                      if s.strip() and s.strip().lower() != "and"]
         return [order] + [f"{s} S {target}" for s in supporters]
 
     def power_prefix(self, text: str) -> tuple[int, str] | None:
