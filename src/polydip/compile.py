@@ -37,7 +37,6 @@ def compile_map(variant: Variant) -> Map:
     return m
 
 
-
 def _pickled(m: Map) -> tuple:
     """What pickle keeps of a compiled map (Map.__reduce__): a reference, read by map_of."""
     return (map_of, (map_ref(m),))

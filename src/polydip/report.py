@@ -187,7 +187,7 @@ def _order_sections(game: Game, record: PhaseRecord, names: str) -> dict[int, Po
         explicit = ptype == "A" or r.text in ordered or m.power_neutral[r.power]
         shown = _order_words(m, ptype, r.text, names)
         if shared:
-            shown = _numbered(m, pos, i, shown, names)
+            shown = _numbered(m, pos.units, i, shown, names)
         line = OrderLine(r.text, list(r.result), words, explicit, shown)
         if why is not None and words:  # (an ordered disband "failed" by no word GMs see)
             line.reason, line.why = why.code, why.words
@@ -517,12 +517,7 @@ def pending_lines(game: Game, power: int, names: str = "full") -> list[str]:
             out.append(describe(m, o, names))
             continue
         u = units[i]
-        line = describe(m, o, names, u.kind, u.loc)
-        n = number_of(m, units, i)
-        head = unit_words(m, u.kind, u.loc, names)
-        if n and line.startswith(head):
-            line = f"{head} #{n}{line[len(head):]}"
-        out.append(line)
+        out.append(_numbered(m, units, i, describe(m, o, names, u.kind, u.loc), names))
     return out + after
 
 
@@ -553,12 +548,13 @@ def history_lines(game: Game) -> list[str]:
     return lines
 
 
-def _numbered(m: Map, pos: Position, i: int, shown: str, names: str) -> str:
-    """The order of unit `i` as shown, its unit numbered ("F PBS #2") when the power has
+def _numbered(m: Map, units: Sequence[Unit | Dislodged], i: int, shown: str, names: str
+              ) -> str:
+    """The order of `units[i]` as shown, its unit numbered ("F PBS #2") when the power has
     several of its kind in its space (a LAD ocean), as its orders were given."""
-    n = number_of(m, pos.units, i)
+    n = number_of(m, units, i)
     if not n:
         return shown
-    u = pos.units[i]
+    u = units[i]
     head = unit_words(m, u.kind, u.loc, names)
     return f"{head} #{n}{shown[len(head):]}" if shown.startswith(head) else shown
