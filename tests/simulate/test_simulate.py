@@ -85,7 +85,8 @@ def test_manifest_describes_the_job(tmp_path):
     assert on_disk == m
     assert (m["variant"], m["player"], m["seeds"], m["max_year"]) == \
         ("standard", "hold", [10, 12], 1902)
-    assert m["options"] == {"civil_disorder": "1982"}
+    # the package's reading of an unconvoyed VIA move is added (runner.PACKAGE_READINGS)
+    assert m["options"] == {"civil_disorder": "1982", "adjacent_convoy": "fallback"}
     assert m["polydip"]
     assert [s["games"] for s in m["shards"]] == [2, 1]
     import hashlib
@@ -115,13 +116,12 @@ def _replay_in_diplomacy(saved: dict):
 @pytest.mark.parametrize("player", ["random", "coherent"])
 def test_games_load_and_replay_in_the_diplomacy_package(tmp_path, player):
     """The shards are the diplomacy package's saved games: it loads them, and playing their
-    orders again in the package reaches the same final position (the package reads a 'via'
-    move with no convoy as a land move: adjacent_convoy=fallback)."""
+    orders again in the package reaches the same final position, with no option given (a
+    simulation plays the package's reading of a 'via' move with no convoy by default)."""
     pytest.importorskip("diplomacy")
     from diplomacy.utils.export import from_saved_game_format
 
-    simulate(Job("standard", {"adjacent_convoy": "fallback"}, 100, 3, player, 1912, 3),
-             tmp_path)
+    simulate(Job("standard", {}, 100, 3, player, 1912, 3), tmp_path)
     for saved in _games(tmp_path / "games-00000.jsonl.gz"):
         loaded = from_saved_game_format(saved)
         last = saved["phases"][-1]

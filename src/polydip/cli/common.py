@@ -16,6 +16,8 @@ if TYPE_CHECKING:  # annotations only
 EXIT_USAGE, EXIT_ERROR, EXIT_BUG = 2, 1, 3
 # `polydip orders`: some lines of the message were not taken (the others were kept)
 EXIT_NOT_TAKEN = 4
+# `polydip replay`: a game reached another position in the diplomacy package, unexplained
+EXIT_DIFFERS = 5
 
 
 def phase_title(g: Game) -> str:

@@ -18,6 +18,7 @@ from polydip.cli import (
     orders,
     passages,
     process,
+    replay,
     serve,
     simulate,
     variants,
@@ -72,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     orders.register(sub)
     passages.register(sub)
     process.register(sub)
+    replay.register(sub)
     simulate.register(sub)
     serve.register(sub)
     variants.register(sub)

@@ -48,7 +48,9 @@ def check_job(job: Job) -> Job:
     if job.shard_size < 1:
         raise PolydipError(f"the shard size must be at least 1 (got {job.shard_size})")
     v = load_variant(job.variant)
-    game = Game.new(v, job.options)
+    options = {**{k: val for k, val in PACKAGE_READINGS.items() if k not in v.options},
+               **job.options}
+    game = Game.new(v, options)
     load_player(job.player)
     max_year = job.max_year
     if max_year is None:
@@ -56,8 +58,15 @@ def check_job(job: Job) -> Job:
     if max_year < game.position.phase.year:
         raise PolydipError(f"--max-year {max_year} is before the game starts "
                            f"({game.position.phase.name})")
-    return Job(job.variant, dict(job.options), job.seed, job.games, job.player, max_year,
+    return Job(job.variant, options, job.seed, job.games, job.player, max_year,
                job.shard_size)
+
+
+# The games are written in the diplomacy package's format, so they are played by the
+# package's readings where polydip's default differs, unless the job says otherwise: an
+# army ordered "VIA" to a neighbour no fleet convoys moves over land (DATC v2.4, 6.G.8), as
+# in the package. `polydip replay` checks a run against the package (docs/simulate.md).
+PACKAGE_READINGS: dict[str, str] = {"adjacent_convoy": "fallback"}
 
 
 DEFAULT_YEARS = 30  # without --max-year a game stops after its 30th year (1930 in standard)
