@@ -30,6 +30,19 @@ def _shards(out: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(out.glob("games-*.jsonl.gz"))}
 
 
+def test_a_shard_is_played_in_pieces_by_every_worker_with_the_same_bytes(tmp_path):
+    """One shard of 21 games is three pieces (10, 10, 1) that two workers share: the shard
+    is their gzip members in order, the same bytes as one process plays, read as one."""
+    job = Job("standard", {}, seed=3, games=21, player="random", max_year=1901, shard_size=21)
+    simulate(job, tmp_path / "a", workers=1)
+    simulate(job, tmp_path / "b", workers=2)
+    raw = _shards(tmp_path / "a")["games-00000.jsonl.gz"]
+    assert raw == _shards(tmp_path / "b")["games-00000.jsonl.gz"]
+    assert raw.count(b"\x1f\x8b\x08\x00\x00\x00\x00\x00") == 3  # one member a piece
+    games = _games(tmp_path / "b" / "games-00000.jsonl.gz")
+    assert [g["id"] for g in games] == [f"polydip-standard-{s}" for s in range(3, 24)]
+
+
 def test_same_seed_same_bytes_serial_or_parallel(tmp_path):
     job = Job("standard", {}, seed=7, games=6, player="random", max_year=1904, shard_size=2)
     a = simulate(job, tmp_path / "a", workers=1)

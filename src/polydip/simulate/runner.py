@@ -1,7 +1,8 @@
 """Running a simulation job: in this process, on a process pool, or on a Ray cluster.
 
-Whatever runs them, shards are played by `play_shard` from the job alone (seeds, player,
-options), so the output does not depend on how many workers there are or where they run.
+Whatever runs them, shards are played in pieces of a few games (`play_piece`, shards.py)
+cut from the job alone (seeds, player, options), so the output does not depend on how many
+workers there are or where they run, and no worker idles while another plays a whole shard.
 Finished shards are recorded in DIR/manifest.json as they are written; a rerun of the same
 job skips the shards the manifest lists whose file is present and unchanged.
 """
@@ -23,7 +24,11 @@ from polydip.game.game import Game
 from polydip.simulate.players import load_player
 from polydip.simulate.shards import (
     Job,
+    PieceResult,
     ShardResult,
+    join_pieces,
+    pieces,
+    play_piece,
     play_shard,
     sha256_file,
     shard_name,
@@ -183,8 +188,8 @@ def _run_here(job: Job, todo: list[int], progress: Progress | None) -> Iterator[
         yield play_shard(job, k, one)
 
 
-def _pool_task(job: Job, k: int, q: Any) -> ShardResult:
-    return play_shard(job, k, q.put)
+def _pool_task(job: Job, k: int, part: int, q: Any) -> PieceResult:
+    return play_piece(job, k, part, q.put)
 
 
 def _run_pool(job: Job, todo: list[int], workers: int, progress: Progress | None
@@ -194,14 +199,32 @@ def _run_pool(job: Job, todo: list[int], workers: int, progress: Progress | None
     ctx = multiprocessing.get_context("spawn")  # a worker inherits nothing of this process
     with ctx.Manager() as manager, ProcessPoolExecutor(workers, mp_context=ctx) as pool:
         q = manager.Queue()
-        pending: set[Future[ShardResult]] = {pool.submit(_pool_task, job, k, q) for k in todo}
-        # shards are written in the order they finish; their bytes do not depend on it
+        pending: set[Future[PieceResult]] = {
+            pool.submit(_pool_task, job, k, part, q)
+            for k in todo for part in range(len(pieces(job, k)))}
+        shards = _Assembly(job)
+        # shards are written in the order they are complete; their bytes do not depend on it
         while pending:
             finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
             _drain(q, progress)
             for f in finished:
-                yield f.result()
+                yield from shards.add(f.result())
         _drain(q, progress)
+
+
+class _Assembly:
+    """Pieces in, shards out as soon as all their pieces are in."""
+
+    def __init__(self, job: Job) -> None:
+        self.job = job
+        self.parts: dict[int, list[PieceResult]] = {}
+
+    def add(self, r: PieceResult) -> Iterator[ShardResult]:
+        got = self.parts.setdefault(r.shard, [])
+        got.append(r)
+        if len(got) == len(pieces(self.job, r.shard)):
+            del self.parts[r.shard]
+            yield join_pieces(r.shard, got)
 
 
 def _drain(q: Any, progress: Progress | None) -> None:
@@ -226,15 +249,16 @@ def _run_ray(job: Job, todo: list[int], address: str, progress: Progress | None
             ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
         except Exception as exc:  # Ray raises ConnectionError, ValueError, RuntimeError...
             raise PolydipError(f"--ray {address}: cannot join the cluster ({exc})") from None
-    task = ray.remote(max_retries=2)(play_shard)
-    pending = [task.remote(job, k) for k in todo]
+    task = ray.remote(max_retries=2)(play_piece)
+    pending = [task.remote(job, k, part) for k in todo for part in range(len(pieces(job, k)))]
+    shards = _Assembly(job)
     while pending:
         ready, pending = ray.wait(pending, num_returns=1)
         for ref in ready:
-            r: ShardResult = ray.get(ref)
+            r: PieceResult = ray.get(ref)
             if progress is not None:
                 progress(r.games, r.phases)
-            yield r
+            yield from shards.add(r)
 
 
 def _check_reachable(address: str) -> None:

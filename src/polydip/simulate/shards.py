@@ -4,6 +4,12 @@ Shard k holds games k*size .. k*size+size-1 of the job (seeds seed+k*size ...), 
 game a line, gzip-compressed with no file name and mtime 0 in the header so that the same
 games give the same bytes. A shard is written to a temporary file and renamed into place: a
 file named like a shard is always complete.
+
+A shard is played in pieces of at most PIECE_GAMES games, each one gzip member; the shard
+is its pieces' members one after the other (a gzip file may hold several: every reader of
+gzip reads them as one stream). Workers take pieces, not shards, so that none stands idle
+while another plays the last shard; the pieces are cut by the job alone, so the bytes do
+not depend on where or by how many workers they were played.
 """
 
 from __future__ import annotations
@@ -57,15 +63,35 @@ class ShardResult:
     statuses: dict[str, int]  # won / drawn / year_limit → games
 
 
-def play_shard(job: Job, k: int, progress: Any = None) -> ShardResult:
-    """Play the games of shard k and return the shard's bytes. `progress`, if given, is
-    called with the phases of each game as it finishes."""
+PIECE_GAMES = 10  # games a worker plays as one task
+
+
+def pieces(job: Job, k: int) -> list[range]:
+    """The game numbers of each piece of shard k, in order."""
+    games = job.shard_games(k)
+    return [range(a, min(games.stop, a + PIECE_GAMES))
+            for a in range(games.start, games.stop, PIECE_GAMES)]
+
+
+@dataclass(slots=True)
+class PieceResult:
+    shard: int
+    part: int  # its place among the shard's pieces
+    data: bytes  # one gzip member
+    games: int
+    phases: int
+    statuses: dict[str, int]
+
+
+def play_piece(job: Job, k: int, part: int, progress: Any = None) -> PieceResult:
+    """Play piece `part` of shard k. `progress`, if given, is called with the phases of
+    each game as it finishes."""
     variant = load_variant(job.variant)
     player = load_player(job.player)
     buf = io.BytesIO()
     phases = 0
     statuses: dict[str, int] = {}
-    games = job.shard_games(k)
+    games = pieces(job, k)[part]
     with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0,
                        compresslevel=COMPRESS_LEVEL) as gz:
         for i in games:
@@ -75,7 +101,24 @@ def play_shard(job: Job, k: int, progress: Any = None) -> ShardResult:
             statuses[r.status] = statuses.get(r.status, 0) + 1
             if progress is not None:
                 progress(r.phases)
-    return ShardResult(k, buf.getvalue(), len(games), phases, dict(sorted(statuses.items())))
+    return PieceResult(k, part, buf.getvalue(), len(games), phases, statuses)
+
+
+def join_pieces(k: int, parts: list[PieceResult]) -> ShardResult:
+    """Shard k from all its pieces (in any order)."""
+    parts = sorted(parts, key=lambda r: r.part)
+    statuses: dict[str, int] = {}
+    for r in parts:
+        for s, n in r.statuses.items():
+            statuses[s] = statuses.get(s, 0) + n
+    return ShardResult(k, b"".join(r.data for r in parts), sum(r.games for r in parts),
+                       sum(r.phases for r in parts), dict(sorted(statuses.items())))
+
+
+def play_shard(job: Job, k: int, progress: Any = None) -> ShardResult:
+    """Play the games of shard k here and return the shard's bytes."""
+    return join_pieces(k, [play_piece(job, k, part, progress)
+                           for part in range(len(pieces(job, k)))])
 
 
 def write_atomic(path: Path, data: bytes) -> None:
