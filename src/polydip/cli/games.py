@@ -37,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("gamefile", help="the game file")
     s.add_argument("--phase", help="a past phase, e.g. F1901M (or as the rules text names it: "
                                    "1891A, '1891 D-1'): its position and report")
+    s.add_argument("--game", metavar="ID", help=GAME_HELP)
     s.add_argument("--history", action="store_true", help="list the processed phases")
     s.add_argument("--legal", action="store_true", help="list the legal orders")
     s.add_argument("--format", choices=["text", "markdown", "json"], default="text",
@@ -52,6 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("gamefile", help="the game file")
     r.add_argument("--phase", help="a processed phase, e.g. S1901M or 1891A (default: the "
                                    "current one)")
+    r.add_argument("--game", metavar="ID", help=GAME_HELP)
     r.add_argument("-o", "--output", metavar="FILE",
                    help="map.svg or map.png (default: GAMEFILE's name and the phase, .svg)")
     r.add_argument("--width", type=int, default=1600, help="PNG width in pixels (default 1600)")
@@ -88,10 +90,29 @@ def cmd_new(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_show(args: argparse.Namespace) -> int:
+GAME_HELP = ("a game of a simulation: GAMEFILE is then its directory, a shard or a JSON Lines "
+             "file, and ID the game's id (polydip-standard-42) or seed (42)")
+
+
+def _load(args: argparse.Namespace) -> Game:
+    """The game of GAMEFILE, or with --game the one game of a simulation's games."""
     from polydip.game.game import Game
 
-    g = Game.load(args.gamefile)
+    if args.game is None:
+        from polydip.simulate.reading import is_games_file
+
+        if is_games_file(args.gamefile):
+            raise PolydipError(f"{args.gamefile} holds many games: choose one with --game ID "
+                               "(its id or seed)")
+        return Game.load(args.gamefile)
+    from polydip.simulate.reading import find_game
+
+    return Game.from_diplomacy(find_game(args.gamefile, args.game), args.game)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+
+    g = _load(args)
     if args.history:
         from polydip.report import history_lines
 
@@ -225,15 +246,15 @@ def _print_legal(g: Game, shown: str) -> None:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from polydip.game.game import Game
     from polydip.render import phase_view, render_file
 
-    g = Game.load(args.gamefile)
+    g = _load(args)
     if args.phase:
         args.phase = phase_named(g, args.phase)
     view = phase_view(g, args.phase)  # checks the phase before anything is written
     phase = view.position.phase.name
-    out = args.output or f"{Path(args.gamefile).with_suffix('').name}-{phase}.svg"
+    stem = args.game if args.game else Path(args.gamefile).with_suffix('').name
+    out = args.output or f"{stem}-{phase}.svg"
     if args.width < 200:
         raise PolydipError("--width: at least 200 pixels")
     render_file(g, out, phase=args.phase, width=args.width, names=args.names)

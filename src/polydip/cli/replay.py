@@ -24,7 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from polydip.simulate.replay import read_games, replay
+    from polydip.simulate.reading import read_games
+    from polydip.simulate.replay import replay
 
     same = known = unexplained = 0
     for n, saved in enumerate(read_games(args.paths)):

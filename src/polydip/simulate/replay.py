@@ -16,12 +16,8 @@ Needs the `diplomacy` package (`pip install 'polydip[bench]'`).
 from __future__ import annotations
 
 import contextlib
-import gzip
 import io
-import json
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from polydip.errors import PolydipError
@@ -97,48 +93,6 @@ def replay(saved: dict[str, Any]) -> Replay:
         with contextlib.redirect_stdout(io.StringIO()):  # the package prints cleared errors
             game.process()
     return Replay(gid, compared)
-
-
-def read_games(paths: list[str]) -> Iterator[dict[str, Any]]:
-    """The saved games in files or simulate directories: shards (.jsonl.gz), JSON Lines,
-    or one game's JSON."""
-    for name in paths:
-        p = Path(name)
-        if p.is_dir():
-            shards = sorted(p.glob("games-*.jsonl.gz"))
-            if not shards:
-                raise PolydipError(f"{p}: no shards (games-*.jsonl.gz) in this directory")
-            for s in shards:
-                yield from _lines(s)
-        elif p.is_file():
-            if p.name.endswith((".gz", ".jsonl")):
-                yield from _lines(p)
-            else:
-                yield _json(p, p.read_bytes())
-        else:
-            raise PolydipError(f"{p}: no such file or directory")
-
-
-def _lines(p: Path) -> Iterator[dict[str, Any]]:
-    try:
-        opener = gzip.open if p.name.endswith(".gz") else open
-        with opener(p, "rb") as f:
-            for n, line in enumerate(f, 1):
-                if line.strip():
-                    yield _json(p, line, n)
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
-        raise PolydipError(f"{p}: cannot read ({exc})") from None
-
-
-def _json(p: Path, data: bytes, line: int | None = None) -> dict[str, Any]:
-    where = f"{p} line {line}" if line else str(p)
-    try:
-        out = json.loads(data)
-    except ValueError as exc:
-        raise PolydipError(f"{where}: not JSON ({exc})") from None
-    if not isinstance(out, dict) or "phases" not in out:
-        raise PolydipError(f"{where}: not a saved game (no 'phases')")
-    return out
 
 
 def _units(state: dict[str, Any], drop_stranded: bool) -> dict[str, list[str]]:

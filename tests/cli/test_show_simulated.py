@@ -1,0 +1,36 @@
+"""`polydip show` and `render` read one game straight out of a simulation (`--game`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from polydip.cli.main import main
+from polydip.simulate import Job, simulate
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sim")
+    simulate(Job("standard", {}, 40, 4, "random", 1902, 2), out)
+    return out
+
+
+@pytest.mark.parametrize("where,which", [(".", "42"), (".", "polydip-standard-43"),
+                                          ("games-00000.jsonl.gz", "41")])
+def test_show_a_game_of_a_simulation(run, capsys, where, which):
+    assert main(["show", str(run / where), "--game", which, "--history"]) == 0
+    out = capsys.readouterr().out
+    assert "S1901M" in out and "F1902M" in out
+
+
+def test_render_a_past_phase_of_a_simulated_game(run, tmp_path):
+    svg = tmp_path / "g.svg"
+    assert main(["render", str(run), "--game", "40", "--phase", "F1901M", "-o", str(svg)]) == 0
+    assert svg.read_text().startswith("<svg") or "<svg" in svg.read_text()[:500]
+
+
+def test_a_simulation_without_game_or_with_an_unknown_one_is_a_clear_error(run, capsys):
+    assert main(["show", str(run)]) == 1
+    assert "choose one with --game" in capsys.readouterr().err
+    assert main(["show", str(run), "--game", "7"]) == 1
+    assert "no game '7'" in capsys.readouterr().err
