@@ -123,3 +123,18 @@ def loc(m: Map, name: str) -> int:
 def prov(m: Map, name: str) -> int:
     """The province id of a province abbreviation as the map writes it ("PAR")."""
     return m.prov_index[name]
+
+
+def move_key(m: Map, text: str) -> tuple[int, int, int]:
+    """A move as the rule tables key it, (kind, from location, to location), from
+    "A A1 - B1"."""
+    left, _, dest = text.partition(" - ")
+    kind, at = parse_unit(m, left)
+    return kind, at, m.loc_index[dest.strip().upper()]
+
+
+def support_key(m: Map, unit_text: str, province: str) -> tuple[int, int, int]:
+    """A support as the rule tables key it, (kind, location, province), from "A A0" and
+    "A1": a unit of that kind there supporting into that province."""
+    kind, at = parse_unit(m, unit_text)
+    return kind, at, m.prov_index[province.upper()]
