@@ -146,6 +146,18 @@ def test_every_rule_module_is_discovered() -> None:
     assert issubclass(Rule, RuleHooks)
 
 
+
+def test_every_rule_module_has_unit_tests_of_its_own() -> None:
+    """Each rule module's hooks are asked directly, below Game, in tests/rules/test_NAME.py
+    (a new rule module comes with its file)."""
+    import polydip.rules as pkg
+
+    rules = {p.stem for p in Path(pkg.__file__).parent.glob("*.py")} - {"__init__"}
+    here = Path(__file__).parent
+    missing = sorted(r for r in rules - pkg.INFRASTRUCTURE
+                     if not (here / f"test_{r}.py").exists())
+    assert missing == []
+
 # ---- parameters, declared once (rules/params.py) ---------------------------------------------
 
 def _load(rule: str):
