@@ -323,7 +323,8 @@ def crossings(m: Map, pairs: set[tuple[int, int]], kinds: list[str] | None = Non
     return out
 
 
-def supports_into(m: Map, provinces: set[int] | None, targets: Any = None,
+def supports_into(m: Map, provinces: set[int] | None,
+                  targets: Callable[[int], set[int]] | None = None,
                   kinds: list[str] | None = None) -> set[tuple[int, int, int]]:
     """(kind, location, province) for units of `kinds` (default: every kind) standing in
     `provinces` (None: anywhere) and each province they could support into that

@@ -67,7 +67,10 @@ class SupportLimits(Rule):
             targets: set[int] = set()
             for tag in tags:
                 targets |= tagged(m, tag)
-            out |= supports_into(m, None, lambda p, t=targets: t, kinds)
+
+            def into(_p: int, t: set[int] = targets) -> set[int]:
+                return t
+            out |= supports_into(m, None, into, kinds)
         return out
 
     def more_support(self, m: Map) -> set[tuple[int, int, int]]:
