@@ -20,7 +20,7 @@ from polydip.adjudication.adjustments import (
 from polydip.orders.parser import parse_order
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def m():
     return variant_map("standard")
 

@@ -16,7 +16,7 @@ from polydip.orders.parser import parse_order
 OCEAN = '[rules.oceans]\nprovinces = "ocean"\ndisband_margin = 2\n'
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def m():
     return variant_map("tiny", OCEAN, **{'terrain = "sea"': 'terrain = "sea"\ntags = ["ocean"]'})
 

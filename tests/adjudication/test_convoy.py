@@ -17,7 +17,7 @@ from polydip.adjudication.convoy import (
 )
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def m():
     return variant_map("standard")
 

@@ -11,7 +11,7 @@ import pytest
 from support.positions import movement, position, unit, variant_map
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def m():
     return variant_map("standard")
 

@@ -11,7 +11,7 @@ from support.positions import orders_of, position, variant_map
 from polydip.adjudication.movement import BOUNCE, CUT, DISLODGED, resolve_movement
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def m():
     return variant_map("standard")
 

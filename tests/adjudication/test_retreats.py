@@ -21,7 +21,7 @@ from polydip.orders.parser import parse_order
 from polydip.state import Dislodged
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def m():
     return variant_map("standard")
 

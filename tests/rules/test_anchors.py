@@ -12,7 +12,7 @@ from polydip.orders.parser import parse_order
 from polydip.state import Unit
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def m():
     return variant_map("lad1890")
 

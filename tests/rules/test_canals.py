@@ -12,7 +12,7 @@ from polydip.orders.parser import parse_order
 RULE = '[rules.canals]\ncanals = [{ province = "N2", builds = 2, edges = ["S-N2"] }]\n'
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def m():
     return variant_map("tiny", RULE)
 

@@ -11,7 +11,7 @@ from polydip.adjudication import reasons as R
 RULE = '[rules.capture_home]\npower = "Blue"\ncandidates = ["N2", "N1"]\nkind = "F"\n'
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def m():
     return variant_map("tiny", RULE)
 

@@ -13,7 +13,7 @@ RULE = ('[[rules.controlled_passages.passage]]\nname = "Strait"\naliases = ["The
         'edges = ["S-B1"]\ncontrollers = ["N2"]\n')
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def m():
     return variant_map("tiny", RULE)
 

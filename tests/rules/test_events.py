@@ -13,7 +13,7 @@ from polydip.state import Phase
 RULE = '[[rules.events.join]]\nat = "W1901"\nprovince = "N1"\nfrom = "Red"\nto = "Blue"\n'
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def m():
     return variant_map("tiny", RULE)
 

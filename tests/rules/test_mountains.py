@@ -12,7 +12,7 @@ RULE = ('[rules.mountains]\nprovinces = "mountain"\nborders = "mountain"\n'
         'no_support_across = ["A"]\n')
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def m():
     return variant_map("terrain", RULE)
 

@@ -13,7 +13,7 @@ RULE = ('[rules.rainforests]\nborders = "rainforest"\nno_support_across = ["A"]\
         'provinces = "rainforest"\nway_back_only = ["A"]\n')
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def m():
     return variant_map("terrain", RULE)
 

@@ -9,7 +9,7 @@ from support.positions import position, variant_map
 RULE = '[rules.territory_builds]\nfirst_phase = true\nyears_ending = [0, 5]\n'
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def m():
     return variant_map("terrain", RULE)
 

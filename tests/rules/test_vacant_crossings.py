@@ -12,7 +12,7 @@ RULE = ('[[rules.vacant_crossings.crossing]]\nedges = ["I1-I2"]\nwhile_vacant = 
         'support_kinds = ["F"]\n')
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def m():
     return variant_map("terrain", RULE)
 

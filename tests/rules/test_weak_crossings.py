@@ -11,7 +11,7 @@ from polydip.adjudication import reasons as R
 RULE = '[rules.weak_crossings]\nborders = "pass"\n'
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def m():
     return variant_map("terrain", RULE)
 

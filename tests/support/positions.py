@@ -34,7 +34,9 @@ def variant_map(name: str, rules: str = "", **replace: str) -> Map:
     """The compiled map of a test map of tests/variants (`name`.toml) with `rules` (TOML
     tables such as "[rules.swamps]\\nprovinces = \\"swamp\\"") added and each `replace`
     key of its text replaced by the value, or of a shipped variant when no such file exists
-    (then neither may be given). One map per arguments, made once."""
+    (then neither may be given). One map per arguments, made once per process: a test's
+    fixture returns it with the default (function) scope, which costs nothing and keeps the
+    test out of the xdist groups module-scoped fixtures make (tests/conftest.py)."""
     path = VARIANTS / f"{name}.toml"
     if not path.exists():
         assert not rules and not replace, "a shipped variant is used as it is"
