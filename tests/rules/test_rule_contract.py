@@ -3,6 +3,7 @@ from that declaration, and the docs written from it."""
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 
 import pytest
@@ -115,6 +116,27 @@ def test_a_hook_changing_positions_in_place_makes_each_phase_copy(variant) -> No
     assert RuleSet([Events({}, variant, "e")]).changes_positions
 
 
+def test_every_hook_override_has_the_types_of_the_spec() -> None:
+    """A rule's override of a hook is annotated as RuleHooks declares it (not `Any`), so
+    mypy checks the rule's body against the contract and the override against the spec."""
+    from polydip.rules.base import REGISTRY
+
+    def types(fn: object) -> list[str]:
+        sig = inspect.signature(fn)  # type: ignore[arg-type]
+        got = [p.annotation for p in list(sig.parameters.values())[1:]]
+        return [str(a).replace("R.", "") for a in (*got, sig.return_annotation)]
+
+    wrong = []
+    for name, cls in sorted(REGISTRY.items()):
+        for hook in HOOKS:
+            fn = getattr(cls, hook)
+            if fn is getattr(RuleHooks, hook) or fn is getattr(Rule, hook):
+                continue
+            if types(fn) != types(getattr(RuleHooks, hook)):
+                wrong.append(f"{name}.{hook}: {types(fn)}")
+    assert wrong == []
+
+
 def test_every_rule_module_is_discovered() -> None:
     """The package is listed, not a hand-kept import list: every module registers a rule."""
     import polydip.rules as pkg
@@ -123,6 +145,18 @@ def test_every_rule_module_is_discovered() -> None:
     assert set(known_rules()) == files - pkg.INFRASTRUCTURE
     assert issubclass(Rule, RuleHooks)
 
+
+
+def test_every_rule_module_has_unit_tests_of_its_own() -> None:
+    """Each rule module's hooks are asked directly, below Game, in tests/rules/test_NAME.py
+    (a new rule module comes with its file)."""
+    import polydip.rules as pkg
+
+    rules = {p.stem for p in Path(pkg.__file__).parent.glob("*.py")} - {"__init__"}
+    here = Path(__file__).parent
+    missing = sorted(r for r in rules - pkg.INFRASTRUCTURE
+                     if not (here / f"test_{r}.py").exists())
+    assert missing == []
 
 # ---- parameters, declared once (rules/params.py) ---------------------------------------------
 

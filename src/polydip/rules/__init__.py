@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final
 
 from polydip.errors import VariantError, did_you_mean
 from polydip.rules.base import REGISTRY, Rule, RuleSet, register
+
+if TYPE_CHECKING:
+    from polydip.variants.model import Variant
 
 # the modules that hold no rule: the contract and its helpers
 INFRASTRUCTURE: Final = frozenset({"base", "hookspec", "params", "docs", "tables"})
@@ -36,7 +39,7 @@ def known_rules() -> list[str]:
     return sorted(REGISTRY)
 
 
-def compile_rules(variant: Any) -> RuleSet:
+def compile_rules(variant: Variant) -> RuleSet:
     rules = []
     for name, params in variant.rules.items():
         cls = REGISTRY.get(name)

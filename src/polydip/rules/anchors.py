@@ -38,13 +38,19 @@ that is disbanded loses the marker with it; a flotilla converts only on the plac
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from polydip.adjudication import reasons as R
 from polydip.orders.model import HOLD, MOVE
 from polydip.rules.base import Rule, register
 from polydip.rules.params import Param
 from polydip.state import Dislodged, Unit
+
+if TYPE_CHECKING:
+    from polydip.geography.map import Map
+    from polydip.orders.model import Order
+    from polydip.state import Position
+    from polydip.variants.model import Variant
 
 ACTS = ("convert", "capture", "release", "sink")
 
@@ -71,17 +77,17 @@ class Anchors(Rule):
               default="coastal", refers="tag"),
     )
 
-    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+    def __init__(self, params: dict[str, Any], variant: Variant, key: str) -> None:
         super().__init__(params, variant, key)
         self.letters = [self.param("fleet"), self.param("flotilla")]
         self.coast = self.param("coast")
 
-    def _kinds(self, m: Any) -> tuple[int, int]:
+    def _kinds(self, m: Map) -> tuple[int, int]:
         return m.kind_index[self.letters[0]], m.kind_index[self.letters[1]]
 
     # ---- which orders, and how the units move --------------------------------------------
 
-    def _up_river(self, m: Any, unit: Any, target: int | None) -> bool:
+    def _up_river(self, m: Map, unit: Unit | Dislodged, target: int | None) -> bool:
         """A move of a fleet that only a flotilla on its place could make."""
         f, r = self._kinds(m)
         if unit.kind != f or target is None or not m.occupy[r][unit.loc]:
@@ -89,7 +95,8 @@ class Anchors(Rule):
         p = m.loc_prov[target]
         return p not in m.reach_prov[f][unit.loc] and p in m.reach_prov[r][unit.loc]
 
-    def refuse(self, m: Any, unit: Any, order: Any, pos: Any = None) -> str | None:
+    def refuse(self, m: Map, unit: Unit | Dislodged, order: Order,
+               pos: Position | None = None) -> str | None:
         if not order.act:
             return None
         f, r = self._kinds(m)
@@ -118,10 +125,11 @@ class Anchors(Rule):
             return f"a {fleet} going up a river cannot capture an anchor marker"
         return None
 
-    def moving_kinds(self, m: Any, pos: Any, orders: list) -> list | None:
+    def moving_kinds(self, m: Map, pos: Position, orders: list[Order | None]
+                     ) -> list[Unit] | None:
         """The units as they move: a fleet ordered up a river moves as a flotilla."""
         r = self._kinds(m)[1]
-        out = None
+        out: list[Unit] | None = None
         for i, (u, o) in enumerate(zip(pos.units, orders, strict=True)):
             if o is not None and o.type == MOVE and self._up_river(m, u, o.target):
                 if out is None:
@@ -131,8 +139,8 @@ class Anchors(Rule):
 
     # ---- what the phase did to the markers ----------------------------------------------
 
-    def after_orders(self, m: Any, before: Any, after: Any, units: list, orders: list,
-                     finals: list) -> None:
+    def after_orders(self, m: Map, before: Position, after: Position, units: list[Unit],
+                     orders: list[Order | None], finals: list[Unit | None]) -> None:
         f, r = self._kinds(m)
         name = m.loc_name
         markers: dict[str, int] = dict(after.extra.get("anchors", {}))
@@ -164,7 +172,7 @@ class Anchors(Rule):
         after.units = new
         self._store(after, markers, ships)
 
-    def _act(self, m: Any, markers: dict[str, int], new: list[Unit], o: Any, orig: Unit,
+    def _act(self, m: Map, markers: dict[str, int], new: list[Unit], o: Order | None, orig: Unit,
              fin: Unit, carrying: int) -> tuple[Unit, int]:
         """Carry out unit `orig`'s act in place (convert, capture, release, sink), now it
         stands as `fin` carrying `carrying` ships: it updates `markers` and `new` (the units
@@ -202,7 +210,7 @@ class Anchors(Rule):
                 markers[here] -= 1
         return fin, carrying
 
-    def _fleet_again(self, m: Any, after: Any, orig: Unit) -> None:
+    def _fleet_again(self, m: Map, after: Position, orig: Unit) -> None:
         """A fleet dislodged on its way up a river: it retreats as a fleet."""
         f, r = self._kinds(m)
         for j, d in enumerate(after.dislodged):
@@ -212,7 +220,8 @@ class Anchors(Rule):
                                                tuple(x for x in d.retreats if x in fleet_moves))
                 return
 
-    def after_phase(self, m: Any, before: Any, after: Any, moved: list) -> None:
+    def after_phase(self, m: Map, before: Position, after: Position,
+                    moved: list[tuple[Unit, Unit, bool]]) -> None:
         """Retreats and adjustments: carried markers go with their fleets, and are lost with
         a fleet that is no more."""
         ships = after.extra.get("ships")
@@ -229,11 +238,11 @@ class Anchors(Rule):
         self._store(after, dict(after.extra.get("anchors", {})),
                     {k: v for k, v in ships.items() if k in here})
 
-    def _coastal(self, m: Any, loc: int) -> bool:
+    def _coastal(self, m: Map, loc: int) -> bool:
         return self.coast in m.variant.provinces[m.prov_abbr[m.loc_prov[loc]]].tags
 
     @staticmethod
-    def _store(after: Any, markers: dict[str, int], ships: dict[str, int]) -> None:
+    def _store(after: Position, markers: dict[str, int], ships: dict[str, int]) -> None:
         for key, val in (("anchors", markers), ("ships", ships)):
             val = {k: n for k, n in sorted(val.items()) if n > 0}
             if val:
@@ -243,7 +252,7 @@ class Anchors(Rule):
 
     # ---- orders listed, and what players see ----------------------------------------------
 
-    def more_orders(self, m: Any, pos: Any, unit: Any, us: str) -> list[str]:
+    def more_orders(self, m: Map, pos: Position, unit: Unit, us: str) -> list[str]:
         f, r = self._kinds(m)
         markers = pos.extra.get("anchors", {})
         carrying = m.unit_str(unit.kind, unit.loc) in pos.extra.get("ships", {})
@@ -271,7 +280,7 @@ class Anchors(Rule):
                     if markers.get(m.loc_name[d]) and m.occupy[f][d]]
         return out
 
-    def place_acts(self, m: Any) -> list[tuple[int, int, str]]:
+    def place_acts(self, m: Map) -> list[tuple[int, int, str]]:
         """The acts in place the order table holds (orders/table.py, family ACT): a fleet's
         or flotilla's CONVERT wherever the other kind may stand too. Whether a unit may
         convert now (a flotilla needs ships to take) is `more_orders`' to say."""
@@ -279,7 +288,7 @@ class Anchors(Rule):
         return [(k, loc, "convert") for loc in range(m.n_loc)
                 if m.occupy[f][loc] and m.occupy[r][loc] for k in (f, r)]
 
-    def events(self, m: Any, before: Any, after: Any) -> list[R.Reason]:
+    def events(self, m: Map, before: Position, after: Position) -> list[R.Reason]:
         """Markers made, captured, released or sunk: read from the markers on the coasts and
         the ones fleets carry, before and after the phase."""
         was, now = before.extra.get("anchors", {}), after.extra.get("anchors", {})
@@ -307,7 +316,7 @@ class Anchors(Rule):
                 ] * max(0, -carried)
         return out
 
-    def report_lines(self, m: Any, pos: Any) -> list[str]:
+    def report_lines(self, m: Map, pos: Position) -> list[str]:
         markers = pos.extra.get("anchors", {})
         ships = pos.extra.get("ships", {})
         out = []
@@ -318,7 +327,7 @@ class Anchors(Rule):
             out.append("Fleets carrying an anchor marker: " + ", ".join(ships))
         return out
 
-    def markers(self, m: Any, pos: Any) -> list[tuple[int, str]]:
+    def markers(self, m: Map, pos: Position) -> list[tuple[int, str]]:
         out = []
         for loc, n in pos.extra.get("anchors", {}).items():
             if loc in m.loc_index:

@@ -14,13 +14,18 @@ end turn a variant's border marker edges and province tags into them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from polydip.adjudication.reasons import Reason, ReasonCode, reason
 from polydip.errors import PolydipError, VariantError, did_you_mean
 from polydip.names import name_key
 from polydip.rules.hookspec import HOOKS, RuleHooks
 from polydip.rules.params import Param, check_params
+
+if TYPE_CHECKING:
+    from polydip.geography.map import Map
+    from polydip.state import Position
+    from polydip.variants.model import Variant
 
 
 class Rule(RuleHooks):
@@ -38,7 +43,7 @@ class Rule(RuleHooks):
         super().__init_subclass__(**kw)
         cls.params_doc = {p.name: p.doc for p in cls.parameters}
 
-    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+    def __init__(self, params: dict[str, Any], variant: Variant, key: str) -> None:
         self.variant = variant
         self.key = key
         # every declared parameter: its value checked, or its default
@@ -58,8 +63,8 @@ class Rule(RuleHooks):
     # refuses or weakens an order (see explain)
     reasons: ClassVar[dict[str, tuple[ReasonCode, str]]] = {}
 
-    def explain(self, m: Any, pos: Any, hook: str, key: tuple, options: dict | None = None
-                ) -> Reason | None:
+    def explain(self, m: Map, pos: Position | None, hook: str, key: tuple,
+                options: dict[str, Any] | None = None) -> Reason | None:
         """The reason, when this rule's answer to `hook` holds `key`:
         no_support (kind, loc, province), no_hold_support (kind, province), no_retreat,
         move_strength and stalls (kind, loc, loc2), needs_support (season, kind, loc, loc2),
@@ -71,8 +76,8 @@ class Rule(RuleHooks):
             return None
         return reason(*got)
 
-    def _holds(self, m: Any, pos: Any, hook: str, key: tuple, options: dict | None = None
-              ) -> bool:
+    def _holds(self, m: Map, pos: Position | None, hook: str, key: tuple,
+               options: dict[str, Any] | None = None) -> bool:
         """Whether this rule's answer to `hook` holds `key` (see explain)."""
         if hook in ("no_support", "no_hold_support", "no_retreat", "move_strength"):
             table = m.caches.rule_tables.get((self.key, hook))
@@ -84,8 +89,10 @@ class Rule(RuleHooks):
         if hook == "stalls":
             return key in self.stalls(m, options or {})
         if hook == "blocked":
+            assert pos is not None, "blocked is asked of a position"
             return key[1:] in self.blocked(m, pos, options or {}).get(key[0], ())
         if hook == "move_limits":
+            assert pos is not None, "move_limits is asked of a position"
             allowed = self.move_limits(m, pos).get(key[:3])
             return allowed is not None and key[3] not in allowed
         if hook == "unit_holds":
@@ -281,14 +288,14 @@ def passage_named(names: dict[str, tuple[str, ...]], text: Any) -> str:
                        + (f"; passages: {', '.join(names)}" if names else " (it has none)"))
 
 
-def tagged(m: Any, tag: str) -> set[int]:
+def tagged(m: Map, tag: str) -> set[int]:
     """The provinces carrying `tag`."""
     if not tag:
         return set()
     return {m.prov_index[a] for a, p in m.variant.provinces.items() if tag in p.tags}
 
 
-def border(m: Any, edge_kind: str) -> set[tuple[int, int]]:
+def border(m: Map, edge_kind: str) -> set[tuple[int, int]]:
     """The province pairs (both ways) joined by an edge of `edge_kind` (a marker kind, like
     "mountain", or any other)."""
     out: set[tuple[int, int]] = set()
@@ -300,7 +307,7 @@ def border(m: Any, edge_kind: str) -> set[tuple[int, int]]:
     return out
 
 
-def crossings(m: Any, pairs: set[tuple[int, int]], kinds: list[str] | None = None
+def crossings(m: Map, pairs: set[tuple[int, int]], kinds: list[str] | None = None
               ) -> set[tuple[int, int, int]]:
     """The moves (kind, from location, to location) over an edge between the provinces of
     one of `pairs`, by units of `kinds` (default: every kind)."""
@@ -316,7 +323,8 @@ def crossings(m: Any, pairs: set[tuple[int, int]], kinds: list[str] | None = Non
     return out
 
 
-def supports_into(m: Any, provinces: set[int] | None, targets: Any = None,
+def supports_into(m: Map, provinces: set[int] | None,
+                  targets: Callable[[int], set[int]] | None = None,
                   kinds: list[str] | None = None) -> set[tuple[int, int, int]]:
     """(kind, location, province) for units of `kinds` (default: every kind) standing in
     `provinces` (None: anywhere) and each province they could support into that

@@ -13,10 +13,15 @@ policy = "any_home"              # any vacant center the power owns that is a ho
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from polydip.rules.base import Rule, register
 from polydip.rules.params import Param
+
+if TYPE_CHECKING:
+    from polydip.geography.map import Map
+    from polydip.state import Position
+    from polydip.variants.model import Variant
 
 POLICIES = ("home", "owned_at_year_start", "owned", "any_home")
 
@@ -33,11 +38,11 @@ class BuildSites(Rule):
               choices=POLICIES),
     )
 
-    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+    def __init__(self, params: dict[str, Any], variant: Variant, key: str) -> None:
         super().__init__(params, variant, key)
         self.policy = self.param("policy")
 
-    def build_sites(self, m: Any, pos: Any, power: int) -> list[int] | None:
+    def build_sites(self, m: Map, pos: Position, power: int) -> list[int] | None:
         if self.policy == "home":
             return None
         occupied = {m.loc_prov[u.loc] for u in pos.units}

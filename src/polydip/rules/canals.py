@@ -38,13 +38,19 @@ when given (the power's own, `act_problem`) and void when processed (with the ot
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from polydip.adjudication import reasons as R
 from polydip.errors import VariantError
 from polydip.orders.model import BUILD
 from polydip.rules.base import Rule, register
 from polydip.rules.params import Param
+
+if TYPE_CHECKING:
+    from polydip.geography.map import Map
+    from polydip.orders.model import Order
+    from polydip.state import Position
+    from polydip.variants.model import Variant
 
 
 @register
@@ -74,7 +80,7 @@ class Canals(Rule):
                         required=True))),
     )
 
-    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+    def __init__(self, params: dict[str, Any], variant: Variant, key: str) -> None:
         super().__init__(params, variant, key)
         where = f"{variant.path}: [{key}]"
         self.canals: dict[str, tuple[int, list[tuple[str, str]]]] = {}
@@ -91,14 +97,15 @@ class Canals(Rule):
     # ---- the state ------------------------------------------------------------------------
 
     @staticmethod
-    def _state(pos: Any) -> dict:
+    def _state(pos: Position) -> dict:
         return pos.extra.get("canals", {})
 
-    def _is_open(self, pos: Any, prov: str) -> bool:
+    def _is_open(self, pos: Position, prov: str) -> bool:
         year = self._state(pos).get("open", {}).get(prov)
         return year is not None and pos.phase.year >= year
 
-    def blocked(self, m: Any, pos: Any, options: dict) -> dict[int, set[tuple[int, int, int]]]:
+    def blocked(self, m: Map, pos: Position, options: dict[str, Any]
+                ) -> dict[int, set[tuple[int, int, int]]]:
         shut: set[tuple[int, int, int]] = set()
         for prov, (_, edges) in self.canals.items():
             if self._is_open(pos, prov):
@@ -110,7 +117,7 @@ class Canals(Rule):
                     shut |= {(k, x, y), (k, y, x)}
         return {p: set(shut) for p in range(len(m.powers))} if shut else {}
 
-    def porous(self, m: Any, pos: Any) -> dict[int, set[tuple[int, int]]]:
+    def porous(self, m: Map, pos: Position) -> dict[int, set[tuple[int, int]]]:
         """An open canal's province is porous ("No coastal specification is necessary when
         moving a fleet or river flotilla into a canal province"): with the canal's edges."""
         out: dict[int, set[tuple[int, int]]] = {}
@@ -122,11 +129,12 @@ class Canals(Rule):
                     opened |= {(la, lb), (lb, la)}
         return out
 
-    def explain(self, m: Any, pos: Any, hook: str, key: tuple, options: dict | None = None
-                ) -> R.Reason | None:
+    def explain(self, m: Map, pos: Position | None, hook: str, key: tuple,
+                options: dict[str, Any] | None = None) -> R.Reason | None:
         if hook != "blocked" or not self._holds(m, pos, hook, key, options):
             return None
         _, _kind, a, b = key
+        assert pos is not None  # (_holds read it: a blocked move is of a position)
         for prov, (need, edges) in self.canals.items():
             if self._is_open(pos, prov):
                 continue
@@ -139,7 +147,7 @@ class Canals(Rule):
                                 f"not open: {min(done, need)} of {need} builds")
         return None
 
-    def events(self, m: Any, before: Any, after: Any) -> list[R.Reason]:
+    def events(self, m: Map, before: Position, after: Position) -> list[R.Reason]:
         """A canal built further, completed, or open from this phase on."""
         was, now = self._state(before), self._state(after)
         out = []
@@ -159,7 +167,7 @@ class Canals(Rule):
 
     # ---- the builds -------------------------------------------------------------------------
 
-    def controller(self, m: Any, pos: Any, prov: int) -> int:
+    def controller(self, m: Map, pos: Position, prov: int) -> int:
         """The power that controls a canal province: its center's owner, or without a
         center the power with a unit there (-1: none)."""
         if m.is_sc[prov]:
@@ -167,7 +175,7 @@ class Canals(Rule):
         here = [u.power for u in pos.units if m.loc_prov[u.loc] == prov]
         return here[0] if here else -1
 
-    def adjustment_acts(self, m: Any, pos: Any, orders: list[list[Any]]
+    def adjustment_acts(self, m: Map, pos: Position, orders: list[list[Order]]
                         ) -> set[tuple[int, int]]:
         """The canal build orders that count, as (power, index among its orders)."""
         ordered: dict[str, list[tuple[int, int]]] = {}
@@ -194,7 +202,7 @@ class Canals(Rule):
                     room -= 1
         return out
 
-    def more_adjustments(self, m: Any, pos: Any, power: int) -> dict[str, list[str]]:
+    def more_adjustments(self, m: Map, pos: Position, power: int) -> dict[str, list[str]]:
         """Canal builds `power` may order now (with builds due), for each unfinished canal
         whose controller has a unit in its province: the controller's own, or another
         power's contribution (counted if the occupier builds too in that phase)."""
@@ -210,7 +218,8 @@ class Canals(Rule):
                 out[prov] = [f"BUILD {prov} CANAL"]
         return out
 
-    def act_problem(self, m: Any, pos: Any, power: int, order: Any, given: list
+    def act_problem(self, m: Map, pos: Position, power: int, order: Order,
+                    given: list[Order]
                     ) -> str | None:
         """A canal build that cannot count, refused when it is given: no canal there, the
         canal complete, nobody controlling its province with a unit there, or a contribution
@@ -243,7 +252,8 @@ class Canals(Rule):
                     f"{'is' if mine == 1 else 'are'} given: build a unit instead")
         return None
 
-    def acts_done(self, m: Any, pos: Any, after: Any, counted: list[tuple[int, Any]]) -> None:
+    def acts_done(self, m: Map, pos: Position, after: Position,
+                  counted: list[tuple[int, Order]]) -> None:
         """After the adjustments: the progress of each canal, and when it opens."""
         if not counted:
             return
@@ -256,7 +266,7 @@ class Canals(Rule):
                 state.setdefault("open", {})[prov] = pos.phase.year + 1
         after.extra["canals"] = state
 
-    def markers(self, m: Any, pos: Any) -> list[tuple[int, str]]:
+    def markers(self, m: Map, pos: Position) -> list[tuple[int, str]]:
         """A canal's progress on the map: "canal 2/4" while it is built, "canal open"."""
         state = self._state(pos)
         out = []
@@ -268,7 +278,7 @@ class Canals(Rule):
                 out.append((m.prov_index[prov], f"canal {min(done, need)}/{need}"))
         return out
 
-    def report_lines(self, m: Any, pos: Any) -> list[str]:
+    def report_lines(self, m: Map, pos: Position) -> list[str]:
         state = self._state(pos)
         out = []
         for prov, (need, _) in self.canals.items():

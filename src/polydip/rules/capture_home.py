@@ -19,12 +19,17 @@ kind = "F"                 # the only place this power may build this kind (the 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from polydip.adjudication import reasons as R
 from polydip.errors import VariantError
 from polydip.rules.base import Rule, register
 from polydip.rules.params import Param
+
+if TYPE_CHECKING:
+    from polydip.geography.map import Map
+    from polydip.state import Position
+    from polydip.variants.model import Variant
 
 
 @register
@@ -43,7 +48,7 @@ class CaptureHome(Rule):
               "any other)", default="F", refers="unit_kind", also=("any",)),
     )
 
-    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+    def __init__(self, params: dict[str, Any], variant: Variant, key: str) -> None:
         super().__init__(params, variant, key)
         self.power = self.param("power")
         self.candidates = list(self.param("candidates"))
@@ -52,7 +57,7 @@ class CaptureHome(Rule):
                 raise VariantError(f"{variant.path}: [{key}] {c!r} is not a supply center")
         self.kind = self.param("kind")
 
-    def centers_changed(self, m: Any, pos: Any) -> None:
+    def centers_changed(self, m: Map, pos: Position) -> None:
         if pos.extra.get(self.name, {}).get(self.power):
             return
         p = m.power_of(self.power)
@@ -64,7 +69,7 @@ class CaptureHome(Rule):
                     pos.homes[p] = (*pos.homes[p], prov)
                 return
 
-    def events(self, m: Any, before: Any, after: Any) -> list[R.Reason]:
+    def events(self, m: Map, before: Position, after: Position) -> list[R.Reason]:
         was = before.extra.get(self.name, {}).get(self.power) if before.extra else None
         now = after.extra.get(self.name, {}).get(self.power) if after.extra else None
         if now is None or now == was:
@@ -74,7 +79,7 @@ class CaptureHome(Rule):
         return [R.reason(R.NEW_HOME, f"{m.prov_name[m.prov_index[now]]} ({now}) becomes "
                                      f"{self.power}'s home: {what}")]
 
-    def may_build(self, m: Any, pos: Any, power: int, kind: int, prov: int) -> bool | None:
+    def may_build(self, m: Map, pos: Position, power: int, kind: int, prov: int) -> bool | None:
         if self.kind == "any" or m.powers[power] != self.power or m.kinds[kind] != self.kind:
             return None
         home = pos.extra.get(self.name, {}).get(self.power)

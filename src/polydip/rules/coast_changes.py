@@ -18,10 +18,14 @@ dislodged); if it is not dislodged it ends on the other coast.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from polydip.rules.base import Rule, register
 from polydip.rules.params import Param
+
+if TYPE_CHECKING:
+    from polydip.geography.map import Map
+    from polydip.variants.model import Variant
 
 
 @register
@@ -37,11 +41,11 @@ class CoastChanges(Rule):
               refers="unit_kind", example='["R"]'),
     )
 
-    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+    def __init__(self, params: dict[str, Any], variant: Variant, key: str) -> None:
         super().__init__(params, variant, key)
         self.kinds = self.param("kinds")
 
-    def coast_changes(self, m: Any) -> set[tuple[int, int, int]]:
+    def coast_changes(self, m: Map) -> set[tuple[int, int, int]]:
         out: set[tuple[int, int, int]] = set()
         for letter in self.kinds:
             k = m.kind_index[letter]

@@ -34,12 +34,17 @@ exempt = []                # unit kinds that pass regardless
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from polydip.adjudication import reasons as R
 from polydip.errors import PolydipError, VariantError, did_you_mean
 from polydip.rules.base import Rule, passage_named, register
 from polydip.rules.params import Param
+
+if TYPE_CHECKING:
+    from polydip.geography.map import Map
+    from polydip.state import Position
+    from polydip.variants.model import Variant
 
 OPTION = "passage_permissions"
 
@@ -69,7 +74,7 @@ class ControlledPassages(Rule):
                         refers="unit_kind"))),
     )
 
-    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+    def __init__(self, params: dict[str, Any], variant: Variant, key: str) -> None:
         super().__init__(params, variant, key)
         self.passages: list[tuple[str, list[tuple[str, str]], list[str], frozenset[str]]] = []
         self.aliases: dict[str, tuple[str, ...]] = {}
@@ -92,7 +97,7 @@ class ControlledPassages(Rule):
     def passage_names(self) -> dict[str, tuple[str, ...]]:
         return dict(self.aliases)
 
-    def check_options(self, m: Any, options: dict) -> dict[str, Any]:
+    def check_options(self, m: Map, options: dict[str, Any]) -> dict[str, Any]:
         """passage_permissions checked: every passage, controlling power and permitted power
         named as the map knows them, written under their canonical names."""
         value = options.get(OPTION)
@@ -124,7 +129,7 @@ class ControlledPassages(Rule):
                 out.pop(name)
         return {**options, OPTION: out}
 
-    def controller(self, m: Any, pos: Any, provinces: list[str]) -> int:
+    def controller(self, m: Map, pos: Position, provinces: list[str]) -> int:
         """The power controlling all of `provinces`, or -1 (split, or nobody).
 
         A supply center is controlled by its owner; any other province by the power whose
@@ -141,11 +146,12 @@ class ControlledPassages(Rule):
             return -1
         return who.pop()
 
-    def passage_controllers(self, m: Any, pos: Any) -> dict[str, int]:
+    def passage_controllers(self, m: Map, pos: Position) -> dict[str, int]:
         return {name: self.controller(m, pos, controllers)
                 for name, _edges, controllers, _exempt in self.passages}
 
-    def blocked(self, m: Any, pos: Any, options: dict) -> dict[int, set[tuple[int, int, int]]]:
+    def blocked(self, m: Map, pos: Position, options: dict[str, Any]
+                ) -> dict[int, set[tuple[int, int, int]]]:
         permissions = options.get(OPTION) or {}  # checked by check_options
         out: dict[int, set[tuple[int, int, int]]] = {}
         for name, edges, controllers, exempt in self.passages:
@@ -161,12 +167,13 @@ class ControlledPassages(Rule):
                     out.setdefault(power, set()).update(shut)
         return out
 
-    def explain(self, m: Any, pos: Any, hook: str, key: tuple, options: dict | None = None
-                ) -> R.Reason | None:
+    def explain(self, m: Map, pos: Position | None, hook: str, key: tuple,
+                options: dict[str, Any] | None = None) -> R.Reason | None:
         """A passage closed to a power: which one, and who controls it."""
         if hook != "blocked" or not self._holds(m, pos, hook, key, options):
             return None
         power, move = key[0], key[1:]
+        assert pos is not None  # (_holds read it: a blocked move is of a position)
         for name, edges, controllers, exempt in self.passages:
             if move not in self._moves(m, edges, exempt):
                 continue
@@ -178,7 +185,7 @@ class ControlledPassages(Rule):
                                               f"{who}")
         return None
 
-    def events(self, m: Any, before: Any, after: Any) -> list[R.Reason]:
+    def events(self, m: Map, before: Position, after: Position) -> list[R.Reason]:
         """A passage whose control changed between the positions: opened or closed."""
         if before.phase.type == after.phase.type == "A" or not self.passages:
             return []
@@ -199,7 +206,7 @@ class ControlledPassages(Rule):
         return out
 
     @staticmethod
-    def _moves(m: Any, edges: list[tuple[str, str]], exempt: frozenset[str]
+    def _moves(m: Map, edges: list[tuple[str, str]], exempt: frozenset[str]
                ) -> set[tuple[int, int, int]]:
         """The (kind, from, to) moves over `edges`, both ways, of the kinds not exempt: a
         coastal kind (fleet) between the locations named (coasts included), any other kind
@@ -217,7 +224,7 @@ class ControlledPassages(Rule):
         return out
 
 
-def _power(m: Any, name: Any, where: str) -> int:
+def _power(m: Map, name: Any, where: str) -> int:
     got = m.find_power(name) if isinstance(name, str) else None
     if got is None:
         raise PolydipError(f"{where}: unknown power {str(name)[:80]!r}"

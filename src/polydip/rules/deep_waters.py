@@ -20,11 +20,15 @@ it is as strong as ever. There it gives no support (a support it is ordered to g
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from polydip.adjudication import reasons as R
 from polydip.rules.base import Rule, register, supports_into, tagged
 from polydip.rules.params import Param
+
+if TYPE_CHECKING:
+    from polydip.geography.map import Map
+    from polydip.variants.model import Variant
 
 
 @register
@@ -44,7 +48,7 @@ class DeepWaters(Rule):
         Param("coast", "string", "the tag of a coast", default="coastal", refers="tag"),
     )
 
-    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+    def __init__(self, params: dict[str, Any], variant: Variant, key: str) -> None:
         super().__init__(params, variant, key)
         self.kinds = self.param("kinds")
         self.tags, self.coast = self.param("provinces"), self.param("coast")
@@ -55,7 +59,7 @@ class DeepWaters(Rule):
         "move_strength": (R.DEEP_WATER, "a unit of this kind moving into deep water has "
                                         "strength 0 but for its supports")}
 
-    def deep(self, m: Any) -> set[int]:
+    def deep(self, m: Map) -> set[int]:
         """The deep-water provinces."""
         out: set[int] = set()
         for tag in self.tags:
@@ -64,10 +68,10 @@ class DeepWaters(Rule):
         out |= {p for p in tagged(m, self.offshore) if not m.prov_neighbours[p] & coast}
         return out
 
-    def no_support(self, m: Any) -> set[tuple[int, int, int]]:
+    def no_support(self, m: Map) -> set[tuple[int, int, int]]:
         return supports_into(m, self.deep(m), None, self.kinds)
 
-    def move_strength(self, m: Any) -> dict[tuple[int, int, int], int]:
+    def move_strength(self, m: Map) -> dict[tuple[int, int, int], int]:
         deep = self.deep(m)
         out = {}
         for letter in self.kinds:
@@ -78,5 +82,5 @@ class DeepWaters(Rule):
                         out[(k, loc, d)] = 0
         return out
 
-    def hold_strength(self, m: Any) -> dict[tuple[int, int], int]:
+    def hold_strength(self, m: Map) -> dict[tuple[int, int], int]:
         return {(m.kind_index[k], p): 0 for k in self.kinds for p in self.deep(m)}

@@ -12,11 +12,15 @@ provinces = "desert"       # tag of the desert provinces
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from polydip.adjudication import reasons as R
 from polydip.rules.base import Rule, register, supports_into, tagged
 from polydip.rules.params import Param
+
+if TYPE_CHECKING:
+    from polydip.geography.map import Map
+    from polydip.variants.model import Variant
 
 
 @register
@@ -31,7 +35,7 @@ class Deserts(Rule):
               refers="tag"),
     )
 
-    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+    def __init__(self, params: dict[str, Any], variant: Variant, key: str) -> None:
         super().__init__(params, variant, key)
         self.provinces = self.param("provinces")
 
@@ -39,6 +43,6 @@ class Deserts(Rule):
         "no_support": (R.DESERT_BORDER, "no support from a desert province into an adjacent "
                                         "desert province")}
 
-    def no_support(self, m: Any) -> set[tuple[int, int, int]]:
+    def no_support(self, m: Map) -> set[tuple[int, int, int]]:
         deserts = tagged(m, self.provinces)
         return supports_into(m, deserts, lambda p: deserts - {p})

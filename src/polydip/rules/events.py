@@ -16,12 +16,17 @@ to = "United States"
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from polydip.adjudication import reasons as R
 from polydip.errors import VariantError
 from polydip.rules.base import Rule, register
 from polydip.rules.params import Param
+
+if TYPE_CHECKING:
+    from polydip.geography.map import Map
+    from polydip.state import Phase, Position
+    from polydip.variants.model import Variant
 
 _AT = re.compile(r"^([A-Za-z]+)(\d+)$")
 
@@ -43,7 +48,7 @@ class Events(Rule):
                   Param("to", "string", "the power it joins", required=True, refers="power"))),
     )
 
-    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+    def __init__(self, params: dict[str, Any], variant: Variant, key: str) -> None:
         super().__init__(params, variant, key)
         self.joins = []
         seasons = {s.abbr for s in variant.calendar.seasons}
@@ -56,7 +61,7 @@ class Events(Rule):
             self.joins.append((f"join {ev['province']} {ev['at']}", mt.group(1),
                                int(mt.group(2)), ev["province"], ev["from"], ev["to"]))
 
-    def before_phase(self, m: Any, pos: Any, phase: Any) -> list[str | R.Reason]:
+    def before_phase(self, m: Map, pos: Position, phase: Phase) -> list[str | R.Reason]:
         # the game reaches each phase once: an event fires once, on its date
         out: list[str | R.Reason] = []
         for _ev_id, season, year, prov_abbr, frm, to in self.joins:

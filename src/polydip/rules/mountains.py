@@ -18,11 +18,16 @@ crossings are rules/weak_crossings.py and rules/supported_crossings.py).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from polydip.adjudication import reasons as R
 from polydip.rules.base import Rule, across, border, crossings, register, supports_into, tagged
 from polydip.rules.params import Param
+
+if TYPE_CHECKING:
+    from polydip.geography.map import Map
+    from polydip.state import Position
+    from polydip.variants.model import Variant
 
 
 @register
@@ -41,13 +46,13 @@ class Mountains(Rule):
               "borders", default=[], refers="unit_kind", example='["R"]'),
     )
 
-    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+    def __init__(self, params: dict[str, Any], variant: Variant, key: str) -> None:
         super().__init__(params, variant, key)
         self.provinces = self.param("provinces")
         self.borders = self.param("borders")
         self.no_support_kinds = self.param("no_support_across")
 
-    def no_support(self, m: Any) -> set[tuple[int, int, int]]:
+    def no_support(self, m: Map) -> set[tuple[int, int, int]]:
         out = supports_into(m, tagged(m, self.provinces)) if self.provinces else set()
         if self.borders and self.no_support_kinds:
             other_side = across(border(m, self.borders))
@@ -58,8 +63,8 @@ class Mountains(Rule):
     reasons: ClassVar[dict[str, tuple[R.ReasonCode, str]]] = {
         "no_retreat": (R.MOUNTAIN_BORDER, "no unit retreats across a mountain border")}
 
-    def explain(self, m: Any, pos: Any, hook: str, key: tuple, options: dict | None = None
-                ) -> R.Reason | None:
+    def explain(self, m: Map, pos: Position | None, hook: str, key: tuple,
+                options: dict[str, Any] | None = None) -> R.Reason | None:
         if hook != "no_support" or not self._holds(m, pos, hook, key):
             return super().explain(m, pos, hook, key, options)
         kind, loc, _ = key
@@ -69,5 +74,5 @@ class Mountains(Rule):
         return R.reason(R.MOUNTAIN_BORDER, f"a {m.kind_names[kind]} may not support across a "
                                            "mountain border")
 
-    def no_retreat(self, m: Any) -> set[tuple[int, int, int]]:
+    def no_retreat(self, m: Map) -> set[tuple[int, int, int]]:
         return crossings(m, border(m, self.borders)) if self.borders else set()

@@ -11,13 +11,18 @@ retreat_to_free_center = ["ALA"]   # provinces whose neutral unit retreats (defa
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from polydip.adjudication import reasons as R
 from polydip.errors import VariantError
 from polydip.orders.model import RETREAT, Order
 from polydip.rules.base import Rule, register
 from polydip.rules.params import Param
+
+if TYPE_CHECKING:
+    from polydip.geography.map import Map
+    from polydip.state import Dislodged, Position, Unit
+    from polydip.variants.model import Variant
 
 
 @register
@@ -33,7 +38,7 @@ class NeutralUnits(Rule):
               refers="province", example='["ALA"]'),
     )
 
-    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+    def __init__(self, params: dict[str, Any], variant: Variant, key: str) -> None:
         super().__init__(params, variant, key)
         self.retreating = set(self.param("retreat_to_free_center"))
         if not any(pw.neutral for pw in variant.powers):
@@ -43,8 +48,8 @@ class NeutralUnits(Rule):
         "unit_holds": (R.NEUTRAL_DISBANDS, "a neutral unit takes no orders and is disbanded "
                                            "instead of retreating")}
 
-    def explain(self, m: Any, pos: Any, hook: str, key: tuple, options: dict | None = None
-                ) -> R.Reason | None:
+    def explain(self, m: Map, pos: Position | None, hook: str, key: tuple,
+                options: dict[str, Any] | None = None) -> R.Reason | None:
         """A dislodged neutral unit of `retreat_to_free_center` is not disbanded for being
         neutral: it had nowhere to go ("Die Armee in Alaska (Ala) versucht sich in ein
         freies VZ zurückzuziehen ... Ist ein Rückzug nicht möglich, so wird die Armee
@@ -54,22 +59,23 @@ class NeutralUnits(Rule):
             return None
         return super().explain(m, pos, hook, key, options)
 
-    def events(self, m: Any, before: Any, after: Any) -> list[R.Reason]:
+    def events(self, m: Map, before: Position, after: Position) -> list[R.Reason]:
         """The neutral units that were on the board (or dislodged) and are no more."""
-        gone = [u for u in [*before.units, *before.dislodged] if m.power_neutral[u.power]]
+        were: list[Unit | Dislodged] = [*before.units, *before.dislodged]
+        gone = [u for u in were if m.power_neutral[u.power]]
         if not gone:
             return []
         # a unit of the same kind where it stood is the neutral one, still there or joined
         # to a power (War in North America's Alaska: its power has one unit more) - not a
         # unit of a power that took the place (it has no unit more: it moved there)
-        def count(units: list) -> dict[int, int]:
+        def count(units: list[Unit | Dislodged]) -> dict[int, int]:
             got: dict[int, int] = {}
             for v in units:
                 got[v.power] = got.get(v.power, 0) + 1
             return got
 
-        now = [*after.units, *after.dislodged]
-        had, has = count([*before.units, *before.dislodged]), count(now)
+        now: list[Unit | Dislodged] = [*after.units, *after.dislodged]
+        had, has = count(were), count(now)
         standing = {(v.kind, v.loc): v.power for v in now}
         # (a neutral unit that retreated stands elsewhere: one new neutral unit each)
         moved = [u for u in after.units if m.power_neutral[u.power]
@@ -87,10 +93,10 @@ class NeutralUnits(Rule):
                                 f"the neutral {m.unit_str(u.kind, u.loc)} is disbanded"))
         return out
 
-    def unit_holds(self, m: Any, pos: Any, unit: Any) -> bool:
+    def unit_holds(self, m: Map, pos: Position | None, unit: Unit | Dislodged) -> bool:
         return m.power_neutral[unit.power]
 
-    def retreat(self, m: Any, pos: Any, d: Any) -> Any:
+    def retreat(self, m: Map, pos: Position, d: Dislodged) -> Dislodged:
         if not m.power_neutral[d.power]:
             return d
         home = m.prov_abbr[m.loc_prov[d.loc]]
@@ -98,10 +104,10 @@ class NeutralUnits(Rule):
             return d.but(retreats=())  # disbanded instead of retreating
         return d.but(retreats=tuple(r for r in d.retreats if m.is_sc[m.loc_prov[r]]))
 
-    def retreat_orders(self, m: Any, pos: Any) -> dict[int, list[Any]]:
+    def retreat_orders(self, m: Map, pos: Position) -> dict[int, list[Order]]:
         """A dislodged neutral unit with somewhere to go retreats to the first free center
         in alphabetical order (the others, unordered, are disbanded)."""
-        out: dict[int, list[Any]] = {}
+        out: dict[int, list[Order]] = {}
         for d in pos.dislodged:
             if m.power_neutral[d.power] and d.retreats:
                 dest = min(d.retreats, key=lambda r: m.loc_name[r])

@@ -15,11 +15,14 @@ pairs = ["ALA-NWT"]
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from polydip.errors import VariantError
 from polydip.rules.base import Rule, register
 from polydip.rules.params import Param
+
+if TYPE_CHECKING:
+    from polydip.variants.model import Variant
 
 
 @register
@@ -30,7 +33,7 @@ class NoSwap(Rule):
         Param("pairs", "strings", 'province pairs, "X-Y"', default=[], example='["FLA-CUB"]'),
     )
 
-    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+    def __init__(self, params: dict[str, Any], variant: Variant, key: str) -> None:
         super().__init__(params, variant, key)
         self.pairs: list[tuple[str, str]] = []
         for p in self.param("pairs"):

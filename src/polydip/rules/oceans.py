@@ -33,10 +33,13 @@ Nothing is dislodged, nobody bounces and no support is cut in an ocean without a
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from polydip.rules.base import Rule, register
 from polydip.rules.params import Param
+
+if TYPE_CHECKING:
+    from polydip.variants.model import Variant
 
 
 @register
@@ -55,7 +58,7 @@ class Oceans(Rule):
               "disbanded (0: beaten units always retreat)", default=3, minimum=0),
     )
 
-    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+    def __init__(self, params: dict[str, Any], variant: Variant, key: str) -> None:
         super().__init__(params, variant, key)
         tag = self.param("provinces")
         self.provinces = [a for a, p in variant.provinces.items() if tag in p.tags]

@@ -16,10 +16,13 @@ provinces = ["CHO"]
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from polydip.rules.base import Rule, register
 from polydip.rules.params import Param
+
+if TYPE_CHECKING:
+    from polydip.variants.model import Variant
 
 
 @register
@@ -31,7 +34,7 @@ class OpenSpaces(Rule):
               example='["CHO"]'),
     )
 
-    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+    def __init__(self, params: dict[str, Any], variant: Variant, key: str) -> None:
         super().__init__(params, variant, key)
         self.provinces = list(self.param("provinces"))
 

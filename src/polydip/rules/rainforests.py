@@ -24,11 +24,16 @@ and moves freely.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from polydip.adjudication import reasons as R
 from polydip.rules.base import Rule, across, border, register, supports_into, tagged
 from polydip.rules.params import Param
+
+if TYPE_CHECKING:
+    from polydip.geography.map import Map
+    from polydip.state import Position, Unit
+    from polydip.variants.model import Variant
 
 KEY = "rainforests"  # its key in Position.extra
 
@@ -53,7 +58,7 @@ class Rainforests(Rule):
               "only back", default=[], refers="unit_kind", example='["A"]'),
     )
 
-    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+    def __init__(self, params: dict[str, Any], variant: Variant, key: str) -> None:
         super().__init__(params, variant, key)
         self.borders = self.param("borders")
         self.no_support_kinds = self.param("no_support_across")
@@ -65,7 +70,7 @@ class Rainforests(Rule):
         "move_limits": (R.WAY_BACK_ONLY, "a unit that entered a rainforest province may next "
                                          "move only back where it came from")}
 
-    def no_support(self, m: Any) -> set[tuple[int, int, int]]:
+    def no_support(self, m: Map) -> set[tuple[int, int, int]]:
         if not (self.borders and self.no_support_kinds):
             return set()
         other_side = across(border(m, self.borders))
@@ -74,8 +79,8 @@ class Rainforests(Rule):
 
     # ---- the way back ----------------------------------------------------------------------
 
-    def after_phase(self, m: Any, before: Any, after: Any,
-                    moved: list[tuple[Any, Any, bool]]) -> None:
+    def after_phase(self, m: Map, before: Position, after: Position,
+                    moved: list[tuple[Unit, Unit, bool]]) -> None:
         if not (self.provinces and self.way_back):
             return
         forest = m.caches.rule_tables.get((self.key, "forest"))
@@ -95,7 +100,7 @@ class Rainforests(Rule):
         else:
             after.extra.pop(KEY, None)
 
-    def move_limits(self, m: Any, pos: Any) -> dict[tuple[int, int, int], frozenset[int]]:
+    def move_limits(self, m: Map, pos: Position) -> dict[tuple[int, int, int], frozenset[int]]:
         came = pos.extra.get(KEY) if pos.extra else None
         if not came or not isinstance(came, dict):
             return {}

@@ -21,11 +21,15 @@ the provinces across edges of these kinds from its province, though it cannot mo
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from polydip.adjudication import reasons as R
 from polydip.rules.base import Rule, register, supports_into, tagged
 from polydip.rules.params import Param
+
+if TYPE_CHECKING:
+    from polydip.geography.map import Map
+    from polydip.variants.model import Variant
 
 
 @register
@@ -48,7 +52,7 @@ class SupportLimits(Rule):
                             refers="edge_kind"))),
     )
 
-    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+    def __init__(self, params: dict[str, Any], variant: Variant, key: str) -> None:
         super().__init__(params, variant, key)
         self.into = [(e["kinds"], e["tags"]) for e in self.param("no_support_into")]
         self.over = [(e["kinds"], e["edges"]) for e in self.param("support_over")]
@@ -57,16 +61,19 @@ class SupportLimits(Rule):
         "no_support": (R.RULE_FORBIDS, "a unit of this kind may not support into a province "
                                        "of this kind")}
 
-    def no_support(self, m: Any) -> set[tuple[int, int, int]]:
+    def no_support(self, m: Map) -> set[tuple[int, int, int]]:
         out: set[tuple[int, int, int]] = set()
         for kinds, tags in self.into:
             targets: set[int] = set()
             for tag in tags:
                 targets |= tagged(m, tag)
-            out |= supports_into(m, None, lambda p, t=targets: t, kinds)
+
+            def into(_p: int, t: set[int] = targets) -> set[int]:
+                return t
+            out |= supports_into(m, None, into, kinds)
         return out
 
-    def more_support(self, m: Any) -> set[tuple[int, int, int]]:
+    def more_support(self, m: Map) -> set[tuple[int, int, int]]:
         out: set[tuple[int, int, int]] = set()
         for kinds, edges in self.over:
             across: dict[int, set[int]] = {}

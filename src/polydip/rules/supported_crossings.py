@@ -21,11 +21,15 @@ its unit stays and may be dislodged.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from polydip.adjudication import reasons as R
 from polydip.rules.base import Rule, border, crossings, register
 from polydip.rules.params import Param
+
+if TYPE_CHECKING:
+    from polydip.geography.map import Map
+    from polydip.variants.model import Variant
 
 
 @register
@@ -45,7 +49,7 @@ class SupportedCrossings(Rule):
               refers="unit_kind", example='["A"]'),
     )
 
-    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+    def __init__(self, params: dict[str, Any], variant: Variant, key: str) -> None:
         super().__init__(params, variant, key)
         self.borders = self.param("borders")
         self.seasons = self.param("seasons")
@@ -56,6 +60,6 @@ class SupportedCrossings(Rule):
     reasons: ClassVar[dict[str, tuple[R.ReasonCode, str]]] = {
         "needs_support": (R.NEEDS_SUPPORT, "this border may be crossed now only with support")}
 
-    def needs_support(self, m: Any) -> dict[str, set[tuple[int, int, int]]]:
+    def needs_support(self, m: Map) -> dict[str, set[tuple[int, int, int]]]:
         moves = crossings(m, border(m, self.borders), self.kinds)
         return {s: moves for s in self.seasons}

@@ -16,11 +16,15 @@ A support to hold such a unit is an illegal order (void), as is a support it giv
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from polydip.adjudication import reasons as R
 from polydip.rules.base import Rule, register, supports_into, tagged
 from polydip.rules.params import Param
+
+if TYPE_CHECKING:
+    from polydip.geography.map import Map
+    from polydip.variants.model import Variant
 
 
 @register
@@ -36,7 +40,7 @@ class Swamps(Rule):
               refers="unit_kind", example='["A"]'),
     )
 
-    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+    def __init__(self, params: dict[str, Any], variant: Variant, key: str) -> None:
         super().__init__(params, variant, key)
         self.provinces = self.param("provinces")
         self.kinds = self.param("kinds") or list(variant.unit_kinds)
@@ -45,8 +49,8 @@ class Swamps(Rule):
         "no_support": (R.SWAMP, "a unit in a swamp gives no support"),
         "no_hold_support": (R.SWAMP, "a unit in a swamp may not be supported to hold")}
 
-    def no_support(self, m: Any) -> set[tuple[int, int, int]]:
+    def no_support(self, m: Map) -> set[tuple[int, int, int]]:
         return supports_into(m, tagged(m, self.provinces), None, self.kinds)
 
-    def no_hold_support(self, m: Any) -> set[tuple[int, int]]:
+    def no_hold_support(self, m: Map) -> set[tuple[int, int]]:
         return {(m.kind_index[k], p) for k in self.kinds for p in tagged(m, self.provinces)}

@@ -29,12 +29,17 @@ The builds themselves are earned as usual, centers counted by value (a capital c
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from polydip.errors import VariantError
 from polydip.rules.base import Rule, register
 from polydip.rules.params import Param
 from polydip.variants.calendar import parse_phase
+
+if TYPE_CHECKING:
+    from polydip.geography.map import Map
+    from polydip.state import Position
+    from polydip.variants.model import Variant
 
 
 @register
@@ -56,7 +61,7 @@ class TerritoryBuilds(Rule):
         Param("capital", "string", "the supply-center kind of capitals", default="capital"),
     )
 
-    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+    def __init__(self, params: dict[str, Any], variant: Variant, key: str) -> None:
         super().__init__(params, variant, key)
         self.first_phase = bool(self.param("first_phase"))
         self.years = self.param("years_ending")
@@ -69,10 +74,10 @@ class TerritoryBuilds(Rule):
                                        f"unknown province {t!r}")
         self.start = parse_phase(variant.calendar, variant.calendar.start)
 
-    def _capitals(self, m: Any, power: int) -> list[int]:
+    def _capitals(self, m: Map, power: int) -> list[int]:
         return [h for h in m.homes[power] if m.sc_kind[h] == self.capital]
 
-    def _territory(self, m: Any, pos: Any, power: int) -> list[int]:
+    def _territory(self, m: Map, pos: Position, power: int) -> list[int]:
         """Vacant provinces of the power's territory that no other power owns."""
         occupied = {m.loc_prov[u.loc] for u in pos.units}
         out = []
@@ -82,7 +87,7 @@ class TerritoryBuilds(Rule):
                 out.append(p)
         return out
 
-    def build_sites(self, m: Any, pos: Any, power: int) -> list[int] | None:
+    def build_sites(self, m: Map, pos: Position, power: int) -> list[int] | None:
         if not (self.first_phase and pos.phase == self.start and self._capitals(m, power)):
             return None
         occupied = {m.loc_prov[u.loc] for u in pos.units}
@@ -90,7 +95,7 @@ class TerritoryBuilds(Rule):
         sites = [p for p in homes if pos.owners[p] == power and p not in occupied]
         return sites + [p for p in self._territory(m, pos, power) if p not in sites]
 
-    def extra_build_sites(self, m: Any, pos: Any, power: int) -> list[tuple[list[int], int]]:
+    def extra_build_sites(self, m: Map, pos: Position, power: int) -> list[tuple[list[int], int]]:
         if pos.phase.year % 10 not in self.years or (self.first_phase and pos.phase == self.start):
             return []
         if any(pos.owners[c] != power for c in self._capitals(m, power)):

@@ -18,12 +18,17 @@ holds a unit the edges are closed to moves, supports and retreats of every power
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from polydip.adjudication import reasons as R
 from polydip.errors import VariantError
 from polydip.rules.base import Rule, register
 from polydip.rules.params import Param
+
+if TYPE_CHECKING:
+    from polydip.geography.map import Map
+    from polydip.state import Position
+    from polydip.variants.model import Variant
 
 
 @register
@@ -46,7 +51,7 @@ class VacantCrossings(Rule):
                         "them (default every kind)", refers="unit_kind"))),
     )
 
-    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+    def __init__(self, params: dict[str, Any], variant: Variant, key: str) -> None:
         super().__init__(params, variant, key)
         declared = {(e.a, e.b) for e in variant.edges} | {(e.b, e.a) for e in variant.edges}
         self.crossings: list[tuple[list[tuple[str, str]], str, list[str]]] = []
@@ -62,7 +67,7 @@ class VacantCrossings(Rule):
             kinds = c.get("support_kinds", list(variant.unit_kinds))
             self.crossings.append((edges, c["while_vacant"], kinds))
 
-    def _provs(self, m: Any, edges: list[tuple[str, str]]) -> set[tuple[int, int]]:
+    def _provs(self, m: Map, edges: list[tuple[str, str]]) -> set[tuple[int, int]]:
         out = set()
         for a, b in edges:
             pa, pb = m.loc_prov[m.loc_index[a]], m.loc_prov[m.loc_index[b]]
@@ -75,7 +80,7 @@ class VacantCrossings(Rule):
         "blocked": (R.PASSAGE_CLOSED, "this crossing is closed while a unit stands in the "
                                       "province between")}
 
-    def no_support(self, m: Any) -> set[tuple[int, int, int]]:
+    def no_support(self, m: Map) -> set[tuple[int, int, int]]:
         out: set[tuple[int, int, int]] = set()
         for edges, _, kinds in self.crossings:
             pairs = self._provs(m, edges)
@@ -87,7 +92,8 @@ class VacantCrossings(Rule):
                     out.update((k, loc, q) for q in reach if (p, q) in pairs)
         return out
 
-    def blocked(self, m: Any, pos: Any, options: dict) -> dict[int, set[tuple[int, int, int]]]:
+    def blocked(self, m: Map, pos: Position, options: dict[str, Any]
+                ) -> dict[int, set[tuple[int, int, int]]]:
         shut: set[tuple[int, int, int]] = set()
         for edges, province, _ in self.crossings:
             prov = m.prov_index[province]

@@ -30,11 +30,15 @@ The hook `stalls` names these moves when the option says "fails" (only with stre
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from polydip.adjudication import reasons as R
 from polydip.rules.base import Rule, border, crossings, register
 from polydip.rules.params import Param
+
+if TYPE_CHECKING:
+    from polydip.geography.map import Map
+    from polydip.variants.model import Variant
 
 
 @register
@@ -56,7 +60,7 @@ class WeakCrossings(Rule):
               refers="unit_kind"),
     )
 
-    def __init__(self, params: dict[str, Any], variant: Any, key: str) -> None:
+    def __init__(self, params: dict[str, Any], variant: Variant, key: str) -> None:
         super().__init__(params, variant, key)
         self.borders = self.param("borders")
         self.strength = self.param("strength")
@@ -69,15 +73,15 @@ class WeakCrossings(Rule):
                                     "and with none it enters nowhere, not even an empty "
                                     "province (option weak_crossing_into_empty = \"fails\")")}
 
-    def move_strength(self, m: Any) -> dict[tuple[int, int, int], int]:
+    def move_strength(self, m: Map) -> dict[tuple[int, int, int], int]:
         return {mv: self.strength for mv in self._moves(m)}
 
-    def stalls(self, m: Any, options: dict) -> set[tuple[int, int, int]]:
+    def stalls(self, m: Map, options: dict[str, Any]) -> set[tuple[int, int, int]]:
         if self.strength or options.get("weak_crossing_into_empty", "enters") != "fails":
             return set()
         return self._moves(m)
 
-    def _moves(self, m: Any) -> set[tuple[int, int, int]]:
+    def _moves(self, m: Map) -> set[tuple[int, int, int]]:
         got = m.caches.rule_tables.get((self.key, "crossings"))
         if got is None:
             got = m.caches.rule_tables[self.key, "crossings"] = crossings(
