@@ -6,7 +6,7 @@
   rules, with a mapping both ways to the map's order codes;
 - `BoardEncoder` (polydip.encode.board): the same encoding for any variant: its locations,
   unit kinds, terrain and rule state as planes;
-- `adjacency`, `edge_index` (polydip.encode.graph): the map as a graph.
+- `adjacency`, `edge_index`, `edge_types` (polydip.encode.graph): the map as a graph.
 
 Needs numpy (the `rl` extra: `pip install 'polydip[rl]'`).
 """
@@ -14,10 +14,13 @@ Needs numpy (the `rl` extra: `pip install 'polydip[rl]'`).
 from polydip.errors import PolydipError
 
 try:
+    from polydip.encode.board import BoardEncoder, board_encoder
     from polydip.encode.dipnet import DipNetEncoder, dipnet_encoder
+    from polydip.encode.graph import adjacency, edge_index, edge_types
     from polydip.encode.vocab import Vocabulary, vocabulary
 except ImportError as exc:  # pragma: no cover - depends on what is installed
     raise PolydipError(f"polydip.encode needs numpy (the rl extra): pip install 'polydip[rl]' "
                        f"({exc})") from None
 
-__all__ = ["DipNetEncoder", "Vocabulary", "dipnet_encoder", "vocabulary"]
+__all__ = ["BoardEncoder", "DipNetEncoder", "Vocabulary", "adjacency", "board_encoder",
+           "dipnet_encoder", "edge_index", "edge_types", "vocabulary"]

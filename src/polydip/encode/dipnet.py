@@ -67,6 +67,12 @@ _ORDER_TYPE = {HOLD: 0, MOVE: 1, SUPPORT: 2, CONVOY: 3}
 NONE_POWER = 7  # (the "none" column after the seven powers)
 
 
+
+def _ix(values: list[int]) -> np.ndarray:
+    """A list of indices as an array (np.fromiter: twice as fast as np.asarray on a list)."""
+    return np.fromiter(values, np.int64, len(values))
+
+
 class DipNetEncoder:
     """DipNet's encodings of the standard map's positions (see the module docstring).
 
@@ -90,6 +96,12 @@ class DipNetEncoder:
         self.power_col = _powers(m)
         self.kind_col = _kinds(m)
         self.board_template = self._board_template()
+        # the rows of each center's province and that province (owner features); a power's
+        # column by its polydip index, the last entry (index -1) for none
+        self.center_rows = np.array([r for p in m.sc_list for r in self.prov_rows[p]], np.int64)
+        self.center_provs = np.array([p for p in m.sc_list for _r in self.prov_rows[p]],
+                                     np.int64)
+        self.power_of = np.array([*self.power_col, NONE_POWER], np.int64)
         self.orders_template = np.zeros((81, len(ORDER_FEATURES)), dtype=np.float32)
         self.orders_template[:, [O_UNIT + 2, O_ISSUER + 7, O_TYPE + 4, O_SOURCE + 7,
                                  O_DEST + 7]] = 1
@@ -111,17 +123,11 @@ class DipNetEncoder:
     def kind_index(self, letter: str) -> int:
         return self.m.kind_index[letter]
 
-    def _centers(self, pos: Position, first: int) -> list[int]:
-        """Flat indices of the center-owner features (from column `first`): every row of
-        a center's province, the owner's column or "none"; nothing for other provinces."""
-        out: list[int] = []
-        width = len(BOARD_FEATURES) if first == B_CENTER else len(ORDER_FEATURES)
-        owners, col = pos.owners, self.power_col
-        for p in self.m.sc_list:
-            o = owners[p]
-            c = first + (NONE_POWER if o < 0 else col[o])
-            out.extend(r * width + c for r in self.prov_rows[p])
-        return out
+    def _centers(self, pos: Position, flat: np.ndarray, first: int, width: int) -> None:
+        """The center-owner features (from column `first`): every row of a center's
+        province, the owner's column or "none"; nothing for other provinces."""
+        owners = self.power_of[_ix(pos.owners)[self.center_provs]]
+        flat[self.center_rows * width + first + owners] = 1
 
     def board(self, pos: Position) -> np.ndarray:
         """The (81, 35) board of `pos` (float32)."""
@@ -150,9 +156,9 @@ class DipNetEncoder:
                 if n > 0:
                     for p in build_sites(m, pos, power):
                         on.extend(r * width + B_BUILD for r in self.prov_rows[p])
-        on += self._centers(pos, B_CENTER)
-        flat[off] = 0
-        flat[on] = 1
+        flat[_ix(off)] = 0
+        flat[_ix(on)] = 1
+        self._centers(pos, flat, B_CENTER, width)
         return out
 
     def prev_orders(self, pos: Position, codes: Sequence[int]) -> np.ndarray:
@@ -192,9 +198,9 @@ class DipNetEncoder:
                        base + O_TYPE + kind, base + O_SOURCE + source, base + O_DEST + dest)
                 off += (base + O_UNIT + 2, base + O_ISSUER + NONE_POWER, base + O_TYPE + 4,
                         base + O_SOURCE + NONE_POWER, base + O_DEST + NONE_POWER)
-        on += self._centers(pos, O_CENTER)
-        flat[off] = 0
-        flat[on] = 1
+        flat[_ix(off)] = 0
+        flat[_ix(on)] = 1
+        self._centers(pos, flat, O_CENTER, width)
         return out
 
     def _holders(self, pos: Position) -> list[int]:
