@@ -75,6 +75,13 @@ class BoardEncoder:
         self.features: tuple[str, ...] = tuple(names)
         self.col = {n: i for i, n in enumerate(names)}
         self.template = self._template()
+        col = self.col
+        self._unit_nones = np.array([col["unit_none"], col["unit_power_none"]], np.int64)
+        self._dislodged_nones = np.array([col["dislodged_none"], col["dislodged_power_none"]],
+                                         np.int64)
+        # the first column of the unit kind, unit power, dislodged kind and power groups
+        self._firsts = (col[f"unit_{kinds[0]}"], col[f"unit_{powers[0]}"],
+                        col[f"dislodged_{kinds[0]}"], col[f"dislodged_{powers[0]}"])
         # the rows of each center's province, and that province, for the owner planes
         self.center_rows = np.array([r for p in m.sc_list for r in self.prov_rows[p]], np.int64)
         self.center_provs = np.array([p for p in m.sc_list for _r in self.prov_rows[p]],
@@ -91,9 +98,13 @@ class BoardEncoder:
         self.seasons: list[str] = [s.abbr for s in cal.seasons]  # (phase(): in calendar order)
         self.first_year = parse_phase(cal, cal.start).year
         oc = self.order_col
+        self._order_nones = np.array([oc["unit_none"], oc["issuer_none"], oc["order_none"],
+                                      oc["source_none"], oc["destination_none"]], np.int64)
         self.order_template = np.zeros((self.n_rows, len(self.order_features)), np.float32)
-        self.order_template[:, [oc["unit_none"], oc["issuer_none"], oc["order_none"],
-                                oc["source_none"], oc["destination_none"]]] = 1
+        self.order_template[:, self._order_nones] = 1
+        # the first column of the kind, issuer, order type, source and destination groups
+        self._order_firsts = (0, oc[f"issuer_{powers[0]}"], oc["hold"], oc[f"source_{powers[0]}"],
+                              oc[f"destination_{powers[0]}"])
 
     def _template(self) -> np.ndarray:
         """What does not change: no units, the terrain, who may stand where, the centers."""
@@ -129,31 +140,31 @@ class BoardEncoder:
         out = self.template.copy()
         flat = out.reshape(-1)
         on: list[int] = []
-        off: list[int] = []
+        rows: list[int] = []
         counts: dict[int, int] = {}
-        unit0, power0, neutral = col[f"unit_{_key(m.kind_names[0])}"], \
-            col[f"unit_{_key(m.powers[0])}"], col.get("unit_neutral", -1)
-        unit_off = (col["unit_none"], col["unit_power_none"])
+        unit0, power0, dis0, dpower0 = self._firsts
+        neutral = col.get("unit_neutral", -1)
         for u in pos.units:
             for r in self.marks[u.loc]:
                 base = r * width
                 on += (base + unit0 + u.kind, base + power0 + u.power)
-                off += (base + unit_off[0], base + unit_off[1])
+                rows.append(r)
                 counts[r] = counts.get(r, 0) + 1
                 if neutral >= 0 and m.power_neutral[u.power]:
                     on.append(base + neutral)
-        dis0, dpower0 = col[f"dislodged_{_key(m.kind_names[0])}"], \
-            col[f"dislodged_{_key(m.powers[0])}"]
+        out[_ix(rows)[:, None], self._unit_nones] = 0
+        rows = []
         for d in pos.dislodged:
             for r in self.marks[d.loc]:
                 base = r * width
                 on += (base + dis0 + d.kind, base + dpower0 + d.power)
-                off += (base + col["dislodged_none"], base + col["dislodged_power_none"])
+                rows.append(r)
+        if rows:
+            out[_ix(rows)[:, None], self._dislodged_nones] = 0
         for p in pos.contested:
             on.extend(r * width + col["contested"] for r in self.prov_rows[p])
         if pos.phase.type == "A":
             self._adjustments(pos, on)
-        flat[_ix(off)] = 0
         flat[_ix(on)] = 1
         self._centers(pos, flat)
         units = col["units"]
@@ -202,7 +213,7 @@ class BoardEncoder:
                                "one")
         if len(codes) != len(pos.units):
             raise PolydipError(f"{len(codes)} order codes for {len(pos.units)} units")
-        m, oc, width = self.m, self.order_col, len(self.order_features)
+        m, width = self.m, len(self.order_features)
         size = self.table.size
         out = self.order_template.copy()
         flat = out.reshape(-1)
@@ -210,13 +221,9 @@ class BoardEncoder:
         holder = [n_powers if o < 0 else o for o in pos.owners]  # (n_powers: none)
         for u in pos.units:
             holder[m.loc_prov[u.loc]] = u.power
-        kind0, issuer0, type0 = oc[self.order_features[0]], oc[f"issuer_{_key(m.powers[0])}"], \
-            oc["hold"]
-        source0, dest0 = oc[f"source_{_key(m.powers[0])}"], oc[f"destination_{_key(m.powers[0])}"]
-        nones = (oc["unit_none"], oc["issuer_none"], oc["order_none"], oc["source_none"],
-                 oc["destination_none"])
+        kind0, issuer0, type0, source0, dest0 = self._order_firsts
         on: list[int] = []
-        off: list[int] = []
+        rows: list[int] = []
         for u, code in zip(pos.units, codes, strict=True):
             if code < 0:
                 continue
@@ -236,8 +243,8 @@ class BoardEncoder:
                 base = r * width
                 on += (base + kind0 + o.kind, base + issuer0 + u.power, base + type0 + kind,
                        base + source0 + source, base + dest0 + dest)
-                off.extend(base + c for c in nones)
-        flat[_ix(off)] = 0
+                rows.append(r)
+        out[_ix(rows)[:, None], self._order_nones] = 0
         flat[_ix(on)] = 1
         return out
 

@@ -65,6 +65,11 @@ B_UNIT, B_POWER, B_BUILD, B_REMOVE, B_DIS, B_DIS_POWER, B_AREA, B_CENTER = 0, 3,
 O_UNIT, O_ISSUER, O_TYPE, O_SOURCE, O_DEST, O_CENTER = 0, 3, 11, 16, 24, 32
 _ORDER_TYPE = {HOLD: 0, MOVE: 1, SUPPORT: 2, CONVOY: 3}
 NONE_POWER = 7  # (the "none" column after the seven powers)
+# the "none" columns a unit (dislodged unit, order) clears on its rows
+_UNIT_NONES = np.array([B_UNIT + 2, B_POWER + NONE_POWER], np.int64)
+_DISLODGED_NONES = np.array([B_DIS + 2, B_DIS_POWER + NONE_POWER], np.int64)
+_ORDER_NONES = np.array([O_UNIT + 2, O_ISSUER + NONE_POWER, O_TYPE + 4, O_SOURCE + NONE_POWER,
+                         O_DEST + NONE_POWER], np.int64)
 
 
 
@@ -135,7 +140,7 @@ class DipNetEncoder:
         out = self.board_template.copy()
         flat = out.reshape(-1)
         on: list[int] = []
-        off: list[int] = []
+        rows: list[int] = []
         col, kcol = self.power_col, self.kind_col
         counts = adjustment_counts(m, pos) if pos.phase.type == "A" else None
         for u in pos.units:
@@ -143,20 +148,23 @@ class DipNetEncoder:
             for r in self.marks[u.loc]:
                 base = r * width
                 on += (base + kcol[u.kind], base + B_POWER + col[u.power])
-                off += (base + B_UNIT + 2, base + B_POWER + NONE_POWER)
+                rows.append(r)
                 if removable:
                     on.append(base + B_REMOVE)
+        out[_ix(rows)[:, None], _UNIT_NONES] = 0
+        rows = []
         for d in pos.dislodged:
             for r in self.marks[d.loc]:
                 base = r * width
                 on += (base + B_DIS + kcol[d.kind], base + B_DIS_POWER + col[d.power])
-                off += (base + B_DIS + 2, base + B_DIS_POWER + NONE_POWER)
+                rows.append(r)
+        if rows:
+            out[_ix(rows)[:, None], _DISLODGED_NONES] = 0
         if counts is not None:
             for power, n in enumerate(counts):
                 if n > 0:
                     for p in build_sites(m, pos, power):
                         on.extend(r * width + B_BUILD for r in self.prov_rows[p])
-        flat[_ix(off)] = 0
         flat[_ix(on)] = 1
         self._centers(pos, flat, B_CENTER, width)
         return out
@@ -176,7 +184,7 @@ class DipNetEncoder:
         orders, size = self.table.orders, self.table.size
         col = self.power_col
         on: list[int] = []
-        off: list[int] = []
+        rows: list[int] = []
         for u, code in zip(pos.units, codes, strict=True):
             if code < 0:
                 continue
@@ -196,9 +204,8 @@ class DipNetEncoder:
                 base = r * width
                 on += (base + self.kind_col[o.kind], base + O_ISSUER + col[u.power],
                        base + O_TYPE + kind, base + O_SOURCE + source, base + O_DEST + dest)
-                off += (base + O_UNIT + 2, base + O_ISSUER + NONE_POWER, base + O_TYPE + 4,
-                        base + O_SOURCE + NONE_POWER, base + O_DEST + NONE_POWER)
-        flat[_ix(off)] = 0
+                rows.append(r)
+        out[_ix(rows)[:, None], _ORDER_NONES] = 0
         flat[_ix(on)] = 1
         self._centers(pos, flat, O_CENTER, width)
         return out
