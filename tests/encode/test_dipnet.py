@@ -225,3 +225,15 @@ def test_bad_input_is_refused_with_a_clear_error(fg: FastGame) -> None:
         enc.prev_orders(retreats, [-1] * len(pos.units))
     with pytest.raises(PolydipError, match="standard map only"):
         dipnet_encoder(FastGame.new("wita").m)
+
+
+def test_dipnets_adjacency_in_its_row_order(fg: FastGame) -> None:
+    adj = dipnet_encoder(fg.m).adjacency()
+    assert adj.shape == (81, 81) and adj.dtype == np.uint8 and (adj == adj.T).all()
+
+    def a(x: str, y: str) -> int:
+        return int(adj[LOCS.index(x), LOCS.index(y)])
+
+    assert a("YOR", "EDI") == 1 and a("PAR", "BUR") == 1 and a("PAR", "MUN") == 0
+    assert a("STP/NC", "STP") == 1 and a("STP/SC", "BOT") == 1 and a("STP/NC", "BOT") == 0
+    assert a("NTH", "NTH") == 0

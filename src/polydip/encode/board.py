@@ -72,6 +72,10 @@ class BoardEncoder:
         if any(m.power_neutral):
             names.append("unit_neutral")
         names += [name for name, _fill in self.rule_planes]
+        if len(set(names)) != len(names):  # (a power named like a unit kind or terrain)
+            twice = sorted({n for n in names if names.count(n) > 1})
+            raise PolydipError(f"{m.variant.name}: feature names repeat ({', '.join(twice)}); "
+                               "rename the power, unit kind or terrain")
         self.features: tuple[str, ...] = tuple(names)
         self.col = {n: i for i, n in enumerate(names)}
         self.template = self._template()

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
+from polydip.encode.graph import adjacency
 from polydip.errors import PolydipError
 from polydip.geography.map import Map
 from polydip.orders.model import CONVOY, HOLD, MOVE, SUPPORT
@@ -124,6 +125,12 @@ class DipNetEncoder:
             area = 2 if armies and fleets else (0 if armies else 1)  # coast, land, water
             out[self.rows[loc], B_AREA + area] = 1
         return out
+
+    def adjacency(self) -> np.ndarray:
+        """DipNet's (81, 81) uint8 adjacency in its row order: a move of an army or a fleet,
+        or a coast and its province ([R] `get_adjacency_matrix`; graph.adjacency)."""
+        order = np.argsort(np.array(self.rows))
+        return adjacency(self.m)[np.ix_(order, order)]
 
     def kind_index(self, letter: str) -> int:
         return self.m.kind_index[letter]
