@@ -4,6 +4,8 @@ flotilla in Latin American Diplomacy, neutral units and Cape Horn in War in Nort
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
@@ -160,3 +162,46 @@ def test_lad_graph_has_one_edge_list_per_kind_and_typed_edges() -> None:
     canal = names.index("canal")
     canal_places = {m.loc_name[x] for x in e[:, kinds == canal].ravel()}
     assert "PAN/NC" in canal_places and "PAN/SC" in canal_places
+
+
+@pytest.mark.parametrize("variant", ["standard", "lad1890", "war_in_north_america", "wita",
+                                     "twentieth_century"])
+def test_random_games_keep_the_planes_consistent(variant: str) -> None:
+    """Along a random game: one area type per row; a row shows no unit exactly when it
+    counts none; the unit count is the units on the row (a coast's unit counted on its
+    province's row too); the orders mark one row per order given (two on a coast)."""
+    fg = game(variant)
+    m = fg.m
+    enc = board_encoder(m)
+    rng = random.Random(7)
+    area = [enc.col[a] for a in ("land", "water", "coast", "impassable")]
+    for _ in range(12):
+        pos = fg.position
+        b = enc.board(pos)
+        assert (b[:, area].sum(axis=1) == 1).all()
+        count = b[:, enc.col["units"]]
+        assert ((count == 0) == (b[:, enc.col["unit_none"]] == 1)).all()
+        assert count.sum() == sum(len(enc.marks[u.loc]) for u in pos.units)
+        legal = fg.legal()
+        codes = [rng.choice(c) if c else -1 for c in legal]
+        if pos.phase.type == "M":
+            o = enc.orders(pos, codes)
+            given = [i for i, c in enumerate(codes) if c >= 0]
+            marked = sum(len(enc.marks[fg.table.orders[codes[i]].loc]) for i in given)
+            # (several orders on one open space share its row)
+            assert (o[:, enc.order_col["order_none"]] == 0).sum() <= marked
+            assert (o[:, enc.order_col["order_none"]] == 0).sum() >= min(1, marked)
+        fg.step(codes)
+
+
+def test_a_position_of_another_map_is_refused() -> None:
+    std, wita = game("standard"), game("wita")
+    with pytest.raises(PolydipError, match="another map"):
+        board_encoder(std.m).board(wita.position)
+    with pytest.raises(PolydipError, match="another map"):
+        dipnet_encoder(std.m).board(wita.position)
+    bad = Position(std.position.phase, [Unit(0, 0, 500)], std.position.owners)
+    with pytest.raises(PolydipError, match="not one of standard's"):
+        board_encoder(std.m).board(bad)
+    with pytest.raises(PolydipError, match="not one of standard's"):
+        dipnet_encoder(std.m).prev_orders(bad, [-1])

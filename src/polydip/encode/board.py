@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
+from polydip.encode._check import check_position
 from polydip.errors import PolydipError
 from polydip.geography.map import Map
 from polydip.orders.model import CONVOY, HOLD, MOVE, SUPPORT
@@ -139,6 +140,7 @@ class BoardEncoder:
 
     def board(self, pos: Position) -> np.ndarray:
         """The (n_loc, len(features)) planes of `pos` (float32)."""
+        check_position(self.m, pos)
         m, col = self.m, self.col
         width = len(self.features)
         out = self.template.copy()
@@ -212,6 +214,7 @@ class BoardEncoder:
         the movement phase `pos`, -1: none), DipNet's previous orders on this map: a
         unit's row (and its province's) with its kind, power, order type, the power of
         the unit or center at the order's source and at its destination."""
+        check_position(self.m, pos)
         if pos.phase.type != "M":
             raise PolydipError(f"orders are encoded for a movement phase; {pos.phase} is not "
                                "one")

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
+from polydip.encode._check import check_position
 from polydip.encode.graph import adjacency
 from polydip.errors import PolydipError
 from polydip.geography.map import Map
@@ -143,6 +144,7 @@ class DipNetEncoder:
 
     def board(self, pos: Position) -> np.ndarray:
         """The (81, 35) board of `pos` (float32)."""
+        check_position(self.m, pos)
         m, width = self.m, len(BOARD_FEATURES)
         out = self.board_template.copy()
         flat = out.reshape(-1)
@@ -179,6 +181,7 @@ class DipNetEncoder:
     def prev_orders(self, pos: Position, codes: Sequence[int]) -> np.ndarray:
         """The (81, 40) encoding of the orders `codes` (one per unit of `pos`, -1: none)
         given in the movement phase `pos`."""
+        check_position(self.m, pos)
         if pos.phase.type != "M":
             raise PolydipError(f"previous orders are those of a movement phase; {pos.phase} is "
                                "not one")
