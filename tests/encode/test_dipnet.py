@@ -6,6 +6,8 @@ docs/encoding.md gives each feature's source)."""
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
@@ -237,3 +239,48 @@ def test_dipnets_adjacency_in_its_row_order(fg: FastGame) -> None:
     assert a("YOR", "EDI") == 1 and a("PAR", "BUR") == 1 and a("PAR", "MUN") == 0
     assert a("STP/NC", "STP") == 1 and a("STP/SC", "BOT") == 1 and a("STP/NC", "BOT") == 0
     assert a("NTH", "NTH") == 0
+
+
+def test_random_games_against_the_packages_map() -> None:
+    """DipNet's board of random standard games, against features worked out here from the
+    units as the `diplomacy` package writes them ("F STP/SC") and its map's area types and
+    centers: [R]'s rules applied to another source of the same facts."""
+    dip = pytest.importorskip("diplomacy")
+
+    dm = dip.Map()
+    fg = FastGame.new("standard")
+    m = fg.m
+    enc = dipnet_encoder(m)
+    rng = random.Random(5)
+    col = {f: i for i, f in enumerate(BOARD_FEATURES)}
+    area = {"LAND": "land", "WATER": "water", "COAST": "coast"}
+    for _ in range(25):
+        pos = fg.position
+        want = np.zeros((81, 35), dtype=np.float32)
+        for i, loc in enumerate(LOCS):
+            want[i, col[area[dm.area_type(loc)]]] = 1
+        for group, units in (("unit", pos.units), ("dislodged", pos.dislodged)):
+            for u in units:
+                kind, place = m.unit_str(u.kind, u.loc).split()
+                power = m.powers[u.power].upper()[:3]
+                for loc in {place, place[:3]}:
+                    want[LOCS.index(loc), col[f"{group}_{kind}"]] = 1
+                    want[LOCS.index(loc), col[f"{group}_{power}"]] = 1
+        for group, none, power_none in (("unit", "unit_none", "unit_power_none"),
+                                        ("dislodged", "dislodged_none",
+                                         "dislodged_power_none")):
+            empty = want[:, [col[f"{group}_A"], col[f"{group}_F"]]].sum(axis=1) == 0
+            want[empty, col[none]] = 1
+            want[empty, col[power_none]] = 1
+        for sc in dm.scs:
+            owner = pos.owners[m.loc_of(sc)]
+            name = "center_none" if owner < 0 else f"center_{m.powers[owner].upper()[:3]}"
+            for i, loc in enumerate(LOCS):
+                if loc[:3] == sc:
+                    want[i, col[name]] = 1
+        got = enc.board(pos)
+        # (build and removal flags apart: the package's map has no position to read them)
+        got[:, [col["buildable"], col["removable"]]] = 0
+        assert (got == want).all(), (pos.phase, [
+            (LOCS[i], BOARD_FEATURES[j]) for i, j in zip(*np.nonzero(got != want), strict=True)])
+        fg.step([rng.choice(c) if c else -1 for c in fg.legal()])
