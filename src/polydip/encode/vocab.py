@@ -25,6 +25,9 @@ reference leaves longer convoys out). An order is kept in the first category tha
 it; each category is sorted by the ordered unit's location, then by the order's text.
 Texts are the `diplomacy` package's notation (`F STP/SC - BOT`, `A BRE - LON VIA`).
 
+Other maps of armies and fleets get their own vocabulary by the same rules (War in North
+America, WITA, The Twentieth Century); other unit kinds are refused.
+
 The mapping both ways to the map's order codes is two arrays: `codes[i]` the order code of
 vocabulary entry i, `index_of(code)` the entry of a code (-1: not in the vocabulary).
 """
