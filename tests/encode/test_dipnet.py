@@ -222,6 +222,8 @@ def test_bad_input_is_refused_with_a_clear_error(fg: FastGame) -> None:
         enc.prev_orders(pos, [10**9] * len(pos.units))
     with pytest.raises(PolydipError, match="not an order of a movement phase"):
         enc.prev_orders(pos, [fg.table.disband] + [-1] * (len(pos.units) - 1))
+    with pytest.raises(PolydipError, match="not an order of the unit A BUD"):
+        enc.prev_orders(pos, [fg.table.hold + 5] + [-1] * (len(pos.units) - 1))
     retreats = Position(Phase(1901, "F", "R"), pos.units, pos.owners)
     with pytest.raises(PolydipError, match="not one"):
         enc.prev_orders(retreats, [-1] * len(pos.units))

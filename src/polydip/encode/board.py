@@ -37,7 +37,6 @@ def _key(text: str) -> str:
     return text.lower().replace(" ", "_")
 
 
-
 def _ix(values: list[int]) -> np.ndarray:
     """A list of indices as an array (np.fromiter: twice as fast as np.asarray on a list)."""
     return np.fromiter(values, np.int64, len(values))
@@ -241,6 +240,9 @@ class BoardEncoder:
             kind = _ORDER_TYPES.get(o.type)
             if kind is None or o.kind is None:
                 raise PolydipError(f"{o.text!r} is not an order of a movement phase")
+            if o.loc != u.loc or o.kind != u.kind:
+                raise PolydipError(f"{o.text!r} is not an order of the unit "
+                                   f"{self.m.unit_str(u.kind, u.loc)}")
             source = dest = n_powers
             if o.type != HOLD and o.aux_loc is not None:
                 source = holder[m.loc_prov[o.aux_loc]]

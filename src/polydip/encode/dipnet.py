@@ -74,7 +74,6 @@ _ORDER_NONES = np.array([O_UNIT + 2, O_ISSUER + NONE_POWER, O_TYPE + 4, O_SOURCE
                          O_DEST + NONE_POWER], np.int64)
 
 
-
 def _ix(values: list[int]) -> np.ndarray:
     """A list of indices as an array (np.fromiter: twice as fast as np.asarray on a list)."""
     return np.fromiter(values, np.int64, len(values))
@@ -118,7 +117,7 @@ class DipNetEncoder:
         m = self.m
         out = np.zeros((81, len(BOARD_FEATURES)), dtype=np.float32)
         out[:, [B_UNIT + 2, B_POWER + 7, B_DIS + 2, B_DIS_POWER + 7]] = 1
-        army, fleet = self.kind_index("A"), self.kind_index("F")
+        army, fleet = m.kind_index["A"], m.kind_index["F"]
         for loc in range(m.n_loc):
             p = m.loc_prov[loc]
             armies = m.occupy[army][p]
@@ -132,9 +131,6 @@ class DipNetEncoder:
         or a coast and its province ([R] `get_adjacency_matrix`; graph.adjacency)."""
         order = np.argsort(np.array(self.rows))
         return adjacency(self.m)[np.ix_(order, order)]
-
-    def kind_index(self, letter: str) -> int:
-        return self.m.kind_index[letter]
 
     def _centers(self, pos: Position, flat: np.ndarray, first: int, width: int) -> None:
         """The center-owner features (from column `first`): every row of a center's
@@ -205,6 +201,9 @@ class DipNetEncoder:
             kind = _ORDER_TYPE.get(o.type)
             if kind is None or o.kind is None:
                 raise PolydipError(f"{o.text!r} is not an order of a movement phase")
+            if o.loc != u.loc or o.kind != u.kind:
+                raise PolydipError(f"{o.text!r} is not an order of the unit "
+                                   f"{self.m.unit_str(u.kind, u.loc)}")
             source = dest = NONE_POWER
             if o.type != HOLD and o.aux_loc is not None:
                 source = holder[m.loc_prov[o.aux_loc]]
