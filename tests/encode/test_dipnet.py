@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from polydip.encode.dipnet import BOARD_FEATURES, LOCS, ORDER_FEATURES, dipnet_encoder
+from polydip.encode.vocab import vocabulary
 from polydip.errors import PolydipError
 from polydip.fast import FastGame
 from polydip.state import Dislodged, Phase, Position, Unit
@@ -192,6 +193,27 @@ def test_previous_orders_at_the_start(fg: FastGame) -> None:
                           "destination_none"}
     assert "center_none" in features(o, "BEL", ORDER_FEATURES)
     assert not {f for f in features(o, "BUR", ORDER_FEATURES) if f.startswith("center")}
+
+
+def test_orders_written_in_the_packages_notation(fg: FastGame) -> None:
+    """Orders as a dataset of the diplomacy package holds them, to codes and the encoding."""
+    pos = fg.position
+    texts = ["A PAR - BUR", "A MAR S A PAR - BUR", "F STP/SC - BOT", "F ANK S A SMY - CON"]
+    v = vocabulary(fg.m)
+    codes = v.unit_codes(pos, texts)
+    assert sorted(fg.table.texts[c] for c in codes if c >= 0) == sorted(texts)
+    assert codes == codes_of(fg, pos, {t.split(" S ")[0].split(" - ")[0]: t for t in texts})
+    enc = dipnet_encoder(fg.m)
+    assert (enc.prev_orders(pos, codes) == enc.prev_orders(
+        pos, codes_of(fg, pos, {"A PAR": "A PAR - BUR", "A MAR": "A MAR S A PAR - BUR",
+                                "F STP/SC": "F STP/SC - BOT",
+                                "F ANK": "F ANK S A SMY - CON"}))).all()
+    with pytest.raises(PolydipError, match="not in the order vocabulary"):
+        v.unit_codes(pos, ["A PAR - MOS"])
+    with pytest.raises(PolydipError, match="no unit of the position left"):
+        v.unit_codes(pos, ["A BUR - PAR"])
+    with pytest.raises(PolydipError, match="no unit of the position left"):
+        v.unit_codes(pos, ["A PAR - BUR", "A PAR H"])
 
 
 def test_previous_orders_a_convoy(fg: FastGame) -> None:

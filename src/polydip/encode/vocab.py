@@ -34,13 +34,14 @@ vocabulary entry i, `index_of(code)` the entry of a code (-1: not in the vocabul
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 
 from polydip.errors import PolydipError
 from polydip.geography.map import Map
 from polydip.orders.table import OrderTable, order_table
+from polydip.state import Position
 
 # DipNet's vocabulary opens with these tokens (the reference's ids 0..11), then the orders
 DIPNET_TOKENS: tuple[str, ...] = (
@@ -116,6 +117,27 @@ class Vocabulary:
         if not 0 <= i < self.size:
             raise PolydipError(f"vocabulary entry {i} does not exist (0..{self.size - 1})")
         return int(self.codes[i])
+
+    def unit_codes(self, pos: Position, texts: Iterable[str]) -> list[int]:
+        """The order codes of `texts` (orders in the package's notation, as datasets of the
+        `diplomacy` package hold them), one per unit of `pos` (-1: a unit given none): what
+        `DipNetEncoder.prev_orders` and `FastGame.step` take."""
+        out = [-1] * len(pos.units)
+        where: dict[tuple[int, int], list[int]] = {}
+        for j, u in enumerate(pos.units):
+            where.setdefault((u.kind, u.loc), []).append(j)
+        orders = self.table.orders
+        for text in texts:
+            i = self.index(text)
+            if i < 0:
+                raise PolydipError(f"{text!r} is not in the order vocabulary")
+            code = int(self.codes[i])
+            o = orders[code]
+            free = [j for j in where.get((o.kind or 0, o.loc), []) if out[j] < 0]
+            if o.kind is None or not free:
+                raise PolydipError(f"{text!r}: no unit of the position left to give it to")
+            out[free[0]] = code
+        return out
 
     @staticmethod
     def dipnet_id(i: int) -> int:
