@@ -37,7 +37,9 @@ LAYERS: list[tuple[str, ...]] = [
     ("polydip.play", "polydip.oneshot", "polydip.report"),
     ("polydip.render",),  # pictures
     ("polydip.check",),  # `polydip variant check`: a variant file checked end to end
-    ("polydip.fast", "polydip.simulate", "polydip.env"),  # order codes, simulation, RL env
+    # order codes, simulation, RL env; encode (arrays for learning) reads positions and the
+    # order table like the env, and nothing below may need numpy
+    ("polydip.fast", "polydip.simulate", "polydip.env", "polydip.encode"),
     ("polydip.host",),  # `polydip serve`
     ("polydip.cli",),  # the `polydip` command
 ]
