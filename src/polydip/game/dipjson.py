@@ -79,6 +79,32 @@ OPTIONS_KEY = "polydip_options"  # polydip's rule options, where not the variant
 # ---- export ---------------------------------------------------------------------------------
 
 
+class WriteMemo:
+    """Texts the writer worked out, kept across the games of one map: an order's text in
+    the package's notation (by its line and the units it names) and a result's key (by its
+    text). Bounded: cleared when it grows past LIMIT entries."""
+
+    LIMIT = 200_000
+    __slots__ = ("keys", "map", "orders", "units")
+
+    def __init__(self, m: Map) -> None:
+        self.map = m
+        self.orders: dict[tuple[str, str, int, int, str | None, int], str] = {}
+        self.keys: dict[str, str] = {}
+        self.units: dict[tuple[int, int], str] = {}  # (kind, loc) → "A PAR"
+
+    def unit(self, kind: int, loc: int) -> str:
+        got = self.units.get((kind, loc))
+        if got is None:
+            got = self.units[(kind, loc)] = self.map.unit_str(kind, loc)
+        return got
+
+    def trim(self) -> None:
+        if len(self.orders) + len(self.keys) > self.LIMIT:
+            self.orders.clear()
+            self.keys.clear()
+
+
 def map_name_of(v: Variant) -> str:
     """The "map" a saved game names its variant by: a built-in variant's name, else the name of
     the file the variant was read from without its suffix — how variant_for_map finds it on
@@ -90,15 +116,22 @@ def map_name_of(v: Variant) -> str:
 
 
 def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
-                      map_name: str | None = None) -> dict[str, Any]:
+                      map_name: str | None = None, memo: WriteMemo | None = None
+                      ) -> dict[str, Any]:
     """The game as the `diplomacy` package's saved game (a dict ready for json.dumps).
 
     `stamp`: the first phase's timestamp (default: now, in microseconds, as the package
     writes; a fixed one makes the output reproducible). `map_name`: the map name to write
-    (default: map_name_of the variant, which record_from_diplomacy looks up)."""
+    (default: map_name_of the variant, which record_from_diplomacy looks up). `memo`: texts
+    worked out for earlier games of the same map (a writer of many games keeps one)."""
     v = game.variant
     map_name = map_name or map_name_of(v)
     m = game.map
+    # with a memo from the caller (a writer of many games), movement phases are written from
+    # what the adjudication bound to each unit rather than by reading the orders again
+    by_units = memo is not None
+    if memo is None or memo.map is not m:
+        memo = WriteMemo(m)
     game_id = game.name or "polydip"
     base = {"game_id": game_id, "map": map_name, "rules": list(RULES)}
     if stamp is None:
@@ -110,24 +143,29 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
         firsts.setdefault(p.phase.year, p.owners)
     phases: list[dict[str, Any]] = []
     for i, rec in enumerate(game.history):
-        state = _state(m, rec.position, influence, base, stamp + i, firsts)
-        results, keys = _results_out(m, rec.position, rec.outcome.results)
+        state = _state(m, rec.position, influence, base, stamp + i, firsts, memo)
+        by_unit = rec.outcome.unit_results() if by_units else None
+        if by_unit is not None:  # keyed by unit: no order text to write
+            results, keys = _unit_results_out(by_unit, memo)
+            orders = _bound_orders_out(m, rec.position, rec.orders, by_unit, memo)
+        else:
+            results, keys = _results_out(m, rec.position, rec.outcome.rows(), memo)
+            orders = _orders_out(m, rec.position, rec.orders, full=True, memo=memo)
         phases.append({
             "name": _name(rec.position.phase),
             "state": state,
-            "orders": _orders_out(m, rec.position, rec.orders, full=True),
+            "orders": orders,
             "results": results,
             "messages": [],
         })
-        every = _all_results(m, rec.outcome.results, keys)
-        if every is not None:
-            phases[-1][ALL_RESULTS] = every
+        if "WAIVE" in keys or len(set(keys)) != len(keys):
+            phases[-1][ALL_RESULTS] = _all_results(m, rec.outcome.rows())
         _advance_influence(m, rec.position.phase, influence, rec.outcome.position)
     pos = game.position
     current: dict[str, Any] = {
         "name": _name(pos.phase),
-        "state": _state(m, pos, influence, base, stamp + len(game.history), firsts),
-        "orders": _orders_out(m, pos, game.orders, full=False),
+        "state": _state(m, pos, influence, base, stamp + len(game.history), firsts, memo),
+        "orders": _orders_out(m, pos, game.orders, full=False, memo=memo),
         "results": {},
         "messages": [],
     }
@@ -137,7 +175,7 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
         if game.status == "drawn":
             current["orders"] = {k: v or [] for k, v in current["orders"].items()}
             phases.append(current)
-        done = _state(m, pos, influence, base, stamp + len(game.history) + 1, firsts)
+        done = _state(m, pos, influence, base, stamp + len(game.history) + 1, firsts, memo)
         done["name"] = "COMPLETED"
         phases.append({"name": "COMPLETED", "state": done,
                        "orders": dict.fromkeys(done["units"]), "results": {},
@@ -201,28 +239,34 @@ def _power_of(u: Unit) -> int:
 
 
 def _state(m: Map, pos: Position, influence: list[list[int]], base: dict[str, Any],
-           stamp: int, firsts: dict[int, list[int]]) -> dict[str, Any]:
-
+           stamp: int, firsts: dict[int, list[int]], memo: WriteMemo | None = None
+           ) -> dict[str, Any]:
+    memo = memo if memo is not None and memo.map is m else WriteMemo(m)
+    unit = memo.unit
     names = [p.upper() for p in m.powers]
     units: dict[str, list[str]] = {n: [] for n in names}
     retreats: dict[str, dict[str, list[str]]] = {n: {} for n in names}
     for u in pos.units:
-        units[names[u.power]].append(m.unit_str(u.kind, u.loc))
+        units[names[u.power]].append(unit(u.kind, u.loc))
     for d in pos.dislodged:
-        text = m.unit_str(d.kind, d.loc)
+        text = unit(d.kind, d.loc)
         units[names[d.power]].append("*" + text)
         retreats[names[d.power]][text] = [m.loc_name[r] for r in d.retreats]
-    counts = adjustment_counts(m, pos)
-    builds: dict[str, dict[str, Any]] = {}
-    for p, n in enumerate(names):
-        b: dict[str, Any] = {"count": 0, "homes": []}
-        if pos.phase.type == "A":
-            b["count"] = counts[p]
-            if counts[p] > 0:
+    builds: dict[str, dict[str, Any]] = {n: {"count": 0, "homes": []} for n in names}
+    if pos.phase.type == "A":
+        for p, delta in enumerate(adjustment_counts(m, pos)):
+            b = builds[names[p]]
+            b["count"] = delta
+            if delta > 0:
                 sites = build_sites(m, pos, p)
-                b["count"] = min(len(sites), counts[p])
+                b["count"] = min(len(sites), delta)
                 b["homes"] = [m.prov_abbr[s] for s in sites]
-        builds[n] = b
+    centers: list[list[str]] = [[] for _ in names]
+    abbr = m.prov_abbr
+    n_powers = len(names)
+    for prov, owner in enumerate(pos.owners):
+        if 0 <= owner < n_powers:
+            centers[owner].append(abbr[prov])
     homes = pos.homes or list(m.homes)
     return {
         "timestamp": stamp,
@@ -230,9 +274,9 @@ def _state(m: Map, pos: Position, influence: list[list[int]], base: dict[str, An
         "name": _name(pos.phase),
         "units": units,
         "retreats": retreats,
-        "centers": {n: [m.prov_abbr[c] for c in pos.centers_of(p)] for p, n in enumerate(names)},
-        "homes": {n: [m.prov_abbr[h] for h in homes[p]] for p, n in enumerate(names)},
-        "influence": {n: [m.prov_abbr[c] for c in influence[p]] for p, n in enumerate(names)},
+        "centers": dict(zip(names, centers, strict=True)),
+        "homes": {n: [abbr[h] for h in homes[p]] for p, n in enumerate(names)},
+        "influence": {n: [abbr[c] for c in influence[p]] for p, n in enumerate(names)},
         "civil_disorder": dict.fromkeys(names, 0),
         "builds": builds,
         **base,
@@ -263,48 +307,76 @@ def _polydip_state(m: Map, pos: Position, first: list[int]) -> dict[str, Any]:
     return out
 
 
-def _unit_text(m: Map, pos: Position, kind: int | None, loc: int | None) -> str:
-    """A unit named by an order, with its kind and coast taken from the board when left out."""
+def _unit_text(m: Map, pos: Position, kind: int | None, loc: int | None,
+               board: dict[int, list[Unit | Dislodged]] | None = None) -> str:
+    """A unit named by an order, with its kind and coast taken from the board when left out.
+    `board`: the units by province (_board), when the caller has it."""
     if loc is None or loc < 0:
         return "?"
     prov = m.loc_prov[loc]
-    for u in list(pos.units) + list(pos.dislodged):
-        if m.loc_prov[u.loc] == prov and (kind is None or u.kind == kind):
+    there = board.get(prov, ()) if board is not None else _board(m, pos).get(prov, ())
+    for u in there:
+        if kind is None or u.kind == kind:
             return m.unit_str(u.kind, u.loc)
     if kind is None:
         return m.loc_name[loc]
     return m.unit_str(kind, loc)
 
 
-def _order_text(m: Map, pos: Position, unit: Unit | Dislodged, o: Order, n: int = 0
-                ) -> str:
+def _board(m: Map, pos: Position) -> dict[int, list[Unit | Dislodged]]:
+    """The units and then the dislodged units of each province, in the position's order."""
+    out: dict[int, list[Unit | Dislodged]] = {}
+    loc_prov = m.loc_prov
+    for u in pos.units:
+        out.setdefault(loc_prov[u.loc], []).append(u)
+    for d in pos.dislodged:
+        out.setdefault(loc_prov[d.loc], []).append(d)
+    return out
+
+
+def _order_text(m: Map, pos: Position, unit: Unit | Dislodged, o: Order, n: int = 0,
+                board: dict[int, list[Unit | Dislodged]] | None = None,
+                memo: WriteMemo | None = None) -> str:
     """An order bound to `unit`, in the package's notation, every unit named in full; `n`:
     the unit's number among its power's units of its kind in a shared space (an ocean's
-    fleets, orders/stacked.py), written after it so the order binds to it when read back."""
-    other = _unit_text(m, pos, o.aux_kind, o.aux_loc) if o.aux_loc is not None else None
-    return o.format(m, m.unit_str(unit.kind, unit.loc) + (f" #{n}" if n else ""), other)
+    fleets, orders/stacked.py), written after it so the order binds to it when read back.
+    The text depends on the order's line and kind, the unit, the unit it names and `n`
+    alone, so `memo` keeps it by those."""
+    other = (_unit_text(m, pos, o.aux_kind, o.aux_loc, board)
+             if o.aux_loc is not None else None)
+    if memo is None:
+        return o.format(m, m.unit_str(unit.kind, unit.loc) + (f" #{n}" if n else ""), other)
+    key = (o.text, o.type, unit.kind, unit.loc, other, n)
+    got = memo.orders.get(key)
+    if got is None:
+        got = memo.orders[key] = o.format(
+            m, memo.unit(unit.kind, unit.loc) + (f" #{n}" if n else ""), other)
+    return got
 
 
-def _orders_out(m: Map, pos: Position, orders: dict[int, list[str]], full: bool
-                ) -> dict[str, list[str] | None]:
+def _orders_out(m: Map, pos: Position, orders: dict[int, list[str]], full: bool,
+                memo: WriteMemo | None = None) -> dict[str, list[str] | None]:
     """Typed orders → the package's notation; orders that do not fit the position are left
     out, as the package would have refused them. `full`: a list for every power (history);
     otherwise null for a power that gave no order (the current phase)."""
     names = [p.upper() for p in m.powers]
     out: dict[str, list[str] | None] = {n: ([] if full else None) for n in names}
     parsed, _ = parse_orders(m, pos.phase, orders)
+    board = _board(m, pos)
     if pos.phase.type in ("M", "R"):
         units: Sequence[Unit | Dislodged] = (pos.units if pos.phase.type == "M"
                                              else pos.dislodged)
         allowed = MOVEMENT_TYPES if pos.phase.type == "M" else (RETREAT, DISBAND)
         bound, _ = bind_to_units(m, units, parsed, allowed)
+        stacked = m.tables.has_open_spaces
         for i, (u, bound_order) in enumerate(zip(units, bound, strict=True)):
             if bound_order is not None:
                 given = out[names[u.power]]
                 if given is None:
                     given = out[names[u.power]] = []
                 given.append(_order_text(m, pos, u, bound_order,
-                                         number_of(m, units, i) if m.tables.has_open_spaces else 0))
+                                         number_of(m, units, i) if stacked else 0,
+                                         board, memo))
     else:
         for p, power_orders in parsed.items():
             texts: list[str] = []
@@ -314,49 +386,103 @@ def _orders_out(m: Map, pos: Position, orders: dict[int, list[str]], full: bool
                 elif o.type == BUILD and o.kind is not None:
                     texts.append(f"{m.unit_str(o.kind, o.loc)} B")
                 elif o.type == DISBAND:
-                    texts.append(f"{_unit_text(m, pos, o.kind, o.loc)} D")
+                    texts.append(f"{_unit_text(m, pos, o.kind, o.loc, board)} D")
                 elif o.type == WAIVE:
                     texts.append("WAIVE")
             out[names[p]] = texts
     for p, lst in orders.items():  # a power that ordered nothing readable still gave orders
         if out[names[p]] is None and lst is not None:
             out[names[p]] = []
+    if memo is not None:
+        memo.trim()
     return out
 
 
-def _results_out(m: Map, pos: Position, results: list[OrderResult]
+Rows = Sequence[tuple[int, str, Sequence[str]]]
+
+
+def _results_out(m: Map, pos: Position, rows: Rows, memo: WriteMemo | None = None
                  ) -> tuple[dict[str, list[str]], list[str]]:
     """The results keyed by unit, as the package keeps them, and the key of each."""
     out: dict[str, list[str]] = {}
     keys = []
-    for r in results:
-        words = r.text.split()
-        if words[:1] == ["WAIVE"]:
-            key = "WAIVE"
-        elif words and words[0] in m.kinds and len(words) > 1:
-            key = " ".join(words[:2])
-        else:  # "PAR D": a removal that left the unit's kind out
-            try:
-                key = _unit_text(m, pos, None, m.loc_of(words[0]))
-            except (KeyError, IndexError):
-                key = r.text
+    kinds = m.kinds
+    known = memo.keys if memo is not None else {}
+    board: dict[int, list[Unit | Dislodged]] | None = None
+    adjust = pos.phase.type == "A"
+    for _power, text, result in rows:
+        key = known.get(text)
+        if key is None:
+            words = text.split()
+            if words[:1] == ["WAIVE"]:
+                key = "WAIVE"
+            elif words and words[0] in kinds and len(words) > 1:
+                key = " ".join(words[:2])
+            else:  # "PAR D": a removal that left the unit's kind out (the board says which)
+                if board is None:
+                    board = _board(m, pos)
+                try:
+                    key = _unit_text(m, pos, None, m.loc_of(words[0]), board)
+                except (KeyError, IndexError):
+                    key = text
+                keys.append(key)
+                if key not in out:
+                    out[key] = _result_words(result, adjust)
+                continue
+            known[text] = key
         keys.append(key)
-        res = [w for w in r.result if w != CIVIL_DISORDER]
-        if pos.phase.type == "A" and not res:
-            res = [OK]
         if key not in out:  # (a second order under the same key: see _all_results)
-            out[key] = res
+            out[key] = _result_words(result, adjust)
     return out, keys
 
 
-def _all_results(m: Map, results: list[OrderResult], keys: list[str]
-                 ) -> list[list[Any]] | None:
-    """Every result as [POWER, order, words], when the package's results keyed by unit cannot
+def _unit_results_out(by_unit: list[tuple[Unit, Order | None, list[str]]], memo: WriteMemo
+                      ) -> tuple[dict[str, list[str]], list[str]]:
+    """_results_out for a movement phase's results per unit: the same keys, each the unit
+    as its order's text begins."""
+    out: dict[str, list[str]] = {}
+    keys = []
+    unit = memo.unit
+    for u, _order, result in by_unit:
+        key = unit(u.kind, u.loc)
+        keys.append(key)
+        if key not in out:
+            out[key] = _result_words(result, False)
+    return out, keys
+
+
+def _bound_orders_out(m: Map, pos: Position, orders: dict[int, list[str]],
+                      by_unit: list[tuple[Unit, Order | None, list[str]]], memo: WriteMemo
+                      ) -> dict[str, list[str] | None]:
+    """_orders_out of a movement phase (full) from the orders the adjudication bound to
+    the units, instead of reading and binding the typed orders again: each unit's order,
+    when its power typed it (an order a rule gave a unit on its own is not written)."""
+    if m.tables.has_open_spaces:  # (orders of units sharing a space carry their number)
+        return _orders_out(m, pos, orders, full=True, memo=memo)
+    names = [p.upper() for p in m.powers]
+    out: dict[str, list[str] | None] = {n: [] for n in names}
+    typed = {p: set(lst) for p, lst in orders.items()}
+    board = _board(m, pos)
+    for u, o, _result in by_unit:
+        if o is not None and o.text in typed.get(u.power, ()):
+            given = out[names[u.power]]
+            assert given is not None
+            given.append(_order_text(m, pos, u, o, 0, board, memo))
+    return out
+
+
+def _result_words(result: Sequence[str], adjust: bool) -> list[str]:
+    res = [w for w in result if w != CIVIL_DISORDER]
+    if adjust and not res:
+        res = [OK]
+    return res
+
+
+def _all_results(m: Map, rows: Rows) -> list[list[Any]]:
+    """Every result as [POWER, order, words], for a phase whose results keyed by unit cannot
     say whose each is: waived builds, several units of one kind in one place (open spaces,
-    LAD's oceans), builds spent on a canal more than once (None: they can)."""
-    if "WAIVE" not in keys and len(set(keys)) == len(keys):
-        return None
-    return [[m.powers[r.power].upper(), r.text, list(r.result)] for r in results]
+    LAD's oceans), builds spent on a canal more than once."""
+    return [[m.powers[power].upper(), text, list(result)] for power, text, result in rows]
 
 
 # ---- import ---------------------------------------------------------------------------------

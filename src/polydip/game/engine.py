@@ -112,6 +112,16 @@ class PhaseOutcome:
         self._rows = got
         return got
 
+    def unit_results(self) -> list[tuple[Unit, Order | None, list[str]]] | None:
+        """(unit, the order it was given or None, result words) per unit of a movement
+        phase, in the rows' order, without writing the orders' texts (a saved game keys
+        results by unit); None when the results are not a movement phase's worked out
+        here."""
+        got = self._rows
+        if isinstance(got, _MovementRows):
+            return list(zip(got.units, got.bound, got.mr.results, strict=True))
+        return None
+
     def reasons(self) -> list[Reason | None]:
         """Per row of rows(): the reason of a result that is not success, None for
         success."""

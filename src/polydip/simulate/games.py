@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from polydip.fast import FastGame
-from polydip.game.dipjson import game_to_diplomacy
+from polydip.game.dipjson import WriteMemo, game_to_diplomacy
 from polydip.game.game import Game
 from polydip.game.record import PhaseRecord
 from polydip.simulate.players import Player
@@ -33,8 +33,9 @@ class GameResult:
 
 
 def play_game(variant: Variant, options: dict[str, Any], seed: int, player: Player,
-              max_year: int | None) -> GameResult:
-    """Play one game from its seed until it ends or year `max_year` is over."""
+              max_year: int | None, memo: WriteMemo | None = None) -> GameResult:
+    """Play one game from its seed until it ends or year `max_year` is over. `memo`: the
+    writer's texts of earlier games of the variant (kept by whoever plays several)."""
     game = Game.new(variant, options, name=f"polydip-{variant.name}-{seed}")
     fg = FastGame.from_game(game)
     rng = random.Random(seed)
@@ -56,7 +57,7 @@ def play_game(variant: Variant, options: dict[str, Any], seed: int, player: Play
         history.append(PhaseRecord(pos, orders, outcome))
     game.position, game.history = fg.position, history
     game.status, game.winners = fg.status, list(fg.winners)
-    data = game_to_diplomacy(game, stamp=0)  # written under the variant's name
+    data = game_to_diplomacy(game, stamp=0, memo=memo)  # written under the variant's name
     line = json.dumps(data, separators=(",", ":")).encode()
     status = fg.status if fg.is_over else "year_limit"
     return GameResult(seed, line, len(history), status, fg.position.phase.name)

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from polydip.compile import compile_map
+from polydip.game.dipjson import WriteMemo
 from polydip.simulate.games import play_game
 from polydip.simulate.players import load_player
 from polydip.variants.loader import load_variant
@@ -92,10 +94,11 @@ def play_piece(job: Job, k: int, part: int, progress: Any = None) -> PieceResult
     phases = 0
     statuses: dict[str, int] = {}
     games = pieces(job, k)[part]
+    memo = WriteMemo(compile_map(variant))  # texts the games of the piece share
     with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0,
                        compresslevel=COMPRESS_LEVEL) as gz:
         for i in games:
-            r = play_game(variant, job.options, job.seed + i, player, job.max_year)
+            r = play_game(variant, job.options, job.seed + i, player, job.max_year, memo)
             gz.write(r.line + b"\n")
             phases += r.phases
             statuses[r.status] = statuses.get(r.status, 0) + 1

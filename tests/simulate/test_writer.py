@@ -1,0 +1,60 @@
+"""The simulation's writer: with a memo kept across games, movement phases are written from
+what the adjudication bound to each unit; the saved games must be exactly what the general
+writer (reading the typed orders again) writes, on every built-in variant."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from polydip.compile import compile_map
+from polydip.fast import FastGame
+from polydip.game.dipjson import WriteMemo, game_to_diplomacy
+from polydip.game.game import Game
+from polydip.game.record import PhaseRecord
+from polydip.simulate.players import load_player
+from polydip.variants.loader import load_variant
+
+VARIANTS = ["standard", "wita", "lad1890", "twentieth_century", "war_in_north_america"]
+
+
+def _played(variant, seed: int, years: int) -> Game:
+    """A game played as simulate plays it (simulate/games.py): codes, their texts kept."""
+    game = Game.new(variant, {})
+    fg = FastGame.from_game(game)
+    rng = random.Random(seed)
+    player = load_player("random")
+    history = []
+    last = game.position.phase.year + years - 1
+    while not fg.is_over and fg.position.phase.year <= last:
+        pos = fg.position
+        codes = player(fg, rng)
+        orders: dict[int, list[str]] = {}
+        for (p, _i), c in zip(fg.items(), codes, strict=True):
+            if c >= 0 and fg.table.texts[c] not in orders.get(p, []):
+                orders.setdefault(p, []).append(fg.table.texts[c])
+        history.append(PhaseRecord(pos, orders, fg.step(codes)))
+    game.position, game.history = fg.position, history
+    return game
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_the_memo_writer_writes_what_the_general_writer_writes(name):
+    variant = load_variant(name)
+    memo = WriteMemo(compile_map(variant))
+    for seed in range(2):  # the second game reads the first one's texts from the memo
+        game = _played(variant, seed, 4)
+        fast = game_to_diplomacy(game, stamp=0, memo=memo)
+        general = game_to_diplomacy(game, stamp=0)
+        assert json.dumps(fast) == json.dumps(general)
+    assert memo.orders and memo.units
+
+
+def test_a_memo_of_another_map_is_not_used():
+    std, wita = load_variant("standard"), load_variant("wita")
+    memo = WriteMemo(compile_map(std))
+    game = _played(wita, 0, 1)
+    assert game_to_diplomacy(game, stamp=0, memo=memo) == game_to_diplomacy(game, stamp=0)
+    assert not memo.orders  # (untouched: a fresh one was used)
