@@ -28,6 +28,11 @@ class CreateGame(BaseModel):
     nmr_limit: int = Field(0, ge=0, le=100, description="civil disorder after this many "
                            "movement phases missed in a row (0: never)")
     paused: bool = False
+    press: Literal["full", "public", "none", "rulebook"] = Field(
+        "full", description="the press rule: full, public (public messages only), none "
+        "(gunboat), rulebook (none in retreat and adjustment phases)")
+    anonymous: bool = Field(False, description="players known by their powers only")
+    gm_reads_press: bool = Field(False, description="the GM reads private messages too")
 
 
 class CreatedGame(BaseModel):
