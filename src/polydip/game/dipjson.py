@@ -169,6 +169,8 @@ _UNSET = object()
 def _messages_out(game: GameRecord, phases: list[dict[str, Any]]) -> None:
     """Each message into the "messages" of the phase it was sent in (one to each recipient
     when several; times unique), one whose phase is not in the file into the last phase."""
+    if not game.messages:
+        return
     m = game.map
     where: dict[str, int] = {}
     names = [rec.position.phase.name for rec in game.history] + [game.position.phase.name]
