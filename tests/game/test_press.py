@@ -36,6 +36,8 @@ def test_messages_are_kept_in_order_with_their_phase_and_unique_times() -> None:
     ("France", "France", "hi", "bad_recipients"),
     ("France", "England", "   ", "empty_text"),
     ("France", "England", "x" * (MAX_TEXT + 1), "too_long"),
+    ("France", "England", "a\x00b", "bad_text"),
+    ("France", "y" * 10_000, "hi", "unknown_power"),
 ])
 def test_a_bad_message_is_refused_with_a_code(sender, to, text, code) -> None:
     g = Game.new("standard")

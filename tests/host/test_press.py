@@ -153,7 +153,8 @@ def test_a_message_written_for_a_phase_that_is_gone_is_refused(client):
 
 @pytest.mark.parametrize(("to", "text", "status"), [
     ("Atlantis", "hi", 400), ("France", "hi", 400), (["England"], "   ", 400),
-    ("England", "x" * 4001, 422), ([], "hi", 400)])
+    ("England", "x" * 4001, 422), ([], "hi", 400), ("England", "a\x00b", 400),
+    ("y" * 101, "hi", 422), (["England"] * 101, "hi", 422)])
 def test_bad_messages_get_a_clear_refusal(client, to, text, status):
     t = Press(client)
     r = t.send("France", to, text)

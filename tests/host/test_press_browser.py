@@ -21,8 +21,8 @@ pytestmark = [pytest.mark.host, pytest.mark.slow]
 from tests.host.test_browser import browser, create_game, server  # noqa: E402, F401
 
 
-def _player(browser, link: str):
-    ctx = browser.new_context(viewport={"width": 1300, "height": 1000})
+def _player(chromium, link: str):
+    ctx = chromium.new_context(viewport={"width": 1300, "height": 1000})
     page = ctx.new_page()
     page.set_default_timeout(30_000)
     page.goto(link)

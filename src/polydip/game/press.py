@@ -29,7 +29,7 @@ MAX_TEXT = 4000  # characters; a longer message is refused
 
 class PressError(PolydipError):
     """A message that cannot be sent or read: its reason `code` (unknown_power, empty_text,
-    too_long, bad_recipients, bad_time) beside the words."""
+    too_long, bad_text, bad_recipients, bad_time, bad_message) beside the words."""
 
     def __init__(self, message: str, code: str) -> None:
         super().__init__(message)
@@ -66,6 +66,8 @@ def now_micros() -> int:
 def check_text(text: Any) -> str:
     if not isinstance(text, str) or not text.strip():
         raise PressError("a message needs some text", "empty_text")
+    if "\x00" in text:
+        raise PressError("a message cannot hold a NUL character", "bad_text")
     if len(text) > MAX_TEXT:
         raise PressError(f"a message is at most {MAX_TEXT:,} characters ({len(text):,} given)",
                          "too_long")
@@ -75,6 +77,9 @@ def check_text(text: Any) -> str:
 def _power_name(m: Map, name: Any, what: str) -> str:
     if not isinstance(name, str):
         raise PressError(f"{what}: a power's name, not {type(name).__name__}", "unknown_power")
+    if len(name) > 100:
+        raise PressError(f"{what}: no power has a name of {len(name):,} characters",
+                         "unknown_power")
     try:
         return m.powers[power_index(m, name)]
     except PolydipError as exc:

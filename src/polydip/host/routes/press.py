@@ -22,9 +22,13 @@ SeqQuery = Annotated[int | None, Query(ge=0, le=100_000, description="only the m
                                        "this phase (its seq); default: every phase")]
 
 
+Recipient = Annotated[str, Field(max_length=100)]
+
+
 class PressIn(BaseModel):
-    to: str | list[str] = Field(description="\"GLOBAL\" (every power: public), a power, or a "
-                                "list of powers (private)")
+    to: Recipient | list[Recipient] = Field(
+        max_length=100, description="\"GLOBAL\" (every power: public), a power, or a list "
+        "of powers (private)")
     text: str = Field(max_length=MAX_TEXT)
     phase: PhaseId
 
@@ -43,8 +47,6 @@ def play_press(token: Token, ctx: Ctx, seq: SeqQuery = None) -> dict[str, Any]:
 
 @router.post("/api/play/{token}/press", status_code=201)
 def play_send(token: Token, body: PressIn, ctx: Ctx) -> dict[str, Any]:
-    if isinstance(body.to, list) and len(body.to) > 100:
-        raise HostError("too many recipients")
     return press.send(ctx.host, token, body.to, body.text, phase=body.phase)
 
 
