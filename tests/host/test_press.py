@@ -241,3 +241,11 @@ def test_the_create_form_sets_the_press_rule(client):
     assert client.get(f"/api/gm/{gm}/press").json()["rule"] == "none"
     r = client.post("/new", data={"variant": "standard", "press_rule": "loud"})
     assert r.status_code == 400
+
+
+def test_a_neutral_power_has_no_player_to_write_to(client):
+    t = Press(client, variant="war_in_north_america")
+    writer = sorted(t.tokens)[0]
+    r = t.send(writer, "Rebels", "join us")
+    assert r.status_code == 400 and "no player" in r.json()["detail"]
+    assert "Rebels" not in t.read(writer)["others"]
