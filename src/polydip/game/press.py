@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from polydip.errors import PolydipError
 from polydip.geography.map import Map
@@ -26,12 +26,16 @@ SPECIAL_SENDERS = frozenset({"SYSTEM"})
 SPECIAL_RECIPIENTS = frozenset({"OBSERVER", "OMNISCIENT"})
 MAX_TEXT = 4000  # characters; a longer message is refused
 
+# why a message is refused, for programs and tests (a closed set, typed)
+PressCode = Literal["unknown_power", "empty_text", "too_long", "bad_text", "bad_recipients",
+                    "bad_time", "bad_message"]
+
 
 class PressError(PolydipError):
     """A message that cannot be sent or read: its reason `code` (unknown_power, empty_text,
     too_long, bad_text, bad_recipients, bad_time, bad_message) beside the words."""
 
-    def __init__(self, message: str, code: str) -> None:
+    def __init__(self, message: str, code: PressCode) -> None:
         super().__init__(message)
         self.code = code
 

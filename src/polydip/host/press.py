@@ -24,7 +24,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, Literal, get_args
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -43,7 +43,8 @@ from polydip.host.service import Conflict, Host, HostError, now_utc, phase_id
 
 log = logging.getLogger("polydip.host")
 
-RULES = ("full", "public", "none", "rulebook")
+PressRule = Literal["full", "public", "none", "rulebook"]  # the schema's `press` too
+RULES: tuple[str, ...] = get_args(PressRule)
 RATE = 20  # messages a power may send ...
 RATE_SECONDS = 60  # ... in this many seconds
 MAX_NAME = 60  # characters of a player's name
