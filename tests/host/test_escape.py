@@ -56,7 +56,10 @@ class Page(HTMLParser):
 
 def _check_page(html: str) -> Page:
     page = Page(html)
-    assert page.scripts == [{"src": "/static/host.js"}]  # the host's own file, nothing inline
+    # the host's own files (host.js; press.js with the press section), nothing inline
+    assert {"src": "/static/host.js"} in page.scripts
+    assert all(list(x) == ["src"] and x["src"] in ("/static/host.js", "/static/press.js")
+               for x in page.scripts)
     assert not page.events
     assert not [u for u in page.links if u.strip().lower().startswith("javascript:")]
     return page

@@ -295,6 +295,8 @@ def cmd_convert(args: argparse.Namespace) -> int:
         g.save(args.outfile)
         n = done + 1
         what = "a polydip game file"
+    k = len(g.messages)
     print(f"Wrote {args.outfile}: {what}, {n} phase{'' if n == 1 else 's'} "
-          f"({done} processed and the current one, {g.phase}).")
+          f"({done} processed and the current one, {g.phase}), "
+          f"{k} message{'' if k == 1 else 's'}.")
     return 0

@@ -27,7 +27,14 @@ say whose each is), and in a phase's state "year_start_centers" (where not the o
 year's first phase in the file), "extra" (rule modules' data: anchor markers, canals) and
 "contested" (a retreat phase's standoffs).
 
-What the package keeps and polydip does not (messages, zobrist hash, timestamps, notes) is
+Press travels both ways: each phase's "messages" holds the messages sent in it, as the
+package writes them ({"sender", "recipient", "time_sent", "phase", "message"}, the recipient
+"GLOBAL" or one power); a polydip message to several powers is written as one message to
+each (the package has no other way), their times made unique by adding microseconds, and
+reads back as that many messages. The package's "SYSTEM" sender and "OBSERVER" /
+"OMNISCIENT" recipients are kept as read (game/press.py).
+
+What the package keeps and polydip does not (zobrist hash, timestamps, notes) is
 dropped on import; what polydip keeps and the package does not (order errors, a dislodged
 unit's attacker) is dropped on export, and rebuilt on import where the package's data allows:
 the attacker of a dislodged unit and, in a file the package wrote, the provinces left empty
@@ -54,6 +61,7 @@ from polydip.game.engine import (
     parse_orders,
 )
 from polydip.game.positions import build_position
+from polydip.game.press import GLOBAL, Message, PressError, read_recipients, read_sender
 from polydip.game.record import GameRecord, PhaseRecord
 from polydip.game.victory import game_end, victory_in_force
 from polydip.geography.map import Map
@@ -182,6 +190,7 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
                        "messages": []})
     else:
         phases.append(current)
+    _messages_out(game, phases)
     out: dict[str, Any] = {"id": game_id, "map": map_name, "rules": list(RULES),
                            "phases": phases}
     usual = defaults()
@@ -193,6 +202,29 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
 
 
 _UNSET = object()
+
+
+def _messages_out(game: GameRecord, phases: list[dict[str, Any]]) -> None:
+    """Each message into the "messages" of the phase it was sent in (one to each recipient
+    when several; times unique), one whose phase is not in the file into the last phase."""
+    if not game.messages:
+        return
+    m = game.map
+    where: dict[str, int] = {}
+    names = [rec.position.phase.name for rec in game.history] + [game.position.phase.name]
+    for i, name in enumerate(names[:len(phases)]):
+        where.setdefault(name, i)
+    last = 0
+    for msg in game.messages:
+        i = where.get(msg.phase, len(phases) - 1)
+        sender = msg.sender if msg.sender not in m.powers else msg.sender.upper()
+        targets = [GLOBAL] if msg.is_global else [
+            r if r not in m.powers else r.upper() for r in msg.recipients]
+        for r in targets:
+            last = max(msg.time, last + 1)
+            phases[i]["messages"].append({"sender": sender, "recipient": r,
+                                          "time_sent": last, "phase": phases[i]["name"],
+                                          "message": msg.text})
 
 
 def _name(phase: Phase) -> str:
@@ -586,6 +618,7 @@ def _read_game(data: dict[str, Any], phases: list[Any], variant: Variant, m: Map
         outcome = PhaseOutcome(pos.phase, nxt, results, [], changes)
         orders = {p: list(lst) for p, lst in ph.orders.items() if lst}  # [] = no orders
         game.history.append(PhaseRecord(pos, orders, outcome))
+    game.messages = _messages_in(m, phases, raw, positions, where)
     end = game_end(m, victory_in_force(variant, options), game.position, game.history)
     if end is not None:
         game.status, game.winners = end
@@ -593,6 +626,40 @@ def _read_game(data: dict[str, Any], phases: list[Any], variant: Variant, m: Map
         game.status = "drawn"
         game.winners = [p for p in range(len(m.powers)) if game.position.centers_of(p)]
     return game
+
+
+def _messages_in(m: Map, phases: list[Any], raw: list[_Phase], positions: list[Position],
+                 where: str) -> list[Message]:
+    """Every phase's "messages", each kept with the phase it is listed under (polydip's name
+    of it; "COMPLETED" after the end)."""
+    out: list[Message] = []
+    last = 0
+    for i, ph in enumerate(phases):
+        msgs = ph.get("messages") or []
+        w = f"{where}: phases[{i}].messages"
+        if not isinstance(msgs, list):
+            raise GameFileError(f"{w}: a list of messages, not {_kind(msgs)}")
+        name = ("COMPLETED" if i >= len(raw) or raw[i].name == "COMPLETED"
+                else positions[i].phase.name)
+        for j, x in enumerate(msgs):
+            wj = f"{w}[{j}]"
+            if not isinstance(x, dict):
+                raise GameFileError(f"{wj}: a message is an object, not {_kind(x)}")
+            text, t = x.get("message"), x.get("time_sent")
+            if not isinstance(text, str):
+                raise GameFileError(f"{wj}: \"message\": the text, a string")
+            if t is None:
+                t = last + 1
+            if not isinstance(t, int) or isinstance(t, bool):
+                raise GameFileError(f"{wj}: \"time_sent\": microseconds, a whole number")
+            try:
+                msg = Message(name, read_sender(m, x.get("sender"), wj),
+                              read_recipients(m, x.get("recipient"), wj), t, text)
+            except PressError as exc:
+                raise GameFileError(str(exc)) from None
+            last = max(last, t)
+            out.append(msg)
+    return out
 
 
 # a move of a movement phase: (source province, destination province, written "via

@@ -4,7 +4,11 @@
  "options": {...}, "status": "active", "winners": [...],
  "history": [{"position": {...}, "orders": {...}, "results": [...], "errors": [...],
               "center_changes": [...]}],
- "current": {"position": {...}, "orders": {...}}}
+ "current": {"position": {...}, "orders": {...}},
+ "messages": [{"phase", "sender", "recipients": "GLOBAL" or [powers], "time", "text"}]}
+
+"messages" (press, game/press.py) is written only when the game has some; a file without
+it reads as a game with none.
 
 A position is written in the shape of a one-shot request (phase, units, dislodged,
 contested, centers, homes, year_start_centers), so any saved phase can be fed to `polydip
@@ -30,6 +34,7 @@ from polydip.compile import compile_map
 from polydip.errors import GameFileError, PolydipError
 from polydip.game.engine import OrderResult, PhaseOutcome
 from polydip.game.positions import build_position, position_to_json
+from polydip.game.press import message_from_json
 from polydip.game.record import GameRecord, PhaseRecord
 from polydip.game.victory import victory_in_force
 from polydip.geography.map import Map
@@ -156,6 +161,7 @@ def game_to_json(game: GameRecord) -> dict[str, Any]:
                                     "orders": _orders_json(m, orders)}
                                    for n, name, orders in game.undone]}
                        if game.undone else {})},
+        **({"messages": [x.as_json() for x in game.messages]} if game.messages else {}),
     }
 
 
@@ -230,6 +236,11 @@ def _game_from_json(data: Any, where: str) -> GameRecord:
                                     "'orders'")
             game.undone.append((u["after"], u["phase"], _orders_from(m, u.get("orders", {}),
                                                                       w)))
+        msgs = data.get("messages") or []
+        if not isinstance(msgs, list):
+            raise GameFileError(f"{where}: 'messages' must be a list of messages")
+        game.messages = [message_from_json(m, x, f"{where}: messages[{i}]")
+                         for i, x in enumerate(msgs)]
         game.status = str(data.get("status", "active"))
         game.winners = [power_index(m, w) for w in data.get("winners", [])]
     except (KeyError, TypeError, IndexError, AttributeError) as exc:

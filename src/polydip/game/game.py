@@ -21,6 +21,7 @@ from polydip.game.combined import combined_phase, enter_kept, likely_adjusting, 
 from polydip.game.dipjson import is_diplomacy_game, record_from_diplomacy
 from polydip.game.engine import Entry, PhaseOutcome, enter_orders, parse_orders, process
 from polydip.game.files import game_from_json, locked, read_json, save_game
+from polydip.game.press import Message, make_message
 from polydip.game.record import GameRecord, PhaseRecord
 from polydip.game.victory import center_counts, draw_shares, game_end, victory_in_force
 from polydip.geography.map import Map
@@ -153,6 +154,27 @@ class Game(GameRecord):
         entry[m.powers[who]] = sorted(now)
         self.options = check_options({**self.options, "passage_permissions": perms}, m)
         return sorted(now)
+
+    # ---- press (game/press.py) -------------------------------------------------------------
+
+    def add_message(self, sender: str, recipients: str | list[str] | tuple[str, ...],
+                    text: str, sent: int | None = None) -> Message:
+        """Record a message of the current phase from `sender` to `recipients` (GLOBAL, a
+        power, or a list of powers; names as players type them) and return it. Its time is
+        `sent` (microseconds; default now), made later than the game's last message's so
+        that times stay unique and in order. An unknown power, an empty or too long text
+        raise a PressError with a code."""
+        last = self.messages[-1].time if self.messages else 0
+        msg = make_message(self.map, self.phase, sender, recipients, text, last, sent)
+        self.messages.append(msg)
+        return msg
+
+    def messages_for(self, power: str, phase: str | None = None) -> list[Message]:
+        """The messages `power` may read (it sent them, they address it, or they are
+        public), of `phase` if given, in the order sent."""
+        who = self.map.powers[self.power(power)]
+        return [x for x in self.messages
+                if x.addresses(who) and (phase is None or x.phase == phase)]
 
     # ---- orders --------------------------------------------------------------------------
 

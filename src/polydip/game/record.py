@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from polydip.game.engine import PhaseOutcome
+from polydip.game.press import Message
 from polydip.geography.map import Map
 from polydip.state import Position, Record
 from polydip.variants.model import Variant
@@ -47,3 +48,5 @@ class GameRecord:
     # reaches them anew: (phases processed when it was current, phase name, orders), the
     # latest undo last
     undone: list[tuple[int, str, dict[int, list[str]]]] = field(default_factory=list)
+    # press: the messages powers sent, in the order sent (game/press.py)
+    messages: list[Message] = field(default_factory=list)

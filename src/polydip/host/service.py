@@ -31,6 +31,7 @@ from polydip.game.game import Game
 from polydip.game.message import LineProblem, apply_message, order_examples, read_message
 from polydip.host.db import UNAVAILABLE, Database
 from polydip.host.models import DrawVoteRow, GameRow, OrderRow, PhaseRow, PowerRow
+from polydip.host.press_rows import exported_messages
 from polydip.host.records import game_file_of, phase_record
 from polydip.host.tokens import new_token, power_token, token_hash
 from polydip.report import missed_orders, pending_lines
@@ -610,6 +611,7 @@ class Host:
         game = self.fresh_game(s, g)
         game.orders = {p: list(r.lines) for p, r in self.order_rows(s, g).items() if r.lines}
         game.undone = _undone_of(g)
+        game.messages = exported_messages(s, g.id, game.map.powers)  # press the GM reads
         return game
 
     # ---- processing ------------------------------------------------------------------------

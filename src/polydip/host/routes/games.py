@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Request
 from starlette.concurrency import run_in_threadpool
 
+from polydip.host import press
 from polydip.host.routes.context import Ctx, HostContext, full_url
 from polydip.host.routes.schemas import ERRORS, CreatedGame, CreateGame
 
@@ -26,7 +27,10 @@ async def create(body: CreateGame, request: Request, ctx: Ctx,
                      max_length=300, description="`Bearer SECRET` when the server "
                      "was started with --create-secret")] = None) -> CreatedGame:
     ctx.allow_create(authorization.removeprefix("Bearer ").strip() if authorization else None)
-    gid, gm = await ctx.new_game(body.model_dump())
+    fields = body.model_dump()
+    settings = press.take_settings(fields)  # (host/press.py)
+    gid, gm = await ctx.new_game(fields)
+    await run_in_threadpool(press.configure, ctx.db, gid, **settings)
     return await run_in_threadpool(created, ctx, gid, gm, request)
 
 

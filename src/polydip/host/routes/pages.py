@@ -8,7 +8,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
 
+from polydip.host import press
 from polydip.host.routes.context import Ctx, HostContext, Seq, Token, full_url
 from polydip.host.service import HostError
 from polydip.host.views import gm_state, phase_report, player_state
@@ -39,7 +41,10 @@ async def new_game(request: Request, ctx: Ctx,
                    adjustment_minutes: Annotated[float, Form()] = 720,
                    nmr_limit: Annotated[int, Form()] = 0,
                    variant_file: Annotated[UploadFile | None, File()] = None,
-                   create_secret: Annotated[str, Form(max_length=300)] = ""
+                   create_secret: Annotated[str, Form(max_length=300)] = "",
+                   press_rule: Annotated[str, Form(max_length=20)] = "full",
+                   anonymous: Annotated[str, Form(max_length=1)] = "",
+                   gm_reads_press: Annotated[str, Form(max_length=1)] = ""
                    ) -> Response:
     ctx.allow_create(create_secret)
     text = None
@@ -51,10 +56,13 @@ async def new_game(request: Request, ctx: Ctx,
             raise HostError("the variant file is not UTF-8 text") from None
         variant = variant_file.filename
     opts = _options(options)
-    _gid, gm = await ctx.new_game(dict(
+    settings = press.take_settings({"press": press_rule, "anonymous": anonymous == "1",
+                                    "gm_reads_press": gm_reads_press == "1"})
+    gid, gm = await ctx.new_game(dict(
         variant=variant, variant_text=text, name=name, options=opts,
         movement_minutes=movement_minutes, retreat_minutes=retreat_minutes,
         adjustment_minutes=adjustment_minutes, nmr_limit=nmr_limit))
+    await run_in_threadpool(press.configure, ctx.db, gid, **settings)
     return RedirectResponse(f"/gm/{gm}", status_code=303)
 
 

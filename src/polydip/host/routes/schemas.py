@@ -7,6 +7,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
+from polydip.host.press import PressRule
+
 # every state-changing request names the phase it was made for: a stale one changes nothing
 PhaseId = Annotated[str, Field(max_length=60, description="the id of the phase this request "
                                "is made for (`phase_id` in the game's state); made for "
@@ -28,6 +30,11 @@ class CreateGame(BaseModel):
     nmr_limit: int = Field(0, ge=0, le=100, description="civil disorder after this many "
                            "movement phases missed in a row (0: never)")
     paused: bool = False
+    press: PressRule = Field(
+        "full", description="the press rule: full, public (public messages only), none "
+        "(gunboat), rulebook (none in retreat and adjustment phases)")
+    anonymous: bool = Field(False, description="players known by their powers only")
+    gm_reads_press: bool = Field(False, description="the GM reads private messages too")
 
 
 class CreatedGame(BaseModel):
