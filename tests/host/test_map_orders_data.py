@@ -1,0 +1,88 @@
+"""What the player's page carries for orders on the map (host/mapclick.py), through the API
+and the page, on SQLite and PostgreSQL: per unit its order now or "no order" in full names;
+the picker's choices placed on the board, for the link's own power only."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the host's tests need: pip install "
+                    "'polydip[host,host-test]'")
+pytestmark = pytest.mark.host
+
+from tests.host.test_api import Table  # noqa: E402
+
+
+def test_each_unit_lists_its_order_or_no_order(client):
+    t = Table(client)
+    state = t.state("France")
+    assert state["unit_orders"] == [
+        {"unit": "F BRE", "name": "Fleet Brest (BRE)", "order": None},
+        {"unit": "A MAR", "name": "Army Marseilles (MAR)", "order": None},
+        {"unit": "A PAR", "name": "Army Paris (PAR)", "order": None}]
+    t.order("France", "A Paris - Burgundy\nF BRE S A MAR - GAS")
+    orders = {u["unit"]: u["order"] for u in t.state("France")["unit_orders"]}
+    assert orders == {"F BRE": "Fleet Brest (BRE): support Army Marseilles (MAR) to Gascony "
+                                "(GAS)",
+                      "A MAR": None, "A PAR": "Army Paris (PAR): move to Burgundy (BUR)"}
+    page = client.get(f"/play/{t.tokens['France']}").text
+    listed = re.search(r'<div class="unit-orders" id="unit-orders">(.*?)</div>', page, re.S)
+    assert listed and "Army Marseilles (MAR): <span class=\"none\">no order</span>" in \
+        listed.group(1)
+    assert "Army Paris (PAR): move to Burgundy (BUR)" in listed.group(1)
+
+
+def test_the_map_data_is_the_pickers_choices_placed_for_its_own_power(client):
+    t = Table(client)
+    t.order("Germany", "A MUN - RUH")  # a secret of Germany's
+    state = t.state("France")
+    data = state["map_orders"]
+    assert [u["key"] for u in data["units"]] == list(state["legal_orders"])
+    for u in data["units"]:  # every choice is the picker's, in the same order
+        assert [c["text"] for c in u["choices"]] == state["legal_orders"][u["key"]]
+        assert u["at"] and 0 < u["at"][0] < data["width"]
+    par = next(u for u in data["units"] if u["key"] == "A PAR")
+    move = next(c for c in par["choices"] if c["text"] == "A PAR - BUR")
+    assert (move["full"], move["type"], move["to"]) == \
+        ("Army Paris (PAR): move to Burgundy (BUR)", "-", "BUR")
+    assert move["line"][0] == par["at"] and len(move["line"]) == 2
+    bre = next(u for u in data["units"] if u["key"] == "F BRE")
+    sup = next(c for c in bre["choices"] if c["text"] == "F BRE S A MAR - GAS")
+    assert (sup["type"], sup["aux"], sup["to"], len(sup["line"])) == ("S", "MAR", "GAS", 3)
+    assert data["names"]["BUR"] == "Burgundy"
+    # France's data in its page, without Germany's pending order
+    page = client.get(f"/play/{t.tokens['France']}").text
+    raw = re.search(r'<script type="application/json" id="mapclick-data">(.*?)</script>',
+                    page, re.S)
+    assert raw and json.loads(raw.group(1)) == data
+    assert "RUH" not in raw.group(1)
+
+
+def test_retreats_and_builds_on_the_map(client):
+    t = Table(client)
+    t.order("Italy", "A VEN - TYR")
+    t.order("Austria", "A VIE - BOH")
+    t.process()
+    t.order("Italy", "A TYR - MUN")
+    t.order("Austria", "A BOH S A TYR - MUN")
+    t.order("Russia", "F SEV - RUM")
+    t.process()
+    state = t.state("Germany")
+    assert state["phase_type"] == "R"
+    [mun] = state["map_orders"]["units"]
+    assert mun["key"] == "A MUN" and mun["name"] == "Army Munich (MUN)" and mun["at"]
+    assert {c["to"] for c in mun["choices"] if c["type"] == "R"} >= {"RUH", "SIL"}
+    assert state["unit_orders"] == [{"unit": "A MUN", "name": "Army Munich (MUN)",
+                                     "order": None}]
+    t.process()
+    state = t.state("Russia")
+    assert state["phase_type"] == "A" and state["unit_orders"] == []
+    [sev] = state["map_orders"]["units"]
+    assert sev["at"] is None and sev["name"] == "Builds in Sevastopol (SEV)"
+    assert [(c["full"], c["type"], c["to"]) for c in sev["choices"]] == [
+        ("build Army Sevastopol (SEV)", "B", "SEV"), ("build Fleet Sevastopol (SEV)", "B", "SEV"),
+        ("waive a build", "W", None)]
+    assert "You have <strong>1 build</strong>" in client.get(f"/play/{t.tokens['Russia']}").text
