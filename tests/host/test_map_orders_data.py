@@ -4,6 +4,7 @@ the picker's choices placed on the board, for the link's own power only."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -55,9 +56,8 @@ def test_the_map_data_is_the_pickers_choices_placed_for_its_own_power(client):
     assert data["names"]["BUR"] == "Burgundy"
     # France's data in its page, without Germany's pending order
     page = client.get(f"/play/{t.tokens['France']}").text
-    raw = re.search(r'<script type="application/json" id="mapclick-data">(.*?)</script>',
-                    page, re.S)
-    assert raw and json.loads(raw.group(1)) == data
+    raw = re.search(r"<div id=\"mapclick-data\" hidden data-orders='([^']*)'>", page)
+    assert raw and json.loads(html.unescape(raw.group(1))) == data
     assert "RUH" not in raw.group(1)
 
 

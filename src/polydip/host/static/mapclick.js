@@ -8,7 +8,7 @@
 // The overlay is an <svg> over the map's picture with the same coordinates: the provinces'
 // shapes copied from the served map (only their outlines and ids: nothing of that file is
 // put into the page as it is), a ring over each of the power's units, and the lines drawn.
-// The data (host/mapclick.py) sits in the page as JSON: per unit, where it is drawn and its
+// The data (host/mapclick.py) sits in the page as JSON (#mapclick-data's data-orders): per unit, where it is drawn and its
 // choices with the provinces they name and the points their line joins.
 (function () {
   "use strict";
@@ -17,7 +17,7 @@
   var picker = document.getElementById("picker");
   if (!dataEl || !img || !frame || !picker) return;
   var data;
-  try { data = JSON.parse(dataEl.textContent || "null"); } catch (e) { return; }
+  try { data = JSON.parse(dataEl.getAttribute("data-orders") || "null"); } catch (e) { return; }
   if (!data || !data.units) return;
   var NS = "http://www.w3.org/2000/svg";
   var R = data.r || 10, HIT = 1.5;  // a unit's ring: its symbol's radius times HIT
