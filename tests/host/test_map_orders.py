@@ -173,3 +173,46 @@ def test_taps_on_a_phone_in_the_americas(browser, server, tmp_path):
         keep(tmp_path, "host-phone-map-orders.png")
     finally:
         ctx.close()
+
+
+def _api(server: str, path: str, body: dict) -> dict:
+    req = urllib.request.Request(server + path, method="POST", data=json.dumps(body).encode(),
+                                 headers={"content-type": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return json.loads(r.read())
+
+
+def test_a_build_by_clicking_its_site(browser, server, tmp_path):
+    """The adjustment page says how many builds are due; a click on a build site offers its
+    builds, and the one chosen is sent."""
+    game = _api(server, "/api/games", {"variant": "standard"})
+    gm, links = game["gm_token"], game["players"]
+    token = links["Russia"].rsplit("/", 1)[1]
+
+    def process() -> None:
+        _api(server, f"/api/gm/{gm}/process", {"phase": api_state(server, links["Russia"])
+                                               ["phase_id"]})
+
+    process()
+    _api(server, f"/api/play/{token}/orders",
+         {"text": "F SEV - RUM", "phase": api_state(server, links["Russia"])["phase_id"]})
+    process()
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = ctx.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        page.goto(links["Russia"])
+        assert "(W1901A)" in page.inner_text("p.phase")
+        assert "You have 1 build; your orders give 0." in page.inner_text("#due")
+        overlay_ready(page)
+        click_at(page, ".mc-prov[data-province='SEV']")
+        assert page.inner_text("#mapclick-choices").splitlines() == [
+            "build Army Sevastopol (SEV)", "build Fleet Sevastopol (SEV)"]
+        page.click("#mapclick-choices button[data-order='F SEV B']")
+        assert page.locator("#map-overlay .mc-order[data-order='F SEV B']").count() == 1
+        with page.expect_navigation():
+            page.click("#mapclick-send")
+        assert api_state(server, links["Russia"])["orders"] == ["F SEV B"]
+        assert "your orders give 1" in page.inner_text("#due")
+    finally:
+        ctx.close()
