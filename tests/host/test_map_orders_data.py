@@ -86,3 +86,31 @@ def test_retreats_and_builds_on_the_map(client):
         ("build Army Sevastopol (SEV)", "B", "SEV"), ("build Fleet Sevastopol (SEV)", "B", "SEV"),
         ("waive a build", "W", None)]
     assert "You have <strong>1 build</strong>" in client.get(f"/play/{t.tokens['Russia']}").text
+
+
+def test_units_sharing_an_ocean_are_told_apart():
+    """LAD: two Peruvian fleets in the Peru Basin are two entries, numbered as the picker
+    numbers them, each drawn at its own place; the order held names the unit's number."""
+    from polydip.game.game import Game
+    from polydip.host.mapclick import map_orders, unit_orders
+    from polydip.host.views import numbered_choices
+    from polydip.state import Unit
+
+    g = Game.new("lad1890")
+    while g.position.phase.type != "M":
+        g.process()
+    m, pos = g.map, g.position.copy()
+    peru, fleet = m.powers.index("Peru"), m.kinds.index("F")
+    pos.units = [*pos.units, Unit(peru, fleet, m.loc_index["PBS"]),
+                 Unit(peru, fleet, m.loc_index["PBS"])]
+    game = Game(g.variant, m, pos, g.options, {peru: ["F PBS #2 - EPR"]})
+    data = map_orders(game, peru, numbered_choices(game, peru, game.legal_orders(peru)))
+    stack = [u for u in data["units"] if u["prov"] == "PBS"]
+    assert [(u["key"], u["name"]) for u in stack] == [
+        ("F PBS #1", "Fleet Peru Basin (PBS) #1"), ("F PBS #2", "Fleet Peru Basin (PBS) #2")]
+    assert stack[0]["at"] != stack[1]["at"]
+    assert all(c["text"].startswith("F PBS #2 ") or c["text"] == "F PBS #2 H"
+               for c in stack[1]["choices"])
+    held = {u["unit"]: u["order"] for u in unit_orders(game, peru)}
+    assert held["F PBS #1"] is None
+    assert held["F PBS #2"] == "Fleet Peru Basin (PBS) #2: move to East Pacific Rise (EPR)"

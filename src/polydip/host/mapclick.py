@@ -20,7 +20,7 @@ from polydip.errors import OrderError, PolydipError
 from polydip.game.engine import parse_orders
 from polydip.game.game import Game
 from polydip.geography.map import Map
-from polydip.orders.describe import describe, describe_text, place
+from polydip.orders.describe import describe, describe_text, place, unit
 from polydip.orders.model import BUILD, Order
 from polydip.orders.parser import parse_order
 from polydip.orders.stacked import numbered, unit_label
@@ -79,7 +79,10 @@ def unit_orders(game: Game, power: int) -> list[dict[str, Any]]:
         j = _which(m, units, power, o, set(current))
         if j >= 0 and j not in current:
             u = units[j]
-            current[j] = describe(m, o, "full", kind=u.kind, loc=u.loc)
+            said = describe(m, o, "full", kind=u.kind, loc=u.loc)
+            plain = unit(m, u.kind, u.loc)  # named with its number, as the list names it
+            current[j] = (_unit_name(m, units, j) + said[len(plain):]
+                          if said.startswith(plain) else said)
     return [{"unit": unit_label(m, units, j), "name": _unit_name(m, units, j),
              "order": current.get(j)}
             for j, u in enumerate(units) if u.power == power]
@@ -88,8 +91,6 @@ def unit_orders(game: Game, power: int) -> list[dict[str, Any]]:
 def _unit_name(m: Map, units: Sequence[Unit | Dislodged], j: int) -> str:
     """'Fleet Peru Basin (PBS) #2': the unit in full names, its number when it shares its
     space with others of its power and kind."""
-    from polydip.orders.describe import unit
-
     u = units[j]
     label = unit_label(m, units, j)
     number = label[label.index("#"):] if "#" in label else ""

@@ -203,9 +203,13 @@
       return c.type === t && c.to === prov;
     });
   };
-  var mine = function (x, y) {  // the power's units drawn under (x, y), a stack's all
-    return units.filter(function (u) {
+  var mine = function (x, y) {  // the power's units drawn under (x, y), and those that
+    // share a space with them (a LAD ocean): the player says which
+    var hit = units.filter(function (u) {
       return u.at && Math.hypot(u.at[0] - x, u.at[1] - y) <= R * HIT;
+    });
+    return units.filter(function (u) {
+      return u.at && hit.some(function (h) { return h === u || (h.prov && h.prov === u.prov); });
     });
   };
   var which = function (found) {  // units sharing a space: the player says which
