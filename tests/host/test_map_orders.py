@@ -100,6 +100,8 @@ def test_a_move_and_a_support_by_clicks(browser, server, tmp_path):
         click_at(page, ".mc-unit[data-key='F BRE']")
         page.click("#mapclick-panel button[data-type='S']")
         click_at(page, ".mc-unit[data-key='A MAR']")
+        assert page.input_value("select[data-unit='F BRE']") == ""  # where to, first
+        assert page.locator("#map-overlay .mc-target[data-province='GAS']").count() == 1
         click_at(page, ".mc-prov[data-province='GAS']")
         assert page.input_value("select[data-unit='F BRE']") == "F BRE S A MAR - GAS"
         assert page.locator("#map-overlay .mc-order").count() == 2
@@ -159,10 +161,11 @@ def test_taps_on_a_phone_in_the_americas(browser, server, tmp_path):
         overlay_ready(page)
         click_at(page, ".mc-unit[data-key='A CUZ']", tap=True)
         assert "Army Cuzco (CUZ): move to Loreto (LOR)" in page.inner_text("#mapclick-choices")
+        page.evaluate("document.getElementById('map-frame').scrollIntoView()")
+        page.screenshot(path=str(tmp_path / "host-phone-map-orders.png"))
         click_at(page, ".mc-prov[data-province='LOR']", tap=True)
         assert page.input_value("select[data-unit='A CUZ']") == "A CUZ - LOR"
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        page.screenshot(path=str(tmp_path / "host-phone-map-orders.png"))
         with page.expect_navigation():
             page.locator("#mapclick-send").tap()
         assert api_state(server, link)["orders"] == ["A CUZ - LOR"]

@@ -148,6 +148,7 @@
     buttons.textContent = "";
     list.textContent = "";
     show(text || "Click one of your units on the map.");
+    sendButton();
     marks();
   };
   var select = function (key) {
@@ -166,6 +167,7 @@
       }, "mc-type").setAttribute("data-type", t);
     });
     button("Cancel", buttons, function () { reset(); }, "mc-cancel");
+    sendButton();
     show(u.name + ": click a province to move there, or choose:");
     offer(u.choices);
     marks();
@@ -181,7 +183,12 @@
       if (l.dataset.unit === key) li = l;
     });
     if (li) li.textContent = c.full + " (picked, not sent yet)";
+    picked += 1;
     reset(c.full + ": picked. “Add the picked orders” sends it.");
+  };
+  var picked = 0;  // picks not sent yet: the panel offers to send them
+  var sendButton = function () {
+    if (!picked) return;
     button("Add the picked orders", buttons, function () {
       if (picker.requestSubmit) picker.requestSubmit(); else picker.submit();
     }, "mc-send").id = "mapclick-send";
@@ -227,7 +234,6 @@
                               + " a unit in " + name(prov) + "; choose:"); return; }
       state.aux = prov;
       var ends = got.map(function (c) { return c.to; });
-      if (got.length === 1) { choose(got[0]); return; }
       show(u.name + ": " + TYPES[state.type].toLowerCase() + " the unit in " + name(prov)
            + " — click its destination" + (ends.indexOf(null) >= 0 ? " (or it again, to hold)" : "")
            + ", or choose:");
