@@ -219,3 +219,44 @@ def test_a_build_by_clicking_its_site(browser, server, tmp_path):
         assert "your orders give 1" in page.inner_text("#due")
     finally:
         ctx.close()
+
+
+def test_a_retreat_by_clicks(browser, server):
+    """The retreat page names the dislodged unit and where it may go; a click on it, then on
+    Ruhr, retreats it there."""
+    game = _api(server, "/api/games", {"variant": "standard"})
+    gm, links = game["gm_token"], game["players"]
+    tokens = {p: link.rsplit("/", 1)[1] for p, link in links.items()}
+
+    def pid() -> str:
+        return api_state(server, links["Germany"])["phase_id"]
+
+    def order(power: str, text: str) -> None:
+        _api(server, f"/api/play/{tokens[power]}/orders", {"text": text, "phase": pid()})
+
+    order("Italy", "A VEN - TYR")
+    order("Austria", "A VIE - BOH")
+    _api(server, f"/api/gm/{gm}/process", {"phase": pid()})
+    order("Italy", "A TYR - MUN")
+    order("Austria", "A BOH S A TYR - MUN")
+    _api(server, f"/api/gm/{gm}/process", {"phase": pid()})
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+    page = ctx.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        page.goto(links["Germany"])
+        dislodged = page.inner_text("#dislodged")
+        assert "Army Munich (MUN), dislodged by the attack from Tyrolia (TYR)" in dislodged
+        assert "Ruhr (RUH)" in dislodged
+        assert "Army Munich (MUN): no order" in page.inner_text("#unit-orders")
+        overlay_ready(page)
+        click_at(page, ".mc-unit[data-key='A MUN']")
+        assert "Army Munich (MUN): retreat to Ruhr (RUH)" in page.inner_text("#mapclick-choices")
+        click_at(page, ".mc-prov[data-province='RUH']")
+        assert page.input_value("select[data-unit='A MUN']") == "A MUN R RUH"
+        with page.expect_navigation():
+            page.click("#mapclick-send")
+        assert api_state(server, links["Germany"])["orders"] == ["A MUN R RUH"]
+        assert "Army Munich (MUN): retreat to Ruhr (RUH)" in page.inner_text("#unit-orders")
+    finally:
+        ctx.close()
