@@ -114,3 +114,23 @@ def test_units_sharing_an_ocean_are_told_apart():
     held = {u["unit"]: u["order"] for u in unit_orders(game, peru)}
     assert held["F PBS #1"] is None
     assert held["F PBS #2"] == "Fleet Peru Basin (PBS) #2: move to East Pacific Rise (EPR)"
+
+
+@pytest.mark.parametrize("variant,power", [("standard", "Russia"), ("wita", "Peru")])
+def test_every_place_the_data_names_is_a_shape_of_the_served_map(client, variant, power):
+    """The overlay clicks on the served SVG's `.province[data-province]` shapes and the
+    data's units sit on its unit symbols: each province a choice names is one of those
+    shapes, each unit is drawn where the data says."""
+    t = Table(client, variant=variant)
+    data = t.state(power)["map_orders"]
+    svg = client.get(f"/api/play/{t.tokens[power]}/map.svg").text
+    shapes = set(re.findall(r'class="province" data-province="([^"]+)"', svg))
+    named = {c[k] for u in data["units"] for c in u["choices"] for k in ("to", "aux")
+             if c[k]}
+    assert named and named <= shapes
+    drawn = {m.group(1): tuple(map(float, m.group(2).split(",")))
+             for m in re.finditer(r'<g class="unit" data-unit="([^"]+)" data-power="'
+                                  + power + r'" data-at="([^"]+)"', svg)}
+    for u in data["units"]:
+        x, y = drawn[u["key"]]
+        assert abs(x - u["at"][0]) < 0.2 and abs(y - u["at"][1]) < 0.2
