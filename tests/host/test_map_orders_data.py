@@ -134,3 +134,25 @@ def test_every_place_the_data_names_is_a_shape_of_the_served_map(client, variant
     for u in data["units"]:
         x, y = drawn[u["key"]]
         assert abs(x - u["at"][0]) < 0.2 and abs(y - u["at"][1]) < 0.2
+
+
+def test_a_build_given_with_the_retreats_is_no_units_order():
+    """LAD's D phase: retreats and builds are ordered together; a build on the province a
+    dislodged unit stands in is not that unit's order."""
+    from polydip.game.game import Game
+    from polydip.host.mapclick import unit_orders
+    from polydip.state import Dislodged, Phase
+
+    g = Game.new("lad1890")
+    while g.position.phase.type != "M":
+        g.process()
+    m, pos = g.map, g.position.copy()
+    peru = m.powers.index("Peru")
+    pos.phase = Phase(1891, "D", "R")
+    cuz = next(u for u in pos.units if u.power == peru and m.loc_name[u.loc] == "CUZ")
+    pos.units = [u for u in pos.units if u is not cuz]
+    pos.dislodged = [Dislodged(peru, cuz.kind, cuz.loc, -1, False, (m.loc_index["ARE"],))]
+    game = Game(g.variant, m, pos, g.options, {peru: ["A CUZ B", "A CUZ R ARE"]})
+    assert game.combined
+    assert unit_orders(game, peru) == [{"unit": "A CUZ", "name": "Army Cuzco (CUZ)",
+                                        "order": "Army Cuzco (CUZ): retreat to Arequipa (ARE)"}]

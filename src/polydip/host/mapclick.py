@@ -21,7 +21,7 @@ from polydip.game.engine import parse_orders
 from polydip.game.game import Game
 from polydip.geography.map import Map
 from polydip.orders.describe import describe, describe_text, place, unit
-from polydip.orders.model import BUILD, Order
+from polydip.orders.model import BUILD, WAIVE, Order
 from polydip.orders.parser import parse_order
 from polydip.orders.stacked import numbered, unit_label
 from polydip.render.board import load_board
@@ -76,6 +76,8 @@ def unit_orders(game: Game, power: int) -> list[dict[str, Any]]:
         parsed = {}
     current: dict[int, str] = {}
     for o in parsed.get(power, []):
+        if o.type in (BUILD, WAIVE):  # a build ordered with the retreats (LAD's D): no unit's
+            continue
         j = _which(m, units, power, o, set(current))
         if j >= 0 and j not in current:
             u = units[j]
