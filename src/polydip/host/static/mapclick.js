@@ -160,8 +160,8 @@
       button(TYPES[t] || t, buttons, function () {
         if (of.length === 1 && !PICK[t]) { choose(of[0]); return; }
         state.type = t; state.aux = null;
-        show(u.name + ": " + (TYPES[t] || t).toLowerCase() + " — click " + (PICK[t] || "")
-             + " on the map, or choose:");
+        show(u.name + ": " + (TYPES[t] || t).toLowerCase() + " — "
+             + (PICK[t] ? "click " + PICK[t] + " on the map, or choose:" : "choose:"));
         offer(of);
         marks();
       }, "mc-type").setAttribute("data-type", t);
