@@ -20,6 +20,7 @@ from polydip.errors import PolydipError
 from polydip.game.combined import enter_kept, season_end, split_texts
 from polydip.game.engine import parse_orders
 from polydip.game.game import Game
+from polydip.host.mapclick import map_orders, unit_orders
 from polydip.host.models import GameRow, PowerRow
 from polydip.host.service import Host, now_utc, phase_id
 from polydip.orders.describe import default_names, place, unit
@@ -84,6 +85,9 @@ def player_state(host: Host, s: Session, g: GameRow, p: PowerRow) -> dict[str, A
         "dislodged": dislodged_units(game, p.power),
         "map_focus": map_focus(game, p.power),
     })
+    # orders on the map (mapclick.py): each unit's order now, and the picker's choices placed
+    state["unit_orders"] = unit_orders(game, p.power)
+    state["map_orders"] = map_orders(game, p.power, state["legal_orders"])
     return state
 
 
