@@ -39,7 +39,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("polydip.check",),  # `polydip variant check`: a variant file checked end to end
     # order codes, simulation, RL env; encode (arrays for learning) reads positions and the
     # order table like the env, and nothing below may need numpy
-    ("polydip.fast", "polydip.simulate", "polydip.env", "polydip.encode"),
+    # arena: agents that read and write words, above the game and its reader
+    ("polydip.fast", "polydip.simulate", "polydip.env", "polydip.encode", "polydip.arena"),
     ("polydip.host",),  # `polydip serve`
     ("polydip.cli",),  # the `polydip` command
 ]

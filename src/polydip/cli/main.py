@@ -13,6 +13,7 @@ import sys
 from polydip import __version__
 from polydip.cli import (
     adjudicate,
+    arena,
     demo,
     games,
     orders,
@@ -68,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"polydip {__version__}")
     sub = p.add_subparsers(title="commands", metavar="COMMAND")
     adjudicate.register(sub)
+    arena.register(sub)
     demo.register(sub)
     games.register(sub)
     orders.register(sub)
