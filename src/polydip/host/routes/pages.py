@@ -39,7 +39,11 @@ async def new_game(request: Request, ctx: Ctx,
                    adjustment_minutes: Annotated[float, Form()] = 720,
                    nmr_limit: Annotated[int, Form()] = 0,
                    variant_file: Annotated[UploadFile | None, File()] = None,
-                   create_secret: Annotated[str, Form(max_length=300)] = ""
+                   create_secret: Annotated[str, Form(max_length=300)] = "",
+                   clock_at: Annotated[str, Form(max_length=5)] = "",
+                   clock_zone: Annotated[str, Form(max_length=64)] = "UTC",
+                   clock_min_hours: Annotated[float, Form()] = 12,
+                   clock_phases: Annotated[str, Form(max_length=3)] = "M"
                    ) -> Response:
     ctx.allow_create(create_secret)
     text = None
@@ -54,7 +58,9 @@ async def new_game(request: Request, ctx: Ctx,
     _gid, gm = await ctx.new_game(dict(
         variant=variant, variant_text=text, name=name, options=opts,
         movement_minutes=movement_minutes, retreat_minutes=retreat_minutes,
-        adjustment_minutes=adjustment_minutes, nmr_limit=nmr_limit))
+        adjustment_minutes=adjustment_minutes, nmr_limit=nmr_limit,
+        clock={"at": clock_at, "zone": clock_zone, "min_hours": clock_min_hours,
+               "phases": clock_phases} if clock_at else None))
     return RedirectResponse(f"/gm/{gm}", status_code=303)
 
 

@@ -13,6 +13,14 @@ PhaseId = Annotated[str, Field(max_length=60, description="the id of the phase t
                                "another phase, it is refused with 409 and changes nothing")]
 
 
+class Clock(BaseModel):
+    at: str = Field(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$", description="HH:MM, local")
+    zone: str = Field("UTC", max_length=64, description="an IANA time zone: Europe/Paris")
+    min_hours: float = Field(12, ge=0, le=336, description="the deadline is the first such "
+                             "time at least this many hours after the phase begins")
+    phases: Literal["M", "MRA"] = Field("M", description="M: movement phases; MRA: all")
+
+
 class CreateGame(BaseModel):
     variant: str = Field("standard", max_length=200,
                          description="a built-in variant's name (GET /api/variants), or the "
@@ -28,6 +36,8 @@ class CreateGame(BaseModel):
     nmr_limit: int = Field(0, ge=0, le=100, description="civil disorder after this many "
                            "movement phases missed in a row (0: never)")
     paused: bool = False
+    clock: Clock | None = Field(None, description="deadlines at a time of day in a time zone "
+                                "(instead of the minutes, for the phases it names)")
 
 
 class CreatedGame(BaseModel):
