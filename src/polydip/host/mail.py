@@ -115,6 +115,21 @@ def map_png(game: Game, phase: str) -> bytes:
 
 
 @dataclass
+class Letter:
+    """An outbox row and its address, read out of their transaction."""
+
+    row_id: int
+    kind: str
+    subject: str
+    body: str
+    address_id: int
+    address: str
+    power: int
+    site: str
+    link: str
+
+
+@dataclass
 class Outgoing:
     """A mail ready to send, with the outbox row it came from."""
 
@@ -152,10 +167,11 @@ class Mailer:
         now = now or notify.now_utc()
         await run_in_threadpool(self.queue_due, now)
         sent = 0
+        now = max(now, notify.now_utc())  # (what was queued just now is due too)
         for claimed in await run_in_threadpool(self.claim, now):
             outgoing = await self.compose(claimed)
             if outgoing is not None:
-                sent += await run_in_threadpool(self.deliver, outgoing)
+                sent += await run_in_threadpool(self.deliver, outgoing, now)
         return sent
 
     def queue_due(self, now: datetime) -> None:
@@ -190,7 +206,7 @@ class Mailer:
         found = await run_in_threadpool(self._load, row_id)
         if found is None:
             return None
-        row, address, report, attach = found
+        letter, report, attach = found
         png = None
         if attach is not None:
             game, phase, uid = attach
@@ -203,7 +219,7 @@ class Mailer:
                                 type(exc).__name__)
                 if png is not None:
                     self._maps = {uid: png}  # one map at a time: mails of a phase go together
-        return Outgoing(row.id, address.address, self._message(row, address, report, png))
+        return Outgoing(letter.row_id, letter.address, self._message(letter, report, png))
 
     async def _draw(self, game: Game, phase: str) -> bytes:
         if self.budget is not None:
@@ -212,8 +228,7 @@ class Mailer:
             return png
         return await run_in_threadpool(map_png, game, phase)
 
-    def _load(self, row_id: int) -> tuple[MailOutboxRow, MailAddressRow, str,
-                                            tuple[Game, str, str] | None] | None:
+    def _load(self, row_id: int) -> tuple[Letter, str, tuple[Game, str, str] | None] | None:
         from polydip.host.views import phase_report
 
         with self.db.read() as s:
@@ -230,21 +245,22 @@ class Mailer:
                     game = self.host.game(s, g, seqs[-1] + 1)
                     attach = (game, game.history[seqs[-1]].position.phase.name,
                               self.host.phase_uid(s, g, seqs[-1] + 1))
-            return row, address, report, attach
+            return Letter(row.id, row.kind, row.subject, row.body, address.id, address.address,
+                          address.power, address.site, address.link), report, attach
 
-    def _message(self, row: MailOutboxRow, address: MailAddressRow, report: str,
-                 png: bytes | None) -> EmailMessage:
-        site = address.site.rstrip("/")
-        token = notify.unseal(self.key, address.link) if address.link else None
-        where = "gm" if address.power == GM else "play"
+    def _message(self, row: Letter, report: str, png: bytes | None) -> EmailMessage:
+        site = row.site.rstrip("/")
+        token = notify.unseal(self.key, row.link) if row.link else None
+        where = "gm" if row.power == GM else "play"
         link = (f"{site}/{where}/{token}" if token else
                 "(your link changed: open the game with the link the GM gave you)")
-        unsubscribe = f"{site}/mail/unsubscribe/{notify.unsubscribe_token(self.key, address.id)}"
+        signed = notify.unsubscribe_token(self.key, row.address_id)
+        unsubscribe = f"{site}/mail/unsubscribe/{signed}"
         body = (row.body.replace("{report}", report).replace("{link}", link)
                 + f"\n--\nNo more mail from this game: {unsubscribe}\n")
         msg = EmailMessage()
         msg["From"] = formataddr(("polydip", self.smtp.mail_from))
-        msg["To"] = address.address
+        msg["To"] = row.address
         msg["Subject"] = row.subject.replace("\n", " ").replace("\r", " ")
         msg["Message-ID"] = make_msgid(domain=self.smtp.mail_from.rpartition("@")[2])
         msg["List-Unsubscribe"] = f"<{unsubscribe}>"
@@ -255,7 +271,7 @@ class Mailer:
             msg.add_attachment(png, maintype="image", subtype="png", filename="map.png")
         return msg
 
-    def deliver(self, out: Outgoing) -> int:
+    def deliver(self, out: Outgoing, now: datetime) -> int:
         """Send one mail; mark it sent, or note the failure and when to try again."""
         error = None
         try:
@@ -263,7 +279,6 @@ class Mailer:
                 server.send_message(out.message, from_addr=self.smtp.mail_from, to_addrs=[out.to])
         except (smtplib.SMTPException, OSError, ValueError) as exc:
             error = self.smtp.scrub(f"{type(exc).__name__}: {exc}")[:500]
-        now = notify.now_utc()
         with self.db.transaction() as s:
             row = s.get(MailOutboxRow, out.row_id)
             if row is None:

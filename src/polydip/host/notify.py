@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import math
 import re
 import secrets
 import uuid
@@ -31,7 +32,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from polydip.errors import PolydipError
-from polydip.host.models import GameRow, OrderRow, PowerRow
+from polydip.host.models import GameRow, OrderRow, PhaseRow, PowerRow
 from polydip.host.notify_models import GM, MailAddressRow, MailOutboxRow, MailPressRow
 
 KINDS = ("warning", "result", "press", "gm")
@@ -294,7 +295,9 @@ def warnings_due(s: Session, now: datetime, to_order: Callable[[Session, GameRow
                  ) -> int:
     """A warning to each address whose chosen time before its game's deadline has come
     (one mail when several come at once: the nearest); not to a power that has nothing to
-    order or is ready. `to_order`: the powers that order in the game's phase."""
+    order or is ready, and not `h` hours ahead when the phase lasts no more than `h` hours
+    (a 24 h warning of a 24 h phase says nothing). `to_order`: the powers that order in the
+    game's phase."""
     rows = s.execute(select(MailAddressRow, GameRow).join(
         GameRow, GameRow.id == MailAddressRow.game_id).where(
         MailAddressRow.unsubscribed.is_(False), GameRow.status == "active",
@@ -302,10 +305,15 @@ def warnings_due(s: Session, now: datetime, to_order: Callable[[Session, GameRow
         GameRow.deadline <= now + timedelta(hours=336))).all()
     sent = 0
     ordering: dict[int, set[int]] = {}
+    began: dict[int, datetime] = {}
     for row, g in rows:
         assert g.deadline is not None
-        left = g.deadline - now
-        crossed = [h for h in row.warn_hours if left <= timedelta(hours=h)]
+        if g.id not in began:
+            began[g.id] = s.scalar(select(PhaseRow.created).where(
+                PhaseRow.game_id == g.id, PhaseRow.seq == g.seq)) or now
+        left, length = g.deadline - now, g.deadline - began[g.id]
+        crossed = [h for h in row.warn_hours
+                   if left <= timedelta(hours=h) < length]
         if "warning" not in row.kinds or not crossed:
             continue
         base = f"warn:{row.id}:{g.phase}-{g.seq}-{g.phase_key}:{g.deadline.isoformat()}"
@@ -322,8 +330,7 @@ def warnings_due(s: Session, now: datetime, to_order: Callable[[Session, GameRow
         else:
             skip = False
         for h in crossed:
-            hours = int(left.total_seconds() // 3600)
-            minutes = int(left.total_seconds() % 3600 // 60)
+            hours, minutes = divmod(math.ceil(left.total_seconds() / 60), 60)
             sent += queue(s, row, f"{base}:{h:g}", "warning",
                           f"{g.name}: {hours} h {minutes:02d} min left for {g.phase}",
                           f"{_game_line(g)}: {hours} h {minutes:02d} min left before the "
