@@ -296,3 +296,17 @@ def test_a_bad_smtp_url_is_refused_without_its_password(capsys):
     assert main(["serve", "--smtp", f"smtp://u:{PASSWORD}@host:port", "--port", "8999"]) == 1
     err = capsys.readouterr().err
     assert "--smtp" in err and PASSWORD not in err and "Traceback" not in err
+
+
+def test_processing_undo_and_a_moved_deadline_are_mailed_as_gm_actions(mail_client):
+    c, inbox = mail_client
+    g = Game(c)
+    g.subscribe("Italy", "italy@example.org", kinds=["gm"])
+    assert c.post(f"/api/gm/{g.gm}/process", json={"phase": g.pid()}).status_code == 200
+    assert c.post(f"/api/gm/{g.gm}/undo", json={"phase": g.pid()}).status_code == 200
+    r = c.post(f"/api/gm/{g.gm}/deadline", json={"extend_minutes": 60, "phase": g.pid()})
+    assert r.status_code == 200, r.text
+    assert tick(c) == 3
+    subjects = sorted(m["Subject"] for m in inbox.take())
+    assert [s.split("the GM ", 1)[1].split(":")[0] for s in subjects] == [
+        "moved the deadline", "processed the phase", "undid the last phase"]
