@@ -35,6 +35,7 @@ from starlette.concurrency import run_in_threadpool
 from polydip.errors import PolydipError
 from polydip.host import notify
 from polydip.host.models import GameRow
+from polydip.host.notify import message_sent
 from polydip.host.notify_models import GM, MailAddressRow, MailOutboxRow
 
 if TYPE_CHECKING:
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
     from polydip.host.work import Budget
 
 log = logging.getLogger("polydip.host")
+__all__ = ["Mailer", "Smtp", "SmtpError", "message_sent", "parse_smtp"]  # message_sent: press
 SCHEMES = {"smtp": 25, "smtp+starttls": 587, "smtps": 465}
 MAX_TRIES = 8
 MAX_AGE = timedelta(days=2)

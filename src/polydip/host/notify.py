@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from polydip.errors import PolydipError
@@ -212,10 +213,13 @@ def queue(s: Session, row: MailAddressRow, key: str, kind: str, subject: str, bo
     if s.scalar(select(MailOutboxRow.id).where(MailOutboxRow.key == key)) is not None:
         return False
     now = now_utc()
-    s.add(MailOutboxRow(key=key, address_id=row.id, kind=kind, subject=subject[:300],
-                        body=body, attach=attach, state=state, attempts=0, next_try=now,
-                        created=now))
-    s.flush()
+    try:  # another server may queue the same key at the same moment: one of them wins
+        with s.begin_nested():
+            s.add(MailOutboxRow(key=key, address_id=row.id, kind=kind, subject=subject[:300],
+                                body=body, attach=attach, state=state, attempts=0,
+                                next_try=now, created=now))
+    except IntegrityError:
+        return False
     return True
 
 
