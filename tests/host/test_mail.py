@@ -189,6 +189,8 @@ def test_the_gms_actions_are_mailed_and_the_unsubscribe_link_stops_mail(mail_cli
     g.subscribe("France", "france@example.org", kinds=["gm"])
     assert c.post(f"/api/gm/{g.gm}/pause", json={"paused": True, "phase": g.pid()}
                   ).status_code == 200
+    assert c.post(f"/api/gm/{g.gm}/pause", json={"paused": True, "phase": g.pid()}
+                  ).status_code == 200  # paused already: nothing happened, nothing to tell
     assert tick(c) == 1
     [m] = inbox.take()
     assert "paused the game" in m["Subject"]

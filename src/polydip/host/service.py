@@ -551,6 +551,8 @@ class Host:
                     g.deadline = now + timedelta(seconds=g.paused_left)
                 else:
                     self._start_clock(g, self.game(s, g), now)
+            else:
+                return  # paused already, or running already: nothing to tell
             notify.gm_action(s, g, "paused the game" if paused else "resumed the game")
 
     def set_deadline(self, gm_token: str, extend_minutes: float | None = None,
