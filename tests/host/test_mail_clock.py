@@ -68,3 +68,16 @@ def test_a_bad_clock_is_refused_with_a_message(client, clock, word):
     r = client.post("/new", data={"variant": "standard", **{
         "clock_" + k: v for k, v in {"min_hours": 12, **clock}.items()}})
     assert r.status_code in (400, 422), r.text
+
+
+def test_processing_across_the_change_to_summer_time_keeps_the_local_hour(client):
+    clock = {"at": "20:00", "zone": "Europe/Paris", "min_hours": 12, "phases": "MRA"}
+    r = client.post("/api/games", json={"variant": "standard", "clock": clock})
+    gm = r.json()["gm_token"]
+    host = client.app.state.host
+    # processed at the deadline on Saturday 27 March 2027, 19:00 UTC (20:00 CET): the next
+    # phase ends on Sunday at 20:00 CEST, which is 18:00 UTC (summer time began at 02:00)
+    assert host.process_due(datetime(2027, 3, 27, 19, 0)) == [r.json()["game"]]
+    assert _deadline(client, gm) == datetime(2027, 3, 28, 18, 0)
+    assert host.process_due(datetime(2027, 3, 28, 18, 0)) == [r.json()["game"]]
+    assert _deadline(client, gm) == datetime(2027, 3, 29, 18, 0)  # a day later, 20:00 CEST
