@@ -312,3 +312,77 @@ def test_processing_undo_and_a_moved_deadline_are_mailed_as_gm_actions(mail_clie
     subjects = sorted(m["Subject"] for m in inbox.take())
     assert [s.split("the GM ", 1)[1].split(":")[0] for s in subjects] == [
         "moved the deadline", "processed the phase", "undid the last phase"]
+
+
+def test_polydip_serve_mails_the_results_through_a_server_with_a_login(tmp_path):
+    """The whole way: `polydip serve --smtp` with a login (from POLYDIP_SMTP), the GM's
+    address given on the GM's page, the deadline passed: the results arrive by themselves,
+    and neither the server's output nor its log shows the password."""
+    import json
+    import os
+    import subprocess
+    import sys
+    import time
+    import urllib.parse
+    import urllib.request
+    from pathlib import Path
+
+    from aiosmtpd.smtp import AuthResult, LoginPassword
+
+    logins: list[tuple[str, str]] = []
+
+    def authenticator(server, session, envelope, mechanism, auth_data):
+        assert isinstance(auth_data, LoginPassword)
+        logins.append((auth_data.login.decode(), auth_data.password.decode()))
+        return AuthResult(success=auth_data.password.decode() == PASSWORD)
+
+    inbox = Inbox()
+    smtp = Controller(inbox, hostname="127.0.0.1", port=_free_port(),
+                      authenticator=authenticator, auth_require_tls=False)
+    smtp.start()
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", ""),
+           "POLYDIP_SMTP": f"smtp://gm:{PASSWORD}@127.0.0.1:{smtp.port}"}
+    out = open(tmp_path / "serve.log", "w")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen([sys.executable, "-m", "polydip.cli.main", "serve", "--port",
+                             str(port), "--data", str(tmp_path), "--tick", "0.5",
+                             "--mail-from", "host@polydip.test"],
+                            stdout=out, stderr=subprocess.STDOUT, env=env)
+
+    def call(path: str, body: dict | None = None, form: dict | None = None) -> dict:
+        data = (json.dumps(body).encode() if body is not None else
+                urllib.parse.urlencode(form or {}, doseq=True).encode() if form else None)
+        kind = "application/json" if form is None else "application/x-www-form-urlencoded"
+        req = urllib.request.Request(url + path, data=data, headers={"content-type": kind})
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return json.loads(r.read()) if form is None else {}
+
+    try:
+        for _ in range(300):
+            try:
+                call("/api/variants")
+                break
+            except OSError:
+                time.sleep(0.1)
+        gm = call("/api/games", {"variant": "standard"})["gm_token"]
+        call(f"/gm/{gm}/mail", form={"address": "gm@example.org", "kinds": ["result"]})
+        state = call(f"/api/gm/{gm}")
+        call(f"/api/gm/{gm}/deadline", {"minutes_from_now": 0, "phase": state["phase_id"]})
+        for _ in range(150):
+            if inbox.mails:
+                break
+            time.sleep(0.2)
+        [m] = inbox.mails
+        assert m["To"] == "gm@example.org" and "F1901M" in m["Subject"]
+        assert any(p.get_content_type() == "image/png" for p in m.iter_attachments())
+        assert logins == [("gm", PASSWORD)]
+    finally:
+        proc.terminate()
+        proc.wait(30)
+        out.close()
+        smtp.stop()
+    text = (tmp_path / "serve.log").read_text()
+    assert f"mail through smtp://gm@127.0.0.1:{smtp.port}" in text
+    assert PASSWORD not in text and "gm@example.org" not in text

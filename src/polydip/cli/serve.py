@@ -83,7 +83,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                            f"{scrub(text, url_secrets(args.db))}") from None
     where = safe_url(args.db) if args.db else args.data + "/polydip.db"
     print(f"polydip host: http://{args.host}:{args.port}/ (games in {where})"
-          + ("; creating games needs the create secret" if args.create_secret else ""),
+          + ("; creating games needs the create secret" if args.create_secret else "")
+          + (f"; mail through {app.state.mailer.smtp.where()}" if args.smtp else ""),
           flush=True)
     _log_host_lines()
     server = uvicorn.Server(uvicorn.Config(
