@@ -284,7 +284,7 @@ def test_a_failed_send_is_retried_later_and_the_password_never_shown(db_url, tmp
     assert "mail" in caplog.text and PASSWORD not in caplog.text
 
 
-def test_a_bad_smtp_url_is_refused_without_its_password(capsys):
+def test_a_bad_smtp_url_is_refused_without_its_password(capsys, tmp_path, monkeypatch):
     from polydip.cli.main import main
     from polydip.host.mail import SmtpError, parse_smtp
 
@@ -295,9 +295,11 @@ def test_a_bad_smtp_url_is_refused_without_its_password(capsys):
         assert PASSWORD not in str(err.value) and "--smtp" in str(err.value)
     assert parse_smtp("smtps://me:p%40ss@mail.example.org").port == 465
     assert parse_smtp("smtps://me:p%40ss@mail.example.org").password == "p@ss"
+    monkeypatch.chdir(tmp_path)
     assert main(["serve", "--smtp", f"smtp://u:{PASSWORD}@host:port", "--port", "8999"]) == 1
     err = capsys.readouterr().err
     assert "--smtp" in err and PASSWORD not in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []  # refused before any database was made
 
 
 def test_processing_undo_and_a_moved_deadline_are_mailed_as_gm_actions(mail_client):

@@ -68,6 +68,7 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
     serve the Swagger page at /api/docs; `cpu_seconds`: the budget of one drawing or one
     upload's creation; `max_body`: the largest request body in bytes; `smtp`, `mail_from`:
     the SMTP server's URL and the sender's address of notifications (host/mail.py)."""
+    target = parse_smtp(smtp, mail_from) if smtp else None  # a bad URL touches nothing
     data = Path(data_dir)
     data.mkdir(parents=True, exist_ok=True)
     db = Database(db_url or sqlite_url(data))
@@ -76,7 +77,7 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
                       templates=Jinja2Templates(directory=str(HERE / "templates")),
                       create_secret=create_secret)
     mask_logs()
-    mailer = Mailer(parse_smtp(smtp, mail_from), ctx.host, data, ctx.budget) if smtp else None
+    mailer = Mailer(target, ctx.host, data, ctx.budget) if target else None
     app = FastAPI(title="polydip host", version="1", lifespan=_lifespan(ctx, tick_seconds, mailer),
                   openapi_url="/api/openapi.json", docs_url=None, redoc_url=None,
                   description="Run Diplomacy games on any polydip variant: the GM creates a "
