@@ -133,6 +133,17 @@ def test_warnings_crossed_together_make_one_mail(mail_client):
         assert sorted(s.scalars(select(MailOutboxRow.state))) == ["sent", "sent", "skipped"]
 
 
+def test_a_tick_sends_every_due_mail_batch_after_batch(mail_client):
+    c, inbox = mail_client
+    g = Game(c, movement_minutes=90)
+    for power in g.tokens:
+        g.subscribe(power, f"{power.lower()}@example.org")
+    c.app.state.mailer.batch = 2
+    assert tick(c, timedelta(minutes=31)) == 7
+    assert sorted(m["To"] for m in inbox.mails) == sorted(
+        f"{p.lower()}@example.org" for p in g.tokens)
+
+
 def test_no_warning_to_a_power_that_is_ready(mail_client):
     c, inbox = mail_client
     g = Game(c, movement_minutes=90)

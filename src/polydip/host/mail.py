@@ -18,6 +18,7 @@ the outbox is at least once, the key makes it at most once otherwise.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import smtplib
 import ssl
@@ -152,6 +153,7 @@ class Mailer:
         self.budget = budget
         self.digest_delay = timedelta(minutes=digest_minutes)
         self._maps: dict[str, bytes] = {}
+        self.batch = 50  # mails claimed (and sent over one connection) at a time
 
     # ---- the loop --------------------------------------------------------------------------
 
@@ -170,13 +172,16 @@ class Mailer:
         await run_in_threadpool(self.queue_due, now)
         sent = 0
         now = max(now, notify.now_utc())  # (what was queued just now is due too)
-        for claimed in await run_in_threadpool(self.claim, now):
-            outgoing = await self.compose(claimed)
-            if outgoing is not None:
-                sent += await run_in_threadpool(self.deliver, outgoing, now)
+        while batch := await run_in_threadpool(self.claim, now):  # (a failure: later)
+            letters = [await self.compose(claimed) for claimed in batch]
+            sent += await run_in_threadpool(self.deliver, [x for x in letters if x], now)
         return sent
 
     def queue_due(self, now: datetime) -> None:
+        with self.db.read() as s:  # nobody to mail: no write transaction (SQLite's lock)
+            if s.scalar(select(MailAddressRow.id).where(
+                    MailAddressRow.unsubscribed.is_(False)).limit(1)) is None:
+                return
         with self.db.transaction() as s:
             notify.warnings_due(s, now, self._to_order)
             notify.digests_due(s, now, self.digest_delay)
@@ -184,12 +189,12 @@ class Mailer:
     def _to_order(self, s: Any, g: GameRow) -> set[int]:
         return set(self.host.game(s, g).powers_to_order())
 
-    def claim(self, now: datetime, limit: int = 50) -> list[int]:
+    def claim(self, now: datetime) -> list[int]:
         """The due mails' ids, each moved ahead by CLAIM (no other server takes them)."""
         with self.db.transaction() as s:
             stmt = (select(MailOutboxRow).where(MailOutboxRow.state == "queued",
                                                 MailOutboxRow.next_try <= now)
-                    .order_by(MailOutboxRow.id).limit(limit))
+                    .order_by(MailOutboxRow.id).limit(self.batch))
             if self.db.locks_rows:
                 stmt = stmt.with_for_update(skip_locked=True)
             ids = []
@@ -273,14 +278,31 @@ class Mailer:
             msg.add_attachment(png, maintype="image", subtype="png", filename="map.png")
         return msg
 
-    def deliver(self, out: Outgoing, now: datetime) -> int:
-        """Send one mail; mark it sent, or note the failure and when to try again."""
-        error = None
+    def deliver(self, letters: list[Outgoing], now: datetime) -> int:
+        """Send mails over one connection (a new one after a failure); how many went."""
+        server: smtplib.SMTP | None = None
+        sent = 0
         try:
-            with self._connect() as server:
-                server.send_message(out.message, from_addr=self.smtp.mail_from, to_addrs=[out.to])
-        except (smtplib.SMTPException, OSError, ValueError) as exc:
-            error = self.smtp.scrub(f"{type(exc).__name__}: {exc}")[:500]
+            for out in letters:
+                error = None
+                try:
+                    server = server or self._connect()
+                    server.send_message(out.message, from_addr=self.smtp.mail_from,
+                                        to_addrs=[out.to])
+                except (smtplib.SMTPException, OSError, ValueError) as exc:
+                    error = self.smtp.scrub(f"{type(exc).__name__}: {exc}")[:500]
+                    if server is not None:
+                        server.close()
+                    server = None
+                sent += self._mark(out, error, now)
+        finally:
+            if server is not None:
+                with contextlib.suppress(smtplib.SMTPException, OSError):
+                    server.quit()
+        return sent
+
+    def _mark(self, out: Outgoing, error: str | None, now: datetime) -> int:
+        """A mail sent, or its failure noted with when to try again."""
         with self.db.transaction() as s:
             row = s.get(MailOutboxRow, out.row_id)
             if row is None:
