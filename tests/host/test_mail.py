@@ -144,6 +144,26 @@ def test_a_tick_sends_every_due_mail_batch_after_batch(mail_client):
         f"{p.lower()}@example.org" for p in g.tokens)
 
 
+def test_a_mail_that_cannot_be_made_does_not_hold_back_the_others(mail_client, monkeypatch):
+    c, inbox = mail_client
+    g = Game(c, movement_minutes=90)
+    g.subscribe("France", "france@example.org")
+    g.subscribe("Italy", "italy@example.org")
+    mailer = c.app.state.mailer
+    made = mailer._message
+
+    def broken(letter, report, png):
+        if letter.address.startswith("france"):
+            raise RuntimeError("a bug")
+        return made(letter, report, png)
+
+    monkeypatch.setattr(mailer, "_message", broken)
+    assert tick(c, timedelta(minutes=31)) == 1
+    assert [m["To"] for m in inbox.mails] == ["italy@example.org"]
+    with c.app.state.ctx.db.read() as s:
+        assert sorted(s.scalars(select(MailOutboxRow.state))) == ["failed", "sent"]
+
+
 def test_no_warning_to_a_power_that_is_ready(mail_client):
     c, inbox = mail_client
     g = Game(c, movement_minutes=90)

@@ -173,7 +173,12 @@ class Mailer:
         sent = 0
         now = max(now, notify.now_utc())  # (what was queued just now is due too)
         while batch := await run_in_threadpool(self.claim, now):  # (a failure: later)
-            letters = [await self.compose(claimed) for claimed in batch]
+            letters = []
+            for claimed in batch:
+                try:
+                    letters.append(await self.compose(claimed))
+                except Exception as exc:  # this mail cannot be made: the others still go
+                    await run_in_threadpool(self._give_up, claimed, exc)
             sent += await run_in_threadpool(self.deliver, [x for x in letters if x], now)
         return sent
 
@@ -300,6 +305,14 @@ class Mailer:
                 with contextlib.suppress(smtplib.SMTPException, OSError):
                     server.quit()
         return sent
+
+    def _give_up(self, row_id: int, exc: Exception) -> None:
+        reason = self.smtp.scrub(f"{type(exc).__name__}: {exc}".splitlines()[0])[:300]
+        log.error("mail %s could not be made: %s", row_id, reason)
+        with self.db.transaction() as s:
+            row = s.get(MailOutboxRow, row_id)
+            if row is not None:
+                row.state, row.error = "failed", reason
 
     def _mark(self, out: Outgoing, error: str | None, now: datetime) -> int:
         """A mail sent, or its failure noted with when to try again."""
