@@ -419,3 +419,10 @@ def test_polydip_serve_mails_the_results_through_a_server_with_a_login(tmp_path)
     text = (tmp_path / "serve.log").read_text()
     assert f"mail through smtp://gm@127.0.0.1:{smtp.port}" in text
     assert PASSWORD not in text and "gm@example.org" not in text
+
+
+def test_the_unsubscribe_token_is_masked_in_the_logs_like_a_link():
+    from polydip.host.edge import mask_tokens
+
+    line = '127.0.0.1 - "GET /mail/unsubscribe/12-0123456789abcdef HTTP/1.1" 200'
+    assert mask_tokens(line) == '127.0.0.1 - "GET /mail/unsubscribe/*** HTTP/1.1" 200'
