@@ -44,6 +44,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--trusted-proxy", default="127.0.0.1", metavar="ADDRS",
                    help="addresses of the TLS proxy whose X-Forwarded-Proto/-For headers "
                    "are believed (default 127.0.0.1; comma-separated)")
+    s.add_argument("--smtp", metavar="URL", default=os.environ.get("POLYDIP_SMTP") or None,
+                   help="mail notifications through this SMTP server: smtp://host:25, "
+                   "smtp+starttls://user:password@host:587 or smtps://user:password@host:465; "
+                   "also from the environment variable POLYDIP_SMTP, which keeps the password "
+                   "out of the process list (default: no mail)")
+    s.add_argument("--mail-from", metavar="ADDR", default=None,
+                   help="the sender's address of the mails (default: polydip@ the SMTP host)")
     s.set_defaults(func=cmd_serve)
 
 
@@ -64,17 +71,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         app = create_app(args.db, args.data, tick_seconds=args.tick,
                          create_secret=args.create_secret, api_docs=args.api_docs,
-                         cpu_seconds=args.work_seconds)
+                         cpu_seconds=args.work_seconds, smtp=args.smtp,
+                         mail_from=args.mail_from)
     except Exception as exc:  # a database that cannot be opened or migrated
         text = str(exc).splitlines()[0] if str(exc) else ""
         if isinstance(exc, PolydipError):
-            raise PolydipError(scrub(text, url_secrets(args.db))) from None
+            raise PolydipError(scrub(text, url_secrets(args.db) + url_secrets(args.smtp))
+                               ) from None
         # without its chain: a driver's exception may quote the URL with its password
         raise PolydipError(f"cannot open the database: {exc.__class__.__name__}: "
                            f"{scrub(text, url_secrets(args.db))}") from None
     where = safe_url(args.db) if args.db else args.data + "/polydip.db"
     print(f"polydip host: http://{args.host}:{args.port}/ (games in {where})"
-          + ("; creating games needs the create secret" if args.create_secret else ""),
+          + ("; creating games needs the create secret" if args.create_secret else "")
+          + (f"; mail through {app.state.mailer.smtp.where()}" if args.smtp else ""),
           flush=True)
     _log_host_lines()
     server = uvicorn.Server(uvicorn.Config(

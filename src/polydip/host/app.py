@@ -42,7 +42,9 @@ from polydip.host.edge import (
     scrub,
     url_secrets,
 )
+from polydip.host.mail import Mailer, parse_smtp
 from polydip.host.routes import games, gm, pages, players, press
+from polydip.host.routes import mail as mail_routes
 from polydip.host.routes.context import HostContext
 from polydip.host.service import Host, HostError
 from polydip.host.work import CPU_SECONDS, Budget
@@ -59,11 +61,14 @@ SWAGGER = "https://cdn.jsdelivr.net/npm/swagger-ui-dist@5.17.14/"
 def create_app(db_url: str | None = None, data_dir: str | Path = ".",
                tick_seconds: float = 5.0, create_secret: str | None = None,
                api_docs: bool = False, cpu_seconds: float = CPU_SECONDS,
-               max_body: int = MAX_BODY) -> FastAPI:
+               max_body: int = MAX_BODY, smtp: str | None = None,
+               mail_from: str | None = None) -> FastAPI:
     """The app on the database `db_url` (default: DATA_DIR/polydip.db). `create_secret`:
     creating a game needs it (form field or `Authorization: Bearer SECRET`); `api_docs`:
     serve the Swagger page at /api/docs; `cpu_seconds`: the budget of one drawing or one
-    upload's creation; `max_body`: the largest request body in bytes."""
+    upload's creation; `max_body`: the largest request body in bytes; `smtp`, `mail_from`:
+    the SMTP server's URL and the sender's address of notifications (host/mail.py)."""
+    target = parse_smtp(smtp, mail_from) if smtp else None  # a bad URL touches nothing
     data = Path(data_dir)
     data.mkdir(parents=True, exist_ok=True)
     db = Database(db_url or sqlite_url(data))
@@ -72,7 +77,8 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
                       templates=Jinja2Templates(directory=str(HERE / "templates")),
                       create_secret=create_secret)
     mask_logs()
-    app = FastAPI(title="polydip host", version="1", lifespan=_lifespan(ctx, tick_seconds),
+    mailer = Mailer(target, ctx.host, data, ctx.budget) if target else None
+    app = FastAPI(title="polydip host", version="1", lifespan=_lifespan(ctx, tick_seconds, mailer),
                   openapi_url="/api/openapi.json", docs_url=None, redoc_url=None,
                   description="Run Diplomacy games on any polydip variant: the GM creates a "
                   "game and hands out one secret link per power; players order through it.")
@@ -87,6 +93,7 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
     for module in (games, players, gm, pages, press):
         app.include_router(module.router)
     press.install(ctx)  # the pages' press section (templates/_press.html)
+    mail_routes.install(app, ctx, mailer)
     _linked_openapi(app)
     # the edge, outside everything else (its answers get the headers too)
     inner = app.build_middleware_stack
@@ -95,7 +102,8 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
     return app
 
 
-def _lifespan(ctx: HostContext, tick_seconds: float) -> Callable[[FastAPI], Any]:
+def _lifespan(ctx: HostContext, tick_seconds: float, mailer: Mailer | None = None
+              ) -> Callable[[FastAPI], Any]:
     """While the app runs: the deadlines task; at its end, the budget's child processes and
     the database's connections closed."""
 
@@ -103,13 +111,16 @@ def _lifespan(ctx: HostContext, tick_seconds: float) -> Callable[[FastAPI], Any]
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         mask_logs()  # again: the server may have configured its loggers since
         task = asyncio.create_task(_deadlines(ctx.host, tick_seconds))
+        sender = asyncio.create_task(mailer.run(tick_seconds)) if mailer else None
         try:
             yield
         finally:
             ctx.budget.close()
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            for running in (task, sender):
+                if running is not None:
+                    running.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await running
             ctx.db.dispose()
 
     return lifespan

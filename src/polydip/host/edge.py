@@ -36,7 +36,7 @@ HEADERS = [(b"x-frame-options", b"DENY"), (b"referrer-policy", b"no-referrer"),
            (b"x-content-type-options", b"nosniff")]
 
 # a token in a path: /gm/TOKEN, /play/TOKEN, /api/gm/TOKEN/..., /api/play/TOKEN/...
-TOKEN_IN_PATH = re.compile(r"(/(?:gm|play)/)[^/?#\s\"]+")
+TOKEN_IN_PATH = re.compile(r"(/(?:gm|play|mail/unsubscribe)/)[^/?#\s\"]+")
 
 
 class BodyLimit:

@@ -32,6 +32,7 @@ from sqlalchemy.orm import Session
 from polydip.game.press import GLOBAL, MAX_TEXT, PressError, make_message
 from polydip.host.db import Database
 from polydip.host.models import GameRow
+from polydip.host.notify import message_sent
 from polydip.host.press_rows import (
     MessageRow,
     PlayerNameRow,
@@ -172,6 +173,8 @@ def send(host: Host, token: str, to: str | list[str], text: str, *, phase: str
                         if i != p.power)
         event = PressEvent(g.id, g.seq, g.phase, m.powers[p.power], readers, msg.is_global,
                            msg.time, msg.text)
+        # the readers' mail digests, queued in the message's own transaction (host/notify.py)
+        message_sent(s, g.id, g.phase, p.power, [m.powers.index(r) for r in readers])
         answer = _message_json(row, m.powers, {})
     _notify(event)
     return answer

@@ -29,8 +29,10 @@ from polydip.game.combined import combined_phase
 from polydip.game.files import game_from_json, game_to_json
 from polydip.game.game import Game
 from polydip.game.message import LineProblem, apply_message, order_examples, read_message
+from polydip.host import notify
 from polydip.host.db import UNAVAILABLE, Database
 from polydip.host.models import DrawVoteRow, GameRow, OrderRow, PhaseRow, PowerRow
+from polydip.host.notify_clock import check_clock, clock_deadline, set_clock
 from polydip.host.press_rows import exported_messages
 from polydip.host.records import game_file_of, phase_record
 from polydip.host.tokens import new_token, power_token, token_hash
@@ -106,8 +108,11 @@ class Host:
                     movement_minutes: float | None = None,
                     retreat_minutes: float | None = None,
                     adjustment_minutes: float | None = None,
-                    nmr_limit: int = 0, paused: bool = False) -> tuple[int, str]:
-        """A new game; returns its id and the GM's token."""
+                    nmr_limit: int = 0, paused: bool = False,
+                    clock: dict[str, Any] | None = None) -> tuple[int, str]:
+        """A new game; returns its id and the GM's token. `clock`: deadlines at a time of
+        day (host/notify_clock.py)."""
+        clock = check_clock(clock) if clock else None
         minutes = {"M": movement_minutes, "R": retreat_minutes, "A": adjustment_minutes}
         for k, given in minutes.items():
             if given is None:
@@ -162,6 +167,8 @@ class Host:
                                civil_disorder=False,
                                token_hash=token_hash(power_token(gm, g.id, i, 0))))
             s.add(self._phase_row(g.id, 0, game, []))
+            if clock:
+                set_clock(s, g.id, clock)
             self._start_clock(g, game, now)
             return g.id, gm
 
@@ -488,6 +495,8 @@ class Host:
             self._expect(g, phase)
             failed = self._process_guarded(s, g, now_utc())
             answer = g.phase, phase_id(g)
+            if not failed:
+                notify.gm_action(s, g, f"processed the phase: the game is now at {g.phase}")
         if failed:  # the mark is committed; the GM is told why
             raise ProcessingFailed(f"processing failed: {failed} (the phase is as it was; "
                                    "undo, or fix the cause and process again)")
@@ -525,6 +534,7 @@ class Host:
             g.phase, g.status, g.phase_key = game.phase, "active", new_phase_key()
             g.failure = None
             self._start_clock(g, game, now_utc())
+            notify.gm_action(s, g, f"undid the last phase: the game is back at {g.phase}")
             return g.phase, phase_id(g)
 
     def pause(self, gm_token: str, paused: bool, *, phase: str) -> None:
@@ -542,6 +552,9 @@ class Host:
                     g.deadline = now + timedelta(seconds=g.paused_left)
                 else:
                     self._start_clock(g, self.game(s, g), now)
+            else:
+                return  # paused already, or running already: nothing to tell
+            notify.gm_action(s, g, "paused the game" if paused else "resumed the game")
 
     def set_deadline(self, gm_token: str, extend_minutes: float | None = None,
                      minutes_from_now: float | None = None, at: str | None = None, *,
@@ -570,6 +583,7 @@ class Host:
                 g.deadline = now + timedelta(minutes=minutes_from_now)
             if extend_minutes is not None:
                 g.deadline = (g.deadline or now) + timedelta(minutes=extend_minutes)
+            notify.gm_action(s, g, "moved the deadline")
             return g.deadline
 
     def replace_player(self, gm_token: str, power: str, *, phase: str) -> str:
@@ -590,6 +604,7 @@ class Host:
             row.missed, row.civil_disorder = 0, False
             token = power_token(gm_token, g.id, idx, row.generation)
             row.token_hash = token_hash(token)
+            notify.player_replaced(s, g, idx, row.name)
             return token
 
     def game_file(self, gm_token: str) -> dict[str, Any]:
@@ -672,6 +687,7 @@ class Host:
         game.orders = {p: list(r.lines) for p, r in self.order_rows(s, g).items() if r.lines}
         game.undone = _undone_of(g)
         powers = self.powers(s, g)
+        first = g.seq
         while True:
             before = [[p.missed, p.civil_disorder] for p in powers]
             game.process()  # (a combined season's adjustments: the next turn of the loop)
@@ -699,6 +715,7 @@ class Host:
                     for n, name, orders in game.undone]
         g.phase, g.status, g.phase_key = game.phase, game.status, new_phase_key()
         self._start_clock(g, game, now)
+        notify.phase_processed(s, g, first)
         s.flush()
 
     def _start_clock(self, g: GameRow, game: Game, now: datetime) -> None:
@@ -710,7 +727,8 @@ class Host:
         if g.paused:
             g.deadline, g.paused_left = None, minutes * 60
         else:
-            g.deadline = now + timedelta(minutes=minutes)
+            g.deadline = (clock_deadline(g, game.position.phase.type, now)
+                          or now + timedelta(minutes=minutes))
 
     def _phase_row(self, game_id: int, seq: int, game: Game, before: list[list[int]]
                    ) -> PhaseRow:
@@ -736,6 +754,7 @@ class Host:
             g.gm_token_hash = token_hash(gm)
             for p in self.powers(s, g):
                 p.token_hash = token_hash(power_token(gm, g.id, p.power, p.generation))
+            notify.links_rotated(s, g)
             return gm
 
     @staticmethod

@@ -44,7 +44,11 @@ async def new_game(request: Request, ctx: Ctx,
                    create_secret: Annotated[str, Form(max_length=300)] = "",
                    press_rule: Annotated[str, Form(max_length=20)] = "full",
                    anonymous: Annotated[str, Form(max_length=1)] = "",
-                   gm_reads_press: Annotated[str, Form(max_length=1)] = ""
+                   gm_reads_press: Annotated[str, Form(max_length=1)] = "",
+                   clock_at: Annotated[str, Form(max_length=5)] = "",
+                   clock_zone: Annotated[str, Form(max_length=64)] = "UTC",
+                   clock_min_hours: Annotated[float, Form()] = 12,
+                   clock_phases: Annotated[str, Form(max_length=3)] = "M"
                    ) -> Response:
     ctx.allow_create(create_secret)
     text = None
@@ -61,7 +65,9 @@ async def new_game(request: Request, ctx: Ctx,
     gid, gm = await ctx.new_game(dict(
         variant=variant, variant_text=text, name=name, options=opts,
         movement_minutes=movement_minutes, retreat_minutes=retreat_minutes,
-        adjustment_minutes=adjustment_minutes, nmr_limit=nmr_limit))
+        adjustment_minutes=adjustment_minutes, nmr_limit=nmr_limit,
+        clock={"at": clock_at, "zone": clock_zone, "min_hours": clock_min_hours,
+               "phases": clock_phases} if clock_at else None))
     await run_in_threadpool(press.configure, ctx.db, gid, **settings)
     return RedirectResponse(f"/gm/{gm}", status_code=303)
 

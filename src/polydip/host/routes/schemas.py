@@ -15,6 +15,14 @@ PhaseId = Annotated[str, Field(max_length=60, description="the id of the phase t
                                "another phase, it is refused with 409 and changes nothing")]
 
 
+class Clock(BaseModel):
+    at: str = Field(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$", description="HH:MM, local")
+    zone: str = Field("UTC", max_length=64, description="an IANA time zone: Europe/Paris")
+    min_hours: float = Field(12, ge=0, le=336, description="the deadline is the first such "
+                             "time at least this many hours after the phase begins")
+    phases: Literal["M", "MRA"] = Field("M", description="M: movement phases; MRA: all")
+
+
 class CreateGame(BaseModel):
     variant: str = Field("standard", max_length=200,
                          description="a built-in variant's name (GET /api/variants), or the "
@@ -35,6 +43,8 @@ class CreateGame(BaseModel):
         "(gunboat), rulebook (none in retreat and adjustment phases)")
     anonymous: bool = Field(False, description="players known by their powers only")
     gm_reads_press: bool = Field(False, description="the GM reads private messages too")
+    clock: Clock | None = Field(None, description="deadlines at a time of day in a time zone "
+                                "(instead of the minutes, for the phases it names)")
 
 
 class CreatedGame(BaseModel):
