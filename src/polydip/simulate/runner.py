@@ -20,7 +20,7 @@ from typing import Any
 from polydip import __version__
 from polydip.errors import PolydipError
 from polydip.game.game import Game
-from polydip.simulate.players import load_player
+from polydip.simulate.players import load_player, seat_powers
 from polydip.simulate.shards import (
     Job,
     ShardResult,
@@ -49,7 +49,8 @@ def check_job(job: Job) -> Job:
         raise PolydipError(f"the shard size must be at least 1 (got {job.shard_size})")
     v = load_variant(job.variant)
     game = Game.new(v, job.options)
-    load_player(job.player)
+    player = load_player(job.player)
+    seat_powers(game.map, getattr(player, "powers", []))  # a seat list's powers exist
     max_year = job.max_year
     if max_year is None:
         max_year = game.position.phase.year + DEFAULT_YEARS - 1
