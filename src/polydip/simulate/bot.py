@@ -125,11 +125,56 @@ def _distances(m: Any, kind: int, provs: Any) -> list[int]:
 
 
 def _movement(v: _View, ks: list[int], codes: list[int], rng: random.Random) -> None:
-    m, pos, orders, legal = v.m, v.pos, v.orders, v.legal
-    loc_prov = m.loc_prov
-    units = pos.units
-    here = {k: loc_prov[units[v.items[k][1]].loc] for k in ks}
-    # every (score, tie, item, code, province it will stand in) of holds and moves
+    units = v.pos.units
+    here = {k: v.m.loc_prov[units[v.items[k][1]].loc] for k in ks}
+    options = _options(v, ks, here, rng)
+    goal: dict[int, int] = {}  # item -> province it will stand in
+    moving: set[int] = set()  # items moving away
+    claimed: set[int] = set()
+    staying: set[int] = set()  # provinces an own unit stays in
+    # first the armies no land path takes anywhere (an island): any own fleets convoy them
+    stuck = [k for k in ks if v.dist(units[v.items[k][1]].kind)[units[v.items[k][1]].loc]
+             >= _FAR]
+    reserved: set[int] = set()
+    if stuck:
+        free = list(ks)
+        _convoys(v, stuck, free, here, goal, codes, claimed)
+        reserved = set(ks) - set(free)
+        for k in reserved:  # the army and its fleets
+            if goal.get(k, here[k]) != here[k]:
+                moving.add(k)
+            else:
+                goal[k] = here[k]
+                staying.add(here[k])
+    for _score, _tie, k, c, q in options:
+        if k in goal or q in claimed:
+            continue
+        moved = q != here[k]
+        if moved and (q in staying or (v.own_at.get(q) and not _vacated(q, here, moving))):
+            continue
+        if not moved and here[k] in claimed:
+            continue  # an own unit moves in: this one must go or support
+        goal[k] = q
+        codes[k] = c
+        claimed.add(q)
+        if moved:
+            moving.add(k)
+        else:
+            staying.add(q)
+    idle = [k for k in ks if k not in moving and k not in reserved]
+    for k in ks:
+        if k not in goal:  # nothing left: it holds where it is
+            goal[k] = here[k]
+            codes[k] = _hold(v, k)
+    _convoys(v, [k for k in idle if k not in stuck], idle, here, goal, codes, claimed)
+    _supports(v, idle, here, goal, codes)
+
+
+def _options(v: _View, ks: list[int], here: dict[int, int], rng: random.Random
+             ) -> list[tuple[float, float, int, int, int]]:
+    """Every (score, tie, item, code, province it will stand in) of the units' holds and
+    moves, best first."""
+    orders, legal, loc_prov, units = v.orders, v.legal, v.m.loc_prov, v.pos.units
     options: list[tuple[float, float, int, int, int]] = []
     for k in ks:
         u = units[v.items[k][1]]
@@ -151,32 +196,7 @@ def _movement(v: _View, ks: list[int], codes: list[int], rng: random.Random) -> 
                     gain -= 2.0  # needs support (or luck) to get in
                 options.append((gain - stay * 0.9, rng.random(), k, c, q))
     options.sort(reverse=True)
-    goal: dict[int, int] = {}  # item -> province it will stand in
-    moving: set[int] = set()  # items moving away
-    claimed: set[int] = set()
-    staying: set[int] = set()  # provinces an own unit stays in
-    for _score, _tie, k, c, q in options:
-        if k in goal or q in claimed:
-            continue
-        moved = q != here[k]
-        if moved and (q in staying or (v.own_at.get(q) and not _vacated(q, here, moving))):
-            continue
-        if not moved and here[k] in claimed:
-            continue  # an own unit moves in: this one must go or support
-        goal[k] = q
-        codes[k] = c
-        claimed.add(q)
-        if moved:
-            moving.add(k)
-        else:
-            staying.add(q)
-    idle = [k for k in ks if k not in moving]
-    for k in ks:
-        if k not in goal:  # nothing left: it holds where it is
-            goal[k] = here[k]
-            codes[k] = _hold(v, k)
-    _convoys(v, ks, idle, here, goal, codes, claimed)
-    _supports(v, idle, here, goal, codes)
+    return options
 
 
 def _vacated(q: int, here: dict[int, int], moving: set[int]) -> bool:
@@ -191,12 +211,13 @@ def _hold(v: _View, k: int) -> int:
     return -1
 
 
-def _convoys(v: _View, ks: list[int], idle: list[int], here: dict[int, int],
+def _convoys(v: _View, armies: list[int], idle: list[int], here: dict[int, int],
              goal: dict[int, int], codes: list[int], claimed: set[int]) -> None:
-    """An idle army with no way forward by land goes by a chain of idle own fleets."""
+    """An army of `armies` with no way forward by land goes by a chain of fleets of `idle`
+    (both taken out of `idle`)."""
     m, orders, legal, units = v.m, v.orders, v.legal, v.pos.units
     loc_prov = m.loc_prov
-    for k in list(idle):
+    for k in armies:
         if k not in idle:
             continue
         u = units[v.items[k][1]]
@@ -209,7 +230,7 @@ def _convoys(v: _View, ks: list[int], idle: list[int], here: dict[int, int],
             if o.type != MOVE or not o.via:
                 continue
             q = loc_prov[o.target]
-            if q in claimed or any(pv == q and goal[j] == q for j, pv in here.items()):
+            if q in claimed or any(pv == q and goal.get(j) == q for j, pv in here.items()):
                 continue  # an own unit goes there or stays there
             gain = v.value(q) + 3.0 * (min(d[u.loc], 8) - min(d[o.target], 8))
             if gain > 0 and (best is None or gain > best[0]):

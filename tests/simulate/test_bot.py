@@ -1,0 +1,90 @@
+"""The `bot` player (simulate/bot.py) and seat lists (`FRANCE=bot,random`), issue 31: one bot
+power among random players ends with more centers than the best of them."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from polydip.errors import PolydipError
+from polydip.fast import FastGame
+from polydip.simulate import Job, simulate
+from polydip.simulate.players import load_player
+
+
+def _centers(fg: FastGame) -> list[int]:
+    held = [0] * len(fg.m.powers)
+    for pv in fg.m.sc_list:
+        if fg.position.owners[pv] >= 0:
+            held[fg.position.owners[pv]] += 1
+    return held
+
+
+def _play(variant: str, power: str, seed: int, years: int) -> tuple[FastGame, int]:
+    fg = FastGame.new(variant)
+    me = fg.m.find_power(power)
+    assert me is not None
+    player = load_player(f"{power}=bot,random")
+    rng = random.Random(seed)
+    last = fg.position.phase.year + years - 1
+    while not fg.is_over and fg.position.phase.year <= last:
+        fg.step(player(fg, rng))
+    return fg, me
+
+
+@pytest.mark.parametrize(("variant", "power", "seed"), [
+    ("standard", "England", 1),     # an island: its armies need convoys
+    ("standard", "Russia", 2),
+    ("wita", "Peru", 3),            # neutral units hold centers
+    ("war_in_north_america", "Mexico", 4),
+])
+def test_bot_outgrows_every_random_power(variant: str, power: str, seed: int) -> None:
+    fg, me = _play(variant, power, seed, years=12)
+    held = _centers(fg)
+    best_other = max(h for p, h in enumerate(held) if p != me)
+    assert held[me] > 2 * best_other, (fg.phase, held)
+
+
+def test_bot_is_reproducible_and_orders_only_its_power() -> None:
+    a, _ = _play("standard", "France", 7, years=3)
+    b, _ = _play("standard", "France", 7, years=3)
+    assert a.position == b.position
+    fg = FastGame.new("standard")
+    codes = load_player("bot")(fg, random.Random(0))
+    assert all(c >= 0 for c in codes)  # a movement phase: every unit gets an order
+    france = fg.m.find_power("France")
+    seats = load_player("France=bot,hold")(fg, random.Random(0))
+    for (p, _i), c in zip(fg.items(), seats, strict=True):
+        assert (c >= 0) == (p == france)  # hold: the others give no order
+
+
+def test_bot_convoys_an_army_off_an_island() -> None:
+    from polydip.game.positions import build_position
+
+    m = FastGame.new("standard").m
+    pos = build_position(m, {"phase": "S1901M", "units": {
+        "ENGLAND": ["A WAL", "F ENG"], "FRANCE": ["A PAR"]}})
+    fg = FastGame(m, pos)
+    texts = [fg.table.texts[c] for c in load_player("bot")(fg, random.Random(0)) if c >= 0]
+    army = next(t for t in texts if t.startswith("A WAL"))
+    assert army.endswith(" VIA"), texts  # the army goes to the continent by the fleet
+    assert f"F ENG C {army[:-4]}" in texts, texts
+
+
+@pytest.mark.parametrize(("spec", "code"), [
+    ("NARNIA=bot,random", "no power"),
+    ("FRANCE=bot", "end with the player"),
+    ("FRANCE=bot,FRANCE=random,random", "two players"),
+    ("FRANCE=nope,random", "unknown player"),
+    ("FRANCE=,random", "is not POWER=PLAYER"),
+])
+def test_bad_seat_lists_are_refused_before_playing(tmp_path, spec: str, code: str) -> None:
+    with pytest.raises(PolydipError, match=code):
+        simulate(Job("standard", {}, 0, 1, spec, 1902, 10), tmp_path / "out")
+    assert not (tmp_path / "out" / "manifest.json").exists()
+
+
+def test_simulate_plays_a_seat_list(tmp_path) -> None:
+    m = simulate(Job("standard", {}, 0, 2, "TURKEY=bot,random", 1903, 10), tmp_path)
+    assert m["counts"]["games"] == 2 and m["player"] == "TURKEY=bot,random"
