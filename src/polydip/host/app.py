@@ -42,7 +42,7 @@ from polydip.host.edge import (
     scrub,
     url_secrets,
 )
-from polydip.host.routes import games, gm, pages, players
+from polydip.host.routes import bots, games, gm, pages, players
 from polydip.host.routes.context import HostContext
 from polydip.host.service import Host, HostError
 from polydip.host.work import CPU_SECONDS, Budget
@@ -84,7 +84,7 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
                           *url_secrets(db_url)) if len(h) > 4]  # never "/" alone
     _errors(app, ctx.templates, hidden)
     relaxed = _api_docs(app) if api_docs else {}
-    for module in (games, players, gm, pages):
+    for module in (games, players, gm, bots, pages):
         app.include_router(module.router)
     _linked_openapi(app)
     # the edge, outside everything else (its answers get the headers too)

@@ -29,6 +29,7 @@ from polydip.game.combined import combined_phase
 from polydip.game.files import game_from_json, game_to_json
 from polydip.game.game import Game
 from polydip.game.message import LineProblem, apply_message, order_examples, read_message
+from polydip.host import bots as bot_seats
 from polydip.host.db import UNAVAILABLE, Database
 from polydip.host.models import DrawVoteRow, GameRow, OrderRow, PhaseRow, PowerRow
 from polydip.host.records import game_file_of, phase_record
@@ -105,8 +106,10 @@ class Host:
                     movement_minutes: float | None = None,
                     retreat_minutes: float | None = None,
                     adjustment_minutes: float | None = None,
-                    nmr_limit: int = 0, paused: bool = False) -> tuple[int, str]:
-        """A new game; returns its id and the GM's token."""
+                    nmr_limit: int = 0, paused: bool = False,
+                    bots: dict[str, str] | None = None) -> tuple[int, str]:
+        """A new game; returns its id and the GM's token. `bots`: power name -> bot player
+        for the powers given to a bot from the start (host/bots.py)."""
         minutes = {"M": movement_minutes, "R": retreat_minutes, "A": adjustment_minutes}
         for k, given in minutes.items():
             if given is None:
@@ -162,6 +165,8 @@ class Host:
                                token_hash=token_hash(power_token(gm, g.id, i, 0))))
             s.add(self._phase_row(g.id, 0, game, []))
             self._start_clock(g, game, now)
+            if bots:
+                bot_seats.seat_at_creation(self, s, g, game, bots)
             return g.id, gm
 
     def _variant_file(self, text: str, name: str) -> Path:
@@ -524,6 +529,7 @@ class Host:
             g.phase, g.status, g.phase_key = game.phase, "active", new_phase_key()
             g.failure = None
             self._start_clock(g, game, now_utc())
+            bot_seats.phase_opened(self, s, g, game)
             return g.phase, phase_id(g)
 
     def pause(self, gm_token: str, paused: bool, *, phase: str) -> None:
@@ -698,6 +704,7 @@ class Host:
         g.phase, g.status, g.phase_key = game.phase, game.status, new_phase_key()
         self._start_clock(g, game, now)
         s.flush()
+        bot_seats.phase_opened(self, s, g, game)
 
     def _start_clock(self, g: GameRow, game: Game, now: datetime) -> None:
         if game.is_over:

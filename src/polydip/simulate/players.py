@@ -232,6 +232,15 @@ def _seats(spec: str) -> Player:
     return seats
 
 
+def play_for(player: Player, game: Any, power: int, rng: random.Random) -> list[int]:
+    """The codes `player` chooses for `power`'s items alone (-1 for every other item): what
+    a bot seat of the host orders. The player sees the position and its own legal orders,
+    nothing of another power's orders."""
+    codes = [-1] * len(game.items())
+    _merge(codes, player(_Seat(game, {power}, set()), rng))
+    return codes
+
+
 def _merge(codes: list[int], more: list[int]) -> None:
     for k, c in enumerate(more):
         if c >= 0:

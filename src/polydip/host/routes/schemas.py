@@ -28,6 +28,9 @@ class CreateGame(BaseModel):
     nmr_limit: int = Field(0, ge=0, le=100, description="civil disorder after this many "
                            "movement phases missed in a row (0: never)")
     paused: bool = False
+    bots: dict[str, str] = Field(default_factory=dict, description="powers given to a bot "
+                                 "from the start: power name -> bot player (bot, random, "
+                                 "coherent, hold)")
 
 
 class CreatedGame(BaseModel):
