@@ -66,7 +66,7 @@ def test_the_gm_hands_a_power_in_civil_disorder_to_a_bot_and_back(client):
     p = _pending(t, "Austria")
     assert p["ready"] and p["orders"] and not p["civil_disorder"]
     assert client.get(f"/api/play/{t.tokens['Austria']}").status_code == 404
-    assert "played by the <strong>coherent</strong> bot" in client.get(f"/gm/{t.gm}").text
+    assert "a bot plays it: <strong>coherent</strong>" in client.get(f"/gm/{t.gm}").text
     # back to a player: a new link that plays; the bot's orders stay until changed
     r = client.post(f"/api/gm/{t.gm}/bots/take-back", json={"power": "Austria",
                                                              "phase": t.pid()})
