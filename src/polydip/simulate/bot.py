@@ -74,16 +74,30 @@ class _View:
             self.enemy_at[pv] = self.enemy_at.get(pv, 0) + 1
             for q in m.reach_prov[u.kind][u.loc]:
                 self.threat[q] += 1
-        self._dist: dict[tuple[int, bool], list[int]] = {}
+        self._dist: dict[tuple[int, str], list[int]] = {}  # (kind, to what) -> distances
 
     def dist(self, kind: int, home: bool = False) -> list[int]:
         """Per location, the moves a unit of `kind` needs to reach a center to take (or, with
         `home`, one of the power's own centers)."""
-        key = (kind, home)
+        key = (kind, "home" if home else "targets")
         d = self._dist.get(key)
         if d is None:
             provs = self.own_centers if home else self.targets
             d = self._dist[key] = _distances(self.m, kind, provs)
+        return d
+
+    def far(self, kind: int) -> list[int]:
+        """As `dist`, to the centers to take that no own unit is next to: where the units
+        behind the front go, rather than all after the same center."""
+        d = self._dist.get((kind, "far"))
+        if d is None:
+            m, covered = self.m, set(self.own_at)
+            for u in self.pos.units:
+                if u.power == self.p:
+                    covered.update(m.reach_prov[u.kind][u.loc])
+            open_ = [pv for pv in self.targets if pv not in covered]
+            d = _distances(m, kind, open_) if open_ else self.dist(kind)
+            self._dist[(kind, "far")] = d
         return d
 
     def value(self, pv: int) -> float:
@@ -95,7 +109,9 @@ class _View:
         if self.pos.owners[pv] != self.p:
             return (20.0 if self.taking else 9.0) * worth
         if self.threat[pv]:
-            return (10.0 if self.taking else 4.0) * worth
+            # a center is lost only where centers change owner: before, a step forward
+            # counts for more than standing guard
+            return (10.0 if self.taking else 1.0) * worth
         return 0.0
 
 
@@ -180,6 +196,9 @@ def _options(v: _View, ks: list[int], here: dict[int, int], rng: random.Random
         u = units[v.items[k][1]]
         pv = here[k]
         d = v.dist(u.kind)
+        if d[u.loc] > 1:  # behind the front: towards a center nobody is after yet
+            far = v.far(u.kind)
+            d = far if far[u.loc] < _FAR else d
         stay = v.value(pv)
         for c in legal[k]:
             o = orders[c]
@@ -362,6 +381,10 @@ def _adjustments(v: _View, ks: list[int], codes: list[int], rng: random.Random) 
     first = v.legal[ks[0]]
     scored: list[tuple[float, float, int]] = []
     builds = any(orders[c].type == BUILD for c in first if c != t.waive)
+    # a power of one kind of unit gets stuck where that kind cannot go (an army behind an
+    # isthmus, a fleet at an inland center): builds lean to the kind it has fewer of
+    mine = [u.kind for u in v.pos.units if u.power == v.p]
+    share = [mine.count(k) / max(len(mine), 1) for k in range(len(m.kinds))]
     for c in first:
         if c == t.waive:
             continue
@@ -370,7 +393,7 @@ def _adjustments(v: _View, ks: list[int], codes: list[int], rng: random.Random) 
         dist = min(v.dist(kind)[o.loc], 30)
         pv = loc_prov[o.loc]
         if builds:  # near a center to take; where a center is under threat
-            score = -float(dist) + (3.0 if v.threat[pv] else 0.0)
+            score = -float(dist) + (3.0 if v.threat[pv] else 0.0) - 4.0 * share[kind]
             score -= 0.25 * kind  # the variant's first kind (army) on a tie
         else:  # remove the farthest, off own centers first
             score = float(dist) + (5.0 if pv not in v.own_centers else 0.0)
