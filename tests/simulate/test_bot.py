@@ -88,3 +88,18 @@ def test_bad_seat_lists_are_refused_before_playing(tmp_path, spec: str, code: st
 def test_simulate_plays_a_seat_list(tmp_path) -> None:
     m = simulate(Job("standard", {}, 0, 2, "TURKEY=bot,random", 1903, 10), tmp_path)
     assert m["counts"]["games"] == 2 and m["player"] == "TURKEY=bot,random"
+
+
+def test_a_power_of_armies_alone_builds_fleets() -> None:
+    """Builds lean to the kind the power has fewer of: armies behind an isthmus (Colombia in
+    the Twentieth Century) otherwise never get to sea."""
+    from polydip.game.positions import build_position
+
+    m = FastGame.new("standard").m
+    pos = build_position(m, {"phase": "W1901A",
+                             "units": {"TURKEY": ["A BUL", "A ARM"], "RUSSIA": ["A MOS"]},
+                             "centers": {"TURKEY": ["CON", "ANK", "SMY", "BUL", "GRE"],
+                                         "RUSSIA": ["MOS"]}})
+    fg = FastGame(m, pos)
+    texts = [fg.table.texts[c] for c in load_player("bot")(fg, random.Random(0)) if c >= 0]
+    assert len(texts) == 3 and any(t.startswith("F ") for t in texts), texts
