@@ -163,3 +163,12 @@ def test_bots_play_a_wita_game_with_neutral_units(client):
     game = t.game()
     assert {game.map.powers[p] for rec in game.history for p in rec.orders} >= {"Peru",
                                                                                "Brazil"}
+
+
+def test_new_links_for_everyone_give_a_bot_seat_no_link(client):
+    t = Table(client, bots={"England": "bot"})
+    r = client.post(f"/api/gm/{t.gm}/rotate")
+    assert r.status_code == 200, r.text
+    links = {k: v.rsplit("/", 1)[1] for k, v in r.json()["players"].items()}
+    assert client.get(f"/api/play/{links['England']}").status_code == 404  # the bot's seat
+    assert client.get(f"/api/play/{links['France']}").status_code == 200

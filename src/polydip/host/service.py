@@ -739,8 +739,10 @@ class Host:
             g = self.gm_game(s, gm_token, lock=True)
             gm = new_token()
             g.gm_token_hash = token_hash(gm)
+            bots = bot_seats.seats(s, g)  # a seat a bot plays keeps no working link
             for p in self.powers(s, g):
-                p.token_hash = token_hash(power_token(gm, g.id, p.power, p.generation))
+                p.token_hash = token_hash(new_token() if p.power in bots else
+                                          power_token(gm, g.id, p.power, p.generation))
             return gm
 
     @staticmethod
