@@ -103,3 +103,19 @@ def test_a_power_of_armies_alone_builds_fleets() -> None:
     fg = FastGame(m, pos)
     texts = [fg.table.texts[c] for c in load_player("bot")(fg, random.Random(0)) if c >= 0]
     assert len(texts) == 3 and any(t.startswith("F ") for t in texts), texts
+
+
+def test_the_bench_prints_the_table() -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    run = subprocess.run([sys.executable, str(root / "bench" / "bots.py"), "--variants",
+                          "standard", "--games", "2", "--max-year", "1903"],
+                         capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": str(root / "src")})
+    assert run.returncode == 0, run.stderr[-2000:]
+    row = next(line for line in run.stdout.splitlines() if line.startswith("| standard"))
+    assert row.split("|")[2].strip() == "2"  # games
