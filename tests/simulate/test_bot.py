@@ -119,3 +119,50 @@ def test_the_bench_prints_the_table() -> None:
     assert run.returncode == 0, run.stderr[-2000:]
     row = next(line for line in run.stdout.splitlines() if line.startswith("| standard"))
     assert row.split("|")[2].strip() == "2"  # games
+
+
+@pytest.mark.parametrize("variant", ["standard", "wita", "lad1890", "twentieth_century",
+                                     "war_in_north_america"])
+def test_the_bots_orders_are_legal_and_never_meet(variant: str) -> None:
+    """At random positions of every variant: every orderable unit gets one of its legal
+    orders; no two units of a power end in one province by their moves; a support backs an
+    own unit's order as it was given."""
+    from polydip.orders.model import CONVOY, MOVE, SUPPORT
+    from polydip.simulate.players import random_player
+
+    bot = load_player("bot")
+    for seed in range(8):
+        rng = random.Random(seed)
+        fg = FastGame.new(variant)
+        for _ in range(rng.randrange(0, 24)):
+            fg.step(random_player(fg, rng))
+        while fg.phase_type != "M" and not fg.is_over:
+            fg.step(random_player(fg, rng))
+        if fg.is_over:
+            continue
+        m, pos, orders = fg.m, fg.position, fg.table.orders
+        codes = bot(fg, rng)
+        moved: dict[int, list[int]] = {}  # power -> provinces its moves go to
+        stay: dict[int, set[int]] = {}  # power -> provinces its units stay in
+        for k, ((p, i), c) in enumerate(zip(fg.items(), codes, strict=True)):
+            assert (c in fg.legal()[k]) if fg.legal()[k] else c == -1, (seed, k)
+            o = orders[c] if c >= 0 else None
+            if o is not None and o.type == MOVE:
+                moved.setdefault(p, []).append(m.loc_prov[o.target])
+            else:  # (units sharing an ocean in LAD may all stay)
+                stay.setdefault(p, set()).add(m.loc_prov[pos.units[i].loc])
+        for p, ends in moved.items():
+            assert len(ends) == len(set(ends)), (seed, p)
+            assert not set(ends) & stay.get(p, set()), (seed, p)
+        by_loc = {(p, m.loc_prov[pos.units[i].loc]): (i, orders[c])
+                  for (p, i), c in zip(fg.items(), codes, strict=True) if c >= 0}
+        for (p, _i), c in zip(fg.items(), codes, strict=True):
+            o = orders[c] if c >= 0 else None
+            if o is None or o.type not in (SUPPORT, CONVOY):
+                continue
+            _i, theirs = by_loc[(p, m.loc_prov[o.aux_loc])]
+            if o.type == SUPPORT and o.target is None:
+                assert theirs.type != MOVE
+            else:
+                assert theirs.type == MOVE and m.loc_prov[theirs.target] == m.loc_prov[
+                    o.target]
