@@ -126,7 +126,7 @@ def _replay_in_diplomacy(saved: dict):
     return game
 
 
-@pytest.mark.parametrize("player", ["random", "coherent"])
+@pytest.mark.parametrize("player", ["random", "coherent", "bot"])
 def test_games_load_and_replay_in_the_diplomacy_package(tmp_path, player):
     """The shards are the diplomacy package's saved games: it loads them, and playing their
     orders again in the package reaches the same final position, with no option given (a
@@ -148,7 +148,7 @@ def test_games_load_and_replay_in_the_diplomacy_package(tmp_path, player):
 
 
 @pytest.mark.parametrize("variant", SEED_VARIANTS)
-@pytest.mark.parametrize("player", ["random", "coherent"])
+@pytest.mark.parametrize("player", ["random", "coherent", "bot"])
 def test_every_seed_variant_simulates(tmp_path, variant, player):
     """A few games of each seed variant to the year limit (POLYDIP_SIM_FULL=1: 100 games
     each, to the default limit of 30 years)."""

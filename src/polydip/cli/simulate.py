@@ -29,7 +29,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--ray", metavar="ADDRESS",
                    help="run on a Ray cluster: its address (host:port) or 'auto'")
     s.add_argument("--player", default="random",
-                   help="random, hold, coherent, or module:function (default random)")
+                   help="random, hold, coherent, bot, or module:function (default random); "
+                   "or seats: POWER=PLAYER,...,PLAYER (e.g. FRANCE=bot,random: France is the "
+                   "bot, the other powers random)")
     s.add_argument("--max-year", type=int, metavar="YEAR",
                    help="stop a game after this year (default: its 30th year)")
     s.add_argument("--options", metavar="JSON", default="{}",

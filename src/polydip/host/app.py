@@ -43,7 +43,7 @@ from polydip.host.edge import (
     url_secrets,
 )
 from polydip.host.mail import Mailer, parse_smtp
-from polydip.host.routes import games, gm, pages, players, press
+from polydip.host.routes import bots, games, gm, pages, players, press
 from polydip.host.routes import mail as mail_routes
 from polydip.host.routes.context import HostContext
 from polydip.host.service import Host, HostError
@@ -90,7 +90,7 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
                           *url_secrets(db_url)) if len(h) > 4]  # never "/" alone
     _errors(app, ctx.templates, hidden)
     relaxed = _api_docs(app) if api_docs else {}
-    for module in (games, players, gm, pages, press):
+    for module in (games, players, gm, bots, pages, press):
         app.include_router(module.router)
     press.install(ctx)  # the pages' press section (templates/_press.html)
     mail_routes.install(app, ctx, mailer)

@@ -29,6 +29,7 @@ from polydip.game.combined import combined_phase
 from polydip.game.files import game_from_json, game_to_json
 from polydip.game.game import Game
 from polydip.game.message import LineProblem, apply_message, order_examples, read_message
+from polydip.host import bots as bot_seats
 from polydip.host import notify
 from polydip.host.db import UNAVAILABLE, Database
 from polydip.host.models import DrawVoteRow, GameRow, OrderRow, PhaseRow, PowerRow
@@ -109,9 +110,11 @@ class Host:
                     retreat_minutes: float | None = None,
                     adjustment_minutes: float | None = None,
                     nmr_limit: int = 0, paused: bool = False,
-                    clock: dict[str, Any] | None = None) -> tuple[int, str]:
+                    clock: dict[str, Any] | None = None,
+                    bots: dict[str, str] | None = None) -> tuple[int, str]:
         """A new game; returns its id and the GM's token. `clock`: deadlines at a time of
-        day (host/notify_clock.py)."""
+        day (host/notify_clock.py). `bots`: power name -> bot player for the powers given to
+        a bot from the start (host/bots.py)."""
         clock = check_clock(clock) if clock else None
         minutes = {"M": movement_minutes, "R": retreat_minutes, "A": adjustment_minutes}
         for k, given in minutes.items():
@@ -170,6 +173,8 @@ class Host:
             if clock:
                 set_clock(s, g.id, clock)
             self._start_clock(g, game, now)
+            if bots:
+                bot_seats.seat_at_creation(self, s, g, game, bots)
             return g.id, gm
 
     def _variant_file(self, text: str, name: str) -> Path:
@@ -535,6 +540,7 @@ class Host:
             g.failure = None
             self._start_clock(g, game, now_utc())
             notify.gm_action(s, g, f"undid the last phase: the game is back at {g.phase}")
+            bot_seats.phase_opened(self, s, g, game)
             return g.phase, phase_id(g)
 
     def pause(self, gm_token: str, paused: bool, *, phase: str) -> None:
@@ -717,6 +723,7 @@ class Host:
         self._start_clock(g, game, now)
         notify.phase_processed(s, g, first)
         s.flush()
+        bot_seats.phase_opened(self, s, g, game)
 
     def _start_clock(self, g: GameRow, game: Game, now: datetime) -> None:
         if game.is_over:
@@ -752,8 +759,10 @@ class Host:
             g = self.gm_game(s, gm_token, lock=True)
             gm = new_token()
             g.gm_token_hash = token_hash(gm)
+            bots = bot_seats.seats(s, g)  # a seat a bot plays keeps no working link
             for p in self.powers(s, g):
-                p.token_hash = token_hash(power_token(gm, g.id, p.power, p.generation))
+                p.token_hash = token_hash(new_token() if p.power in bots else
+                                          power_token(gm, g.id, p.power, p.generation))
             notify.links_rotated(s, g)
             return gm
 

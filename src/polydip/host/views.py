@@ -20,6 +20,7 @@ from polydip.errors import PolydipError
 from polydip.game.combined import enter_kept, season_end, split_texts
 from polydip.game.engine import parse_orders
 from polydip.game.game import Game
+from polydip.host import bots as bot_seats
 from polydip.host.mapclick import map_orders, unit_orders
 from polydip.host.models import GameRow, PowerRow
 from polydip.host.service import Host, now_utc, phase_id
@@ -57,6 +58,7 @@ def public_state(host: Host, s: Session, g: GameRow) -> dict[str, Any]:
                     "civil_disorder": i in cd,
                     "to_order": i in game.powers_to_order()}
                    for i in range(len(m.powers)) if not m.power_neutral[i]],
+        "bots": bot_seats.seat_names(s, g, m.powers),  # powers a bot plays (host/bots.py)
         "history": [{"seq": i, "phase": rec.position.phase.name,
                      "title": _title_of(game, rec.position.phase)}
                     for i, rec in enumerate(game.history)],

@@ -4,8 +4,10 @@ A player is any callable `player(game, rng) -> list[int]`: `game` is the FastGam
 (`game.legal()`, `game.items()`, `game.table`, `game.position`, `game.m`), `rng` the
 game's own `random.Random` (seeded from the game's seed: a player that draws all its
 randomness from it keeps the simulation reproducible). It returns one code per item, -1 for
-no order (docs/fastpath.md). Named players: `random`, `hold`, `coherent`; any other name
-`module:function` is imported.
+no order (docs/fastpath.md). Named players: `random`, `hold`, `coherent`, `bot`
+(simulate/bot.py); any other name `module:function` is imported. A seat list
+`POWER=NAME,...,NAME` gives the named powers their own player and the others the last, bare
+name (`FRANCE=bot,random`: France is the bot, every other power random).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 from polydip.errors import PolydipError
 from polydip.orders.model import HOLD, MOVE, RETREAT, SUPPORT
+from polydip.simulate.bot import bot_player
 
 Player = Callable[[Any, random.Random], list[int]]
 
@@ -150,11 +153,14 @@ PLAYERS: dict[str, Player] = {
     "random": random_player,
     "hold": hold_player,
     "coherent": coherent_player,
+    "bot": bot_player,
 }
 
 
 def load_player(name: str) -> Player:
-    """A named player, or `module:function` imported."""
+    """A named player, `module:function` imported, or a seat list (`FRANCE=bot,random`)."""
+    if "=" in name:
+        return _seats(name)
     if name in PLAYERS:
         return PLAYERS[name]
     if ":" not in name:
@@ -169,3 +175,88 @@ def load_player(name: str) -> Player:
     if not callable(fn):
         raise PolydipError(f"player {name!r}: {mod_name!r} has no function {fn_name!r}")
     return fn
+
+
+class _Seat:
+    """A game as one player of a seat list sees it: the items of other powers have no legal
+    orders, so the player leaves them alone (and draws nothing from the rng for them)."""
+
+    __slots__ = ("_items", "_legal", "m", "phase_type", "position", "table")
+
+    def __init__(self, game: Any, powers: set[int] | None, others: set[int]) -> None:
+        self.m, self.table, self.position = game.m, game.table, game.position
+        self.phase_type = game.phase_type
+        self._items = game.items()
+        self._legal = [codes if (p in powers if powers is not None else p not in others)
+                       else [] for (p, _i), codes in zip(self._items, game.legal(), strict=True)]
+
+    def items(self) -> list[tuple[int, int]]:
+        return self._items
+
+    def legal(self) -> list[list[int]]:
+        return self._legal
+
+
+def _seats(spec: str) -> Player:
+    """A player per power: `POWER=NAME,...` and one bare NAME for every other power."""
+    named: list[tuple[str, Player]] = []
+    rest: Player | None = None
+    for part in spec.split(","):
+        part = part.strip()
+        power, eq, who = part.partition("=")
+        if not eq:
+            if rest is not None or not part:
+                raise PolydipError(f"player {spec!r}: give one player for the other powers "
+                                   "(e.g. FRANCE=bot,random)")
+            rest = load_player(part)
+            continue
+        if not power.strip() or not who.strip() or "=" in who:
+            raise PolydipError(f"player {spec!r}: {part!r} is not POWER=PLAYER")
+        named.append((power.strip(), load_player(who.strip())))
+    if rest is None:
+        raise PolydipError(f"player {spec!r}: end with the player of the other powers "
+                           "(e.g. FRANCE=bot,random)")
+    other = rest
+
+    def seats(game: Any, rng: random.Random) -> list[int]:
+        players = seat_powers(game.m, [n for n, _ in named])
+        codes = [-1] * len(game.items())
+        mine: set[int] = set()
+        for (_n, player), p in zip(named, players, strict=True):
+            mine.add(p)
+            _merge(codes, player(_Seat(game, {p}, set()), rng))
+        _merge(codes, other(_Seat(game, None, mine), rng))
+        return codes
+
+    seats.powers = [n for n, _ in named]  # type: ignore[attr-defined]
+    return seats
+
+
+def play_for(player: Player, game: Any, power: int, rng: random.Random) -> list[int]:
+    """The codes `player` chooses for `power`'s items alone (-1 for every other item): what
+    a bot seat of the host orders. The player sees the position and its own legal orders,
+    nothing of another power's orders."""
+    codes = [-1] * len(game.items())
+    _merge(codes, player(_Seat(game, {power}, set()), rng))
+    return codes
+
+
+def _merge(codes: list[int], more: list[int]) -> None:
+    for k, c in enumerate(more):
+        if c >= 0:
+            codes[k] = c
+
+
+def seat_powers(m: Any, names: list[str]) -> list[int]:
+    """The power indices of the names a seat list gives (any name or adjective of a power);
+    a clear error for a name the map has not, or a power named twice."""
+    found: list[int] = []
+    for n in names:
+        p = m.find_power(n)
+        if p is None:
+            raise PolydipError(f"player: {m.variant.name} has no power {n!r} (powers: "
+                               f"{', '.join(m.powers)})")
+        if p in found:
+            raise PolydipError(f"player: {m.powers[p]} is given two players")
+        found.append(p)
+    return found

@@ -21,7 +21,7 @@ from typing import Any
 from polydip import __version__
 from polydip.errors import PolydipError
 from polydip.game.game import Game
-from polydip.simulate.players import load_player
+from polydip.simulate.players import load_player, seat_powers
 from polydip.simulate.shards import (
     Job,
     PieceResult,
@@ -56,7 +56,8 @@ def check_job(job: Job) -> Job:
     options = {**{k: val for k, val in PACKAGE_READINGS.items() if k not in v.options},
                **job.options}
     game = Game.new(v, options)
-    load_player(job.player)
+    player = load_player(job.player)
+    seat_powers(game.map, getattr(player, "powers", []))  # a seat list's powers exist
     max_year = job.max_year
     if max_year is None:
         max_year = game.position.phase.year + DEFAULT_YEARS - 1

@@ -45,6 +45,9 @@ class CreateGame(BaseModel):
     gm_reads_press: bool = Field(False, description="the GM reads private messages too")
     clock: Clock | None = Field(None, description="deadlines at a time of day in a time zone "
                                 "(instead of the minutes, for the phases it names)")
+    bots: dict[str, str] = Field(default_factory=dict, description="powers given to a bot "
+                                 "from the start: power name -> bot player (bot, random, "
+                                 "coherent, hold)")
 
 
 class CreatedGame(BaseModel):
