@@ -43,6 +43,7 @@ from polydip.host.edge import (
     url_secrets,
 )
 from polydip.host.routes import games, gm, pages, players
+from polydip.host.routes import live as live_routes
 from polydip.host.routes.context import HostContext
 from polydip.host.service import Host, HostError
 from polydip.host.work import CPU_SECONDS, Budget
@@ -86,6 +87,7 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
     relaxed = _api_docs(app) if api_docs else {}
     for module in (games, players, gm, pages):
         app.include_router(module.router)
+    app.include_router(live_routes.router)  # live pages (host/live.py)
     _linked_openapi(app)
     # the edge, outside everything else (its answers get the headers too)
     inner = app.build_middleware_stack
