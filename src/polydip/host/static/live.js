@@ -133,7 +133,9 @@
       req.onload = function () {
         if (req.status === 200) {
           try { apply(JSON.parse(req.responseText)); } catch (e) { /* a bad answer: next time */ }
-          if (!gone) say("live (checking every " + POLL_MS / 1000 + " s)", "polling");
+          if (!gone && !(endAt !== null && endAt <= Date.now())) {
+            say("live (checking every " + POLL_MS / 1000 + " s)", "polling");
+          }
         } else if (req.status === 404) {
           say("this link no longer works", "gone");
           window.clearInterval(pollTimer);
