@@ -132,3 +132,27 @@ def test_a_players_page_follows_the_game_by_itself(page, server, tmp_path):
     assert "(F1901M)" not in page.inner_text("p.phase")
     orders = json.loads(urllib.request.urlopen(f"{server}/api/play/{token['England']}").read())
     assert orders["orders"] == []  # nothing was posted
+
+
+def test_the_gm_page_and_a_past_phase_follow_the_game(page, server):
+    """The GM's page shows a power's new orders by itself (it reloads: its table holds the
+    pending orders); a past phase's page stays, says the game moved on and links to it."""
+    d = _post(server + "/api/games", {"variant": "standard", "movement_minutes": 600})
+    gm, france = d["gm_token"], d["players"]["France"].rsplit("/", 1)[1]
+    api = f"{server}/api/gm/{gm}"
+    phase = json.loads(urllib.request.urlopen(api).read())["phase_id"]
+    phase = _post(f"{api}/process", {"phase": phase})["phase_id"]
+    page.goto(f"{server}/gm/{gm}")
+    _text_is(page, "#live-state", "live")
+    _post(f"{server}/api/play/{france}/orders", {"text": "A PAR - BUR", "phase": phase})
+    _text_is(page, "#pending", "A PAR - BUR")
+    _text_is(page, "#live-updated", "orders or readiness changed")
+
+    page.goto(f"{server}/gm/{gm}/phase/0")
+    _text_is(page, "#live-state", "live")
+    _post(f"{api}/process", {"phase": phase})
+    _text_is(page, "#live-updated", "the game is now at")
+    assert page.is_visible("#live-reload")
+    assert "(S1901M)" in page.inner_text("h1")  # the past phase stays on the page
+    page.click("#live-reload")
+    page.wait_for_url(f"{server}/gm/{gm}")
