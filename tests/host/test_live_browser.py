@@ -156,3 +156,17 @@ def test_the_gm_page_and_a_past_phase_follow_the_game(page, server):
     assert "(S1901M)" in page.inner_text("h1")  # the past phase stays on the page
     page.click("#live-reload")
     page.wait_for_url(f"{server}/gm/{gm}")
+
+
+def test_without_event_source_the_page_polls(page, server):
+    """A browser without EventSource (or whose stream is refused) checks live.json every
+    5 s instead, and says so."""
+    d = _post(server + "/api/games", {"variant": "standard", "movement_minutes": 600})
+    gm, italy = d["gm_token"], d["players"]["Italy"]
+    page.add_init_script("delete window.EventSource;")
+    page.goto(italy)
+    _text_is(page, "#live-state", "live (checking every 5 s)")
+    phase = json.loads(urllib.request.urlopen(f"{server}/api/gm/{gm}").read())["phase_id"]
+    _post(f"{server}/api/gm/{gm}/process", {"phase": phase})
+    _text_is(page, "#phase", "Fall 1901")
+    _text_is(page, "#live-updated", "the game is now at F1901M")
