@@ -206,3 +206,38 @@ def _events(lines):
             kind = line[7:]
         elif line.startswith("data: ") and kind == "state":
             yield json.loads(line[6:])
+
+
+def test_two_first_notifications_at_once_both_count(pg_cluster, tmp_path):
+    """Two transactions notify a game's first event at the same time (PostgreSQL): the
+    second waits for the first's row, then counts on it; no error, two events."""
+    import threading
+
+    from polydip.host import live
+    from polydip.host.db import Database, migrate
+    from polydip.host.service import Host
+    from tests.host.conftest import _new_pg_database
+
+    db = Database(_new_pg_database(pg_cluster))
+    migrate(db.engine)
+    gid, _gm = Host(db, tmp_path).create_game("standard")
+    failed: list[BaseException] = []
+
+    def second() -> None:
+        try:
+            with db.transaction() as s:
+                live.notify(s, gid, "message")
+        except BaseException as exc:  # reported below
+            failed.append(exc)
+
+    with db.transaction() as s:
+        live.notify(s, gid, "message")
+        s.flush()
+        t = threading.Thread(target=second)
+        t.start()
+        time.sleep(1.0)  # the second now waits on the first's new row
+    t.join(30)
+    assert not failed and not t.is_alive()
+    with db.read() as s:
+        assert live.live_states(s, [gid])[gid]["events"] == 2
+    db.dispose()

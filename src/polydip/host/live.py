@@ -30,6 +30,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import DateTime, ForeignKey, Integer, String, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, load_only, mapped_column
 from starlette.concurrency import run_in_threadpool
 
@@ -72,9 +73,14 @@ def notify(s: Session, game_id: int, kind: str) -> None:
     now = now_utc()
     done = s.execute(update(LiveRow).where(LiveRow.game_id == game_id)
                      .values(version=LiveRow.version + 1, kind=kind, updated=now))
-    if not getattr(done, "rowcount", 0):  # the game's first event: its row, made once
+    if getattr(done, "rowcount", 0):
+        return
+    try:  # the game's first event: its row, made once
         with s.begin_nested():
             s.add(LiveRow(game_id=game_id, version=1, kind=kind, updated=now))
+    except IntegrityError:  # made meanwhile by another transaction (PostgreSQL): count on
+        s.execute(update(LiveRow).where(LiveRow.game_id == game_id)
+                  .values(version=LiveRow.version + 1, kind=kind, updated=now))
 
 
 def live_states(s: Session, game_ids: Collection[int]) -> dict[int, dict[str, Any]]:
