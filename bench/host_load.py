@@ -3,6 +3,7 @@
 at once, on the loopback interface only.
 
     python bench/host_load.py [--games 50] [--seconds 60] [--pause 0.5] [--db URL]
+                              [--workers N | --compare-workers 1,2] [--pg]
 
 Starts `polydip serve` on 127.0.0.1 and a free port (SQLite in a temporary folder unless
 --db names another database), creates the games through the API, then runs one client
@@ -13,6 +14,12 @@ order lost or crossed with another power's), the orders each power holds at the 
 its last submission, and no answer is a 5xx. Prints the submissions made, the errors and
 the latency of a submission (median, p95, max). Needs the host extras:
 pip install -e '.[host,host-test]'.
+
+`--workers N` runs `polydip serve --workers N` (PostgreSQL only); `--compare-workers 1,2`
+runs the same load once per count (each on a new database with --pg) and prints each; `--pg`
+starts a throwaway PostgreSQL cluster (initdb/pg_ctl on a Unix socket in a temporary folder,
+stopped at the end) instead of naming one with --db. Bounded: at most 500 games, 600 s a
+run and 8 workers.
 """
 
 from __future__ import annotations
@@ -53,16 +60,17 @@ def _call(url: str, body: Any | None = None) -> tuple[int, Any]:
 class Server:
     """`polydip serve` in a child process, stopped by its pid."""
 
-    def __init__(self, data: Path, db: str | None) -> None:
+    def __init__(self, data: Path, db: str | None, workers: int = 1) -> None:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = open(data / "serve.log", "w")  # noqa: SIM115 - closed in stop()
         cmd = [sys.executable, "-m", "polydip.cli.main", "serve", "--host", "127.0.0.1",
-               "--port", str(self.port), "--data", str(data), "--tick", "5"]
+               "--port", str(self.port), "--data", str(data), "--tick", "5",
+               "--workers", str(workers)]
         if db:
             cmd += ["--db", db]
         self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
-        for _ in range(300):
+        for _ in range(600):
             try:
                 with urllib.request.urlopen(self.url + "/api/variants", timeout=1):
                     return
@@ -72,7 +80,7 @@ class Server:
                                        + (data / "serve.log").read_text()[-2000:]) from None
                 time.sleep(0.1)
         self.stop()
-        raise RuntimeError("polydip serve did not start within 30 s")
+        raise RuntimeError("polydip serve did not start within 60 s")
 
     def stop(self) -> None:
         self.proc.terminate()
@@ -85,13 +93,61 @@ class Server:
 
 
 def run(games: int = 50, seconds: float = 60.0, pause: float = 0.5, db: str | None = None,
-        seed: int = 1) -> dict[str, Any]:
+        seed: int = 1, workers: int = 1) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="polydip-load-") as tmp:
-        server = Server(Path(tmp), db)
+        server = Server(Path(tmp), db, workers)
         try:
-            return _load(server.url, games, seconds, pause, seed)
+            return {"workers": workers, **_load(server.url, games, seconds, pause, seed)}
         finally:
             server.stop()
+
+
+class Cluster:
+    """A throwaway PostgreSQL cluster (as tests/host/conftest.py starts one): initdb and
+    pg_ctl on a Unix socket in a temporary folder, run as the postgres user under root."""
+
+    def __init__(self) -> None:
+        import glob
+        import os
+        import shutil
+
+        found = shutil.which("pg_ctl")
+        dirs = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
+        if not found and not dirs:
+            raise RuntimeError("--pg needs PostgreSQL's initdb and pg_ctl")
+        self.bin = Path(found).parent if found else Path(dirs[-1])
+        self.base = Path(tempfile.mkdtemp(prefix="polydip-bench-pg-"))
+        self.root = os.geteuid() == 0
+        if self.root:
+            shutil.chown(self.base, "postgres")
+        self.data = self.base / "data"
+        self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres",
+                  "--no-sync", "-E", "UTF8")
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.base / "log"), "-w", "-o",
+                  f"-k {self.base} -c listen_addresses='' -c max_connections=400", "start")
+        self.count = 0
+
+    def _run(self, tool: str, *args: str) -> None:
+        cmd = [str(self.bin / tool), *args]
+        if self.root:
+            cmd = ["runuser", "-u", "postgres", "--", *cmd]
+        subprocess.run(cmd, check=True, capture_output=True)
+
+    def new_database(self) -> str:
+        import psycopg
+
+        self.count += 1
+        name = f"load{self.count}"
+        with psycopg.connect(host=str(self.base), user="postgres", dbname="postgres",
+                             autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        return f"postgresql+psycopg://postgres@/{name}?host={self.base}"
+
+    def stop(self) -> None:
+        import shutil
+
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "stop")
+        shutil.rmtree(self.base, ignore_errors=True)
 
 
 def _load(url: str, games: int, seconds: float, pause: float, seed: int) -> dict[str, Any]:
@@ -164,10 +220,35 @@ def main(argv: list[str] | None = None) -> int:
                     help="each player waits up to this many seconds between submissions")
     ap.add_argument("--db", help="a database URL (default: SQLite in a temporary folder)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=1,
+                    help="server processes (more than 1 needs PostgreSQL: --db or --pg)")
+    ap.add_argument("--compare-workers", metavar="N,M",
+                    help="one run per worker count, e.g. 1,2 (each on a new database with --pg)")
+    ap.add_argument("--pg", action="store_true",
+                    help="a throwaway PostgreSQL cluster instead of --db")
     args = ap.parse_args(argv)
-    result = run(args.games, args.seconds, args.pause, args.db, args.seed)
-    print(json.dumps(result, indent=1))
-    return 1 if result["errors"] else 0
+    try:
+        counts = ([int(x) for x in args.compare_workers.split(",")] if args.compare_workers
+                  else [args.workers])
+    except ValueError:
+        ap.error("--compare-workers: worker counts separated by commas, e.g. 1,2")
+    if not 1 <= args.games <= 500 or not 0 < args.seconds <= 600:
+        ap.error("--games 1 to 500, --seconds up to 600")
+    if not all(1 <= n <= 8 for n in counts) or len(counts) > 4:
+        ap.error("1 to 8 workers a run, at most 4 runs")
+    if max(counts) > 1 and not (args.pg or (args.db or "").startswith("postgresql")):
+        ap.error("more than one worker needs PostgreSQL: --pg or --db postgresql+psycopg://...")
+    cluster = Cluster() if args.pg else None
+    results = []
+    try:
+        for n in counts:
+            db = cluster.new_database() if cluster else args.db
+            results.append(run(args.games, args.seconds, args.pause, db, args.seed, n))
+            print(json.dumps(results[-1], indent=1), flush=True)
+    finally:
+        if cluster:
+            cluster.stop()
+    return 1 if any(r["errors"] for r in results) else 0
 
 
 if __name__ == "__main__":

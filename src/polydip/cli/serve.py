@@ -51,6 +51,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "out of the process list (default: no mail)")
     s.add_argument("--mail-from", metavar="ADDR", default=None,
                    help="the sender's address of the mails (default: polydip@ the SMTP host)")
+    s.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="server processes (default 1); more than one needs a PostgreSQL "
+                   "--db: each phase is still processed once (docs/host.md, Scale)")
     s.set_defaults(func=cmd_serve)
 
 
@@ -66,6 +69,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                            f"({exc.name or exc} is missing)") from None
     if not 0 < args.work_seconds <= 3600:
         raise PolydipError(f"--work-seconds {args.work_seconds}: 0 to 3600 seconds")
+    _check_workers(args.workers, args.db)
     from polydip.host.edge import safe_url, scrub, url_secrets
 
     try:
@@ -86,6 +90,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
           + ("; creating games needs the create secret" if args.create_secret else "")
           + (f"; mail through {app.state.mailer.smtp.where()}" if args.smtp else ""),
           flush=True)
+    if args.workers > 1:  # the database opened and migrated above, once
+        app.state.budget.close()
+        app.state.ctx.db.dispose()
+        return _serve_workers(args)
     _log_host_lines()
     server = uvicorn.Server(uvicorn.Config(
         app, host=args.host, port=args.port, log_level="info",
@@ -103,14 +111,64 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _log_host_lines() -> None:
+MAX_WORKERS = 64
+WORKER_SETTINGS = "POLYDIP_SERVE_WORKER"  # the environment variable workers read (below)
+
+
+def _check_workers(workers: int, db: str | None) -> None:
+    """Several processes need PostgreSQL: a SQLite file has one writer at a time, and the
+    server's own queue of writers (host/db.py) is one process's."""
+    if not 1 <= workers <= MAX_WORKERS:
+        raise PolydipError(f"--workers {workers}: 1 to {MAX_WORKERS} server processes")
+    scheme = (db or "sqlite").split(":", 1)[0].split("+", 1)[0].lower()
+    if workers > 1 and scheme != "postgresql":
+        raise PolydipError(f"--workers {workers} needs a PostgreSQL database (--db "
+                           "postgresql+psycopg://...): a SQLite database has one writer at a "
+                           "time; run one process (--workers 1) on SQLite")
+
+
+def _serve_workers(args: argparse.Namespace) -> int:
+    """`--workers N`: uvicorn's N processes on one socket, each building its app with
+    `worker_app` from the settings in the environment (never on the command line: the
+    database URL may hold a password). Each runs the deadlines task; a game's processing
+    claims its row (Host.process_due), so each phase is processed once."""
+    import json
+
+    import uvicorn
+
+    os.environ[WORKER_SETTINGS] = json.dumps({
+        "db": args.db, "data": args.data, "tick": args.tick,
+        "create_secret": args.create_secret, "api_docs": args.api_docs,
+        "work_seconds": args.work_seconds})
+    uvicorn.run("polydip.cli.serve:worker_app", factory=True, workers=args.workers,
+                host=args.host, port=args.port, log_level="info",
+                forwarded_allow_ips=args.trusted_proxy, timeout_graceful_shutdown=3)
+    return 0
+
+
+def worker_app() -> object:
+    """The app of one `--workers` process (uvicorn calls it in each)."""
+    import json
+
+    from polydip.host.app import create_app
+
+    d = json.loads(os.environ[WORKER_SETTINGS])
+    _log_host_lines(with_pid=True)
+    return create_app(d["db"], d["data"], tick_seconds=d["tick"],
+                      create_secret=d["create_secret"], api_docs=d["api_docs"],
+                      cpu_seconds=d["work_seconds"])
+
+
+def _log_host_lines(with_pid: bool = False) -> None:
     """The host's own lines (phases processed at the deadline, a game whose processing failed,
     the database unavailable) on stderr at INFO, beside uvicorn's: nothing configures the
     polydip.host logger otherwise, and Python shows only warnings without a handler."""
     log = logging.getLogger("polydip.host")
     if not log.handlers:
         handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("%(levelname)s:     %(name)s: %(message)s"))
+        pid = " [%(process)d]" if with_pid else ""  # which of the --workers processes
+        handler.setFormatter(logging.Formatter(f"%(levelname)s:     %(name)s{pid}: "
+                                               "%(message)s"))
         log.addHandler(handler)
     log.setLevel(logging.INFO)
     log.propagate = False  # once, whatever the root logger has

@@ -44,6 +44,7 @@ from polydip.host.edge import (
 )
 from polydip.host.mail import Mailer, parse_smtp
 from polydip.host.routes import bots, games, gm, pages, players, press
+from polydip.host.routes import live as live_routes
 from polydip.host.routes import mail as mail_routes
 from polydip.host.routes.context import HostContext
 from polydip.host.service import Host, HostError
@@ -94,6 +95,7 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
         app.include_router(module.router)
     press.install(ctx)  # the pages' press section (templates/_press.html)
     mail_routes.install(app, ctx, mailer)
+    app.include_router(live_routes.router)  # live pages (host/live.py)
     _linked_openapi(app)
     # the edge, outside everything else (its answers get the headers too)
     inner = app.build_middleware_stack

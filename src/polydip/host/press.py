@@ -31,6 +31,7 @@ from sqlalchemy.orm import Session
 
 from polydip.game.press import GLOBAL, MAX_TEXT, PressError, make_message
 from polydip.host.db import Database
+from polydip.host.live import notify
 from polydip.host.models import GameRow
 from polydip.host.notify import message_sent
 from polydip.host.press_rows import (
@@ -175,6 +176,8 @@ def send(host: Host, token: str, to: str | list[str], text: str, *, phase: str
                            msg.time, msg.text)
         # the readers' mail digests, queued in the message's own transaction (host/notify.py)
         message_sent(s, g.id, g.phase, p.power, [m.powers.index(r) for r in readers])
+        if msg.is_global:  # open pages say "a new message" (live.py); a private one is not
+            notify(s, g.id, "message")  # announced: every page of the game would learn of it
         answer = _message_json(row, m.powers, {})
     _notify(event)
     return answer

@@ -639,7 +639,9 @@ class Host:
 
     def process_due(self, now: datetime | None = None) -> list[int]:
         """Process every game whose deadline has passed (or whose powers are all ready);
-        returns their ids. Each game is its own transaction."""
+        returns their ids. Each game is its own transaction, which claims the game's row
+        first (SELECT ... FOR UPDATE SKIP LOCKED on PostgreSQL; SQLite has one writer), then
+        checks its deadline again: several server processes process each phase once."""
         now = now or now_utc()
         with self.db.transaction() as s:
             due = list(s.scalars(select(GameRow.id).where(
@@ -649,11 +651,14 @@ class Host:
         done = []
         for gid in due:
             with self.db.transaction() as s:
-                g = s.scalars(self._locked(select(GameRow).where(GameRow.id == gid), True)
-                              ).one()
-                if (g.status != "active" or g.paused or g.deadline is None
+                # the claim: on PostgreSQL a game another process (a `--workers` sibling, a
+                # request) holds is skipped, not waited for; it does or did process it
+                stmt = select(GameRow).where(GameRow.id == gid)
+                g = s.scalars(stmt.with_for_update(skip_locked=True) if self.db.locks_rows
+                              else stmt).first()
+                if (g is None or g.status != "active" or g.paused or g.deadline is None
                         or g.deadline > now or g.failure is not None):
-                    continue  # processed meanwhile by a request or another server
+                    continue  # held or processed meanwhile by a request or another server
                 if self._process_guarded(s, g, now) is None:
                     done.append(gid)
                     log.info("game %s: processed at the deadline, now %s", gid, g.phase)

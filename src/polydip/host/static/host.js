@@ -87,7 +87,7 @@ document.querySelectorAll("[data-back]").forEach(function (a) {
   window.addEventListener("pagehide", save);
 })();
 var t = document.getElementById("deadline");
-if (t && t.dataset.left) {
+if (t && t.dataset.left && !document.getElementById("live")) {  // (live.js counts then)
   var end = Date.now() + 1000 * parseInt(t.dataset.left, 10);
   var tick = function () {
     var s = Math.max(0, Math.round((end - Date.now()) / 1000));
