@@ -362,11 +362,17 @@ def _append(ctx: Context, packed: array) -> None:
 def _encode(img: ImageSurface) -> bytes | None:
     """The PNG file of an opaque ARGB32 cairo image (None when it is not opaque or the
     machine is big-endian: cairo's own writer then)."""
+    img.flush()
+    return encode_argb(bytes(img.get_data()), img.get_width(), img.get_height(),
+                       img.get_stride())
+
+
+def encode_argb(data: bytes, w: int, h: int, stride: int) -> bytes | None:
+    """The PNG file of opaque ARGB32 pixels `data` (cairo's layout, `stride` bytes a row),
+    as RGB compressed at zlib level 3; None when they are not opaque or the machine is
+    big-endian."""
     if sys.byteorder != "little":
         return None
-    img.flush()
-    w, h, stride = img.get_width(), img.get_height(), img.get_stride()
-    data = bytes(img.get_data())
     if w == 0 or h == 0 or stride != w * 4:
         return None
     if data[3::4] != b"\xff" * (w * h):
