@@ -226,8 +226,9 @@ def _print_legal(g: Game, shown: str) -> None:
 
 def cmd_render(args: argparse.Namespace) -> int:
     from polydip.game.game import Game
-    from polydip.render import phase_view, render_file
+    from polydip.render import memo, phase_view, render_file
 
+    memo.enable()  # a GM's next picture of this board reads its layout from disk
     g = Game.load(args.gamefile)
     if args.phase:
         args.phase = phase_named(g, args.phase)

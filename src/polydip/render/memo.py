@@ -1,0 +1,216 @@
+"""What a board's first picture works out once, kept on disk for the next process
+(issue 28.10: `polydip render` of The Twentieth Century spent half a second on it).
+
+A picture on a board first works out, per map and width, the board's layout (every
+province's outline as path text, the borders, the anchors: render.boardsvg.layout), the
+per-map label placement (render.placement.placer: where every name goes when no unit is in
+the way, and the candidates tried so far) and a few small tables; the map's memo
+(`Map.caches`) keeps them for the next picture in the same process (the host), and this
+module keeps them in a file for the next process (a GM's next `polydip render`).
+
+- **Where**: `$POLYDIP_CACHE_DIR`, else `$XDG_CACHE_HOME/polydip/render`, else
+  `~/.cache/polydip/render`; `POLYDIP_CACHE_DIR=off` turns it off. Only the command line
+  uses it (`enable()`, called by `polydip render`): the library writes no file of its own.
+- **Which file**: named by a SHA-256 of the board file's bytes, the variant (its whole
+  definition), the picture's width, this module's FORMAT, polydip's version and Python's:
+  a board or variant file changed, another polydip or another Python never read an old one.
+- **Bounded**: at most MAX_FILES files (about 1.4 MB each for The Twentieth Century,
+  zlib-compressed pickles); the oldest go first.
+- **Never in the way**: a file that cannot be read, is not this module's or is not owned
+  by the user is ignored (and replaced); a folder that cannot be written is left alone. The
+  picture is drawn either way and is the same: a cold cache works it all out, as before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import enum
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+import zlib
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from polydip.geography.map import Map
+
+FORMAT = 1  # bump when what is kept (render's memo fields, their classes) changes
+MAX_FILES = 16
+_MAGIC = b"polydip-render-memo\n"
+_FIELDS = ("power_styles", "key_layouts", "passage_lines", "terrain", "territory",
+           "box_links")
+
+_enabled = False
+_done: set[str] = set()  # keys restored or saved by this process (each once)
+
+
+def enable(on: bool = True) -> None:
+    """Use the on-disk memo in this process (the command line does)."""
+    global _enabled
+    _enabled = on
+
+
+def cache_dir() -> Path | None:
+    """The folder of the memo's files (None: turned off)."""
+    env = os.environ.get("POLYDIP_CACHE_DIR")
+    if env is not None:
+        return None if env.strip().lower() in ("", "off", "0", "no") else Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "polydip" / "render"
+
+
+def memo_key(m: Map, board_file: Path, width: float) -> str | None:
+    """The name of the file kept for map `m` drawn on `board_file` `width` px wide (None
+    when the board file cannot be read)."""
+    from polydip import __version__
+
+    try:
+        raw = board_file.read_bytes()
+        out: list[str] = []
+        _canon(m.variant, out)
+    except (OSError, TypeError):
+        return None
+    h = hashlib.sha256()
+    h.update(repr((FORMAT, __version__, sys.version_info[:2], width)).encode())
+    h.update(hashlib.sha256(raw).digest())
+    h.update("\x00".join(out).encode("utf-8", "surrogatepass"))
+    return h.hexdigest()[:40]
+
+
+def _canon(o: Any, out: list[str]) -> None:
+    """`o` (a variant: dataclasses, dicts, lists, sets, enums, numbers and strings) written
+    out the same way in every process (sets and dicts in a sorted order; a pickle is not:
+    set order follows the string hash's random seed); fields kept out of comparison (a
+    variant's compiled map) are left out."""
+    t = type(o)
+    if o is None or t in (str, int, float, bool):
+        out.append(repr(o))
+    elif t in (list, tuple):
+        out.append("[")
+        for x in o:
+            _canon(x, out)
+        out.append("]")
+    elif t in (set, frozenset):
+        out.append("{")
+        out.extend(sorted(_one(x) for x in o))
+        out.append("}")
+    elif t is dict:
+        out.append("(")
+        for k in sorted(o, key=_one):
+            out.append(_one(k))
+            _canon(o[k], out)
+        out.append(")")
+    elif dataclasses.is_dataclass(o):
+        out.append(t.__qualname__ + "<")
+        for f in dataclasses.fields(o):
+            if f.compare:
+                _canon(getattr(o, f.name), out)
+        out.append(">")
+    elif isinstance(o, enum.Enum):
+        out.append(f"{t.__qualname__}.{o.name}")
+    else:
+        raise TypeError(f"cannot key a {t.__qualname__}")
+
+
+def _one(o: Any) -> str:
+    out: list[str] = []
+    _canon(o, out)
+    return "\x00".join(out)
+
+
+def restore(m: Map, board_file: Path, width: float) -> str | None:
+    """Fill map `m`'s render memo from the file kept for it, when the memo has no layout
+    of this width yet and a file is kept; return the key (None: the memo is not used)."""
+    folder = cache_dir() if _enabled else None
+    if folder is None or ("board", width) in m.caches.layouts:
+        return None
+    key = memo_key(m, board_file, width)
+    if key is None or key in _done:
+        return key
+    snap = _read(folder / f"{key}.pickle")
+    if snap is None:
+        return key
+    try:
+        layouts, placement, fields = snap
+        for k, v in layouts.items():
+            m.caches.layouts.setdefault(k, v)
+        for k, v in placement.items():
+            m.caches.placement.setdefault(k, v)
+        for name in _FIELDS:
+            if getattr(m.caches, name) in (None, {}, []) and fields.get(name) is not None:
+                setattr(m.caches, name, fields[name])
+    except (TypeError, ValueError, AttributeError):
+        return key
+    from polydip.render.board import remember_board
+
+    geo = layouts.get(("board", width))
+    if geo is not None:
+        remember_board(board_file, geo.board)
+    _done.add(key)
+    return key
+
+
+def save(m: Map, key: str | None, width: float) -> None:
+    """Keep map `m`'s render memo of `width` px under `key` (once per process; nothing
+    when it cannot be written)."""
+    folder = cache_dir() if _enabled else None
+    if folder is None or key is None or key in _done:
+        return
+    _done.add(key)
+    c = m.caches
+    layouts = {k: v for k, v in c.layouts.items() if k == ("board", width)}
+    placement = {k: v for k, v in c.placement.items() if len(k) > 1 and k[1] == width}
+    if not layouts:
+        return
+    fields = {name: getattr(c, name) for name in _FIELDS}
+    try:
+        data = _MAGIC + zlib.compress(pickle.dumps((layouts, placement, fields),
+                                                   protocol=pickle.HIGHEST_PROTOCOL), 1)
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        return
+    with contextlib.suppress(OSError):
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".memo-", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, folder / f"{key}.pickle")
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+        _trim(folder)
+
+
+def _read(path: Path) -> Any:
+    """A kept file's content (None: absent, not ours, or unreadable)."""
+    try:
+        with open(path, "rb") as f:
+            st = os.fstat(f.fileno())
+            if hasattr(os, "getuid") and st.st_uid != os.getuid():
+                return None  # (never unpickle what another user could have written)
+            data = f.read()
+    except OSError:
+        return None
+    if not data.startswith(_MAGIC):
+        return None
+    try:
+        return pickle.loads(zlib.decompress(data[len(_MAGIC):]))
+    except Exception:  # a damaged file: whatever unpickling raises, it is worked out again
+        return None
+
+
+def _trim(folder: Path) -> None:
+    """Keep the newest MAX_FILES files."""
+    files = []
+    for p in folder.glob("*.pickle"):
+        with contextlib.suppress(OSError):
+            files.append((p.stat().st_mtime, p))
+    files.sort(reverse=True)
+    for _t, p in files[MAX_FILES:]:
+        with contextlib.suppress(OSError):
+            p.unlink()
