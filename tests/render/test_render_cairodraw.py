@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+from pathlib import Path
 
 import cairocffi
 import cairosvg
@@ -54,10 +55,12 @@ def _played(variant: str, phases: int) -> Game:
 
 
 @pytest.mark.parametrize(("variant", "phases"), [("standard", 4), ("lad1890", 3)])
-def test_the_png_is_the_one_cairosvg_draws_of_the_same_svg(variant: str, phases: int
-                                                           ) -> None:
+def test_the_png_is_the_one_cairosvg_draws_of_the_same_svg(
+        variant: str, phases: int, monkeypatch: pytest.MonkeyPatch) -> None:
     # LAD: terrain and power patterns (tiles, turned), territories, a legend of terrains
     svg = picture_svg(_played(variant, phases))
+    # (every element drawn in turn: the borders laid over as one layer are the next test's)
+    monkeypatch.setattr(cairodraw, "STATIC_LAYERS", frozenset())
     ours = cairodraw.svg_png(svg.encode(), 700)
     assert ours is not None  # (drawn by cairodraw, not handed to CairoSVG)
     # the pixels CairoSVG draws with render.raster's quick handlers (themselves CairoSVG's
@@ -67,6 +70,9 @@ def test_the_png_is_the_one_cairosvg_draws_of_the_same_svg(variant: str, phases:
     _same_to_the_eye(ours, cairosvg.svg2png(bytestring=svg.encode(), output_width=700),
                      0.2, 800)
     assert svg_to_png(svg, 700) == ours
+    monkeypatch.undo()
+    _anything, much = _differing(svg_to_png(svg, 700), ours)
+    assert much == 0
 
 
 _SHAPES = """<svg xmlns="http://www.w3.org/2000/svg" width="200" height="120"
@@ -122,3 +128,28 @@ def test_without_libcairo_found_cairosvg_draws(monkeypatch: pytest.MonkeyPatch) 
     svg = picture_svg(Game.new("standard"))
     assert cairodraw.svg_png(svg.encode(), 300) is None
     assert svg_to_png(svg, 300).startswith(b"\x89PNG")
+
+
+def test_the_borders_drawn_once_and_laid_over_give_the_same_picture(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from polydip.render import memo
+
+    svg = picture_svg(Game.new("twentieth_century")).encode()
+    monkeypatch.setattr(cairodraw, "STATIC_LAYERS", frozenset())
+    direct = cairodraw.svg_png(svg, 500)
+    monkeypatch.setattr(cairodraw, "STATIC_LAYERS", frozenset(("borders",)))
+    monkeypatch.setattr(cairodraw, "_LAYERS", {})
+    monkeypatch.setenv("POLYDIP_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(memo, "_enabled", True)
+    layered = cairodraw.svg_png(svg, 500)
+    assert direct is not None and layered is not None
+    # (a layer laid over rounds a premultiplied colour once more: a shade at most)
+    _anything, much = _differing(direct, layered)
+    assert much == 0
+    (kept,) = tmp_path.glob("*.layer")
+    # the next process: the layer read from disk; a damaged one drawn again
+    monkeypatch.setattr(cairodraw, "_LAYERS", {})
+    assert cairodraw.svg_png(svg, 500) == layered
+    kept.write_bytes(b"polydip-render-memo\n" + b"not zlib")
+    monkeypatch.setattr(cairodraw, "_LAYERS", {})
+    assert cairodraw.svg_png(svg, 500) == layered

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import hashlib
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -42,6 +43,11 @@ _SIGNATURES: dict[str, tuple[Any, tuple[Any, ...]]] = {
     "cairo_surface_destroy": (None, (_P,)),
     "cairo_surface_status": (_I, (_P,)),
     "cairo_surface_write_to_png_stream": (_I, (_P, _P, _P)),
+    "cairo_image_surface_create_for_data": (_P, (_P, _I, _I, _I, _I)),
+    "cairo_set_source_surface": (None, (_P, _P, _D, _D)),
+    "cairo_identity_matrix": (None, (_P,)),
+    "cairo_paint": (None, (_P,)),
+    "cairo_version": (_I, ()),
     "cairo_create": (_P, (_P,)),
     "cairo_destroy": (None, (_P,)),
     "cairo_status": (_I, (_P,)),
@@ -144,6 +150,10 @@ _EVEN_ODD = 1
 _CAPS = {"butt": 0, "round": 1, "square": 2}
 _JOINS = {"miter": 0, "round": 1, "bevel": 2}
 _EXTEND_REPEAT = 1
+# top-level groups drawn once per board and size and laid over the picture (static_layer):
+# the borders, the same in every picture of a board (the provinces' fills change)
+STATIC_LAYERS = frozenset(("borders",))
+_LAYERS: dict[str, bytes] = {}  # a layer's key → its pixels (at most 4 kept)
 _PT = 1.0  # (CairoSVG makes a tile on an SVG surface counted in pixels)
 
 
@@ -181,6 +191,9 @@ class _Drawer:
         self.surfaces: list[int] = []
         self.root = root
         self.extents = (_D * 6)()
+        # the picture's size and placement (iw, ih, width, height, scale, tx, ty): the
+        # main surface's, for static layers
+        self.frame: tuple[int, int, float, float, float, float, float] | None = None
 
     def close(self) -> None:
         for p in self.sources.values():
@@ -209,7 +222,11 @@ class _Drawer:
                         tag not in _GEOMETRY or k not in _GEOMETRY[tag]):
                     raise Unsupported(f"attribute {k} of {tag}")
             if tag == "g":
-                self.draw(cr, child, own)
+                if (node is self.root and self.frame is not None
+                        and child.get("class") in STATIC_LAYERS):
+                    self.static_layer(cr, child, own)
+                else:
+                    self.draw(cr, child, own)
             elif tag in _GEOMETRY:
                 if len(child) and (tag == "text" or any(c.tag not in _TOOLTIPS
                                                         for c in child)):
@@ -217,6 +234,63 @@ class _Drawer:
                 self.leaf(cr, tag, child, own)
             else:
                 raise Unsupported(f"element {tag}")
+
+    def static_layer(self, cr: int, node: ET.Element, style: dict[str, str]) -> None:
+        """A group that is the same in every picture of a board at this size (its borders):
+        drawn once on a transparent layer, kept (in this process, and on disk when
+        render.memo is on), and laid over the picture."""
+        frame = self.frame
+        assert frame is not None
+        text = ET.tostring(node)
+        if b"url(" in text:  # (its look would hang on the patterns too)
+            self.draw(cr, node, style)
+            return
+        lib = self.lib
+        iw, ih = frame[0], frame[1]
+        stride = iw * 4
+        h = hashlib.sha256(text)
+        h.update(repr((frame, sorted(style.items()), lib.cairo_version())).encode())
+        key = h.hexdigest()[:40]
+        data = _LAYERS.get(key)
+        if data is None:
+            from polydip.render import memo
+
+            data = memo.read_blob(key, ".layer")
+            if data is None or len(data) != stride * ih:
+                data = self.draw_layer(node, style)
+                memo.write_blob(key, ".layer", data)
+            if len(_LAYERS) >= 4:
+                _LAYERS.clear()
+            _LAYERS[key] = data
+        buf = (ctypes.c_char * len(data)).from_buffer_copy(data)
+        layer = lib.cairo_image_surface_create_for_data(buf, _ARGB32, iw, ih, stride)
+        try:
+            lib.cairo_save(cr)
+            lib.cairo_identity_matrix(cr)
+            lib.cairo_set_source_surface(cr, layer, 0.0, 0.0)
+            lib.cairo_paint(cr)
+            lib.cairo_restore(cr)
+        finally:
+            lib.cairo_surface_destroy(layer)
+
+    def draw_layer(self, node: ET.Element, style: dict[str, str]) -> bytes:
+        """Group `node` drawn alone on a transparent image of the picture's size: its
+        pixels (ARGB32, premultiplied)."""
+        lib = self.lib
+        assert self.frame is not None
+        iw, ih, width, out_h, scale, tx, ty = self.frame
+        surf = lib.cairo_image_surface_create(_ARGB32, iw, ih)
+        cr = lib.cairo_create(surf)
+        try:
+            _frame(lib, cr, width, out_h, scale, tx, ty)
+            self.draw(cr, node, style)
+            if lib.cairo_status(cr):
+                raise Unsupported("a layer cairo could not draw")
+            lib.cairo_surface_flush(surf)
+            return ctypes.string_at(lib.cairo_image_surface_get_data(surf), iw * 4 * ih)
+        finally:
+            lib.cairo_destroy(cr)
+            lib.cairo_surface_destroy(surf)
 
     def defs(self, node: ET.Element) -> None:
         for child in node:
@@ -566,11 +640,9 @@ def _draw_root(lib: Any, root: ET.Element, width: int) -> bytes | None:
     try:
         if lib.cairo_status(cr):
             return None
-        lib.cairo_rectangle(cr, 0.0, 0.0, float(width), out_h)
-        lib.cairo_clip(cr)
-        lib.cairo_scale(cr, scale, scale)
-        lib.cairo_translate(cr, tx, ty)
-        lib.cairo_move_to(cr, 0.0, 0.0)
+        _frame(lib, cr, width, out_h, scale, tx, ty)
+        if iw * 4 == lib.cairo_image_surface_get_stride(surf):
+            drawer.frame = (iw, ih, width, out_h, scale, tx, ty)
         drawer.draw(cr, root, style)
         if lib.cairo_status(cr):
             return None
@@ -580,6 +652,16 @@ def _draw_root(lib: Any, root: ET.Element, width: int) -> bytes | None:
         drawer.close()
         lib.cairo_destroy(cr)
         lib.cairo_surface_destroy(surf)
+
+
+def _frame(lib: Any, cr: int, width: float, height: float, scale: float, tx: float,
+           ty: float) -> None:
+    """The picture's clip and user space, as CairoSVG sets them for the root element."""
+    lib.cairo_rectangle(cr, 0.0, 0.0, float(width), height)
+    lib.cairo_clip(cr)
+    lib.cairo_scale(cr, scale, scale)
+    lib.cairo_translate(cr, tx, ty)
+    lib.cairo_move_to(cr, 0.0, 0.0)
 
 
 def _png(lib: Any, surf: int, w: int, h: int) -> bytes | None:

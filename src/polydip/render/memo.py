@@ -30,7 +30,6 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -172,31 +171,65 @@ def save(m: Map, key: str | None, width: float) -> None:
                                                    protocol=pickle.HIGHEST_PROTOCOL), 1)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return
+    _write(folder, f"{key}.pickle", data)
+
+
+def read_blob(key: str, suffix: str) -> bytes | None:
+    """The bytes kept under `key` (render.cairodraw's static layers; None: off, absent or
+    damaged)."""
+    folder = cache_dir() if _enabled else None
+    if folder is None:
+        return None
+    data = _read_bytes(folder / f"{key}{suffix}")
+    if data is None or not data.startswith(_MAGIC):
+        return None
+    try:
+        return zlib.decompress(data[len(_MAGIC):])
+    except zlib.error:
+        return None
+
+
+def write_blob(key: str, suffix: str, data: bytes) -> None:
+    """Keep `data` under `key` (nothing when off or the folder cannot be written)."""
+    folder = cache_dir() if _enabled else None
+    if folder is not None:
+        _write(folder, f"{key}{suffix}", _MAGIC + zlib.compress(data, 1))
+
+
+def _write(folder: Path, name: str, data: bytes) -> None:
+    """Write a file of the memo atomically, then keep the newest MAX_FILES of its kind."""
+    import tempfile
+
     with contextlib.suppress(OSError):
         folder.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".memo-", suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)
-            os.replace(tmp, folder / f"{key}.pickle")
+            os.replace(tmp, folder / name)
         except OSError:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise
-        _trim(folder)
+        _trim(folder, "*" + Path(name).suffix)
 
 
-def _read(path: Path) -> Any:
-    """A kept file's content (None: absent, not ours, or unreadable)."""
+def _read_bytes(path: Path) -> bytes | None:
+    """A kept file's bytes (None: absent, unreadable, or not the user's own)."""
     try:
         with open(path, "rb") as f:
             st = os.fstat(f.fileno())
             if hasattr(os, "getuid") and st.st_uid != os.getuid():
-                return None  # (never unpickle what another user could have written)
-            data = f.read()
+                return None  # (never read what another user could have written)
+            return f.read()
     except OSError:
         return None
-    if not data.startswith(_MAGIC):
+
+
+def _read(path: Path) -> Any:
+    """A kept file's content (None: absent, not ours, or unreadable)."""
+    data = _read_bytes(path)
+    if data is None or not data.startswith(_MAGIC):
         return None
     try:
         return pickle.loads(zlib.decompress(data[len(_MAGIC):]))
@@ -204,10 +237,10 @@ def _read(path: Path) -> Any:
         return None
 
 
-def _trim(folder: Path) -> None:
-    """Keep the newest MAX_FILES files."""
+def _trim(folder: Path, pattern: str) -> None:
+    """Keep the newest MAX_FILES files matching `pattern`."""
     files = []
-    for p in folder.glob("*.pickle"):
+    for p in folder.glob(pattern):
         with contextlib.suppress(OSError):
             files.append((p.stat().st_mtime, p))
     files.sort(reverse=True)
