@@ -167,8 +167,21 @@ def _num(s: str | None, default: float = 0.0) -> float:
         raise Unsupported(f"length {s!r}") from None
 
 
+_COLOURS: dict[str, tuple[float, float, float] | None] = {}
+
+
 def _rgb(value: str) -> tuple[float, float, float] | None:
     """A colour as r, g, b in 0..1 (None: no paint)."""
+    got = _COLOURS.get(value, ())
+    if got != ():
+        return got  # type: ignore[return-value]
+    rgb = _read_rgb(value)
+    if len(_COLOURS) < 4096:
+        _COLOURS[value] = rgb
+    return rgb
+
+
+def _read_rgb(value: str) -> tuple[float, float, float] | None:
     if value in ("none", "transparent"):
         return None
     if value in _NAMED:
@@ -344,6 +357,7 @@ class _Drawer:
             lib.cairo_rectangle(cr, 0.0, 0.0, w, h)
             lib.cairo_clip(cr)
             lib.cairo_move_to(cr, 0.0, 0.0)
+            lib.cairo_set_miter_limit(cr, 4.0)
             self.draw(cr, node, {})
         finally:
             lib.cairo_destroy(cr)
@@ -354,14 +368,14 @@ class _Drawer:
         return pat
 
     def leaf(self, cr: int, tag: str, node: ET.Element, style: dict[str, str]) -> None:
-        """One shape or name, as CairoSVG's draw does it: its path, its fill, its
-        stroke."""
+        """One shape or name, as CairoSVG's draw does it: its path, its fill, its stroke
+        (the calls that change nothing for it left out: the miter limit is CairoSVG's
+        from the start, a fill of a plain colour needs no state of its own, a name not
+        stroked no outline)."""
         lib = self.lib
         a = node.attrib
         get = style.get
         lib.cairo_save(cr)
-        x, y = _num(a.get("x")), _num(a.get("y"))
-        lib.cairo_move_to(cr, x, y)
         cap = get("stroke-linecap")
         if cap:
             lib.cairo_set_line_cap(cr, _CAPS.get(cap, 0))
@@ -373,36 +387,44 @@ class _Drawer:
             dashes = [_num(d) for d in dash.replace(",", " ").split()]
             if sum(dashes):
                 lib.cairo_set_dash(cr, (_D * len(dashes))(*dashes), len(dashes), 0.0)
-        lib.cairo_set_miter_limit(cr, _num(get("stroke-miterlimit"), 4.0))
+        miter = get("stroke-miterlimit")
+        if miter is not None:
+            lib.cairo_set_miter_limit(cr, _num(miter, 4.0))
+        stroke = get("stroke")
+        stroke_opacity = _num(get("stroke-opacity"), 1)
+        stroked = (stroke is not None and stroke not in ("none", "transparent")
+                   and stroke_opacity != 0)
         text = None
         if tag == "text":
-            text = self.text_at(cr, node, style, x, y)
+            text = self.text_at(cr, node, style, _num(a.get("x")), _num(a.get("y")),
+                                stroked)
         else:
             self.shape(cr, tag, a)
-        opacity = 1.0  # (opacity is not inherited, and polydip sets none on leaves)
-        lib.cairo_save(cr)
+        fill = get("fill", "black")
+        pattern = fill.startswith("url(")
+        if pattern:  # (its turn must not reach the stroke)
+            lib.cairo_save(cr)
         if get("fill-rule") == "evenodd":
             lib.cairo_set_fill_rule(cr, _EVEN_ODD)
-        if self.source(cr, get("fill", "black"), _num(get("fill-opacity"), 1) * opacity):
+        if self.source(cr, fill, _num(get("fill-opacity"), 1)):
             if text is not None:
-                lib.cairo_move_to(cr, text[1], y)
+                lib.cairo_move_to(cr, text[1], text[2])
                 lib.cairo_show_text(cr, text[0])
-            else:
+            elif tag != "text":
                 lib.cairo_fill_preserve(cr)
-        lib.cairo_restore(cr)
-        lib.cairo_save(cr)
-        lib.cairo_set_line_width(cr, _num(get("stroke-width"), 1.0))
-        stroke = get("stroke")
-        if stroke and self.source(cr, stroke, _num(get("stroke-opacity"), 1) * opacity):
+        if pattern:
+            lib.cairo_restore(cr)
+        if stroked and self.source(cr, stroke or "", stroke_opacity):
+            lib.cairo_set_line_width(cr, _num(get("stroke-width"), 1.0))
             lib.cairo_stroke(cr)
-        lib.cairo_restore(cr)
-        lib.cairo_new_path(cr)
+        else:
+            lib.cairo_new_path(cr)
         lib.cairo_restore(cr)
 
     def text_at(self, cr: int, node: ET.Element, style: dict[str, str], x: float,
-                y: float) -> tuple[bytes, float] | None:
-        """A one-line name's font set and its path added (anchored by its extent);
-        returns its text and the x it starts at (None: an empty name)."""
+                y: float, outline: bool) -> tuple[bytes, float, float] | None:
+        """A one-line name's font set and, when `outline`, its path added (anchored by
+        its extent); returns its text and where it starts (None: an empty name)."""
         lib = self.lib
         # white space as SVG (and CairoSVG) reads it: lines joined, runs of spaces as one
         s = _SPACES.sub(" ", (node.text or "").replace("\n", "").replace("\r", "")
@@ -423,9 +445,10 @@ class _Drawer:
             x -= e[2] / 2 + e[0]
         elif anchor == "end":
             x -= e[2] + e[0]
-        lib.cairo_move_to(cr, x, y)
-        lib.cairo_text_path(cr, b)
-        return b, x
+        if outline:
+            lib.cairo_move_to(cr, x, y)
+            lib.cairo_text_path(cr, b)
+        return b, x, y
 
     def shape(self, cr: int, tag: str, a: dict[str, str]) -> None:
         lib = self.lib
@@ -662,6 +685,7 @@ def _frame(lib: Any, cr: int, width: float, height: float, scale: float, tx: flo
     lib.cairo_scale(cr, scale, scale)
     lib.cairo_translate(cr, tx, ty)
     lib.cairo_move_to(cr, 0.0, 0.0)
+    lib.cairo_set_miter_limit(cr, 4.0)  # (CairoSVG's, on every element)
 
 
 def _png(lib: Any, surf: int, w: int, h: int) -> bytes | None:
