@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from polydip.game.game import Game
-from polydip.render import memo, picture_svg
+from polydip.render import memo, picture_svg, raster
 from polydip.render.board import board_path
 from polydip.variants.loader import load_variant
 
@@ -31,6 +31,8 @@ def _next_process(g: Game) -> None:
     """What a new process starts with: no memo in the map, nothing done by this module."""
     g.map.caches.clear()
     memo._done.clear()
+    raster._PACKED.clear()
+    raster._packed_bytes = 0
 
 
 def _own_variant(tmp_path: Path) -> Game:
@@ -50,6 +52,9 @@ def test_the_next_process_reads_the_memo_and_draws_the_same_picture(cache: Path)
     key = memo.restore(g.map, board_path(g.variant), 1600)
     assert key is not None and files[0].name == f"{key}.pickle"
     assert ("board", 1600) in g.map.caches.layouts  # read back, not worked out
+    # ... and the outlines as cairo's path data, for the PNG
+    d = str(g.map.caches.layouts[("board", 1600)].province_d[0])
+    assert raster._PACKED.get(d) == raster._pack(d)
     assert picture_svg(g) == cold
     _next_process(g)
     assert picture_svg(g) == cold

@@ -318,6 +318,21 @@ def _packed(d: str) -> array | None:
     return out
 
 
+def remember_packed(d: str, packed: array | None) -> None:
+    """Keep `packed` as path text `d`'s packed path (render.memo: read back from disk);
+    anything but a path of doubles is ignored."""
+    global _packed_bytes
+    if packed is not None and (not isinstance(packed, array) or packed.typecode != "d"):
+        return
+    if not isinstance(d, str) or d in _PACKED:
+        return
+    size = len(d) + (packed.itemsize * len(packed) if packed is not None else 0)
+    if _packed_bytes + size > _PACKED_MAX:
+        return
+    _PACKED[d] = packed
+    _packed_bytes += size
+
+
 def _pack(d: str) -> array | None:
     if not d.startswith("M") or _NOT_SIMPLE.search(d):
         return None
