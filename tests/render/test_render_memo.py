@@ -164,3 +164,28 @@ def test_render_command_uses_the_memo(cache: Path, tmp_path: Path,
     memo._done.clear()
     assert main(["render", str(game), "-o", str(tmp_path / "b.svg")]) == 0
     assert (tmp_path / "a.svg").read_bytes() == (tmp_path / "b.svg").read_bytes()
+
+
+def test_a_placer_read_back_makes_no_candidate_it_has_tried(
+        cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from polydip.render import placement
+
+    made = [0]
+    real = placement._all_candidates
+
+    def counted(pl: placement.Placer, i: int):  # type: ignore[no-untyped-def]
+        for lab in real(pl, i):
+            made[0] += 1
+            yield lab
+
+    monkeypatch.setattr(placement, "_all_candidates", counted)
+    g = Game.new("twentieth_century")
+    _next_process(g)
+    cold = picture_svg(g)
+    first = made[0]
+    _next_process(g)
+    made[0] = 0
+    assert picture_svg(g) == cold
+    # the same picture again: every candidate it looks at was tried and kept, or skipped
+    # (a province whose candidates were all tried makes none)
+    assert made[0] < first // 4

@@ -277,8 +277,9 @@ class Placer:
     fitting: dict[int, list[Label]]  # per province: the candidates that fit, found so far
     pending: dict[int, Iterator[Label]]  # ... and the rest of its candidates, not yet tried
     marks: dict[int, list[Point]]  # per province: where its marker may stand apart
-    # per province: how many of its candidates were tried (the ones `pending` has given):
-    # a placer kept on disk (render.memo) keeps no iterator and takes up where it was
+    # per province: how many of its candidates were tried (the ones `pending` has given;
+    # -1: all of them): a placer kept on disk (render.memo) keeps no iterator and takes up
+    # where it was
     tried: dict[int, int] = dataclasses.field(default_factory=dict)
 
     def __getstate__(self) -> dict[str, Any]:
@@ -310,8 +311,9 @@ class Placer:
         yield from done
         rest = self.pending.get(i)
         if rest is None:
-            rest = self.pending[i] = islice(_all_candidates(self, i), self.tried.get(i, 0),
-                                            None)
+            tried = self.tried.get(i, 0)
+            rest = self.pending[i] = (iter(()) if tried < 0 else
+                                      islice(_all_candidates(self, i), tried, None))
         while True:
             n = len(done)
             if n < len(self.fitting[i]):  # another caller went further meanwhile
@@ -319,6 +321,7 @@ class Placer:
                 continue
             lab = next(rest, None)
             if lab is None:
+                self.tried[i] = -1  # (all tried: none is made again to be skipped)
                 return
             self.tried[i] = self.tried.get(i, 0) + 1
             if _fits(self, i, lab):
