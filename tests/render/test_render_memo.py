@@ -189,3 +189,24 @@ def test_a_placer_read_back_makes_no_candidate_it_has_tried(
     # the same picture again: every candidate it looks at was tried and kept, or skipped
     # (a province whose candidates were all tried makes none)
     assert made[0] < first // 4
+
+
+def test_another_polydip_code_has_its_own_memo(cache: Path, monkeypatch: pytest.MonkeyPatch
+                                              ) -> None:
+    g = Game.new("standard")
+    board = board_path(g.variant)
+    assert board is not None
+    key = memo.memo_key(g.map, board, 1600)
+    monkeypatch.setattr(memo, "_code_digest", b"the render code, changed")
+    assert memo.memo_key(g.map, board, 1600) != key
+
+
+def test_no_home_folder_means_no_memo(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("POLYDIP_CACHE_DIR", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(Path, "home", staticmethod(no_home))
+    assert memo.cache_dir() is None

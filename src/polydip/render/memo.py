@@ -12,8 +12,9 @@ module keeps them in a file for the next process (a GM's next `polydip render`).
   `~/.cache/polydip/render`; `POLYDIP_CACHE_DIR=off` turns it off. Only the command line
   uses it (`enable()`, called by `polydip render`): the library writes no file of its own.
 - **Which file**: named by a SHA-256 of the board file's bytes, the variant (its whole
-  definition), the picture's width, this module's FORMAT, polydip's version and Python's:
-  a board or variant file changed, another polydip or another Python never read an old one.
+  definition), the picture's width, this module's FORMAT, polydip's version, Python's and
+  the code of the render modules whose results it keeps (_CODE): a board or variant file
+  changed, another polydip or another Python never read an old one.
 - **Bounded**: at most MAX_FILES files (about 1.4 MB each for The Twentieth Century,
   zlib-compressed pickles); the oldest go first.
 - **Never in the way**: a file that cannot be read, is not this module's or is not owned
@@ -58,8 +59,36 @@ def cache_dir() -> Path | None:
     env = os.environ.get("POLYDIP_CACHE_DIR")
     if env is not None:
         return None if env.strip().lower() in ("", "off", "0", "no") else Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base:
+        try:
+            base = str(Path.home() / ".cache")
+        except (RuntimeError, KeyError):  # (no home folder known: no memo)
+            return None
     return Path(base) / "polydip" / "render"
+
+
+# the modules whose classes and results the memo keeps: their code is part of the key, so
+# that a changed polydip never reads a memo an older one wrote (even at the same version)
+_CODE = ("polydip.render.memo", "polydip.render.board", "polydip.render.boardsvg",
+         "polydip.render.placement", "polydip.render.svg", "polydip.render.raster",
+         "polydip.geography.cache")
+_code_digest: bytes | None = None
+
+
+def _code() -> bytes:
+    global _code_digest
+    if _code_digest is None:
+        h = hashlib.sha256()
+        for name in _CODE:
+            mod = sys.modules.get(name)
+            path = getattr(mod, "__file__", None) if mod is not None else None
+            try:
+                h.update(Path(path).read_bytes() if path else name.encode())
+            except OSError:
+                h.update(name.encode())
+        _code_digest = h.digest()
+    return _code_digest
 
 
 def memo_key(m: Map, board_file: Path, width: float) -> str | None:
@@ -75,6 +104,7 @@ def memo_key(m: Map, board_file: Path, width: float) -> str | None:
         return None
     h = hashlib.sha256()
     h.update(repr((FORMAT, __version__, sys.version_info[:2], width)).encode())
+    h.update(_code())
     h.update(hashlib.sha256(raw).digest())
     h.update("\x00".join(out).encode("utf-8", "surrogatepass"))
     return h.hexdigest()[:40]
@@ -133,8 +163,12 @@ def restore(m: Map, board_file: Path, width: float) -> str | None:
     snap = _read(folder / f"{key}.pickle")
     if snap is None:
         return key
+    from polydip.render.boardsvg import BoardGeo
+
     try:
         layouts, placement, fields = snap
+        if not isinstance(layouts.get(("board", width)), BoardGeo):
+            return key
         for k, v in layouts.items():
             m.caches.layouts.setdefault(k, v)
         for k, v in placement.items():
