@@ -3,15 +3,19 @@
 in under 1 s of CPU).
 
     python bench/render.py [--variants twentieth_century,wita] [--width 1600] [--cli]
-                           [--repeat R]
+                           [--repeat R] [--years N]
 
 For each variant, in a fresh interpreter (so that the first picture pays what a first
-`polydip render` pays: the board read, its layout, the label placement, CairoSVG's import),
-the start of a new game is drawn: the SVG (`render.picture_svg`) then the PNG
-(`render.svg_to_png`), first and warm (the same picture again: what the host pays per
-view), each as CPU time (time.process_time). With `--cli` the whole command too: `python -m
-polydip.cli.main render GAME -o x.png`, its CPU time (user + system of the child) from the
-shell's start to the file written. Warm figures are the fastest of `--repeat` calls.
+picture of a process pays: the board read, its layout, the label placement), the start of
+a new game is drawn: the SVG (`render.picture_svg`) then the PNG (`render.svg_to_png`),
+first and warm (the same picture again: what the host pays per view), each as CPU time
+(time.process_time); the library uses no on-disk memo. With `--cli` the whole command
+too: `python -m polydip.cli.main render GAME -o x.png`, its CPU time (user + system of the
+child) from the interpreter's start to the file written, first with an empty on-disk memo
+(render/memo.py, in a temporary POLYDIP_CACHE_DIR: cold) then with the memo the first run
+left (warm: what a GM's next render of the same variant pays); `--years N` renders a
+seeded random game N years in instead of a new one. Warm figures are the fastest of
+`--repeat` calls.
 """
 
 from __future__ import annotations
@@ -59,19 +63,34 @@ def measure(variant: str, width: int, repeat: int) -> dict:
     return out
 
 
-def cli_cpu(variant: str, width: int) -> float:
-    """The CPU time of `polydip render` of a new game's start, as a child process."""
+def _child_cpu(cmd: list[str], env: dict[str, str]) -> float:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(cmd, check=True, capture_output=True, env=env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def cli_cpu(variant: str, width: int, repeat: int = 3, years: int = 0) -> tuple[float, float]:
+    """The CPU time of `polydip render` of a game (a new one, or `years` of a seeded random
+    game), as a child process: the first run with an empty on-disk memo (render/memo.py:
+    cold) and the fastest of `repeat` runs after it (warm)."""
     env = dict(os.environ)
     with tempfile.TemporaryDirectory() as tmp:
+        env["POLYDIP_CACHE_DIR"] = str(Path(tmp) / "memo")
         game = Path(tmp) / "g.json"
-        subprocess.run([sys.executable, "-m", "polydip.cli.main", "new", variant, str(game)],
-                       check=True, capture_output=True, env=env)
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run([sys.executable, "-m", "polydip.cli.main", "render", str(game), "-o",
-                        str(Path(tmp) / "x.png"), "--width", str(width)], check=True,
-                       capture_output=True, env=env)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        if years:
+            subprocess.run([sys.executable, "-m", "polydip.cli.main", "demo", "--variant",
+                            variant, "--years", str(years), "--seed", "7", "--save",
+                            str(game), "--map", str(Path(tmp) / "demo.svg")],
+                           check=True, capture_output=True, env=env)
+        else:
+            subprocess.run([sys.executable, "-m", "polydip.cli.main", "new", variant,
+                            str(game)], check=True, capture_output=True, env=env)
+        cmd = [sys.executable, "-m", "polydip.cli.main", "render", str(game), "-o",
+               str(Path(tmp) / "x.png"), "--width", str(width)]
+        cold = _child_cpu(cmd, env)
+        warm = min(_child_cpu(cmd, env) for _ in range(max(repeat, 1)))
+    return cold, warm
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,6 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--width", type=int, default=1600)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--cli", action="store_true", help="also time the whole command")
+    ap.add_argument("--years", type=int, default=0,
+                    help="--cli: render after YEARS of a seeded random game (default: a new "
+                         "game)")
     ap.add_argument("--one", help=argparse.SUPPRESS)  # (the child's work)
     args = ap.parse_args(argv)
     if args.one:
@@ -89,8 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"CPU seconds (time.process_time), {args.width} px PNG, start of a new game; "
           f"warm: fastest of {max(args.repeat, 1)}")
     head = (f"{'variant':22} {'svg first':>9} {'png first':>9} {'both':>6} {'svg warm':>9} "
-            f"{'png warm':>9} {'svg KB':>7} {'png KB':>7}" + (f" {'cli':>6}" if args.cli
-                                                               else ""))
+            f"{'png warm':>9} {'svg KB':>7} {'png KB':>7}"
+            + (f" {'cli cold':>8} {'cli warm':>8}" if args.cli else ""))
     print(head)
     for v in names:
         got = subprocess.run([sys.executable, __file__, "--one", v, "--width",
@@ -101,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{r['svg first'] + r['png first']:6.2f} {r['svg warm']:9.3f} "
                 f"{r['png warm']:9.3f} {r['svg bytes'] / 1024:7.0f} {r['png bytes'] / 1024:7.0f}")
         if args.cli:
-            line += f" {cli_cpu(v, args.width):6.2f}"
+            cold, warm = cli_cpu(v, args.width, args.repeat, args.years)
+            line += f" {cold:8.2f} {warm:8.2f}"
         print(line, flush=True)
     return 0
 

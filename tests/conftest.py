@@ -29,6 +29,14 @@ _NOTES: list[str] = []
 
 
 @pytest.fixture(autouse=True)
+def _no_render_memo(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`polydip render` keeps what a board's first picture works out in ~/.cache
+    (render/memo.py): not from the suite (tests/render/test_render_memo.py points it at a
+    temporary folder)."""
+    monkeypatch.setenv("POLYDIP_CACHE_DIR", "off")
+
+
+@pytest.fixture(autouse=True)
 def _terminal_width(monkeypatch: pytest.MonkeyPatch) -> None:
     """The width the commands draw their tables at (shutil.get_terminal_size, for rich) is
     the same in every test: 140 columns, what a run with its output piped gets. Without it a

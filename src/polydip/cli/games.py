@@ -246,8 +246,9 @@ def _print_legal(g: Game, shown: str) -> None:
 
 
 def cmd_render(args: argparse.Namespace) -> int:
-    from polydip.render import phase_view, render_file
+    from polydip.render import memo, phase_view, render_file
 
+    memo.enable()  # a GM's next picture of this board reads its layout from disk
     g = _load(args)
     if args.phase:
         args.phase = phase_named(g, args.phase)

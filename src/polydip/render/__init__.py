@@ -2,8 +2,9 @@
 
 `render_file(game, "map.png", phase="S1901M")` draws a processed phase (its starting position
 and its orders with their results) or, without `phase`, the current position with the orders
-given so far. SVG is written by polydip itself; PNG converts that SVG with CairoSVG (which
-needs the system's cairo library, libcairo2 on Debian and Ubuntu), quickly: render.raster.
+given so far. SVG is written by polydip itself; PNG draws that SVG with the system's cairo library
+(libcairo2 on Debian and Ubuntu) through ctypes (render.cairodraw), or with CairoSVG
+(render.raster) for an SVG that module does not read.
 """
 
 from __future__ import annotations
@@ -51,6 +52,14 @@ def render_file(game: Game, path: str | Path, phase: str | None = None, width: i
 
 
 def svg_to_png(svg: str, width: int = WIDTH) -> bytes:
+    """SVG text `svg` as a PNG file `width` pixels wide: drawn by libcairo directly
+    (render.cairodraw) when the SVG is polydip's own, else by CairoSVG (render.raster)."""
+    from polydip.render.cairodraw import svg_png as cairo_png
+
+    data = svg.encode("utf-8")
+    png = cairo_png(data, width)
+    if png is not None:
+        return png
     try:
         import cairosvg
     except (ImportError, OSError) as exc:  # OSError: the cairo library itself is missing
@@ -61,7 +70,7 @@ def svg_to_png(svg: str, width: int = WIDTH) -> bytes:
     from polydip.render.raster import svg_png
 
     del cairosvg  # (imported above to say what is missing; raster draws with it)
-    return svg_png(svg.encode("utf-8"), width)
+    return svg_png(data, width)
 
 
 def _write_bytes_atomic(path: str | Path, data: bytes) -> None:

@@ -156,6 +156,18 @@ def load_board(v: Variant, path: Path | None = None) -> Board | None:
     return b
 
 
+def remember_board(path: Path, b: Board) -> None:
+    """Keep board `b` as load_board's answer for `path` as it is now (render.memo: a board
+    read back from the memo's file, which holds it whole)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return
+    if len(_CACHE) > 16:
+        _CACHE.clear()
+    _CACHE[(str(path), st.st_mtime_ns, st.st_size)] = b
+
+
 def read_board(path: Path) -> Board:
     try:
         raw = path.read_bytes()

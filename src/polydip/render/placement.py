@@ -28,11 +28,13 @@ labels in a fixed order.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from itertools import islice
+from typing import TYPE_CHECKING, Any
 
 from polydip.geography.cache import LAYOUTS, room
 from polydip.geography.map import Map
@@ -275,6 +277,19 @@ class Placer:
     fitting: dict[int, list[Label]]  # per province: the candidates that fit, found so far
     pending: dict[int, Iterator[Label]]  # ... and the rest of its candidates, not yet tried
     marks: dict[int, list[Point]]  # per province: where its marker may stand apart
+    # per province: how many of its candidates were tried (the ones `pending` has given;
+    # -1: all of them): a placer kept on disk (render.memo) keeps no iterator and takes up
+    # where it was
+    tried: dict[int, int] = dataclasses.field(default_factory=dict)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        state["pending"] = {}
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
 
     def markers_of(self, i: int) -> list[Point]:
         """Where province i's marker may stand apart from its name (marker_spots), the
@@ -296,7 +311,9 @@ class Placer:
         yield from done
         rest = self.pending.get(i)
         if rest is None:
-            rest = self.pending[i] = _all_candidates(self, i)
+            tried = self.tried.get(i, 0)
+            rest = self.pending[i] = (iter(()) if tried < 0 else
+                                      islice(_all_candidates(self, i), tried, None))
         while True:
             n = len(done)
             if n < len(self.fitting[i]):  # another caller went further meanwhile
@@ -304,7 +321,9 @@ class Placer:
                 continue
             lab = next(rest, None)
             if lab is None:
+                self.tried[i] = -1  # (all tried: none is made again to be skipped)
                 return
+            self.tried[i] = self.tried.get(i, 0) + 1
             if _fits(self, i, lab):
                 done.append(lab)
                 yield lab

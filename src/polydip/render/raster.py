@@ -318,6 +318,21 @@ def _packed(d: str) -> array | None:
     return out
 
 
+def remember_packed(d: str, packed: array | None) -> None:
+    """Keep `packed` as path text `d`'s packed path (render.memo: read back from disk);
+    anything but a path of doubles is ignored."""
+    global _packed_bytes
+    if packed is not None and (not isinstance(packed, array) or packed.typecode != "d"):
+        return
+    if not isinstance(d, str) or d in _PACKED:
+        return
+    size = len(d) + (packed.itemsize * len(packed) if packed is not None else 0)
+    if _packed_bytes + size > _PACKED_MAX:
+        return
+    _PACKED[d] = packed
+    _packed_bytes += size
+
+
 def _pack(d: str) -> array | None:
     if not d.startswith("M") or _NOT_SIMPLE.search(d):
         return None
@@ -362,11 +377,17 @@ def _append(ctx: Context, packed: array) -> None:
 def _encode(img: ImageSurface) -> bytes | None:
     """The PNG file of an opaque ARGB32 cairo image (None when it is not opaque or the
     machine is big-endian: cairo's own writer then)."""
+    img.flush()
+    return encode_argb(bytes(img.get_data()), img.get_width(), img.get_height(),
+                       img.get_stride())
+
+
+def encode_argb(data: bytes, w: int, h: int, stride: int) -> bytes | None:
+    """The PNG file of opaque ARGB32 pixels `data` (cairo's layout, `stride` bytes a row),
+    as RGB compressed at zlib level 3; None when they are not opaque or the machine is
+    big-endian."""
     if sys.byteorder != "little":
         return None
-    img.flush()
-    w, h, stride = img.get_width(), img.get_height(), img.get_stride()
-    data = bytes(img.get_data())
     if w == 0 or h == 0 or stride != w * 4:
         return None
     if data[3::4] != b"\xff" * (w * h):

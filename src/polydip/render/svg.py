@@ -19,7 +19,8 @@ from polydip.geography.cache import LAYOUTS, room
 from polydip.geography.map import Map
 from polydip.orders.describe import default_names
 from polydip.orders.model import BUILD, CONVOY, DISBAND, HOLD, MOVE, RETREAT, SUPPORT
-from polydip.render.board import load_board
+from polydip.render import memo
+from polydip.render.board import board_path, load_board
 from polydip.render.boardsvg import (
     BoardGeo,
     board_labels,
@@ -162,7 +163,13 @@ def render_svg(game: Game, view: PhaseView, title: str = "", names: str | None =
     m = game.map
     v = m.variant
     map_w = WIDTH
-    drawn = load_board(v) if board else None
+    memo_key = None  # the on-disk memo of what this map's first picture works out
+    drawn = None
+    if board:
+        path = board_path(v)
+        if path is not None:
+            memo_key = memo.restore(m, path, map_w)
+            drawn = load_board(v, path)
     geo = map_geo(m, drawn, map_w)
     if names not in (None, "full", "short"):
         from polydip.errors import PolydipError
@@ -217,6 +224,8 @@ def render_svg(game: Game, view: PhaseView, title: str = "", names: str | None =
     if view.events:  # what the rules did on their own, under the legend
         _events(svg, view.events, legend_top + _legend_height(m, codes, on_board))
     svg.end("svg")
+    if memo_key is not None:
+        memo.save(m, memo_key, map_w)
     return "\n".join(svg.parts) + "\n"
 
 
