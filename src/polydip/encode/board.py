@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
-from polydip.encode._check import check_position
+from polydip.encode._check import check_position, unit_order
 from polydip.errors import PolydipError
 from polydip.geography.map import Map
 from polydip.orders.model import CONVOY, HOLD, MOVE, SUPPORT
@@ -220,7 +220,6 @@ class BoardEncoder:
         if len(codes) != len(pos.units):
             raise PolydipError(f"{len(codes)} order codes for {len(pos.units)} units")
         m, width = self.m, len(self.order_features)
-        size = self.table.size
         out = self.order_template.copy()
         flat = out.reshape(-1)
         n_powers = len(m.powers)
@@ -233,16 +232,8 @@ class BoardEncoder:
         for u, code in zip(pos.units, codes, strict=True):
             if code < 0:
                 continue
-            if code >= size:
-                raise PolydipError(f"order code {code} is not in this map's table "
-                                   f"(0..{size - 1})")
-            o = self.table.orders[code]
-            kind = _ORDER_TYPES.get(o.type)
-            if kind is None or o.kind is None:
-                raise PolydipError(f"{o.text!r} is not an order of a movement phase")
-            if o.loc != u.loc or o.kind != u.kind:
-                raise PolydipError(f"{o.text!r} is not an order of the unit "
-                                   f"{self.m.unit_str(u.kind, u.loc)}")
+            o = unit_order(self.m, self.table, code, u, _ORDER_TYPES)
+            kind = _ORDER_TYPES[o.type]
             source = dest = n_powers
             if o.type != HOLD and o.aux_loc is not None:
                 source = holder[m.loc_prov[o.aux_loc]]
@@ -250,7 +241,7 @@ class BoardEncoder:
                 dest = holder[m.loc_prov[o.target]]
             for r in self.marks[o.loc]:
                 base = r * width
-                on += (base + kind0 + o.kind, base + issuer0 + u.power, base + type0 + kind,
+                on += (base + kind0 + u.kind, base + issuer0 + u.power, base + type0 + kind,
                        base + source0 + source, base + dest0 + dest)
                 rows.append(r)
         out[_ix(rows)[:, None], self._order_nones] = 0

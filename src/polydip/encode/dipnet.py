@@ -22,7 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
-from polydip.encode._check import check_position
+from polydip.encode._check import check_position, unit_order
 from polydip.encode.graph import adjacency
 from polydip.errors import PolydipError
 from polydip.geography.map import Map
@@ -187,23 +187,14 @@ class DipNetEncoder:
         out = self.orders_template.copy()
         flat = out.reshape(-1)
         holder = self._holders(pos)
-        orders, size = self.table.orders, self.table.size
         col = self.power_col
         on: list[int] = []
         rows: list[int] = []
         for u, code in zip(pos.units, codes, strict=True):
             if code < 0:
                 continue
-            if code >= size:
-                raise PolydipError(f"order code {code} is not in this map's table "
-                                   f"(0..{size - 1})")
-            o = orders[code]
-            kind = _ORDER_TYPE.get(o.type)
-            if kind is None or o.kind is None:
-                raise PolydipError(f"{o.text!r} is not an order of a movement phase")
-            if o.loc != u.loc or o.kind != u.kind:
-                raise PolydipError(f"{o.text!r} is not an order of the unit "
-                                   f"{self.m.unit_str(u.kind, u.loc)}")
+            o = unit_order(self.m, self.table, code, u, _ORDER_TYPE)
+            kind = _ORDER_TYPE[o.type]
             source = dest = NONE_POWER
             if o.type != HOLD and o.aux_loc is not None:
                 source = holder[m.loc_prov[o.aux_loc]]
@@ -211,7 +202,7 @@ class DipNetEncoder:
                 dest = holder[m.loc_prov[o.target]]
             for r in self.marks[o.loc]:
                 base = r * width
-                on += (base + self.kind_col[o.kind], base + O_ISSUER + col[u.power],
+                on += (base + self.kind_col[u.kind], base + O_ISSUER + col[u.power],
                        base + O_TYPE + kind, base + O_SOURCE + source, base + O_DEST + dest)
                 rows.append(r)
         out[_ix(rows)[:, None], _ORDER_NONES] = 0
