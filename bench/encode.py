@@ -58,10 +58,10 @@ def main() -> None:
         enc = board_encoder(g.m)
         p = g.position
         print(f"{variant} at {g.phase}, {len(p.units)} units: general board "
-              f"({enc.n_rows} x {len(enc.features)}) {us(lambda: enc.board(p)):.1f} µs, "
+              f"({enc.n_rows} x {len(enc.features)}) {us(lambda e=enc, q=p: e.board(q)):.1f} µs, "
               f"orders ({enc.n_rows} x {len(enc.order_features)}) "
-              f"{us(lambda: enc.orders(p, cs)):.1f} µs; "
-              f"the phase played {us(lambda: _one_phase(g, cs), 50):.1f} µs")
+              f"{us(lambda e=enc, q=p, c=cs: e.orders(q, c)):.1f} µs; "
+              f"the phase played {us(lambda q=g, c=cs: _one_phase(q, c), 50):.1f} µs")
 
 
 if __name__ == "__main__":
