@@ -1,6 +1,7 @@
 """Press in a real browser (issue 31's "Done when"): two players of a WITA game exchange
 messages, each in their own browser context, through `polydip serve` (the server and
-browser fixtures of test_browser.py); a third power's page shows neither message.
+browser fixtures of test_browser.py); a message appears on its reader's open page without a
+reload; a third power's page shows neither message.
 
 Set POLYDIP_SCREENSHOTS=DIR to keep the screenshot (docs/images/host-press.png).
 """
@@ -43,7 +44,9 @@ def test_two_players_exchange_press_in_a_wita_game(browser, server, tmp_path):  
         brazil.wait_for_url("**#press")
         assert "Uruguay stays neutral? <b>yes</b>" in brazil.inner_text("#press-messages")
 
-        argentina.reload()
+        # no reload: Argentina's open page shows the message by itself (press.js asks for
+        # its own messages every 10 s), saying so
+        argentina.wait_for_selector("#press-new", timeout=25_000)
         first = argentina.locator(".press-message").first
         assert first.locator(".press-sender").inner_text() == "Brazil"
         assert first.locator(".press-text").inner_text() == "Uruguay stays neutral? <b>yes</b>"
@@ -62,7 +65,9 @@ def test_two_players_exchange_press_in_a_wita_game(browser, server, tmp_path):  
 
         chile_ctx, chile = _player(browser, links["Chile"])
         try:
+            chile.wait_for_timeout(11_000)  # a poll of its own messages went by: none
             assert chile.locator(".press-message").count() == 0
+            assert chile.locator("#press-new").count() == 0
             assert "Paraguay" not in chile.content()
         finally:
             chile_ctx.close()
