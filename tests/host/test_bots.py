@@ -172,3 +172,18 @@ def test_new_links_for_everyone_give_a_bot_seat_no_link(client):
     links = {k: v.rsplit("/", 1)[1] for k, v in r.json()["players"].items()}
     assert client.get(f"/api/play/{links['England']}").status_code == 404  # the bot's seat
     assert client.get(f"/api/play/{links['France']}").status_code == 200
+
+
+def test_the_create_form_gives_powers_to_bots_from_the_start(client):
+    r = client.post("/new", data={"variant": "standard", "bots": "Italy=bot; turkey: random"},
+                    follow_redirects=False)
+    assert r.status_code == 303, r.text
+    gm = r.headers["location"].rsplit("/", 1)[1]
+    assert client.get(f"/api/gm/{gm}/bots").json()["seats"] == {"Italy": "bot",
+                                                                "Turkey": "random"}
+    assert 'name="bots"' in client.get("/").text
+    for bad in ("Italy", "Italy=", "Atlantis=bot", "Italy=os:system"):
+        r = client.post("/new", data={"variant": "standard", "bots": bad},
+                        follow_redirects=False)
+        assert r.status_code in (400, 404, 422), (bad, r.status_code)
+        assert "Traceback" not in r.text

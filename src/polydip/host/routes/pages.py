@@ -48,7 +48,8 @@ async def new_game(request: Request, ctx: Ctx,
                    clock_at: Annotated[str, Form(max_length=5)] = "",
                    clock_zone: Annotated[str, Form(max_length=64)] = "UTC",
                    clock_min_hours: Annotated[float, Form()] = 12,
-                   clock_phases: Annotated[str, Form(max_length=3)] = "M"
+                   clock_phases: Annotated[str, Form(max_length=3)] = "M",
+                   bots: Annotated[str, Form(max_length=400)] = ""
                    ) -> Response:
     ctx.allow_create(create_secret)
     text = None
@@ -67,7 +68,8 @@ async def new_game(request: Request, ctx: Ctx,
         movement_minutes=movement_minutes, retreat_minutes=retreat_minutes,
         adjustment_minutes=adjustment_minutes, nmr_limit=nmr_limit,
         clock={"at": clock_at, "zone": clock_zone, "min_hours": clock_min_hours,
-               "phases": clock_phases} if clock_at else None))
+               "phases": clock_phases} if clock_at else None,
+        bots=_bot_seats(bots)))
     await run_in_threadpool(press.configure, ctx.db, gid, **settings)
     return RedirectResponse(f"/gm/{gm}", status_code=303)
 
@@ -185,3 +187,17 @@ def _options(text: str) -> dict[str, Any]:
 
     lines = [ln.strip() for ln in text.replace(",", "\n").splitlines() if ln.strip()]
     return parse_options(lines)
+
+
+def _bot_seats(text: str) -> dict[str, str]:
+    """The create form's "Italy=bot, Turkey=random" as the API's `bots` (power -> bot
+    player; the powers and players are checked where the game is made)."""
+    out: dict[str, str] = {}
+    for part in text.replace(";", ",").split(","):
+        if not part.strip():
+            continue
+        power, sep, kind = part.replace(":", "=").partition("=")
+        if not sep or not power.strip() or not kind.strip():
+            raise HostError(f"bots: write POWER=PLAYER, e.g. 'Italy=bot' (got {part.strip()!r})")
+        out[power.strip()] = kind.strip()
+    return out
