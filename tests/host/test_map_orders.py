@@ -51,6 +51,8 @@ def click_at(page, what: str, tap: bool = False) -> None:
     """Click (or tap) the overlay's unit ring or province `what` at its centre, scrolled
     into the map frame's view first."""
     loc = page.locator(f"#map-overlay {what}").first
+    # the map on screen first: on a phone the page's sections above it push it down
+    page.locator("#map-frame").scroll_into_view_if_needed()
     page.evaluate("""(sel) => { const e = document.querySelector(sel),
         f = document.getElementById('map-frame'), b = e.getBoundingClientRect(),
         fb = f.getBoundingClientRect();
@@ -159,12 +161,16 @@ def test_taps_on_a_phone_in_the_americas(browser, server, tmp_path):
         link = links["Peru"]
         page.goto(link)
         overlay_ready(page)
+        want = "Army Cuzco (CUZ): move to Loreto (LOR)"
         click_at(page, ".mc-unit[data-key='A CUZ']", tap=True)
-        assert "Army Cuzco (CUZ): move to Loreto (LOR)" in page.inner_text("#mapclick-choices")
+        # (a tap's click comes after the touch events: wait for it, on a loaded machine)
+        page.wait_for_function("(t) => document.getElementById('mapclick-choices')"
+                               ".innerText.includes(t)", arg=want, timeout=15_000)
         page.evaluate("document.getElementById('map-frame').scrollIntoView()")
         page.screenshot(path=str(tmp_path / "host-phone-map-orders.png"))
         click_at(page, ".mc-prov[data-province='LOR']", tap=True)
-        assert page.input_value("select[data-unit='A CUZ']") == "A CUZ - LOR"
+        page.wait_for_function("() => document.querySelector(\"select[data-unit='A CUZ']\")"
+                               ".value === 'A CUZ - LOR'", timeout=15_000)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         with page.expect_navigation():
             page.locator("#mapclick-send").tap()

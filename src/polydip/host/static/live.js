@@ -79,8 +79,9 @@
     box.querySelectorAll("[data-power]").forEach(function (el) {
       var p = byName[el.dataset.power];
       if (!p) return;
-      var text = p.ready ? "ready" : p.ordered ? "ordered" : "no orders yet";
+      var text = p.ready ? "ready" : p.ordered ? "ordered" : "\u2013";  // (a dash: none yet)
       el.querySelector(".mark").textContent = text;
+      el.title = p.ready ? "ready" : p.ordered ? "has ordered" : "no orders yet";
       el.dataset.mark = p.ready ? "ready" : p.ordered ? "ordered" : "none";
     });
   };
