@@ -90,7 +90,14 @@ def fast_games(variant: str, games: int, phases: int, max_units: int) -> tuple[i
 
 
 def numpy_actions(env: DiplomacyEnv, obs: dict, rng: np.random.Generator) -> dict:
-    """The fast masked-sampling recipe of docs/env.md (one uniform legal order per slot)."""
+    """The fast masked-sampling recipe of docs/env.md (one uniform legal order per slot);
+    before the env had its own (polydip.env.sample_actions), the same per agent."""
+    try:
+        from polydip.env import sample_actions
+    except ImportError:
+        sample_actions = None
+    if sample_actions is not None:
+        return sample_actions(env, obs, rng)
     out = {}
     for a in env.agents:
         legal = obs[a]["legal"]
@@ -99,7 +106,7 @@ def numpy_actions(env: DiplomacyEnv, obs: dict, rng: np.random.Generator) -> dic
         idx = (u[: len(n)] * n).astype(np.int64)
         act = np.zeros(env.max_units, np.int64)
         if env.action_type == "code":
-            act[: len(n)] = np.where(n > 0, legal[np.arange(len(n)), np.minimum(idx, legal.shape[1] - 1)], -1)
+            act[: len(n)] = np.where(n > 0, legal[np.arange(len(n)), idx], -1)
         else:
             act[: len(n)] = idx
         out[a] = act
@@ -143,6 +150,7 @@ def main() -> None:
     kw: dict[str, Any] = {}
     if "max_phases" in DiplomacyEnv.__init__.__code__.co_varnames:
         kw["max_phases"] = a.phases + 1  # (the bench stops the games itself)
+        kw["max_year"] = 100_000
     t_fast, (n_fast, ends_fast) = best(lambda: fast_games(a.variant, a.games, a.phases, mu),
                                        a.repeat)
     t_env, (n_env, ends_env, _) = best(lambda: env_games(a.variant, a.games, a.phases, **kw),
@@ -150,8 +158,8 @@ def main() -> None:
     same = n_fast == n_env and all(x == y for x, y in zip(ends_fast, ends_env, strict=True))
     print(f"{a.variant}: {a.games} games x {a.phases} phases at most, random policy")
     print(f"  fast path   {n_fast / t_fast:8.0f} steps/s ({n_fast} steps)")
-    print(f"  env (code)  {n_env / t_env:8.0f} steps/s  ratio {t_env / n_env / (t_fast / n_fast):.2f}x"
-          f"  same games: {same}")
+    ratio = t_env / n_env / (t_fast / n_fast)
+    print(f"  env (code)  {n_env / t_env:8.0f} steps/s  ratio {ratio:.2f}x  same games: {same}")
     _, (n, _, nb) = best(lambda: env_games(a.variant, a.games, a.phases, measure_bytes=True,
                                            **kw), 1)
     print(f"  observations: {nb / n / 1024:.1f} KB a step (distinct buffers, all agents)")
