@@ -61,33 +61,38 @@ class LegalCodes(spaces.Space):
     """The space of a `legal` observation: an int32 array of at most `max_rows` rows (unit
     slots) and `max_cols` columns (codes), each a code below `high` or -1 (padding). Its
     shape varies with the phase: rows are the most items any power has in the phase,
-    columns the longest list of legal codes in it."""
+    columns the longest list of legal codes in it. With ndim=1 (`n_legal`): one value a row."""
 
-    def __init__(self, max_rows: int, max_cols: int, high: int,
+    def __init__(self, max_rows: int, max_cols: int, high: int, ndim: int = 2,
                  seed: int | np.random.Generator | None = None) -> None:
         super().__init__(None, np.int32, seed)
         self.max_rows, self.max_cols, self.high = max_rows, max_cols, high
+        self.ndim = ndim
 
     @property
     def is_np_flattenable(self) -> bool:
         return False
 
     def contains(self, x: Any) -> bool:
-        return (isinstance(x, np.ndarray) and x.dtype == np.int32 and x.ndim == 2
-                and 1 <= x.shape[0] <= self.max_rows and 1 <= x.shape[1] <= self.max_cols
+        return (isinstance(x, np.ndarray) and x.dtype == np.int32 and x.ndim == self.ndim
+                and 1 <= x.shape[0] <= self.max_rows
+                and (x.ndim == 1 or 1 <= x.shape[1] <= self.max_cols)
                 and bool(((x >= -1) & (x < self.high)).all()))
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.ndarray:
         rows = int(self.np_random.integers(1, self.max_rows + 1))
         cols = int(self.np_random.integers(1, self.max_cols + 1))
-        return self.np_random.integers(-1, self.high, (rows, cols), dtype=np.int32)
+        shape = (rows, cols) if self.ndim == 2 else (rows,)
+        return self.np_random.integers(-1, self.high, shape, dtype=np.int32)
 
     def __repr__(self) -> str:
-        return f"LegalCodes(rows<={self.max_rows}, cols<={self.max_cols}, high={self.high})"
+        return (f"LegalCodes(rows<={self.max_rows}, cols<={self.max_cols}, high={self.high}, "
+                f"ndim={self.ndim})")
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, LegalCodes) and (self.max_rows, self.max_cols, self.high)
-                == (other.max_rows, other.max_cols, other.high))
+        return isinstance(other, LegalCodes) and (
+            self.max_rows, self.max_cols, self.high, self.ndim) == (
+            other.max_rows, other.max_cols, other.high, other.ndim)
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
@@ -161,6 +166,7 @@ class DiplomacyEnv(ParallelEnv):
             "power": spaces.Box(0, 1, (n_pw,), np.int8),
             "slots": spaces.Box(-1, m.n_loc - 1, (self.max_units,), np.int32),
             "legal": LegalCodes(self.max_units, max_orders, self.table.size),
+            "n_legal": LegalCodes(self.max_units, 1, max_orders + 1, ndim=1),
             "prev_orders": spaces.Box(-1, self.table.size - 1, (n_ag, self.max_units),
                                       np.int32),
             "prev_results": spaces.Box(0, 255, (n_ag, self.max_units), np.uint8),
@@ -171,6 +177,7 @@ class DiplomacyEnv(ParallelEnv):
         n = self.table.size if action_type == "code" else max_orders
         self._act_space = spaces.MultiDiscrete(np.full(self.max_units, n, dtype=np.int64))
         self._power_rows = _frozen(np.eye(n_pw, dtype=np.int8))
+        self._no_dislodged = _frozen(np.zeros((m.n_loc, n_kind, n_pw), np.int8))
         self._counts: list[int] = []
         self._phases = 0
         self._scores: dict[int, float] | None = None
@@ -200,8 +207,11 @@ class DiplomacyEnv(ParallelEnv):
         n_ag = len(self.powers)
         self._prev_orders = _frozen(np.full((n_ag, self.max_units), -1, np.int32))
         self._prev_results = _frozen(np.zeros((n_ag, self.max_units), np.uint8))
+        self._cache: dict[Any, Any] = {}
+        self._shared: dict[str, np.ndarray] = {}
         self._encode()
-        return self._observations(), {a: self._info(a) for a in self.agents}
+        phase = self.game.phase
+        return self._observations(), {a: self._info(a, phase) for a in self.agents}
 
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         g = self.game
@@ -211,8 +221,9 @@ class DiplomacyEnv(ParallelEnv):
         codes = [-1] * len(legal)
         live = self.agents
         index = self.action_type == "index"
-        mine = self._mine
-        prev = np.full((len(self.powers), self.max_units), -1, np.int32)
+        mine, mu, mo = self._mine, self.max_units, self.max_orders
+        prev_at: list[int] = []
+        prev_codes: list[int] = []
         for agent, action in actions.items():
             p = self.power_index.get(agent)
             if p is None:
@@ -231,16 +242,20 @@ class DiplomacyEnv(ParallelEnv):
                 raise PolydipError(f"the action of {agent} has {len(acts)} slots for "
                                    f"{len(ks)} items: give {self.max_units} (or at least "
                                    f"the rows of its legal codes, {self._legal.shape[1]})")
-            row = prev[self._row[p]]
+            base = self._row[p] * mu
             for s, k in enumerate(ks):
                 lst, a = legal[k], int(acts[s])
                 if index:
-                    c = lst[a] if 0 <= a < len(lst) and a < self.max_orders else -1
+                    c = lst[a] if 0 <= a < len(lst) and a < mo else -1
                 else:  # a code that is not one of the slot's legal orders is no order
-                    c = a if a in lst and (len(lst) <= self.max_orders
-                                           or lst.index(a) < self.max_orders) else -1
-                codes[k] = c
-                row[s] = c
+                    c = a if a in lst and (len(lst) <= mo or lst.index(a) < mo) else -1
+                if c >= 0:
+                    codes[k] = c
+                    prev_at.append(base + s)
+                    prev_codes.append(c)
+        prev = np.full((len(self.powers), mu), -1, np.int32)
+        if prev_at:
+            prev.reshape(-1)[prev_at] = prev_codes
         before = g.position
         outcome = g.step(codes)
         self._phases += 1
@@ -264,7 +279,8 @@ class DiplomacyEnv(ParallelEnv):
             self._end_rewards(rewards)
         self._encode()
         obs = self._observations()
-        infos = {a: self._info(a) for a in live}
+        phase = g.phase
+        infos = {a: self._info(a, phase) for a in live}
         self.agents = [a for a in live if not (terminations[a] or truncations[a])]
         return obs, rewards, terminations, truncations, infos
 
@@ -273,6 +289,11 @@ class DiplomacyEnv(ParallelEnv):
         """The step's legal codes of every agent, (agents, rows, cols) int32, -1 padded: row
         `agent_row[agent]` is that agent's `legal` observation (a view of this array)."""
         return self._legal
+
+    @property
+    def n_legal(self) -> np.ndarray:
+        """Per agent and slot, how many legal codes its row of `legal` holds."""
+        return self._n_legal
 
     def _unknown_agent(self, agent: object) -> str:
         if isinstance(agent, str) and agent in self._variant_names:
@@ -332,21 +353,40 @@ class DiplomacyEnv(ParallelEnv):
         pos = g.position
         n_pw, n_kind = len(m.powers), len(m.kinds)
         shape = (m.n_loc, n_kind, n_pw)
-        units = np.bincount([(u.loc * n_kind + u.kind) * n_pw + u.power for u in pos.units],
-                            minlength=self._board_size).astype(np.int8).reshape(shape)
-        if pos.dislodged:
-            dislodged = np.bincount(
-                [(d.loc * n_kind + d.kind) * n_pw + d.power for d in pos.dislodged],
-                minlength=self._board_size).astype(np.int8).reshape(shape)
+        cache = self._cache
+        # arrays are read-only, so one unchanged since the last step is given again
+        if pos.units is cache.get("units_of"):
+            units = self._shared["units"]
         else:
-            dislodged = np.zeros(shape, np.int8)
-        owners = np.asarray(pos.owners, np.int64)
-        centers = np.zeros((m.n_prov, n_pw), np.int8)
-        held = np.flatnonzero(owners >= 0)
-        centers[held, owners[held]] = 1
-        phase = np.zeros(len(self.seasons) + len(PHASE_TYPES), np.int8)
-        phase[self.seasons.index(pos.phase.season)] = 1
-        phase[len(self.seasons) + PHASE_TYPES.index(pos.phase.type)] = 1
+            units = _frozen(np.bincount(
+                [(u.loc * n_kind + u.kind) * n_pw + u.power for u in pos.units],
+                minlength=self._board_size).astype(np.int8).reshape(shape))
+            cache["units_of"] = pos.units
+        if pos.dislodged:
+            dislodged = _frozen(np.bincount(
+                [(d.loc * n_kind + d.kind) * n_pw + d.power for d in pos.dislodged],
+                minlength=self._board_size).astype(np.int8).reshape(shape))
+        else:
+            dislodged = self._no_dislodged
+        if pos.owners == cache.get("owners"):
+            centers = self._shared["centers"]
+        else:
+            owners = np.asarray(pos.owners, np.int64)
+            centers = np.zeros((m.n_prov, n_pw), np.int8)
+            held = np.flatnonzero(owners >= 0)
+            centers[held, owners[held]] = 1
+            centers = _frozen(centers)
+            cache["owners"] = list(pos.owners)
+        ph = pos.phase
+        phase = cache.get((ph.season, ph.type))
+        if phase is None:
+            phase = np.zeros(len(self.seasons) + len(PHASE_TYPES), np.int8)
+            phase[self.seasons.index(ph.season)] = 1
+            phase[len(self.seasons) + PHASE_TYPES.index(ph.type)] = 1
+            phase = cache[(ph.season, ph.type)] = _frozen(phase)
+        year = cache.get(ph.year)
+        if year is None:
+            year = cache[ph.year] = _frozen(np.array([ph.year - self.first_year], np.int32))
         n_ag, mu, mo = len(self.powers), self.max_units, self.max_orders
         mine: dict[int, list[int]] = {p: [] for p in self.powers}
         slots = np.full((n_ag, mu), -1, np.int32)
@@ -370,7 +410,8 @@ class DiplomacyEnv(ParallelEnv):
         board = pos.units if pos.phase.type == "M" else pos.dislodged
         vals: list[int] = []
         lens: list[int] = []
-        starts: list[int] = []
+        shifts: list[int] = []  # per row, its start in `legal` less its start in `vals`
+        counted: list[int] = []
         slot_at: list[int] = []
         slot_loc: list[int] = []
         for p, ks in mine.items():
@@ -385,21 +426,23 @@ class DiplomacyEnv(ParallelEnv):
                     if len(lst) > cols:
                         self._cut[p] += len(lst) - cols
                         lst = lst[:cols]
+                    counted.append(r * rows + s)
+                    shifts.append((r * rows + s) * cols - len(vals))
                     vals.extend(lst)
                     lens.append(len(lst))
-                    starts.append((r * rows + s) * cols)
         if vals:  # one scatter: each row's codes at its start, in order
-            n = np.asarray(lens)
-            first = np.cumsum(n) - n
-            at = np.repeat(np.asarray(starts) - first, n) + np.arange(len(vals))
+            at = np.repeat(shifts, lens) + np.arange(len(vals))
             legal.reshape(-1)[at] = vals
         if slot_at:
             slots.reshape(-1)[slot_at] = slot_loc
+        n_legal = np.zeros((n_ag, rows), np.int32)
+        if counted:
+            n_legal.reshape(-1)[counted] = lens
+        self._n_legal = _frozen(n_legal)
         self._items, self._mine = items, mine
         self._shared = {
-            "units": _frozen(units), "dislodged": _frozen(dislodged),
-            "centers": _frozen(centers), "phase": _frozen(phase),
-            "year": _frozen(np.array([pos.phase.year - self.first_year], np.int32)),
+            "units": units, "dislodged": dislodged, "centers": centers, "phase": phase,
+            "year": year,
             "prev_orders": self._prev_orders, "prev_results": self._prev_results,
         }
         self._legal, self._slots = _frozen(legal), _frozen(slots)
@@ -411,7 +454,7 @@ class DiplomacyEnv(ParallelEnv):
 
     def _observations(self) -> dict[str, dict[str, Any]]:
         out = {}
-        shared, legal, slots = self._shared, self._legal, self._slots
+        shared, legal, slots, n_legal = self._shared, self._legal, self._slots, self._n_legal
         index = self.action_type == "index"
         for a in self.agents:
             p = self.power_index[a]
@@ -420,6 +463,7 @@ class DiplomacyEnv(ParallelEnv):
             obs["power"] = self._power_rows[p]
             obs["slots"] = slots[r]
             obs["legal"] = legal[r]
+            obs["n_legal"] = n_legal[r]
             if index:
                 rows, mask = self._mask_rows, self._mask
                 empty = mask[-1]
@@ -428,11 +472,11 @@ class DiplomacyEnv(ParallelEnv):
             out[a] = obs
         return out
 
-    def _info(self, agent: str) -> dict[str, Any]:
-        g, p = self.game, self.power_index[agent]
+    def _info(self, agent: str, phase: str) -> dict[str, Any]:
+        p = self.power_index[agent]
         info: dict[str, Any] = {
-            "phase": g.phase, "centers": self._counts[p] if self._counts else 0,
-            "dropped": {"items": self._dropped.get(p, 0), "orders": self._cut.get(p, 0)}}
+            "phase": phase, "centers": self._counts[p],
+            "dropped": {"items": self._dropped[p], "orders": self._cut[p]}}
         if self._scores is not None:
             info["score"] = self._scores[p]
         return info
@@ -454,8 +498,11 @@ def sample_actions(env: DiplomacyEnv, obs: dict[str, dict[str, Any]] | None,
     agents = env.agents
     if not agents:
         return {}
-    legal = env.legal[[env.agent_row[a] for a in agents]]
-    n = (legal >= 0).sum(axis=2)
+    if len(agents) == len(env.possible_agents):
+        legal, n = env.legal, env.n_legal
+    else:
+        live = [env.agent_row[a] for a in agents]
+        legal, n = env.legal[live], env.n_legal[live]
     u = rng.random((len(agents), env.max_units))[:, : legal.shape[1]]
     idx = (u * n).astype(np.int64)
     if env.action_type == "code":
