@@ -368,3 +368,26 @@ def test_vector_env_refuses_bad_input():
     obs, _ = venv.reset(seed=0)
     with pytest.raises(PolydipError, match="1 action dicts for 2 games"):
         venv.step(venv.sample_actions(obs)[:1])
+
+
+def test_the_shared_board_follows_the_game_step_by_step():
+    """Arrays kept from one step to the next (unchanged units, owners) still show the
+    position: every step's board is the one worked out afresh from the position."""
+    env = DiplomacyEnv("standard")
+    obs, _ = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    m = env.m
+    for _ in range(25):
+        obs, *_ = env.step(sample_actions(env, obs, rng))
+        pos, o = env.game.position, obs[env.agents[0]]
+        units = np.zeros_like(o["units"])
+        for u in pos.units:
+            units[u.loc, u.kind, u.power] += 1
+        dislodged = np.zeros_like(o["units"])
+        for d in pos.dislodged:
+            dislodged[d.loc, d.kind, d.power] += 1
+        assert (o["units"] == units).all() and (o["dislodged"] == dislodged).all()
+        for prov, owner in enumerate(pos.owners):
+            assert o["centers"][prov].tolist() == [int(owner == p) for p in range(len(m.powers))]
+        assert o["year"][0] == pos.phase.year - 1901
+        assert o["phase"][3 + "MRA".index(pos.phase.type)] == 1

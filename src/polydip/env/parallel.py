@@ -348,9 +348,9 @@ class DiplomacyEnv(ParallelEnv):
 
     # ---- encoding (once a step, shared by every agent) ----------------------------------
 
-    def _encode(self) -> None:
-        g, m = self.game, self.m
-        pos = g.position
+    def _board(self, pos: Any) -> dict[str, np.ndarray]:
+        """The board's arrays (shared by every agent)."""
+        m = self.m
         n_pw, n_kind = len(m.powers), len(m.kinds)
         shape = (m.n_loc, n_kind, n_pw)
         cache = self._cache
@@ -387,6 +387,14 @@ class DiplomacyEnv(ParallelEnv):
         year = cache.get(ph.year)
         if year is None:
             year = cache[ph.year] = _frozen(np.array([ph.year - self.first_year], np.int32))
+        return {"units": units, "dislodged": dislodged, "centers": centers, "phase": phase,
+                "year": year, "prev_orders": self._prev_orders,
+                "prev_results": self._prev_results}
+
+    def _encode(self) -> None:
+        g = self.game
+        pos = g.position
+        self._shared = self._board(pos)
         n_ag, mu, mo = len(self.powers), self.max_units, self.max_orders
         mine: dict[int, list[int]] = {p: [] for p in self.powers}
         slots = np.full((n_ag, mu), -1, np.int32)
@@ -440,11 +448,6 @@ class DiplomacyEnv(ParallelEnv):
             n_legal.reshape(-1)[counted] = lens
         self._n_legal = _frozen(n_legal)
         self._items, self._mine = items, mine
-        self._shared = {
-            "units": units, "dislodged": dislodged, "centers": centers, "phase": phase,
-            "year": year,
-            "prev_orders": self._prev_orders, "prev_results": self._prev_results,
-        }
         self._legal, self._slots = _frozen(legal), _frozen(slots)
         if self.action_type == "index":
             mask = np.zeros((n_ag * rows + 1, mo), np.int8)
