@@ -309,6 +309,8 @@ def test_games_stop_after_30_years_by_default():
     ({"scoring": "elo"}, "scoring 'elo'"),
     ({"max_phases": 0}, "max_phases must be a positive integer"),
     ({"max_year": 1850}, "max_year 1850 is before the game starts"),
+    ({"max_year": "1920"}, "max_year must be a positive integer"),
+    ({"max_units": 2.5}, "max_units must be a positive integer"),
 ])
 def test_bad_options_are_refused(kwargs, match):
     with pytest.raises(ValueError, match=match):
@@ -328,6 +330,10 @@ def test_agents_are_named_as_in_the_shards_and_old_names_are_refused():
         env.step({"Narnia": np.zeros(env.max_units, np.int64)})
     with pytest.raises(PolydipError, match="sequence of"):
         env.step({"FRANCE": 3})
+    with pytest.raises(PolydipError, match="sequence of integers"):
+        env.step({"FRANCE": ["A PAR - BUR", "x", "y"]})
+    with pytest.raises(PolydipError, match="has 1 slots for 3 items"):
+        env.step({"FRANCE": [0]})
 
 
 # ---- the vector env -----------------------------------------------------------------------
@@ -368,6 +374,8 @@ def test_vector_env_refuses_bad_input():
     obs, _ = venv.reset(seed=0)
     with pytest.raises(PolydipError, match="1 action dicts for 2 games"):
         venv.step(venv.sample_actions(obs)[:1])
+    with pytest.raises(PolydipError, match="a list of one action dict per game"):
+        venv.step({"FRANCE": [0]})
 
 
 def test_the_shared_board_follows_the_game_step_by_step():

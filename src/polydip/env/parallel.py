@@ -126,8 +126,9 @@ class DiplomacyEnv(ParallelEnv):
         if scoring not in SCORINGS:
             raise ValueError(f"scoring {scoring!r}: use one of {', '.join(SCORINGS)}")
         for name, val in (("max_units", max_units), ("max_orders", max_orders),
-                          ("max_phases", max_phases)):
-            if val is not None and (not isinstance(val, int) or val < 1):
+                          ("max_phases", max_phases), ("max_year", max_year)):
+            if val is not None and (not isinstance(val, int) or isinstance(val, bool)
+                                    or val < 1):
                 raise ValueError(f"{name} must be a positive integer (got {val!r})")
         self.variant, self.options = variant, dict(options or {})
         self.action_type, self.scoring = action_type, scoring
@@ -243,8 +244,13 @@ class DiplomacyEnv(ParallelEnv):
                                    f"{len(ks)} items: give {self.max_units} (or at least "
                                    f"the rows of its legal codes, {self._legal.shape[1]})")
             base = self._row[p] * mu
+            try:
+                ints = [int(x) for x in acts[: len(ks)]]
+            except (TypeError, ValueError, OverflowError):
+                raise PolydipError(f"the action of {agent} must be a sequence of "
+                                   f"integers, not {action!r}") from None
             for s, k in enumerate(ks):
-                lst, a = legal[k], int(acts[s])
+                lst, a = legal[k], ints[s]
                 if index:
                     c = lst[a] if 0 <= a < len(lst) and a < mo else -1
                 else:  # a code that is not one of the slot's legal orders is no order

@@ -58,6 +58,9 @@ class VectorEnv:
 
     def step(self, actions: list[dict[str, Any]]
              ) -> tuple[list[dict], list[dict], list[dict], list[dict], list[dict]]:
+        if not isinstance(actions, list | tuple) or not all(
+                isinstance(a, dict) for a in actions):
+            raise PolydipError("step takes a list of one action dict per game")
         if len(actions) != self.num_envs:
             raise PolydipError(f"{len(actions)} action dicts for {self.num_envs} games")
         out_obs, out_rew, out_term, out_trunc, out_info = [], [], [], [], []
