@@ -512,10 +512,11 @@ def sample_actions(env: DiplomacyEnv, obs: dict[str, dict[str, Any]] | None,
     else:
         live = [env.agent_row[a] for a in agents]
         legal, n = env.legal[live], env.n_legal[live]
-    u = rng.random((len(agents), env.max_units))[:, : legal.shape[1]]
-    idx = (u * n).astype(np.int64)
-    if env.action_type == "code":
-        act = np.take_along_axis(legal, idx[:, :, None], axis=2)[:, :, 0]
+    a_n, rows, cols = legal.shape
+    u = rng.random((a_n, env.max_units))
+    idx = (u[:, :rows] * n).astype(np.intp)
+    if env.action_type == "code":  # each slot's code at its flat offset in `legal`
+        act = legal.ravel()[idx + np.arange(0, a_n * rows * cols, cols).reshape(a_n, rows)]
     else:
         act = np.where(n > 0, idx, -1)
     return dict(zip(agents, act, strict=True))
