@@ -399,3 +399,22 @@ def test_the_shared_board_follows_the_game_step_by_step():
             assert o["centers"][prov].tolist() == [int(owner == p) for p in range(len(m.powers))]
         assert o["year"][0] == pos.phase.year - 1901
         assert o["phase"][3 + "MRA".index(pos.phase.type)] == 1
+
+
+def test_items_and_codes_past_the_limits_take_no_order_and_are_counted():
+    env = DiplomacyEnv("standard", max_units=2, max_orders=5)
+    obs, infos = env.reset()
+    fg = FastGame.new("standard")
+    russia = [k for k, (p, _i) in enumerate(fg.items()) if p == env.power_index["RUSSIA"]]
+    o = obs["RUSSIA"]
+    assert o["legal"].shape == (2, 5)  # two slots of Russia's four units, five codes each
+    assert infos["RUSSIA"]["dropped"]["items"] == 2
+    assert infos["RUSSIA"]["dropped"]["orders"] == sum(
+        max(0, len(fg.legal()[k]) - 5) for k in russia[:2])
+    for s, k in enumerate(russia[:2]):
+        assert o["legal"][s].tolist() == fg.legal()[k][:5]
+        assert o["n_legal"][s] == 5
+    # a code of a slot's list past max_orders is no order
+    late = fg.legal()[russia[0]][7]
+    env.step({"RUSSIA": [late, -1]})
+    assert env.game.position.units == FastGame.new("standard").position.units
