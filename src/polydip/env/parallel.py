@@ -403,55 +403,57 @@ class DiplomacyEnv(ParallelEnv):
         self._shared = self._board(pos)
         n_ag, mu, mo = len(self.powers), self.max_units, self.max_orders
         mine: dict[int, list[int]] = {p: [] for p in self.powers}
-        slots = np.full((n_ag, mu), -1, np.int32)
-        self._dropped = dict.fromkeys(self.powers, 0)
-        self._cut = dict.fromkeys(self.powers, 0)
+        dropped = self._dropped = dict.fromkeys(self.powers, 0)
+        cut = self._cut = dict.fromkeys(self.powers, 0)
         if g.is_over:
             items: list[tuple[int, int]] = []
             lists: list[list[int]] = []
         else:
             items, lists = g.items(), g.legal()
-        for k, (p, _i) in enumerate(items):
-            if p in mine:
-                ks = mine[p]
-                if len(ks) < mu:
-                    ks.append(k)
-                else:
-                    self._dropped[p] += 1
-        rows = max(1, max((len(ks) for ks in mine.values()), default=1))
-        cols = max(1, min(mo, max((len(lst) for lst in lists), default=1)))
-        legal = np.full((n_ag, rows, cols), -1, np.int32)
         board = pos.units if pos.phase.type == "M" else pos.dislodged
+        row_of = self._row
         vals: list[int] = []
         lens: list[int] = []
-        shifts: list[int] = []  # per row, its start in `legal` less its start in `vals`
-        counted: list[int] = []
+        cell_r: list[int] = []  # per listed slot: its agent's row, its slot, its start in vals
+        cell_s: list[int] = []
+        starts: list[int] = []
         slot_at: list[int] = []
         slot_loc: list[int] = []
-        for p, ks in mine.items():
-            r = self._row[p]
-            for s, k in enumerate(ks):
-                lst = lists[k]
-                i = items[k][1]
-                if i >= 0:
-                    slot_at.append(r * mu + s)
-                    slot_loc.append(board[i].loc)
-                if lst:
-                    if len(lst) > cols:
-                        self._cut[p] += len(lst) - cols
-                        lst = lst[:cols]
-                    counted.append(r * rows + s)
-                    shifts.append((r * rows + s) * cols - len(vals))
-                    vals.extend(lst)
-                    lens.append(len(lst))
-        if vals:  # one scatter: each row's codes at its start, in order
-            at = np.repeat(shifts, lens) + np.arange(len(vals))
+        for k, (p, i) in enumerate(items):  # one pass, in the fast path's item order
+            ks = mine.get(p)
+            if ks is None:
+                continue  # (a neutral power's item)
+            s = len(ks)
+            if s >= mu:
+                dropped[p] += 1
+                continue
+            ks.append(k)
+            r = row_of[p]
+            if i >= 0:
+                slot_at.append(r * mu + s)
+                slot_loc.append(board[i].loc)
+            lst = lists[k]
+            if lst:
+                if len(lst) > mo:
+                    cut[p] += len(lst) - mo
+                    lst = lst[:mo]
+                cell_r.append(r)
+                cell_s.append(s)
+                starts.append(len(vals))
+                vals.extend(lst)
+                lens.append(len(lst))
+        rows = max(1, max(map(len, mine.values()), default=1))
+        cols = max(1, max(lens, default=1))
+        legal = np.full((n_ag, rows, cols), -1, np.int32)
+        n_legal = np.zeros((n_ag, rows), np.int32)
+        if vals:  # one scatter: each slot's codes from its cell's start, in order
+            cell = np.asarray(cell_r) * rows + cell_s
+            n_legal.reshape(-1)[cell] = lens
+            at = np.repeat(cell * cols - starts, lens) + np.arange(len(vals))
             legal.reshape(-1)[at] = vals
+        slots = np.full((n_ag, mu), -1, np.int32)
         if slot_at:
             slots.reshape(-1)[slot_at] = slot_loc
-        n_legal = np.zeros((n_ag, rows), np.int32)
-        if counted:
-            n_legal.reshape(-1)[counted] = lens
         self._n_legal = _frozen(n_legal)
         self._items, self._mine = items, mine
         self._legal, self._slots = _frozen(legal), _frozen(slots)
