@@ -234,6 +234,10 @@ class DiplomacyEnv(ParallelEnv):
             ks = mine[p]
             if not ks:
                 continue
+            if isinstance(action, np.ndarray) and action.ndim != 1:
+                raise PolydipError(f"the action of {agent} must be one vector of "
+                                   f"{self.max_units} integers (got shape {action.shape})")
+            whole = isinstance(action, np.ndarray) and action.dtype.kind in "iu"
             try:
                 acts = action.tolist() if isinstance(action, np.ndarray) else list(action)
             except TypeError:
@@ -244,8 +248,8 @@ class DiplomacyEnv(ParallelEnv):
                                    f"{len(ks)} items: give {self.max_units} (or at least "
                                    f"the rows of its legal codes, {self._legal.shape[1]})")
             base = self._row[p] * mu
-            try:
-                ints = [int(x) for x in acts[: len(ks)]]
+            try:  # (an integer array's list holds ints already)
+                ints = acts if whole else [int(x) for x in acts[: len(ks)]]
             except (TypeError, ValueError, OverflowError):
                 raise PolydipError(f"the action of {agent} must be a sequence of "
                                    f"integers, not {action!r}") from None
