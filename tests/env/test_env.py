@@ -420,3 +420,27 @@ def test_items_and_codes_past_the_limits_take_no_order_and_are_counted():
     late = fg.legal()[russia[0]][7]
     env.step({"RUSSIA": [late, -1]})
     assert env.game.position.units == FastGame.new("standard").position.units
+
+
+def test_results_of_retreats_and_adjustments_are_read_too():
+    """Retreat and adjustment results come by the orders' texts: legal builds and removals
+    succeed (0); a result is only ever bits of the result words."""
+    env = DiplomacyEnv("standard")
+    obs, _ = env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    kinds_seen = set()
+    for _ in range(40):
+        before = env.game.phase_type
+        obs, *_ = env.step(sample_actions(env, obs, rng))
+        o = obs[env.agents[0]]
+        played = o["prev_orders"] >= 0
+        assert (o["prev_results"][~played] == 0).all()
+        if before == "A":  # (a build ordered twice is void the second time, and both
+            # orders, one text, show the later result: such rows are left out)
+            assert played.any()
+            for r, row in enumerate(o["prev_orders"]):
+                codes = row[row >= 0].tolist()
+                if len(set(codes)) == len(codes):
+                    assert (o["prev_results"][r] == 0).all()
+        kinds_seen.add(before)
+    assert kinds_seen == {"M", "R", "A"}

@@ -322,22 +322,29 @@ class DiplomacyEnv(ParallelEnv):
             if got is not None:
                 words_of = [w for _u, _o, w in got]
         texts: dict[str, list[str]] | None = None
+        at: list[int] = []
+        got_bits: list[int] = []
+        items, mu = self._items, self.max_units
         for p, ks in self._mine.items():
-            r = self._row[p]
+            base = self._row[p] * mu
             for s, k in enumerate(ks):
                 c = codes[k]
                 if c < 0:
                     continue
                 if words_of is not None:
-                    words = words_of[self._items[k][1]]
+                    words = words_of[items[k][1]]
                 else:
                     if texts is None:
                         texts = outcome.result_texts()
                     words = texts.get(self.table.texts[c], [])
-                bits = 0
-                for w in words:
-                    bits |= _RESULT_BIT.get(w, 0)
-                out[r, s] = bits
+                if words:  # (an order that succeeded has none: 0)
+                    bits = 0
+                    for w in words:
+                        bits |= _RESULT_BIT.get(w, 0)
+                    at.append(base + s)
+                    got_bits.append(bits)
+        if at:
+            out.reshape(-1)[at] = got_bits
         return out
 
     def _end_rewards(self, rewards: dict[str, float]) -> None:
