@@ -11,7 +11,8 @@ pytest.importorskip("pettingzoo", reason="the rl extra is not installed")
 
 from pettingzoo.test import parallel_api_test  # noqa: E402
 
-from polydip.env import DiplomacyEnv  # noqa: E402
+from polydip.env import DiplomacyEnv, VectorEnv, end_scores, sample_actions  # noqa: E402
+from polydip.errors import PolydipError  # noqa: E402
 from polydip.fast import FastGame  # noqa: E402
 
 SEED_VARIANTS = ["standard", "wita", "lad1890", "twentieth_century", "war_in_north_america"]
@@ -31,7 +32,7 @@ def _legal_actions(env, obs, rng):
     for a in env.agents:
         legal = obs[a]["legal"]
         act = np.zeros(env.max_units, np.int64)
-        for s in range(env.max_units):
+        for s in range(len(legal)):
             n = int((legal[s] >= 0).sum())
             if n:
                 j = rng.randrange(n)
@@ -68,8 +69,8 @@ def test_observation_encodes_the_board():
     env = DiplomacyEnv("standard")
     obs, infos = env.reset()
     m, pos = env.m, env.game.position
-    o = obs["France"]
-    assert env.observation_space("France").contains(o)
+    o = obs["FRANCE"]
+    assert env.observation_space("FRANCE").contains(o)
     assert o["units"].sum() == len(pos.units) == 22
     par = m.loc_of("PAR")
     army = m.kinds.index("A")
@@ -87,7 +88,11 @@ def test_observation_encodes_the_board():
         row = o["legal"][s]
         assert sorted(row[row >= 0].tolist()) == sorted(fg.legal()[k])
         assert o["slots"][s] == pos.units[fg.items()[k][1]].loc
-    assert infos["France"]["centers"] == 3
+    # rows: the most units a power has (Russia: 4); columns: the longest list of the phase
+    assert o["legal"].dtype == np.int32
+    assert o["legal"].shape == (4, max(len(c) for c in fg.legal()))
+    assert infos["FRANCE"]["centers"] == 3
+    assert (o["prev_orders"] == -1).all() and (o["prev_results"] == 0).all()
 
 
 def test_a_code_not_legal_for_its_slot_is_no_order():
@@ -95,6 +100,7 @@ def test_a_code_not_legal_for_its_slot_is_no_order():
     obs, _ = env.reset()
     # every agent orders, for each slot, the first legal code of ANOTHER slot: all illegal
     actions = {a: np.roll(obs[a]["legal"][:, 1], 1) for a in env.agents}
+    actions = {a: np.where(act < 0, 0, act) for a, act in actions.items()}
     env.step(actions)
     assert sorted(env.game.position.units) == sorted(FastGame.new("standard").position.units)
 
@@ -103,7 +109,7 @@ def test_rewards_are_center_changes_and_the_end_bonus():
     """The center reward adds up to the change of a power's centers over the game; the win or
     draw reward goes to the powers the game's end names."""
     env = DiplomacyEnv("war_in_north_america", action_type="index", win_reward=7.0,
-                       draw_reward=5.0)
+                       draw_reward=5.0, max_year=100_000)
     obs, infos = env.reset(seed=0)
     start = {a: infos[a]["centers"] for a in env.agents}
     total = dict.fromkeys(env.agents, 0.0)
@@ -122,7 +128,7 @@ def test_rewards_are_center_changes_and_the_end_bonus():
 
 
 def test_eliminated_powers_leave_the_agents():
-    env = DiplomacyEnv("standard", action_type="index")
+    env = DiplomacyEnv("standard", action_type="index", max_year=100_000)
     obs, _ = env.reset()
     rng = random.Random(1)
     gone: set[str] = set()
@@ -142,3 +148,299 @@ def test_eliminated_powers_leave_the_agents():
 def test_bad_action_type_is_refused():
     with pytest.raises(ValueError, match="action_type 'x'"):
         DiplomacyEnv("standard", action_type="x")
+
+
+# ---- one board a step, shared; compact legal codes ----------------------------------------
+
+def _distinct_bytes(obs):
+    seen = {}
+
+    def walk(x):
+        if isinstance(x, np.ndarray):
+            while isinstance(x.base, np.ndarray):
+                x = x.base
+            seen[id(x)] = x.nbytes
+        elif isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, tuple):
+            for v in x:
+                walk(v)
+    walk(obs)
+    return sum(seen.values())
+
+
+@pytest.mark.parametrize("action_type", ["code", "index"])
+def test_the_board_is_encoded_once_and_shared_read_only(action_type):
+    env = DiplomacyEnv("standard", action_type=action_type)
+    obs, _ = env.reset()
+    fr, en = obs["FRANCE"], obs["ENGLAND"]
+    for key in ("units", "dislodged", "centers", "phase", "year", "prev_orders",
+                "prev_results"):
+        assert fr[key] is en[key]
+    assert np.shares_memory(fr["legal"], env.legal)
+    assert (fr["legal"] == env.legal[env.agent_row["FRANCE"]]).all()
+    with pytest.raises(ValueError):
+        fr["units"][0, 0, 0] = 1  # one agent cannot change what the others see
+    with pytest.raises(ValueError):
+        fr["legal"][0, 0] = 5
+
+
+@pytest.mark.parametrize("action_type", ["code", "index"])
+def test_a_step_of_observations_is_under_100_kb_on_standard(action_type):
+    env = DiplomacyEnv("standard", action_type=action_type)
+    obs, _ = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    worst = _distinct_bytes(obs)
+    for _ in range(40):
+        obs, *_ = env.step(sample_actions(env, obs, rng))
+        worst = max(worst, _distinct_bytes(obs))
+    assert worst < 100_000
+
+
+def test_numpy_sampling_gives_legal_orders_and_the_gymnasium_masks_agree():
+    for action_type in ("code", "index"):
+        env = DiplomacyEnv("standard", action_type=action_type)
+        obs, _ = env.reset(seed=1)
+        rng = np.random.default_rng(1)
+        for _ in range(12):
+            acts = sample_actions(env, obs, rng)
+            for a, act in acts.items():
+                legal = obs[a]["legal"]
+                for s, row in enumerate(legal):
+                    ok = row[row >= 0]
+                    if action_type == "code":
+                        assert act[s] in ok if len(ok) else act[s] == -1
+                    else:
+                        assert (0 <= act[s] < len(ok)) if len(ok) else act[s] == -1
+                        mask = obs[a]["action_mask"][s]
+                        assert mask.shape == (env.max_orders,)
+                        assert mask.sum() == len(ok) and mask[: len(ok)].all()
+                if action_type == "index":
+                    assert all(m.sum() == 0 for m in obs[a]["action_mask"][len(legal):])
+                    picked = env.action_space(a).sample(mask=obs[a]["action_mask"])
+                    assert all(picked[s] < (legal[s] >= 0).sum() or (legal[s] < 0).all()
+                               for s in range(len(legal)))
+            obs, *_ = env.step(acts)
+
+
+# ---- the previous phase's orders and results ----------------------------------------------
+
+def test_the_previous_orders_and_their_results_are_observed():
+    env = DiplomacyEnv("standard")
+    obs, _ = env.reset()
+    t, m = env.table, env.m
+    army = m.kinds.index("A")
+
+    def move(src, dst):
+        return t.move_code(t.slot(army, m.loc_of(src)), m.loc_of(dst))
+
+    acts = {a: np.full(env.max_units, -1) for a in env.agents}
+    slot = {}
+    for a, code in (("FRANCE", move("PAR", "BUR")), ("GERMANY", move("MUN", "BUR")),
+                    ("ITALY", move("VEN", "PIE"))):
+        s = int(np.argwhere(obs[a]["legal"] == code)[0][0])
+        acts[a][s] = code
+        slot[a] = (s, code)
+    obs, *_ = env.step(acts)
+    o = obs["ENGLAND"]  # every agent sees every power's orders
+    bounce = 1 << ("bounce", "cut", "dislodged", "void").index("bounce")
+    for a in ("FRANCE", "GERMANY", "ITALY"):
+        s, code = slot[a]
+        r = env.agent_row[a]
+        assert o["prev_orders"][r, s] == code
+        assert o["prev_results"][r, s] == (0 if a == "ITALY" else bounce)
+    assert (o["prev_orders"] >= 0).sum() == 3
+    assert o["prev_results"][env.agent_row["ENGLAND"]].sum() == 0
+
+
+# ---- scoring, the end of a game ------------------------------------------------------------
+
+def test_end_scores_sos_dss_and_a_win():
+    counts = [4, 2, 0, 2]
+    powers = [0, 1, 2, 3]
+    assert end_scores("sos", counts, powers, "cut", [], [0, 1, 3]) == \
+        {0: 16 / 24, 1: 4 / 24, 2: 0.0, 3: 4 / 24}
+    assert end_scores("dss", counts, powers, "cut", [], [0, 1, 3]) == \
+        {0: 1 / 3, 1: 1 / 3, 2: 0.0, 3: 1 / 3}
+    # a draw the game declares is shared by its powers
+    assert end_scores("dss", counts, powers, "drawn", [0, 1], [0, 1, 3]) == \
+        {0: 0.5, 1: 0.5, 2: 0.0, 3: 0.0}
+    for scoring in ("sos", "dss", "win"):
+        assert end_scores(scoring, counts, powers, "won", [0], [0, 1, 3]) == \
+            {0: 1.0, 1: 0.0, 2: 0.0, 3: 0.0}
+
+
+@pytest.mark.parametrize("scoring", ["sos", "dss"])
+def test_a_cut_game_pays_its_score(scoring):
+    env = DiplomacyEnv("standard", scoring=scoring, center_reward=0.0, score_reward=3.0,
+                       max_phases=6)
+    obs, _ = env.reset(seed=0)
+    rng = np.random.default_rng(4)
+    steps, total = 0, dict.fromkeys(env.agents, 0.0)
+    while env.agents:
+        obs, rewards, _term, trunc, infos = env.step(sample_actions(env, obs, rng))
+        steps += 1
+        for a, r in rewards.items():
+            total[a] += r
+    assert steps == 6 and all(trunc.values())
+    counts = {a: infos[a]["centers"] for a in infos}
+    sq = sum(c * c for c in counts.values())
+    for a, c in counts.items():
+        want = c * c / sq if scoring == "sos" else 1 / sum(1 for x in counts.values() if x)
+        assert infos[a]["score"] == pytest.approx(want)
+        assert total[a] == pytest.approx(3.0 * want)
+    assert sum(infos[a]["score"] for a in infos) == pytest.approx(1.0)
+
+
+def test_games_stop_after_30_years_by_default():
+    env = DiplomacyEnv("standard")
+    assert env.max_year == 1930
+    obs, _ = env.reset()
+    rng = np.random.default_rng(0)
+    last = None
+    while env.agents:
+        obs, _r, term, trunc, _infos = env.step(sample_actions(env, obs, rng))
+        last = (term, trunc)
+    assert env.game.is_over or (all(last[1].values()) and env.game.position.phase.year == 1931)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"scoring": "elo"}, "scoring 'elo'"),
+    ({"max_phases": 0}, "max_phases must be a positive integer"),
+    ({"max_year": 1850}, "max_year 1850 is before the game starts"),
+    ({"max_year": "1920"}, "max_year must be a positive integer"),
+    ({"max_units": 2.5}, "max_units must be a positive integer"),
+])
+def test_bad_options_are_refused(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        DiplomacyEnv("standard", **kwargs)
+
+
+# ---- agent names -----------------------------------------------------------------------
+
+def test_agents_are_named_as_in_the_shards_and_old_names_are_refused():
+    env = DiplomacyEnv("standard")
+    assert env.possible_agents == ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY",
+                                   "RUSSIA", "TURKEY"]
+    env.reset()
+    with pytest.raises(PolydipError, match=r"'France'.*'FRANCE'"):
+        env.step({"France": np.zeros(env.max_units, np.int64)})
+    with pytest.raises(PolydipError, match="'Narnia' is not a power"):
+        env.step({"Narnia": np.zeros(env.max_units, np.int64)})
+    with pytest.raises(PolydipError, match="sequence of"):
+        env.step({"FRANCE": 3})
+    with pytest.raises(PolydipError, match="sequence of integers"):
+        env.step({"FRANCE": ["A PAR - BUR", "x", "y"]})
+    with pytest.raises(PolydipError, match=r"got shape \(\)"):
+        env.step({"FRANCE": np.array(3)})
+    with pytest.raises(PolydipError, match="has 1 slots for 3 items"):
+        env.step({"FRANCE": [0]})
+
+
+# ---- the vector env -----------------------------------------------------------------------
+
+def test_vector_env_steps_games_together_seeded_and_resets_them():
+    def run(seed):
+        venv = VectorEnv("standard", 3, max_phases=4)
+        obs, _ = venv.reset(seed=seed)
+        seen, infos = [], []
+        for _ in range(5):
+            obs, _rewards, _term, trunc, info = venv.step(venv.sample_actions(obs))
+            seen.append([e.game.position for e in venv.envs])
+            infos.append(info)
+        return venv, obs, infos, trunc, seen
+
+    venv, _obs, infos, _trunc, seen = run(7)
+    assert run(7)[4] == seen  # the same seed plays the same games
+    assert run(8)[4] != seen
+    # games differ from one another (each its own draws)
+    assert seen[2][0] != seen[2][1]
+    # after the 4th step every game was cut and reset: the 5th step is its new game's first
+    start = FastGame.new("standard").position
+    assert venv.episodes == [1, 1, 1]
+    assert all(len(venv.agents[i]) == 7 for i in range(3))
+    ended = infos[3][0]["FRANCE"]
+    assert ended["episode"] == 1
+    assert ended["final_info"]["phase"] == "F1902M" and "score" in ended["final_info"]
+    assert ended["final_observation"]["year"].tolist() == [1]
+    assert "final_info" not in infos[4][0]["FRANCE"]
+    assert all(p != start for p in seen[4])
+    assert all(p == start for p in seen[3])
+
+
+def test_vector_env_refuses_bad_input():
+    with pytest.raises(ValueError, match="num_envs"):
+        VectorEnv("standard", 0)
+    venv = VectorEnv("standard", 2)
+    obs, _ = venv.reset(seed=0)
+    with pytest.raises(PolydipError, match="1 action dicts for 2 games"):
+        venv.step(venv.sample_actions(obs)[:1])
+    with pytest.raises(PolydipError, match="a list of one action dict per game"):
+        venv.step({"FRANCE": [0]})
+
+
+def test_the_shared_board_follows_the_game_step_by_step():
+    """Arrays kept from one step to the next (unchanged units, owners) still show the
+    position: every step's board is the one worked out afresh from the position."""
+    env = DiplomacyEnv("standard")
+    obs, _ = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    m = env.m
+    for _ in range(25):
+        obs, *_ = env.step(sample_actions(env, obs, rng))
+        pos, o = env.game.position, obs[env.agents[0]]
+        units = np.zeros_like(o["units"])
+        for u in pos.units:
+            units[u.loc, u.kind, u.power] += 1
+        dislodged = np.zeros_like(o["units"])
+        for d in pos.dislodged:
+            dislodged[d.loc, d.kind, d.power] += 1
+        assert (o["units"] == units).all() and (o["dislodged"] == dislodged).all()
+        for prov, owner in enumerate(pos.owners):
+            assert o["centers"][prov].tolist() == [int(owner == p) for p in range(len(m.powers))]
+        assert o["year"][0] == pos.phase.year - 1901
+        assert o["phase"][3 + "MRA".index(pos.phase.type)] == 1
+
+
+def test_items_and_codes_past_the_limits_take_no_order_and_are_counted():
+    env = DiplomacyEnv("standard", max_units=2, max_orders=5)
+    obs, infos = env.reset()
+    fg = FastGame.new("standard")
+    russia = [k for k, (p, _i) in enumerate(fg.items()) if p == env.power_index["RUSSIA"]]
+    o = obs["RUSSIA"]
+    assert o["legal"].shape == (2, 5)  # two slots of Russia's four units, five codes each
+    assert infos["RUSSIA"]["dropped"]["items"] == 2
+    assert infos["RUSSIA"]["dropped"]["orders"] == sum(
+        max(0, len(fg.legal()[k]) - 5) for k in russia[:2])
+    for s, k in enumerate(russia[:2]):
+        assert o["legal"][s].tolist() == fg.legal()[k][:5]
+        assert o["n_legal"][s] == 5
+    # a code of a slot's list past max_orders is no order
+    late = fg.legal()[russia[0]][7]
+    env.step({"RUSSIA": [late, -1]})
+    assert env.game.position.units == FastGame.new("standard").position.units
+
+
+def test_results_of_retreats_and_adjustments_are_read_too():
+    """Retreat and adjustment results come by the orders' texts: legal builds and removals
+    succeed (0); a result is only ever bits of the result words."""
+    env = DiplomacyEnv("standard")
+    obs, _ = env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    kinds_seen = set()
+    for _ in range(40):
+        before = env.game.phase_type
+        obs, *_ = env.step(sample_actions(env, obs, rng))
+        o = obs[env.agents[0]]
+        played = o["prev_orders"] >= 0
+        assert (o["prev_results"][~played] == 0).all()
+        if before == "A":  # (a build ordered twice is void the second time, and both
+            # orders, one text, show the later result: such rows are left out)
+            assert played.any()
+            for r, row in enumerate(o["prev_orders"]):
+                codes = row[row >= 0].tolist()
+                if len(set(codes)) == len(codes):
+                    assert (o["prev_results"][r] == 0).all()
+        kinds_seen.add(before)
+    assert kinds_seen == {"M", "R", "A"}
