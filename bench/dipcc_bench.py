@@ -10,7 +10,9 @@ without its torch parts, and a small C++ driver of polydip's (bench/dipcc/), onc
 into a cache folder keyed by the sources (it fetches nothing). Then, in R rounds, it
 alternates: dipcc's native loop (the C++ driver: dipcc's own legal orders, a random choice,
 set_orders, process), polydip's integer fast path (polydip.fast.FastGame), polydip's string-API
-loop (legal_orders, set_orders, process), and a pass of each engine timing every call. Random
+loop (legal_orders, set_orders, process), and a pass of each engine timing every call;
+also dipcc's leanest path, Order objects straight into GameState::process (no strings, no
+game history). Random
 standard games until the year --until-year (or the game's end), the same random player on both
 sides (bench/README.md, "dipcc side by side"), CPU time of the process. Prints a table.
 """
@@ -261,13 +263,14 @@ def main(argv: list[str] | None = None) -> int:
             if not (exe.is_file() and os.access(exe, os.X_OK)):
                 raise BenchError(f"{exe} is not an executable file")
         runs: dict[str, list[dict[str, Any]]] = {k: [] for k in
-                                                 ("dipcc", "fast", "string", "dipcc_calls",
-                                                  "string_calls")}
+                                                 ("dipcc", "dipcc_state", "fast", "string",
+                                                  "dipcc_calls", "string_calls")}
         g, s, y = args.games, args.seed, args.until_year
         for r in range(args.rounds):
             print(f"round {r + 1}/{args.rounds}", file=err, flush=True)
             if exe is not None:
                 runs["dipcc"].append(run_driver(exe, g, s, y, "loop"))
+                runs["dipcc_state"].append(run_driver(exe, g, s, y, "state"))
             runs["fast"].append(fast_loop(g, s, y))
             runs["string"].append(string_loop(g, s, y, calls=False))
             if exe is not None:
@@ -288,9 +291,12 @@ def report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]],
           f"{args.until_year}; {args.rounds} alternating rounds; CPU time of the process")
     print()
     base = statistics.median(rate(x) for x in runs["dipcc"]) if runs["dipcc"] else None
-    print(f"{'random-game loop':<44} {'phases':>7} {'phases/s median':>16} "
-          f"{'(min-max)':>17} {'vs dipcc':>9}")
-    rows = [("dipcc native loop (C++ driver, Game API)", "dipcc"),
+    lean = (statistics.median(rate(x) for x in runs["dipcc_state"]) if runs["dipcc_state"]
+            else None)
+    print(f"{'random-game loop':<50} {'phases':>7} {'phases/s median':>16} "
+          f"{'(min-max)':>17} {'vs dipcc':>9} {'vs state':>9}")
+    rows = [("dipcc native loop (C++, Game API, strings)", "dipcc"),
+            ("dipcc GameState loop (C++, Order objects)", "dipcc_state"),
             ("polydip integer fast path (FastGame)", "fast"),
             ("polydip string API (legal, set_orders, process)", "string")]
     for label, key in rows:
@@ -299,8 +305,9 @@ def report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]],
         rates = [rate(x) for x in runs[key]]
         med = statistics.median(rates)
         vs = f"{med / base:.2f}x" if base else "-"
-        print(f"{label:<44} {runs[key][0]['phases']:>7,} {med:>16,.0f} "
-              f"{min(rates):>8,.0f}-{max(rates):<8,.0f} {vs:>9}")
+        vs_lean = f"{med / lean:.2f}x" if lean else "-"
+        print(f"{label:<50} {runs[key][0]['phases']:>7,} {med:>16,.0f} "
+              f"{min(rates):>8,.0f}-{max(rates):<8,.0f} {vs:>9} {vs_lean:>9}")
     print()
     print("per phase, mean µs of CPU time (median of the rounds), every position new:")
     print(f"{'':<22} {'legal orders':>13} {'random choice':>14} {'set_orders':>11} "

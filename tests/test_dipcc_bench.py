@@ -48,7 +48,8 @@ def test_reports_the_three_loops_and_each_call(tmp_path: Path) -> None:
             "--rounds", "1")
     assert r.returncode == 0, r.stderr[-2000:]
     out = r.stdout
-    assert "dipcc native loop" in out and "polydip integer fast path" in out
+    assert "dipcc native loop" in out and "dipcc GameState loop" in out
+    assert "polydip integer fast path" in out
     assert "polydip string API" in out
     # the stand-in plays 3,000 phases/s: dipcc's row is the 1.00x the others are set against
     dipcc_row = next(line for line in out.splitlines() if line.startswith("dipcc native"))

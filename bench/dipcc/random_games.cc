@@ -8,10 +8,14 @@
 // Game g lasts until dipcc says it is over or the phase reaches the year --until-year; its
 // generator is std::mt19937_64 seeded with seed + g.
 //
-//   dipcc_random_games --seed S --games N --until-year Y --mode loop|calls
+//   dipcc_random_games --seed S --games N --until-year Y --mode loop|calls|state
 //
-// mode loop: the CPU time of the whole loop (legal orders, choice, set_orders, process).
-// mode calls: also the CPU time of each call, per phase type (the timers cost a little).
+// mode loop: the CPU time of the whole loop (legal orders, choice, set_orders, process), the
+//   Game API as pydipcc exposes it (orders as strings, the game's history kept).
+// mode calls: the same loop, also the CPU time of each call, per phase type (the timers cost
+//   a little).
+// mode state: dipcc's leanest path: the chosen Order objects straight into
+//   GameState::process, no strings, no Game, no history (what a C++ search would run).
 // Prints one JSON object on stdout.
 #include <glog/logging.h>
 #include <time.h>
@@ -49,7 +53,7 @@ int type_index(char t) { return t == 'M' ? 0 : (t == 'R' ? 1 : 2); }
 [[noreturn]] void usage(const char *why) {
   std::fprintf(stderr,
                "error: %s\nusage: dipcc_random_games --seed S --games N "
-               "--until-year Y --mode loop|calls\n",
+               "--until-year Y --mode loop|calls|state\n",
                why);
   std::exit(2);
 }
@@ -63,11 +67,58 @@ long parse_long(const char *s, const char *name) {
   return v;
 }
 
+// The state-level loop (mode state): the same player, on Order objects.
+long state_loop(long seed, long games, long until_year) {
+  long phases = 0;
+  const dipcc::GameState start = dipcc::Game().get_state();  // the board of 1901
+  for (long g = 0; g < games; ++g) {
+    std::mt19937_64 rng(static_cast<uint64_t>(seed + g));
+    dipcc::GameState state = start;
+    while (state.get_phase().phase_type != 'C' &&
+           static_cast<long>(state.get_phase().year) < until_year) {
+      char type = state.get_phase().phase_type;
+      const auto &orderable = state.get_orderable_locations();
+      const auto &possible = state.get_all_possible_orders();
+      std::unordered_map<dipcc::Loc, dipcc::Power> owner;
+      for (const auto &[power, locs] : orderable)
+        for (dipcc::Loc loc : locs) owner[loc] = power;
+      std::unordered_map<dipcc::Power, std::vector<dipcc::Order>> chosen;
+      if (type != 'A') {
+        for (const auto &[loc, orders] : possible) {
+          auto it = owner.find(dipcc::root_loc(loc));
+          if (it == owner.end() || orders.empty()) continue;
+          std::uniform_int_distribution<size_t> pick(0, orders.size() - 1);
+          chosen[it->second].push_back(*std::next(orders.begin(), pick(rng)));
+        }
+      } else {
+        std::map<dipcc::Power, std::vector<const dipcc::Order *>> options;
+        for (const auto &[loc, orders] : possible) {
+          auto it = owner.find(dipcc::root_loc(loc));
+          if (it == owner.end()) continue;
+          for (const auto &o : orders) options[it->second].push_back(&o);
+        }
+        for (auto &[power, opts] : options) {
+          int n = state.get_n_builds(power);
+          if (n > 0) opts.push_back(nullptr);  // WAIVE
+          std::uniform_int_distribution<size_t> pick(0, opts.size() - 1);
+          for (int k = 0; k < (n > 0 ? n : -n); ++k) {
+            const dipcc::Order *o = opts[pick(rng)];
+            if (o != nullptr) chosen[power].push_back(*o);
+          }
+        }
+      }
+      state = state.process(chosen);
+      ++phases;
+    }
+  }
+  return phases;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
   long seed = 1, games = 10, until_year = 1930;
-  bool calls = false;
+  bool calls = false, state = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (i + 1 >= argc) usage(("missing value after " + a).c_str());
@@ -78,13 +129,21 @@ int main(int argc, char **argv) {
     else if (a == "--mode") {
       if (std::strcmp(v, "loop") == 0) calls = false;
       else if (std::strcmp(v, "calls") == 0) calls = true;
-      else usage("--mode is loop or calls");
+      else if (std::strcmp(v, "state") == 0) state = true;
+      else usage("--mode is loop, calls or state");
     } else usage(("unknown option " + a).c_str());
   }
   // dipcc logs a warning for each void build; the driver's picks may repeat (see above)
   FLAGS_minloglevel = 2;
   FLAGS_logtostderr = true;
 
+  if (state) {
+    double t0 = cpu_seconds(CLOCK_PROCESS_CPUTIME_ID);
+    long n = state_loop(seed, games, until_year);
+    std::printf("{\"phases\": %ld, \"cpu_s\": %.6f}\n", n,
+                cpu_seconds(CLOCK_PROCESS_CPUTIME_ID) - t0);
+    return 0;
+  }
   const clockid_t T = CLOCK_THREAD_CPUTIME_ID;
   Sums sums[3];
   long phases = 0;
