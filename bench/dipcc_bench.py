@@ -89,7 +89,7 @@ def build_driver(src: Path, build_root: Path, rebuild: bool, err) -> Path:
     with log.open("w") as fh:
         for cmd in (["cmake", "-S", str(DRIVER_DIR), "-B", str(out), f"-DDIPCC_SRC={dipcc}",
                      "-DCMAKE_BUILD_TYPE=Release",
-                     f"-DPython3_EXECUTABLE={sys.executable}"],
+                     f"-DPython3_ROOT_DIR={sys.base_prefix}"],
                     ["cmake", "--build", str(out), "-j", str(os.cpu_count() or 1)]):
             r = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT)
             if r.returncode != 0:
