@@ -136,6 +136,7 @@ def test_the_borders_drawn_once_and_laid_over_give_the_same_picture(
 
     svg = picture_svg(Game.new("twentieth_century")).encode()
     monkeypatch.setattr(cairodraw, "STATIC_LAYERS", frozenset())
+    monkeypatch.setattr(cairodraw, "BASE_GROUPS", frozenset())
     direct = cairodraw.svg_png(svg, 500)
     monkeypatch.setattr(cairodraw, "STATIC_LAYERS", frozenset(("borders",)))
     monkeypatch.setattr(cairodraw, "_LAYERS", {})
@@ -153,3 +154,35 @@ def test_the_borders_drawn_once_and_laid_over_give_the_same_picture(
     kept.write_bytes(b"polydip-render-memo\n" + b"not zlib")
     monkeypatch.setattr(cairodraw, "_LAYERS", {})
     assert cairodraw.svg_png(svg, 500) == layered
+
+
+def test_the_base_kept_gives_the_same_picture_and_follows_the_position(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from polydip.render import memo
+
+    start = picture_svg(Game.new("twentieth_century")).encode()
+    later = picture_svg(_played("twentieth_century", 3)).encode()
+    monkeypatch.setattr(cairodraw, "BASE_GROUPS", frozenset())
+    direct = {svg: cairodraw.svg_png(svg, 400) for svg in (start, later)}
+    monkeypatch.setattr(cairodraw, "BASE_GROUPS", frozenset(("provinces", "borders", "seam")))
+    monkeypatch.setattr(cairodraw, "_BASES", {})
+    monkeypatch.setenv("POLYDIP_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(memo, "_enabled", True)
+    # the base (sea, provinces' fills, borders) drawn, kept, and copied: the same pixels
+    assert cairodraw.svg_png(start, 400) == direct[start]
+    (kept,) = tmp_path.glob("*.base")
+    assert cairodraw.svg_png(start, 400) == direct[start]  # (from the process)
+    monkeypatch.setattr(cairodraw, "_BASES", {})
+    assert cairodraw.svg_png(start, 400) == direct[start]  # (from the file)
+    # other owners, or the same board at another width: another base, not the kept one
+    assert cairodraw.svg_png(later, 400) == direct[later]
+    assert len(list(tmp_path.glob("*.base"))) == 2
+    assert cairodraw.svg_png(start, 300) == svg_to_png(start.decode(), 300)
+    assert len(list(tmp_path.glob("*.base"))) == 3
+    # a damaged or cut file is drawn again, and replaced
+    for bad in (b"polydip-render-memo\nnot zlib", b"garbage",
+                b"polydip-render-memo\n" + __import__("zlib").compress(b"\x00" * 99)):
+        kept.write_bytes(bad)
+        monkeypatch.setattr(cairodraw, "_BASES", {})
+        assert cairodraw.svg_png(start, 400) == direct[start]
+        assert kept.read_bytes() != bad
