@@ -210,3 +210,22 @@ def test_no_home_folder_means_no_memo(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(Path, "home", staticmethod(no_home))
     assert memo.cache_dir() is None
+
+
+def test_outlines_read_back_are_unpickled_only_when_asked_for(cache: Path) -> None:
+    from polydip.render import placement
+
+    g = Game.new("twentieth_century")
+    _next_process(g)
+    picture_svg(g)
+    _next_process(g)
+    assert memo.restore(g.map, board_path(g.variant), 1600) is not None
+    (shapes,) = [v for k, v in g.map.caches.placement.items() if k[0] == "shapes"]
+    assert shapes.made == {} and len(shapes.kept) > 10  # (none unpickled yet)
+    fresh = placement._Shapes(g.map, g.map.caches.layouts[("board", 1600)])
+    first, second = list(shapes.kept)[:2]
+    shapes.kept[second] = b"not a pickle"  # (a damaged one is made again)
+    for i in (first, second):
+        got, want = shapes[i], fresh[i]
+        assert (got.box, got.rows, got.small) == (want.box, want.rows, want.small)
+        assert i in shapes.made and i not in shapes.kept
