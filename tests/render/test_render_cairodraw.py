@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+import zlib
 from pathlib import Path
 
 import cairocffi
@@ -168,21 +169,36 @@ def test_the_base_kept_gives_the_same_picture_and_follows_the_position(
     monkeypatch.setattr(cairodraw, "_BASES", {})
     monkeypatch.setenv("POLYDIP_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(memo, "_enabled", True)
-    # the base (sea, provinces' fills, borders) drawn, kept, and copied: the same pixels
+    # the base (sea, provinces' fills, borders) drawn, kept, and copied: the same pixels;
+    # on disk from its second picture (a position drawn once costs no base written)
     assert cairodraw.svg_png(start, 400) == direct[start]
     (kept,) = tmp_path.glob("*.base")
-    assert cairodraw.svg_png(start, 400) == direct[start]  # (from the process)
-    monkeypatch.setattr(cairodraw, "_BASES", {})
+    assert kept.stat().st_size == 0 and cairodraw._BASES == {}
+    assert cairodraw.svg_png(start, 400) == direct[start]
+    assert kept.stat().st_size > 1000
     assert cairodraw.svg_png(start, 400) == direct[start]  # (from the file)
     # other owners, or the same board at another width: another base, not the kept one
-    assert cairodraw.svg_png(later, 400) == direct[later]
-    assert len(list(tmp_path.glob("*.base"))) == 2
-    assert cairodraw.svg_png(start, 300) == svg_to_png(start.decode(), 300)
-    assert len(list(tmp_path.glob("*.base"))) == 3
+    for _twice in range(2):
+        assert cairodraw.svg_png(later, 400) == direct[later]
+        assert cairodraw.svg_png(start, 300) == svg_to_png(start.decode(), 300)
+    assert len([p for p in tmp_path.glob("*.base") if p.stat().st_size]) == 3
     # a damaged or cut file is drawn again, and replaced
     for bad in (b"polydip-render-memo\nnot zlib", b"garbage",
-                b"polydip-render-memo\n" + __import__("zlib").compress(b"\x00" * 99)):
+                b"polydip-render-memo\n" + zlib.compress(b"\x00" * 99)):
         kept.write_bytes(bad)
         monkeypatch.setattr(cairodraw, "_BASES", {})
         assert cairodraw.svg_png(start, 400) == direct[start]
         assert kept.read_bytes() != bad
+        assert cairodraw.svg_png(start, 400) == direct[start]
+
+
+def test_the_base_is_kept_in_the_process_without_the_memo(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from polydip.render import memo
+
+    monkeypatch.setattr(memo, "_enabled", False)
+    monkeypatch.setattr(cairodraw, "_BASES", {})
+    svg = picture_svg(Game.new("standard")).encode()
+    first = cairodraw.svg_png(svg, 300)
+    assert len(cairodraw._BASES) == 1  # (the host: its next view of the position)
+    assert cairodraw.svg_png(svg, 300) == first

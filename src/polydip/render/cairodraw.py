@@ -724,9 +724,9 @@ def base_key(root: ET.Element, prefix: list[ET.Element], frame: tuple[Any, ...],
 def _with_base(lib: Any, drawer: _Drawer, surf: int, cr: int, root: ET.Element,
                style: dict[str, str]) -> list[ET.Element] | None:
     """Draw the picture's base (base_prefix): its pixels copied from the last picture
-    that had the same base (kept in this process, and on disk when render.memo is on),
-    else drawn and kept. Returns the top-level elements left to draw (None: all of them,
-    the picture has no base)."""
+    that had the same base (kept in this process; on disk when render.memo is on, from
+    the second picture with that base: render.memo.seen), else drawn and kept. Returns
+    the top-level elements left to draw (None: all of them, the picture has no base)."""
     frame = drawer.frame
     assert frame is not None
     prefix = base_prefix(root)
@@ -754,10 +754,16 @@ def _with_base(lib: Any, drawer: _Drawer, surf: int, cr: int, root: ET.Element,
         if lib.cairo_status(cr):
             raise Unsupported("a base cairo could not draw")
         lib.cairo_surface_flush(surf)
-        data = ctypes.string_at(lib.cairo_image_surface_get_data(surf), size)
+        pixels = (ctypes.c_char * size).from_address(
+            lib.cairo_image_surface_get_data(surf))
         from polydip.render import memo
 
-        memo.write_blob(key, ".base", data)
+        before = memo.seen(key, ".base")
+        if before is not None:  # (the command line: one picture a process, kept on disk)
+            if before:
+                memo.write_blob(key, ".base", memoryview(pixels))
+            return list(root)[len(prefix):]
+        data = bytes(pixels)
     if len(_BASES) >= _BASES_MAX:
         _BASES.clear()
     _BASES[key] = data

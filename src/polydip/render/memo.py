@@ -239,7 +239,21 @@ def read_blob(key: str, suffix: str) -> bytes | None:
         return None
 
 
-def write_blob(key: str, suffix: str, data: bytes) -> None:
+def seen(key: str, suffix: str) -> bool | None:
+    """Whether a file was kept under `key` before (even an empty mark); when not, an empty
+    mark is left, so that the next call says yes (None: the memo is off). A picture's base
+    (render.cairodraw) is written out the second time it is drawn: a position drawn once
+    pays no 12 MB to compress."""
+    folder = cache_dir() if _enabled else None
+    if folder is None:
+        return None
+    if (folder / f"{key}{suffix}").exists():
+        return True
+    _write(folder, f"{key}{suffix}", b"")
+    return False
+
+
+def write_blob(key: str, suffix: str, data: bytes | memoryview) -> None:
     """Keep `data` under `key` (nothing when off or the folder cannot be written)."""
     folder = cache_dir() if _enabled else None
     if folder is not None:
