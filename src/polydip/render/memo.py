@@ -15,8 +15,9 @@ module keeps them in a file for the next process (a GM's next `polydip render`).
   definition), the picture's width, this module's FORMAT, polydip's version, Python's and
   the code of the render modules whose results it keeps (_CODE): a board or variant file
   changed, another polydip or another Python never read an old one.
-- **Bounded**: at most MAX_FILES files (about 1.4 MB each for The Twentieth Century,
-  zlib-compressed pickles); the oldest go first.
+- **Bounded**: at most MAX_FILES files of each kind (about 1.8 MB each for The Twentieth
+  Century, zlib-compressed pickles; render.cairodraw's borders `.layer` and a position's
+  `.base`, about 0.9 MB each); the oldest go first.
 - **Never in the way**: a file that cannot be read, is not this module's or is not owned
   by the user is ignored (and replaced); a folder that cannot be written is left alone. The
   picture is drawn either way and is the same: a cold cache works it all out, as before.
