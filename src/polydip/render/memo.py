@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from polydip.geography.map import Map
 
-FORMAT = 1  # bump when what is kept (render's memo fields, their classes) changes
+FORMAT = 2  # bump when what is kept (render's memo fields, their classes) changes
 MAX_FILES = 16
 _MAGIC = b"polydip-render-memo\n"
 _FIELDS = ("power_styles", "key_layouts", "passage_lines", "terrain", "territory",
@@ -180,17 +180,31 @@ def restore(m: Map, board_file: Path, width: float) -> str | None:
     except (TypeError, ValueError, AttributeError):
         return key
     from polydip.render.board import remember_board
-    from polydip.render.raster import remember_packed
+    from polydip.render.raster import packed_later
 
     geo = layouts.get(("board", width))
     if geo is not None:
         remember_board(board_file, geo.board)
-        packed = fields.get("packed")
-        if isinstance(packed, list):
-            for d, arr in zip(_outlines(geo), packed, strict=False):
-                remember_packed(d, arr)
+        packed_later(set(_outlines(geo)), lambda: _restore_packed(key, geo))
     _done.add(key)
     return key
+
+
+def _restore_packed(key: str, geo: Any) -> None:
+    """The outlines' packed paths kept under `key` (a file of their own: read only when a
+    picture draws the outlines, not when its base is copied: render.cairodraw)."""
+    from polydip.render.raster import remember_packed
+
+    data = read_blob(key, ".packed")
+    if data is None:
+        return
+    try:
+        packed = pickle.loads(data)
+    except Exception:  # a damaged file: the paths are packed again as they are drawn
+        return
+    if isinstance(packed, list):
+        for d, arr in zip(_outlines(geo), packed, strict=False):
+            remember_packed(d, arr)
 
 
 def save(m: Map, key: str | None, width: float) -> None:
@@ -210,13 +224,15 @@ def save(m: Map, key: str | None, width: float) -> None:
     # on The Twentieth Century, 0.015 s to read back
     from polydip.render.raster import _packed
 
-    fields["packed"] = [_packed(d) for d in _outlines(layouts[("board", width)])]
+    packed = [_packed(d) for d in _outlines(layouts[("board", width)])]
     try:
         data = _MAGIC + zlib.compress(pickle.dumps((layouts, placement, fields),
                                                    protocol=pickle.HIGHEST_PROTOCOL), 1)
+        more = pickle.dumps(packed, protocol=pickle.HIGHEST_PROTOCOL)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return
     _write(folder, f"{key}.pickle", data)
+    write_blob(key, ".packed", more)
 
 
 def _outlines(geo: Any) -> list[str]:
