@@ -163,9 +163,10 @@ def test_the_base_kept_gives_the_same_picture_and_follows_the_position(
 
     start = picture_svg(Game.new("twentieth_century")).encode()
     later = picture_svg(_played("twentieth_century", 3)).encode()
+    groups = cairodraw.BASE_GROUPS
     monkeypatch.setattr(cairodraw, "BASE_GROUPS", frozenset())
     direct = {svg: cairodraw.svg_png(svg, 400) for svg in (start, later)}
-    monkeypatch.setattr(cairodraw, "BASE_GROUPS", frozenset(("provinces", "borders", "seam")))
+    monkeypatch.setattr(cairodraw, "BASE_GROUPS", groups)
     monkeypatch.setattr(cairodraw, "_BASES", {})
     monkeypatch.setenv("POLYDIP_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(memo, "_enabled", True)
@@ -202,3 +203,20 @@ def test_the_base_is_kept_in_the_process_without_the_memo(
     first = cairodraw.svg_png(svg, 300)
     assert len(cairodraw._BASES) == 1  # (the host: its next view of the position)
     assert cairodraw.svg_png(svg, 300) == first
+
+
+@pytest.mark.parametrize("variant", ["lad1890", "war_in_north_america"])
+def test_terrain_and_territories_are_part_of_the_base(
+        variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import xml.etree.ElementTree as ET
+
+    svg = picture_svg(_played(variant, 2)).encode()
+    prefix = cairodraw.base_prefix(ET.fromstring(svg))
+    kinds = {c.get("class") for c in prefix}
+    assert {"provinces", "terrain", "borders"} <= kinds  # (all under the units)
+    monkeypatch.setattr(cairodraw, "BASE_GROUPS", frozenset())
+    direct = cairodraw.svg_png(svg, 400)
+    monkeypatch.undo()
+    monkeypatch.setattr(cairodraw, "_BASES", {})
+    assert cairodraw.svg_png(svg, 400) == direct == cairodraw.svg_png(svg, 400)
+    assert len(cairodraw._BASES) == 1

@@ -156,9 +156,9 @@ _EXTEND_REPEAT = 1
 STATIC_LAYERS = frozenset(("borders",))
 _LAYERS: dict[str, bytes] = {}  # a layer's key → its pixels (at most 4 kept)
 # the top-level groups that make a picture's base (base_prefix): everything under the
-# orders, units and names (the provinces' fills, the borders, the seam), with the
-# background and the pattern tiles before them
-BASE_GROUPS = frozenset(("provinces", "borders", "seam"))
+# orders, units and names (the provinces' fills, the terrain, the borders, the powers'
+# territories, the seam), with the background and the pattern tiles before them
+BASE_GROUPS = frozenset(("provinces", "terrain", "borders", "territories", "seam"))
 _BASES: dict[str, bytes] = {}  # a base's key → the picture's pixels after it (2 kept)
 _BASES_MAX = 2
 _PT = 1.0  # (CairoSVG makes a tile on an SVG surface counted in pixels)
