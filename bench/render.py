@@ -13,9 +13,14 @@ first and warm (the same picture again: what the host pays per view), each as CP
 too: `python -m polydip.cli.main render GAME -o x.png`, its CPU time (user + system of the
 child) from the interpreter's start to the file written, first with an empty on-disk memo
 (render/memo.py, in a temporary POLYDIP_CACHE_DIR: cold) then with the memo the first run
-left (warm: what a GM's next render of the same variant pays); `--years N` renders a
-seeded random game N years in instead of a new one. Warm figures are the fastest of
-`--repeat` calls.
+left: the second run (the first with the memo: it also keeps the picture's base, the
+pixels under the units and names, which render/cairodraw.py writes out from a position's
+second picture) and warm (the runs after it, which copy that base: what a GM's next
+render of the same position pays); `--years N` renders a seeded random game N years in
+instead of a new one. Warm figures are the fastest of `--repeat` calls. Run it with
+bytecode written (PYTHONDONTWRITEBYTECODE unset, or a PYTHONPYCACHEPREFIX that can be
+written): without, every child compiles polydip again (0.4-0.6 s), which a pip install
+does not.
 """
 
 from __future__ import annotations
@@ -70,10 +75,12 @@ def _child_cpu(cmd: list[str], env: dict[str, str]) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def cli_cpu(variant: str, width: int, repeat: int = 3, years: int = 0) -> tuple[float, float]:
+def cli_cpu(variant: str, width: int, repeat: int = 3, years: int = 0
+            ) -> tuple[float, float, float]:
     """The CPU time of `polydip render` of a game (a new one, or `years` of a seeded random
     game), as a child process: the first run with an empty on-disk memo (render/memo.py:
-    cold) and the fastest of `repeat` runs after it (warm)."""
+    cold), the second (it keeps the picture's base) and the fastest of `repeat` runs after
+    it (warm)."""
     env = dict(os.environ)
     with tempfile.TemporaryDirectory() as tmp:
         env["POLYDIP_CACHE_DIR"] = str(Path(tmp) / "memo")
@@ -89,8 +96,9 @@ def cli_cpu(variant: str, width: int, repeat: int = 3, years: int = 0) -> tuple[
         cmd = [sys.executable, "-m", "polydip.cli.main", "render", str(game), "-o",
                str(Path(tmp) / "x.png"), "--width", str(width)]
         cold = _child_cpu(cmd, env)
+        second = _child_cpu(cmd, env)
         warm = min(_child_cpu(cmd, env) for _ in range(max(repeat, 1)))
-    return cold, warm
+    return cold, second, warm
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -112,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
           f"warm: fastest of {max(args.repeat, 1)}")
     head = (f"{'variant':22} {'svg first':>9} {'png first':>9} {'both':>6} {'svg warm':>9} "
             f"{'png warm':>9} {'svg KB':>7} {'png KB':>7}"
-            + (f" {'cli cold':>8} {'cli warm':>8}" if args.cli else ""))
+            + (f" {'cli cold':>8} {'cli 2nd':>8} {'cli warm':>8}" if args.cli else ""))
     print(head)
     for v in names:
         got = subprocess.run([sys.executable, __file__, "--one", v, "--width",
@@ -123,8 +131,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{r['svg first'] + r['png first']:6.2f} {r['svg warm']:9.3f} "
                 f"{r['png warm']:9.3f} {r['svg bytes'] / 1024:7.0f} {r['png bytes'] / 1024:7.0f}")
         if args.cli:
-            cold, warm = cli_cpu(v, args.width, args.repeat, args.years)
-            line += f" {cold:8.2f} {warm:8.2f}"
+            cold, second, warm = cli_cpu(v, args.width, args.repeat, args.years)
+            line += f" {cold:8.2f} {second:8.2f} {warm:8.2f}"
         print(line, flush=True)
     return 0
 

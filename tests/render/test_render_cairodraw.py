@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import random
+import zlib
 from pathlib import Path
 
 import cairocffi
@@ -136,6 +137,7 @@ def test_the_borders_drawn_once_and_laid_over_give_the_same_picture(
 
     svg = picture_svg(Game.new("twentieth_century")).encode()
     monkeypatch.setattr(cairodraw, "STATIC_LAYERS", frozenset())
+    monkeypatch.setattr(cairodraw, "BASE_GROUPS", frozenset())
     direct = cairodraw.svg_png(svg, 500)
     monkeypatch.setattr(cairodraw, "STATIC_LAYERS", frozenset(("borders",)))
     monkeypatch.setattr(cairodraw, "_LAYERS", {})
@@ -153,3 +155,68 @@ def test_the_borders_drawn_once_and_laid_over_give_the_same_picture(
     kept.write_bytes(b"polydip-render-memo\n" + b"not zlib")
     monkeypatch.setattr(cairodraw, "_LAYERS", {})
     assert cairodraw.svg_png(svg, 500) == layered
+
+
+def test_the_base_kept_gives_the_same_picture_and_follows_the_position(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from polydip.render import memo
+
+    start = picture_svg(Game.new("twentieth_century")).encode()
+    later = picture_svg(_played("twentieth_century", 3)).encode()
+    groups = cairodraw.BASE_GROUPS
+    monkeypatch.setattr(cairodraw, "BASE_GROUPS", frozenset())
+    direct = {svg: cairodraw.svg_png(svg, 400) for svg in (start, later)}
+    monkeypatch.setattr(cairodraw, "BASE_GROUPS", groups)
+    monkeypatch.setattr(cairodraw, "_BASES", {})
+    monkeypatch.setenv("POLYDIP_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(memo, "_enabled", True)
+    # the base (sea, provinces' fills, borders) drawn, kept, and copied: the same pixels;
+    # on disk from its second picture (a position drawn once costs no base written)
+    assert cairodraw.svg_png(start, 400) == direct[start]
+    (kept,) = tmp_path.glob("*.base")
+    assert kept.stat().st_size == 0 and cairodraw._BASES == {}
+    assert cairodraw.svg_png(start, 400) == direct[start]
+    assert kept.stat().st_size > 1000
+    assert cairodraw.svg_png(start, 400) == direct[start]  # (from the file)
+    # other owners, or the same board at another width: another base, not the kept one
+    for _twice in range(2):
+        assert cairodraw.svg_png(later, 400) == direct[later]
+        assert cairodraw.svg_png(start, 300) == svg_to_png(start.decode(), 300)
+    assert len([p for p in tmp_path.glob("*.base") if p.stat().st_size]) == 3
+    # a damaged or cut file is drawn again, and replaced
+    for bad in (b"polydip-render-memo\nnot zlib", b"garbage",
+                b"polydip-render-memo\n" + zlib.compress(b"\x00" * 99)):
+        kept.write_bytes(bad)
+        monkeypatch.setattr(cairodraw, "_BASES", {})
+        assert cairodraw.svg_png(start, 400) == direct[start]
+        assert kept.read_bytes() != bad
+        assert cairodraw.svg_png(start, 400) == direct[start]
+
+
+def test_the_base_is_kept_in_the_process_without_the_memo(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from polydip.render import memo
+
+    monkeypatch.setattr(memo, "_enabled", False)
+    monkeypatch.setattr(cairodraw, "_BASES", {})
+    svg = picture_svg(Game.new("standard")).encode()
+    first = cairodraw.svg_png(svg, 300)
+    assert len(cairodraw._BASES) == 1  # (the host: its next view of the position)
+    assert cairodraw.svg_png(svg, 300) == first
+
+
+@pytest.mark.parametrize("variant", ["lad1890", "war_in_north_america"])
+def test_terrain_and_territories_are_part_of_the_base(
+        variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import xml.etree.ElementTree as ET
+
+    svg = picture_svg(_played(variant, 2)).encode()
+    prefix = cairodraw.base_prefix(ET.fromstring(svg))
+    kinds = {c.get("class") for c in prefix}
+    assert {"provinces", "terrain", "borders"} <= kinds  # (all under the units)
+    monkeypatch.setattr(cairodraw, "BASE_GROUPS", frozenset())
+    direct = cairodraw.svg_png(svg, 400)
+    monkeypatch.undo()
+    monkeypatch.setattr(cairodraw, "_BASES", {})
+    assert cairodraw.svg_png(svg, 400) == direct == cairodraw.svg_png(svg, 400)
+    assert len(cairodraw._BASES) == 1

@@ -33,6 +33,7 @@ def _next_process(g: Game) -> None:
     memo._done.clear()
     raster._PACKED.clear()
     raster._packed_bytes = 0
+    raster._LATER.clear()
 
 
 def _own_variant(tmp_path: Path) -> Game:
@@ -52,10 +53,21 @@ def test_the_next_process_reads_the_memo_and_draws_the_same_picture(cache: Path)
     key = memo.restore(g.map, board_path(g.variant), 1600)
     assert key is not None and files[0].name == f"{key}.pickle"
     assert ("board", 1600) in g.map.caches.layouts  # read back, not worked out
-    # ... and the outlines as cairo's path data, for the PNG
-    d = str(g.map.caches.layouts[("board", 1600)].province_d[0])
-    assert raster._PACKED.get(d) == raster._pack(d)
+    # ... and the outlines as cairo's path data, for the PNG: read from their own file
+    # when the first of them is drawn (a picture whose base is copied draws none)
+    geo = g.map.caches.layouts[("board", 1600)]
+    d, d2 = str(geo.province_d[0]), str(geo.province_d[1])
+    assert d not in raster._PACKED and list(cache.glob("*.packed"))
+    assert raster._packed("M 1 2 L 3 4") is not None and d not in raster._PACKED
+    assert raster._packed(d) == raster._pack(d)
+    assert raster._PACKED.get(d2) == raster._pack(d2)  # (read with it, not packed)
     assert picture_svg(g) == cold
+    # a damaged file of them: the paths are packed as they are drawn
+    _next_process(g)
+    for f in cache.glob("*.packed"):
+        f.write_bytes(b"polydip-render-memo\n" + __import__("zlib").compress(b"junk"))
+    memo.restore(g.map, board_path(g.variant), 1600)
+    assert raster._packed(d) == raster._pack(d)
     _next_process(g)
     assert picture_svg(g) == cold
 
@@ -210,3 +222,22 @@ def test_no_home_folder_means_no_memo(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(Path, "home", staticmethod(no_home))
     assert memo.cache_dir() is None
+
+
+def test_outlines_read_back_are_unpickled_only_when_asked_for(cache: Path) -> None:
+    from polydip.render import placement
+
+    g = Game.new("twentieth_century")
+    _next_process(g)
+    picture_svg(g)
+    _next_process(g)
+    assert memo.restore(g.map, board_path(g.variant), 1600) is not None
+    (shapes,) = [v for k, v in g.map.caches.placement.items() if k[0] == "shapes"]
+    assert shapes.made == {} and len(shapes.kept) > 10  # (none unpickled yet)
+    fresh = placement._Shapes(g.map, g.map.caches.layouts[("board", 1600)])
+    first, second = list(shapes.kept)[:2]
+    shapes.kept[second] = b"not a pickle"  # (a damaged one is made again)
+    for i in (first, second):
+        got, want = shapes[i], fresh[i]
+        assert (got.box, got.rows, got.small) == (want.box, want.rows, want.small)
+        assert i in shapes.made and i not in shapes.kept

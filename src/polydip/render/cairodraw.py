@@ -39,6 +39,7 @@ _SIGNATURES: dict[str, tuple[Any, tuple[Any, ...]]] = {
     "cairo_image_surface_get_stride": (_I, (_P,)),
     "cairo_svg_surface_create": (_P, (ctypes.c_char_p, _D, _D)),
     "cairo_surface_flush": (None, (_P,)),
+    "cairo_surface_mark_dirty": (None, (_P,)),
     "cairo_surface_finish": (None, (_P,)),
     "cairo_surface_destroy": (None, (_P,)),
     "cairo_surface_status": (_I, (_P,)),
@@ -154,6 +155,12 @@ _EXTEND_REPEAT = 1
 # the borders, the same in every picture of a board (the provinces' fills change)
 STATIC_LAYERS = frozenset(("borders",))
 _LAYERS: dict[str, bytes] = {}  # a layer's key → its pixels (at most 4 kept)
+# the top-level groups that make a picture's base (base_prefix): everything under the
+# orders, units and names (the provinces' fills, the terrain, the borders, the powers'
+# territories, the seam), with the background and the pattern tiles before them
+BASE_GROUPS = frozenset(("provinces", "terrain", "borders", "territories", "seam"))
+_BASES: dict[str, bytes] = {}  # a base's key → the picture's pixels after it (2 kept)
+_BASES_MAX = 2
 _PT = 1.0  # (CairoSVG makes a tile on an SVG surface counted in pixels)
 
 
@@ -214,9 +221,11 @@ class _Drawer:
         for s in self.surfaces:
             self.lib.cairo_surface_destroy(s)
 
-    def draw(self, cr: int, node: ET.Element, style: dict[str, str]) -> None:
-        """Draw `node`'s children with the inherited presentation `style`."""
-        for child in node:
+    def draw(self, cr: int, node: ET.Element, style: dict[str, str],
+             children: list[ET.Element] | None = None) -> None:
+        """Draw `node`'s children (or those of them given) with the inherited
+        presentation `style`."""
+        for child in node if children is None else children:
             tag = child.tag[len(_NS):] if child.tag.startswith(_NS) else None
             if tag is None:
                 raise Unsupported(f"element {child.tag}")
@@ -664,9 +673,11 @@ def _draw_root(lib: Any, root: ET.Element, width: int) -> bytes | None:
         if lib.cairo_status(cr):
             return None
         _frame(lib, cr, width, out_h, scale, tx, ty)
+        rest: list[ET.Element] | None = None
         if iw * 4 == lib.cairo_image_surface_get_stride(surf):
             drawer.frame = (iw, ih, width, out_h, scale, tx, ty)
-        drawer.draw(cr, root, style)
+            rest = _with_base(lib, drawer, surf, cr, root, style)
+        drawer.draw(cr, root, style, rest)
         if lib.cairo_status(cr):
             return None
         lib.cairo_surface_flush(surf)
@@ -675,6 +686,88 @@ def _draw_root(lib: Any, root: ET.Element, width: int) -> bytes | None:
         drawer.close()
         lib.cairo_destroy(cr)
         lib.cairo_surface_destroy(surf)
+
+
+_BASE_LEAVES = frozenset((_NS + "title", _NS + "desc", _NS + "defs", _NS + "rect"))
+
+
+def base_prefix(root: ET.Element) -> list[ET.Element]:
+    """The picture's base: its first top-level elements while they are a background
+    (`rect`), the pattern tiles (`defs`), a title, or one of BASE_GROUPS; empty when no
+    group of BASE_GROUPS is among them (nothing worth keeping)."""
+    out: list[ET.Element] = []
+    for child in root:
+        if child.tag not in _BASE_LEAVES and not (
+                child.tag == _NS + "g" and child.get("class") in BASE_GROUPS):
+            break
+        out.append(child)
+    if not any(c.tag == _NS + "g" for c in out):
+        return []
+    return out
+
+
+def base_key(root: ET.Element, prefix: list[ET.Element], frame: tuple[Any, ...],
+             style: dict[str, str], version: int) -> str:
+    """The key of a picture's base: what it draws (its elements written out), the
+    picture's size and placement, the root's presentation, cairo's version and how it is
+    drawn (STATIC_LAYERS); a base
+    whose elements changed (another owner of a province, another board) is another key."""
+    h = hashlib.sha256(b"polydip-base 1\n")
+    h.update(repr((frame, sorted(style.items()), version, sorted(STATIC_LAYERS))).encode())
+    for child in prefix:
+        if child.tag not in _TOOLTIPS:
+            h.update(ET.tostring(child))
+            h.update(b"\x00")
+    return h.hexdigest()[:40]
+
+
+def _with_base(lib: Any, drawer: _Drawer, surf: int, cr: int, root: ET.Element,
+               style: dict[str, str]) -> list[ET.Element] | None:
+    """Draw the picture's base (base_prefix): its pixels copied from the last picture
+    that had the same base (kept in this process; on disk when render.memo is on, from
+    the second picture with that base: render.memo.seen), else drawn and kept. Returns
+    the top-level elements left to draw (None: all of them, the picture has no base)."""
+    frame = drawer.frame
+    assert frame is not None
+    prefix = base_prefix(root)
+    if not prefix:
+        return None
+    iw, ih = frame[0], frame[1]
+    size = iw * 4 * ih
+    key = base_key(root, prefix, frame, style, lib.cairo_version())
+    data = _BASES.get(key)
+    if data is None:
+        from polydip.render import memo
+
+        data = memo.read_blob(key, ".base")
+        if data is not None and len(data) != size:
+            data = None
+    if data is not None:
+        lib.cairo_surface_flush(surf)
+        ctypes.memmove(lib.cairo_image_surface_get_data(surf), data, size)
+        lib.cairo_surface_mark_dirty(surf)
+        for child in prefix:  # (the pattern tiles, for what is drawn over the base)
+            if child.tag == _NS + "defs":
+                drawer.defs(child)
+    else:
+        drawer.draw(cr, root, style, prefix)
+        if lib.cairo_status(cr):
+            raise Unsupported("a base cairo could not draw")
+        lib.cairo_surface_flush(surf)
+        pixels = (ctypes.c_char * size).from_address(
+            lib.cairo_image_surface_get_data(surf))
+        from polydip.render import memo
+
+        before = memo.seen(key, ".base")
+        if before is not None:  # (the command line: one picture a process, kept on disk)
+            if before:
+                memo.write_blob(key, ".base", memoryview(pixels))
+            return list(root)[len(prefix):]
+        data = bytes(pixels)
+    if len(_BASES) >= _BASES_MAX:
+        _BASES.clear()
+    _BASES[key] = data
+    return list(root)[len(prefix):]
 
 
 def _frame(lib: Any, cr: int, width: float, height: float, scale: float, tx: float,

@@ -15,8 +15,9 @@ module keeps them in a file for the next process (a GM's next `polydip render`).
   definition), the picture's width, this module's FORMAT, polydip's version, Python's and
   the code of the render modules whose results it keeps (_CODE): a board or variant file
   changed, another polydip or another Python never read an old one.
-- **Bounded**: at most MAX_FILES files (about 1.4 MB each for The Twentieth Century,
-  zlib-compressed pickles); the oldest go first.
+- **Bounded**: at most MAX_FILES files of each kind (about 1.8 MB each for The Twentieth
+  Century, zlib-compressed pickles; render.cairodraw's borders `.layer` and a position's
+  `.base`, about 0.9 MB each); the oldest go first.
 - **Never in the way**: a file that cannot be read, is not this module's or is not owned
   by the user is ignored (and replaced); a folder that cannot be written is left alone. The
   picture is drawn either way and is the same: a cold cache works it all out, as before.
@@ -38,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from polydip.geography.map import Map
 
-FORMAT = 1  # bump when what is kept (render's memo fields, their classes) changes
+FORMAT = 2  # bump when what is kept (render's memo fields, their classes) changes
 MAX_FILES = 16
 _MAGIC = b"polydip-render-memo\n"
 _FIELDS = ("power_styles", "key_layouts", "passage_lines", "terrain", "territory",
@@ -179,17 +180,31 @@ def restore(m: Map, board_file: Path, width: float) -> str | None:
     except (TypeError, ValueError, AttributeError):
         return key
     from polydip.render.board import remember_board
-    from polydip.render.raster import remember_packed
+    from polydip.render.raster import packed_later
 
     geo = layouts.get(("board", width))
     if geo is not None:
         remember_board(board_file, geo.board)
-        packed = fields.get("packed")
-        if isinstance(packed, list):
-            for d, arr in zip(_outlines(geo), packed, strict=False):
-                remember_packed(d, arr)
+        packed_later(set(_outlines(geo)), lambda: _restore_packed(key, geo))
     _done.add(key)
     return key
+
+
+def _restore_packed(key: str, geo: Any) -> None:
+    """The outlines' packed paths kept under `key` (a file of their own: read only when a
+    picture draws the outlines, not when its base is copied: render.cairodraw)."""
+    from polydip.render.raster import remember_packed
+
+    data = read_blob(key, ".packed")
+    if data is None:
+        return
+    try:
+        packed = pickle.loads(data)
+    except Exception:  # a damaged file: the paths are packed again as they are drawn
+        return
+    if isinstance(packed, list):
+        for d, arr in zip(_outlines(geo), packed, strict=False):
+            remember_packed(d, arr)
 
 
 def save(m: Map, key: str | None, width: float) -> None:
@@ -209,13 +224,15 @@ def save(m: Map, key: str | None, width: float) -> None:
     # on The Twentieth Century, 0.015 s to read back
     from polydip.render.raster import _packed
 
-    fields["packed"] = [_packed(d) for d in _outlines(layouts[("board", width)])]
+    packed = [_packed(d) for d in _outlines(layouts[("board", width)])]
     try:
         data = _MAGIC + zlib.compress(pickle.dumps((layouts, placement, fields),
                                                    protocol=pickle.HIGHEST_PROTOCOL), 1)
+        more = pickle.dumps(packed, protocol=pickle.HIGHEST_PROTOCOL)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return
     _write(folder, f"{key}.pickle", data)
+    write_blob(key, ".packed", more)
 
 
 def _outlines(geo: Any) -> list[str]:
@@ -239,7 +256,21 @@ def read_blob(key: str, suffix: str) -> bytes | None:
         return None
 
 
-def write_blob(key: str, suffix: str, data: bytes) -> None:
+def seen(key: str, suffix: str) -> bool | None:
+    """Whether a file was kept under `key` before (even an empty mark); when not, an empty
+    mark is left, so that the next call says yes (None: the memo is off). A picture's base
+    (render.cairodraw) is written out the second time it is drawn: a position drawn once
+    pays no 12 MB to compress."""
+    folder = cache_dir() if _enabled else None
+    if folder is None:
+        return None
+    if (folder / f"{key}{suffix}").exists():
+        return True
+    _write(folder, f"{key}{suffix}", b"")
+    return False
+
+
+def write_blob(key: str, suffix: str, data: bytes | memoryview) -> None:
     """Keep `data` under `key` (nothing when off or the folder cannot be written)."""
     folder = cache_dir() if _enabled else None
     if folder is not None:

@@ -28,8 +28,10 @@ labels in a fixed order.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
+import pickle
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -362,9 +364,31 @@ class _Shapes:
         self.names = m.prov_abbr
         self.board, self.k, self.top = geo.board, geo.scale, geo.top
         self.made: dict[int, _Shape] = {}
+        # outlines read back from render.memo's file, each still pickled: unpickled when
+        # asked for (a picture asks for a few; all of them took 0.09 s to read back)
+        self.kept: dict[int, bytes] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        kept = dict(self.kept)
+        for i, shape in self.made.items():
+            kept[i] = pickle.dumps(shape, protocol=pickle.HIGHEST_PROTOCOL)
+        state["made"], state["kept"] = {}, kept
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if not isinstance(self.__dict__.get("kept"), dict):
+            self.kept = {}
 
     def __getitem__(self, i: int) -> _Shape:
         got = self.made.get(i)
+        if got is None and i in self.kept:
+            with contextlib.suppress(Exception):  # (a damaged one is made again)
+                shape = pickle.loads(self.kept[i])
+                if isinstance(shape, _Shape):
+                    got = self.made[i] = shape
+            del self.kept[i]
         if got is None:
             k, top, board = self.k, self.top, self.board
             got = self.made[i] = _Shape([[(x * k, top + y * k) for x, y in

@@ -298,6 +298,15 @@ _PACKED: dict[str, array | None] = {}  # d → its path, packed (bounded: _PACKE
 _ABSENT = array("d")  # _PACKED.get's default: a path not packed yet
 _PACKED_MAX = 40_000_000  # bytes of packed paths kept
 _packed_bytes = 0
+# where packed paths kept on disk are read from when a path is first asked for
+# (render.memo: a picture whose base is copied asks for none)
+_LATER: list[tuple[set[str], Callable[[], None]]] = []
+
+
+def packed_later(paths: set[str], load: Callable[[], None]) -> None:
+    """Call `load` (it calls remember_packed) the first time one of `paths` is asked for
+    and not known."""
+    _LATER.append((paths, load))
 
 
 def _packed(d: str) -> array | None:
@@ -308,6 +317,14 @@ def _packed(d: str) -> array | None:
     got = _PACKED.get(d, _ABSENT)
     if got is not _ABSENT:
         return got
+    for n, (paths, load) in enumerate(_LATER):
+        if d in paths:
+            del _LATER[n]
+            load()
+            got = _PACKED.get(d, _ABSENT)
+            if got is not _ABSENT:
+                return got
+            break
     out = _pack(d)
     size = len(d) + (out.itemsize * len(out) if out is not None else 0)
     if _packed_bytes + size > _PACKED_MAX:
