@@ -404,3 +404,27 @@ def test_the_games_migration_keeps_every_game_both_ways(db_url, tmp_path):
         assert host.process_now(gm, phase=old)[0] == "F1901M"
     finally:
         db.dispose()
+
+
+def test_wal_mode_is_set_again_while_another_server_holds_the_new_file():
+    """SQLite answers "database is locked" at once (no busy wait) to a connection switching a
+    new file to WAL while another server does: the switch is tried again, other errors are
+    not hidden."""
+    import sqlite3
+
+    from polydip.host.db import _wal
+
+    class Cursor:
+        def __init__(self, fails: list[str]) -> None:
+            self.fails, self.calls = fails, 0
+
+        def execute(self, sql: str) -> None:
+            self.calls += 1
+            if self.fails:
+                raise sqlite3.OperationalError(self.fails.pop(0))
+
+    cur = Cursor(["database is locked", "database is locked"])
+    _wal(cur)
+    assert cur.calls == 3
+    with pytest.raises(sqlite3.OperationalError, match="disk I/O"):
+        _wal(Cursor(["disk I/O error"]))

@@ -23,6 +23,7 @@ import contextlib
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import Connection, Engine, ExceptionContext, create_engine, event
 from sqlalchemy.engine.interfaces import DBAPIConnection
@@ -48,7 +49,7 @@ def make_engine(url: str) -> Engine:
         def _connect(dbapi_conn: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
             dbapi_conn.isolation_level = None  # SQLAlchemy's BEGIN below, not pysqlite's
             cur = dbapi_conn.cursor()
-            cur.execute("PRAGMA journal_mode=WAL")
+            _wal(cur)
             cur.execute("PRAGMA synchronous=FULL")  # every commit on the disk (power loss)
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA busy_timeout=60000")
@@ -63,6 +64,25 @@ def make_engine(url: str) -> Engine:
     # hide_parameters: an error's text never quotes the values (names, orders) it wrote
     return create_engine(url, pool_size=20, max_overflow=40, pool_pre_ping=True,
                          hide_parameters=True)
+
+
+def _wal(cur: Any) -> None:
+    """Put the database in WAL mode. Two servers opening a new database at once can meet
+    here: switching the journal mode needs the file to itself, and SQLite answers "database
+    is locked" at once (no busy wait) to a connection that reads while another writes; so
+    try again for up to a minute, as the busy timeout would."""
+    import sqlite3
+    import time
+
+    end = time.monotonic() + 60
+    while True:
+        try:
+            cur.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() > end:
+                raise
+            time.sleep(0.05)
 
 
 # the errors that say the database is unavailable (down, unreachable, read-only, locked too
