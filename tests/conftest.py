@@ -32,8 +32,13 @@ _NOTES: list[str] = []
 def _no_render_memo(monkeypatch: pytest.MonkeyPatch) -> None:
     """`polydip render` keeps what a board's first picture works out in ~/.cache
     (render/memo.py): not from the suite (tests/render/test_render_memo.py points it at a
-    temporary folder)."""
+    temporary folder). `polydip render` also turns the memo on for the rest of its process:
+    each test starts with it off again (a test that undoes its monkeypatch must not find it
+    on and pointing at the home folder)."""
     monkeypatch.setenv("POLYDIP_CACHE_DIR", "off")
+    from polydip.render import memo
+
+    memo.enable(False)
 
 
 @pytest.fixture(autouse=True)

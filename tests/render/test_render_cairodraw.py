@@ -61,6 +61,7 @@ def test_the_png_is_the_one_cairosvg_draws_of_the_same_svg(
     # LAD: terrain and power patterns (tiles, turned), territories, a legend of terrains
     svg = picture_svg(_played(variant, phases))
     # (every element drawn in turn: the borders laid over as one layer are the next test's)
+    layers = cairodraw.STATIC_LAYERS
     monkeypatch.setattr(cairodraw, "STATIC_LAYERS", frozenset())
     ours = cairodraw.svg_png(svg.encode(), 700)
     assert ours is not None  # (drawn by cairodraw, not handed to CairoSVG)
@@ -71,7 +72,7 @@ def test_the_png_is_the_one_cairosvg_draws_of_the_same_svg(
     _same_to_the_eye(ours, cairosvg.svg2png(bytestring=svg.encode(), output_width=700),
                      0.2, 800)
     assert svg_to_png(svg, 700) == ours
-    monkeypatch.undo()
+    monkeypatch.setattr(cairodraw, "STATIC_LAYERS", layers)
     _anything, much = _differing(svg_to_png(svg, 700), ours)
     assert much == 0
 
@@ -214,9 +215,11 @@ def test_terrain_and_territories_are_part_of_the_base(
     prefix = cairodraw.base_prefix(ET.fromstring(svg))
     kinds = {c.get("class") for c in prefix}
     assert {"provinces", "terrain", "borders"} <= kinds  # (all under the units)
+    groups = cairodraw.BASE_GROUPS
     monkeypatch.setattr(cairodraw, "BASE_GROUPS", frozenset())
     direct = cairodraw.svg_png(svg, 400)
-    monkeypatch.undo()
+    # (not monkeypatch.undo(): that would also undo conftest's memo off)
+    monkeypatch.setattr(cairodraw, "BASE_GROUPS", groups)
     monkeypatch.setattr(cairodraw, "_BASES", {})
     assert cairodraw.svg_png(svg, 400) == direct == cairodraw.svg_png(svg, 400)
     assert len(cairodraw._BASES) == 1
