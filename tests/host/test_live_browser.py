@@ -89,7 +89,7 @@ def test_a_players_page_follows_the_game_by_itself(page, server, tmp_path):
     api = f"{server}/api/gm/{gm}"
     page.goto(links["England"])
     _text_is(page, "#live-state", "live")
-    assert page.inner_text("[data-power=France] .mark") == "\u2013"  # (none yet)
+    _text_is(page, "[data-power=France] .mark", "\u2013")  # (none yet)
     loaded = page.evaluate("performance.timeOrigin")  # the page's load, to see reloads
 
     # France orders, Italy is ready: shown in place, never what they ordered
@@ -118,7 +118,7 @@ def test_a_players_page_follows_the_game_by_itself(page, server, tmp_path):
     _text_is(page, "#live-updated", "the game is now at F1901M")
     _text_is(page, "#live-state", "live")
     assert page.evaluate("performance.timeOrigin") != loaded  # (the page reloaded itself)
-    assert page.inner_text("[data-power=France] .mark") == "\u2013"  # (none yet)
+    _text_is(page, "[data-power=France] .mark", "\u2013")  # (none yet)
 
     # orders typed and not sent when the phase goes: kept on the page, and the form
     # reloads the new phase instead of posting to the gone one
