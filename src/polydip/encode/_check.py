@@ -3,11 +3,17 @@ given for a unit is an order of that unit."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+
 from polydip.errors import PolydipError
 from polydip.geography.map import Map
-from polydip.orders.model import Order
+from polydip.orders.model import CONVOY, HOLD, MOVE, SUPPORT, Order
 from polydip.orders.table import OrderTable
 from polydip.state import Position, Unit
+
+# a movement order's type -> its place among the order-type features (hold, move, support,
+# convoy), in DipNet's order and the general encoding's alike
+ORDER_TYPES: dict[str, int] = {HOLD: 0, MOVE: 1, SUPPORT: 2, CONVOY: 3}
 
 
 def check_position(m: Map, pos: Position) -> None:
@@ -41,3 +47,21 @@ def unit_order(m: Map, table: OrderTable, code: int, u: Unit, kinds: dict[str, i
         raise PolydipError(f"{o.text!r} is not an order of the unit "
                            f"{m.unit_str(u.kind, u.loc)}")
     return o
+
+
+def given_orders(m: Map, table: OrderTable, pos: Position, codes: Sequence[int],
+                 kinds: dict[str, int], holder: list[int], none: int
+                 ) -> Iterator[tuple[Order, Unit, int, int, int]]:
+    """Each unit's order of `codes` (-1: none, skipped), checked (unit_order), with its
+    type's column in `kinds` and the powers at its source and destination (`holder`: per
+    province the power there, `none` for nobody) — what a previous-orders encoding writes."""
+    for u, code in zip(pos.units, codes, strict=True):
+        if code < 0:
+            continue
+        o = unit_order(m, table, code, u, kinds)
+        source = dest = none
+        if o.type != HOLD and o.aux_loc is not None:
+            source = holder[m.loc_prov[o.aux_loc]]
+        if o.target is not None:
+            dest = holder[m.loc_prov[o.target]]
+        yield o, u, kinds[o.type], source, dest

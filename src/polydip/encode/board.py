@@ -22,15 +22,12 @@ from typing import Any
 import numpy as np
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
-from polydip.encode._check import check_position, unit_order
+from polydip.encode._check import ORDER_TYPES, check_position, given_orders
 from polydip.errors import PolydipError
 from polydip.geography.map import Map
-from polydip.orders.model import CONVOY, HOLD, MOVE, SUPPORT
 from polydip.orders.table import OrderTable, order_table
 from polydip.state import Position
 from polydip.variants.calendar import parse_phase
-
-_ORDER_TYPES = {HOLD: 0, MOVE: 1, SUPPORT: 2, CONVOY: 3}
 
 
 def _key(text: str) -> str:
@@ -229,16 +226,8 @@ class BoardEncoder:
         kind0, issuer0, type0, source0, dest0 = self._order_firsts
         on: list[int] = []
         rows: list[int] = []
-        for u, code in zip(pos.units, codes, strict=True):
-            if code < 0:
-                continue
-            o = unit_order(self.m, self.table, code, u, _ORDER_TYPES)
-            kind = _ORDER_TYPES[o.type]
-            source = dest = n_powers
-            if o.type != HOLD and o.aux_loc is not None:
-                source = holder[m.loc_prov[o.aux_loc]]
-            if o.target is not None:
-                dest = holder[m.loc_prov[o.target]]
+        for o, u, kind, source, dest in given_orders(m, self.table, pos, codes, ORDER_TYPES,
+                                                      holder, n_powers):
             for r in self.marks[o.loc]:
                 base = r * width
                 on += (base + kind0 + u.kind, base + issuer0 + u.power, base + type0 + kind,

@@ -22,11 +22,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
-from polydip.encode._check import check_position, unit_order
+from polydip.encode._check import ORDER_TYPES, check_position, given_orders
 from polydip.encode.graph import adjacency
 from polydip.errors import PolydipError
 from polydip.geography.map import Map
-from polydip.orders.model import CONVOY, HOLD, MOVE, SUPPORT
 from polydip.orders.table import OrderTable, order_table
 from polydip.state import Position
 
@@ -65,7 +64,6 @@ B_UNIT, B_POWER, B_BUILD, B_REMOVE, B_DIS, B_DIS_POWER, B_AREA, B_CENTER = 0, 3,
     24, 27
 # (previous orders)
 O_UNIT, O_ISSUER, O_TYPE, O_SOURCE, O_DEST, O_CENTER = 0, 3, 11, 16, 24, 32
-_ORDER_TYPE = {HOLD: 0, MOVE: 1, SUPPORT: 2, CONVOY: 3}
 NONE_POWER = 7  # (the "none" column after the seven powers)
 # the "none" columns a unit (dislodged unit, order) clears on its rows
 _UNIT_NONES = np.array([B_UNIT + 2, B_POWER + NONE_POWER], np.int64)
@@ -190,16 +188,8 @@ class DipNetEncoder:
         col = self.power_col
         on: list[int] = []
         rows: list[int] = []
-        for u, code in zip(pos.units, codes, strict=True):
-            if code < 0:
-                continue
-            o = unit_order(self.m, self.table, code, u, _ORDER_TYPE)
-            kind = _ORDER_TYPE[o.type]
-            source = dest = NONE_POWER
-            if o.type != HOLD and o.aux_loc is not None:
-                source = holder[m.loc_prov[o.aux_loc]]
-            if o.target is not None:
-                dest = holder[m.loc_prov[o.target]]
+        for o, u, kind, source, dest in given_orders(m, self.table, pos, codes, ORDER_TYPES,
+                                                      holder, NONE_POWER):
             for r in self.marks[o.loc]:
                 base = r * width
                 on += (base + self.kind_col[u.kind], base + O_ISSUER + col[u.power],
