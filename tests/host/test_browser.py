@@ -131,7 +131,12 @@ def deadline_now(page, gm: str, phase: str) -> None:
     page.fill("form:has(#set-deadline) input[name=minutes]", "0")
     page.click("#set-deadline")
     for _ in range(100):
-        page.goto(gm)
+        try:
+            page.goto(gm)
+        except Exception as exc:  # the live GM page reloading itself at the same moment
+            if "interrupted by another navigation" not in str(exc):
+                raise
+            page.wait_for_load_state()
         if f"({phase})" not in page.inner_text("p.phase"):
             return
         time.sleep(0.2)
