@@ -420,8 +420,9 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
     `slots`, the index in `units` each order was given to (-1: refused) is appended to it,
     in the order of the orders (of one power, as given)."""
     rules = m.rules
-    holds = None if auto else rules.unit_holds
-    refuse = rules.refuse
+    # (the hooks no rule implements are not called: their standard answer is "no")
+    holds = rules.unit_holds if not auto and rules.implements("unit_holds") else None
+    refuse = rules.refuse if rules.implements("refuse") else None
     # an order with an act (anchors' CONVERT, CAPTURE...) needs a rule that carries it out
     acts = rules.implements("after_orders")
     loc_prov = m.loc_prov
@@ -461,7 +462,7 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
                     why = (f"the unit in {m.prov_name[p]} belongs to "
                            f"{m.powers[units[i].power]}")
                 else:
-                    why = refuse(m, units[i], o, pos)
+                    why = refuse(m, units[i], o, pos) if refuse is not None else None
                     if not why and holds is not None and holds(m, pos, units[i]):
                         why = (f"the unit in {m.prov_name[p]} always holds (a rule of this "
                                "variant): orders for it are refused")
@@ -646,13 +647,15 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
     routed: list[Dislodged] = []
     moved: list[tuple[Unit, Unit, bool]] = []  # for the rules' after_phase hook
     rules = m.rules
+    # a variant without rules asks no hook (each would give its standard answer)
+    active = rules.active
     # (what moved is worked out only for a rule that remembers it)
-    remember = rules.implements("after_phase")
+    remember = active and rules.implements("after_phase")
     if phase.type == "M":
         bound: list[Order | None] = orders
-        blocked = closed_passages(m, pos, options)
+        blocked = closed_passages(m, pos, options) if active else {}
         # the units as they move (a rule may change a kind: a fleet going up a river)
-        moving = rules.moving_kinds(m, pos, bound) or pos.units
+        moving = (rules.moving_kinds(m, pos, bound) if active else None) or pos.units
         mr = resolve_movement(m, moving, bound, options, blocked, pos)
         results = _MovementRows(m, pos.units, bound, mr, options)
         why = results.reasons
@@ -663,9 +666,10 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
         if remember:
             moved = mr.moved(moving)
         new.contested = mr.contested
-        if new.dislodged:
+        if new.dislodged and active:
             new.dislodged = [rules.retreat(m, new, d) for d in new.dislodged]
-        if rules.implements("after_orders"):  # what the orders did beyond moving (anchors)
+        if active and rules.implements("after_orders"):
+            # what the orders did beyond moving (anchors)
             rules.after_orders(m, pos, new, moving, bound, mr.finals(moving))
         if new.dislodged and not any(d.retreats for d in new.dislodged) \
                 and not options.get("keep_empty_retreats", False):
@@ -674,11 +678,11 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
             new.dislodged = []
     elif phase.type == "R":
         bound = orders
-        auto = rules.retreat_orders(m, pos)
+        auto = rules.retreat_orders(m, pos) if active else None
         if auto:  # orders a rule gives units nobody orders (neutral units)
             given, _ = bind_to_units(m, pos.dislodged, auto, (RETREAT, DISBAND), auto=True)
             bound = [a if a is not None else o for o, a in zip(bound, given, strict=True)]
-        rr = resolve_retreats(m, pos.dislodged, bound, porous_now(m, pos))
+        rr = resolve_retreats(m, pos.dislodged, bound, porous_now(m, pos) if active else None)
         retreated = pos.dislodged
 
         def retreat_results() -> Rows:
@@ -759,6 +763,7 @@ def next_phase(m: Map, pos: Position, done: Phase, changes: list,
     `fired`: gets the scheduled events that happen on the way (the rules' before_phase)."""
     cal = m.variant.calendar
     rules = m.rules
+    active = rules.active  # (a variant without rules asks no hook)
     if done.type == "M" and pos.dislodged:
         # the retreats that follow: in the same season (Spring Retreats), or the next
         # season's when the calendar gives retreats a season of their own (phase B of A-D)
@@ -771,15 +776,17 @@ def next_phase(m: Map, pos: Position, done: Phase, changes: list,
         if (done.season == cal.centers_change_after and done.type != "A"
                 and (nxt.season != done.season or nxt.type == "A")):
             changes.extend(update_centers(m, pos))
-            rules.centers_changed(m, pos)
+            if active:
+                rules.centers_changed(m, pos)
         if nxt.year != done.year:
             pos.year_start_owners = list(pos.owners)
-        for what in rules.before_phase(m, pos, nxt):
-            words = what.words if isinstance(what, Reason) else what
-            pos.extra.setdefault("log", []).append(f"{nxt.name}: {words}")
-            if fired is not None:
-                fired.append(what if isinstance(what, Reason)
-                             else reason(CENTER_BY_EVENT, words))
+        if active:
+            for what in rules.before_phase(m, pos, nxt):
+                words = what.words if isinstance(what, Reason) else what
+                pos.extra.setdefault("log", []).append(f"{nxt.name}: {words}")
+                if fired is not None:
+                    fired.append(what if isinstance(what, Reason)
+                                 else reason(CENTER_BY_EVENT, words))
         if nxt.type == "R" and not pos.dislodged:
             done, nxt = nxt, following(cal, nxt)
             continue
