@@ -17,7 +17,7 @@ from typing import ClassVar, Final
 from polydip.adjudication import reasons as R
 from polydip.geography.map import Map
 from polydip.orders.model import BUILD, DISBAND, WAIVE, Order
-from polydip.state import Position, Record, Unit, unit_cache
+from polydip.state import Position, Record, Unit, unit_cache, unit_index
 
 VOID: Final = "void"
 
@@ -71,9 +71,11 @@ def build_sites(m: Map, pos: Position, power: int, extra: bool = True) -> list[i
     them out)."""
     sites = m.rules.build_sites(m, pos, power)
     if sites is None:
-        occupied = {m.loc_prov[u.loc] for u in pos.units}
+        # (the unit in each province: kept per units list, so the powers' calls share it)
+        occupant = unit_index(m, pos.units)[0]
         homes = pos.homes[power] if pos.homes else m.homes[power]
-        sites = [p for p in homes if pos.owners[p] == power and p not in occupied]
+        owners = pos.owners
+        sites = [p for p in homes if owners[p] == power and occupant[p] < 0]
     groups = m.rules.extra_build_sites(m, pos, power) if extra else []
     if not groups:
         return sites
