@@ -13,8 +13,8 @@ from polydip.adjudication.convoy import (
     fleet_reach,
     necessary,
     provinces_on_routes,
-    routes_through,
     route_exists,
+    routes_through,
 )
 
 
