@@ -20,6 +20,9 @@ from polydip.orders.model import BUILD, DISBAND, WAIVE, Order
 from polydip.state import Position, Record, Unit, unit_cache, unit_index
 
 VOID: Final = "void"
+# the bound of the center counts kept per map (centers_per_power): owner lists of 75
+# provinces take about 700 bytes each
+_OWNERS_KEPT: Final = 2048
 
 
 class AdjustmentResult(Record):
@@ -45,21 +48,44 @@ class AdjustmentResult(Record):
 def adjustment_counts(m: Map, pos: Position) -> list[int]:
     """Per power: centers (by their value: a capital worth 2 supports two units) minus units
     (positive = builds allowed, negative = removals due)."""
-    n = len(m.powers)
-    counts = [0] * n
-    if m.has_center_values:
-        value = m.sc_value
-        for p, o in enumerate(pos.owners):
-            if o >= 0:
-                counts[o] += value[p]
-    else:
-        for o in pos.owners:
-            if o >= 0:
-                counts[o] += 1
+    counts = centers_per_power(m, pos.owners)
     for u in pos.units:
         counts[u.power] -= 1
     for p, neutral in enumerate(m.power_neutral):
         if neutral:  # a neutral power neither builds nor removes
+            counts[p] = 0
+    return counts
+
+
+def centers_per_power(m: Map, owners: list[int]) -> list[int]:
+    """Centers per power (`owners`: the owner of each province, -1 for none), counted by
+    value where the variant gives centers values (a capital worth 2 counts twice);
+    neutral powers count none. A new list each call; the counts are kept per map by
+    owners (positions share them until centers change hands, and a loop over every
+    province costs more than reading them back)."""
+    key = tuple(owners)
+    memo = m.caches.center_counts
+    got = memo.get(key)
+    if got is None:
+        if len(memo) >= _OWNERS_KEPT:
+            memo.clear()
+        got = memo[key] = _count_centers(m, owners)
+    return list(got)
+
+
+def _count_centers(m: Map, owners: list[int]) -> list[int]:
+    counts = [0] * len(m.powers)
+    if m.has_center_values:
+        value = m.sc_value
+        for p, o in enumerate(owners):
+            if o >= 0:
+                counts[o] += value[p]
+    else:
+        for o in owners:
+            if o >= 0:
+                counts[o] += 1
+    for p, neutral in enumerate(m.power_neutral):
+        if neutral:
             counts[p] = 0
     return counts
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from polydip.adjudication.adjustments import centers_per_power
 from polydip.errors import PolydipError
 from polydip.geography.map import Map
 from polydip.state import Position
@@ -29,19 +30,7 @@ def victory_in_force(variant: Variant, options: dict[str, Any]) -> Victory:
 def center_counts(m: Map, owners: list[int]) -> list[int]:
     """Centers per power, counted by value where the variant gives centers values (a capital
     worth 2 counts twice); neutral powers count none."""
-    counts = [0] * len(m.powers)
-    if m.has_center_values:
-        for p, o in enumerate(owners):
-            if o >= 0:
-                counts[o] += m.sc_value[p]
-    else:
-        for o in owners:
-            if o >= 0:
-                counts[o] += 1
-    for p, neutral in enumerate(m.power_neutral):
-        if neutral:
-            counts[p] = 0
-    return counts
+    return centers_per_power(m, owners)
 
 
 def game_end(m: Map, vic: Victory, pos: Position, history: list[Any],
