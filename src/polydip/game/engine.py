@@ -59,9 +59,9 @@ class PhaseOutcome:
     built on first use: simulations that never read it do not pay for the strings. `rows()`
     gives the same as plain tuples, without the OrderResult objects."""
 
-    __slots__ = ("_events", "_results", "_rows", "_why", "before", "center_changes",
-                 "destroyed", "errors", "fired", "map", "phase", "position", "routed",
-                 "standoffs")
+    __slots__ = ("_events", "_results", "_rows", "_standoffs", "_why", "before",
+                 "center_changes", "destroyed", "errors", "fired", "map", "phase", "position",
+                 "routed")
 
     def __init__(self, phase: Phase, position: Position,
                  results: list[OrderResult] | Callable[[], Rows],
@@ -79,7 +79,9 @@ class PhaseOutcome:
             self._results = results
         self.errors = errors if errors is not None else []  # (power, message)
         self.center_changes = center_changes if center_changes is not None else []
-        self.standoffs: frozenset[int] = frozenset()  # provinces left empty by a standoff
+        # provinces left empty by a standoff, or the movement result that works them out
+        # when asked (`standoffs`)
+        self._standoffs: frozenset[int] | MovementResult = frozenset()
         # units dislodged with nowhere to retreat, destroyed at once (no retreat phase)
         self.destroyed: list[Dislodged] = []
         # those of `destroyed` beaten in an attack space by the margin that destroys (a
@@ -93,6 +95,18 @@ class PhaseOutcome:
         self.map: Map | None = None  # (with `before`: for the events worked out when asked)
         self.before: Position | None = None
         self._events: list[Reason] | None = None
+
+    @property
+    def standoffs(self) -> frozenset[int]:
+        """The provinces left empty by a standoff in this phase."""
+        got = self._standoffs
+        if isinstance(got, MovementResult):
+            got = self._standoffs = got.contested
+        return got
+
+    @standoffs.setter
+    def standoffs(self, value: frozenset[int]) -> None:
+        self._standoffs = value
 
     @property
     def results(self) -> list[OrderResult]:
@@ -646,6 +660,7 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
     destroyed: list[Dislodged] = []
     routed: list[Dislodged] = []
     moved: list[tuple[Unit, Unit, bool]] = []  # for the rules' after_phase hook
+    standoffs: frozenset[int] | MovementResult = frozenset()
     rules = m.rules
     # a variant without rules asks no hook (each would give its standard answer)
     active = rules.active
@@ -657,6 +672,7 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
         # the units as they move (a rule may change a kind: a fleet going up a river)
         moving = (rules.moving_kinds(m, pos, bound) if active else None) or pos.units
         mr = resolve_movement(m, moving, bound, options, blocked, pos)
+        standoffs = mr  # (worked out when asked)
         results = _MovementRows(m, pos.units, bound, mr, options)
         why = results.reasons
         new.units = mr.units
@@ -665,7 +681,8 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
         routed = mr.routed
         if remember:
             moved = mr.moved(moving)
-        new.contested = mr.contested
+        if new.dislodged:  # (the standoffs matter only to the retreats that follow:
+            new.contested = mr.contested  # next_phase empties them when none follow)
         if new.dislodged and active:
             new.dislodged = [rules.retreat(m, new, d) for d in new.dislodged]
         if active and rules.implements("after_orders"):
@@ -732,7 +749,6 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
     if remember:  # what rules remember of this phase (where a unit came from)
         rules.after_phase(m, pos, new, moved)
     changes: list[tuple[int, int, int]] = []
-    standoffs = new.contested
     fired: list[Reason] = []
     new.phase = next_phase(m, new, phase, changes, fired)
     out = PhaseOutcome(phase, new, results, errors, changes)
@@ -740,7 +756,7 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
     out.fired = fired
     if rules.active:  # (kept for the rules' `events`, asked when a report wants them)
         out.map, out.before = m, pos
-    out.standoffs = standoffs
+    out._standoffs = standoffs
     out.destroyed = destroyed
     if routed:
         out.routed = routed
