@@ -36,13 +36,15 @@ class AdjustmentResult(Record):
     _fields: ClassVar[tuple[str, ...]] = ("units", "results", "removed")
 
     def __init__(self, units: list[Unit], results: list[list[tuple[Order, list[str]]]],
-                 removed: list[list[Unit]]) -> None:
+                 removed: list[list[Unit]],
+                 reasons: list[list[R.Reason | None]] | None = None) -> None:
         self.units = units
         self.results = results  # per power: (order, result words)
         self.removed = removed  # per power: units removed by civil disorder
         # per power, beside `results`: why each order that failed did (None: it did not);
         # not part of the value (two results are equal by what they did)
-        self.reasons: list[list[R.Reason | None]] = [[None] * len(r) for r in results]
+        self.reasons: list[list[R.Reason | None]] = (
+            [[None] * len(r) for r in results] if reasons is None else reasons)
 
 
 def adjustment_counts(m: Map, pos: Position) -> list[int]:
@@ -261,6 +263,7 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
     options = options or {}
     counts = adjustment_counts(m, pos)
     units = list(pos.units)
+    kept = len(units)  # units[:kept] are the position's (the units built come after them)
     results: list[list[tuple[Order, list[str]]]] = [[] for _ in m.powers]
     removed_cd: list[list[Unit]] = [[] for _ in m.powers]
     why: list[list[R.Reason | None]] = [[] for _ in m.powers]
@@ -294,12 +297,11 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
                     ok = True
             elif delta < 0 and done < -delta and o.type == DISBAND:
                 prov = m.loc_prov[o.loc]
-                for i, u in enumerate(units):
-                    # (a unit of the position, not one built now: by identity, as `units`
-                    # holds the position's own objects — `in` would compare units by value
-                    # through the dataclass's interpreted __eq__)
-                    if u.power == power and m.loc_prov[u.loc] == prov and _among(u, pos.units):
+                for i in range(kept):  # (a unit of the position, not one built now)
+                    u = units[i]
+                    if u.power == power and m.loc_prov[u.loc] == prov:
                         del units[i]
+                        kept -= 1
                         ok = True
                         break
             if ok:
@@ -312,11 +314,10 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
             order = civil_disorder_order(m, pos, power, mine,
                                          options.get("civil_disorder", "2023"))
             for u in order[: -delta - done]:
-                units.remove(u)
+                units.remove(u)  # (a unit of the position: the power built none)
+                kept -= 1
                 removed_cd[power].append(u)
-    out = AdjustmentResult(units, results, removed_cd)
-    out.reasons = why
-    return out
+    return AdjustmentResult(units, results, removed_cd, why)
 
 
 def _why_void(m: Map, pos: Position, power: int, o: Order, delta: int, done: int,
@@ -345,11 +346,6 @@ def _why_void(m: Map, pos: Position, power: int, o: Order, delta: int, done: int
         return R.reason(R.NO_UNIT, f"{who} has no unit in "
                                    f"{m.prov_name[m.loc_prov[o.loc]]}")
     return R.reason(R.WRONG_PHASE)
-
-
-def _among(u: Unit, units: list[Unit]) -> bool:
-    """Whether `u` is one of the objects in `units`."""
-    return any(x is u for x in units)
 
 
 def civil_disorder_order(m: Map, pos: Position, power: int, units: list[Unit],

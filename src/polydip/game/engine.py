@@ -723,8 +723,10 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
         new.contested = frozenset()
     else:
         ar = resolve_adjustments(m, pos, orders, options)
-        counted = [(p, o) for p, lst in enumerate(ar.results) for o, r in lst if o.act and not r]
-        if counted:  # build orders with an act that counted (canal builds)
+        # build orders with an act that counted (canal builds: only a rule counts them)
+        counted = [(p, o) for p, lst in enumerate(ar.results) for o, r in lst
+                   if o.act and not r] if active else []
+        if counted:
             rules.acts_done(m, pos, new, counted)
 
         def adjustment_results() -> Rows:
