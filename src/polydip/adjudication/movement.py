@@ -251,7 +251,7 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
     _settle_sure(mv)
     typ = mv.typ
     ok = [mv.resolve(u) if t != T_HOLD else True for u, t in enumerate(typ)]
-    moved = [u for u in range(len(units)) if typ[u] == T_MOVE and ok[u]]
+    moved = [u for u in mv.moves if typ[u] == T_MOVE and ok[u]]
     dislodger, routed = _dislodgers(mv, ok, moved)
     new_units = _units_after(mv, units, moved, dislodger)
     if not dislodger:  # (no retreats: the standoffs are worked out if asked for)

@@ -52,21 +52,24 @@ def game_end(m: Map, vic: Victory, pos: Position, history: list[Any],
     check_now = pos.phase.type != "R"
     if vic.check == "start_of_season":
         check_now = pos.phase.season == vic.check_season and pos.phase.type == "M"
-    leaders = [p for p, c in enumerate(counts) if c == best]
-    if check_now and best >= vic.centers and (len(leaders) == 1 or not vic.more_than_others):
-        return "won", leaders
-    holders = [p for p, c in enumerate(counts) if c > 0]
-    if len(holders) < 2:  # (two powers with centers: not one left alone)
-        alive = _alive(m, pos, holders)
+    # (the lists of leaders and of powers holding centers are made only when a rule reads
+    # them: this is asked after every phase)
+    if check_now and best >= vic.centers:
+        leaders = [p for p, c in enumerate(counts) if c == best]
+        if len(leaders) == 1 or not vic.more_than_others:
+            return "won", leaders
+    if counts.count(0) >= len(counts) - 1:  # (two powers with centers: not one left alone)
+        alive = _alive(m, pos, [p for p, c in enumerate(counts) if c > 0])
         if len(alive) == 1:
             return "won", sorted(alive)
     if vic.last_year is not None and pos.phase.year > vic.last_year:
+        leaders = [p for p, c in enumerate(counts) if c == best]
         if vic.last_year_result == "most_centers" and len(leaders) == 1:
             return "won", leaders
-        return "drawn", sorted(_alive(m, pos, holders))
+        return "drawn", sorted(_alive(m, pos, [p for p, c in enumerate(counts) if c > 0]))
     if vic.no_change_years is not None and history:
         if pos.phase.year - _last_center_change_year(m, history) > vic.no_change_years:
-            return "drawn", sorted(_alive(m, pos, holders))
+            return "drawn", sorted(_alive(m, pos, [p for p, c in enumerate(counts) if c > 0]))
     return None
 
 
