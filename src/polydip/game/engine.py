@@ -437,6 +437,7 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
     # (the hooks no rule implements are not called: their standard answer is "no")
     holds = rules.unit_holds if not auto and rules.implements("unit_holds") else None
     refuse = rules.refuse if rules.implements("refuse") else None
+    ruled = refuse is not None or holds is not None
     # an order with an act (anchors' CONVERT, CAPTURE...) needs a rule that carries it out
     acts = rules.implements("after_orders")
     loc_prov = m.loc_prov
@@ -475,7 +476,7 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
                 elif units[i].power != power:
                     why = (f"the unit in {m.prov_name[p]} belongs to "
                            f"{m.powers[units[i].power]}")
-                else:
+                elif ruled:
                     why = refuse(m, units[i], o, pos) if refuse is not None else None
                     if not why and holds is not None and holds(m, pos, units[i]):
                         why = (f"the unit in {m.prov_name[p]} always holds (a rule of this "
