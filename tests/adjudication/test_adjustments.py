@@ -14,6 +14,7 @@ from polydip.adjudication.adjustments import (
     adjustment_counts,
     build_reason,
     build_sites,
+    centers_per_power,
     civil_disorder_order,
     resolve_adjustments,
 )
@@ -36,6 +37,22 @@ def test_builds_and_removals_due_are_centers_minus_units(m) -> None:
     assert counts[m.powers.index("France")] == 2
     assert counts[m.powers.index("Germany")] == -2
     assert counts[m.powers.index("Italy")] == 0  # no centers, no units
+
+
+def test_counts_follow_the_owners_given_whatever_was_counted_before(m) -> None:
+    """The center counts are kept per owners: a caller changing the list it was given, or
+    positions whose owners differ by one center, still get their own counts."""
+    pos = position(m, "France: A Par; Germany: A Mun, A Ber, A Kie, A Ruh, A Hol",
+                   phase="W1901A", centers="France: Par, Bre, Mar; Germany: Mun, Ber, Kie")
+    fr, ge = m.powers.index("France"), m.powers.index("Germany")
+    first = adjustment_counts(m, pos)
+    first[fr] = 99
+    assert centers_per_power(m, pos.owners)[fr] == 3
+    assert adjustment_counts(m, pos)[fr] == 2
+    owners = list(pos.owners)
+    owners[m.prov_index["MAR"]] = ge
+    assert centers_per_power(m, owners)[fr] == 2 and centers_per_power(m, owners)[ge] == 4
+    assert adjustment_counts(m, pos)[ge] == -2
 
 
 def test_a_power_builds_on_its_vacant_owned_home_centers(m) -> None:

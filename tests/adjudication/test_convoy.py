@@ -14,6 +14,7 @@ from polydip.adjudication.convoy import (
     necessary,
     provinces_on_routes,
     route_exists,
+    routes_through,
 )
 
 
@@ -69,3 +70,22 @@ def test_the_fleets_connected_to_an_army_and_where_they_carry_it(m) -> None:
     reach = fleet_reach(m, m.prov_index["LON"], seas)
     assert {"NWY", "DEN", "HOL", "BEL", "EDI", "YOR", "CLY"} <= {m.prov_abbr[p] for p in reach}
     assert m.prov_index["ALB"] not in reach  # the Adriatic fleet is not connected
+
+
+@pytest.mark.parametrize("name", ["standard", "lad1890", "twentieth_century", "wita"])
+def test_one_fleet_is_on_a_route_exactly_when_its_geometry_says_so(name: str) -> None:
+    """provinces_on_routes answers a single fleet without building its geometry (a fleet
+    next to both ends, neither end its own province): the same answer as the geometry's,
+    for every fleet province and every pair of ends it could join, ports included."""
+    m = variant_map(name)
+    seas = [p for p in range(m.n_prov) if m.convoy_prov[p]]
+    checked = 0
+    for f in seas:
+        ends = [p for p in range(m.n_prov) if m.convoy_touch_mask[p] >> f & 1 or p == f]
+        for origin in ends:
+            for dest in ends:
+                if origin != dest:
+                    want = set(routes_through(m, origin, dest, frozenset({f})))
+                    assert provinces_on_routes(m, origin, dest, [f]) == want, (f, origin, dest)
+                    checked += 1
+    assert checked > 100

@@ -17,9 +17,12 @@ from typing import ClassVar, Final
 from polydip.adjudication import reasons as R
 from polydip.geography.map import Map
 from polydip.orders.model import BUILD, DISBAND, WAIVE, Order
-from polydip.state import Position, Record, Unit, unit_cache
+from polydip.state import Position, Record, Unit, unit_cache, unit_index
 
 VOID: Final = "void"
+# the bound of the center counts kept per map (centers_per_power): owner lists of 75
+# provinces take about 700 bytes each
+_OWNERS_KEPT: Final = 2048
 
 
 class AdjustmentResult(Record):
@@ -33,33 +36,58 @@ class AdjustmentResult(Record):
     _fields: ClassVar[tuple[str, ...]] = ("units", "results", "removed")
 
     def __init__(self, units: list[Unit], results: list[list[tuple[Order, list[str]]]],
-                 removed: list[list[Unit]]) -> None:
+                 removed: list[list[Unit]],
+                 reasons: list[list[R.Reason | None]] | None = None) -> None:
         self.units = units
         self.results = results  # per power: (order, result words)
         self.removed = removed  # per power: units removed by civil disorder
         # per power, beside `results`: why each order that failed did (None: it did not);
         # not part of the value (two results are equal by what they did)
-        self.reasons: list[list[R.Reason | None]] = [[None] * len(r) for r in results]
+        self.reasons: list[list[R.Reason | None]] = (
+            [[None] * len(r) for r in results] if reasons is None else reasons)
 
 
 def adjustment_counts(m: Map, pos: Position) -> list[int]:
     """Per power: centers (by their value: a capital worth 2 supports two units) minus units
     (positive = builds allowed, negative = removals due)."""
-    n = len(m.powers)
-    counts = [0] * n
-    if m.has_center_values:
-        value = m.sc_value
-        for p, o in enumerate(pos.owners):
-            if o >= 0:
-                counts[o] += value[p]
-    else:
-        for o in pos.owners:
-            if o >= 0:
-                counts[o] += 1
+    counts = centers_per_power(m, pos.owners)
     for u in pos.units:
         counts[u.power] -= 1
     for p, neutral in enumerate(m.power_neutral):
         if neutral:  # a neutral power neither builds nor removes
+            counts[p] = 0
+    return counts
+
+
+def centers_per_power(m: Map, owners: list[int]) -> list[int]:
+    """Centers per power (`owners`: the owner of each province, -1 for none), counted by
+    value where the variant gives centers values (a capital worth 2 counts twice);
+    neutral powers count none. A new list each call; the counts are kept per map by
+    owners (positions share them until centers change hands, and a loop over every
+    province costs more than reading them back)."""
+    key = tuple(owners)
+    memo = m.caches.center_counts
+    got = memo.get(key)
+    if got is None:
+        if len(memo) >= _OWNERS_KEPT:
+            memo.clear()
+        got = memo[key] = _count_centers(m, owners)
+    return list(got)
+
+
+def _count_centers(m: Map, owners: list[int]) -> list[int]:
+    counts = [0] * len(m.powers)
+    if m.has_center_values:
+        value = m.sc_value
+        for p, o in enumerate(owners):
+            if o >= 0:
+                counts[o] += value[p]
+    else:
+        for o in owners:
+            if o >= 0:
+                counts[o] += 1
+    for p, neutral in enumerate(m.power_neutral):
+        if neutral:
             counts[p] = 0
     return counts
 
@@ -71,9 +99,11 @@ def build_sites(m: Map, pos: Position, power: int, extra: bool = True) -> list[i
     them out)."""
     sites = m.rules.build_sites(m, pos, power)
     if sites is None:
-        occupied = {m.loc_prov[u.loc] for u in pos.units}
+        # (the unit in each province: kept per units list, so the powers' calls share it)
+        occupant = unit_index(m, pos.units)[0]
         homes = pos.homes[power] if pos.homes else m.homes[power]
-        sites = [p for p in homes if pos.owners[p] == power and p not in occupied]
+        owners = pos.owners
+        sites = [p for p in homes if owners[p] == power and occupant[p] < 0]
     groups = m.rules.extra_build_sites(m, pos, power) if extra else []
     if not groups:
         return sites
@@ -233,6 +263,7 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
     options = options or {}
     counts = adjustment_counts(m, pos)
     units = list(pos.units)
+    kept = len(units)  # units[:kept] are the position's (the units built come after them)
     results: list[list[tuple[Order, list[str]]]] = [[] for _ in m.powers]
     removed_cd: list[list[Unit]] = [[] for _ in m.powers]
     why: list[list[R.Reason | None]] = [[] for _ in m.powers]
@@ -266,12 +297,11 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
                     ok = True
             elif delta < 0 and done < -delta and o.type == DISBAND:
                 prov = m.loc_prov[o.loc]
-                for i, u in enumerate(units):
-                    # (a unit of the position, not one built now: by identity, as `units`
-                    # holds the position's own objects — `in` would compare units by value
-                    # through the dataclass's interpreted __eq__)
-                    if u.power == power and m.loc_prov[u.loc] == prov and _among(u, pos.units):
+                for i in range(kept):  # (a unit of the position, not one built now)
+                    u = units[i]
+                    if u.power == power and m.loc_prov[u.loc] == prov:
                         del units[i]
+                        kept -= 1
                         ok = True
                         break
             if ok:
@@ -284,11 +314,10 @@ def resolve_adjustments(m: Map, pos: Position, orders: list[list[Order]],
             order = civil_disorder_order(m, pos, power, mine,
                                          options.get("civil_disorder", "2023"))
             for u in order[: -delta - done]:
-                units.remove(u)
+                units.remove(u)  # (a unit of the position: the power built none)
+                kept -= 1
                 removed_cd[power].append(u)
-    out = AdjustmentResult(units, results, removed_cd)
-    out.reasons = why
-    return out
+    return AdjustmentResult(units, results, removed_cd, why)
 
 
 def _why_void(m: Map, pos: Position, power: int, o: Order, delta: int, done: int,
@@ -317,11 +346,6 @@ def _why_void(m: Map, pos: Position, power: int, o: Order, delta: int, done: int
         return R.reason(R.NO_UNIT, f"{who} has no unit in "
                                    f"{m.prov_name[m.loc_prov[o.loc]]}")
     return R.reason(R.WRONG_PHASE)
-
-
-def _among(u: Unit, units: list[Unit]) -> bool:
-    """Whether `u` is one of the objects in `units`."""
-    return any(x is u for x in units)
 
 
 def civil_disorder_order(m: Map, pos: Position, power: int, units: list[Unit],

@@ -6,7 +6,7 @@ space holding several fleets needs only one of them. All functions take plain id
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from polydip.geography.map import Map
 
@@ -34,9 +34,16 @@ def route_exists(m: Map, origin: int, dest: int, usable: Callable[[int], bool]) 
     return False
 
 
-def provinces_on_routes(m: Map, origin: int, dest: int, nodes: Iterable[int]) -> set[int]:
+def provinces_on_routes(m: Map, origin: int, dest: int, nodes: list[int] | frozenset[int]
+                        ) -> set[int]:
     """The provinces of `nodes` that lie on at least one complete route origin → dest (a
     simple chain: a fleet in a dead end next to a route is not on it)."""
+    if len(nodes) == 1:  # (most convoys: one fleet, on the route when next to both ends)
+        for f in nodes:
+            touch = m.convoy_touch_mask
+            if f != origin and f != dest and touch[origin] >> f & 1 and touch[dest] >> f & 1:
+                return {f}
+        return set()
     fleets = nodes if isinstance(nodes, frozenset) else frozenset(nodes)
     return set(bits(geometry(m, fleets).routes(origin, dest)))
 

@@ -79,6 +79,7 @@ class Movement(Resolver):
         "loc",
         "m",
         "move_supp",
+        "moves",
         "needy",
         "occ",
         "open_",
@@ -142,6 +143,9 @@ class Movement(Resolver):
         self.feeble: set[int] | frozenset[int] = _NO_MOVES  # weakened moves that enter
         # nowhere with an attack strength of 0 (the rules' `stalls` under an option)
         self.shift: dict[int, int] | None = None  # coast changes: unit -> coast
+        # the units ordered to move, in order (a move found void or stuck later is among
+        # them: its type says so)
+        self.moves: list[int] = []
         self._validate(orders, options)
 
     def _occupants(self) -> list[int]:
@@ -169,6 +173,7 @@ class Movement(Resolver):
         if m.tables.coast_change:
             orders = self._coast_changes(orders)
         moves, supports, convoys, direct = self._read_moves(orders)
+        self.moves = moves
         self._read_convoys(orders, convoys)
         # does each move use a convoy?  (DATC 4.A.3, 2023 rulebook by default)
         adjacent = options.get("adjacent_convoy", "2023")

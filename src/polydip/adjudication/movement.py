@@ -41,23 +41,33 @@ DISRUPTED: Final = "disrupted"  # mypyc: final
 
 class MovementResult:
     """The outcome of a movement phase. `results` (per unit of the input position, its
-    result words, [] = success) is worked out on first use."""
+    result words, [] = success) and, when nobody was dislodged, `contested` are worked out
+    on first use."""
 
-    __slots__ = ("_dislodger", "_mv", "_ok", "_results", "contested", "dislodged", "orders",
+    __slots__ = ("_contested", "_dislodger", "_mv", "_ok", "_results", "dislodged", "orders",
                  "routed", "units")
 
     def __init__(self, units: list[Unit], dislodged: list[Dislodged],
-                 contested: frozenset[int], orders: list[Order | None], mv: Movement,
+                 contested: frozenset[int] | None, orders: list[Order | None], mv: Movement,
                  ok: list[bool], dislodger: dict[int, int]) -> None:
         self.units = units  # after the phase (dislodged units removed)
         self.dislodged = dislodged
         # dislodged units a rule disbands at once, with no retreat (beaten in an attack
         # space by the rout margin): never part of a retreat phase
         self.routed: list[Dislodged] = []
-        self.contested = contested
+        self._contested = contested  # (None: not worked out yet)
         self.orders = orders
         self._mv, self._ok, self._dislodger = mv, ok, dislodger
         self._results: list[list[str]] | None = None
+
+    @property
+    def contested(self) -> frozenset[int]:
+        """The standoffs: empty provinces two or more units tried to enter, none
+        succeeding (what the retreats that follow may not enter)."""
+        got = self._contested
+        if got is None:  # (every decision is made: this only reads them)
+            got = self._contested = frozenset(_standoffs(self._mv, self._ok, self._dislodger))
+        return got
 
     def moved(self, before: list[Unit]) -> list[tuple[Unit, Unit, bool]]:
         """(unit before, unit after, by convoy) for each move that succeeded; `before` is
@@ -241,13 +251,12 @@ def resolve_movement(m: Map, units: list[Unit], orders: list[Order | None],
     _settle_sure(mv)
     typ = mv.typ
     ok = [mv.resolve(u) if t != T_HOLD else True for u, t in enumerate(typ)]
-    moved = [u for u in range(len(units)) if typ[u] == T_MOVE and ok[u]]
+    moved = [u for u in mv.moves if typ[u] == T_MOVE and ok[u]]
     dislodger, routed = _dislodgers(mv, ok, moved)
     new_units = _units_after(mv, units, moved, dislodger)
+    if not dislodger:  # (no retreats: the standoffs are worked out if asked for)
+        return MovementResult(new_units, [], None, list(orders), mv, ok, dislodger)
     contested = _standoffs(mv, ok, dislodger)
-    if not dislodger:
-        return MovementResult(new_units, [], frozenset(contested), list(orders), mv, ok,
-                              dislodger)
     dislodged, disbanded = _retreats(mv, new_units, dislodger, routed, contested, options)
     out = MovementResult(new_units, dislodged, frozenset(contested), list(orders), mv, ok,
                          dislodger)
@@ -266,13 +275,14 @@ def _settle_sure(mv: Movement) -> None:
         needy = needy | mv.feeble
     # (attacks there: never sure)
     space = m.tables.attack_space if m.tables.has_attack_spaces else None
+    dest_prov, convoyed, prov = mv.dest_prov, mv.convoyed, mv.prov
     for u, t in enumerate(mv.typ):
         if t == T_MOVE:
-            dp = mv.dest_prov[u]
-            if (not mv.convoyed[u] and occ[dp] < 0 and len(attackers[dp]) == 1
+            dp = dest_prov[u]
+            if (not convoyed[u] and occ[dp] < 0 and len(attackers[dp]) == 1
                     and not (needy and u in needy) and not (space and space[dp])):
                 mv.settle(u, True)
-        elif t != T_HOLD and mv.prov[u] not in attackers and not (space and space[mv.prov[u]]):
+        elif t != T_HOLD and prov[u] not in attackers and not (space and space[prov[u]]):
             mv.settle(u, True)
 
 

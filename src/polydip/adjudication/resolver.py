@@ -18,6 +18,9 @@ from __future__ import annotations
 from typing import Final
 
 _EMPTY: Final[frozenset[int]] = frozenset()
+# no guesses read yet, typed as the attributes are: a decision starts from it (a plain None
+# would let a type checker take `_deps` for None after the decision, which reads them)
+_FRESH: Final[set[int] | None] = None
 
 
 class Resolver:
@@ -66,7 +69,7 @@ class Resolver:
         # (sets are made only when a cycle is met: most decisions never see one)
         outer_deps, outer_hits = self._deps, self._hits
         self._visited[n] = True
-        self._forget_guesses()
+        self._deps = self._hits = _FRESH  # (start the decision afresh)
         self._resolution[n] = False
         first = self.adjudicate(n)
         my_deps, my_hits = self._deps, self._hits

@@ -59,9 +59,9 @@ class PhaseOutcome:
     built on first use: simulations that never read it do not pay for the strings. `rows()`
     gives the same as plain tuples, without the OrderResult objects."""
 
-    __slots__ = ("_events", "_results", "_rows", "_why", "before", "center_changes",
-                 "destroyed", "errors", "fired", "map", "phase", "position", "routed",
-                 "standoffs")
+    __slots__ = ("_events", "_results", "_rows", "_standoffs", "_why", "before",
+                 "center_changes", "destroyed", "errors", "fired", "map", "phase", "position",
+                 "routed")
 
     def __init__(self, phase: Phase, position: Position,
                  results: list[OrderResult] | Callable[[], Rows],
@@ -79,7 +79,9 @@ class PhaseOutcome:
             self._results = results
         self.errors = errors if errors is not None else []  # (power, message)
         self.center_changes = center_changes if center_changes is not None else []
-        self.standoffs: frozenset[int] = frozenset()  # provinces left empty by a standoff
+        # provinces left empty by a standoff, or the movement result that works them out
+        # when asked (`standoffs`)
+        self._standoffs: frozenset[int] | MovementResult = frozenset()
         # units dislodged with nowhere to retreat, destroyed at once (no retreat phase)
         self.destroyed: list[Dislodged] = []
         # those of `destroyed` beaten in an attack space by the margin that destroys (a
@@ -93,6 +95,18 @@ class PhaseOutcome:
         self.map: Map | None = None  # (with `before`: for the events worked out when asked)
         self.before: Position | None = None
         self._events: list[Reason] | None = None
+
+    @property
+    def standoffs(self) -> frozenset[int]:
+        """The provinces left empty by a standoff in this phase."""
+        got = self._standoffs
+        if isinstance(got, MovementResult):
+            got = self._standoffs = got.contested
+        return got
+
+    @standoffs.setter
+    def standoffs(self, value: frozenset[int]) -> None:
+        self._standoffs = value
 
     @property
     def results(self) -> list[OrderResult]:
@@ -420,8 +434,10 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
     `slots`, the index in `units` each order was given to (-1: refused) is appended to it,
     in the order of the orders (of one power, as given)."""
     rules = m.rules
-    holds = None if auto else rules.unit_holds
-    refuse = rules.refuse
+    # (the hooks no rule implements are not called: their standard answer is "no")
+    holds = rules.unit_holds if not auto and rules.implements("unit_holds") else None
+    refuse = rules.refuse if rules.implements("refuse") else None
+    ruled = refuse is not None or holds is not None
     # an order with an act (anchors' CONVERT, CAPTURE...) needs a rule that carries it out
     acts = rules.implements("after_orders")
     loc_prov = m.loc_prov
@@ -460,8 +476,8 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
                 elif units[i].power != power:
                     why = (f"the unit in {m.prov_name[p]} belongs to "
                            f"{m.powers[units[i].power]}")
-                else:
-                    why = refuse(m, units[i], o, pos)
+                elif ruled:
+                    why = refuse(m, units[i], o, pos) if refuse is not None else None
                     if not why and holds is not None and holds(m, pos, units[i]):
                         why = (f"the unit in {m.prov_name[p]} always holds (a rule of this "
                                "variant): orders for it are refused")
@@ -645,15 +661,19 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
     destroyed: list[Dislodged] = []
     routed: list[Dislodged] = []
     moved: list[tuple[Unit, Unit, bool]] = []  # for the rules' after_phase hook
+    standoffs: frozenset[int] | MovementResult = frozenset()
     rules = m.rules
+    # a variant without rules asks no hook (each would give its standard answer)
+    active = rules.active
     # (what moved is worked out only for a rule that remembers it)
-    remember = rules.implements("after_phase")
+    remember = active and rules.implements("after_phase")
     if phase.type == "M":
         bound: list[Order | None] = orders
-        blocked = closed_passages(m, pos, options)
+        blocked = closed_passages(m, pos, options) if active else {}
         # the units as they move (a rule may change a kind: a fleet going up a river)
-        moving = rules.moving_kinds(m, pos, bound) or pos.units
+        moving = (rules.moving_kinds(m, pos, bound) if active else None) or pos.units
         mr = resolve_movement(m, moving, bound, options, blocked, pos)
+        standoffs = mr  # (worked out when asked)
         results = _MovementRows(m, pos.units, bound, mr, options)
         why = results.reasons
         new.units = mr.units
@@ -662,10 +682,12 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
         routed = mr.routed
         if remember:
             moved = mr.moved(moving)
-        new.contested = mr.contested
-        if new.dislodged:
+        if new.dislodged:  # (the standoffs matter only to the retreats that follow:
+            new.contested = mr.contested  # next_phase empties them when none follow)
+        if new.dislodged and active:
             new.dislodged = [rules.retreat(m, new, d) for d in new.dislodged]
-        if rules.implements("after_orders"):  # what the orders did beyond moving (anchors)
+        if active and rules.implements("after_orders"):
+            # what the orders did beyond moving (anchors)
             rules.after_orders(m, pos, new, moving, bound, mr.finals(moving))
         if new.dislodged and not any(d.retreats for d in new.dislodged) \
                 and not options.get("keep_empty_retreats", False):
@@ -674,11 +696,11 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
             new.dislodged = []
     elif phase.type == "R":
         bound = orders
-        auto = rules.retreat_orders(m, pos)
+        auto = rules.retreat_orders(m, pos) if active else None
         if auto:  # orders a rule gives units nobody orders (neutral units)
             given, _ = bind_to_units(m, pos.dislodged, auto, (RETREAT, DISBAND), auto=True)
             bound = [a if a is not None else o for o, a in zip(bound, given, strict=True)]
-        rr = resolve_retreats(m, pos.dislodged, bound, porous_now(m, pos))
+        rr = resolve_retreats(m, pos.dislodged, bound, porous_now(m, pos) if active else None)
         retreated = pos.dislodged
 
         def retreat_results() -> Rows:
@@ -702,8 +724,10 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
         new.contested = frozenset()
     else:
         ar = resolve_adjustments(m, pos, orders, options)
-        counted = [(p, o) for p, lst in enumerate(ar.results) for o, r in lst if o.act and not r]
-        if counted:  # build orders with an act that counted (canal builds)
+        # build orders with an act that counted (canal builds: only a rule counts them)
+        counted = [(p, o) for p, lst in enumerate(ar.results) for o, r in lst
+                   if o.act and not r] if active else []
+        if counted:
             rules.acts_done(m, pos, new, counted)
 
         def adjustment_results() -> Rows:
@@ -728,7 +752,6 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
     if remember:  # what rules remember of this phase (where a unit came from)
         rules.after_phase(m, pos, new, moved)
     changes: list[tuple[int, int, int]] = []
-    standoffs = new.contested
     fired: list[Reason] = []
     new.phase = next_phase(m, new, phase, changes, fired)
     out = PhaseOutcome(phase, new, results, errors, changes)
@@ -736,7 +759,7 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
     out.fired = fired
     if rules.active:  # (kept for the rules' `events`, asked when a report wants them)
         out.map, out.before = m, pos
-    out.standoffs = standoffs
+    out._standoffs = standoffs
     out.destroyed = destroyed
     if routed:
         out.routed = routed
@@ -759,6 +782,7 @@ def next_phase(m: Map, pos: Position, done: Phase, changes: list,
     `fired`: gets the scheduled events that happen on the way (the rules' before_phase)."""
     cal = m.variant.calendar
     rules = m.rules
+    active = rules.active  # (a variant without rules asks no hook)
     if done.type == "M" and pos.dislodged:
         # the retreats that follow: in the same season (Spring Retreats), or the next
         # season's when the calendar gives retreats a season of their own (phase B of A-D)
@@ -771,15 +795,17 @@ def next_phase(m: Map, pos: Position, done: Phase, changes: list,
         if (done.season == cal.centers_change_after and done.type != "A"
                 and (nxt.season != done.season or nxt.type == "A")):
             changes.extend(update_centers(m, pos))
-            rules.centers_changed(m, pos)
+            if active:
+                rules.centers_changed(m, pos)
         if nxt.year != done.year:
             pos.year_start_owners = list(pos.owners)
-        for what in rules.before_phase(m, pos, nxt):
-            words = what.words if isinstance(what, Reason) else what
-            pos.extra.setdefault("log", []).append(f"{nxt.name}: {words}")
-            if fired is not None:
-                fired.append(what if isinstance(what, Reason)
-                             else reason(CENTER_BY_EVENT, words))
+        if active:
+            for what in rules.before_phase(m, pos, nxt):
+                words = what.words if isinstance(what, Reason) else what
+                pos.extra.setdefault("log", []).append(f"{nxt.name}: {words}")
+                if fired is not None:
+                    fired.append(what if isinstance(what, Reason)
+                                 else reason(CENTER_BY_EVENT, words))
         if nxt.type == "R" and not pos.dislodged:
             done, nxt = nxt, following(cal, nxt)
             continue

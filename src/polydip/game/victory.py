@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from polydip.adjudication.adjustments import centers_per_power
 from polydip.errors import PolydipError
 from polydip.geography.map import Map
 from polydip.state import Position
@@ -29,19 +30,7 @@ def victory_in_force(variant: Variant, options: dict[str, Any]) -> Victory:
 def center_counts(m: Map, owners: list[int]) -> list[int]:
     """Centers per power, counted by value where the variant gives centers values (a capital
     worth 2 counts twice); neutral powers count none."""
-    counts = [0] * len(m.powers)
-    if m.has_center_values:
-        for p, o in enumerate(owners):
-            if o >= 0:
-                counts[o] += m.sc_value[p]
-    else:
-        for o in owners:
-            if o >= 0:
-                counts[o] += 1
-    for p, neutral in enumerate(m.power_neutral):
-        if neutral:
-            counts[p] = 0
-    return counts
+    return centers_per_power(m, owners)
 
 
 def game_end(m: Map, vic: Victory, pos: Position, history: list[Any],
@@ -63,21 +52,24 @@ def game_end(m: Map, vic: Victory, pos: Position, history: list[Any],
     check_now = pos.phase.type != "R"
     if vic.check == "start_of_season":
         check_now = pos.phase.season == vic.check_season and pos.phase.type == "M"
-    leaders = [p for p, c in enumerate(counts) if c == best]
-    if check_now and best >= vic.centers and (len(leaders) == 1 or not vic.more_than_others):
-        return "won", leaders
-    holders = [p for p, c in enumerate(counts) if c > 0]
-    if len(holders) < 2:  # (two powers with centers: not one left alone)
-        alive = _alive(m, pos, holders)
+    # (the lists of leaders and of powers holding centers are made only when a rule reads
+    # them: this is asked after every phase)
+    if check_now and best >= vic.centers:
+        leaders = [p for p, c in enumerate(counts) if c == best]
+        if len(leaders) == 1 or not vic.more_than_others:
+            return "won", leaders
+    if counts.count(0) >= len(counts) - 1:  # (two powers with centers: not one left alone)
+        alive = _alive(m, pos, [p for p, c in enumerate(counts) if c > 0])
         if len(alive) == 1:
             return "won", sorted(alive)
     if vic.last_year is not None and pos.phase.year > vic.last_year:
+        leaders = [p for p, c in enumerate(counts) if c == best]
         if vic.last_year_result == "most_centers" and len(leaders) == 1:
             return "won", leaders
-        return "drawn", sorted(_alive(m, pos, holders))
+        return "drawn", sorted(_alive(m, pos, [p for p, c in enumerate(counts) if c > 0]))
     if vic.no_change_years is not None and history:
         if pos.phase.year - _last_center_change_year(m, history) > vic.no_change_years:
-            return "drawn", sorted(_alive(m, pos, holders))
+            return "drawn", sorted(_alive(m, pos, [p for p, c in enumerate(counts) if c > 0]))
     return None
 
 

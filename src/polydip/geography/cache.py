@@ -46,6 +46,9 @@ class MapCaches:
         self.unit_index: dict[int, tuple[list[Unit | Dislodged], list[int],
                                          dict[int, list[int]]]] = {}
         # -- adjudication/ --
+        # center owners (per province) -> centers per power, by value
+        # (adjustments.centers_per_power); at most 2,048
+        self.center_counts: dict[tuple[int, ...], list[int]] = {}
         # (kind, location, target) -> (destination location or -1, over an edge):
         # legality.move_target and the movement validator; finite (the map's locations)
         self.move_target: dict[tuple[int, int, int | None], tuple[int, bool]] = {}
