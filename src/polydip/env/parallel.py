@@ -12,6 +12,7 @@ of legal codes, with an `action_mask`).
 from __future__ import annotations
 
 import functools
+import struct
 from typing import Any, ClassVar
 
 import numpy as np
@@ -179,6 +180,12 @@ class DiplomacyEnv(ParallelEnv):
         self._act_space = spaces.MultiDiscrete(np.full(self.max_units, n, dtype=np.int64))
         self._power_rows = _frozen(np.eye(n_pw, dtype=np.int8))
         self._no_dislodged = _frozen(np.zeros((m.n_loc, n_kind, n_pw), np.int8))
+        self._no_results = _frozen(np.zeros((n_ag, self.max_units), np.uint8))
+        self._n_ag, self._n_kinds, self._n_powers = n_ag, n_kind, n_pw
+        self._board_shape = (m.n_loc, n_kind, n_pw)
+        # per power its agent row (-1: a neutral power); per agent (name, power, row)
+        self._row_list = [self._row.get(p, -1) for p in range(n_pw)]
+        self._agent_rows = [(a, p, self._row[p]) for a, p in self.power_index.items()]
         self._counts: list[int] = []
         self._phases = 0
         self._scores: dict[int, float] | None = None
@@ -202,97 +209,137 @@ class DiplomacyEnv(ParallelEnv):
                 space.seed(seed)
         self.game = self._start.clone()
         self.agents = list(self.possible_agents)
-        self._counts = center_counts(self.m, self.game.position.owners)
+        pos = self.game.position
+        self._owners = pos.owners  # (the owners `_counts` counts)
+        self._counts = center_counts(self.m, pos.owners)
         self._phases = 0
         self._scores = None
-        n_ag = len(self.powers)
-        self._prev_orders = _frozen(np.full((n_ag, self.max_units), -1, np.int32))
-        self._prev_results = _frozen(np.zeros((n_ag, self.max_units), np.uint8))
+        self._prev_orders = _frozen(np.full((self._n_ag, self.max_units), -1, np.int32))
+        self._prev_results = self._no_results
         self._cache: dict[Any, Any] = {}
         self._shared: dict[str, np.ndarray] = {}
+        # what the shared board arrays were made from (a new position's parts are compared
+        # by identity: positions share the lists a phase did not change)
+        self._units_of: Any = None
+        self._owners_of: Any = None
+        self._phase_of: Any = None
         self._encode()
-        phase = self.game.phase
-        return self._observations(), {a: self._info(a, phase) for a in self.agents}
+        return self._observations(), self._infos(self.agents)
 
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         g = self.game
         if g.is_over or not self.agents:
             raise PolydipError("the episode is over: call reset()")
-        legal = g.legal()
-        codes = [-1] * len(legal)
-        live = self.agents
-        index = self.action_type == "index"
-        mine, mu, mo = self._mine, self.max_units, self.max_orders
-        prev_at: list[int] = []
-        prev_codes: list[int] = []
-        for agent, action in actions.items():
-            p = self.power_index.get(agent)
-            if p is None:
-                raise PolydipError(self._unknown_agent(agent))
-            if agent not in live:
-                continue  # a finished agent's action is ignored
-            ks = mine[p]
-            if not ks:
-                continue
-            if isinstance(action, np.ndarray) and action.ndim != 1:
-                raise PolydipError(f"the action of {agent} must be one vector of "
-                                   f"{self.max_units} integers (got shape {action.shape})")
-            whole = isinstance(action, np.ndarray) and action.dtype.kind in "iu"
-            try:
-                acts = action.tolist() if isinstance(action, np.ndarray) else list(action)
-            except TypeError:
-                raise PolydipError(f"the action of {agent} must be a sequence of "
-                                   f"{self.max_units} integers, not {action!r}") from None
-            if len(acts) < len(ks):
-                raise PolydipError(f"the action of {agent} has {len(acts)} slots for "
-                                   f"{len(ks)} items: give {self.max_units} (or at least "
-                                   f"the rows of its legal codes, {self._legal.shape[1]})")
-            base = self._row[p] * mu
-            try:  # (an integer array's list holds ints already)
-                ints = acts if whole else [int(x) for x in acts[: len(ks)]]
-            except (TypeError, ValueError, OverflowError):
-                raise PolydipError(f"the action of {agent} must be a sequence of "
-                                   f"integers, not {action!r}") from None
-            for s, k in enumerate(ks):
-                lst, a = legal[k], ints[s]
-                if index:
-                    c = lst[a] if 0 <= a < len(lst) and a < mo else -1
-                else:  # a code that is not one of the slot's legal orders is no order
-                    c = a if a in lst and (len(lst) <= mo or lst.index(a) < mo) else -1
-                if c >= 0:
-                    codes[k] = c
-                    prev_at.append(base + s)
-                    prev_codes.append(c)
-        prev = np.full((len(self.powers), mu), -1, np.int32)
-        if prev_at:
-            prev.reshape(-1)[prev_at] = prev_codes
+        given: Any = actions  # (typed as PettingZoo's API says; a caller may pass anything)
+        if not isinstance(given, dict):
+            raise PolydipError(f"step takes a dict of agent -> action, not "
+                               f"{type(given).__name__}")
+        chosen = self._chosen(self._read_actions(actions))  # (agents, rows): codes, -1
+        every = np.empty(len(self._items), np.int64)
+        every.fill(-1)  # (an item past max_units, or a neutral power's, takes no order)
+        every[self._order] = chosen[self._in_rows]
+        codes: list[int] = every.tolist()
+        prev = np.empty((self._n_ag, self.max_units), np.int32)
+        prev.fill(-1)
+        prev[:, : self._rows] = chosen
         before = g.position
         outcome = g.step(codes)
         self._phases += 1
         self._prev_orders = _frozen(prev)
-        self._prev_results = _frozen(self._results(before, outcome, codes, prev))
-        counts = center_counts(self.m, g.position.owners)
+        self._prev_results = self._results(before, outcome, codes)
+        live = self.agents
+        pos = g.position
+        counts = self._counts
+        if pos.owners is not self._owners:  # (positions share owners a phase left alone)
+            self._owners = pos.owners
+            counts = center_counts(self.m, pos.owners)
         pi = self.power_index
-        rewards = {a: self.center_reward * (counts[pi[a]] - self._counts[pi[a]])
-                   for a in live}
-        self._counts = counts
-        over = g.is_over
-        year = g.position.phase.year
+        if counts is self._counts:
+            rewards = dict.fromkeys(live, 0.0)
+        else:
+            old, cr = self._counts, self.center_reward
+            rewards = {a: cr * (counts[pi[a]] - old[pi[a]]) for a in live}
+            self._counts = counts
+        over = self.game.is_over  # (not g.is_over: mypy keeps it narrowed from above)
+        year = pos.phase.year
         truncated_all = not over and (
             year > self.max_year
             or (self.max_phases is not None and self._phases >= self.max_phases))
-        pos = g.position
-        have = {u.power for u in pos.units} | {d.power for d in pos.dislodged}
-        terminations = {a: over or (counts[pi[a]] == 0 and pi[a] not in have) for a in live}
+        if over:
+            terminations = dict.fromkeys(live, True)
+        else:
+            centerless = [a for a in live if not counts[pi[a]]]
+            if centerless:  # a power with no center and no unit is out
+                have = {u.power for u in pos.units} | {d.power for d in pos.dislodged}
+                out = {a for a in centerless if pi[a] not in have}
+                terminations = {a: a in out for a in live}
+            else:
+                terminations = dict.fromkeys(live, False)
         truncations = dict.fromkeys(live, truncated_all)
         if over or truncated_all:
             self._end_rewards(rewards)
         self._encode()
         obs = self._observations()
-        phase = g.phase
-        infos = {a: self._info(a, phase) for a in live}
+        infos = self._infos(live)
         self.agents = [a for a in live if not (terminations[a] or truncations[a])]
         return obs, rewards, terminations, truncations, infos
+
+    def _read_actions(self, actions: dict[str, Any]) -> np.ndarray:
+        """The actions as one (agents, rows) int64 array: row `agent_row[agent]` holds the
+        agent's first `rows` values; -2 where an agent gave none (a finished agent's action
+        is ignored)."""
+        rows, counts, live = self._rows, self._items_of, self.agents
+        out = np.full((self._n_ag, rows), -2, np.int64)
+        row_of = self.agent_row
+        for agent, action in actions.items():
+            r = row_of.get(agent)
+            if r is None:
+                raise PolydipError(self._unknown_agent(agent))
+            need = counts[r]
+            if not need or agent not in live:
+                continue  # nothing to order, or a finished agent
+            if (type(action) is np.ndarray and action.ndim == 1
+                    and action.dtype.kind in "iu" and action.shape[0] >= need):
+                n = min(rows, action.shape[0])
+                out[r, :n] = action[:n]  # (a value past int64 wraps: not a legal code)
+            else:
+                ints = self._action_ints(agent, action, need)
+                out[r, : len(ints)] = ints
+        return out
+
+    def _action_ints(self, agent: str, action: Any, need: int) -> list[int]:
+        """An action that is not a long enough vector of integers, read or refused."""
+        if isinstance(action, np.ndarray) and action.ndim != 1:
+            raise PolydipError(f"the action of {agent} must be one vector of "
+                               f"{self.max_units} integers (got shape {action.shape})")
+        try:
+            acts = action.tolist() if isinstance(action, np.ndarray) else list(action)
+        except TypeError:
+            raise PolydipError(f"the action of {agent} must be a sequence of "
+                               f"{self.max_units} integers, not {action!r}") from None
+        if len(acts) < need:
+            raise PolydipError(f"the action of {agent} has {len(acts)} slots for "
+                               f"{need} items: give {self.max_units} (or at least "
+                               f"the rows of its legal codes, {self._rows})")
+        try:
+            ints = [int(x) for x in acts[: self._rows]]
+        except (TypeError, ValueError, OverflowError):
+            raise PolydipError(f"the action of {agent} must be a sequence of "
+                               f"integers, not {action!r}") from None
+        big = 1 << 62  # (no code is that large: such a value is no order)
+        return [x if -big < x < big else -2 for x in ints]
+
+    def _chosen(self, acts: np.ndarray) -> np.ndarray:
+        """Per agent and slot, the code played: the action's code (or the code at the
+        action's index) when it is one of the slot's legal codes, else -1 (no order)."""
+        legal = self._legal
+        if self.action_type == "code":  # (-2, no action, matches no code nor padding)
+            hit = (legal == acts[:, :, None]).any(axis=2)
+            return np.where(hit, acts, -1)
+        ok = (acts >= 0) & (acts < self._n_legal)
+        idx = np.where(ok, acts, 0)
+        picked = np.take_along_axis(legal, idx[:, :, None], axis=2)[:, :, 0]
+        return np.where(ok, picked, -1)
 
     @property
     def legal(self) -> np.ndarray:
@@ -312,40 +359,39 @@ class DiplomacyEnv(ParallelEnv):
         return f"agent {agent!r} is not a power of {self.m.variant.name}: " \
                f"{', '.join(self.possible_agents)}"
 
-    def _results(self, before: Any, outcome: Any, codes: list[int],
-                 prev: np.ndarray) -> np.ndarray:
-        """Per agent and slot, the result words of the order just played as bits."""
-        out = np.zeros(prev.shape, np.uint8)
-        words_of: list[list[str]] | None = None
-        if before.phase.type == "M":
-            got = outcome.unit_results()
-            if got is not None:
-                words_of = [w for _u, _o, w in got]
-        texts: dict[str, list[str]] | None = None
+    def _results(self, before: Any, outcome: Any, codes: list[int]) -> np.ndarray:
+        """Per agent and slot, the result words of the order just played as bits (0: it
+        succeeded, or no order). Only the orders that did not succeed are written."""
         at: list[int] = []
         got_bits: list[int] = []
-        items, mu = self._items, self.max_units
-        for p, ks in self._mine.items():
-            base = self._row[p] * mu
-            for s, k in enumerate(ks):
-                c = codes[k]
-                if c < 0:
-                    continue
-                if words_of is not None:
-                    words = words_of[items[k][1]]
-                else:
-                    if texts is None:
-                        texts = outcome.result_texts()
-                    words = texts.get(self.table.texts[c], [])
-                if words:  # (an order that succeeded has none: 0)
+        slot_of = self._slot_of
+        bit = _RESULT_BIT
+        got = outcome.unit_results() if before.phase.type == "M" else None
+        if got is not None:  # a movement phase: the words per unit, item k being unit k
+            for k, (_u, _o, words) in enumerate(got):
+                if words and codes[k] >= 0 and slot_of[k] >= 0:
                     bits = 0
                     for w in words:
-                        bits |= _RESULT_BIT.get(w, 0)
-                    at.append(base + s)
+                        bits |= bit.get(w, 0)
+                    at.append(slot_of[k])
                     got_bits.append(bits)
-        if at:
-            out.reshape(-1)[at] = got_bits
-        return out
+        else:  # retreats and adjustments: by the order's text (a text given twice: the later)
+            texts = outcome.result_texts()
+            names = self.table.texts
+            for k, c in enumerate(codes):
+                if c >= 0 and slot_of[k] >= 0:
+                    words = texts.get(names[c])
+                    if words:
+                        bits = 0
+                        for w in words:
+                            bits |= bit.get(w, 0)
+                        at.append(slot_of[k])
+                        got_bits.append(bits)
+        if not at:
+            return self._no_results
+        out = np.zeros((self._n_ag, self.max_units), np.uint8)
+        out.reshape(-1)[at] = got_bits
+        return _frozen(out)
 
     def _end_rewards(self, rewards: dict[str, float]) -> None:
         g = self.game
@@ -365,143 +411,169 @@ class DiplomacyEnv(ParallelEnv):
 
     # ---- encoding (once a step, shared by every agent) ----------------------------------
 
-    def _board(self, pos: Any) -> dict[str, np.ndarray]:
-        """The board's arrays (shared by every agent)."""
+    def _board(self, pos: Any) -> None:
+        """The board's arrays, shared by every agent; an array whose part of the position
+        did not change since the last step is the same (read-only) object again."""
         m = self.m
-        n_pw, n_kind = len(m.powers), len(m.kinds)
-        shape = (m.n_loc, n_kind, n_pw)
-        cache = self._cache
-        # arrays are read-only, so one unchanged since the last step is given again
-        if pos.units is cache.get("units_of"):
-            units = self._shared["units"]
-        else:
-            units = _frozen(np.bincount(
-                [(u.loc * n_kind + u.kind) * n_pw + u.power for u in pos.units],
-                minlength=self._board_size).astype(np.int8).reshape(shape))
-            cache["units_of"] = pos.units
+        shared = self._shared
+        if pos.units is not self._units_of:
+            nk, npw = self._n_kinds, self._n_powers
+            shared["units"] = _frozen(np.bincount(
+                [(u.loc * nk + u.kind) * npw + u.power for u in pos.units],
+                minlength=self._board_size).astype(np.int8).reshape(self._board_shape))
+            self._units_of = pos.units
         if pos.dislodged:
-            dislodged = _frozen(np.bincount(
-                [(d.loc * n_kind + d.kind) * n_pw + d.power for d in pos.dislodged],
-                minlength=self._board_size).astype(np.int8).reshape(shape))
+            nk, npw = self._n_kinds, self._n_powers
+            shared["dislodged"] = _frozen(np.bincount(
+                [(d.loc * nk + d.kind) * npw + d.power for d in pos.dislodged],
+                minlength=self._board_size).astype(np.int8).reshape(self._board_shape))
         else:
-            dislodged = self._no_dislodged
-        if pos.owners == cache.get("owners"):
-            centers = self._shared["centers"]
-        else:
+            shared["dislodged"] = self._no_dislodged
+        if pos.owners is not self._owners_of:
             owners = np.asarray(pos.owners, np.int64)
-            centers = np.zeros((m.n_prov, n_pw), np.int8)
+            centers = np.zeros((m.n_prov, self._n_powers), np.int8)
             held = np.flatnonzero(owners >= 0)
             centers[held, owners[held]] = 1
-            centers = _frozen(centers)
-            cache["owners"] = list(pos.owners)
+            shared["centers"] = _frozen(centers)
+            self._owners_of = pos.owners
         ph = pos.phase
-        phase = cache.get((ph.season, ph.type))
-        if phase is None:
-            phase = np.zeros(len(self.seasons) + len(PHASE_TYPES), np.int8)
-            phase[self.seasons.index(ph.season)] = 1
-            phase[len(self.seasons) + PHASE_TYPES.index(ph.type)] = 1
-            phase = cache[(ph.season, ph.type)] = _frozen(phase)
-        year = cache.get(ph.year)
-        if year is None:
-            year = cache[ph.year] = _frozen(np.array([ph.year - self.first_year], np.int32))
-        return {"units": units, "dislodged": dislodged, "centers": centers, "phase": phase,
-                "year": year, "prev_orders": self._prev_orders,
-                "prev_results": self._prev_results}
+        if ph is not self._phase_of:
+            cache = self._cache
+            phase = cache.get((ph.season, ph.type))
+            if phase is None:
+                phase = np.zeros(len(self.seasons) + len(PHASE_TYPES), np.int8)
+                phase[self.seasons.index(ph.season)] = 1
+                phase[len(self.seasons) + PHASE_TYPES.index(ph.type)] = 1
+                phase = cache[(ph.season, ph.type)] = _frozen(phase)
+            year = cache.get(ph.year)
+            if year is None:
+                year = cache[ph.year] = _frozen(
+                    np.array([ph.year - self.first_year], np.int32))
+            shared["phase"], shared["year"] = phase, year
+            self._phase_of = ph
+        shared["prev_orders"] = self._prev_orders
+        shared["prev_results"] = self._prev_results
 
     def _encode(self) -> None:
+        """The step's observation arrays: the board (`_board`) and, per agent and slot, the
+        slot's location and legal codes, from the fast path's items and legal lists.
+
+        The arrays are filled in their cells' row-major order (agent row, then slot) by
+        boolean masks, from one array of every integer the step needs (made by one
+        `struct.pack`: Python lists of ints reach numpy about twice as fast that way as by
+        np.array or np.fromiter; index lists given to numpy cost as much again)."""
         g = self.game
         pos = g.position
-        self._shared = self._board(pos)
-        n_ag, mu, mo = len(self.powers), self.max_units, self.max_orders
-        mine: dict[int, list[int]] = {p: [] for p in self.powers}
-        dropped = self._dropped = dict.fromkeys(self.powers, 0)
-        cut = self._cut = dict.fromkeys(self.powers, 0)
+        self._board(pos)
+        n_ag, mu, mo = self._n_ag, self.max_units, self.max_orders
         if g.is_over:
             items: list[tuple[int, int]] = []
             lists: list[list[int]] = []
         else:
             items, lists = g.items(), g.legal()
-        board = pos.units if pos.phase.type == "M" else pos.dislodged
-        row_of = self._row
-        vals: list[int] = []
-        lens: list[int] = []
-        cell_r: list[int] = []  # per listed slot: its agent's row, its slot, its start in vals
-        cell_s: list[int] = []
-        starts: list[int] = []
-        slot_at: list[int] = []
-        slot_loc: list[int] = []
-        for k, (p, i) in enumerate(items):  # one pass, in the fast path's item order
-            ks = mine.get(p)
-            if ks is None:
-                continue  # (a neutral power's item)
-            s = len(ks)
-            if s >= mu:
-                dropped[p] += 1
-                continue
-            ks.append(k)
+        # one pass in the fast path's item order: each item's agent row and slot
+        row_of = self._row_list
+        dropped, cut = self._dropped, self._cut = [0] * n_ag, [0] * n_ag  # per row
+        mine: list[list[int]] = [[] for _ in range(n_ag)]  # per row: its items, by slot
+        slot_of: list[int] = []  # per item: row * max_units + slot (-1: no slot)
+        for k, (p, _i) in enumerate(items):
             r = row_of[p]
-            if i >= 0:
-                slot_at.append(r * mu + s)
-                slot_loc.append(board[i].loc)
-            lst = lists[k]
-            if lst:
-                if len(lst) > mo:
-                    cut[p] += len(lst) - mo
-                    lst = lst[:mo]
-                cell_r.append(r)
-                cell_s.append(s)
-                starts.append(len(vals))
-                vals.extend(lst)
-                lens.append(len(lst))
-        rows = max(1, max(map(len, mine.values()), default=1))
-        cols = max(1, max(lens, default=1))
-        legal = np.full((n_ag, rows, cols), -1, np.int32)
+            if r < 0:  # a neutral power's item
+                slot_of.append(-1)
+                continue
+            ks = mine[r]
+            if len(ks) >= mu:  # past max_units: no order
+                dropped[r] += 1
+                slot_of.append(-1)
+                continue
+            slot_of.append(r * mu + len(ks))
+            ks.append(k)
+        order = [k for ks in mine for k in ks]  # the items in their cells' order
+        count = [len(ks) for ks in mine]
+        chosen = [lists[k] for k in order]
+        lens = list(map(len, chosen))
+        longest = max(lens, default=0)
+        if longest > mo:  # (rare) codes past max_orders are cut
+            for j, k in enumerate(order):
+                if lens[j] > mo:
+                    cut[slot_of[k] // mu] += lens[j] - mo
+                    chosen[j] = chosen[j][:mo]
+                    lens[j] = mo
+            longest = mo
+        flat: list[int] = []
+        for lst in chosen:
+            flat += lst
+        typ = pos.phase.type
+        # item k is unit k (movement) or dislodged unit k (retreats); adjustments: no unit
+        board = pos.units if typ == "M" else pos.dislodged
+        locs = [board[k].loc for k in order] if typ != "A" else []
+        n, nl = len(order), len(locs)
+        ints = np.frombuffer(struct.pack(f"{n_ag + n + n + nl + len(flat)}i", *count, *order,
+                                         *lens, *locs, *flat), np.intc)
+        rows, cols = max(1, max(count, default=1)), max(1, longest)
+        in_rows = self._upto(rows) < ints[:n_ag, None]  # (agents, rows): the filled slots
         n_legal = np.zeros((n_ag, rows), np.int32)
-        if vals:  # one scatter: each slot's codes from its cell's start, in order
-            cell = np.asarray(cell_r) * rows + cell_s
-            n_legal.reshape(-1)[cell] = lens
-            at = np.repeat(cell * cols - starts, lens) + np.arange(len(vals))
-            legal.reshape(-1)[at] = vals
-        slots = np.full((n_ag, mu), -1, np.int32)
-        if slot_at:
-            slots.reshape(-1)[slot_at] = slot_loc
-        self._n_legal = _frozen(n_legal)
-        self._items, self._mine = items, mine
-        self._legal, self._slots = _frozen(legal), _frozen(slots)
+        n_legal[in_rows] = ints[n_ag + n: n_ag + 2 * n]
+        legal = np.empty((n_ag, rows, cols), np.int32)
+        legal.fill(-1)
+        legal[self._upto(cols) < n_legal[:, :, None]] = ints[n_ag + 2 * n + nl:]
+        slots = np.empty((n_ag, mu), np.int32)
+        slots.fill(-1)
+        if nl:
+            slots[:, :rows][in_rows] = ints[n_ag + 2 * n: n_ag + 2 * n + nl]
+        self._items, self._items_of, self._slot_of = items, count, slot_of
+        self._order, self._in_rows = ints[n_ag: n_ag + n], in_rows
+        self._rows = rows
+        for x in (legal, n_legal, slots):
+            x.flags.writeable = False
+        self._legal, self._n_legal, self._slots = legal, n_legal, slots
         if self.action_type == "index":
             mask = np.zeros((n_ag * rows + 1, mo), np.int8)
             mask[: n_ag * rows, :cols] = (legal >= 0).reshape(n_ag * rows, cols)
             self._mask = _frozen(mask)
-            self._mask_rows = rows
+
+    def _upto(self, n: int) -> np.ndarray:
+        """0 .. n-1 as int32 (one array per n, kept)."""
+        got = self._cache.get(("upto", n))
+        if got is None:
+            got = self._cache["upto", n] = np.arange(n, dtype=np.int32)
+        return got
 
     def _observations(self) -> dict[str, dict[str, Any]]:
-        out = {}
-        shared, legal, slots, n_legal = self._shared, self._legal, self._slots, self._n_legal
-        index = self.action_type == "index"
-        for a in self.agents:
-            p = self.power_index[a]
-            r = self._row[p]
-            obs: dict[str, Any] = dict(shared)
-            obs["power"] = self._power_rows[p]
-            obs["slots"] = slots[r]
-            obs["legal"] = legal[r]
-            obs["n_legal"] = n_legal[r]
-            if index:
-                rows, mask = self._mask_rows, self._mask
-                empty = mask[-1]
-                obs["action_mask"] = tuple(
-                    mask[r * rows + s] if s < rows else empty for s in range(self.max_units))
-            out[a] = obs
+        sh = self._shared
+        units, dislodged, centers = sh["units"], sh["dislodged"], sh["centers"]
+        phase, year = sh["phase"], sh["year"]
+        prev_orders, prev_results = sh["prev_orders"], sh["prev_results"]
+        legal, slots, n_legal = self._legal, self._slots, self._n_legal
+        power_rows, rows_of = self._power_rows, self._agent_rows
+        if len(self.agents) < self._n_ag:
+            live = set(self.agents)
+            rows_of = [x for x in rows_of if x[0] in live]
+        out = {a: {"units": units, "dislodged": dislodged, "centers": centers,
+                   "phase": phase, "year": year, "prev_orders": prev_orders,
+                   "prev_results": prev_results, "power": power_rows[p],
+                   "slots": slots[r], "legal": legal[r], "n_legal": n_legal[r]}
+               for a, p, r in rows_of}
+        if self.action_type == "index":
+            rows, mask = self._rows, self._mask
+            empty = mask[-1]
+            for a, _p, r in rows_of:
+                out[a]["action_mask"] = tuple(
+                    mask[r * rows + s] if s < rows else empty
+                    for s in range(self.max_units))
         return out
 
-    def _info(self, agent: str, phase: str) -> dict[str, Any]:
-        p = self.power_index[agent]
-        info: dict[str, Any] = {
-            "phase": phase, "centers": self._counts[p],
-            "dropped": {"items": self._dropped[p], "orders": self._cut[p]}}
+    def _infos(self, agents: list[str]) -> dict[str, dict[str, Any]]:
+        phase = self.game.phase
+        counts, dropped, cut = self._counts, self._dropped, self._cut
+        pi, row = self.power_index, self.agent_row
+        infos = {a: {"phase": phase, "centers": counts[pi[a]],
+                     "dropped": {"items": dropped[row[a]], "orders": cut[row[a]]}}
+                 for a in agents}
         if self._scores is not None:
-            info["score"] = self._scores[p]
-        return info
+            for a in agents:
+                infos[a]["score"] = self._scores[pi[a]]
+        return infos
 
     def render(self) -> None:  # pragma: no cover - no render modes
         return None
