@@ -285,10 +285,25 @@ class DiplomacyEnv(ParallelEnv):
         return obs, rewards, terminations, truncations, infos
 
     def _read_actions(self, actions: dict[str, Any]) -> np.ndarray:
-        """The actions as one (agents, rows) int64 array: row `agent_row[agent]` holds the
+        """The actions as one (agents, rows) integer array: row `agent_row[agent]` holds the
         agent's first `rows` values; -2 where an agent gave none (a finished agent's action
         is ignored)."""
         rows, counts, live = self._rows, self._items_of, self.agents
+        if len(actions) == self._n_ag and list(actions) == live:
+            # every agent, in agent order (as sample_actions gives them): one array at once
+            try:
+                got = np.array(list(actions.values()))
+            except (ValueError, TypeError):  # (vectors of different lengths, ...)
+                got = None
+            if (got is not None and got.ndim == 2 and got.dtype.kind in "iu"
+                    and got.shape[1] >= max(counts)):
+                if got.dtype.kind == "u":  # (a value past int64 wraps: not a legal code)
+                    got = got.astype(np.int64)
+                if got.shape[1] >= rows:
+                    return got[:, :rows]
+                out = np.full((self._n_ag, rows), -2, np.int64)
+                out[:, : got.shape[1]] = got
+                return out
         out = np.full((self._n_ag, rows), -2, np.int64)
         row_of = self.agent_row
         for agent, action in actions.items():
@@ -532,6 +547,16 @@ class DiplomacyEnv(ParallelEnv):
             mask[: n_ag * rows, :cols] = (legal >= 0).reshape(n_ag * rows, cols)
             self._mask = _frozen(mask)
 
+    def _row_starts(self, agents: int, rows: int, cols: int) -> np.ndarray:
+        """(agents, rows): where each row of an (agents, rows, cols) array starts in its
+        flat form (one array per shape, kept)."""
+        key = ("starts", agents, rows, cols)
+        got = self._cache.get(key)
+        if got is None:
+            got = self._cache[key] = np.arange(0, agents * rows * cols, cols,
+                                               dtype=np.intp).reshape(agents, rows)
+        return got
+
     def _upto(self, n: int) -> np.ndarray:
         """0 .. n-1 as int32 (one array per n, kept)."""
         got = self._cache.get(("upto", n))
@@ -544,7 +569,8 @@ class DiplomacyEnv(ParallelEnv):
         units, dislodged, centers = sh["units"], sh["dislodged"], sh["centers"]
         phase, year = sh["phase"], sh["year"]
         prev_orders, prev_results = sh["prev_orders"], sh["prev_results"]
-        legal, slots, n_legal = self._legal, self._slots, self._n_legal
+        # (each agent's row a view; list() makes them in one C loop)
+        legal, slots, n_legal = list(self._legal), list(self._slots), list(self._n_legal)
         power_rows, rows_of = self._power_rows, self._agent_rows
         if len(self.agents) < self._n_ag:
             live = set(self.agents)
@@ -601,7 +627,8 @@ def sample_actions(env: DiplomacyEnv, obs: dict[str, dict[str, Any]] | None,
     u = rng.random((a_n, env.max_units))
     idx = (u[:, :rows] * n).astype(np.intp)
     if env.action_type == "code":  # each slot's code at its flat offset in `legal`
-        act = legal.ravel()[idx + np.arange(0, a_n * rows * cols, cols).reshape(a_n, rows)]
+        idx += env._row_starts(a_n, rows, cols)
+        act = legal.ravel()[idx]
     else:
         act = np.where(n > 0, idx, -1)
     return dict(zip(agents, act, strict=True))
