@@ -181,6 +181,8 @@ class DiplomacyEnv(ParallelEnv):
         self._power_rows = _frozen(np.eye(n_pw, dtype=np.int8))
         self._no_dislodged = _frozen(np.zeros((m.n_loc, n_kind, n_pw), np.int8))
         self._no_results = _frozen(np.zeros((n_ag, self.max_units), np.uint8))
+        self._no_prev = b"\xff" * (4 * n_ag * self.max_units)  # (agents, max_units) of -1
+        self._pad_b = self._zeros_b = b""
         self._n_ag, self._n_kinds, self._n_powers = n_ag, n_kind, n_pw
         self._board_shape = (m.n_loc, n_kind, n_pw)
         # per power its agent row (-1: a neutral power); per agent (name, power, row)
@@ -214,7 +216,8 @@ class DiplomacyEnv(ParallelEnv):
         self._counts = center_counts(self.m, pos.owners)
         self._phases = 0
         self._scores = None
-        self._prev_orders = _frozen(np.full((self._n_ag, self.max_units), -1, np.int32))
+        self._prev_orders = np.frombuffer(self._no_prev, np.int32).reshape(
+            self._n_ag, self.max_units)
         self._prev_results = self._no_results
         self._cache: dict[Any, Any] = {}
         self._shared: dict[str, np.ndarray] = {}
@@ -234,18 +237,11 @@ class DiplomacyEnv(ParallelEnv):
         if not isinstance(given, dict):
             raise PolydipError(f"step takes a dict of agent -> action, not "
                                f"{type(given).__name__}")
-        chosen = self._chosen(self._read_actions(actions))  # (agents, rows): codes, -1
-        every = np.empty(len(self._items), np.int64)
-        every.fill(-1)  # (an item past max_units, or a neutral power's, takes no order)
-        every[self._order] = chosen[self._in_rows]
-        codes: list[int] = every.tolist()
-        prev = np.empty((self._n_ag, self.max_units), np.int32)
-        prev.fill(-1)
-        prev[:, : self._rows] = chosen
+        codes, prev = self._read_actions(actions)
         before = g.position
         outcome = g.step(codes)
         self._phases += 1
-        self._prev_orders = _frozen(prev)
+        self._prev_orders = np.frombuffer(prev, np.int32).reshape(self._n_ag, self.max_units)
         self._prev_results = self._results(before, outcome, codes)
         live = self.agents
         pos = g.position
@@ -284,43 +280,38 @@ class DiplomacyEnv(ParallelEnv):
         self.agents = [a for a in live if not (terminations[a] or truncations[a])]
         return obs, rewards, terminations, truncations, infos
 
-    def _read_actions(self, actions: dict[str, Any]) -> np.ndarray:
-        """The actions as one (agents, rows) integer array: row `agent_row[agent]` holds the
-        agent's first `rows` values; -2 where an agent gave none (a finished agent's action
-        is ignored)."""
-        rows, counts, live = self._rows, self._items_of, self.agents
-        if len(actions) == self._n_ag and list(actions) == live:
-            # every agent, in agent order (as sample_actions gives them): one array at once
-            try:
-                got = np.array(list(actions.values()))
-            except (ValueError, TypeError):  # (vectors of different lengths, ...)
-                got = None
-            if (got is not None and got.ndim == 2 and got.dtype.kind in "iu"
-                    and got.shape[1] >= max(counts)):
-                if got.dtype.kind == "u":  # (a value past int64 wraps: not a legal code)
-                    got = got.astype(np.int64)
-                if got.shape[1] >= rows:
-                    return got[:, :rows]
-                out = np.full((self._n_ag, rows), -2, np.int64)
-                out[:, : got.shape[1]] = got
-                return out
-        out = np.full((self._n_ag, rows), -2, np.int64)
-        row_of = self.agent_row
+    def _read_actions(self, actions: dict[str, Any]) -> tuple[list[int], bytes]:
+        """The code each item plays (-1: no order) and the previous-orders array's bytes
+        ((agents, max_units) int32, -1 where no order): an action's code (or the code at
+        its index) when it is one of its slot's legal codes, else no order. A finished
+        agent's action is ignored."""
+        lists, mine, live = self._lists, self._mine, self.agents
+        codes = [-1] * len(self._items)
+        prev = bytearray(self._no_prev)
+        played = memoryview(prev).cast("i")
+        row_of, mu = self.agent_row, self.max_units
+        index = self.action_type == "index"
         for agent, action in actions.items():
             r = row_of.get(agent)
             if r is None:
                 raise PolydipError(self._unknown_agent(agent))
-            need = counts[r]
-            if not need or agent not in live:
+            ks = mine[r]
+            if not ks or agent not in live:
                 continue  # nothing to order, or a finished agent
             if (type(action) is np.ndarray and action.ndim == 1
-                    and action.dtype.kind in "iu" and action.shape[0] >= need):
-                n = min(rows, action.shape[0])
-                out[r, :n] = action[:n]  # (a value past int64 wraps: not a legal code)
+                    and action.dtype.kind == "i" and action.shape[0] >= len(ks)):
+                acts = action.tolist()
             else:
-                ints = self._action_ints(agent, action, need)
-                out[r, : len(ints)] = ints
-        return out
+                acts = self._action_ints(agent, action, len(ks))
+            at = r * mu
+            for s, k in enumerate(ks):
+                a, lst = acts[s], lists[k]
+                if index:
+                    if 0 <= a < len(lst):
+                        codes[k] = played[at + s] = lst[a]
+                elif a in lst:  # (a code that is not one of the slot's legal orders: none)
+                    codes[k] = played[at + s] = a
+        return codes, bytes(prev)
 
     def _action_ints(self, agent: str, action: Any, need: int) -> list[int]:
         """An action that is not a long enough vector of integers, read or refused."""
@@ -337,24 +328,10 @@ class DiplomacyEnv(ParallelEnv):
                                f"{need} items: give {self.max_units} (or at least "
                                f"the rows of its legal codes, {self._rows})")
         try:
-            ints = [int(x) for x in acts[: self._rows]]
+            return [int(x) for x in acts[:need]]
         except (TypeError, ValueError, OverflowError):
             raise PolydipError(f"the action of {agent} must be a sequence of "
                                f"integers, not {action!r}") from None
-        big = 1 << 62  # (no code is that large: such a value is no order)
-        return [x if -big < x < big else -2 for x in ints]
-
-    def _chosen(self, acts: np.ndarray) -> np.ndarray:
-        """Per agent and slot, the code played: the action's code (or the code at the
-        action's index) when it is one of the slot's legal codes, else -1 (no order)."""
-        legal = self._legal
-        if self.action_type == "code":  # (-2, no action, matches no code nor padding)
-            hit = (legal == acts[:, :, None]).any(axis=2)
-            return np.where(hit, acts, -1)
-        ok = (acts >= 0) & (acts < self._n_legal)
-        idx = np.where(ok, acts, 0)
-        picked = np.take_along_axis(legal, idx[:, :, None], axis=2)[:, :, 0]
-        return np.where(ok, picked, -1)
 
     @property
     def legal(self) -> np.ndarray:
@@ -376,37 +353,32 @@ class DiplomacyEnv(ParallelEnv):
 
     def _results(self, before: Any, outcome: Any, codes: list[int]) -> np.ndarray:
         """Per agent and slot, the result words of the order just played as bits (0: it
-        succeeded, or no order). Only the orders that did not succeed are written."""
-        at: list[int] = []
-        got_bits: list[int] = []
-        slot_of = self._slot_of
-        bit = _RESULT_BIT
+        succeeded, or no order). Only the orders that did not succeed are looked at."""
+        failed: list[tuple[int, list[str]]] = []  # (item, its result words)
         got = outcome.unit_results() if before.phase.type == "M" else None
         if got is not None:  # a movement phase: the words per unit, item k being unit k
-            for k, (_u, _o, words) in enumerate(got):
-                if words and codes[k] >= 0 and slot_of[k] >= 0:
-                    bits = 0
-                    for w in words:
-                        bits |= bit.get(w, 0)
-                    at.append(slot_of[k])
-                    got_bits.append(bits)
+            failed = [(k, words) for k, (_u, _o, words) in enumerate(got)
+                      if words and codes[k] >= 0]
         else:  # retreats and adjustments: by the order's text (a text given twice: the later)
             texts = outcome.result_texts()
             names = self.table.texts
             for k, c in enumerate(codes):
-                if c >= 0 and slot_of[k] >= 0:
+                if c >= 0:
                     words = texts.get(names[c])
                     if words:
-                        bits = 0
-                        for w in words:
-                            bits |= bit.get(w, 0)
-                        at.append(slot_of[k])
-                        got_bits.append(bits)
-        if not at:
+                        failed.append((k, words))
+        if not failed:
             return self._no_results
-        out = np.zeros((self._n_ag, self.max_units), np.uint8)
-        out.reshape(-1)[at] = got_bits
-        return _frozen(out)
+        out = bytearray(self._n_ag * self.max_units)
+        items, row_of, mine, mu, bit = self._items, self._row_list, self._mine, \
+            self.max_units, _RESULT_BIT
+        for k, words in failed:
+            r = row_of[items[k][0]]
+            bits = 0
+            for w in words:
+                bits |= bit.get(w, 0)
+            out[r * mu + mine[r].index(k)] = bits
+        return np.frombuffer(bytes(out), np.uint8).reshape(self._n_ag, mu)
 
     def _end_rewards(self, rewards: dict[str, float]) -> None:
         g = self.game
@@ -432,24 +404,17 @@ class DiplomacyEnv(ParallelEnv):
         m = self.m
         shared = self._shared
         if pos.units is not self._units_of:
-            nk, npw = self._n_kinds, self._n_powers
-            shared["units"] = _frozen(np.bincount(
-                [(u.loc * nk + u.kind) * npw + u.power for u in pos.units],
-                minlength=self._board_size).astype(np.int8).reshape(self._board_shape))
+            shared["units"] = self._counted(pos.units)
             self._units_of = pos.units
-        if pos.dislodged:
-            nk, npw = self._n_kinds, self._n_powers
-            shared["dislodged"] = _frozen(np.bincount(
-                [(d.loc * nk + d.kind) * npw + d.power for d in pos.dislodged],
-                minlength=self._board_size).astype(np.int8).reshape(self._board_shape))
-        else:
-            shared["dislodged"] = self._no_dislodged
+        shared["dislodged"] = self._counted(pos.dislodged) if pos.dislodged else \
+            self._no_dislodged
         if pos.owners is not self._owners_of:
-            owners = np.asarray(pos.owners, np.int64)
-            centers = np.zeros((m.n_prov, self._n_powers), np.int8)
-            held = np.flatnonzero(owners >= 0)
-            centers[held, owners[held]] = 1
-            shared["centers"] = _frozen(centers)
+            npw = self._n_powers
+            held = bytearray(m.n_prov * npw)
+            for c, o in enumerate(pos.owners):
+                if o >= 0:
+                    held[c * npw + o] = 1
+            shared["centers"] = np.frombuffer(bytes(held), np.int8).reshape(m.n_prov, npw)
             self._owners_of = pos.owners
         ph = pos.phase
         if ph is not self._phase_of:
@@ -469,14 +434,24 @@ class DiplomacyEnv(ParallelEnv):
         shared["prev_orders"] = self._prev_orders
         shared["prev_results"] = self._prev_results
 
+    def _counted(self, units: list[Any]) -> np.ndarray:
+        """(locations, kinds, powers) int8, read-only: how many of `units` are there."""
+        nk, npw = self._n_kinds, self._n_powers
+        board = bytearray(self._board_size)
+        for u in units:
+            board[(u.loc * nk + u.kind) * npw + u.power] += 1
+        return np.frombuffer(bytes(board), np.int8).reshape(self._board_shape)
+
     def _encode(self) -> None:
         """The step's observation arrays: the board (`_board`) and, per agent and slot, the
-        slot's location and legal codes, from the fast path's items and legal lists.
+        slot's legal codes, their number and the slot's location, from the fast path's
+        items and legal lists.
 
-        The arrays are filled in their cells' row-major order (agent row, then slot) by
-        boolean masks, from one array of every integer the step needs (made by one
-        `struct.pack`: Python lists of ints reach numpy about twice as fast that way as by
-        np.array or np.fromiter; index lists given to numpy cost as much again)."""
+        Numpy is called a few times a step only (each call costs a few µs in the loop): the
+        integers are packed once by `struct` (about twice as fast as np.fromiter or np.array
+        for a list of Python ints), the arrays' bytes are laid out in Python, row by row,
+        from slices of that packed string and padding, and each array is a read-only view of
+        those bytes."""
         g = self.game
         pos = g.position
         self._board(pos)
@@ -486,66 +461,96 @@ class DiplomacyEnv(ParallelEnv):
             lists: list[list[int]] = []
         else:
             items, lists = g.items(), g.legal()
-        # one pass in the fast path's item order: each item's agent row and slot
         row_of = self._row_list
-        dropped, cut = self._dropped, self._cut = [0] * n_ag, [0] * n_ag  # per row
-        mine: list[list[int]] = [[] for _ in range(n_ag)]  # per row: its items, by slot
-        slot_of: list[int] = []  # per item: row * max_units + slot (-1: no slot)
+        mine: list[list[int]] = [[] for _ in range(n_ag + 1)]  # per row its items (slots)
         for k, (p, _i) in enumerate(items):
-            r = row_of[p]
-            if r < 0:  # a neutral power's item
-                slot_of.append(-1)
-                continue
-            ks = mine[r]
-            if len(ks) >= mu:  # past max_units: no order
-                dropped[r] += 1
-                slot_of.append(-1)
-                continue
-            slot_of.append(r * mu + len(ks))
-            ks.append(k)
-        order = [k for ks in mine for k in ks]  # the items in their cells' order
-        count = [len(ks) for ks in mine]
-        chosen = [lists[k] for k in order]
-        lens = list(map(len, chosen))
-        longest = max(lens, default=0)
-        if longest > mo:  # (rare) codes past max_orders are cut
-            for j, k in enumerate(order):
-                if lens[j] > mo:
-                    cut[slot_of[k] // mu] += lens[j] - mo
-                    chosen[j] = chosen[j][:mo]
-                    lens[j] = mo
-            longest = mo
-        flat: list[int] = []
-        for lst in chosen:
-            flat += lst
-        typ = pos.phase.type
-        # item k is unit k (movement) or dislodged unit k (retreats); adjustments: no unit
-        board = pos.units if typ == "M" else pos.dislodged
-        locs = [board[k].loc for k in order] if typ != "A" else []
-        n, nl = len(order), len(locs)
-        ints = np.frombuffer(struct.pack(f"{n_ag + n + n + nl + len(flat)}i", *count, *order,
-                                         *lens, *locs, *flat), np.intc)
+            mine[row_of[p]].append(k)  # (row -1, the last list: a neutral power's items)
+        mine.pop()
+        count = list(map(len, mine))
+        longest = max(map(len, lists), default=0)
+        self._dropped, self._cut = [0] * n_ag, [0] * n_ag  # per row
+        if max(count, default=0) > mu or longest > mo:
+            lists, count, longest = self._limit(mine, lists)
         rows, cols = max(1, max(count, default=1)), max(1, longest)
-        in_rows = self._upto(rows) < ints[:n_ag, None]  # (agents, rows): the filled slots
-        n_legal = np.zeros((n_ag, rows), np.int32)
-        n_legal[in_rows] = ints[n_ag + n: n_ag + 2 * n]
-        legal = np.empty((n_ag, rows, cols), np.int32)
-        legal.fill(-1)
-        legal[self._upto(cols) < n_legal[:, :, None]] = ints[n_ag + 2 * n + nl:]
-        slots = np.empty((n_ag, mu), np.int32)
-        slots.fill(-1)
-        if nl:
-            slots[:, :rows][in_rows] = ints[n_ag + 2 * n: n_ag + 2 * n + nl]
-        self._items, self._items_of, self._slot_of = items, count, slot_of
-        self._order, self._in_rows = ints[n_ag: n_ag + n], in_rows
-        self._rows = rows
-        for x in (legal, n_legal, slots):
-            x.flags.writeable = False
-        self._legal, self._n_legal, self._slots = legal, n_legal, slots
+        # the ints, in cell order (agent row, then slot): per slot its number of codes and
+        # its location, then every slot's codes
+        lens: list[int] = []
+        locs: list[int] = []
+        flat: list[int] = []
+        typ = pos.phase.type
+        board = pos.units if typ == "M" else pos.dislodged  # item k is unit k (M, R)
+        for ks in mine:
+            for k in ks:
+                lst = lists[k]
+                lens.append(len(lst))
+                flat += lst
+            if typ != "A":
+                locs += [board[k].loc for k in ks]
+        n = len(lens)
+        packed = struct.pack(f"{n + len(locs) + len(flat)}i", *lens, *locs, *flat)
+        # the arrays' bytes, laid out row by row: legal (agents, rows, cols), n_legal
+        # (agents, rows), slots (agents, max_units); -1 is four 0xFF bytes
+        pad, zeros = self._pad(4 * max(cols, mu)), self._zeros(4 * rows)
+        w = 4 * cols
+        legal_b: list[bytes] = []
+        n_legal_b: list[bytes] = []
+        slots_b: list[bytes] = []
+        i = 4 * (n + len(locs))  # where the codes start in `packed`
+        j = 0  # the cells done
+        for c in count:
+            for ln in lens[j: j + c]:
+                legal_b.append(packed[i: i + 4 * ln])
+                legal_b.append(pad[: w - 4 * ln])
+                i += 4 * ln
+            legal_b.append(pad[: w] * (rows - c))
+            n_legal_b.append(packed[4 * j: 4 * (j + c)])
+            n_legal_b.append(zeros[: 4 * (rows - c)])
+            if locs:
+                slots_b.append(packed[4 * (n + j): 4 * (n + j + c)])
+                slots_b.append(pad[: 4 * (mu - c)])
+            else:
+                slots_b.append(pad[: 4 * mu])
+            j += c
+        self._legal = np.frombuffer(b"".join(legal_b), np.int32).reshape(n_ag, rows, cols)
+        self._n_legal = np.frombuffer(b"".join(n_legal_b), np.int32).reshape(n_ag, rows)
+        self._slots = np.frombuffer(b"".join(slots_b), np.int32).reshape(n_ag, mu)
+        self._items, self._mine, self._lists = items, mine, lists
+        self._items_of, self._rows = count, rows
         if self.action_type == "index":
             mask = np.zeros((n_ag * rows + 1, mo), np.int8)
-            mask[: n_ag * rows, :cols] = (legal >= 0).reshape(n_ag * rows, cols)
+            mask[: n_ag * rows, :cols] = (self._legal >= 0).reshape(n_ag * rows, cols)
             self._mask = _frozen(mask)
+
+    def _limit(self, mine: list[list[int]], lists: list[list[int]]
+               ) -> tuple[list[list[int]], list[int], int]:
+        """(rare) Items past max_units take no order and codes past max_orders are cut,
+        each counted in `infos[agent]["dropped"]`: the lists cut, the items per row, the
+        longest list."""
+        mu, mo = self.max_units, self.max_orders
+        for r, ks in enumerate(mine):
+            if len(ks) > mu:
+                self._dropped[r] = len(ks) - mu
+                del ks[mu:]
+        lists = list(lists)
+        for r, ks in enumerate(mine):
+            for k in ks:
+                if len(lists[k]) > mo:
+                    self._cut[r] += len(lists[k]) - mo
+                    lists[k] = lists[k][:mo]
+        kept = [len(lists[k]) for ks in mine for k in ks]
+        return lists, list(map(len, mine)), max(kept, default=0)
+
+    def _pad(self, size: int) -> bytes:
+        """At least `size` bytes of 0xFF (int32 -1s), kept."""
+        if len(self._pad_b) < size:
+            self._pad_b = b"\xff" * (2 * size)
+        return self._pad_b
+
+    def _zeros(self, size: int) -> bytes:
+        """At least `size` zero bytes, kept."""
+        if len(self._zeros_b) < size:
+            self._zeros_b = bytes(2 * size)
+        return self._zeros_b
 
     def _row_starts(self, agents: int, rows: int, cols: int) -> np.ndarray:
         """(agents, rows): where each row of an (agents, rows, cols) array starts in its
@@ -557,29 +562,22 @@ class DiplomacyEnv(ParallelEnv):
                                                dtype=np.intp).reshape(agents, rows)
         return got
 
-    def _upto(self, n: int) -> np.ndarray:
-        """0 .. n-1 as int32 (one array per n, kept)."""
-        got = self._cache.get(("upto", n))
-        if got is None:
-            got = self._cache["upto", n] = np.arange(n, dtype=np.int32)
-        return got
-
     def _observations(self) -> dict[str, dict[str, Any]]:
-        sh = self._shared
-        units, dislodged, centers = sh["units"], sh["dislodged"], sh["centers"]
-        phase, year = sh["phase"], sh["year"]
-        prev_orders, prev_results = sh["prev_orders"], sh["prev_results"]
+        shared = self._shared
         # (each agent's row a view; list() makes them in one C loop)
         legal, slots, n_legal = list(self._legal), list(self._slots), list(self._n_legal)
         power_rows, rows_of = self._power_rows, self._agent_rows
         if len(self.agents) < self._n_ag:
             live = set(self.agents)
             rows_of = [x for x in rows_of if x[0] in live]
-        out = {a: {"units": units, "dislodged": dislodged, "centers": centers,
-                   "phase": phase, "year": year, "prev_orders": prev_orders,
-                   "prev_results": prev_results, "power": power_rows[p],
-                   "slots": slots[r], "legal": legal[r], "n_legal": n_legal[r]}
-               for a, p, r in rows_of}
+        out = {}
+        for a, p, r in rows_of:
+            obs: dict[str, Any] = dict(shared)
+            obs["power"] = power_rows[p]
+            obs["slots"] = slots[r]
+            obs["legal"] = legal[r]
+            obs["n_legal"] = n_legal[r]
+            out[a] = obs
         if self.action_type == "index":
             rows, mask = self._rows, self._mask
             empty = mask[-1]
@@ -611,27 +609,27 @@ class DiplomacyEnv(ParallelEnv):
 def sample_actions(env: DiplomacyEnv, obs: dict[str, dict[str, Any]] | None,
                    rng: np.random.Generator) -> dict[str, np.ndarray]:
     """A uniformly random legal action for every live agent (the masked-sampling recipe of
-    docs/env.md, in numpy, all agents at once on the step's shared `env.legal`): one draw of
-    `rng.random((len(env.agents), max_units))`, slot s of an agent taking the legal order at
-    floor(u × its number of legal orders); a slot with none gets -1 (no order). Each action
-    is as long as the observation's `legal` rows."""
+    docs/env.md, for all agents at once): one draw of `rng.random((len(env.agents),
+    max_units))`, slot s of an agent taking the legal order at floor(u × its number of legal
+    orders); a slot with none gets -1 (no order). Each action is as long as the
+    observation's `legal` rows. (`obs` is not read: the codes are the step's, kept by the
+    env as lists, which a few dozen slots are read from faster than through numpy.)"""
     agents = env.agents
     if not agents:
         return {}
-    if len(agents) == len(env.possible_agents):
-        legal, n = env.legal, env.n_legal
-    else:
-        live = [env.agent_row[a] for a in agents]
-        legal, n = env.legal[live], env.n_legal[live]
-    a_n, rows, cols = legal.shape
-    u = rng.random((a_n, env.max_units))
-    idx = (u[:, :rows] * n).astype(np.intp)
-    if env.action_type == "code":  # each slot's code at its flat offset in `legal`
-        idx += env._row_starts(a_n, rows, cols)
-        act = legal.ravel()[idx]
-    else:
-        act = np.where(n > 0, idx, -1)
-    return dict(zip(agents, act, strict=True))
+    draws = rng.random((len(agents), env.max_units)).tolist()
+    rows, mine, lists, row_of = env._rows, env._mine, env._lists, env.agent_row
+    code = env.action_type == "code"
+    out = []
+    for a, u in zip(agents, draws, strict=True):
+        act = [-1] * rows
+        for s, k in enumerate(mine[row_of[a]]):
+            lst = lists[k]
+            if lst:
+                i = int(u[s] * len(lst))
+                act[s] = lst[i] if code else i
+        out.append(act)
+    return dict(zip(agents, np.array(out, np.int64), strict=True))
 
 
 def parallel_env(variant: str = "standard", **kwargs: Any) -> DiplomacyEnv:
