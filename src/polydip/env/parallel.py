@@ -11,7 +11,6 @@ of legal codes, with an `action_mask`).
 
 from __future__ import annotations
 
-import functools
 import struct
 from typing import Any, ClassVar
 
@@ -159,26 +158,9 @@ class DiplomacyEnv(ParallelEnv):
         self.seasons = [s.abbr for s in m.variant.calendar.seasons]
         n_pw, n_kind, n_ag = len(m.powers), len(m.kinds), len(self.powers)
         self._board_size = m.n_loc * n_kind * n_pw
-        self._obs_space = spaces.Dict({
-            "units": spaces.Box(0, 127, (m.n_loc, n_kind, n_pw), np.int8),
-            "dislodged": spaces.Box(0, 127, (m.n_loc, n_kind, n_pw), np.int8),
-            "centers": spaces.Box(0, 1, (m.n_prov, n_pw), np.int8),
-            "phase": spaces.Box(0, 1, (len(self.seasons) + len(PHASE_TYPES),), np.int8),
-            "year": spaces.Box(0, 100_000, (1,), np.int32),
-            "power": spaces.Box(0, 1, (n_pw,), np.int8),
-            "slots": spaces.Box(-1, m.n_loc - 1, (self.max_units,), np.int32),
-            "legal": LegalCodes(self.max_units, max_orders, self.table.size),
-            "n_legal": LegalCodes(self.max_units, 1, max_orders + 1, ndim=1),
-            "prev_orders": spaces.Box(-1, self.table.size - 1, (n_ag, self.max_units),
-                                      np.int32),
-            "prev_results": spaces.Box(0, 255, (n_ag, self.max_units), np.uint8),
-            **({"action_mask": spaces.Tuple([spaces.Box(0, 1, (max_orders,), np.int8)
-                                             for _ in range(self.max_units)])}
-               if action_type == "index" else {}),
-        })
-        n = self.table.size if action_type == "code" else max_orders
-        self._act_space = spaces.MultiDiscrete(np.full(self.max_units, n, dtype=np.int64))
-        self._power_rows = _frozen(np.eye(n_pw, dtype=np.int8))
+        self._spaces: tuple[spaces.Dict, spaces.MultiDiscrete] | None = None  # (made when
+        self._seed: int | None = None  # first asked for: they cost more than a game's reset)
+        self._power_rows = list(_frozen(np.eye(n_pw, dtype=np.int8)))  # (the same views)
         self._no_dislodged = _frozen(np.zeros((m.n_loc, n_kind, n_pw), np.int8))
         self._no_results = _frozen(np.zeros((n_ag, self.max_units), np.uint8))
         self._no_prev = b"\xff" * (4 * n_ag * self.max_units)  # (agents, max_units) of -1
@@ -194,21 +176,52 @@ class DiplomacyEnv(ParallelEnv):
 
     # ---- spaces (the same object every call, as PettingZoo requires) ---------------------
 
-    @functools.cache  # noqa: B019 - one env, a handful of agents
     def observation_space(self, agent: str) -> spaces.Space:
-        return self._obs_space
+        return self._the_spaces()[0]
 
-    @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space:
-        return self._act_space
+        return self._the_spaces()[1]
+
+    def _the_spaces(self) -> tuple[spaces.Dict, spaces.MultiDiscrete]:
+        """The observation and action spaces (one of each, the same objects every call, as
+        PettingZoo requires), seeded by the last reset's seed."""
+        if self._spaces is None:
+            m, max_orders, action_type = self.m, self.max_orders, self.action_type
+            n_pw, n_kind, n_ag = self._n_powers, self._n_kinds, self._n_ag
+            obs = spaces.Dict({
+                "units": spaces.Box(0, 127, (m.n_loc, n_kind, n_pw), np.int8),
+                "dislodged": spaces.Box(0, 127, (m.n_loc, n_kind, n_pw), np.int8),
+                "centers": spaces.Box(0, 1, (m.n_prov, n_pw), np.int8),
+                "phase": spaces.Box(0, 1, (len(self.seasons) + len(PHASE_TYPES),), np.int8),
+                "year": spaces.Box(0, 100_000, (1,), np.int32),
+                "power": spaces.Box(0, 1, (n_pw,), np.int8),
+                "slots": spaces.Box(-1, m.n_loc - 1, (self.max_units,), np.int32),
+                "legal": LegalCodes(self.max_units, max_orders, self.table.size),
+                "n_legal": LegalCodes(self.max_units, 1, max_orders + 1, ndim=1),
+                "prev_orders": spaces.Box(-1, self.table.size - 1, (n_ag, self.max_units),
+                                          np.int32),
+                "prev_results": spaces.Box(0, 255, (n_ag, self.max_units), np.uint8),
+                **({"action_mask": spaces.Tuple([spaces.Box(0, 1, (max_orders,), np.int8)
+                                                 for _ in range(self.max_units)])}
+                   if action_type == "index" else {}),
+            })
+            n = self.table.size if action_type == "code" else max_orders
+            act = spaces.MultiDiscrete(np.full(self.max_units, n, dtype=np.int64))
+            self._spaces = (obs, act)
+            if self._seed is not None:
+                obs.seed(self._seed)
+                act.seed(self._seed)
+        return self._spaces
 
     # ---- the episode --------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         if seed is not None:
-            for space in (self._obs_space, self._act_space):
-                space.seed(seed)
+            self._seed = seed
+            if self._spaces is not None:
+                for space in self._spaces:
+                    space.seed(seed)
         self.game = self._start.clone()
         self.agents = list(self.possible_agents)
         pos = self.game.position
@@ -216,8 +229,8 @@ class DiplomacyEnv(ParallelEnv):
         self._counts = center_counts(self.m, pos.owners)
         self._phases = 0
         self._scores = None
-        self._prev_orders = np.frombuffer(self._no_prev, np.int32).reshape(
-            self._n_ag, self.max_units)
+        self._prev_orders = np.ndarray((self._n_ag, self.max_units), np.int32,
+                                       self._no_prev)
         self._prev_results = self._no_results
         self._cache: dict[Any, Any] = {}
         self._shared: dict[str, np.ndarray] = {}
@@ -241,7 +254,7 @@ class DiplomacyEnv(ParallelEnv):
         before = g.position
         outcome = g.step(codes)
         self._phases += 1
-        self._prev_orders = np.frombuffer(prev, np.int32).reshape(self._n_ag, self.max_units)
+        self._prev_orders = np.ndarray((self._n_ag, self.max_units), np.int32, prev)
         self._prev_results = self._results(before, outcome, codes)
         live = self.agents
         pos = g.position
@@ -291,14 +304,18 @@ class DiplomacyEnv(ParallelEnv):
         played = memoryview(prev).cast("i")
         row_of, mu = self.agent_row, self.max_units
         index = self.action_type == "index"
-        for agent, action in actions.items():
+        given = self._all_at_once(actions)  # every agent's vector in agent order, at once
+        pairs = actions.items() if given is None else zip(live, given, strict=True)
+        for agent, action in pairs:
             r = row_of.get(agent)
             if r is None:
                 raise PolydipError(self._unknown_agent(agent))
             ks = mine[r]
             if not ks or agent not in live:
                 continue  # nothing to order, or a finished agent
-            if (type(action) is np.ndarray and action.ndim == 1
+            if given is not None:
+                acts = action
+            elif (type(action) is np.ndarray and action.ndim == 1
                     and action.dtype.kind == "i" and action.shape[0] >= len(ks)):
                 acts = action.tolist()
             else:
@@ -312,6 +329,20 @@ class DiplomacyEnv(ParallelEnv):
                 elif a in lst:  # (a code that is not one of the slot's legal orders: none)
                     codes[k] = played[at + s] = a
         return codes, bytes(prev)
+
+    def _all_at_once(self, actions: dict[str, Any]) -> list[list[int]] | None:
+        """Every live agent's action as lists of ints, when the actions are every agent's,
+        in agent order, integer vectors of one length with a slot for every item (as
+        sample_actions gives them): one numpy call instead of one an agent."""
+        if len(actions) != len(self.agents) or list(actions) != self.agents:
+            return None
+        try:
+            got = np.array(list(actions.values()))
+        except (ValueError, TypeError):  # (vectors of different lengths, ...)
+            return None
+        if got.ndim != 2 or got.dtype.kind != "i" or got.shape[1] < max(self._items_of):
+            return None
+        return got.tolist()
 
     def _action_ints(self, agent: str, action: Any, need: int) -> list[int]:
         """An action that is not a long enough vector of integers, read or refused."""
@@ -378,7 +409,7 @@ class DiplomacyEnv(ParallelEnv):
             for w in words:
                 bits |= bit.get(w, 0)
             out[r * mu + mine[r].index(k)] = bits
-        return np.frombuffer(bytes(out), np.uint8).reshape(self._n_ag, mu)
+        return np.ndarray((self._n_ag, mu), np.uint8, bytes(out))
 
     def _end_rewards(self, rewards: dict[str, float]) -> None:
         g = self.game
@@ -414,7 +445,7 @@ class DiplomacyEnv(ParallelEnv):
             for c, o in enumerate(pos.owners):
                 if o >= 0:
                     held[c * npw + o] = 1
-            shared["centers"] = np.frombuffer(bytes(held), np.int8).reshape(m.n_prov, npw)
+            shared["centers"] = np.ndarray((m.n_prov, npw), np.int8, bytes(held))
             self._owners_of = pos.owners
         ph = pos.phase
         if ph is not self._phase_of:
@@ -440,7 +471,7 @@ class DiplomacyEnv(ParallelEnv):
         board = bytearray(self._board_size)
         for u in units:
             board[(u.loc * nk + u.kind) * npw + u.power] += 1
-        return np.frombuffer(bytes(board), np.int8).reshape(self._board_shape)
+        return np.ndarray(self._board_shape, np.int8, bytes(board))
 
     def _encode(self) -> None:
         """The step's observation arrays: the board (`_board`) and, per agent and slot, the
@@ -511,9 +542,10 @@ class DiplomacyEnv(ParallelEnv):
             else:
                 slots_b.append(pad[: 4 * mu])
             j += c
-        self._legal = np.frombuffer(b"".join(legal_b), np.int32).reshape(n_ag, rows, cols)
-        self._n_legal = np.frombuffer(b"".join(n_legal_b), np.int32).reshape(n_ag, rows)
-        self._slots = np.frombuffer(b"".join(slots_b), np.int32).reshape(n_ag, mu)
+        # (an array made on bytes is read-only)
+        self._legal = np.ndarray((n_ag, rows, cols), np.int32, b"".join(legal_b))
+        self._n_legal = np.ndarray((n_ag, rows), np.int32, b"".join(n_legal_b))
+        self._slots = np.ndarray((n_ag, mu), np.int32, b"".join(slots_b))
         self._items, self._mine, self._lists = items, mine, lists
         self._items_of, self._rows = count, rows
         if self.action_type == "index":
