@@ -18,8 +18,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
+from polydip.env.press import MAX_MESSAGES, NO_MESSAGES, EnvPress
 from polydip.errors import PolydipError
 from polydip.fast import FastGame
+from polydip.game.press import MAX_TEXT, Message, PressError
 from polydip.game.victory import center_counts
 
 PHASE_TYPES = ("M", "R", "A")
@@ -120,7 +122,9 @@ class DiplomacyEnv(ParallelEnv):
                  max_orders: int = 512, scoring: str = "win", center_reward: float = 1.0,
                  win_reward: float = 10.0, draw_reward: float = 0.0,
                  score_reward: float = 1.0, max_year: int | None = None,
-                 max_phases: int | None = None) -> None:
+                 max_phases: int | None = None, press: str = "full",
+                 max_message_length: int = MAX_TEXT, max_messages: int = MAX_MESSAGES
+                 ) -> None:
         if action_type not in ("code", "index"):
             raise ValueError(f"action_type {action_type!r}: use 'code' or 'index'")
         if scoring not in SCORINGS:
@@ -140,6 +144,9 @@ class DiplomacyEnv(ParallelEnv):
         self.power_index = {m.powers[p].upper(): p for p in self.powers}
         self._variant_names = {m.powers[p]: m.powers[p].upper() for p in self.powers}
         self.possible_agents = list(self.power_index)
+        self.press = press
+        self._press = EnvPress(m, {a: m.powers[p] for a, p in self.power_index.items()},
+                               press, max_message_length, max_messages)
         self.agents = list(self.possible_agents)
         self._row = {p: r for r, p in enumerate(self.powers)}
         self.agent_row = {a: self._row[p] for a, p in self.power_index.items()}
@@ -229,6 +236,7 @@ class DiplomacyEnv(ParallelEnv):
         self._counts = center_counts(self.m, pos.owners)
         self._phases = 0
         self._scores = None
+        self._press.reset()
         self._prev_orders = np.ndarray((self._n_ag, self.max_units), np.int32,
                                        self._no_prev)
         self._prev_results = self._no_results
@@ -252,6 +260,7 @@ class DiplomacyEnv(ParallelEnv):
                                f"{type(given).__name__}")
         codes, prev = self._read_actions(actions)
         before = g.position
+        sent = self._press.end_phase()  # (the messages of the phase played)
         outcome = g.step(codes)
         self._phases += 1
         self._prev_orders = np.ndarray((self._n_ag, self.max_units), np.int32, prev)
@@ -290,6 +299,9 @@ class DiplomacyEnv(ParallelEnv):
         self._encode()
         obs = self._observations()
         infos = self._infos(live)
+        if sent:
+            for a, got in self._press.inboxes(sent, live).items():
+                infos[a]["messages"] = got
         self.agents = [a for a in live if not (terminations[a] or truncations[a])]
         return obs, rewards, terminations, truncations, infos
 
@@ -363,6 +375,34 @@ class DiplomacyEnv(ParallelEnv):
         except (TypeError, ValueError, OverflowError):
             raise PolydipError(f"the action of {agent} must be a sequence of "
                                f"integers, not {action!r}") from None
+
+    # ---- press (env/press.py) ------------------------------------------------------------
+
+    def send(self, sender: str, recipients: str | list[str] | tuple[str, ...],
+             text: str) -> Message:
+        """Send a message of the current phase from the agent `sender` to `recipients`
+        (GLOBAL, an agent, or a list of agents), before the step that plays the phase; each
+        recipient reads it in that step's `infos[agent]["messages"]`. A message the press
+        rule or a limit refuses, or whose names or text are bad, raises a PressError with
+        a code."""
+        g = self.game
+        if g.is_over or not self.agents:
+            raise PressError("the episode is over: call reset()", "press_closed")
+        ph = g.position.phase
+        return self._press.send(ph.name, f"{ph.season}{ph.year:04d}{ph.type}", self.agents,
+                                sender, recipients, text)
+
+    @property
+    def messages(self) -> list[Message]:
+        """Every message of the game so far, in the order sent (polydip.game.press.Message:
+        power names as the variant spells them, as Game.messages)."""
+        return list(self._press.messages)
+
+    def messages_json(self) -> list[dict[str, Any]]:
+        """The game's messages in the `diplomacy` package's shape (the "messages" of its
+        saved game's phases): sender, recipient (GLOBAL or one power, upper case),
+        time_sent, phase, message; a message to several powers is one to each."""
+        return self._press.package_json()
 
     @property
     def legal(self) -> np.ndarray:
@@ -624,7 +664,8 @@ class DiplomacyEnv(ParallelEnv):
         counts, dropped, cut = self._counts, self._dropped, self._cut
         pi, row = self.power_index, self.agent_row
         infos = {a: {"phase": phase, "centers": counts[pi[a]],
-                     "dropped": {"items": dropped[row[a]], "orders": cut[row[a]]}}
+                     "dropped": {"items": dropped[row[a]], "orders": cut[row[a]]},
+                     "messages": NO_MESSAGES}
                  for a in agents}
         if self._scores is not None:
             for a in agents:
