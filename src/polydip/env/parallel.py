@@ -260,7 +260,8 @@ class DiplomacyEnv(ParallelEnv):
                                f"{type(given).__name__}")
         codes, prev = self._read_actions(actions)
         before = g.position
-        sent = self._press.end_phase()  # (the messages of the phase played)
+        press = self._press  # the messages of the phase played, if any
+        sent = press.end_phase() if press.waiting else None
         outcome = g.step(codes)
         self._phases += 1
         self._prev_orders = np.ndarray((self._n_ag, self.max_units), np.int32, prev)

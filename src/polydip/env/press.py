@@ -56,6 +56,7 @@ class EnvPress:
         self._phases = {}
         self._first = 0  # the current phase's first message in `messages`
         self._sent: dict[str, int] = {}  # per agent, messages sent this phase
+        self.waiting = False  # a message was sent this phase (read by the step)
 
     def send(self, phase: str, package_phase: str, live: list[str], sender: Any,
              recipients: Any, text: Any) -> Message:
@@ -93,6 +94,7 @@ class EnvPress:
         self.messages.append(msg)
         self._sent[who] = self._sent.get(who, 0) + 1
         self._phases[phase] = package_phase
+        self.waiting = True
         return msg
 
     def _agent_name(self, name: Any, what: str) -> str:
@@ -107,8 +109,8 @@ class EnvPress:
         """The messages of the phase being played (and start the next phase's count)."""
         sent = self.messages[self._first:]
         self._first = len(self.messages)
-        if self._sent:
-            self._sent = {}
+        self._sent = {}
+        self.waiting = False
         return sent
 
     def inboxes(self, sent: list[Message], readers: list[str]
