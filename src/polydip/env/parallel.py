@@ -171,7 +171,9 @@ class DiplomacyEnv(ParallelEnv):
         self._no_dislodged = _frozen(np.zeros((m.n_loc, n_kind, n_pw), np.int8))
         self._no_results = _frozen(np.zeros((n_ag, self.max_units), np.uint8))
         self._no_prev = b"\xff" * (4 * n_ag * self.max_units)  # (agents, max_units) of -1
-        self._pad_b = self._zeros_b = b""
+        # padding: -1 (four 0xFF bytes) for the widest row of legal codes or slots, 0s
+        self._pad = b"\xff" * (4 * max(max_orders, self.max_units))
+        self._zeros = bytes(4 * self.max_units)
         self._n_ag, self._n_kinds, self._n_powers = n_ag, n_kind, n_pw
         self._board_shape = (m.n_loc, n_kind, n_pw)
         # per power its agent row (-1: a neutral power); per agent (name, power, row)
@@ -562,7 +564,7 @@ class DiplomacyEnv(ParallelEnv):
         packed = struct.pack(f"{n + len(locs) + len(flat)}i", *lens, *locs, *flat)
         # the arrays' bytes, laid out row by row: legal (agents, rows, cols), n_legal
         # (agents, rows), slots (agents, max_units); -1 is four 0xFF bytes
-        pad, zeros = self._pad(4 * max(cols, mu)), self._zeros(4 * rows)
+        pad, zeros = self._pad, self._zeros
         w = 4 * cols
         legal_b: list[bytes] = []
         n_legal_b: list[bytes] = []
@@ -612,28 +614,6 @@ class DiplomacyEnv(ParallelEnv):
                     lists[k] = lists[k][:mo]
         kept = [len(lists[k]) for ks in mine for k in ks]
         return lists, list(map(len, mine)), max(kept, default=0)
-
-    def _pad(self, size: int) -> bytes:
-        """At least `size` bytes of 0xFF (int32 -1s), kept."""
-        if len(self._pad_b) < size:
-            self._pad_b = b"\xff" * (2 * size)
-        return self._pad_b
-
-    def _zeros(self, size: int) -> bytes:
-        """At least `size` zero bytes, kept."""
-        if len(self._zeros_b) < size:
-            self._zeros_b = bytes(2 * size)
-        return self._zeros_b
-
-    def _row_starts(self, agents: int, rows: int, cols: int) -> np.ndarray:
-        """(agents, rows): where each row of an (agents, rows, cols) array starts in its
-        flat form (one array per shape, kept)."""
-        key = ("starts", agents, rows, cols)
-        got = self._cache.get(key)
-        if got is None:
-            got = self._cache[key] = np.arange(0, agents * rows * cols, cols,
-                                               dtype=np.intp).reshape(agents, rows)
-        return got
 
     def _observations(self) -> dict[str, dict[str, Any]]:
         shared = self._shared
