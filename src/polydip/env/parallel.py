@@ -428,30 +428,26 @@ class DiplomacyEnv(ParallelEnv):
     def _results(self, before: Any, outcome: Any, codes: list[int]) -> np.ndarray:
         """Per agent and slot, the result words of the order just played as bits (0: it
         succeeded, or no order). Only the orders that did not succeed are looked at."""
-        failed: list[tuple[int, list[str]]] = []  # (item, its result words)
-        got = outcome.unit_results() if before.phase.type == "M" else None
-        if got is not None:  # a movement phase: the words per unit, item k being unit k
-            failed = [(k, words) for k, (_u, _o, words) in enumerate(got)
-                      if words and codes[k] >= 0]
-        else:  # retreats and adjustments: by the order's text (a text given twice: the later)
-            texts = outcome.result_texts()
-            names = self.table.texts
-            for k, c in enumerate(codes):
-                if c >= 0:
-                    words = texts.get(names[c])
-                    if words:
-                        failed.append((k, words))
-        if not failed:
-            return self._no_results
-        out = bytearray(self._n_ag * self.max_units)
+        out: bytearray | None = None
         items, row_of, mine, mu, bit = self._items, self._row_list, self._mine, \
             self.max_units, _RESULT_BIT
-        for k, words in failed:
-            r = row_of[items[k][0]]
-            bits = 0
-            for w in words:
-                bits |= bit.get(w, 0)
-            out[r * mu + mine[r].index(k)] = bits
+        got = outcome.unit_results() if before.phase.type == "M" else None
+        if got is not None:  # a movement phase: the words per unit, item k being unit k
+            words_of = [w for _u, _o, w in got]
+        else:  # retreats and adjustments: by the order's text (a text given twice: the later)
+            texts, names = outcome.result_texts(), self.table.texts
+            words_of = [texts.get(names[c]) if c >= 0 else None for c in codes]
+        for k, words in enumerate(words_of):
+            if words and codes[k] >= 0:  # (played: an item of an agent's slot)
+                r = row_of[items[k][0]]
+                bits = 0
+                for w in words:
+                    bits |= bit.get(w, 0)
+                if out is None:
+                    out = bytearray(self._n_ag * mu)
+                out[r * mu + mine[r].index(k)] = bits
+        if out is None:
+            return self._no_results
         return np.ndarray((self._n_ag, mu), np.uint8, bytes(out))
 
     def _end_rewards(self, rewards: dict[str, float]) -> None:
@@ -553,13 +549,19 @@ class DiplomacyEnv(ParallelEnv):
         flat: list[int] = []
         typ = pos.phase.type
         board = pos.units if typ == "M" else pos.dislodged  # item k is unit k (M, R)
-        for ks in mine:
-            for k in ks:
-                lst = lists[k]
-                lens.append(len(lst))
-                flat += lst
-            if typ != "A":
-                locs += [board[k].loc for k in ks]
+        if typ == "A":
+            for ks in mine:
+                for k in ks:
+                    lst = lists[k]
+                    lens.append(len(lst))
+                    flat += lst
+        else:
+            for ks in mine:
+                for k in ks:
+                    lst = lists[k]
+                    lens.append(len(lst))
+                    flat += lst
+                    locs.append(board[k].loc)
         n = len(lens)
         packed = struct.pack(f"{n + len(locs) + len(flat)}i", *lens, *locs, *flat)
         # the arrays' bytes, laid out row by row: legal (agents, rows, cols), n_legal
