@@ -606,3 +606,19 @@ def test_a_vector_env_game_carries_its_own_messages():
     assert [m["text"] for m in infos[1]["ENGLAND"]["messages"]] == ["only in game 1"]
     with pytest.raises(PolydipError, match=r"a game of 0 \.\. 1"):
         venv.send(2, "FRANCE", "ENGLAND", "no such game")
+
+
+def test_the_env_bench_plays_the_same_games_in_lockstep():
+    """bench/env.py (docs/env.md, Figures) times the fast path and the env on the same games,
+    phase by phase in turn; it reports the ratio and that both games ended alike."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    bench = Path(__file__).resolve().parents[2] / "bench" / "env.py"
+    run = subprocess.run([sys.executable, str(bench), "--games", "1", "--phases", "6",
+                          "--repeat", "1", "--vector", ""],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "same games: True" in run.stdout
+    assert "lockstep runs" in run.stdout and "6 steps" in run.stdout
