@@ -336,13 +336,16 @@ class DiplomacyEnv(ParallelEnv):
             else:
                 acts = self._action_ints(agent, action, len(ks))
             at = r * mu
-            for s, k in enumerate(ks):
-                a, lst = acts[s], lists[k]
-                if index:
+            if index:
+                for s, k in enumerate(ks):
+                    a, lst = acts[s], lists[k]
                     if 0 <= a < len(lst):
                         codes[k] = played[at + s] = lst[a]
-                elif a in lst:  # (a code that is not one of the slot's legal orders: none)
-                    codes[k] = played[at + s] = a
+            else:
+                for s, k in enumerate(ks):
+                    a = acts[s]
+                    if a in lists[k]:  # (not one of the slot's legal codes: no order)
+                        codes[k] = played[at + s] = a
         return codes, bytes(prev)
 
     def _all_at_once(self, actions: dict[str, Any]) -> list[list[int]] | None:
@@ -673,8 +676,8 @@ def sample_actions(env: DiplomacyEnv, obs: dict[str, dict[str, Any]] | None,
     agents = env.agents
     if not agents:
         return {}
-    draws = rng.random((len(agents), env.max_units)).tolist()
     rows, mine, lists, row_of = env._rows, env._mine, env._lists, env.agent_row
+    draws = rng.random((len(agents), env.max_units))[:, :rows].tolist()
     code = env.action_type == "code"
     out = []
     for a, u in zip(agents, draws, strict=True):
