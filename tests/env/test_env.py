@@ -622,3 +622,22 @@ def test_the_env_bench_plays_the_same_games_in_lockstep():
     assert run.returncode == 0, run.stderr[-2000:]
     assert "same games: True" in run.stdout
     assert "lockstep runs" in run.stdout and "6 steps" in run.stdout
+
+
+def test_actions_that_are_not_a_dict_are_refused():
+    env = DiplomacyEnv("standard")
+    env.reset()
+    with pytest.raises(PolydipError, match="step takes a dict of agent -> action, not list"):
+        env.step([np.zeros(env.max_units, np.int64)] * 7)
+
+
+def test_the_spaces_made_when_first_asked_for_are_seeded_by_reset():
+    """(The spaces are made on first use, after reset: a seed given before still holds.)"""
+    draws = []
+    for _ in range(2):
+        env = DiplomacyEnv("standard")
+        env.reset(seed=3)
+        space = env.action_space("FRANCE")
+        assert space is env.action_space("ENGLAND")
+        draws.append(space.sample().tolist())
+    assert draws[0] == draws[1]
