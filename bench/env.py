@@ -12,7 +12,9 @@ gymnasium's sampler against the numpy recipe of docs/env.md, and the vector env 
     PYTHONPATH=src python bench/env.py --variant twentieth_century --games 2
 
 CPU time of this process (time.process_time), best of --repeat runs, after one untimed run
-of the fast path's games (the map's caches, shared by both loops, filled first).
+of the fast path's games (the map's caches, shared by both loops, filled first). The fast
+path's and the env's runs alternate (fast, env, fast, env, ...), so that a change of the
+machine's load while the script runs falls on both alike; the ratio is of the two bests.
 """
 
 from __future__ import annotations
@@ -57,37 +59,86 @@ def _unique_bytes(obs: dict[str, dict[str, Any]]) -> int:
     return sum(seen.values())
 
 
+class FastPlayer:
+    """One random game on FastGame, a step at a time (the policy of the module docstring)."""
+
+    def __init__(self, variant: str, seed: int, max_units: int) -> None:
+        self.fg = fg = FastGame.new(variant)
+        self.rng = np.random.default_rng(seed)
+        self.max_units = max_units
+        self.powers = [p for p in range(len(fg.m.powers)) if not fg.m.power_neutral[p]]
+        self.alive = set(self.powers)
+
+    def step(self) -> bool:
+        """Play one phase; False when the game is over (nothing played)."""
+        fg, rng = self.fg, self.rng
+        if fg.is_over:
+            return False
+        legal = fg.legal()
+        mine: dict[int, list[int]] = {p: [] for p in self.powers}
+        for k, (p, _i) in enumerate(fg.items()):
+            mine[p].append(k)
+        codes = [-1] * len(legal)
+        for p in self.powers:
+            if p not in self.alive:
+                continue
+            u = rng.random(self.max_units)
+            for s, k in enumerate(mine[p][: self.max_units]):
+                lst = legal[k]
+                if lst:
+                    codes[k] = lst[int(u[s] * len(lst))]
+        fg.step(codes)
+        pos = fg.position
+        have = {x.power for x in pos.units} | {d.power for d in pos.dislodged} | {
+            o for o in pos.owners if o >= 0}
+        self.alive &= have
+        return True
+
+
 def fast_games(variant: str, games: int, phases: int, max_units: int) -> tuple[int, list]:
     steps, ends = 0, []
     for g in range(games):
-        fg = FastGame.new(variant)
-        rng = np.random.default_rng(g)
-        powers = [p for p in range(len(fg.m.powers)) if not fg.m.power_neutral[p]]
-        alive = set(powers)
+        player = FastPlayer(variant, g, max_units)
         for _ in range(phases):
-            if fg.is_over:
+            if not player.step():
                 break
-            legal = fg.legal()
-            mine: dict[int, list[int]] = {p: [] for p in powers}
-            for k, (p, _i) in enumerate(fg.items()):
-                mine[p].append(k)
-            codes = [-1] * len(legal)
-            for p in powers:
-                if p not in alive:
-                    continue
-                u = rng.random(max_units)
-                for s, k in enumerate(mine[p][:max_units]):
-                    lst = legal[k]
-                    if lst:
-                        codes[k] = lst[int(u[s] * len(lst))]
-            fg.step(codes)
             steps += 1
-            pos = fg.position
-            have = {x.power for x in pos.units} | {d.power for d in pos.dislodged} | {
-                o for o in pos.owners if o >= 0}
-            alive &= have
-        ends.append(fg.position)
+        ends.append(player.fg.position)
     return steps, ends
+
+
+def lockstep(variant: str, games: int, phases: int, max_units: int, **kw: Any
+             ) -> tuple[float, float, int, bool]:
+    """The same games played on the fast path and through the env in turns, a phase of one
+    then the same phase of the other, each timed on its own (CPU time): a change of the
+    machine's load falls on both alike. (fast seconds, env seconds, steps, same games)."""
+    clock = time.process_time
+    t_fast = t_env = 0.0
+    steps, same = 0, True
+    for g in range(games):
+        t0 = clock()
+        player = FastPlayer(variant, g, max_units)
+        t1 = clock()
+        env = DiplomacyEnv(variant, **kw)
+        obs, _ = env.reset(seed=g)
+        rng = np.random.default_rng(g)
+        t2 = clock()
+        t_fast += t1 - t0
+        t_env += t2 - t1
+        for _ in range(phases):
+            t0 = clock()
+            went = player.step()
+            t1 = clock()
+            if env.agents:
+                obs, *_ = env.step(numpy_actions(env, obs, rng))
+            t2 = clock()
+            t_fast += t1 - t0
+            t_env += t2 - t1
+            if not went:
+                break
+            steps += 1
+        same = same and env.game.position == player.fg.position
+    return t_fast, t_env, steps, same
 
 
 def numpy_actions(env: DiplomacyEnv, obs: dict, rng: np.random.Generator) -> dict:
@@ -143,7 +194,7 @@ def main() -> None:
     ap.add_argument("--variant", default="standard")
     ap.add_argument("--games", type=int, default=5)
     ap.add_argument("--phases", type=int, default=200)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--vector", default="1,8,32", help="N of the vector env runs ('' to skip)")
     a = ap.parse_args()
     env0 = DiplomacyEnv(a.variant)
@@ -154,15 +205,17 @@ def main() -> None:
         kw["max_year"] = 100_000
     # untimed: the map's caches filled by the same games, so neither loop pays them first
     fast_games(a.variant, a.games, a.phases, mu)
-    t_fast, (n_fast, ends_fast) = best(lambda: fast_games(a.variant, a.games, a.phases, mu),
-                                       a.repeat)
-    t_env, (n_env, ends_env, _) = best(lambda: env_games(a.variant, a.games, a.phases, **kw),
-                                       a.repeat)
-    same = n_fast == n_env and all(x == y for x, y in zip(ends_fast, ends_env, strict=True))
+    runs = [lockstep(a.variant, a.games, a.phases, mu, **kw) for _ in range(a.repeat)]
+    ratios = sorted(te / tf for tf, te, _n, _s in runs)
+    n = runs[0][2]
+    t_fast = min(r[0] for r in runs)
+    t_env = min(r[1] for r in runs)
+    same = all(r[3] for r in runs)
     print(f"{a.variant}: {a.games} games x {a.phases} phases at most, random policy")
-    print(f"  fast path   {n_fast / t_fast:8.0f} steps/s ({n_fast} steps)")
-    ratio = t_env / n_env / (t_fast / n_fast)
-    print(f"  env (code)  {n_env / t_env:8.0f} steps/s  ratio {ratio:.2f}x  same games: {same}")
+    print(f"  fast path   {n / t_fast:8.0f} steps/s ({n} steps)")
+    print(f"  env (code)  {n / t_env:8.0f} steps/s  same games: {same}")
+    print(f"  env step / fast-path step: {ratios[len(ratios) // 2]:.2f}x (median of "
+          f"{len(ratios)} lockstep runs; {ratios[0]:.2f}-{ratios[-1]:.2f})")
     _, (n, _, nb) = best(lambda: env_games(a.variant, a.games, a.phases, measure_bytes=True,
                                            **kw), 1)
     print(f"  observations: {nb / n / 1024:.1f} KB a step (distinct buffers, all agents)")

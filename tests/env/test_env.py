@@ -444,3 +444,200 @@ def test_results_of_retreats_and_adjustments_are_read_too():
                     assert (o["prev_results"][r] == 0).all()
         kinds_seen.add(before)
     assert kinds_seen == {"M", "R", "A"}
+
+
+# ---- press: messages between agents (env/press.py) ----------------------------------------
+
+def _codes(exc_info):
+    return exc_info.value.code
+
+
+def test_a_scripted_exchange_between_two_agents():
+    """France writes to England before the first step; England reads it in that step's infos
+    and answers before the next; each message is read once, in the phase it was sent."""
+    env = DiplomacyEnv("standard")
+    obs, infos = env.reset(seed=0)
+    assert all(infos[a]["messages"] == () for a in env.agents)
+    rng = np.random.default_rng(0)
+    sent = env.send("FRANCE", "ENGLAND", "Channel stays empty?")
+    assert (sent.sender, sent.recipients, sent.phase) == ("France", ("England",), "S1901M")
+    obs, _r, _t, _tr, infos = env.step(sample_actions(env, obs, rng))
+    got = infos["ENGLAND"]["messages"]
+    assert len(got) == 1
+    assert got[0]["sender"] == "FRANCE" and got[0]["recipients"] == ("ENGLAND",)
+    assert got[0]["text"] == "Channel stays empty?" and got[0]["phase"] == "S1901M"
+    assert infos["FRANCE"]["messages"] == ()  # (its own message is not handed back)
+    env.send("ENGLAND", ["FRANCE"], "Agreed.")
+    obs, _r, _t, _tr, infos = env.step(sample_actions(env, obs, rng))
+    assert [m["text"] for m in infos["FRANCE"]["messages"]] == ["Agreed."]
+    assert infos["FRANCE"]["messages"][0]["phase"] == "F1901M"
+    assert infos["ENGLAND"]["messages"] == ()
+    obs, _r, _t, _tr, infos = env.step(sample_actions(env, obs, rng))
+    assert all(infos[a]["messages"] == () for a in infos)  # nothing new: nothing read
+    assert [(m.sender, m.text) for m in env.messages] == [
+        ("France", "Channel stays empty?"), ("England", "Agreed.")]
+    env.reset()
+    assert env.messages == [] and env.messages_json() == []
+
+
+def test_a_private_message_is_read_by_its_recipients_only():
+    env = DiplomacyEnv("standard")
+    obs, _ = env.reset(seed=1)
+    env.send("FRANCE", ["ENGLAND", "RUSSIA"], "Let us split Germany.")
+    env.send("AUSTRIA", "GLOBAL", "Peace in our time.")
+    _obs, _r, _t, _tr, infos = env.step(sample_actions(env, obs, np.random.default_rng(1)))
+    texts = {a: [m["text"] for m in infos[a]["messages"]] for a in infos}
+    assert texts["GERMANY"] == ["Peace in our time."]  # not the private one
+    assert texts["ENGLAND"] == texts["RUSSIA"] == ["Let us split Germany.",
+                                                    "Peace in our time."]
+    assert texts["FRANCE"] == ["Peace in our time."]
+    assert texts["AUSTRIA"] == []
+    public = infos["TURKEY"]["messages"][0]
+    assert public["recipients"] == "GLOBAL" and public["sender"] == "AUSTRIA"
+
+
+@pytest.mark.parametrize("kwargs, call, code", [
+    ({"press": "none"}, ("FRANCE", "ENGLAND", "hi"), "press_closed"),
+    ({"press": "none"}, ("FRANCE", "GLOBAL", "hi"), "press_closed"),
+    ({"press": "public"}, ("FRANCE", "ENGLAND", "hi"), "press_closed"),
+    ({"max_message_length": 5}, ("FRANCE", "ENGLAND", "hello!"), "too_long"),
+    ({}, ("FRANCE", "ENGLAND", "x" * 4001), "too_long"),
+    ({}, ("France", "ENGLAND", "hi"), "unknown_power"),  # agents are named in upper case
+    ({}, ("FRANCE", ["ENGLAND", "NARNIA"], "hi"), "unknown_power"),
+    ({}, ("FRANCE", [], "hi"), "bad_recipients"),
+    ({}, ("FRANCE", "FRANCE", "hi"), "bad_recipients"),  # to itself only
+    ({}, ("FRANCE", "ENGLAND", "   "), "empty_text"),
+    ({}, ("FRANCE", "ENGLAND", 42), "empty_text"),
+    ({}, ("FRANCE", "ENGLAND", "a\x00b"), "bad_text"),
+])
+def test_messages_the_rules_refuse_raise_a_press_error_with_a_code(kwargs, call, code):
+    from polydip.game.press import PressError
+
+    env = DiplomacyEnv("standard", **kwargs)
+    env.reset()
+    with pytest.raises(PressError) as exc:
+        env.send(*call)
+    assert _codes(exc) == code
+    assert env.messages == []
+
+
+def test_public_press_takes_global_messages_and_limits_count_per_phase():
+    from polydip.game.press import PressError
+
+    env = DiplomacyEnv("standard", press="public", max_messages=2)
+    obs, _ = env.reset(seed=0)
+    env.send("FRANCE", "GLOBAL", "one")
+    env.send("FRANCE", "global", "two")
+    with pytest.raises(PressError) as exc:
+        env.send("FRANCE", "GLOBAL", "three")
+    assert _codes(exc) == "too_many"
+    env.send("ENGLAND", "GLOBAL", "mine")  # (the limit is each agent's)
+    env.step(sample_actions(env, obs, np.random.default_rng(0)))
+    env.send("FRANCE", "GLOBAL", "a new phase, a new count")
+    assert len(env.messages) == 4
+
+
+def test_an_agent_that_left_neither_sends_nor_receives():
+    from polydip.game.press import PressError
+
+    env = DiplomacyEnv("standard", max_phases=1)
+    obs, _ = env.reset(seed=0)
+    env.step(sample_actions(env, obs, np.random.default_rng(0)))  # every agent truncated
+    with pytest.raises(PressError) as exc:
+        env.send("FRANCE", "ENGLAND", "anyone?")
+    assert _codes(exc) == "press_closed"
+    env = DiplomacyEnv("standard")
+    env.reset()
+    env.agents.remove("ENGLAND")  # (as if England had been eliminated)
+    with pytest.raises(PressError) as exc:
+        env.send("FRANCE", "ENGLAND", "anyone?")
+    assert _codes(exc) == "bad_recipients"
+    with pytest.raises(PressError) as exc:
+        env.send("ENGLAND", "FRANCE", "still here")
+    assert _codes(exc) == "press_closed"
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"press": "gunboat"}, "press 'gunboat'"),
+    ({"max_messages": 0}, "max_messages must be a positive integer"),
+    ({"max_message_length": 10_000}, "max_message_length must be a positive integer of at "
+                                     "most 4,000"),
+])
+def test_bad_press_options_are_refused(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        DiplomacyEnv("standard", **kwargs)
+
+
+def test_messages_are_exported_in_the_package_shape_as_a_game_writes_them():
+    """The env's messages_json is what polydip's export of a Game with the same messages
+    writes in the package's phases (game/dipjson.py): one message per recipient, names in
+    upper case, the package's phase name, times unique and increasing."""
+    from polydip.game.dipjson import game_to_diplomacy
+    from polydip.game.game import Game
+
+    env = DiplomacyEnv("standard")
+    obs, _ = env.reset(seed=0)
+    env.send("FRANCE", ["ENGLAND", "GERMANY"], "Two readers")
+    env.send("ITALY", "GLOBAL", "All of you")
+    env.step(sample_actions(env, obs, np.random.default_rng(0)))
+    env.send("RUSSIA", "TURKEY", "Next phase")
+    out = env.messages_json()
+    assert [(x["sender"], x["recipient"], x["phase"], x["message"]) for x in out] == [
+        ("FRANCE", "ENGLAND", "S1901M", "Two readers"),
+        ("FRANCE", "GERMANY", "S1901M", "Two readers"),
+        ("ITALY", "GLOBAL", "S1901M", "All of you"),
+        ("RUSSIA", "TURKEY", "F1901M", "Next phase")]
+    times = [x["time_sent"] for x in out]
+    assert times == sorted(times) and len(set(times)) == len(times)
+    game = Game.new("standard")
+    game.add_message("France", ["England", "Germany"], "Two readers")
+    game.add_message("Italy", "GLOBAL", "All of you")
+    written = game_to_diplomacy(game)["phases"][-1]["messages"]
+    assert [{k: v for k, v in x.items() if k != "time_sent"} for x in written] == \
+        [{k: v for k, v in x.items() if k != "time_sent"} for x in out[:3]]
+
+
+def test_a_vector_env_game_carries_its_own_messages():
+    venv = VectorEnv("standard", 2)
+    obs, _ = venv.reset(seed=0)
+    venv.send(1, "FRANCE", "ENGLAND", "only in game 1")
+    _o, _r, _t, _tr, infos = venv.step(venv.sample_actions(obs))
+    assert infos[0]["ENGLAND"]["messages"] == ()
+    assert [m["text"] for m in infos[1]["ENGLAND"]["messages"]] == ["only in game 1"]
+    with pytest.raises(PolydipError, match=r"a game of 0 \.\. 1"):
+        venv.send(2, "FRANCE", "ENGLAND", "no such game")
+
+
+def test_the_env_bench_plays_the_same_games_in_lockstep():
+    """bench/env.py (docs/env.md, Figures) times the fast path and the env on the same games,
+    phase by phase in turn; it reports the ratio and that both games ended alike."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    bench = Path(__file__).resolve().parents[2] / "bench" / "env.py"
+    run = subprocess.run([sys.executable, str(bench), "--games", "1", "--phases", "6",
+                          "--repeat", "1", "--vector", ""],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "same games: True" in run.stdout
+    assert "lockstep runs" in run.stdout and "6 steps" in run.stdout
+
+
+def test_actions_that_are_not_a_dict_are_refused():
+    env = DiplomacyEnv("standard")
+    env.reset()
+    with pytest.raises(PolydipError, match="step takes a dict of agent -> action, not list"):
+        env.step([np.zeros(env.max_units, np.int64)] * 7)
+
+
+def test_the_spaces_made_when_first_asked_for_are_seeded_by_reset():
+    """(The spaces are made on first use, after reset: a seed given before still holds.)"""
+    draws = []
+    for _ in range(2):
+        env = DiplomacyEnv("standard")
+        env.reset(seed=3)
+        space = env.action_space("FRANCE")
+        assert space is env.action_space("ENGLAND")
+        draws.append(space.sample().tolist())
+    assert draws[0] == draws[1]

@@ -11,15 +11,17 @@ of legal codes, with an `action_mask`).
 
 from __future__ import annotations
 
-import functools
+import struct
 from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
+from polydip.env.press import MAX_MESSAGES, NO_MESSAGES, EnvPress
 from polydip.errors import PolydipError
 from polydip.fast import FastGame
+from polydip.game.press import MAX_TEXT, Message, PressError
 from polydip.game.victory import center_counts
 
 PHASE_TYPES = ("M", "R", "A")
@@ -120,7 +122,9 @@ class DiplomacyEnv(ParallelEnv):
                  max_orders: int = 512, scoring: str = "win", center_reward: float = 1.0,
                  win_reward: float = 10.0, draw_reward: float = 0.0,
                  score_reward: float = 1.0, max_year: int | None = None,
-                 max_phases: int | None = None) -> None:
+                 max_phases: int | None = None, press: str = "full",
+                 max_message_length: int = MAX_TEXT, max_messages: int = MAX_MESSAGES
+                 ) -> None:
         if action_type not in ("code", "index"):
             raise ValueError(f"action_type {action_type!r}: use 'code' or 'index'")
         if scoring not in SCORINGS:
@@ -140,6 +144,9 @@ class DiplomacyEnv(ParallelEnv):
         self.power_index = {m.powers[p].upper(): p for p in self.powers}
         self._variant_names = {m.powers[p]: m.powers[p].upper() for p in self.powers}
         self.possible_agents = list(self.power_index)
+        self.press = press
+        self._press = EnvPress(m, {a: m.powers[p] for a, p in self.power_index.items()},
+                               press, max_message_length, max_messages)
         self.agents = list(self.possible_agents)
         self._row = {p: r for r, p in enumerate(self.powers)}
         self.agent_row = {a: self._row[p] for a, p in self.power_index.items()}
@@ -158,141 +165,250 @@ class DiplomacyEnv(ParallelEnv):
         self.seasons = [s.abbr for s in m.variant.calendar.seasons]
         n_pw, n_kind, n_ag = len(m.powers), len(m.kinds), len(self.powers)
         self._board_size = m.n_loc * n_kind * n_pw
-        self._obs_space = spaces.Dict({
-            "units": spaces.Box(0, 127, (m.n_loc, n_kind, n_pw), np.int8),
-            "dislodged": spaces.Box(0, 127, (m.n_loc, n_kind, n_pw), np.int8),
-            "centers": spaces.Box(0, 1, (m.n_prov, n_pw), np.int8),
-            "phase": spaces.Box(0, 1, (len(self.seasons) + len(PHASE_TYPES),), np.int8),
-            "year": spaces.Box(0, 100_000, (1,), np.int32),
-            "power": spaces.Box(0, 1, (n_pw,), np.int8),
-            "slots": spaces.Box(-1, m.n_loc - 1, (self.max_units,), np.int32),
-            "legal": LegalCodes(self.max_units, max_orders, self.table.size),
-            "n_legal": LegalCodes(self.max_units, 1, max_orders + 1, ndim=1),
-            "prev_orders": spaces.Box(-1, self.table.size - 1, (n_ag, self.max_units),
-                                      np.int32),
-            "prev_results": spaces.Box(0, 255, (n_ag, self.max_units), np.uint8),
-            **({"action_mask": spaces.Tuple([spaces.Box(0, 1, (max_orders,), np.int8)
-                                             for _ in range(self.max_units)])}
-               if action_type == "index" else {}),
-        })
-        n = self.table.size if action_type == "code" else max_orders
-        self._act_space = spaces.MultiDiscrete(np.full(self.max_units, n, dtype=np.int64))
-        self._power_rows = _frozen(np.eye(n_pw, dtype=np.int8))
+        self._spaces: tuple[spaces.Dict, spaces.MultiDiscrete] | None = None  # (made when
+        self._seed: int | None = None  # first asked for: they cost more than a game's reset)
+        self._power_rows = list(_frozen(np.eye(n_pw, dtype=np.int8)))  # (the same views)
         self._no_dislodged = _frozen(np.zeros((m.n_loc, n_kind, n_pw), np.int8))
+        self._no_results = _frozen(np.zeros((n_ag, self.max_units), np.uint8))
+        self._no_prev = b"\xff" * (4 * n_ag * self.max_units)  # (agents, max_units) of -1
+        # padding: -1 (four 0xFF bytes) for the widest row of legal codes or slots, 0s
+        self._pad = b"\xff" * (4 * max(max_orders, self.max_units))
+        self._zeros = bytes(4 * self.max_units)
+        self._n_ag, self._n_kinds, self._n_powers = n_ag, n_kind, n_pw
+        self._board_shape = (m.n_loc, n_kind, n_pw)
+        # per power its agent row (-1: a neutral power); per agent (name, power, row)
+        self._row_list = [self._row.get(p, -1) for p in range(n_pw)]
+        self._agent_rows = [(a, p, self._row[p]) for a, p in self.power_index.items()]
         self._counts: list[int] = []
         self._phases = 0
         self._scores: dict[int, float] | None = None
 
     # ---- spaces (the same object every call, as PettingZoo requires) ---------------------
 
-    @functools.cache  # noqa: B019 - one env, a handful of agents
     def observation_space(self, agent: str) -> spaces.Space:
-        return self._obs_space
+        return self._the_spaces()[0]
 
-    @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space:
-        return self._act_space
+        return self._the_spaces()[1]
+
+    def _the_spaces(self) -> tuple[spaces.Dict, spaces.MultiDiscrete]:
+        """The observation and action spaces (one of each, the same objects every call, as
+        PettingZoo requires), seeded by the last reset's seed."""
+        if self._spaces is None:
+            m, max_orders, action_type = self.m, self.max_orders, self.action_type
+            n_pw, n_kind, n_ag = self._n_powers, self._n_kinds, self._n_ag
+            obs = spaces.Dict({
+                "units": spaces.Box(0, 127, (m.n_loc, n_kind, n_pw), np.int8),
+                "dislodged": spaces.Box(0, 127, (m.n_loc, n_kind, n_pw), np.int8),
+                "centers": spaces.Box(0, 1, (m.n_prov, n_pw), np.int8),
+                "phase": spaces.Box(0, 1, (len(self.seasons) + len(PHASE_TYPES),), np.int8),
+                "year": spaces.Box(0, 100_000, (1,), np.int32),
+                "power": spaces.Box(0, 1, (n_pw,), np.int8),
+                "slots": spaces.Box(-1, m.n_loc - 1, (self.max_units,), np.int32),
+                "legal": LegalCodes(self.max_units, max_orders, self.table.size),
+                "n_legal": LegalCodes(self.max_units, 1, max_orders + 1, ndim=1),
+                "prev_orders": spaces.Box(-1, self.table.size - 1, (n_ag, self.max_units),
+                                          np.int32),
+                "prev_results": spaces.Box(0, 255, (n_ag, self.max_units), np.uint8),
+                **({"action_mask": spaces.Tuple([spaces.Box(0, 1, (max_orders,), np.int8)
+                                                 for _ in range(self.max_units)])}
+                   if action_type == "index" else {}),
+            })
+            n = self.table.size if action_type == "code" else max_orders
+            act = spaces.MultiDiscrete(np.full(self.max_units, n, dtype=np.int64))
+            self._spaces = (obs, act)
+            if self._seed is not None:
+                obs.seed(self._seed)
+                act.seed(self._seed)
+        return self._spaces
 
     # ---- the episode --------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
         if seed is not None:
-            for space in (self._obs_space, self._act_space):
-                space.seed(seed)
+            self._seed = seed
+            if self._spaces is not None:
+                for space in self._spaces:
+                    space.seed(seed)
         self.game = self._start.clone()
         self.agents = list(self.possible_agents)
-        self._counts = center_counts(self.m, self.game.position.owners)
+        pos = self.game.position
+        self._owners = pos.owners  # (the owners `_counts` counts)
+        self._counts = center_counts(self.m, pos.owners)
         self._phases = 0
         self._scores = None
-        n_ag = len(self.powers)
-        self._prev_orders = _frozen(np.full((n_ag, self.max_units), -1, np.int32))
-        self._prev_results = _frozen(np.zeros((n_ag, self.max_units), np.uint8))
+        self._press.reset()
+        self._prev_orders = np.ndarray((self._n_ag, self.max_units), np.int32,
+                                       self._no_prev)
+        self._prev_results = self._no_results
         self._cache: dict[Any, Any] = {}
         self._shared: dict[str, np.ndarray] = {}
+        # what the shared board arrays were made from (a new position's parts are compared
+        # by identity: positions share the lists a phase did not change)
+        self._units_of: Any = None
+        self._owners_of: Any = None
+        self._phase_of: Any = None
         self._encode()
-        phase = self.game.phase
-        return self._observations(), {a: self._info(a, phase) for a in self.agents}
+        return self._observations(), self._infos(self.agents)
 
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         g = self.game
         if g.is_over or not self.agents:
             raise PolydipError("the episode is over: call reset()")
-        legal = g.legal()
-        codes = [-1] * len(legal)
-        live = self.agents
-        index = self.action_type == "index"
-        mine, mu, mo = self._mine, self.max_units, self.max_orders
-        prev_at: list[int] = []
-        prev_codes: list[int] = []
-        for agent, action in actions.items():
-            p = self.power_index.get(agent)
-            if p is None:
-                raise PolydipError(self._unknown_agent(agent))
-            if agent not in live:
-                continue  # a finished agent's action is ignored
-            ks = mine[p]
-            if not ks:
-                continue
-            if isinstance(action, np.ndarray) and action.ndim != 1:
-                raise PolydipError(f"the action of {agent} must be one vector of "
-                                   f"{self.max_units} integers (got shape {action.shape})")
-            whole = isinstance(action, np.ndarray) and action.dtype.kind in "iu"
-            try:
-                acts = action.tolist() if isinstance(action, np.ndarray) else list(action)
-            except TypeError:
-                raise PolydipError(f"the action of {agent} must be a sequence of "
-                                   f"{self.max_units} integers, not {action!r}") from None
-            if len(acts) < len(ks):
-                raise PolydipError(f"the action of {agent} has {len(acts)} slots for "
-                                   f"{len(ks)} items: give {self.max_units} (or at least "
-                                   f"the rows of its legal codes, {self._legal.shape[1]})")
-            base = self._row[p] * mu
-            try:  # (an integer array's list holds ints already)
-                ints = acts if whole else [int(x) for x in acts[: len(ks)]]
-            except (TypeError, ValueError, OverflowError):
-                raise PolydipError(f"the action of {agent} must be a sequence of "
-                                   f"integers, not {action!r}") from None
-            for s, k in enumerate(ks):
-                lst, a = legal[k], ints[s]
-                if index:
-                    c = lst[a] if 0 <= a < len(lst) and a < mo else -1
-                else:  # a code that is not one of the slot's legal orders is no order
-                    c = a if a in lst and (len(lst) <= mo or lst.index(a) < mo) else -1
-                if c >= 0:
-                    codes[k] = c
-                    prev_at.append(base + s)
-                    prev_codes.append(c)
-        prev = np.full((len(self.powers), mu), -1, np.int32)
-        if prev_at:
-            prev.reshape(-1)[prev_at] = prev_codes
+        given: Any = actions  # (typed as PettingZoo's API says; a caller may pass anything)
+        if not isinstance(given, dict):
+            raise PolydipError(f"step takes a dict of agent -> action, not "
+                               f"{type(given).__name__}")
+        codes, prev = self._read_actions(actions)
         before = g.position
+        press = self._press  # the messages of the phase played, if any
+        sent = press.end_phase() if press.waiting else None
         outcome = g.step(codes)
         self._phases += 1
-        self._prev_orders = _frozen(prev)
-        self._prev_results = _frozen(self._results(before, outcome, codes, prev))
-        counts = center_counts(self.m, g.position.owners)
+        self._prev_orders = np.ndarray((self._n_ag, self.max_units), np.int32, prev)
+        self._prev_results = self._results(before, outcome, codes)
+        live = self.agents
+        pos = g.position
+        counts = self._counts
+        if pos.owners is not self._owners:  # (positions share owners a phase left alone)
+            self._owners = pos.owners
+            counts = center_counts(self.m, pos.owners)
         pi = self.power_index
-        rewards = {a: self.center_reward * (counts[pi[a]] - self._counts[pi[a]])
-                   for a in live}
-        self._counts = counts
-        over = g.is_over
-        year = g.position.phase.year
+        if counts is self._counts:
+            rewards = dict.fromkeys(live, 0.0)
+        else:
+            old, cr = self._counts, self.center_reward
+            rewards = {a: cr * (counts[pi[a]] - old[pi[a]]) for a in live}
+            self._counts = counts
+        over = self.game.is_over  # (not g.is_over: mypy keeps it narrowed from above)
+        year = pos.phase.year
         truncated_all = not over and (
             year > self.max_year
             or (self.max_phases is not None and self._phases >= self.max_phases))
-        pos = g.position
-        have = {u.power for u in pos.units} | {d.power for d in pos.dislodged}
-        terminations = {a: over or (counts[pi[a]] == 0 and pi[a] not in have) for a in live}
+        if over:
+            terminations = dict.fromkeys(live, True)
+        else:
+            centerless = [a for a in live if not counts[pi[a]]]
+            if centerless:  # a power with no center and no unit is out
+                have = {u.power for u in pos.units} | {d.power for d in pos.dislodged}
+                out = {a for a in centerless if pi[a] not in have}
+                terminations = {a: a in out for a in live}
+            else:
+                terminations = dict.fromkeys(live, False)
         truncations = dict.fromkeys(live, truncated_all)
         if over or truncated_all:
             self._end_rewards(rewards)
         self._encode()
         obs = self._observations()
-        phase = g.phase
-        infos = {a: self._info(a, phase) for a in live}
+        infos = self._infos(live)
+        if sent:
+            for a, got in self._press.inboxes(sent, live).items():
+                infos[a]["messages"] = got
         self.agents = [a for a in live if not (terminations[a] or truncations[a])]
         return obs, rewards, terminations, truncations, infos
+
+    def _read_actions(self, actions: dict[str, Any]) -> tuple[list[int], bytes]:
+        """The code each item plays (-1: no order) and the previous-orders array's bytes
+        ((agents, max_units) int32, -1 where no order): an action's code (or the code at
+        its index) when it is one of its slot's legal codes, else no order. A finished
+        agent's action is ignored."""
+        lists, mine, live = self._lists, self._mine, self.agents
+        codes = [-1] * len(self._items)
+        prev = bytearray(self._no_prev)
+        played = memoryview(prev).cast("i")
+        row_of, mu = self.agent_row, self.max_units
+        index = self.action_type == "index"
+        given = self._all_at_once(actions)  # every agent's vector in agent order, at once
+        pairs = actions.items() if given is None else zip(live, given, strict=True)
+        for agent, action in pairs:
+            r = row_of.get(agent)
+            if r is None:
+                raise PolydipError(self._unknown_agent(agent))
+            ks = mine[r]
+            if not ks or agent not in live:
+                continue  # nothing to order, or a finished agent
+            if given is not None:
+                acts = action
+            elif (type(action) is np.ndarray and action.ndim == 1
+                    and action.dtype.kind == "i" and action.shape[0] >= len(ks)):
+                acts = action.tolist()
+            else:
+                acts = self._action_ints(agent, action, len(ks))
+            at = r * mu
+            if index:
+                for s, k in enumerate(ks):
+                    a, lst = acts[s], lists[k]
+                    if 0 <= a < len(lst):
+                        codes[k] = played[at + s] = lst[a]
+            else:
+                for s, k in enumerate(ks):
+                    a = acts[s]
+                    if a in lists[k]:  # (not one of the slot's legal codes: no order)
+                        codes[k] = played[at + s] = a
+        return codes, bytes(prev)
+
+    def _all_at_once(self, actions: dict[str, Any]) -> list[list[int]] | None:
+        """Every live agent's action as lists of ints, when the actions are every agent's,
+        in agent order, integer vectors of one length with a slot for every item (as
+        sample_actions gives them): one numpy call instead of one an agent."""
+        if len(actions) != len(self.agents) or list(actions) != self.agents:
+            return None
+        try:
+            got = np.array(list(actions.values()))
+        except (ValueError, TypeError):  # (vectors of different lengths, ...)
+            return None
+        if got.ndim != 2 or got.dtype.kind != "i" or got.shape[1] < max(self._items_of):
+            return None
+        return got.tolist()
+
+    def _action_ints(self, agent: str, action: Any, need: int) -> list[int]:
+        """An action that is not a long enough vector of integers, read or refused."""
+        if isinstance(action, np.ndarray) and action.ndim != 1:
+            raise PolydipError(f"the action of {agent} must be one vector of "
+                               f"{self.max_units} integers (got shape {action.shape})")
+        try:
+            acts = action.tolist() if isinstance(action, np.ndarray) else list(action)
+        except TypeError:
+            raise PolydipError(f"the action of {agent} must be a sequence of "
+                               f"{self.max_units} integers, not {action!r}") from None
+        if len(acts) < need:
+            raise PolydipError(f"the action of {agent} has {len(acts)} slots for "
+                               f"{need} items: give {self.max_units} (or at least "
+                               f"the rows of its legal codes, {self._rows})")
+        try:
+            return [int(x) for x in acts[:need]]
+        except (TypeError, ValueError, OverflowError):
+            raise PolydipError(f"the action of {agent} must be a sequence of "
+                               f"integers, not {action!r}") from None
+
+    # ---- press (env/press.py) ------------------------------------------------------------
+
+    def send(self, sender: str, recipients: str | list[str] | tuple[str, ...],
+             text: str) -> Message:
+        """Send a message of the current phase from the agent `sender` to `recipients`
+        (GLOBAL, an agent, or a list of agents), before the step that plays the phase; each
+        recipient reads it in that step's `infos[agent]["messages"]`. A message the press
+        rule or a limit refuses, or whose names or text are bad, raises a PressError with
+        a code."""
+        g = self.game
+        if g.is_over or not self.agents:
+            raise PressError("the episode is over: call reset()", "press_closed")
+        ph = g.position.phase
+        return self._press.send(ph.name, f"{ph.season}{ph.year:04d}{ph.type}", self.agents,
+                                sender, recipients, text)
+
+    @property
+    def messages(self) -> list[Message]:
+        """Every message of the game so far, in the order sent (polydip.game.press.Message:
+        power names as the variant spells them, as Game.messages)."""
+        return list(self._press.messages)
+
+    def messages_json(self) -> list[dict[str, Any]]:
+        """The game's messages in the `diplomacy` package's shape (the "messages" of its
+        saved game's phases): sender, recipient (GLOBAL or one power, upper case),
+        time_sent, phase, message; a message to several powers is one to each."""
+        return self._press.package_json()
 
     @property
     def legal(self) -> np.ndarray:
@@ -312,40 +428,30 @@ class DiplomacyEnv(ParallelEnv):
         return f"agent {agent!r} is not a power of {self.m.variant.name}: " \
                f"{', '.join(self.possible_agents)}"
 
-    def _results(self, before: Any, outcome: Any, codes: list[int],
-                 prev: np.ndarray) -> np.ndarray:
-        """Per agent and slot, the result words of the order just played as bits."""
-        out = np.zeros(prev.shape, np.uint8)
-        words_of: list[list[str]] | None = None
-        if before.phase.type == "M":
-            got = outcome.unit_results()
-            if got is not None:
-                words_of = [w for _u, _o, w in got]
-        texts: dict[str, list[str]] | None = None
-        at: list[int] = []
-        got_bits: list[int] = []
-        items, mu = self._items, self.max_units
-        for p, ks in self._mine.items():
-            base = self._row[p] * mu
-            for s, k in enumerate(ks):
-                c = codes[k]
-                if c < 0:
-                    continue
-                if words_of is not None:
-                    words = words_of[items[k][1]]
-                else:
-                    if texts is None:
-                        texts = outcome.result_texts()
-                    words = texts.get(self.table.texts[c], [])
-                if words:  # (an order that succeeded has none: 0)
-                    bits = 0
-                    for w in words:
-                        bits |= _RESULT_BIT.get(w, 0)
-                    at.append(base + s)
-                    got_bits.append(bits)
-        if at:
-            out.reshape(-1)[at] = got_bits
-        return out
+    def _results(self, before: Any, outcome: Any, codes: list[int]) -> np.ndarray:
+        """Per agent and slot, the result words of the order just played as bits (0: it
+        succeeded, or no order). Only the orders that did not succeed are looked at."""
+        out: bytearray | None = None
+        items, row_of, mine, mu, bit = self._items, self._row_list, self._mine, \
+            self.max_units, _RESULT_BIT
+        got = outcome.unit_results() if before.phase.type == "M" else None
+        if got is not None:  # a movement phase: the words per unit, item k being unit k
+            words_of = [w for _u, _o, w in got]
+        else:  # retreats and adjustments: by the order's text (a text given twice: the later)
+            texts, names = outcome.result_texts(), self.table.texts
+            words_of = [texts.get(names[c]) if c >= 0 else None for c in codes]
+        for k, words in enumerate(words_of):
+            if words and codes[k] >= 0:  # (played: an item of an agent's slot)
+                r = row_of[items[k][0]]
+                bits = 0
+                for w in words:
+                    bits |= bit.get(w, 0)
+                if out is None:
+                    out = bytearray(self._n_ag * mu)
+                out[r * mu + mine[r].index(k)] = bits
+        if out is None:
+            return self._no_results
+        return np.ndarray((self._n_ag, mu), np.uint8, bytes(out))
 
     def _end_rewards(self, rewards: dict[str, float]) -> None:
         g = self.game
@@ -365,143 +471,192 @@ class DiplomacyEnv(ParallelEnv):
 
     # ---- encoding (once a step, shared by every agent) ----------------------------------
 
-    def _board(self, pos: Any) -> dict[str, np.ndarray]:
-        """The board's arrays (shared by every agent)."""
+    def _board(self, pos: Any) -> None:
+        """The board's arrays, shared by every agent; an array whose part of the position
+        did not change since the last step is the same (read-only) object again."""
         m = self.m
-        n_pw, n_kind = len(m.powers), len(m.kinds)
-        shape = (m.n_loc, n_kind, n_pw)
-        cache = self._cache
-        # arrays are read-only, so one unchanged since the last step is given again
-        if pos.units is cache.get("units_of"):
-            units = self._shared["units"]
-        else:
-            units = _frozen(np.bincount(
-                [(u.loc * n_kind + u.kind) * n_pw + u.power for u in pos.units],
-                minlength=self._board_size).astype(np.int8).reshape(shape))
-            cache["units_of"] = pos.units
-        if pos.dislodged:
-            dislodged = _frozen(np.bincount(
-                [(d.loc * n_kind + d.kind) * n_pw + d.power for d in pos.dislodged],
-                minlength=self._board_size).astype(np.int8).reshape(shape))
-        else:
-            dislodged = self._no_dislodged
-        if pos.owners == cache.get("owners"):
-            centers = self._shared["centers"]
-        else:
-            owners = np.asarray(pos.owners, np.int64)
-            centers = np.zeros((m.n_prov, n_pw), np.int8)
-            held = np.flatnonzero(owners >= 0)
-            centers[held, owners[held]] = 1
-            centers = _frozen(centers)
-            cache["owners"] = list(pos.owners)
+        shared = self._shared
+        if pos.units is not self._units_of:
+            shared["units"] = self._counted(pos.units)
+            self._units_of = pos.units
+        shared["dislodged"] = self._counted(pos.dislodged) if pos.dislodged else \
+            self._no_dislodged
+        if pos.owners is not self._owners_of:
+            npw = self._n_powers
+            held = bytearray(m.n_prov * npw)
+            for c, o in enumerate(pos.owners):
+                if o >= 0:
+                    held[c * npw + o] = 1
+            shared["centers"] = np.ndarray((m.n_prov, npw), np.int8, bytes(held))
+            self._owners_of = pos.owners
         ph = pos.phase
-        phase = cache.get((ph.season, ph.type))
-        if phase is None:
-            phase = np.zeros(len(self.seasons) + len(PHASE_TYPES), np.int8)
-            phase[self.seasons.index(ph.season)] = 1
-            phase[len(self.seasons) + PHASE_TYPES.index(ph.type)] = 1
-            phase = cache[(ph.season, ph.type)] = _frozen(phase)
-        year = cache.get(ph.year)
-        if year is None:
-            year = cache[ph.year] = _frozen(np.array([ph.year - self.first_year], np.int32))
-        return {"units": units, "dislodged": dislodged, "centers": centers, "phase": phase,
-                "year": year, "prev_orders": self._prev_orders,
-                "prev_results": self._prev_results}
+        if ph is not self._phase_of:
+            cache = self._cache
+            phase = cache.get((ph.season, ph.type))
+            if phase is None:
+                phase = np.zeros(len(self.seasons) + len(PHASE_TYPES), np.int8)
+                phase[self.seasons.index(ph.season)] = 1
+                phase[len(self.seasons) + PHASE_TYPES.index(ph.type)] = 1
+                phase = cache[(ph.season, ph.type)] = _frozen(phase)
+            year = cache.get(ph.year)
+            if year is None:
+                year = cache[ph.year] = _frozen(
+                    np.array([ph.year - self.first_year], np.int32))
+            shared["phase"], shared["year"] = phase, year
+            self._phase_of = ph
+        shared["prev_orders"] = self._prev_orders
+        shared["prev_results"] = self._prev_results
+
+    def _counted(self, units: list[Any]) -> np.ndarray:
+        """(locations, kinds, powers) int8, read-only: how many of `units` are there."""
+        nk, npw = self._n_kinds, self._n_powers
+        board = bytearray(self._board_size)
+        for u in units:
+            board[(u.loc * nk + u.kind) * npw + u.power] += 1
+        return np.ndarray(self._board_shape, np.int8, bytes(board))
 
     def _encode(self) -> None:
+        """The step's observation arrays: the board (`_board`) and, per agent and slot, the
+        slot's legal codes, their number and the slot's location, from the fast path's
+        items and legal lists.
+
+        Numpy is called a few times a step only (each call costs a few µs in the loop): the
+        integers are packed once by `struct` (about twice as fast as np.fromiter or np.array
+        for a list of Python ints), the arrays' bytes are laid out in Python, row by row,
+        from slices of that packed string and padding, and each array is a read-only view of
+        those bytes."""
         g = self.game
         pos = g.position
-        self._shared = self._board(pos)
-        n_ag, mu, mo = len(self.powers), self.max_units, self.max_orders
-        mine: dict[int, list[int]] = {p: [] for p in self.powers}
-        dropped = self._dropped = dict.fromkeys(self.powers, 0)
-        cut = self._cut = dict.fromkeys(self.powers, 0)
+        self._board(pos)
+        n_ag, mu, mo = self._n_ag, self.max_units, self.max_orders
         if g.is_over:
             items: list[tuple[int, int]] = []
             lists: list[list[int]] = []
         else:
             items, lists = g.items(), g.legal()
-        board = pos.units if pos.phase.type == "M" else pos.dislodged
-        row_of = self._row
-        vals: list[int] = []
+        row_of = self._row_list
+        mine: list[list[int]] = [[] for _ in range(n_ag + 1)]  # per row its items (slots)
+        for k, (p, _i) in enumerate(items):
+            mine[row_of[p]].append(k)  # (row -1, the last list: a neutral power's items)
+        mine.pop()
+        count = list(map(len, mine))
+        longest = max(map(len, lists), default=0)
+        self._dropped, self._cut = [0] * n_ag, [0] * n_ag  # per row
+        if max(count, default=0) > mu or longest > mo:
+            lists, count, longest = self._limit(mine, lists)
+        rows, cols = max(1, max(count, default=1)), max(1, longest)
+        # the ints, in cell order (agent row, then slot): per slot its number of codes and
+        # its location, then every slot's codes
         lens: list[int] = []
-        cell_r: list[int] = []  # per listed slot: its agent's row, its slot, its start in vals
-        cell_s: list[int] = []
-        starts: list[int] = []
-        slot_at: list[int] = []
-        slot_loc: list[int] = []
-        for k, (p, i) in enumerate(items):  # one pass, in the fast path's item order
-            ks = mine.get(p)
-            if ks is None:
-                continue  # (a neutral power's item)
-            s = len(ks)
-            if s >= mu:
-                dropped[p] += 1
-                continue
-            ks.append(k)
-            r = row_of[p]
-            if i >= 0:
-                slot_at.append(r * mu + s)
-                slot_loc.append(board[i].loc)
-            lst = lists[k]
-            if lst:
-                if len(lst) > mo:
-                    cut[p] += len(lst) - mo
-                    lst = lst[:mo]
-                cell_r.append(r)
-                cell_s.append(s)
-                starts.append(len(vals))
-                vals.extend(lst)
-                lens.append(len(lst))
-        rows = max(1, max(map(len, mine.values()), default=1))
-        cols = max(1, max(lens, default=1))
-        legal = np.full((n_ag, rows, cols), -1, np.int32)
-        n_legal = np.zeros((n_ag, rows), np.int32)
-        if vals:  # one scatter: each slot's codes from its cell's start, in order
-            cell = np.asarray(cell_r) * rows + cell_s
-            n_legal.reshape(-1)[cell] = lens
-            at = np.repeat(cell * cols - starts, lens) + np.arange(len(vals))
-            legal.reshape(-1)[at] = vals
-        slots = np.full((n_ag, mu), -1, np.int32)
-        if slot_at:
-            slots.reshape(-1)[slot_at] = slot_loc
-        self._n_legal = _frozen(n_legal)
-        self._items, self._mine = items, mine
-        self._legal, self._slots = _frozen(legal), _frozen(slots)
+        locs: list[int] = []
+        flat: list[int] = []
+        typ = pos.phase.type
+        board = pos.units if typ == "M" else pos.dislodged  # item k is unit k (M, R)
+        if typ == "A":
+            for ks in mine:
+                for k in ks:
+                    lst = lists[k]
+                    lens.append(len(lst))
+                    flat += lst
+        else:
+            for ks in mine:
+                for k in ks:
+                    lst = lists[k]
+                    lens.append(len(lst))
+                    flat += lst
+                    locs.append(board[k].loc)
+        n = len(lens)
+        packed = struct.pack(f"{n + len(locs) + len(flat)}i", *lens, *locs, *flat)
+        # the arrays' bytes, laid out row by row: legal (agents, rows, cols), n_legal
+        # (agents, rows), slots (agents, max_units); -1 is four 0xFF bytes
+        pad, zeros = self._pad, self._zeros
+        w = 4 * cols
+        legal_b: list[bytes] = []
+        n_legal_b: list[bytes] = []
+        slots_b: list[bytes] = []
+        i = 4 * (n + len(locs))  # where the codes start in `packed`
+        j = 0  # the cells done
+        for c in count:
+            for ln in lens[j: j + c]:
+                legal_b.append(packed[i: i + 4 * ln])
+                legal_b.append(pad[: w - 4 * ln])
+                i += 4 * ln
+            legal_b.append(pad[: w] * (rows - c))
+            n_legal_b.append(packed[4 * j: 4 * (j + c)])
+            n_legal_b.append(zeros[: 4 * (rows - c)])
+            if locs:
+                slots_b.append(packed[4 * (n + j): 4 * (n + j + c)])
+                slots_b.append(pad[: 4 * (mu - c)])
+            else:
+                slots_b.append(pad[: 4 * mu])
+            j += c
+        # (an array made on bytes is read-only)
+        self._legal = np.ndarray((n_ag, rows, cols), np.int32, b"".join(legal_b))
+        self._n_legal = np.ndarray((n_ag, rows), np.int32, b"".join(n_legal_b))
+        self._slots = np.ndarray((n_ag, mu), np.int32, b"".join(slots_b))
+        self._items, self._mine, self._lists = items, mine, lists
+        self._items_of, self._rows = count, rows
         if self.action_type == "index":
             mask = np.zeros((n_ag * rows + 1, mo), np.int8)
-            mask[: n_ag * rows, :cols] = (legal >= 0).reshape(n_ag * rows, cols)
+            mask[: n_ag * rows, :cols] = (self._legal >= 0).reshape(n_ag * rows, cols)
             self._mask = _frozen(mask)
-            self._mask_rows = rows
+
+    def _limit(self, mine: list[list[int]], lists: list[list[int]]
+               ) -> tuple[list[list[int]], list[int], int]:
+        """(rare) Items past max_units take no order and codes past max_orders are cut,
+        each counted in `infos[agent]["dropped"]`: the lists cut, the items per row, the
+        longest list."""
+        mu, mo = self.max_units, self.max_orders
+        for r, ks in enumerate(mine):
+            if len(ks) > mu:
+                self._dropped[r] = len(ks) - mu
+                del ks[mu:]
+        lists = list(lists)
+        for r, ks in enumerate(mine):
+            for k in ks:
+                if len(lists[k]) > mo:
+                    self._cut[r] += len(lists[k]) - mo
+                    lists[k] = lists[k][:mo]
+        kept = [len(lists[k]) for ks in mine for k in ks]
+        return lists, list(map(len, mine)), max(kept, default=0)
 
     def _observations(self) -> dict[str, dict[str, Any]]:
+        shared = self._shared
+        # (each agent's row a view; list() makes them in one C loop)
+        legal, slots, n_legal = list(self._legal), list(self._slots), list(self._n_legal)
+        power_rows, rows_of = self._power_rows, self._agent_rows
+        if len(self.agents) < self._n_ag:
+            live = set(self.agents)
+            rows_of = [x for x in rows_of if x[0] in live]
         out = {}
-        shared, legal, slots, n_legal = self._shared, self._legal, self._slots, self._n_legal
-        index = self.action_type == "index"
-        for a in self.agents:
-            p = self.power_index[a]
-            r = self._row[p]
+        for a, p, r in rows_of:
             obs: dict[str, Any] = dict(shared)
-            obs["power"] = self._power_rows[p]
+            obs["power"] = power_rows[p]
             obs["slots"] = slots[r]
             obs["legal"] = legal[r]
             obs["n_legal"] = n_legal[r]
-            if index:
-                rows, mask = self._mask_rows, self._mask
-                empty = mask[-1]
-                obs["action_mask"] = tuple(
-                    mask[r * rows + s] if s < rows else empty for s in range(self.max_units))
             out[a] = obs
+        if self.action_type == "index":
+            rows, mask = self._rows, self._mask
+            empty = mask[-1]
+            for a, _p, r in rows_of:
+                out[a]["action_mask"] = tuple(
+                    mask[r * rows + s] if s < rows else empty
+                    for s in range(self.max_units))
         return out
 
-    def _info(self, agent: str, phase: str) -> dict[str, Any]:
-        p = self.power_index[agent]
-        info: dict[str, Any] = {
-            "phase": phase, "centers": self._counts[p],
-            "dropped": {"items": self._dropped[p], "orders": self._cut[p]}}
+    def _infos(self, agents: list[str]) -> dict[str, dict[str, Any]]:
+        phase = self.game.phase
+        counts, dropped, cut = self._counts, self._dropped, self._cut
+        pi, row = self.power_index, self.agent_row
+        infos = {a: {"phase": phase, "centers": counts[pi[a]],
+                     "dropped": {"items": dropped[row[a]], "orders": cut[row[a]]},
+                     "messages": NO_MESSAGES}
+                 for a in agents}
         if self._scores is not None:
-            info["score"] = self._scores[p]
-        return info
+            for a in agents:
+                infos[a]["score"] = self._scores[pi[a]]
+        return infos
 
     def render(self) -> None:  # pragma: no cover - no render modes
         return None
@@ -513,26 +668,27 @@ class DiplomacyEnv(ParallelEnv):
 def sample_actions(env: DiplomacyEnv, obs: dict[str, dict[str, Any]] | None,
                    rng: np.random.Generator) -> dict[str, np.ndarray]:
     """A uniformly random legal action for every live agent (the masked-sampling recipe of
-    docs/env.md, in numpy, all agents at once on the step's shared `env.legal`): one draw of
-    `rng.random((len(env.agents), max_units))`, slot s of an agent taking the legal order at
-    floor(u × its number of legal orders); a slot with none gets -1 (no order). Each action
-    is as long as the observation's `legal` rows."""
+    docs/env.md, for all agents at once): one draw of `rng.random((len(env.agents),
+    max_units))`, slot s of an agent taking the legal order at floor(u × its number of legal
+    orders); a slot with none gets -1 (no order). Each action is as long as the
+    observation's `legal` rows. (`obs` is not read: the codes are the step's, kept by the
+    env as lists, which a few dozen slots are read from faster than through numpy.)"""
     agents = env.agents
     if not agents:
         return {}
-    if len(agents) == len(env.possible_agents):
-        legal, n = env.legal, env.n_legal
-    else:
-        live = [env.agent_row[a] for a in agents]
-        legal, n = env.legal[live], env.n_legal[live]
-    a_n, rows, cols = legal.shape
-    u = rng.random((a_n, env.max_units))
-    idx = (u[:, :rows] * n).astype(np.intp)
-    if env.action_type == "code":  # each slot's code at its flat offset in `legal`
-        act = legal.ravel()[idx + np.arange(0, a_n * rows * cols, cols).reshape(a_n, rows)]
-    else:
-        act = np.where(n > 0, idx, -1)
-    return dict(zip(agents, act, strict=True))
+    rows, mine, lists, row_of = env._rows, env._mine, env._lists, env.agent_row
+    draws = rng.random((len(agents), env.max_units))[:, :rows].tolist()
+    code = env.action_type == "code"
+    out = []
+    for a, u in zip(agents, draws, strict=True):
+        act = [-1] * rows
+        for s, k in enumerate(mine[row_of[a]]):
+            lst = lists[k]
+            if lst:
+                i = int(u[s] * len(lst))
+                act[s] = lst[i] if code else i
+        out.append(act)
+    return dict(zip(agents, np.array(out, np.int64), strict=True))
 
 
 def parallel_env(variant: str = "standard", **kwargs: Any) -> DiplomacyEnv:

@@ -84,6 +84,13 @@ class VectorEnv:
             out_info.append(inf)
         return out_obs, out_rew, out_term, out_trunc, out_info
 
+    def send(self, game: int, sender: str, recipients: str | list[str] | tuple[str, ...],
+             text: str) -> Any:
+        """A message in game `game` (DiplomacyEnv.send): read in that game's next step."""
+        if not isinstance(game, int) or not 0 <= game < self.num_envs:
+            raise PolydipError(f"game {game!r}: a game of 0 .. {self.num_envs - 1}")
+        return self.envs[game].send(sender, recipients, text)
+
     def sample_actions(self, obs: list[dict], rng: np.random.Generator | None = None
                        ) -> list[dict[str, np.ndarray]]:
         """A uniformly random legal action for every live agent of every game

@@ -28,12 +28,13 @@ MAX_TEXT = 4000  # characters; a longer message is refused
 
 # why a message is refused, for programs and tests (a closed set, typed)
 PressCode = Literal["unknown_power", "empty_text", "too_long", "bad_text", "bad_recipients",
-                    "bad_time", "bad_message"]
+                    "bad_time", "bad_message", "press_closed", "too_many"]
 
 
 class PressError(PolydipError):
     """A message that cannot be sent or read: its reason `code` (unknown_power, empty_text,
-    too_long, bad_text, bad_recipients, bad_time, bad_message) beside the words."""
+    too_long, bad_text, bad_recipients, bad_time, bad_message; press_closed: the press rule
+    does not allow it, too_many: past a limit of messages) beside the words."""
 
     def __init__(self, message: str, code: PressCode) -> None:
         super().__init__(message)
