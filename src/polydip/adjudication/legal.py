@@ -283,7 +283,7 @@ def movement_texts(m: Map, pos: Position, options: dict | None, t: OrderTable
                 for codes in movement_codes(m, pos, options, t)]
     held, slots = turn.held, turn.slots
     units = pos.units
-    pair_texts, partner_list, hm_texts = t.pair_texts, t.partner_list, t.hold_and_moves_texts
+    partner_text_items, hm_texts = t.partner_text_items, t.hold_and_moves_texts
     occupied = _occupancy(t, slots, turn.held_slots)
     out: list[list[str] | None] = []
     for i in range(len(units)):
@@ -292,10 +292,9 @@ def movement_texts(m: Map, pos: Position, options: dict | None, t: OrderTable
             continue
         s = slots[i]
         lst = list(hm_texts[s])
-        mine = pair_texts[s]
-        for p in partner_list[s]:
+        for p, supports in partner_text_items[s]:
             if occupied[p]:
-                lst.extend(mine[p])
+                lst.extend(supports)
         out.append(lst)
     seas = convoy_seas(m, units, pos)
     if seas:
@@ -561,13 +560,15 @@ def _add_convoyed_supports_by_army(m: Map, t: OrderTable, slots: list[int],
         if not (held and held[i]):
             unit_at[slots[i]] = i
     for _i, e in armies:
+        if tout is not None:
+            for s, texts in e.support_texts(m, t):
+                i = unit_at[s]
+                if i >= 0:
+                    _texts_of(tout, i).extend(texts)
+            continue
         for s, codes in e.supports(m, t):
             i = unit_at[s]
-            if i < 0:
-                continue
-            if tout is not None:
-                _texts_of(tout, i).extend([t.sc_text(c) for c in codes])
-            else:
+            if i >= 0:
                 _codes_of(out, i).extend(codes)
 
 
@@ -606,9 +607,9 @@ class ArmyConvoys:
     (`nec`; `by_fleet`: per fleet province, the destination indices it may convoy the army
     to), and whether a route avoids a given fleet (`route_without`, kept as asked)."""
 
-    __slots__ = ("_convoy_codes", "_convoy_texts", "_supports", "_via_texts", "a", "army",
-                 "by_fleet", "comp", "dests", "far", "nec", "on_routes", "origin", "routes", "via",
-                 "without")
+    __slots__ = ("_convoy_codes", "_convoy_texts", "_support_texts", "_supports", "_via_texts",
+                 "a", "army", "by_fleet", "comp", "dests", "far", "nec", "on_routes", "origin",
+                 "routes", "via", "without")
 
     def __init__(self, t: OrderTable, army: int, origin: int, comp: int, dests: list[int],
                  nec: list[int], routes: list[int]) -> None:
@@ -647,6 +648,7 @@ class ArmyConvoys:
         self.by_fleet: list[tuple[int, list[int]]] = sorted(fleets.items())
         self.without: dict[int, bool] = {}
         self._supports: list[tuple[int, list[int]]] | None = None
+        self._support_texts: list[tuple[int, list[str]]] | None = None
         self._via_texts: list[str] | None = None
         self._convoy_texts: dict[int, list[str]] = {}
         self._convoy_codes: dict[int, list[int]] = {}
@@ -706,6 +708,14 @@ class ArmyConvoys:
                     else:
                         have.append(base + a)
             got = self._supports = sorted(per.items())
+        return got
+
+    def support_texts(self, m: Map, t: OrderTable) -> list[tuple[int, list[str]]]:
+        """`supports` as texts (made once)."""
+        got = self._support_texts
+        if got is None:
+            got = self._support_texts = [(s, [t.sc_text(c) for c in codes])
+                                         for s, codes in self.supports(m, t)]
         return got
 
     def route_without(self, m: Map, dest: int, p: int) -> bool:

@@ -420,8 +420,9 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
     `slots`, the index in `units` each order was given to (-1: refused) is appended to it,
     in the order of the orders (of one power, as given)."""
     rules = m.rules
-    holds = None if auto else rules.unit_holds
-    refuse = rules.refuse
+    # (hooks no rule of the variant implements are not called: the standard game has none)
+    holds = None if auto or not rules.implements("unit_holds") else rules.unit_holds
+    refuse = rules.refuse if rules.implements("refuse") else None
     # an order with an act (anchors' CONVERT, CAPTURE...) needs a rule that carries it out
     acts = rules.implements("after_orders")
     loc_prov = m.loc_prov
@@ -461,7 +462,7 @@ def bind_to_units(m: Map, units: Sequence[Unit | Dislodged], orders: dict[int, l
                     why = (f"the unit in {m.prov_name[p]} belongs to "
                            f"{m.powers[units[i].power]}")
                 else:
-                    why = refuse(m, units[i], o, pos)
+                    why = refuse(m, units[i], o, pos) if refuse is not None else None
                     if not why and holds is not None and holds(m, pos, units[i]):
                         why = (f"the unit in {m.prov_name[p]} always holds (a rule of this "
                                "variant): orders for it are refused")

@@ -172,6 +172,8 @@ class OrderTable:
         self.pair_texts: list[dict[int, tuple[str, ...]]] = [
             {p: tuple([texts[c] for c in codes]) for p, codes in pairs.items()}
             for pairs in self.pair]
+        self.partner_text_items: list[list[tuple[int, tuple[str, ...]]]] = [
+            [(p, self.pair_texts[s][p]) for p in lst] for s, lst in enumerate(self.partner_list)]
 
     def _slots(self, m: Map) -> tuple[dict[int, list[int]], list[frozenset[int]],
                                       list[frozenset[int]]]:
