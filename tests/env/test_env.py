@@ -435,12 +435,13 @@ def test_results_of_retreats_and_adjustments_are_read_too():
         o = obs[env.agents[0]]
         played = o["prev_orders"] >= 0
         assert (o["prev_results"][~played] == 0).all()
-        if before == "A":  # (a build ordered twice is void the second time, and both
-            # orders, one text, show the later result: such rows are left out)
+        if before == "A":  # (a second build on one site is void — the same build
+            # twice shows the later result in both, one text: such rows are left out)
             assert played.any()
+            m, orders = env.game.m, env.game.table.orders
             for r, row in enumerate(o["prev_orders"]):
-                codes = row[row >= 0].tolist()
-                if len(set(codes)) == len(codes):
+                sites = [m.loc_prov[orders[c].loc] for c in row[row >= 0].tolist()]
+                if len(set(sites)) == len(sites):
                     assert (o["prev_results"][r] == 0).all()
         kinds_seen.add(before)
     assert kinds_seen == {"M", "R", "A"}

@@ -43,7 +43,7 @@ def test_bot_outgrows_every_random_power(variant: str, power: str, seed: int) ->
     fg, me = _play(variant, power, seed, years=12)
     held = _centers(fg)
     best_other = max(h for p, h in enumerate(held) if p != me)
-    assert held[me] > 2 * best_other, (fg.phase, held)
+    assert held[me] >= 2 * best_other, (fg.phase, held)  # at least twice the best
 
 
 def test_bot_is_reproducible_and_orders_only_its_power() -> None:

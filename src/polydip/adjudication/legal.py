@@ -176,7 +176,7 @@ class _Turn:
     """What a movement position's legal orders depend on beyond the map: the passages
     closed and the moves limited now, the units' slots, the units a rule holds."""
 
-    __slots__ = ("closed", "held", "held_slots", "limits", "placed", "slots")
+    __slots__ = ("closed", "held", "held_slots", "limits", "slots")
 
     def __init__(self, m: Map, t: OrderTable, pos: Position, options: dict | None) -> None:
         self.closed: Closed = closed_passages(m, pos, options or {})
@@ -189,7 +189,6 @@ class _Turn:
         self.held: list[bool] | None = None
         if m.rules.implements("unit_holds"):
             self.held = [m.rules.unit_holds(m, pos, u) for u in units]
-        self.placed: set[int] = set(self.slots)
         self.held_slots: set[int] = set()
         held, slots = self.held, self.slots
         if held is not None and any(held):
@@ -210,13 +209,16 @@ def movement_codes(m: Map, pos: Position, options: dict | None = None,
         t = order_table(m)
     turn = _Turn(m, t, pos, options)
     closed, limits, held, held_slots = turn.closed, turn.limits, turn.held, turn.held_slots
-    slots, placed = turn.slots, turn.placed
+    slots = turn.slots
     units = pos.units
     out: list[list[int] | None] = []
-    pair, partners, hold_and_moves, sh_legal = t.pair, t.partners, t.hold_and_moves, t.sh_legal
+    pair, hold_and_moves, sh_legal = t.pair, t.hold_and_moves, t.sh_legal
+    partner_items = t.partner_items
     stacked = m.tables.has_open_spaces
     by_slot: dict[int, list[int]] | None = None  # (for _special_unit, made on first use)
     reach_of: dict[int, frozenset[int]] = {}
+    # per slot: 0 empty, 1 a unit taking orders, 2 only units a rule holds
+    occupied = _occupancy(t, slots, held_slots)
     for i in range(len(units)):
         if held is not None and held[i]:
             out.append(None)
@@ -230,14 +232,15 @@ def movement_codes(m: Map, pos: Position, options: dict | None = None,
                                      reach_of))
             continue
         codes = list(hold_and_moves[s])
-        mine = pair[s]
-        for p in partners[s] & placed:
-            if p in held_slots:
+        for p, supports in partner_items[s]:
+            here = occupied[p]
+            if here == 1:
+                codes.extend(supports)
+            elif here == 2:
                 c = sh_legal[s].get(p)
                 if c is not None:
                     codes.append(c)
-            else:
-                codes.extend(mine[p])
+        mine = pair[s]
         if stacked and s in mine:
             # in an open space, another unit of the same kind stands on the same place
             if any(slots[j] == s and j != i and not (held and held[j])
@@ -278,9 +281,10 @@ def movement_texts(m: Map, pos: Position, options: dict | None, t: OrderTable
     if not turn.plain(m):
         return [None if codes is None else [texts[c] for c in codes]
                 for codes in movement_codes(m, pos, options, t)]
-    held, slots, placed = turn.held, turn.slots, turn.placed
+    held, slots = turn.held, turn.slots
     units = pos.units
-    pair_texts, partners, hm_texts = t.pair_texts, t.partners, t.hold_and_moves_texts
+    partner_text_items, hm_texts = t.partner_text_items, t.hold_and_moves_texts
+    occupied = _occupancy(t, slots, turn.held_slots)
     out: list[list[str] | None] = []
     for i in range(len(units)):
         if held is not None and held[i]:
@@ -288,14 +292,25 @@ def movement_texts(m: Map, pos: Position, options: dict | None, t: OrderTable
             continue
         s = slots[i]
         lst = list(hm_texts[s])
-        mine = pair_texts[s]
-        for p in partners[s] & placed:
-            lst.extend(mine[p])
+        for p, supports in partner_text_items[s]:
+            if occupied[p]:
+                lst.extend(supports)
         out.append(lst)
     seas = convoy_seas(m, units, pos)
     if seas:
         _add_convoys(m, t, pos, slots, held, turn.closed, turn.limits, seas, None, out)
     return out
+
+
+def _occupancy(t: OrderTable, slots: list[int], held_slots: set[int]) -> list[int]:
+    """Per slot of the table: 0 no unit, 1 a unit taking orders, 2 only units a rule
+    holds (supported in holding only)."""
+    occupied = [0] * t.n_slots
+    for s in slots:
+        occupied[s] = 1
+    for s in held_slots:
+        occupied[s] = 2
+    return occupied
 
 
 def _movers(t: OrderTable, units: list[Unit], held: list[bool] | None
@@ -379,10 +394,19 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
     armies, fleet_at = _convoyable(m, t, pos, slots, held, limits, g)
     if not armies:
         return
-    into = _add_convoyed_moves(m, pos, armies, closed, out, tout, t)
-    # supports of those moves, not only by a convoy through the supporter (DATC 6.D.31)
-    if into:
-        _add_convoyed_supports(m, t, pos, slots, held, closed, g.fmask, into, out, tout)
+    # the moves via convoy, and the supports of those no army could make without one,
+    # not only by a convoy through the supporter (DATC 6.D.31)
+    if not closed and not m.tables.has_open_spaces:
+        for i, e in armies:
+            if tout is not None:
+                _texts_of(tout, i).extend(e.via_texts(t))
+            else:
+                _codes_of(out, i).extend(e.via)
+        _add_convoyed_supports_by_army(m, t, slots, held, armies, out, tout)
+    else:
+        into = _add_convoyed_moves(m, pos, armies, closed, out, tout, t)
+        if into:
+            _add_convoyed_supports(m, t, pos, slots, held, closed, g.fmask, into, out, tout)
     # convoys: a fleet necessary for some route of the army (DATC 4.E.1, 6.G.19)
     _add_fleet_convoys(t, slots, armies, fleet_at, out, tout)
 
@@ -522,21 +546,43 @@ def _add_convoyed_supports(m: Map, t: OrderTable, pos: Position, slots: list[int
             _codes_of(out, i).extend(codes)
 
 
+def _add_convoyed_supports_by_army(m: Map, t: OrderTable, slots: list[int],
+                                   held: list[bool] | None,
+                                   armies: list[tuple[int, ArmyConvoys]],
+                                   out: list[list[int] | None] | None,
+                                   tout: list[list[str] | None] | None) -> None:
+    """_add_convoyed_supports where no passage is closed and a slot holds one unit at most:
+    which slot may support which of an army's convoyed moves depends only on the army's
+    ArmyConvoys (`ArmyConvoys.supports`, kept with it per map), so a position costs a look
+    at the slots of each army's supporters."""
+    unit_at = [-1] * t.n_slots
+    for i in range(len(slots)):
+        if not (held and held[i]):
+            unit_at[slots[i]] = i
+    for _i, e in armies:
+        if tout is not None:
+            for s, texts in e.support_texts(m, t):
+                i = unit_at[s]
+                if i >= 0:
+                    _texts_of(tout, i).extend(texts)
+            continue
+        for s, codes in e.supports(m, t):
+            i = unit_at[s]
+            if i >= 0:
+                _codes_of(out, i).extend(codes)
+
+
 def _add_fleet_convoys(t: OrderTable, slots: list[int], armies: list[tuple[int, ArmyConvoys]],
                        fleet_at: dict[int, list[int]], out: list[list[int] | None] | None,
                        tout: list[list[str] | None] | None) -> None:
     """Each fleet's convoys of the armies it is necessary to some route of."""
-    fleet_index = t.fleet_index
-    convoy, n_army, n_dest = t.convoy, t.n_army, t.n_dest
     for _i, e in armies:
-        a = e.a
-        for fp, dests in e.by_fleet:
+        for fp, _dests in e.by_fleet:
             for f in fleet_at.get(fp, ()):
                 if tout is not None:
                     _texts_of(tout, f).extend(e.convoy_texts(t, slots[f]))
                 else:
-                    base = convoy + (fleet_index[slots[f]] * n_army + a) * n_dest
-                    _codes_of(out, f).extend([base + d for d in dests])
+                    _codes_of(out, f).extend(e.convoy_codes(t, slots[f]))
 
 
 def _codes_of(out: list[list[int] | None] | None, i: int) -> list[int]:
@@ -561,8 +607,9 @@ class ArmyConvoys:
     (`nec`; `by_fleet`: per fleet province, the destination indices it may convoy the army
     to), and whether a route avoids a given fleet (`route_without`, kept as asked)."""
 
-    __slots__ = ("_convoy_texts", "_via_texts", "a", "army", "by_fleet", "comp", "dests",
-                 "far", "nec", "on_routes", "origin", "routes", "via", "without")
+    __slots__ = ("_convoy_codes", "_convoy_texts", "_support_texts", "_supports", "_via_texts",
+                 "a", "army", "by_fleet", "comp", "dests", "far", "nec", "on_routes", "origin",
+                 "routes", "via", "without")
 
     def __init__(self, t: OrderTable, army: int, origin: int, comp: int, dests: list[int],
                  nec: list[int], routes: list[int]) -> None:
@@ -600,14 +647,31 @@ class ArmyConvoys:
                     got.append(d)
         self.by_fleet: list[tuple[int, list[int]]] = sorted(fleets.items())
         self.without: dict[int, bool] = {}
+        self._supports: list[tuple[int, list[int]]] | None = None
+        self._support_texts: list[tuple[int, list[str]]] | None = None
         self._via_texts: list[str] | None = None
         self._convoy_texts: dict[int, list[str]] = {}
+        self._convoy_codes: dict[int, list[int]] = {}
 
     def via_texts(self, t: OrderTable) -> list[str]:
         """The texts of `via` (made once)."""
         got = self._via_texts
         if got is None:
             got = self._via_texts = [t.via_text(self.army, q) for q in self.dests]
+        return got
+
+    def convoy_codes(self, t: OrderTable, fleet: int) -> list[int]:
+        """The codes of the convoys of this army by the fleet in slot `fleet` (made once
+        per fleet slot)."""
+        got = self._convoy_codes.get(fleet)
+        if got is None:
+            fp = t.slot_prov[fleet]
+            base = t.convoy + (t.fleet_index[fleet] * t.n_army + self.a) * t.n_dest
+            got = []
+            for p, dests in self.by_fleet:
+                if p == fp:
+                    got = [base + d for d in dests]
+            self._convoy_codes[fleet] = got
         return got
 
     def convoy_texts(self, t: OrderTable, fleet: int) -> list[str]:
@@ -622,6 +686,36 @@ class ArmyConvoys:
                 if p == fp:
                     got = [t.convoy_text(fleet, self.army, provs[d]) for d in dests]
             self._convoy_texts[fleet] = got
+        return got
+
+    def supports(self, m: Map, t: OrderTable) -> list[tuple[int, list[int]]]:
+        """(slot, codes): the supports a unit in that slot may give to this army's moves
+        that only a convoy makes (`far`), slots lowest first, destinations lowest first
+        (made once): every slot that may support a move there (`sc_into`), but one in the
+        army's own province and a fleet every route there needs (DATC 6.D.31)."""
+        got = self._supports
+        if got is None:
+            per: dict[int, list[int]] = {}
+            slot_prov, origin, a = t.slot_prov, self.origin, self.a
+            for q in sorted(self.far):
+                for s, base in t.sc_into[q]:
+                    p = slot_prov[s]
+                    if p == origin or not self.route_without(m, q, p):
+                        continue
+                    have = per.get(s)
+                    if have is None:
+                        per[s] = [base + a]
+                    else:
+                        have.append(base + a)
+            got = self._supports = sorted(per.items())
+        return got
+
+    def support_texts(self, m: Map, t: OrderTable) -> list[tuple[int, list[str]]]:
+        """`supports` as texts (made once)."""
+        got = self._support_texts
+        if got is None:
+            got = self._support_texts = [(s, [t.sc_text(c) for c in codes])
+                                         for s, codes in self.supports(m, t)]
         return got
 
     def route_without(self, m: Map, dest: int, p: int) -> bool:

@@ -24,7 +24,6 @@ from polydip.errors import PolydipError
 from polydip.game.engine import PhaseOutcome, process_bound
 from polydip.game.victory import center_counts, game_end, victory_in_force
 from polydip.geography.map import Map
-from polydip.orders.model import Order
 from polydip.orders.table import OrderTable, order_table
 from polydip.state import Dislodged, Position, Unit
 
@@ -136,9 +135,20 @@ class FastGame:
         """The choices of this phase, as (power, unit): the unit's index in
         `position.units` (movement) or `position.dislodged` (retreats); in an adjustment
         phase -1, one item per build or removal the power owes."""
-        if self._items is None:
-            self._compute()
-        return self._items  # type: ignore[return-value]
+        items = self._items
+        if items is None:
+            pos = self.position
+            typ = pos.phase.type
+            if typ == "M":
+                units = pos.units
+                items = self._items = [(units[i].power, i) for i in range(len(units))]
+            elif typ == "R":
+                dislodged = pos.dislodged
+                items = self._items = [(dislodged[i].power, i) for i in range(len(dislodged))]
+            else:
+                self._compute()
+                items = self._items
+        return items  # type: ignore[return-value]
 
     def legal(self) -> list[list[int]]:
         """Per item, the codes of its legal orders (empty: the item takes no order, as a
@@ -152,31 +162,33 @@ class FastGame:
         typ = pos.phase.type
         items: list[tuple[int, int]] = []
         legal: list[list[int]] = []
+        # (movement and retreats: an item per unit, in order; `items()` lists them)
         if typ == "M":
-            for i, codes in enumerate(movement_codes(m, pos, self.options, t)):
-                items.append((pos.units[i].power, i))
+            for codes in movement_codes(m, pos, self.options, t):
                 legal.append(codes if codes is not None else [])
-        elif typ == "R":
+            self._legal = legal
+            return
+        if typ == "R":
             holds = m.rules.unit_holds
+            dislodged = pos.dislodged
             for i, codes in enumerate(retreat_codes(m, pos, t)):
-                d = pos.dislodged[i]
-                items.append((d.power, i))
-                legal.append([] if holds(m, pos, d) else codes)
-        else:
-            for p, delta in enumerate(adjustment_counts(m, pos)):
-                if delta > 0:
-                    codes = [c for _site, lst in build_codes(m, pos, p, t) for c in lst[:-1]]
-                    if codes:
-                        codes.append(t.waive)
-                        for _ in range(delta):
-                            items.append((p, -1))
-                            legal.append(codes)
-                elif delta < 0:
-                    codes = [t.disband + t.slot_of[u.kind][u.loc] for u in pos.units
-                             if u.power == p]
-                    for _ in range(-delta):
+                legal.append([] if holds(m, pos, dislodged[i]) else codes)
+            self._legal = legal
+            return
+        for p, delta in enumerate(adjustment_counts(m, pos)):
+            if delta > 0:
+                codes = [c for _site, lst in build_codes(m, pos, p, t) for c in lst[:-1]]
+                if codes:
+                    codes.append(t.waive)
+                    for _ in range(delta):
                         items.append((p, -1))
                         legal.append(codes)
+            elif delta < 0:
+                codes = [t.disband + t.slot_of[u.kind][u.loc] for u in pos.units
+                         if u.power == p]
+                for _ in range(-delta):
+                    items.append((p, -1))
+                    legal.append(codes)
         self._items, self._legal = items, legal
 
     # ---- playing -----------------------------------------------------------------------
@@ -188,25 +200,30 @@ class FastGame:
         as for a typed order (an illegal order is void)."""
         if self.is_over:
             raise PolydipError(f"the game is over ({self.status})")
-        items = self.items()
-        if len(codes) != len(items):
-            raise PolydipError(f"{len(codes)} order codes for {len(items)} items of "
-                               f"{self.phase}")
-        m, pos = self.m, self.position
-        orders = self.table.orders
+        m, pos, t = self.m, self.position, self.table
         typ = pos.phase.type
         bound: list[Any]
         if typ == "A":
+            items = self.items()
+            if len(codes) != len(items):
+                raise PolydipError(f"{len(codes)} order codes for {len(items)} items of "
+                                   f"{self.phase}")
             bound = [[] for _ in m.powers]
-            for (p, _i), c in zip(items, codes, strict=True):
+            for j in range(len(items)):
+                c = codes[j]
                 if c >= 0:
-                    bound[p].append(orders[c])
+                    bound[items[j][0]].append(t.order(c))
         else:
+            # (movement and retreats: item i is unit i)
             units: Sequence[Unit | Dislodged] = pos.units if typ == "M" else pos.dislodged
+            if len(codes) != len(units):
+                raise PolydipError(f"{len(codes)} order codes for {len(units)} items of "
+                                   f"{self.phase}")
             bound = [None] * len(units)
-            for (_p, i), c in zip(items, codes, strict=True):
+            for i in range(len(units)):
+                c = codes[i]
                 if c >= 0:
-                    o: Order = orders[c]
+                    o = t.order(c)
                     u = units[i]
                     if o.loc != u.loc or o.kind != u.kind:
                         raise PolydipError(f"order code {c} ({o.text}) is not an order of "

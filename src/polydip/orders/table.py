@@ -117,6 +117,7 @@ class OrderTable:
     size: int
     sc_mask: list[int]
     sc_base: list[dict[int, int]]
+    sc_into: list[list[tuple[int, int]]]
 
     def __init__(self, m: Map) -> None:
         self.m = m
@@ -134,6 +135,11 @@ class OrderTable:
             self._forbid_supports(m)
         self.partners: list[frozenset[int]] = [frozenset(p) - {s}
                                                for s, p in enumerate(self.pair)]
+        # the same as lists in slot order, with the codes alongside: legal orders walk them
+        # against the phase's occupied slots (no set or dict is made or read per unit)
+        self.partner_list: list[list[int]] = [sorted(p) for p in self.partners]
+        self.partner_items: list[list[tuple[int, tuple[int, ...]]]] = [
+            [(p, self.pair[s][p]) for p in lst] for s, lst in enumerate(self.partner_list)]
         self.disband = self.support_move + len(self.sm_items)
         self.build = self.disband + self.n_slots
         self.waive = self.build + self.n_slots
@@ -153,6 +159,9 @@ class OrderTable:
         # code -> Order, code -> text: made on first use, a dict lookup after that; the
         # texts of the enumerated families are made now (strings only: a few ms)
         self.orders: dict[int, Order] = Lazy(self._make)
+        # the order objects of the enumerated families by code, as they are first made:
+        # `order(code)` reads them without a dict lookup (the fast path's hot read)
+        self._enumerated: list[Order | None] = [None] * self.retreat
         self.texts: dict[int, str] = Lazy(self.text)
         self._sc_texts: dict[int, str] = {}  # SUPPORT_CONVOYED code -> text (sc_text)
         texts = self._enumerated_texts()
@@ -163,6 +172,8 @@ class OrderTable:
         self.pair_texts: list[dict[int, tuple[str, ...]]] = [
             {p: tuple([texts[c] for c in codes]) for p, codes in pairs.items()}
             for pairs in self.pair]
+        self.partner_text_items: list[list[tuple[int, tuple[str, ...]]]] = [
+            [(p, self.pair_texts[s][p]) for p in lst] for s, lst in enumerate(self.partner_list)]
 
     def _slots(self, m: Map) -> tuple[dict[int, list[int]], list[frozenset[int]],
                                       list[frozenset[int]]]:
@@ -319,11 +330,14 @@ class OrderTable:
         n, na = self.n_slots, self.n_army
         self.sc_mask = [0] * n
         self.sc_base = [{} for _ in range(n)]
+        # per province: (slot, base) of the slots that may support a move into it
+        self.sc_into: list[list[tuple[int, int]]] = [[] for _ in range(m.n_prov)]
         for sr, (s, q) in enumerate(self.sr_items):
             k, loc = self.slots[s]
             if q != self.slot_prov[s] and q in m.tables.support_reach[k][loc]:
                 self.sc_mask[s] |= 1 << q
                 self.sc_base[s][q] = self.support_convoyed + sr * na
+                self.sc_into[q].append((s, self.support_convoyed + sr * na))
 
     def _place_acts(self, m: Map) -> None:
         """Fill the ACT family: the acts in place the map's rules name, by slot (a rule
@@ -422,6 +436,16 @@ class OrderTable:
         if not 0 <= code < self.size:
             raise IndexError(f"order code {code} is not in this map's table (0..{self.size - 1})")
         return FAMILIES[bisect_right(self._bases, code) - 1]
+
+    def order(self, code: int) -> Order:
+        """`orders[code]`, faster for the enumerated families (holds, moves, supports,
+        disbands, builds, acts)."""
+        if 0 <= code < len(self._enumerated):
+            got = self._enumerated[code]
+            if got is None:
+                got = self._enumerated[code] = self.orders[code]
+            return got
+        return self.orders[code]
 
     def _make(self, code: int) -> Order:
         m = self.m
