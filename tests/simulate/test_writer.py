@@ -11,7 +11,8 @@ import pytest
 
 from polydip.compile import compile_map
 from polydip.fast import FastGame
-from polydip.game.dipjson import WriteMemo, game_to_diplomacy
+from polydip.game import jsonbytes
+from polydip.game.dipjson import WriteMemo, diplomacy_line, game_to_diplomacy
 from polydip.game.game import Game
 from polydip.game.record import PhaseRecord
 from polydip.simulate.players import load_player
@@ -49,7 +50,7 @@ def test_the_memo_writer_writes_what_the_general_writer_writes(name):
         fast = game_to_diplomacy(game, stamp=0, memo=memo)
         general = game_to_diplomacy(game, stamp=0)
         assert json.dumps(fast) == json.dumps(general)
-    assert memo.orders and memo.units
+    assert memo.orders and any(t for row in memo.texts for t in row)
 
 
 def test_a_memo_of_another_map_is_not_used():
@@ -58,3 +59,31 @@ def test_a_memo_of_another_map_is_not_used():
     game = _played(wita, 0, 1)
     assert game_to_diplomacy(game, stamp=0, memo=memo) == game_to_diplomacy(game, stamp=0)
     assert not memo.orders  # (untouched: a fresh one was used)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_the_line_is_the_same_bytes_with_orjson_and_without(name, monkeypatch):
+    """simulate's line (diplomacy_line): orjson writes it, the standard library's bytes; the
+    same bytes without orjson (a machine of a Ray cluster may not have it)."""
+    pytest.importorskip("orjson")
+    variant = load_variant(name)
+    memo = WriteMemo(compile_map(variant))
+    game = _played(variant, 3, 4)
+    general = json.dumps(game_to_diplomacy(game, stamp=0), separators=(",", ":")).encode()
+    fallbacks = []
+    real = jsonbytes.standard
+    monkeypatch.setattr(jsonbytes, "standard", lambda obj: fallbacks.append(1) or real(obj))
+    assert diplomacy_line(game, stamp=0, memo=memo) == general
+    assert not fallbacks  # orjson wrote it: no float, no byte it writes otherwise
+    monkeypatch.setattr(jsonbytes, "_orjson", None)
+    assert diplomacy_line(game, stamp=0, memo=WriteMemo(compile_map(variant))) == general
+
+
+def test_a_float_in_the_options_is_written_by_the_standard_library(monkeypatch):
+    pytest.importorskip("orjson")
+    game = _played(load_variant("standard"), 0, 1)
+    game.options = {**game.options, "a_float": 1e16}  # (no option is a float today)
+    line = diplomacy_line(game, stamp=0, memo=WriteMemo(game.map))
+    assert b'"a_float":1e+16' in line
+    assert line == json.dumps(game_to_diplomacy(game, stamp=0),
+                              separators=(",", ":")).encode()

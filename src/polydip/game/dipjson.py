@@ -60,6 +60,7 @@ from polydip.game.engine import (
     next_phase,
     parse_orders,
 )
+from polydip.game.jsonbytes import compact, holds_float
 from polydip.game.positions import build_position
 from polydip.game.press import GLOBAL, Message, PressError, read_recipients, read_sender
 from polydip.game.record import GameRecord, PhaseRecord
@@ -88,29 +89,47 @@ OPTIONS_KEY = "polydip_options"  # polydip's rule options, where not the variant
 
 
 class WriteMemo:
-    """Texts the writer worked out, kept across the games of one map: an order's text in
-    the package's notation (by its line and the units it names) and a result's key (by its
-    text). Bounded: cleared when it grows past LIMIT entries."""
+    """What the writer worked out, kept across the games of one map: an order's text in
+    the package's notation (by its line and the units it names), a result's key (by its
+    text), each unit's text, and the parts of a phase's state that many phases share (the
+    centers of an owner list, the homes, the empty retreats, builds and civil disorder).
+    Bounded: cleared when it grows past LIMIT entries.
+
+    A state written with a memo holds those shared parts as one object each: the saved game
+    is for encoding (json.dumps, diplomacy_line), not for changing in place."""
 
     LIMIT = 200_000
-    __slots__ = ("keys", "map", "orders", "units")
+    __slots__ = ("centers", "civil", "homes", "keys", "map", "map_name", "names",
+                 "no_builds", "no_retreats", "orders", "texts")
 
     def __init__(self, m: Map) -> None:
         self.map = m
         self.orders: dict[tuple[str, str, int, int, str | None, int], str] = {}
         self.keys: dict[str, str] = {}
-        self.units: dict[tuple[int, int], str] = {}  # (kind, loc) → "A PAR"
+        # texts[kind][loc]: the unit's text, None until asked for
+        self.texts: list[list[str | None]] = [[None] * len(m.loc_name) for _ in m.kinds]
+        self.names = [p.upper() for p in m.powers]
+        self.map_name: str | None = None  # map_name_of the map's variant, once asked
+        self.centers: dict[tuple[int, ...], dict[str, list[str]]] = {}  # by owners
+        self.homes: dict[tuple[tuple[int, ...], ...], dict[str, list[str]]] = {}
+        self.civil: dict[str, int] = dict.fromkeys(self.names, 0)
+        self.no_builds: dict[str, dict[str, Any]] = {
+            n: {"count": 0, "homes": []} for n in self.names}
+        self.no_retreats: dict[str, dict[str, list[str]]] = {n: {} for n in self.names}
 
     def unit(self, kind: int, loc: int) -> str:
-        got = self.units.get((kind, loc))
+        got = self.texts[kind][loc]
         if got is None:
-            got = self.units[(kind, loc)] = self.map.unit_str(kind, loc)
+            got = self.texts[kind][loc] = self.map.unit_str(kind, loc)
         return got
 
     def trim(self) -> None:
-        if len(self.orders) + len(self.keys) > self.LIMIT:
+        if (len(self.orders) + len(self.keys) + len(self.centers) + len(self.homes)
+                > self.LIMIT):
             self.orders.clear()
             self.keys.clear()
+            self.centers.clear()
+            self.homes.clear()
 
 
 def map_name_of(v: Variant) -> str:
@@ -130,16 +149,21 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
 
     `stamp`: the first phase's timestamp (default: now, in microseconds, as the package
     writes; a fixed one makes the output reproducible). `map_name`: the map name to write
-    (default: map_name_of the variant, which record_from_diplomacy looks up). `memo`: texts
-    worked out for earlier games of the same map (a writer of many games keeps one)."""
+    (default: map_name_of the variant, which record_from_diplomacy looks up). `memo`: what
+    was worked out for earlier games of the same map (a writer of many games keeps one);
+    with it, phases share the parts of their states that are the same (WriteMemo)."""
     v = game.variant
-    map_name = map_name or map_name_of(v)
     m = game.map
     # with a memo from the caller (a writer of many games), movement phases are written from
-    # what the adjudication bound to each unit rather than by reading the orders again
-    by_units = memo is not None
+    # what the adjudication bound to each unit rather than by reading the orders again, and
+    # the parts of states that many phases share are written once
+    by_units = memo is not None and memo.map is m
     if memo is None or memo.map is not m:
         memo = WriteMemo(m)
+    if map_name is None:
+        if memo.map_name is None:
+            memo.map_name = map_name_of(v)
+        map_name = memo.map_name
     game_id = game.name or "polydip"
     base = {"game_id": game_id, "map": map_name, "rules": list(RULES)}
     if stamp is None:
@@ -150,23 +174,25 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
     for p in [r.position for r in game.history] + [game.position]:
         firsts.setdefault(p.phase.year, p.owners)
     phases: list[dict[str, Any]] = []
+    state_of = _shared_state if by_units else _state
     for i, rec in enumerate(game.history):
-        state = _state(m, rec.position, influence, base, stamp + i, firsts, memo)
+        state = state_of(m, rec.position, influence, base, stamp + i, firsts, memo)
         by_unit = rec.outcome.unit_results() if by_units else None
         if by_unit is not None:  # keyed by unit: no order text to write
-            results, keys = _unit_results_out(by_unit, memo)
+            results, twice = _unit_results_out(by_unit, memo)
             orders = _bound_orders_out(m, rec.position, rec.orders, by_unit, memo)
         else:
             results, keys = _results_out(m, rec.position, rec.outcome.rows(), memo)
+            twice = "WAIVE" in keys or len(set(keys)) != len(keys)
             orders = _orders_out(m, rec.position, rec.orders, full=True, memo=memo)
         phases.append({
-            "name": _name(rec.position.phase),
+            "name": state["name"],
             "state": state,
             "orders": orders,
             "results": results,
             "messages": [],
         })
-        if "WAIVE" in keys or len(set(keys)) != len(keys):
+        if twice:
             phases[-1][ALL_RESULTS] = _all_results(m, rec.outcome.rows())
         _advance_influence(m, rec.position.phase, influence, rec.outcome.position)
     pos = game.position
@@ -202,6 +228,25 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
 
 
 _UNSET = object()
+
+
+def diplomacy_line(game: GameRecord, *, stamp: int | None = None,
+                   memo: WriteMemo | None = None) -> bytes:
+    """The game's saved game (game_to_diplomacy) as one line of compact JSON: the bytes of
+    `json.dumps(saved, separators=(",", ":")).encode()`, whether orjson writes them or not
+    (game/jsonbytes.py)."""
+    saved = game_to_diplomacy(game, stamp=stamp, memo=memo)
+    return compact(saved, floats=_may_hold_floats(game))
+
+
+def _may_hold_floats(game: GameRecord) -> bool:
+    """Could the saved game hold a float? Only where its data comes from outside polydip's
+    writer: rule options, rule modules' data in positions, messages."""
+    if holds_float(game.options) or game.messages:
+        return True
+    return any(rec.position.extra and holds_float(rec.position.extra)
+               for rec in game.history) or bool(game.position.extra
+                                                 and holds_float(game.position.extra))
 
 
 def _messages_out(game: GameRecord, phases: list[dict[str, Any]]) -> None:
@@ -284,21 +329,9 @@ def _state(m: Map, pos: Position, influence: list[list[int]], base: dict[str, An
         text = unit(d.kind, d.loc)
         units[names[d.power]].append("*" + text)
         retreats[names[d.power]][text] = [m.loc_name[r] for r in d.retreats]
-    builds: dict[str, dict[str, Any]] = {n: {"count": 0, "homes": []} for n in names}
-    if pos.phase.type == "A":
-        for p, delta in enumerate(adjustment_counts(m, pos)):
-            b = builds[names[p]]
-            b["count"] = delta
-            if delta > 0:
-                sites = build_sites(m, pos, p)
-                b["count"] = min(len(sites), delta)
-                b["homes"] = [m.prov_abbr[s] for s in sites]
-    centers: list[list[str]] = [[] for _ in names]
+    builds = (_builds(m, pos, names) if pos.phase.type == "A"
+              else {n: {"count": 0, "homes": []} for n in names})
     abbr = m.prov_abbr
-    n_powers = len(names)
-    for prov, owner in enumerate(pos.owners):
-        if 0 <= owner < n_powers:
-            centers[owner].append(abbr[prov])
     homes = pos.homes or list(m.homes)
     return {
         "timestamp": stamp,
@@ -306,7 +339,7 @@ def _state(m: Map, pos: Position, influence: list[list[int]], base: dict[str, An
         "name": _name(pos.phase),
         "units": units,
         "retreats": retreats,
-        "centers": dict(zip(names, centers, strict=True)),
+        "centers": _centers(m, pos.owners, names),
         "homes": {n: [abbr[h] for h in homes[p]] for p, n in enumerate(names)},
         "influence": {n: [abbr[c] for c in influence[p]] for p, n in enumerate(names)},
         "civil_disorder": dict.fromkeys(names, 0),
@@ -315,6 +348,77 @@ def _state(m: Map, pos: Position, influence: list[list[int]], base: dict[str, An
         "rules": list(base["rules"]),
         **_polydip_state(m, pos, firsts[pos.phase.year]),
     }
+
+
+def _shared_state(m: Map, pos: Position, influence: list[list[int]], base: dict[str, Any],
+                  stamp: int, firsts: dict[int, list[int]], memo: WriteMemo
+                  ) -> dict[str, Any]:
+    """_state, for a writer of many games: the parts that many phases share are the memo's
+    (one object each, written again as they are), the units' texts come from its table."""
+    names = memo.names
+    texts = memo.texts
+    units: dict[str, list[str]] = {n: [] for n in names}
+    for u in pos.units:
+        text = texts[u.kind][u.loc]
+        units[names[u.power]].append(text if text is not None else memo.unit(u.kind, u.loc))
+    retreats = memo.no_retreats
+    if pos.dislodged:
+        retreats = {n: {} for n in names}
+        loc_name = m.loc_name
+        for d in pos.dislodged:
+            text = memo.unit(d.kind, d.loc)
+            units[names[d.power]].append("*" + text)
+            retreats[names[d.power]][text] = [loc_name[r] for r in d.retreats]
+    builds = memo.no_builds if pos.phase.type != "A" else _builds(m, pos, names)
+    owners = tuple(pos.owners)
+    centers = memo.centers.get(owners)
+    if centers is None:
+        centers = memo.centers[owners] = _centers(m, pos.owners, names)
+    homes_key = tuple(pos.homes or m.homes)
+    homes = memo.homes.get(homes_key)
+    abbr = m.prov_abbr
+    if homes is None:
+        homes = memo.homes[homes_key] = {n: [abbr[h] for h in homes_key[p]]
+                                         for p, n in enumerate(names)}
+    name = _name(pos.phase)
+    return {
+        "timestamp": stamp,
+        "note": "",
+        "name": name,
+        "units": units,
+        "retreats": retreats,
+        "centers": centers,
+        "homes": homes,
+        "influence": {n: [abbr[c] for c in influence[p]] for p, n in enumerate(names)},
+        "civil_disorder": memo.civil,
+        "builds": builds,
+        **base,
+        **_polydip_state(m, pos, firsts[pos.phase.year]),
+    }
+
+
+def _builds(m: Map, pos: Position, names: list[str]) -> dict[str, dict[str, Any]]:
+    """An adjustment phase's builds (count, and the sites of a power that builds) per power."""
+    builds: dict[str, dict[str, Any]] = {n: {"count": 0, "homes": []} for n in names}
+    for p, delta in enumerate(adjustment_counts(m, pos)):
+        b = builds[names[p]]
+        b["count"] = delta
+        if delta > 0:
+            sites = build_sites(m, pos, p)
+            b["count"] = min(len(sites), delta)
+            b["homes"] = [m.prov_abbr[s] for s in sites]
+    return builds
+
+
+def _centers(m: Map, owners: list[int], names: list[str]) -> dict[str, list[str]]:
+    """The supply centers each power owns."""
+    centers: list[list[str]] = [[] for _ in names]
+    abbr = m.prov_abbr
+    n_powers = len(names)
+    for prov, owner in enumerate(owners):
+        if 0 <= owner < n_powers:
+            centers[owner].append(abbr[prov])
+    return dict(zip(names, centers, strict=True))
 
 
 def _polydip_state(m: Map, pos: Position, first: list[int]) -> dict[str, Any]:
@@ -469,18 +573,18 @@ def _results_out(m: Map, pos: Position, rows: Rows, memo: WriteMemo | None = Non
 
 
 def _unit_results_out(by_unit: list[tuple[Unit, Order | None, list[str]]], memo: WriteMemo
-                      ) -> tuple[dict[str, list[str]], list[str]]:
+                      ) -> tuple[dict[str, list[str]], bool]:
     """_results_out for a movement phase's results per unit: the same keys, each the unit
-    as its order's text begins."""
+    as its order's text begins; and whether a key came twice (see _all_results)."""
     out: dict[str, list[str]] = {}
-    keys = []
-    unit = memo.unit
+    texts = memo.texts
     for u, _order, result in by_unit:
-        key = unit(u.kind, u.loc)
-        keys.append(key)
-        if key not in out:
-            out[key] = _result_words(result, False)
-    return out, keys
+        key = texts[u.kind][u.loc]
+        if key is None:
+            key = memo.unit(u.kind, u.loc)
+        if key not in out:  # the outcome's own list, unless there is a word to leave out
+            out[key] = result if CIVIL_DISORDER not in result else _result_words(result, False)
+    return out, len(out) != len(by_unit)
 
 
 def _bound_orders_out(m: Map, pos: Position, orders: dict[int, list[str]],
@@ -491,15 +595,25 @@ def _bound_orders_out(m: Map, pos: Position, orders: dict[int, list[str]],
     when its power typed it (an order a rule gave a unit on its own is not written)."""
     if m.tables.has_open_spaces:  # (orders of units sharing a space carry their number)
         return _orders_out(m, pos, orders, full=True, memo=memo)
-    names = [p.upper() for p in m.powers]
+    names = memo.names
     out: dict[str, list[str] | None] = {n: [] for n in names}
-    typed = {p: set(lst) for p, lst in orders.items()}
-    board = _board(m, pos)
+    board: dict[int, list[Unit | Dislodged]] | None = None  # made when an order names a unit
+    known = memo.orders
+    empty: list[str] = []
     for u, o, _result in by_unit:
-        if o is not None and o.text in typed.get(u.power, ()):
-            given = out[names[u.power]]
-            assert given is not None
-            given.append(_order_text(m, pos, u, o, 0, board, memo))
+        if o is None or o.text not in orders.get(u.power, empty):
+            continue
+        if o.aux_loc is None:
+            got = known.get((o.text, o.type, u.kind, u.loc, None, 0))
+            if got is None:
+                got = _order_text(m, pos, u, o, 0, None, memo)
+        else:
+            if board is None:
+                board = _board(m, pos)
+            got = _order_text(m, pos, u, o, 0, board, memo)
+        given = out[names[u.power]]
+        assert given is not None
+        given.append(got)
     return out
 
 

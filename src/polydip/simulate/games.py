@@ -8,13 +8,12 @@ process. The game is written as `polydip convert --to diplomacy` writes it
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from polydip.fast import FastGame
-from polydip.game.dipjson import WriteMemo, game_to_diplomacy
+from polydip.game.dipjson import WriteMemo, diplomacy_line
 from polydip.game.game import Game
 from polydip.game.record import PhaseRecord
 from polydip.simulate.players import Player
@@ -73,5 +72,4 @@ def play_game(variant: Variant, options: dict[str, Any], seed: int, player: Play
 def write_game(game: Game, memo: WriteMemo | None = None) -> bytes:
     """The game's saved game as one line of JSON, with timestamps counted from 0 and
     under the variant's name."""
-    data = game_to_diplomacy(game, stamp=0, memo=memo)
-    return json.dumps(data, separators=(",", ":")).encode()
+    return diplomacy_line(game, stamp=0, memo=memo)
