@@ -597,20 +597,33 @@ def _bound_orders_out(m: Map, pos: Position, orders: dict[int, list[str]],
         return _orders_out(m, pos, orders, full=True, memo=memo)
     names = memo.names
     out: dict[str, list[str] | None] = {n: [] for n in names}
-    board: dict[int, list[Unit | Dislodged]] | None = None  # made when an order names a unit
+    # the unit of each province (one at most, outside open spaces), made when an order
+    # names a unit: what _unit_text finds on the board
+    at: dict[int, Unit] | None = None
+    loc_prov = m.loc_prov
     known = memo.orders
     empty: list[str] = []
     for u, o, _result in by_unit:
         if o is None or o.text not in orders.get(u.power, empty):
             continue
-        if o.aux_loc is None:
-            got = known.get((o.text, o.type, u.kind, u.loc, None, 0))
-            if got is None:
-                got = _order_text(m, pos, u, o, 0, None, memo)
-        else:
-            if board is None:
-                board = _board(m, pos)
-            got = _order_text(m, pos, u, o, 0, board, memo)
+        other: str | None = None
+        aux = o.aux_loc
+        if aux is not None and aux >= 0:
+            if at is None:
+                at = {loc_prov[x.loc]: x for x in pos.units}
+            x = at.get(loc_prov[aux])
+            if x is not None and (o.aux_kind is None or x.kind == o.aux_kind):
+                other = memo.unit(x.kind, x.loc)
+            elif o.aux_kind is None:
+                other = m.loc_name[aux]
+            else:
+                other = memo.unit(o.aux_kind, aux)
+        elif aux is not None:
+            other = "?"
+        key = (o.text, o.type, u.kind, u.loc, other, 0)
+        got = known.get(key)
+        if got is None:
+            got = known[key] = o.format(m, memo.unit(u.kind, u.loc), other)
         given = out[names[u.power]]
         assert given is not None
         given.append(got)
