@@ -99,13 +99,16 @@ class WriteMemo:
     is for encoding (json.dumps, diplomacy_line), not for changing in place."""
 
     LIMIT = 200_000
-    __slots__ = ("centers", "civil", "homes", "keys", "map", "map_name", "names",
+    __slots__ = ("bound", "centers", "civil", "homes", "keys", "map", "map_name", "names",
                  "no_builds", "no_retreats", "orders", "texts")
 
     def __init__(self, m: Map) -> None:
         self.map = m
         self.orders: dict[tuple[str, str, int, int, str | None, int], str] = {}
         self.keys: dict[str, str] = {}
+        # a bound order's text by the order's id (the orders of the map's order table are
+        # the same objects in every phase): (order, unit kind, unit place, other unit, text)
+        self.bound: dict[int, tuple[Order, int, int, str | None, str]] = {}
         # texts[kind][loc]: the unit's text, None until asked for
         self.texts: list[list[str | None]] = [[None] * len(m.loc_name) for _ in m.kinds]
         self.names = [p.upper() for p in m.powers]
@@ -125,8 +128,9 @@ class WriteMemo:
 
     def trim(self) -> None:
         if (len(self.orders) + len(self.keys) + len(self.centers) + len(self.homes)
-                > self.LIMIT):
+                + len(self.bound) > self.LIMIT):
             self.orders.clear()
+            self.bound.clear()
             self.keys.clear()
             self.centers.clear()
             self.homes.clear()
@@ -601,7 +605,7 @@ def _bound_orders_out(m: Map, pos: Position, orders: dict[int, list[str]],
     # names a unit: what _unit_text finds on the board
     at: dict[int, Unit] | None = None
     loc_prov = m.loc_prov
-    known = memo.orders
+    known = memo.bound
     empty: list[str] = []
     for u, o, _result in by_unit:
         if o is None or o.text not in orders.get(u.power, empty):
@@ -620,10 +624,13 @@ def _bound_orders_out(m: Map, pos: Position, orders: dict[int, list[str]],
                 other = memo.unit(o.aux_kind, aux)
         elif aux is not None:
             other = "?"
-        key = (o.text, o.type, u.kind, u.loc, other, 0)
-        got = known.get(key)
-        if got is None:
-            got = known[key] = o.format(m, memo.unit(u.kind, u.loc), other)
+        hit = known.get(id(o))  # (the order itself kept in the entry: its id stays its own)
+        if (hit is not None and hit[0] is o and hit[1] == u.kind and hit[2] == u.loc
+                and hit[3] == other):
+            got = hit[4]
+        else:
+            got = o.format(m, memo.unit(u.kind, u.loc), other)
+            known[id(o)] = (o, u.kind, u.loc, other, got)
         given = out[names[u.power]]
         assert given is not None
         given.append(got)
