@@ -45,8 +45,8 @@ class WriteMemo:
     is for encoding (json.dumps, diplomacy_line), not for changing in place."""
 
     LIMIT = 200_000
-    __slots__ = ("bound", "centers", "civil", "homes", "keys", "map", "map_name", "names",
-                 "no_builds", "no_retreats", "orders", "texts")
+    __slots__ = ("bound", "centers", "civil", "homes", "keys", "last", "map", "map_name",
+                 "names", "no_builds", "no_retreats", "orders", "texts")
 
     def __init__(self, m: Map) -> None:
         self.map = m
@@ -60,6 +60,8 @@ class WriteMemo:
         self.names = [p.upper() for p in m.powers]
         self.map_name: str | None = None  # map_name_of the map's variant, once asked
         self.centers: dict[tuple[int, ...], dict[str, list[str]]] = {}  # by owners
+        # the last owner list written and its centers (the list kept: its identity is its own)
+        self.last: tuple[list[int] | None, dict[str, list[str]]] = (None, {})
         self.homes: dict[tuple[tuple[int, ...], ...], dict[str, list[str]]] = {}
         self.civil: dict[str, int] = dict.fromkeys(self.names, 0)
         self.no_builds: dict[str, dict[str, Any]] = {
@@ -80,6 +82,7 @@ class WriteMemo:
             self.keys.clear()
             self.centers.clear()
             self.homes.clear()
+            self.last = (None, {})
 
 
 def map_name_of(v: Variant) -> str:
@@ -110,6 +113,7 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
     by_units = memo is not None and memo.map is m
     if memo is None or memo.map is not m:
         memo = WriteMemo(m)
+    memo.last = (None, {})  # (owner lists are compared by identity within one game)
     if map_name is None:
         if memo.map_name is None:
             memo.map_name = map_name_of(v)
@@ -331,10 +335,15 @@ def _shared_state(m: Map, pos: Position, influence: list[list[int]], base: dict[
             units[names[d.power]].append("*" + text)
             retreats[names[d.power]][text] = [loc_name[r] for r in d.retreats]
     builds = memo.no_builds if pos.phase.type != "A" else _builds(m, pos, names)
-    owners = tuple(pos.owners)
-    centers = memo.centers.get(owners)
-    if centers is None:
-        centers = memo.centers[owners] = _centers(m, pos.owners, names)
+    # a position shares its owner list with the one before when no center changed hands
+    last_owners, centers = memo.last
+    if pos.owners is not last_owners:
+        owners = tuple(pos.owners)
+        got = memo.centers.get(owners)
+        if got is None:
+            got = memo.centers[owners] = _centers(m, pos.owners, names)
+        centers = got
+        memo.last = (pos.owners, got)
     homes_key = tuple(pos.homes or m.homes)
     homes = memo.homes.get(homes_key)
     abbr = m.prov_abbr
