@@ -9,7 +9,10 @@ legal orders uniformly at random; the game stops when it is over or after --max-
 - polydip: the runner of `polydip simulate` (`polydip.simulate.games.play_game`: the fast
   path, FastGame, with `polydip.simulate.players.random_player`), the game written as its
   saved-game JSON line — what a simulation costs end to end; and the same games without
-  writing them (play only).
+  writing them (play only: `polydip.simulate.games.play`, the runner's play with the
+  orders' texts kept for writing). The writing share printed under the table is the difference of
+  the two a phase over the written figure (bench/simulate_write.py measures it apart, with
+  the shard's gzip, by CPU time or instruction counts).
 - diplomacy (1.1.2): its documented random-game loop (`get_all_possible_orders`, a random
   order per orderable location, `set_orders`, `process`), and `to_saved_game_format` +
   `json.dumps` for the written figure.
@@ -37,23 +40,21 @@ DIPCC_PHASES_PER_S = (1600, 1800)  # issue 14 of this project; see bench/README.
 
 
 def polydip_games(n: int, seed: int, max_year: int, write: bool) -> tuple[int, float]:
-    from polydip.fast import FastGame
-    from polydip.simulate.games import play_game
+    from polydip.compile import compile_map
+    from polydip.game.dipjson import WriteMemo
+    from polydip.simulate.games import play, play_game
     from polydip.simulate.players import random_player
     from polydip.variants.loader import load_variant
 
     v = load_variant("standard")
     phases = 0
     t = time.process_time()
+    memo = WriteMemo(compile_map(v))  # as a piece of `polydip simulate` keeps one (shards.py)
     for i in range(n):
         if write:
-            phases += play_game(v, {}, seed + i, random_player, max_year).phases
+            phases += play_game(v, {}, seed + i, random_player, max_year, memo).phases
             continue
-        fg = FastGame.new(v)
-        rng = random.Random(seed + i)
-        while not fg.is_over and fg.position.phase.year <= max_year:
-            fg.step(random_player(fg, rng))
-            phases += 1
+        phases += len(play(v, {}, seed + i, random_player, max_year).history)
     return phases, time.process_time() - t
 
 
@@ -172,6 +173,11 @@ def main(argv: list[str] | None = None) -> int:
                   f"{lo / dip_phases_per_game * 3600:,.0f}-{hi / dip_phases_per_game * 3600:,.0f}",
                   "")
     out.print(table)
+    # what writing costs polydip: a written phase's time less a played one's, over the first
+    written, played = rows[0][3] / rows[0][2], rows[1][3] / rows[1][2]
+    out.print(f"polydip, writing share: {(written - played) / written:.0%} of a written "
+              f"phase's CPU time ({written * 1e3:.3f} ms a phase written, "
+              f"{played * 1e3:.3f} ms played only; bench/simulate_write.py splits it)")
     if not args.no_memory:
         for engine in ("polydip", "diplomacy"):
             rss, per_game = memory(engine, args.max_year)

@@ -14,11 +14,13 @@ write / (play + write), without and with the compression.
 
 --callgrind: four child processes under `valgrind --tool=callgrind` (PYTHONHASHSEED=0), each
 importing polydip and playing and writing one warm-up game, then: nothing more (setup),
-playing the games (play), playing and writing them (line: `play_game` with one memo, as a
-piece does), playing, writing and compressing them (shard: `play_piece`, the runner's own
-task). A mode's instructions minus setup's, divided by the phases, are its instructions a
-phase: stable on a loaded machine, where CPU times are not. Needs valgrind; one run takes a
-few minutes (valgrind runs Python ~50x slower).
+playing the games (play), playing and writing them (line: `play_game` with the process's
+memo, as a piece does), playing, writing and compressing them (shard: `play_piece`, the
+runner's own task). The writer's memo is the one a worker keeps across its pieces, warmed by
+the warm-up game, in both kinds of run. A mode's instructions minus the one before's,
+divided by the phases, are its instructions a phase: stable on a loaded machine, where CPU
+times are not. Needs valgrind; one run takes a few minutes (valgrind runs Python ~50x
+slower).
 """
 
 from __future__ import annotations
@@ -54,14 +56,14 @@ def cpu(variant: str, games: int, seed: int, max_year: int, repeat: int) -> dict
     job = _job(variant, games, seed, max_year)
     v = load_variant(variant)
     player = load_player(job.player)
-    g.play_game(v, job.options, WARM_SEED, player, max_year)  # the map, tables, imports
+    memo = WriteMemo(compile_map(v))  # kept across the runs, as a worker keeps it
+    g.play_game(v, job.options, WARM_SEED, player, max_year, memo)  # map, tables, imports
     t = time.process_time()
     played = [g.play(v, job.options, seed + i, player, max_year) for i in range(games)]
     t_play = time.process_time() - t
     phases = sum(len(x.history) for x in played)
     t_line = t_gzip = float("inf")
     for _ in range(repeat):
-        memo = WriteMemo(compile_map(v))
         t = time.process_time()
         lines = [g.write_game(x, memo) for x in played]
         t_line = min(t_line, time.process_time() - t)
@@ -80,22 +82,21 @@ def cpu(variant: str, games: int, seed: int, max_year: int, repeat: int) -> dict
 def child(mode: str, variant: str, games: int, seed: int, max_year: int) -> None:
     """One callgrind child: setup, then the mode's work; prints the phases played."""
     from polydip.compile import compile_map
-    from polydip.game.dipjson import WriteMemo
     from polydip.simulate import games as g
     from polydip.simulate.players import load_player
-    from polydip.simulate.shards import play_piece
+    from polydip.simulate.shards import play_piece, write_memo
     from polydip.variants.loader import load_variant
 
     job = _job(variant, games, seed, max_year)
     v = load_variant(variant)
     player = load_player(job.player)
-    g.play_game(v, job.options, WARM_SEED, player, max_year, WriteMemo(compile_map(v)))
+    memo = write_memo(compile_map(v))  # the memo a worker keeps across its pieces
+    g.play_game(v, job.options, WARM_SEED, player, max_year, memo)
     phases = 0
     if mode == "play":
         phases = sum(len(g.play(v, job.options, seed + i, player, max_year).history)
                      for i in range(games))
     elif mode == "line":
-        memo = WriteMemo(compile_map(v))
         phases = sum(g.play_game(v, job.options, seed + i, player, max_year, memo).phases
                      for i in range(games))
     elif mode == "shard":

@@ -79,6 +79,22 @@ def test_a_piece_is_the_same_bytes_with_orjson_or_without_at_zlib_level_3(monkey
     assert fast.data == buf.getvalue()
 
 
+def test_a_worker_keeps_the_writers_memo_across_pieces():
+    """The writer's memo (texts worked out once) lives as long as the worker process, not
+    one piece; a piece is the same bytes with a fresh memo."""
+    from polydip.simulate import shards
+
+    job = Job("standard", {}, seed=9, games=12, player="random", max_year=1902, shard_size=12)
+    shards._MEMO.clear()
+    shards.play_piece(job, 0, 0)
+    memo = shards._MEMO[0]
+    second = shards.play_piece(job, 0, 1)
+    assert shards._MEMO[0] is memo and memo.bound
+    shards._MEMO.clear()
+    assert shards.play_piece(job, 0, 1).data == second.data
+    assert shards._MEMO[0] is not memo
+
+
 def test_game_i_plays_seed_plus_i(tmp_path):
     """Shard boundaries do not change the games: game i is seed + i wherever it is."""
     simulate(Job("standard", {}, 3, 4, "random", 1903, 4), tmp_path / "one")
