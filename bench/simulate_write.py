@@ -33,6 +33,7 @@ import re
 import subprocess
 import sys
 import time
+from typing import Any
 
 WARM_SEED = 10_000
 
@@ -84,7 +85,17 @@ def child(mode: str, variant: str, games: int, seed: int, max_year: int) -> None
     from polydip.compile import compile_map
     from polydip.simulate import games as g
     from polydip.simulate.players import load_player
-    from polydip.simulate.shards import play_piece, write_memo
+    from polydip.simulate.shards import play_piece
+
+    try:
+        from polydip.simulate.shards import write_memo
+    except ImportError:  # an older polydip (before 0d21cdc): one memo, warmed alike
+        from polydip.game.dipjson import WriteMemo
+
+        memos: dict[int, Any] = {}
+
+        def write_memo(m: Any) -> Any:
+            return memos.setdefault(id(m), WriteMemo(m))
     from polydip.variants.loader import load_variant
 
     job = _job(variant, games, seed, max_year)
