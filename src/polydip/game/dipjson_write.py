@@ -45,8 +45,9 @@ class WriteMemo:
     is for encoding (json.dumps, diplomacy_line), not for changing in place."""
 
     LIMIT = 200_000
-    __slots__ = ("bound", "centers", "civil", "homes", "keys", "last", "map", "map_name",
-                 "names", "no_builds", "no_retreats", "orders", "texts")
+    __slots__ = ("bound", "centers", "civil", "homes", "keys", "last", "last_homes", "map",
+                 "map_name", "names", "no_builds", "no_retreats", "orders", "phase_names",
+                 "texts")
 
     def __init__(self, m: Map) -> None:
         self.map = m
@@ -62,6 +63,8 @@ class WriteMemo:
         self.centers: dict[tuple[int, ...], dict[str, list[str]]] = {}  # by owners
         # the last owner list written and its centers (the list kept: its identity is its own)
         self.last: tuple[list[int] | None, dict[str, list[str]]] = (None, {})
+        self.last_homes: tuple[list[tuple[int, ...]] | None, dict[str, list[str]]] = (None, {})
+        self.phase_names: dict[str, str] = {}  # a phase's name → as the package writes it
         self.homes: dict[tuple[tuple[int, ...], ...], dict[str, list[str]]] = {}
         self.civil: dict[str, int] = dict.fromkeys(self.names, 0)
         self.no_builds: dict[str, dict[str, Any]] = {
@@ -83,6 +86,8 @@ class WriteMemo:
             self.centers.clear()
             self.homes.clear()
             self.last = (None, {})
+            self.last_homes = (None, {})
+            self.phase_names.clear()
 
 
 def map_name_of(v: Variant) -> str:
@@ -113,7 +118,8 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
     by_units = memo is not None and memo.map is m
     if memo is None or memo.map is not m:
         memo = WriteMemo(m)
-    memo.last = (None, {})  # (owner lists are compared by identity within one game)
+    # (owner and home lists are compared by identity within one game)
+    memo.last, memo.last_homes = (None, {}), (None, {})
     if map_name is None:
         if memo.map_name is None:
             memo.map_name = map_name_of(v)
@@ -322,17 +328,17 @@ def _shared_state(m: Map, pos: Position, influence: list[list[int]], base: dict[
     (one object each, written again as they are), the units' texts come from its table."""
     names = memo.names
     texts = memo.texts
-    units: dict[str, list[str]] = {n: [] for n in names}
+    lists: list[list[str]] = [[] for _ in names]  # each power's units
     for u in pos.units:
         text = texts[u.kind][u.loc]
-        units[names[u.power]].append(text if text is not None else memo.unit(u.kind, u.loc))
+        lists[u.power].append(text if text is not None else memo.unit(u.kind, u.loc))
     retreats = memo.no_retreats
     if pos.dislodged:
         retreats = {n: {} for n in names}
         loc_name = m.loc_name
         for d in pos.dislodged:
             text = memo.unit(d.kind, d.loc)
-            units[names[d.power]].append("*" + text)
+            lists[d.power].append("*" + text)
             retreats[names[d.power]][text] = [loc_name[r] for r in d.retreats]
     builds = memo.no_builds if pos.phase.type != "A" else _builds(m, pos, names)
     # a position shares its owner list with the one before when no center changed hands
@@ -344,27 +350,47 @@ def _shared_state(m: Map, pos: Position, influence: list[list[int]], base: dict[
             got = memo.centers[owners] = _centers(m, pos.owners, names)
         centers = got
         memo.last = (pos.owners, got)
-    homes_key = tuple(pos.homes or m.homes)
-    homes = memo.homes.get(homes_key)
     abbr = m.prov_abbr
-    if homes is None:
-        homes = memo.homes[homes_key] = {n: [abbr[h] for h in homes_key[p]]
-                                         for p, n in enumerate(names)}
-    name = _name(pos.phase)
-    return {
+    homes = _shared_homes(m, pos, memo)
+    name = memo.phase_names.get(pos.phase.name)
+    if name is None:
+        name = memo.phase_names[pos.phase.name] = _name(pos.phase)
+    state = {
         "timestamp": stamp,
         "note": "",
         "name": name,
-        "units": units,
+        "units": dict(zip(names, lists, strict=True)),
         "retreats": retreats,
         "centers": centers,
         "homes": homes,
         "influence": {n: [abbr[c] for c in influence[p]] for p, n in enumerate(names)},
         "civil_disorder": memo.civil,
         "builds": builds,
-        **base,
-        **_polydip_state(m, pos, firsts[pos.phase.year]),
+        "game_id": base["game_id"],
+        "map": base["map"],
+        "rules": base["rules"],
     }
+    first = firsts[pos.phase.year]
+    if (pos.extra or pos.phase.type == "R"
+            or (pos.year_start_owners is not None and pos.year_start_owners is not first)):
+        state.update(_polydip_state(m, pos, first))
+    return state
+
+
+def _shared_homes(m: Map, pos: Position, memo: WriteMemo) -> dict[str, list[str]]:
+    """The homes of the position, the memo's for the homes of the one before."""
+    homes = pos.homes or m.homes
+    last_homes, got = memo.last_homes
+    if homes is last_homes:
+        return got
+    key = tuple(homes)
+    found = memo.homes.get(key)
+    if found is None:
+        abbr = m.prov_abbr
+        found = memo.homes[key] = {n: [abbr[h] for h in key[p]]
+                                   for p, n in enumerate(memo.names)}
+    memo.last_homes = (homes, found)
+    return found
 
 
 def _builds(m: Map, pos: Position, names: list[str]) -> dict[str, dict[str, Any]]:
