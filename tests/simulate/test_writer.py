@@ -87,3 +87,25 @@ def test_a_float_in_the_options_is_written_by_the_standard_library(monkeypatch):
     assert b'"a_float":1e+16' in line
     assert line == json.dumps(game_to_diplomacy(game, stamp=0),
                               separators=(",", ":")).encode()
+
+
+@pytest.mark.parametrize("name", ["lad1890", "war_in_north_america"])
+def test_units_sharing_a_space_are_numbered_as_the_order_reader_numbers_them(name):
+    """The writer numbers every unit of a phase in one pass (`F PBS #2`): the numbers of
+    orders/stacked.number_of, one unit at a time; on the played positions and on them with
+    each power's first unit there twice more (three fleets in one ocean)."""
+    from polydip.game.dipjson_write import _numbers
+    from polydip.orders.stacked import number_of
+    from polydip.state import Unit
+
+    variant = load_variant(name)
+    game = _played(variant, 1, 3)
+    m = game.map
+    for rec in game.history:
+        units = list(rec.position.units)
+        firsts = {u.power: u for u in reversed(units)}
+        stacked = units + [Unit(u.power, u.kind, u.loc) for u in firsts.values()] * 2
+        for lst in (units, list(rec.position.dislodged), stacked):
+            got = _numbers(m, lst)
+            assert got == [number_of(m, lst, i) for i in range(len(lst))]
+        assert sorted(n for n in _numbers(m, stacked) if n)[-1] == 3

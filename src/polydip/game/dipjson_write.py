@@ -21,7 +21,6 @@ from polydip.game.record import GameRecord
 from polydip.geography.map import Map
 from polydip.options import defaults
 from polydip.orders.model import BUILD, DISBAND, RETREAT, WAIVE, Order
-from polydip.orders.stacked import number_of
 from polydip.state import Dislodged, Phase, Position, Unit
 from polydip.variants.loader import builtin_names
 from polydip.variants.model import Variant
@@ -500,15 +499,13 @@ def _orders_out(m: Map, pos: Position, orders: dict[int, list[str]], full: bool,
                                              else pos.dislodged)
         allowed = MOVEMENT_TYPES if pos.phase.type == "M" else (RETREAT, DISBAND)
         bound, _ = bind_to_units(m, units, parsed, allowed)
-        stacked = m.tables.has_open_spaces
-        for i, (u, bound_order) in enumerate(zip(units, bound, strict=True)):
+        numbers = _numbers(m, units) if m.tables.has_open_spaces else [0] * len(units)
+        for u, bound_order, n in zip(units, bound, numbers, strict=True):
             if bound_order is not None:
                 given = out[names[u.power]]
                 if given is None:
                     given = out[names[u.power]] = []
-                given.append(_order_text(m, pos, u, bound_order,
-                                         number_of(m, units, i) if stacked else 0,
-                                         board, memo))
+                given.append(_order_text(m, pos, u, bound_order, n, board, memo))
     else:
         for p, power_orders in parsed.items():
             texts: list[str] = []
@@ -527,6 +524,25 @@ def _orders_out(m: Map, pos: Position, orders: dict[int, list[str]], full: bool,
             out[names[p]] = []
     if memo is not None:
         memo.trim()
+    return out
+
+
+def _numbers(m: Map, units: Sequence[Unit | Dislodged]) -> list[int]:
+    """orders/stacked.number_of of every unit, in one pass: its number among its power's
+    units of its kind in its province (1, 2, ...), 0 when it is the only one there."""
+    loc_prov = m.loc_prov
+    keys = [(u.power, u.kind, loc_prov[u.loc]) for u in units]
+    total: dict[tuple[int, int, int], int] = {}
+    for k in keys:
+        total[k] = total.get(k, 0) + 1
+    seen: dict[tuple[int, int, int], int] = {}
+    out = []
+    for k in keys:
+        if total[k] > 1:
+            seen[k] = seen.get(k, 0) + 1
+            out.append(seen[k])
+        else:
+            out.append(0)
     return out
 
 
