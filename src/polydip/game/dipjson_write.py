@@ -605,31 +605,44 @@ def _bound_orders_out(m: Map, pos: Position, orders: dict[int, list[str]],
     """_orders_out of a movement phase (full) from the orders the adjudication bound to
     the units, instead of reading and binding the typed orders again: each unit's order,
     when its power typed it (an order a rule gave a unit on its own is not written)."""
-    if m.tables.has_open_spaces:  # (orders of units sharing a space carry their number)
-        return _orders_out(m, pos, orders, full=True, memo=memo)
     names = memo.names
     out: dict[str, list[str] | None] = {n: [] for n in names}
+    # units sharing a space (open spaces): their orders carry the unit's number, and an
+    # order names the first unit of its kind in the province as _unit_text finds it
+    board: dict[int, list[Unit | Dislodged]] | None = None
+    numbers: list[int] | None = None
+    if m.tables.has_open_spaces:
+        board = _board(m, pos)
+        numbers = _numbers(m, [x[0] for x in by_unit])
     # the unit of each province (one at most, outside open spaces), made when an order
     # names a unit: what _unit_text finds on the board
     at: dict[int, Unit] | None = None
     loc_prov = m.loc_prov
     known = memo.bound
     empty: list[str] = []
-    for u, o, _result in by_unit:
+    for i, (u, o, _result) in enumerate(by_unit):
         if o is None or o.text not in orders.get(u.power, empty):
+            continue
+        given = out[names[u.power]]
+        assert given is not None
+        if numbers is not None and numbers[i]:  # one of several: numbered, as in general
+            given.append(_order_text(m, pos, u, o, numbers[i], board, memo))
             continue
         other: str | None = None
         aux = o.aux_loc
         if aux is not None and aux >= 0:
-            if at is None:
-                at = {loc_prov[x.loc]: x for x in pos.units}
-            x = at.get(loc_prov[aux])
-            if x is not None and (o.aux_kind is None or x.kind == o.aux_kind):
-                other = memo.unit(x.kind, x.loc)
-            elif o.aux_kind is None:
-                other = m.loc_name[aux]
+            if board is not None:
+                other = _unit_text(m, pos, o.aux_kind, aux, board)
             else:
-                other = memo.unit(o.aux_kind, aux)
+                if at is None:
+                    at = {loc_prov[x.loc]: x for x in pos.units}
+                x = at.get(loc_prov[aux])
+                if x is not None and (o.aux_kind is None or x.kind == o.aux_kind):
+                    other = memo.unit(x.kind, x.loc)
+                elif o.aux_kind is None:
+                    other = m.loc_name[aux]
+                else:
+                    other = memo.unit(o.aux_kind, aux)
         elif aux is not None:
             other = "?"
         hit = known.get(id(o))  # (the order itself kept in the entry: its id stays its own)
@@ -639,8 +652,6 @@ def _bound_orders_out(m: Map, pos: Position, orders: dict[int, list[str]],
         else:
             got = o.format(m, memo.unit(u.kind, u.loc), other)
             known[id(o)] = (o, u.kind, u.loc, other, got)
-        given = out[names[u.power]]
-        assert given is not None
         given.append(got)
     return out
 
