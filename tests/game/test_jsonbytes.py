@@ -13,8 +13,6 @@ from hypothesis import strategies as st
 from polydip.game import jsonbytes
 from polydip.game.jsonbytes import compact, holds_float, standard
 
-pytest.importorskip("orjson")
-
 
 def stdlib(obj) -> bytes:
     return json.dumps(obj, separators=(",", ":")).encode()
@@ -55,6 +53,7 @@ def test_without_orjson_the_standard_library_writes(obj, monkeypatch):
 
 
 def test_orjson_writes_plain_data():
+    pytest.importorskip("orjson")
     calls = []
     real = jsonbytes.standard
     try:
