@@ -45,6 +45,7 @@ COMPILED = [
     "src/polydip/oneshot.py",
     "src/polydip/orders/parser.py",
     "src/polydip/notation.py",
+    "src/polydip/game/dipjson_write.py",
 ]
 
 

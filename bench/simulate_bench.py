@@ -9,7 +9,10 @@ legal orders uniformly at random; the game stops when it is over or after --max-
 - polydip: the runner of `polydip simulate` (`polydip.simulate.games.play_game`: the fast
   path, FastGame, with `polydip.simulate.players.random_player`), the game written as its
   saved-game JSON line — what a simulation costs end to end; and the same games without
-  writing them (play only).
+  writing them (play only: `polydip.simulate.games.play`, the runner's play with the
+  orders' texts kept for writing). The writing share printed under the table is the written
+  run's writing (`write_game`, timed apart) over that run's time (bench/simulate_write.py
+  measures it with the shard's gzip too, by CPU time or instruction counts).
 - diplomacy (1.1.2): its documented random-game loop (`get_all_possible_orders`, a random
   order per orderable location, `set_orders`, `process`), and `to_saved_game_format` +
   `json.dumps` for the written figure.
@@ -36,24 +39,29 @@ from typing import Any
 DIPCC_PHASES_PER_S = (1600, 1800)  # issue 14 of this project; see bench/README.md
 
 
+WRITING: list[float] = []  # CPU seconds of the last written run spent writing
+
+
 def polydip_games(n: int, seed: int, max_year: int, write: bool) -> tuple[int, float]:
-    from polydip.fast import FastGame
-    from polydip.simulate.games import play_game
+    from polydip.compile import compile_map
+    from polydip.game.dipjson import WriteMemo
+    from polydip.simulate.games import play, write_game
     from polydip.simulate.players import random_player
     from polydip.variants.loader import load_variant
 
     v = load_variant("standard")
     phases = 0
+    writing = 0.0
     t = time.process_time()
-    for i in range(n):
+    memo = WriteMemo(compile_map(v))  # as a worker of `polydip simulate` keeps one (shards.py)
+    for i in range(n):  # play_game, with its writing timed apart
+        game = play(v, {}, seed + i, random_player, max_year)
+        phases += len(game.history)
         if write:
-            phases += play_game(v, {}, seed + i, random_player, max_year).phases
-            continue
-        fg = FastGame.new(v)
-        rng = random.Random(seed + i)
-        while not fg.is_over and fg.position.phase.year <= max_year:
-            fg.step(random_player(fg, rng))
-            phases += 1
+            w = time.process_time()
+            write_game(game, memo)
+            writing += time.process_time() - w
+    WRITING[:] = [writing]
     return phases, time.process_time() - t
 
 
@@ -154,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
                          args.games, other, args.max_year, False))):
         phases, cpu = fn()
         rows.append((name, args.games, phases, cpu))
+        if name == "polydip, written":
+            writing = WRITING[0]
     dip_phases_per_game = rows[3][2] / args.games
     table = Table(title=f"random standard games to {args.max_year}, {args.games} per engine "
                         "(CPU time, one core)")
@@ -172,6 +182,11 @@ def main(argv: list[str] | None = None) -> int:
                   f"{lo / dip_phases_per_game * 3600:,.0f}-{hi / dip_phases_per_game * 3600:,.0f}",
                   "")
     out.print(table)
+    # what writing costs polydip: the written run's writing, timed apart, over its time
+    _, _, phases, cpu = rows[0]
+    out.print(f"polydip, writing share: {writing / cpu:.0%} of the written run's CPU time "
+              f"({(cpu - writing) / phases * 1e3:.3f} ms a phase played, "
+              f"{writing / phases * 1e3:.3f} ms written; bench/simulate_write.py adds gzip)")
     if not args.no_memory:
         for engine in ("polydip", "diplomacy"):
             rss, per_game = memory(engine, args.max_year)

@@ -58,6 +58,43 @@ def test_same_seed_same_bytes_serial_or_parallel(tmp_path):
     assert raw[4:8] == b"\0\0\0\0" and raw[3] & 0x08 == 0
 
 
+def test_a_piece_is_the_same_bytes_with_orjson_or_without_at_zlib_level_3(monkeypatch):
+    """A piece's gzip member: its games' lines compressed at zlib level 3 (as cheap as level
+    1, bench/README.md), the same bytes whether orjson wrote the lines or not (the nodes of a
+    Ray cluster need not all have it)."""
+    import io
+
+    from polydip.game import jsonbytes
+    from polydip.simulate.shards import play_piece
+
+    job = Job("standard", {}, seed=5, games=3, player="random", max_year=1903, shard_size=3)
+    fast = play_piece(job, 0, 0)
+    monkeypatch.setattr(jsonbytes, "_orjson", None)
+    assert play_piece(job, 0, 0).data == fast.data
+    lines = gzip.decompress(fast.data)
+    assert lines.count(b"\n") == 3
+    buf = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0, compresslevel=3) as gz:
+        gz.write(lines)
+    assert fast.data == buf.getvalue()
+
+
+def test_a_worker_keeps_the_writers_memo_across_pieces():
+    """The writer's memo (texts worked out once) lives as long as the worker process, not
+    one piece; a piece is the same bytes with a fresh memo."""
+    from polydip.simulate import shards
+
+    job = Job("standard", {}, seed=9, games=12, player="random", max_year=1902, shard_size=12)
+    shards._MEMO.clear()
+    shards.play_piece(job, 0, 0)
+    memo = shards._MEMO[0]
+    second = shards.play_piece(job, 0, 1)
+    assert shards._MEMO[0] is memo and memo.bound
+    shards._MEMO.clear()
+    assert shards.play_piece(job, 0, 1).data == second.data
+    assert shards._MEMO[0] is not memo
+
+
 def test_game_i_plays_seed_plus_i(tmp_path):
     """Shard boundaries do not change the games: game i is seed + i wherever it is."""
     simulate(Job("standard", {}, 3, 4, "random", 1903, 4), tmp_path / "one")

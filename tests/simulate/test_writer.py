@@ -11,7 +11,8 @@ import pytest
 
 from polydip.compile import compile_map
 from polydip.fast import FastGame
-from polydip.game.dipjson import WriteMemo, game_to_diplomacy
+from polydip.game import jsonbytes
+from polydip.game.dipjson import WriteMemo, diplomacy_line, game_to_diplomacy
 from polydip.game.game import Game
 from polydip.game.record import PhaseRecord
 from polydip.simulate.players import load_player
@@ -49,7 +50,7 @@ def test_the_memo_writer_writes_what_the_general_writer_writes(name):
         fast = game_to_diplomacy(game, stamp=0, memo=memo)
         general = game_to_diplomacy(game, stamp=0)
         assert json.dumps(fast) == json.dumps(general)
-    assert memo.orders and memo.units
+    assert (memo.bound or memo.orders) and any(t for row in memo.texts for t in row)
 
 
 def test_a_memo_of_another_map_is_not_used():
@@ -57,4 +58,54 @@ def test_a_memo_of_another_map_is_not_used():
     memo = WriteMemo(compile_map(std))
     game = _played(wita, 0, 1)
     assert game_to_diplomacy(game, stamp=0, memo=memo) == game_to_diplomacy(game, stamp=0)
-    assert not memo.orders  # (untouched: a fresh one was used)
+    assert not memo.orders and not memo.bound  # (untouched: a fresh one was used)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_the_line_is_the_same_bytes_with_orjson_and_without(name, monkeypatch):
+    """simulate's line (diplomacy_line): orjson writes it, the standard library's bytes; the
+    same bytes without orjson (a machine of a Ray cluster may not have it)."""
+    pytest.importorskip("orjson")
+    variant = load_variant(name)
+    memo = WriteMemo(compile_map(variant))
+    game = _played(variant, 3, 4)
+    general = json.dumps(game_to_diplomacy(game, stamp=0), separators=(",", ":")).encode()
+    fallbacks = []
+    real = jsonbytes.standard
+    monkeypatch.setattr(jsonbytes, "standard", lambda obj: fallbacks.append(1) or real(obj))
+    assert diplomacy_line(game, stamp=0, memo=memo) == general
+    assert not fallbacks  # orjson wrote it: no float, no byte it writes otherwise
+    monkeypatch.setattr(jsonbytes, "_orjson", None)
+    assert diplomacy_line(game, stamp=0, memo=WriteMemo(compile_map(variant))) == general
+
+
+def test_a_float_in_the_options_is_written_by_the_standard_library(monkeypatch):
+    pytest.importorskip("orjson")
+    game = _played(load_variant("standard"), 0, 1)
+    game.options = {**game.options, "a_float": 1e16}  # (no option is a float today)
+    line = diplomacy_line(game, stamp=0, memo=WriteMemo(game.map))
+    assert b'"a_float":1e+16' in line
+    assert line == json.dumps(game_to_diplomacy(game, stamp=0),
+                              separators=(",", ":")).encode()
+
+
+@pytest.mark.parametrize("name", ["lad1890", "war_in_north_america"])
+def test_units_sharing_a_space_are_numbered_as_the_order_reader_numbers_them(name):
+    """The writer numbers every unit of a phase in one pass (`F PBS #2`): the numbers of
+    orders/stacked.number_of, one unit at a time; on the played positions and on them with
+    each power's first unit there twice more (three fleets in one ocean)."""
+    from polydip.game.dipjson_write import _numbers
+    from polydip.orders.stacked import number_of
+    from polydip.state import Unit
+
+    variant = load_variant(name)
+    game = _played(variant, 1, 3)
+    m = game.map
+    for rec in game.history:
+        units = list(rec.position.units)
+        firsts = {u.power: u for u in reversed(units)}
+        stacked = units + [Unit(u.power, u.kind, u.loc) for u in firsts.values()] * 2
+        for lst in (units, list(rec.position.dislodged), stacked):
+            got = _numbers(m, lst)
+            assert got == [number_of(m, lst, i) for i in range(len(lst))]
+        assert sorted(n for n in _numbers(m, stacked) if n)[-1] == 3

@@ -8,13 +8,12 @@ process. The game is written as `polydip convert --to diplomacy` writes it
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from polydip.fast import FastGame
-from polydip.game.dipjson import WriteMemo, game_to_diplomacy
+from polydip.game.dipjson import WriteMemo, diplomacy_line
 from polydip.game.game import Game
 from polydip.game.record import PhaseRecord
 from polydip.simulate.players import Player
@@ -32,10 +31,10 @@ class GameResult:
     final_phase: str
 
 
-def play_game(variant: Variant, options: dict[str, Any], seed: int, player: Player,
-              max_year: int | None, memo: WriteMemo | None = None) -> GameResult:
-    """Play one game from its seed until it ends or year `max_year` is over. `memo`: the
-    writer's texts of earlier games of the variant (kept by whoever plays several)."""
+def play(variant: Variant, options: dict[str, Any], seed: int, player: Player,
+         max_year: int | None) -> Game:
+    """Play one game from its seed until it ends or year `max_year` is over: the game with
+    its history (each phase's position, the orders typed and the outcome)."""
     game = Game.new(variant, options, name=f"polydip-{variant.name}-{seed}")
     fg = FastGame.from_game(game)
     rng = random.Random(seed)
@@ -57,7 +56,20 @@ def play_game(variant: Variant, options: dict[str, Any], seed: int, player: Play
         history.append(PhaseRecord(pos, orders, outcome))
     game.position, game.history = fg.position, history
     game.status, game.winners = fg.status, list(fg.winners)
-    data = game_to_diplomacy(game, stamp=0, memo=memo)  # written under the variant's name
-    line = json.dumps(data, separators=(",", ":")).encode()
-    status = fg.status if fg.is_over else "year_limit"
-    return GameResult(seed, line, len(history), status, fg.position.phase.name)
+    return game
+
+
+def play_game(variant: Variant, options: dict[str, Any], seed: int, player: Player,
+              max_year: int | None, memo: WriteMemo | None = None) -> GameResult:
+    """Play one game (`play`) and write it. `memo`: the writer's texts of earlier games of
+    the variant (kept by whoever plays several)."""
+    game = play(variant, options, seed, player, max_year)
+    line = write_game(game, memo)
+    status = game.status if game.status != "active" else "year_limit"
+    return GameResult(seed, line, len(game.history), status, game.position.phase.name)
+
+
+def write_game(game: Game, memo: WriteMemo | None = None) -> bytes:
+    """The game's saved game as one line of JSON, with timestamps counted from 0 and
+    under the variant's name."""
+    return diplomacy_line(game, stamp=0, memo=memo)

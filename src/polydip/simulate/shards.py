@@ -24,11 +24,15 @@ from typing import Any
 
 from polydip.compile import compile_map
 from polydip.game.dipjson import WriteMemo
+from polydip.geography.map import Map
 from polydip.simulate.games import play_game
 from polydip.simulate.players import load_player
 from polydip.variants.loader import load_variant
 
-COMPRESS_LEVEL = 6  # zlib's default: 9 is ~2x slower for 3% smaller files
+# zlib's level 3: on saved games it costs what level 1 costs (~105,000 instructions a
+# standard phase, against 230,000 at zlib's default 6) for shards 20% smaller than level 1's
+# and 35% larger than level 6's (294 / 372 / 218 bytes a phase; bench/README.md)
+COMPRESS_LEVEL = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +98,7 @@ def play_piece(job: Job, k: int, part: int, progress: Any = None) -> PieceResult
     phases = 0
     statuses: dict[str, int] = {}
     games = pieces(job, k)[part]
-    memo = WriteMemo(compile_map(variant))  # texts the games of the piece share
+    memo = write_memo(compile_map(variant))  # what the games of the process share
     with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0,
                        compresslevel=COMPRESS_LEVEL) as gz:
         for i in games:
@@ -105,6 +109,18 @@ def play_piece(job: Job, k: int, part: int, progress: Any = None) -> PieceResult
             if progress is not None:
                 progress(r.phases)
     return PieceResult(k, part, buf.getvalue(), len(games), phases, statuses)
+
+
+_MEMO: list[WriteMemo] = []  # the writer's memo of this process's last map
+
+
+def write_memo(m: Map) -> WriteMemo:
+    """The writer's memo of map `m`, kept by the process across the pieces it plays (a
+    worker plays many): texts worked out once a process, not once a piece. It changes no
+    byte of the output."""
+    if not _MEMO or _MEMO[0].map is not m:
+        _MEMO[:] = [WriteMemo(m)]
+    return _MEMO[0]
 
 
 def join_pieces(k: int, parts: list[PieceResult]) -> ShardResult:
