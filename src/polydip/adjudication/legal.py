@@ -560,15 +560,13 @@ def _add_convoyed_supports_by_army(m: Map, t: OrderTable, slots: list[int],
         if not (held and held[i]):
             unit_at[slots[i]] = i
     for _i, e in armies:
-        if tout is not None:
-            for s, texts in e.support_texts(m, t):
-                i = unit_at[s]
-                if i >= 0:
-                    _texts_of(tout, i).extend(texts)
-            continue
         for s, codes in e.supports(m, t):
             i = unit_at[s]
-            if i >= 0:
+            if i < 0:
+                continue
+            if tout is not None:
+                _texts_of(tout, i).extend(e.support_texts(t, s, codes))
+            else:
                 _codes_of(out, i).extend(codes)
 
 
@@ -648,7 +646,7 @@ class ArmyConvoys:
         self.by_fleet: list[tuple[int, list[int]]] = sorted(fleets.items())
         self.without: dict[int, bool] = {}
         self._supports: list[tuple[int, list[int]]] | None = None
-        self._support_texts: list[tuple[int, list[str]]] | None = None
+        self._support_texts: dict[int, list[str]] = {}
         self._via_texts: list[str] | None = None
         self._convoy_texts: dict[int, list[str]] = {}
         self._convoy_codes: dict[int, list[int]] = {}
@@ -696,11 +694,12 @@ class ArmyConvoys:
         got = self._supports
         if got is None:
             per: dict[int, list[int]] = {}
-            slot_prov, origin, a = t.slot_prov, self.origin, self.a
+            slot_prov, origin, a, comp = t.slot_prov, self.origin, self.a, self.comp
             for q in sorted(self.far):
                 for s, base in t.sc_into[q]:
                     p = slot_prov[s]
-                    if p == origin or not self.route_without(m, q, p):
+                    # (a unit off the fleets of `comp` is on no route: no fleet to check)
+                    if p == origin or (comp >> p & 1 and not self.route_without(m, q, p)):
                         continue
                     have = per.get(s)
                     if have is None:
@@ -710,12 +709,11 @@ class ArmyConvoys:
             got = self._supports = sorted(per.items())
         return got
 
-    def support_texts(self, m: Map, t: OrderTable) -> list[tuple[int, list[str]]]:
-        """`supports` as texts (made once)."""
-        got = self._support_texts
+    def support_texts(self, t: OrderTable, s: int, codes: list[int]) -> list[str]:
+        """The texts of slot s's `codes` in `supports` (made once, when first asked)."""
+        got = self._support_texts.get(s)
         if got is None:
-            got = self._support_texts = [(s, [t.sc_text(c) for c in codes])
-                                         for s, codes in self.supports(m, t)]
+            got = self._support_texts[s] = [t.sc_text(c) for c in codes]
         return got
 
     def route_without(self, m: Map, dest: int, p: int) -> bool:
