@@ -4,6 +4,7 @@
     python bench/dipcc_bench.py --dipcc-src PATH [--games N] [--seed S] [--until-year Y]
                                 [--rounds R] [--build-dir DIR] [--rebuild]
     python bench/dipcc_bench.py --skip-dipcc ...        # polydip's side alone
+    python bench/dipcc_bench.py --dipcc-src PATH --instructions   # valgrind counts instead
 
 PATH is a diplomacy_cicero checkout or its `dipcc` folder. The script builds dipcc's engine
 without its torch parts, and a small C++ driver of polydip's (bench/dipcc/), once, with CMake,
@@ -15,6 +16,8 @@ also dipcc's leanest path, Order objects straight into GameState::process (no st
 game history). Random
 standard games until the year --until-year (or the game's end), the same random player on both
 sides (bench/README.md, "dipcc side by side"), CPU time of the process. Prints a table.
+With --instructions, each loop's instructions a phase instead (valgrind's callgrind): the
+same figure on a loaded machine as on a quiet one, where CPU times move by a third.
 """
 
 from __future__ import annotations
@@ -114,6 +117,59 @@ def run_driver(exe: Path, games: int, seed: int, until: int, mode: str) -> dict[
     if not isinstance(data, dict) or "phases" not in data or "cpu_s" not in data:
         raise BenchError(f"{exe} printed an unexpected result: {r.stdout[-300:]!r}")
     return data
+
+
+# ---- instruction counts (valgrind), for a loaded machine ---------------------------------
+
+def collected(cmd: list[str]) -> tuple[int, int]:
+    """(instructions, phases) of one command under callgrind: the instructions valgrind
+    counted in the whole process, the phases its JSON line reports."""
+    if shutil.which("valgrind") is None:
+        raise BenchError("--instructions needs valgrind (Debian: apt-get install valgrind)")
+    r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
+                       capture_output=True, text=True,
+                       env={**os.environ, "PYTHONHASHSEED": "0"})
+    if r.returncode != 0:
+        raise BenchError(f"{cmd[0]} under valgrind failed (status {r.returncode}): "
+                         f"{r.stderr.strip()[-800:]}")
+    count = [line for line in r.stderr.splitlines() if "Collected :" in line]
+    try:
+        return int(count[-1].split()[-1]), int(json.loads(r.stdout.splitlines()[-1])["phases"])
+    except (IndexError, ValueError, KeyError):
+        raise BenchError(f"no instruction count or phases from {cmd[0]}: "
+                         f"{r.stdout[-300:]!r}") from None
+
+
+def instructions(exe: Path | None, games: int, seed: int, until: int) -> dict[str, float]:
+    """Instructions a phase of each loop, by difference: polydip's loops run their games
+    once and twice in one process (so the counted pass has warm caches, as every pass but
+    a process's first), dipcc's driver plays `games` and 2 x `games` games (it keeps no
+    cache); start-up and the first pass cancel out."""
+    out: dict[str, float] = {}
+    me = [sys.executable, str(Path(__file__).resolve())]
+    for key in ("fast", "string"):
+        one = collected([*me, "--_count", key, "--_passes", "1", *_args(games, seed, until)])
+        two = collected([*me, "--_count", key, "--_passes", "2", *_args(games, seed, until)])
+        out[key] = (two[0] - one[0]) / (two[1] - one[1])
+    if exe is not None:
+        one = collected([str(exe), "--mode", "loop", *_args(games, seed, until)])
+        two = collected([str(exe), "--mode", "loop", *_args(2 * games, seed, until)])
+        out["dipcc"] = (two[0] - one[0]) / (two[1] - one[1])
+    return out
+
+
+def _args(games: int, seed: int, until: int) -> list[str]:
+    return ["--games", str(games), "--seed", str(seed), "--until-year", str(until)]
+
+
+def _count(loop: str, passes: int, games: int, seed: int, until: int) -> None:
+    """The child of `instructions`: run one loop `passes` times, print the phases."""
+    phases = 0
+    for _ in range(passes):
+        run = fast_loop(games, seed, until) if loop == "fast" else string_loop(
+            games, seed, until, calls=False)
+        phases += run["phases"]
+    print(json.dumps({"phases": phases}))
 
 
 # ---- polydip's side ---------------------------------------------------------------------
@@ -235,6 +291,11 @@ def main(argv: list[str] | None = None) -> int:
     src.add_argument("--dipcc-driver", type=Path,
                      help="a driver built before (the dipcc_random_games executable)")
     src.add_argument("--skip-dipcc", action="store_true", help="polydip's side alone")
+    src.add_argument("--_count", choices=("fast", "string"), help=argparse.SUPPRESS)
+    ap.add_argument("--_passes", type=int, default=1, help=argparse.SUPPRESS)
+    ap.add_argument("--instructions", action="store_true",
+                    help="count instructions a phase with valgrind instead of timing (steady "
+                         "on a loaded machine; minutes)")
     ap.add_argument("--games", type=int, default=10, help="random games per run (default 10)")
     ap.add_argument("--seed", type=int, default=1,
                     help="seed of the first game (game i uses seed S+i; default 1)")
@@ -252,6 +313,9 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"--{name} must be at least 1")
     if not 1902 <= args.until_year <= 3000:
         ap.error("--until-year must be between 1902 and 3000")
+    if args._count:
+        _count(args._count, args._passes, args.games, args.seed, args.until_year)
+        return 0
     err = sys.stderr
     try:
         exe: Path | None = None
@@ -262,6 +326,11 @@ def main(argv: list[str] | None = None) -> int:
             exe = args.dipcc_driver
             if not (exe.is_file() and os.access(exe, os.X_OK)):
                 raise BenchError(f"{exe} is not an executable file")
+        if args.instructions:
+            print("counting instructions with valgrind (minutes)...", file=err, flush=True)
+            report_instructions(args, instructions(exe, args.games, args.seed,
+                                                   args.until_year))
+            return 0
         runs: dict[str, list[dict[str, Any]]] = {k: [] for k in
                                                  ("dipcc", "dipcc_state", "fast", "string",
                                                   "dipcc_calls", "string_calls")}
@@ -281,6 +350,19 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     report(args, runs, exe)
     return 0
+
+
+def report_instructions(args: argparse.Namespace, counts: dict[str, float]) -> None:
+    print(f"polydip build: {polydip_build()}; Python {sys.version.split()[0]}")
+    print(f"{args.games} random standard games from seed {args.seed}, until "
+          f"{args.until_year}; instructions a phase (valgrind callgrind, a warm pass)")
+    base = counts.get("dipcc")
+    for label, key in (("dipcc native loop (C++, Game API, strings)", "dipcc"),
+                       ("polydip integer fast path (FastGame)", "fast"),
+                       ("polydip string API (legal, set_orders, process)", "string")):
+        if key in counts:
+            vs = f"{base / counts[key]:.2f}x" if base else "-"
+            print(f"{label:<50} {counts[key]:>12,.0f} {vs:>8}")
 
 
 def report(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]],

@@ -107,3 +107,40 @@ def test_builds_once_per_source_tree(tmp_path: Path, monkeypatch) -> None:
     (src / "dipcc" / "cc" / "game.cc").write_text("// engine, changed\n")
     with pytest.raises(mod.BenchError, match="cmake not found"):
         mod.build_driver(src, tmp_path / "build", False, sys.stderr)
+
+
+def test_instruction_counts_per_phase_by_difference(tmp_path: Path) -> None:
+    """--instructions runs each loop under valgrind once and twice as long and reports the
+    difference per phase against dipcc's (a stand-in valgrind on the PATH counts 1,000
+    instructions a phase of its command's JSON line)."""
+    exe = fake_driver(tmp_path, (
+        "games = int(sys.argv[sys.argv.index('--games') + 1])\n"
+        "print(json.dumps({'phases': 5 * games, 'cpu_s': 0.001}))"))
+    fake = tmp_path / "bin" / "valgrind"
+    fake.parent.mkdir()
+    fake.write_text(
+        f"#!{sys.executable}\nimport json, subprocess, sys\n"
+        "cmd = [a for a in sys.argv[1:] if not a.startswith('--callgrind') and "
+        "not a.startswith('--tool')]\n"
+        "out = subprocess.run(cmd, capture_output=True, text=True).stdout\n"
+        "phases = json.loads(out.splitlines()[-1])['phases']\n"
+        "print(out, end='')\n"
+        "per = 2000 if 'dipcc' in cmd[0] else 1000\n"
+        "print(f'==1== Collected : {100 + per * phases}', file=sys.stderr)\n")
+    fake.chmod(0o755)
+    env = {**__import__("os").environ, "PATH": f"{fake.parent}:/usr/bin:/bin"}
+    r = subprocess.run([sys.executable, str(BENCH), "--dipcc-driver", str(exe), "--instructions",
+                        "--games", "1", "--until-year", "1902"],
+                       capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 0, r.stderr[-2000:]
+    rows = {line.split("  ")[0]: line for line in r.stdout.splitlines()}
+    fast = next(v for k, v in rows.items() if k.startswith("polydip integer fast path"))
+    assert "1,000" in fast and "2.00x" in fast  # dipcc's 2,000 a phase against 1,000
+    assert any(k.startswith("dipcc native loop") and "2,000" in v for k, v in rows.items())
+
+
+def test_instruction_counts_need_valgrind(tmp_path: Path) -> None:
+    env = {**__import__("os").environ, "PATH": str(tmp_path)}
+    r = subprocess.run([sys.executable, str(BENCH), "--skip-dipcc", "--instructions"],
+                       capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 2 and "needs valgrind" in r.stderr
