@@ -567,6 +567,22 @@ class DiplomacyEnv(ParallelEnv):
                     locs.append(board[k].loc)
         n = len(lens)
         packed = struct.pack(f"{n + len(locs) + len(flat)}i", *lens, *locs, *flat)
+        self._legal, self._n_legal, self._slots = self._arrays(packed, lens, locs, count,
+                                                               rows, cols)
+        self._items, self._mine, self._lists = items, mine, lists
+        self._items_of, self._rows = count, rows
+        if self.action_type == "index":
+            mask = np.zeros((n_ag * rows + 1, mo), np.int8)
+            mask[: n_ag * rows, :cols] = (self._legal >= 0).reshape(n_ag * rows, cols)
+            self._mask = _frozen(mask)
+
+    def _arrays(self, packed: bytes, lens: list[int], locs: list[int], count: list[int],
+                rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """`_encode`'s legal, n_legal and slots arrays, from the packed ints: per slot its
+        number of codes (`lens`), its location (`locs`, none in adjustment phases), then the
+        codes; `count` the slots per agent row."""
+        n_ag, mu = self._n_ag, self.max_units
+        n = len(lens)
         # the arrays' bytes, laid out row by row: legal (agents, rows, cols), n_legal
         # (agents, rows), slots (agents, max_units); -1 is four 0xFF bytes
         pad, zeros = self._pad, self._zeros
@@ -591,15 +607,10 @@ class DiplomacyEnv(ParallelEnv):
                 slots_b.append(pad[: 4 * mu])
             j += c
         # (an array made on bytes is read-only)
-        self._legal = np.ndarray((n_ag, rows, cols), np.int32, b"".join(legal_b))
-        self._n_legal = np.ndarray((n_ag, rows), np.int32, b"".join(n_legal_b))
-        self._slots = np.ndarray((n_ag, mu), np.int32, b"".join(slots_b))
-        self._items, self._mine, self._lists = items, mine, lists
-        self._items_of, self._rows = count, rows
-        if self.action_type == "index":
-            mask = np.zeros((n_ag * rows + 1, mo), np.int8)
-            mask[: n_ag * rows, :cols] = (self._legal >= 0).reshape(n_ag * rows, cols)
-            self._mask = _frozen(mask)
+        legal = np.ndarray((n_ag, rows, cols), np.int32, b"".join(legal_b))
+        n_legal = np.ndarray((n_ag, rows), np.int32, b"".join(n_legal_b))
+        slots = np.ndarray((n_ag, mu), np.int32, b"".join(slots_b))
+        return legal, n_legal, slots
 
     def _limit(self, mine: list[list[int]], lists: list[list[int]]
                ) -> tuple[list[list[int]], list[int], int]:
