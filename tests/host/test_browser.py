@@ -134,7 +134,9 @@ def deadline_now(page, gm: str, phase: str) -> None:
         try:
             page.goto(gm)
         except Exception as exc:  # the live GM page reloading itself at the same moment
-            if "interrupted by another navigation" not in str(exc):
+            # (Chromium reports the race either way: ours interrupted, or ours aborted)
+            if not any(w in str(exc) for w in ("interrupted by another navigation",
+                                               "net::ERR_ABORTED")):
                 raise
             page.wait_for_load_state()
         if f"({phase})" not in page.inner_text("p.phase"):
