@@ -220,10 +220,14 @@ class FastGame:
                 raise PolydipError(f"{len(codes)} order codes for {len(units)} items of "
                                    f"{self.phase}")
             bound = [None] * len(units)
+            made = t.made
+            n_made = len(made)
             for i in range(len(units)):
                 c = codes[i]
                 if c >= 0:
-                    o = t.order(c)
+                    o = made[c] if c < n_made else None  # (read inline: the hot read)
+                    if o is None:
+                        o = t.order(c)
                     u = units[i]
                     if o.loc != u.loc or o.kind != u.kind:
                         raise PolydipError(f"order code {c} ({o.text}) is not an order of "

@@ -161,7 +161,7 @@ class OrderTable:
         self.orders: dict[int, Order] = Lazy(self._make)
         # the order objects of the enumerated families by code, as they are first made:
         # `order(code)` reads them without a dict lookup (the fast path's hot read)
-        self._enumerated: list[Order | None] = [None] * self.retreat
+        self.made: list[Order | None] = [None] * self.retreat
         self.texts: dict[int, str] = Lazy(self.text)
         self._sc_texts: dict[int, str] = {}  # SUPPORT_CONVOYED code -> text (sc_text)
         texts = self._enumerated_texts()
@@ -440,10 +440,10 @@ class OrderTable:
     def order(self, code: int) -> Order:
         """`orders[code]`, faster for the enumerated families (holds, moves, supports,
         disbands, builds, acts)."""
-        if 0 <= code < len(self._enumerated):
-            got = self._enumerated[code]
+        if 0 <= code < len(self.made):
+            got = self.made[code]
             if got is None:
-                got = self._enumerated[code] = self.orders[code]
+                got = self.made[code] = self.orders[code]
             return got
         return self.orders[code]
 
