@@ -394,17 +394,17 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
     armies, fleet_at = _convoyable(m, t, pos, slots, held, limits, g)
     if not armies:
         return
-    # the moves via convoy, and the supports of those no army could make without one,
-    # not only by a convoy through the supporter (DATC 6.D.31)
+    for i, e in armies:  # the moves via convoy
+        if tout is not None:
+            _texts_of(tout, i).extend(e.via_texts(t))
+        else:
+            _codes_of(out, i).extend(e.via)
+    # the supports of the moves no army could make without a convoy, not only by a convoy
+    # through the supporter (DATC 6.D.31)
     if not closed and not m.tables.has_open_spaces:
-        for i, e in armies:
-            if tout is not None:
-                _texts_of(tout, i).extend(e.via_texts(t))
-            else:
-                _codes_of(out, i).extend(e.via)
         _add_convoyed_supports_by_army(m, t, slots, held, armies, out, tout)
     else:
-        into = _add_convoyed_moves(m, pos, armies, closed, out, tout, t)
+        into = _convoy_only_moves(m, pos, armies, closed)
         if into:
             _add_convoyed_supports(m, t, pos, slots, held, closed, g.fmask, into, out, tout)
     # convoys: a fleet necessary for some route of the army (DATC 4.E.1, 6.G.19)
@@ -470,19 +470,13 @@ def _convoyable(m: Map, t: OrderTable, pos: Position, slots: list[int],
     return armies, fleet_at
 
 
-def _add_convoyed_moves(m: Map, pos: Position, armies: list[tuple[int, ArmyConvoys]],
-                        closed: Closed, out: list[list[int] | None] | None,
-                        tout: list[list[str] | None] | None, t: OrderTable
-                        ) -> dict[int, list[ArmyConvoys]]:
-    """Each army's moves via convoy, added; answers the moves there that no army could
-    make without a convoy: destination -> the convoys of the armies that may make them."""
+def _convoy_only_moves(m: Map, pos: Position, armies: list[tuple[int, ArmyConvoys]],
+                       closed: Closed) -> dict[int, list[ArmyConvoys]]:
+    """The moves via convoy that no army could make without a convoy: destination -> the
+    convoys of the armies that may make them."""
     units = pos.units
     into: dict[int, list[ArmyConvoys]] = {}
     for i, e in armies:
-        if tout is not None:
-            _texts_of(tout, i).extend(e.via_texts(t))
-        else:
-            _codes_of(out, i).extend(e.via)
         if closed:  # a move over an edge closed to it now could only be made by convoy
             direct = _moves_into(m, units[i], closed, {})
             far = [q for q in e.dests if q not in direct]
@@ -677,13 +671,7 @@ class ArmyConvoys:
         per fleet slot)."""
         got = self._convoy_texts.get(fleet)
         if got is None:
-            fp = t.slot_prov[fleet]
-            provs = t.dest_provs
-            got = []
-            for p, dests in self.by_fleet:
-                if p == fp:
-                    got = [t.convoy_text(fleet, self.army, provs[d]) for d in dests]
-            self._convoy_texts[fleet] = got
+            got = self._convoy_texts[fleet] = [t.text(c) for c in self.convoy_codes(t, fleet)]
         return got
 
     def supports(self, m: Map, t: OrderTable) -> list[tuple[int, list[int]]]:

@@ -139,15 +139,12 @@ class FastGame:
         if items is None:
             pos = self.position
             typ = pos.phase.type
-            if typ == "M":
-                units = pos.units
-                items = self._items = [(units[i].power, i) for i in range(len(units))]
-            elif typ == "R":
-                dislodged = pos.dislodged
-                items = self._items = [(dislodged[i].power, i) for i in range(len(dislodged))]
-            else:
+            if typ == "A":
                 self._compute()
                 items = self._items
+            else:  # an item per unit (movement) or dislodged unit (retreats), in order
+                units: Sequence[Unit | Dislodged] = pos.units if typ == "M" else pos.dislodged
+                items = self._items = [(units[i].power, i) for i in range(len(units))]
         return items  # type: ignore[return-value]
 
     def legal(self) -> list[list[int]]:
