@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from polydip.game.dipjson_write import package_messages
 from polydip.game.press import GLOBAL, MAX_TEXT, Message, PressError, make_message
 from polydip.geography.map import Map
 
@@ -135,12 +136,7 @@ class EnvPress:
         (GLOBAL or one power; a message to several powers is one message to each), time_sent
         (microseconds, unique and increasing), phase (the package's name), message."""
         out: list[dict[str, Any]] = []
-        last = 0
-        for msg in self.messages:
-            targets = [GLOBAL] if msg.is_global else [r.upper() for r in msg.recipients]
-            for r in targets:
-                last = max(msg.time, last + 1)
-                out.append({"sender": msg.sender.upper(), "recipient": r, "time_sent": last,
-                            "phase": self._phases.get(msg.phase, msg.phase),
-                            "message": msg.text})
+        for msg, entry in package_messages(self.m, self.messages):
+            entry["phase"] = self._phases.get(msg.phase, msg.phase)
+            out.append(entry)
         return out

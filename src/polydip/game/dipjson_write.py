@@ -16,7 +16,7 @@ from polydip.adjudication.adjustments import adjustment_counts, build_sites
 from polydip.adjudication.reasons import ResultWord
 from polydip.game.engine import MOVEMENT_TYPES, bind_to_units, parse_orders
 from polydip.game.jsonbytes import compact, holds_float
-from polydip.game.press import GLOBAL
+from polydip.game.press import GLOBAL, Message
 from polydip.game.record import GameRecord
 from polydip.geography.map import Map
 from polydip.options import defaults
@@ -224,22 +224,32 @@ def _messages_out(game: GameRecord, phases: list[dict[str, Any]]) -> None:
     when several; times unique), one whose phase is not in the file into the last phase."""
     if not game.messages:
         return
-    m = game.map
     where: dict[str, int] = {}
     names = [rec.position.phase.name for rec in game.history] + [game.position.phase.name]
     for i, name in enumerate(names[:len(phases)]):
         where.setdefault(name, i)
-    last = 0
-    for msg in game.messages:
+    for msg, entry in package_messages(game.map, game.messages):
         i = where.get(msg.phase, len(phases) - 1)
+        entry["phase"] = phases[i]["name"]
+        phases[i]["messages"].append(entry)
+
+
+def package_messages(m: Map, messages: Sequence[Message]
+                     ) -> list[tuple[Message, dict[str, Any]]]:
+    """Each message's entries in the package's "messages", with the message: one to each
+    recipient when several (GLOBAL: to all), powers' names in upper case, times unique and
+    increasing; "phase" is left empty for the caller (the package's name of the phase)."""
+    out: list[tuple[Message, dict[str, Any]]] = []
+    last = 0
+    for msg in messages:
         sender = msg.sender if msg.sender not in m.powers else msg.sender.upper()
         targets = [GLOBAL] if msg.is_global else [
             r if r not in m.powers else r.upper() for r in msg.recipients]
         for r in targets:
             last = max(msg.time, last + 1)
-            phases[i]["messages"].append({"sender": sender, "recipient": r,
-                                          "time_sent": last, "phase": phases[i]["name"],
-                                          "message": msg.text})
+            out.append((msg, {"sender": sender, "recipient": r, "time_sent": last,
+                              "phase": "", "message": msg.text}))
+    return out
 
 
 def _name(phase: Phase) -> str:
