@@ -547,21 +547,34 @@ def _add_convoyed_supports_by_army(m: Map, t: OrderTable, slots: list[int],
                                    tout: list[list[str] | None] | None) -> None:
     """_add_convoyed_supports where no passage is closed and a slot holds one unit at most:
     which slot may support which of an army's convoyed moves depends only on the army's
-    ArmyConvoys (`ArmyConvoys.supports`, kept with it per map), so a position costs a look
-    at the slots of each army's supporters."""
+    ArmyConvoys (kept with it per map): a position costs, per army, one look at the
+    occupied slots among its supporters (`ArmyConvoys.supporters`, a slot mask) and a list
+    extension per unit there (`support_codes`, made when a unit first stands there)."""
     unit_at = [-1] * t.n_slots
+    occupied = 0
     for i in range(len(slots)):
         if not (held and held[i]):
-            unit_at[slots[i]] = i
+            s = slots[i]
+            unit_at[s] = i
+            occupied |= 1 << s
     for _i, e in armies:
-        for s, codes in e.supports(m, t):
-            i = unit_at[s]
-            if i < 0:
-                continue
+        hits = e.supporters & occupied
+        while hits:
+            low = hits & -hits
+            hits ^= low
+            s = low.bit_length() - 1
             if tout is not None:
-                _texts_of(tout, i).extend(e.support_texts(t, s, codes))
+                texts = e.support_texts.get(s)
+                if texts is None:
+                    texts = e.support_text_list(m, t, s)
+                if texts:
+                    _texts_of(tout, unit_at[s]).extend(texts)
             else:
-                _codes_of(out, i).extend(codes)
+                codes = e.support_codes.get(s)
+                if codes is None:
+                    codes = e.supports(m, t, s)
+                if codes:
+                    _codes_of(out, unit_at[s]).extend(codes)
 
 
 def _add_fleet_convoys(t: OrderTable, slots: list[int], armies: list[tuple[int, ArmyConvoys]],
@@ -599,9 +612,10 @@ class ArmyConvoys:
     (`nec`; `by_fleet`: per fleet province, the destination indices it may convoy the army
     to), and whether a route avoids a given fleet (`route_without`, kept as asked)."""
 
-    __slots__ = ("_convoy_codes", "_convoy_texts", "_support_texts", "_supports", "_via_texts",
-                 "a", "army", "by_fleet", "comp", "dests", "far", "nec", "on_routes", "origin",
-                 "routes", "via", "without")
+    __slots__ = ("_convoy_codes", "_convoy_texts", "_via_texts",
+                 "a", "army", "by_fleet", "comp", "dests", "far", "far_mask", "nec", "on_routes",
+                 "origin", "routes", "support_codes", "support_texts", "supporters", "via",
+                 "without")
 
     def __init__(self, t: OrderTable, army: int, origin: int, comp: int, dests: list[int],
                  nec: list[int], routes: list[int]) -> None:
@@ -639,8 +653,18 @@ class ArmyConvoys:
                     got.append(d)
         self.by_fleet: list[tuple[int, list[int]]] = sorted(fleets.items())
         self.without: dict[int, bool] = {}
-        self._supports: list[tuple[int, list[int]]] | None = None
-        self._support_texts: dict[int, list[str]] = {}
+        # the moves only a convoy makes: who may support them (a slot mask: every slot that
+        # may support a move into one of them, but those of its own province), and by slot
+        # the codes and texts of those supports (`supports`: made as first asked)
+        self.far_mask = 0
+        supporters = 0
+        into = t.sc_into_mask
+        for q in self.far:
+            self.far_mask |= 1 << q
+            supporters |= into[q]
+        self.supporters = supporters & ~t.prov_slot_mask[origin]
+        self.support_codes: dict[int, list[int]] = {}
+        self.support_texts: dict[int, list[str]] = {}
         self._via_texts: list[str] | None = None
         self._convoy_texts: dict[int, list[str]] = {}
         self._convoy_codes: dict[int, list[int]] = {}
@@ -649,7 +673,8 @@ class ArmyConvoys:
         """The texts of `via` (made once)."""
         got = self._via_texts
         if got is None:
-            got = self._via_texts = [t.via_text(self.army, q) for q in self.dests]
+            texts = t.texts  # (kept per code: the same move comes with other fleets)
+            got = self._via_texts = [texts[c] for c in self.via]
         return got
 
     def convoy_codes(self, t: OrderTable, fleet: int) -> list[int]:
@@ -671,37 +696,44 @@ class ArmyConvoys:
         per fleet slot)."""
         got = self._convoy_texts.get(fleet)
         if got is None:
-            got = self._convoy_texts[fleet] = [t.text(c) for c in self.convoy_codes(t, fleet)]
+            texts = t.texts  # (kept per code: the same convoy comes with other fleets)
+            got = self._convoy_texts[fleet] = [texts[c] for c in self.convoy_codes(t, fleet)]
         return got
 
-    def supports(self, m: Map, t: OrderTable) -> list[tuple[int, list[int]]]:
-        """(slot, codes): the supports a unit in that slot may give to this army's moves
-        that only a convoy makes (`far`), slots lowest first, destinations lowest first
-        (made once): every slot that may support a move there (`sc_into`), but one in the
-        army's own province and a fleet every route there needs (DATC 6.D.31)."""
-        got = self._supports
+    def supports(self, m: Map, t: OrderTable, s: int) -> list[int]:
+        """The codes of the supports a unit in slot s may give to this army's moves that
+        only a convoy makes, destinations lowest first: all but those a fleet every route
+        there needs would give (DATC 6.D.31). Kept in `support_codes`; the list itself is
+        the map's, per slot, army and destinations (the same supports come with many fleet
+        configurations)."""
+        qs = t.sc_mask[s] & self.far_mask
+        p = t.slot_prov[s]
+        if self.comp >> p & 1:  # a fleet that may be on the routes (none other is)
+            keep = 0
+            while qs:
+                low = qs & -qs
+                qs ^= low
+                if self.route_without(m, low.bit_length() - 1, p):
+                    keep |= low
+            qs = keep
+        key = (s, self.a, qs)
+        memo = m.caches.convoyed_supports
+        got = memo.get(key)
         if got is None:
-            per: dict[int, list[int]] = {}
-            slot_prov, origin, a, comp = t.slot_prov, self.origin, self.a, self.comp
-            for q in sorted(self.far):
-                for s, base in t.sc_into[q]:
-                    p = slot_prov[s]
-                    # (a unit off the fleets of `comp` is on no route: no fleet to check)
-                    if p == origin or (comp >> p & 1 and not self.route_without(m, q, p)):
-                        continue
-                    have = per.get(s)
-                    if have is None:
-                        per[s] = [base + a]
-                    else:
-                        have.append(base + a)
-            got = self._supports = sorted(per.items())
+            if len(memo) > 200_000:  # (finite, but subsets of destinations add up)
+                memo.clear()
+            bases, a = t.sc_base[s], self.a
+            got = memo[key] = [bases[q] + a for q in bits(qs)]
+        self.support_codes[s] = got
         return got
 
-    def support_texts(self, t: OrderTable, s: int, codes: list[int]) -> list[str]:
-        """The texts of slot s's `codes` in `supports` (made once, when first asked)."""
-        got = self._support_texts.get(s)
-        if got is None:
-            got = self._support_texts[s] = [t.sc_text(c) for c in codes]
+    def support_text_list(self, m: Map, t: OrderTable, s: int) -> list[str]:
+        """The texts of `supports` (kept in `support_texts`; each text the table's)."""
+        codes = self.support_codes.get(s)
+        if codes is None:
+            codes = self.supports(m, t, s)
+        made = t.sc_texts
+        got = self.support_texts[s] = [made.get(c) or t.sc_text(c) for c in codes]
         return got
 
     def route_without(self, m: Map, dest: int, p: int) -> bool:
@@ -715,6 +747,8 @@ class ArmyConvoys:
                 on = self.routes[self.dests.index(dest)]
             if not on >> p & 1:  # not on any route: a route avoids it, if there is one
                 got = on != 0
+            elif on == 1 << p:  # the only fleet on any route
+                got = False
             else:
                 usable = self.comp & ~(1 << p | 1 << self.origin | 1 << dest)
                 got = route_exists_mask(m, self.origin, dest, usable)

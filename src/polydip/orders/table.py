@@ -81,6 +81,7 @@ class OrderTable:
     n_slots: int
     slot_of: list[list[int]]
     slot_prov: list[int]
+    prov_slot_mask: list[int]
     slot_text: list[str]
     reach_list: list[tuple[int, ...]]
     support_list: list[tuple[int, ...]]
@@ -117,7 +118,7 @@ class OrderTable:
     size: int
     sc_mask: list[int]
     sc_base: list[dict[int, int]]
-    sc_into: list[list[tuple[int, int]]]
+    sc_into_mask: list[int]
 
     def __init__(self, m: Map) -> None:
         self.m = m
@@ -163,7 +164,7 @@ class OrderTable:
         # `order(code)` reads them without a dict lookup (the fast path's hot read)
         self.made: list[Order | None] = [None] * self.retreat
         self.texts: dict[int, str] = Lazy(self.text)
-        self._sc_texts: dict[int, str] = {}  # SUPPORT_CONVOYED code -> text (sc_text)
+        self.sc_texts: dict[int, str] = {}  # SUPPORT_CONVOYED code -> text (sc_text)
         texts = self._enumerated_texts()
         self.texts.update(texts)
         # the same lists as texts (legal orders read them where nothing changes them now)
@@ -190,8 +191,10 @@ class OrderTable:
         self.slot_prov = [m.loc_prov[loc] for _k, loc in self.slots]
         self.slot_text = [m.unit_str(k, loc) for k, loc in self.slots]
         in_prov: dict[int, list[int]] = {}
+        self.prov_slot_mask = [0] * m.n_prov  # per province, its slots as a bit mask
         for s, p in enumerate(self.slot_prov):
             in_prov.setdefault(p, []).append(s)
+            self.prov_slot_mask[p] |= 1 << s
         reach = [m.reach_prov[k][loc] for k, loc in self.slots]
         self.reach_list = [tuple(sorted(r)) for r in reach]
         # where a slot may support into: where it moves, and where a rule lets it support
@@ -330,14 +333,14 @@ class OrderTable:
         n, na = self.n_slots, self.n_army
         self.sc_mask = [0] * n
         self.sc_base = [{} for _ in range(n)]
-        # per province: (slot, base) of the slots that may support a move into it
-        self.sc_into: list[list[tuple[int, int]]] = [[] for _ in range(m.n_prov)]
+        # per province: the slots that may support a move into it, as a bit mask
+        self.sc_into_mask = [0] * m.n_prov
         for sr, (s, q) in enumerate(self.sr_items):
             k, loc = self.slots[s]
             if q != self.slot_prov[s] and q in m.tables.support_reach[k][loc]:
                 self.sc_mask[s] |= 1 << q
                 self.sc_base[s][q] = self.support_convoyed + sr * na
-                self.sc_into[q].append((s, self.support_convoyed + sr * na))
+                self.sc_into_mask[q] |= 1 << s
 
     def _place_acts(self, m: Map) -> None:
         """Fill the ACT family: the acts in place the map's rules name, by slot (a rule
@@ -538,7 +541,7 @@ class OrderTable:
         """`texts[code]` of a SUPPORT_CONVOYED code, made on first use and kept (without
         the lazy dictionary's call back into Python and the family lookup of `text`: legal
         orders list these texts for every new position with convoys)."""
-        made = self._sc_texts  # (a plain dict: the lazy one is slower to read compiled)
+        made = self.sc_texts  # (a plain dict: the lazy one is slower to read compiled)
         got = made.get(code)
         if got is None:
             sr, a = divmod(code - self.support_convoyed, self.n_army)
