@@ -268,7 +268,7 @@ class DiplomacyEnv(ParallelEnv):
         before = g.position
         press = self._press  # the messages of the phase played, if any
         sent = press.end_phase() if press.waiting else None
-        outcome = g.step(codes)
+        outcome = g.step_legal(codes)  # (codes of the legal lists: checked or drawn)
         self._phases += 1
         self._prev_orders = np.ndarray((self._n_ag, self.max_units), np.int32, prev)
         self._prev_results = self._results(before, outcome, codes)
