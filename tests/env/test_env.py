@@ -698,3 +698,22 @@ def test_the_actions_sample_actions_drew_are_played_unchecked_unless_changed(
     for a, act in drawn.items():
         n = int((act >= 0).sum())
         assert (obs["RUSSIA"]["prev_orders"][env.agent_row[a]] >= 0).sum() == n
+
+
+def test_sampled_actions_played_as_drawn_keep_to_the_limits():
+    """With items past max_units and codes past max_orders cut, what sample_actions draws
+    (and step plays unchecked) is within each slot's kept codes, and items past the slots
+    take no order."""
+    env = DiplomacyEnv("standard", max_units=2, max_orders=5)
+    obs, _ = env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for _ in range(10):
+        if not env.agents:
+            break
+        before = {a: obs[a]["legal"] for a in env.agents}
+        obs, *_ = env.step(sample_actions(env, obs, rng))
+        seen = next(iter(obs.values()))["prev_orders"]
+        assert seen.shape == (7, 2)
+        for a, legal in before.items():
+            for s, code in enumerate(seen[env.agent_row[a]]):
+                assert code == -1 or code in legal[s]
