@@ -642,3 +642,78 @@ def test_the_spaces_made_when_first_asked_for_are_seeded_by_reset():
         assert space is env.action_space("ENGLAND")
         draws.append(space.sample().tolist())
     assert draws[0] == draws[1]
+
+
+def test_a_step_before_the_first_reset_is_refused():
+    with pytest.raises(PolydipError, match=r"call reset\(\) before the first step"):
+        DiplomacyEnv("standard").step({})
+
+
+@pytest.mark.parametrize("action_type", ["code", "index"])
+def test_the_actions_sample_actions_drew_are_played_unchecked_unless_changed(
+        action_type, monkeypatch):
+    """sample_actions' arrays, given back unchanged, are played as drawn (no second check
+    against the legal lists); changed, swapped between agents or in another order, they are
+    checked as any action (an illegal code is no order)."""
+    env = DiplomacyEnv("standard", action_type=action_type)
+    obs, _ = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    twin = FastGame.new("standard")
+    checked = env._read_actions
+
+    def no_check(actions):
+        raise AssertionError("checked again")
+
+    for _ in range(6):  # (movement, retreat and adjustment phases)
+        acts = sample_actions(env, obs, rng)
+        monkeypatch.setattr(env, "_read_actions", no_check)
+        codes = [-1] * len(twin.items())
+        for a, act in acts.items():
+            mine = [k for k, (q, _i) in enumerate(twin.items()) if q == env.power_index[a]]
+            for s, k in enumerate(mine):
+                if act[s] >= 0:
+                    codes[k] = int(act[s]) if action_type == "code" else \
+                        twin.legal()[k][act[s]]
+        obs, *_ = env.step(acts)
+        twin.step(codes)
+        assert env.game.position == twin.position
+        monkeypatch.setattr(env, "_read_actions", checked)
+    acts = sample_actions(env, obs, rng)
+    fr, en = env.agent_row["FRANCE"], env.agent_row["ENGLAND"]
+    assert acts["FRANCE"][0] >= 0 and acts["ENGLAND"][0] >= 0
+    bad = 10**6 if action_type == "index" else int(obs["ENGLAND"]["legal"][0, 0])
+    acts["FRANCE"][0] = bad  # (changed in place after the draw: checked, no order)
+    obs, *_ = env.step(acts)
+    assert obs["RUSSIA"]["prev_orders"][fr, 0] == -1
+    assert obs["RUSSIA"]["prev_orders"][en, 0] >= 0
+    acts = sample_actions(env, obs, rng)
+    acts["FRANCE"], acts["ENGLAND"] = acts["ENGLAND"], acts["FRANCE"]  # swapped
+    if action_type == "code":  # (an English code is no French unit's order)
+        obs, *_ = env.step(acts)
+        assert (obs["RUSSIA"]["prev_orders"][fr] == -1).all()
+        assert (obs["RUSSIA"]["prev_orders"][en] == -1).all()
+    acts = sample_actions(env, obs, rng)
+    drawn = {a: act.copy() for a, act in acts.items()}
+    obs, *_ = env.step(dict(reversed(acts.items())))  # another order: checked, the same
+    for a, act in drawn.items():
+        n = int((act >= 0).sum())
+        assert (obs["RUSSIA"]["prev_orders"][env.agent_row[a]] >= 0).sum() == n
+
+
+def test_sampled_actions_played_as_drawn_keep_to_the_limits():
+    """With items past max_units and codes past max_orders cut, what sample_actions draws
+    (and step plays unchecked) is within each slot's kept codes, and items past the slots
+    take no order."""
+    env = DiplomacyEnv("standard", max_units=2, max_orders=5)
+    obs, _ = env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for _ in range(10):
+        if not env.agents:
+            break
+        before = {a: obs[a]["legal"] for a in env.agents}
+        obs, *_ = env.step(sample_actions(env, obs, rng))
+        seen = next(iter(obs.values()))["prev_orders"]
+        assert seen.shape == (7, 2)
+        for a, legal in before.items():
+            for s, code in enumerate(seen[env.agent_row[a]]):
+                assert code == -1 or code in legal[s]

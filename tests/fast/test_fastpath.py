@@ -234,3 +234,30 @@ def test_a_lad_convert_in_place_is_an_order_code_and_plays_as_the_string_game() 
     t = fg.table
     lists = [{t.texts[c] for c in lst} for lst in fg.legal()]
     assert all("R BUE CONVERT" not in x for x in lists)
+
+
+@pytest.mark.parametrize("variant", ["standard", "lad1890", "twentieth_century"])
+def test_step_legal_plays_legal_codes_as_step_does(variant: str) -> None:
+    """step_legal (the env's step: codes taken from legal(), not checked again) reaches the
+    same position, outcome and end as step, phase after phase, with units a rule holds
+    (their empty lists: -1) and orders left out (-1)."""
+    a, b = FastGame.new(variant), FastGame.new(variant)
+    rng = random.Random(7)
+    for _ in range(40):
+        if a.is_over:
+            break
+        codes = [rng.choice(c) if c and rng.random() < 0.9 else -1 for c in a.legal()]
+        assert b.legal() == a.legal()
+        got, want = b.step_legal(codes), a.step(codes)
+        assert normal(b.position) == normal(a.position)
+        assert got.unit_results() == want.unit_results()
+        assert (b.status, b.winners) == (a.status, a.winners)
+
+
+def test_step_legal_refuses_the_wrong_number_of_codes_and_a_finished_game() -> None:
+    fg = FastGame.new("standard")
+    with pytest.raises(PolydipError, match="0 order codes for 22 items"):
+        fg.step_legal([])
+    fg.status = "won"
+    with pytest.raises(PolydipError, match="the game is over"):
+        fg.step_legal([-1] * 22)

@@ -11,6 +11,7 @@ of legal codes, with an `action_mask`).
 
 from __future__ import annotations
 
+import operator
 import struct
 from typing import Any, ClassVar
 
@@ -182,6 +183,7 @@ class DiplomacyEnv(ParallelEnv):
         self._counts: list[int] = []
         self._phases = 0
         self._scores: dict[int, float] | None = None
+        self._sampled: tuple[Any, ...] | None = None  # (sample_actions' draw of this step)
 
     # ---- spaces (the same object every call, as PettingZoo requires) ---------------------
 
@@ -256,15 +258,17 @@ class DiplomacyEnv(ParallelEnv):
         g = self.game
         if g.is_over or not self.agents:
             raise PolydipError("the episode is over: call reset()")
+        if not hasattr(self, "_items"):
+            raise PolydipError("call reset() before the first step()")
         given: Any = actions  # (typed as PettingZoo's API says; a caller may pass anything)
         if not isinstance(given, dict):
             raise PolydipError(f"step takes a dict of agent -> action, not "
                                f"{type(given).__name__}")
-        codes, prev = self._read_actions(actions)
+        codes, prev = self._drawn(actions) or self._read_actions(actions)
         before = g.position
         press = self._press  # the messages of the phase played, if any
         sent = press.end_phase() if press.waiting else None
-        outcome = g.step(codes)
+        outcome = g.step_legal(codes)  # (codes of the legal lists: checked or drawn)
         self._phases += 1
         self._prev_orders = np.ndarray((self._n_ag, self.max_units), np.int32, prev)
         self._prev_results = self._results(before, outcome, codes)
@@ -307,6 +311,21 @@ class DiplomacyEnv(ParallelEnv):
                 infos[a]["messages"] = got
         self.agents = [a for a in live if not (terminations[a] or truncations[a])]
         return obs, rewards, terminations, truncations, infos
+
+    def _drawn(self, actions: dict[str, Any]) -> tuple[list[int], bytes] | None:
+        """The codes `sample_actions` drew for this step and their previous-orders bytes,
+        when `actions` is what it returned: the same array objects for the same agents, in
+        order, none changed since (the bytes compared); else None (checked as any action)."""
+        got = self._sampled
+        if got is None:
+            return None
+        self._sampled = None
+        base, data, views, codes, prev = got
+        if (len(actions) != len(views) or list(actions) != self.agents
+                or not all(map(operator.is_, actions.values(), views))
+                or base.tobytes() != data):
+            return None
+        return codes, prev
 
     def _read_actions(self, actions: dict[str, Any]) -> tuple[list[int], bytes]:
         """The code each item plays (-1: no order) and the previous-orders array's bytes
@@ -527,6 +546,7 @@ class DiplomacyEnv(ParallelEnv):
         those bytes."""
         g = self.game
         pos = g.position
+        self._sampled = None
         self._board(pos)
         n_ag, mu, mo = self._n_ag, self.max_units, self.max_orders
         if g.is_over:
@@ -682,24 +702,39 @@ def sample_actions(env: DiplomacyEnv, obs: dict[str, dict[str, Any]] | None,
     docs/env.md, for all agents at once): one draw of `rng.random((len(env.agents),
     max_units))`, slot s of an agent taking the legal order at floor(u × its number of legal
     orders); a slot with none gets -1 (no order). Each action is as long as the
-    observation's `legal` rows. (`obs` is not read: the codes are the step's, kept by the
-    env as lists, which a few dozen slots are read from faster than through numpy.)"""
+    observation's `legal` rows: the rows of one (agents, rows) int64 array. (`obs` is not
+    read: the codes are the step's, kept by the env as lists, which a few dozen slots are
+    read from faster than through numpy.)
+
+    The env remembers what it drew: when `step` is given these very arrays, unchanged
+    (compared byte for byte), for the same agents, it plays the codes drawn without checking
+    them against the legal lists again (they were drawn from them)."""
     agents = env.agents
     if not agents:
         return {}
     rows, mine, lists, row_of = env._rows, env._mine, env._lists, env.agent_row
     draws = rng.random((len(agents), env.max_units))[:, :rows].tolist()
     code = env.action_type == "code"
+    codes = [-1] * len(env._items)  # per item, the code drawn (for step)
+    prev = bytearray(env._no_prev)  # the previous-orders array step makes of them
+    played = memoryview(prev).cast("i")
+    mu = env.max_units
     out = []
     for a, u in zip(agents, draws, strict=True):
         act = [-1] * rows
-        for s, k in enumerate(mine[row_of[a]]):
+        r = row_of[a]
+        at = r * mu
+        for s, k in enumerate(mine[r]):
             lst = lists[k]
             if lst:
                 i = int(u[s] * len(lst))
-                act[s] = lst[i] if code else i
+                codes[k] = played[at + s] = c = lst[i]
+                act[s] = c if code else i
         out.append(act)
-    return dict(zip(agents, np.array(out, np.int64), strict=True))
+    base = np.array(out, np.int64)
+    views = list(base)
+    env._sampled = (base, base.tobytes(), views, codes, bytes(prev))
+    return dict(zip(agents, views, strict=True))
 
 
 def parallel_env(variant: str = "standard", **kwargs: Any) -> DiplomacyEnv:

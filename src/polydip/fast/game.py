@@ -235,7 +235,43 @@ class FastGame:
                 for i, lst in enumerate(legal):
                     if not lst:
                         bound[i] = None  # a unit a rule holds takes no order
+        # (_play's lines, inline: a call more a phase showed in the fast path's count)
         outcome = process_bound(m, pos, bound, self.options)
+        if self.victory.no_change_years is not None:
+            self.history.append(_Record(pos, outcome))
+        self.position = outcome.position
+        self._items = self._legal = None
+        self._check_end()
+        return outcome
+
+    def step_legal(self, codes: Sequence[int]) -> PhaseOutcome:
+        """`step` for codes taken from this phase's `legal()` lists: per item one code of
+        its own list, or -1 (as an environment plays them after checking an agent's
+        actions against those lists, or drawing them from the lists). Movement and retreat
+        codes are not checked again to be their units' orders, which is what makes it
+        cheaper than `step`; a code from elsewhere is the caller's error, not detected here
+        (use `step`). The number of codes is checked."""
+        if self.is_over:
+            raise PolydipError(f"the game is over ({self.status})")
+        pos = self.position
+        typ = pos.phase.type
+        if typ == "A":
+            return self.step(codes)
+        n = len(pos.units) if typ == "M" else len(pos.dislodged)
+        if len(codes) != n:
+            raise PolydipError(f"{len(codes)} order codes for {n} items of {self.phase}")
+        t = self.table
+        made, order = t.made, t.order
+        n_made = len(made)
+        bound: list[Any] = [((made[c] if c < n_made else None) or order(c)) if c >= 0
+                            else None for c in codes]
+        return self._play(bound)
+
+    def _play(self, bound: list[Any]) -> PhaseOutcome:
+        """Process the phase with the orders bound to its units (step_legal; `step` has
+        these lines inline)."""
+        pos = self.position
+        outcome = process_bound(self.m, pos, bound, self.options)
         if self.victory.no_change_years is not None:
             self.history.append(_Record(pos, outcome))
         self.position = outcome.position
