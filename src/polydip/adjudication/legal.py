@@ -396,9 +396,13 @@ def _add_convoys(m: Map, t: OrderTable, pos: Position, slots: list[int],
         return
     for i, e in armies:  # the moves via convoy
         if tout is not None:
-            _texts_of(tout, i).extend(e.via_texts(t))
+            lst = tout[i]
+            assert lst is not None  # (a unit taking orders; inline: a call a unit counts)
+            lst.extend(e.via_texts(t))
         else:
-            _codes_of(out, i).extend(e.via)
+            got = out[i] if out is not None else None
+            assert got is not None
+            got.extend(e.via)
     # the supports of the moves no army could make without a convoy, not only by a convoy
     # through the supporter (DATC 6.D.31)
     if not closed and not m.tables.has_open_spaces:
@@ -568,13 +572,17 @@ def _add_convoyed_supports_by_army(m: Map, t: OrderTable, slots: list[int],
                 if texts is None:
                     texts = e.support_text_list(m, t, s)
                 if texts:
-                    _texts_of(tout, unit_at[s]).extend(texts)
+                    lst = tout[unit_at[s]]
+                    assert lst is not None  # (inline: a call a unit counts)
+                    lst.extend(texts)
             else:
                 codes = e.support_codes.get(s)
                 if codes is None:
                     codes = e.supports(m, t, s)
                 if codes:
-                    _codes_of(out, unit_at[s]).extend(codes)
+                    got = out[unit_at[s]] if out is not None else None
+                    assert got is not None
+                    got.extend(codes)
 
 
 def _add_fleet_convoys(t: OrderTable, slots: list[int], armies: list[tuple[int, ArmyConvoys]],
@@ -585,9 +593,13 @@ def _add_fleet_convoys(t: OrderTable, slots: list[int], armies: list[tuple[int, 
         for fp, _dests in e.by_fleet:
             for f in fleet_at.get(fp, ()):
                 if tout is not None:
-                    _texts_of(tout, f).extend(e.convoy_texts(t, slots[f]))
+                    lst = tout[f]
+                    assert lst is not None  # (inline: a call a fleet counts)
+                    lst.extend(e.convoy_texts(t, slots[f]))
                 else:
-                    _codes_of(out, f).extend(e.convoy_codes(t, slots[f]))
+                    got = out[f] if out is not None else None
+                    assert got is not None
+                    got.extend(e.convoy_codes(t, slots[f]))
 
 
 def _codes_of(out: list[list[int] | None] | None, i: int) -> list[int]:

@@ -127,7 +127,7 @@ class OrderTable:
         # ---- enumerated families ---------------------------------------------------------
         self._holds_and_moves(m)
         self._supports_to_hold(sbase, in_prov)
-        self._supports_to_move(m, sbase, in_prov, reach)
+        self._supports_to_move(m, sbase, reach)
         self._sm_code: dict[tuple[int, int, int], int] | None = None
         # per supporter: supported slot -> the code of the support to hold the map's rules
         # allow (`pair` likewise holds only the supports they allow)
@@ -170,11 +170,9 @@ class OrderTable:
         # the same lists as texts (legal orders read them where nothing changes them now)
         self.hold_and_moves_texts: list[tuple[str, ...]] = [
             tuple([texts[c] for c in codes]) for codes in self.hold_and_moves]
-        self.pair_texts: list[dict[int, tuple[str, ...]]] = [
-            {p: tuple([texts[c] for c in codes]) for p, codes in pairs.items()}
-            for pairs in self.pair]
         self.partner_text_items: list[list[tuple[int, tuple[str, ...]]]] = [
-            [(p, self.pair_texts[s][p]) for p in lst] for s, lst in enumerate(self.partner_list)]
+            [(p, tuple([texts[c] for c in codes])) for p, codes in items]
+            for items in self.partner_items]
 
     def _slots(self, m: Map) -> tuple[dict[int, list[int]], list[frozenset[int]],
                                       list[frozenset[int]]]:
@@ -234,46 +232,55 @@ class OrderTable:
             self.sh_code.append(held)
 
     def _supports_to_move(self, m: Map, sbase: list[frozenset[int]],
-                          in_prov: dict[int, list[int]], reach: list[frozenset[int]]) -> None:
+                          reach: list[frozenset[int]]) -> None:
         """The SUPPORT_MOVE family, and `pair`: per supporter, supported slot -> the codes
         of its supports (hold first, then the moves by target province); slots with none
         are left out."""
         self.support_move = self.support_hold + len(self.sh_items)
         self.sm_items = []
         self.pair = []
-        # the slots in each province or next to it
-        around: dict[int, set[int]] = {}
-        for q in set().union(*sbase) if sbase else ():
-            got: set[int] = set(in_prov.get(q, ()))
-            for q2 in m.prov_neighbours[q]:
-                got.update(in_prov.get(q2, ()))
-            around[q] = got
         sm_items, slot_prov, open_space = self.sm_items, self.slot_prov, m.tables.open_space
-        # (province sets as bit masks: a target's bits are read lowest first, in the order
-        # of the sorted provinces)
-        reach_bits = [_mask(r) for r in reach]
+        # (slot and province sets as bit masks: bits are read lowest first, in the order of
+        # the sorted slots and provinces)
+        # the slots in each province or next to it
+        in_mask = self.prov_slot_mask
+        around_mask: dict[int, int] = {}
+        for q in set().union(*sbase) if sbase else ():
+            got = in_mask[q]
+            for q2 in m.prov_neighbours[q]:
+                got |= in_mask[q2]
+            around_mask[q] = got
+        reach_bits = [_mask(r) & ~(1 << slot_prov[t]) for t, r in enumerate(reach)]
         sm_base = self.support_move
         for s in range(self.n_slots):
             own = slot_prov[s]
             mine = sbase[s]
             mine_bits = _mask(mine) & ~(1 << own)
-            near: set[int] = set()
+            near = 0
             for q in mine:
-                near |= around[q]
+                near |= around_mask[q]
+            if not open_space[own]:
+                near &= ~(1 << s)
             held_s = self.sh_code[s]
             pairs: dict[int, tuple[int, ...]] = {}
-            for t in sorted(near):
-                if t == s and not open_space[own]:
-                    continue
-                codes = [held_s[t]] if t in held_s else []
-                qs = reach_bits[t] & mine_bits & ~(1 << slot_prov[t])
+            while near:
+                low = near & -near
+                near ^= low
+                t = low.bit_length() - 1
+                qs = reach_bits[t] & mine_bits
+                h = held_s.get(t)
+                if h is None:
+                    if not qs:
+                        continue
+                    codes = []
+                else:
+                    codes = [h]
                 while qs:
                     low = qs & -qs
                     qs ^= low
                     codes.append(sm_base + len(sm_items))
                     sm_items.append((s, t, low.bit_length() - 1))
-                if codes:
-                    pairs[t] = tuple(codes)
+                pairs[t] = tuple(codes)
             self.pair.append(pairs)
 
     def _builds(self, m: Map) -> None:
