@@ -617,6 +617,17 @@ def _texts_of(out: list[list[str] | None], i: int) -> list[str]:
     return got
 
 
+class SupportEntry:
+    """The supports one slot may give to one army's convoyed moves (ArmyConvoys
+    .supports), kept per map: their codes, and their texts once asked for."""
+
+    __slots__ = ("codes", "texts")
+
+    def __init__(self, codes: list[int]) -> None:
+        self.codes = codes
+        self.texts: list[str] | None = None
+
+
 class ArmyConvoys:
     """What an army in one slot may do by convoy with one set of fleet components next to
     it (`comp`, a province bit mask): where it may be convoyed (`dests`, their VIA codes,
@@ -718,6 +729,22 @@ class ArmyConvoys:
         there needs would give (DATC 6.D.31). Kept in `support_codes`; the list itself is
         the map's, per slot, army and destinations (the same supports come with many fleet
         configurations)."""
+        codes = self.support_codes[s] = self._support_entry(m, t, s).codes
+        return codes
+
+    def support_text_list(self, m: Map, t: OrderTable, s: int) -> list[str]:
+        """The texts of `supports` (kept in `support_texts`; the list the map's too)."""
+        entry = self._support_entry(m, t, s)
+        texts = entry.texts
+        if texts is None:
+            made = t.sc_texts
+            texts = entry.texts = [made.get(c) or t.sc_text(c) for c in entry.codes]
+        self.support_texts[s] = texts
+        return texts
+
+    def _support_entry(self, m: Map, t: OrderTable, s: int) -> SupportEntry:
+        """The map's entry for slot s's supports of this army's convoyed moves, per (slot,
+        army, destinations)."""
         qs = t.sc_mask[s] & self.far_mask
         p = t.slot_prov[s]
         if self.comp >> p & 1:  # a fleet that may be on the routes (none other is)
@@ -735,17 +762,7 @@ class ArmyConvoys:
             if len(memo) > 200_000:  # (finite, but subsets of destinations add up)
                 memo.clear()
             bases, a = t.sc_base[s], self.a
-            got = memo[key] = [bases[q] + a for q in bits(qs)]
-        self.support_codes[s] = got
-        return got
-
-    def support_text_list(self, m: Map, t: OrderTable, s: int) -> list[str]:
-        """The texts of `supports` (kept in `support_texts`; each text the table's)."""
-        codes = self.support_codes.get(s)
-        if codes is None:
-            codes = self.supports(m, t, s)
-        made = t.sc_texts
-        got = self.support_texts[s] = [made.get(c) or t.sc_text(c) for c in codes]
+            got = memo[key] = SupportEntry([bases[q] + a for q in bits(qs)])
         return got
 
     def route_without(self, m: Map, dest: int, p: int) -> bool:
