@@ -551,28 +551,24 @@ def _add_convoyed_supports_by_army(m: Map, t: OrderTable, slots: list[int],
                                    tout: list[list[str] | None] | None) -> None:
     """_add_convoyed_supports where no passage is closed and a slot holds one unit at most:
     which slot may support which of an army's convoyed moves depends only on the army's
-    ArmyConvoys (kept with it per map): a position costs, per army, one look at the
-    occupied slots among its supporters (`ArmyConvoys.supporters`, a slot mask) and a list
-    extension per unit there (`support_codes`, made when a unit first stands there)."""
+    ArmyConvoys (kept with it per map): a position costs, per army, a look at each slot
+    that could support one of them (`ArmyConvoys.supporters`) and a list extension per
+    unit there (`support_codes`, made when a unit first stands there)."""
     unit_at = [-1] * t.n_slots
-    occupied = 0
     for i in range(len(slots)):
         if not (held and held[i]):
-            s = slots[i]
-            unit_at[s] = i
-            occupied |= 1 << s
+            unit_at[slots[i]] = i
     for _i, e in armies:
-        hits = e.supporters & occupied
-        while hits:
-            low = hits & -hits
-            hits ^= low
-            s = low.bit_length() - 1
+        for s in e.supporters:
+            i = unit_at[s]
+            if i < 0:
+                continue
             if tout is not None:
                 texts = e.support_texts.get(s)
                 if texts is None:
                     texts = e.support_text_list(m, t, s)
                 if texts:
-                    lst = tout[unit_at[s]]
+                    lst = tout[i]
                     assert lst is not None  # (inline: a call a unit counts)
                     lst.extend(texts)
             else:
@@ -580,7 +576,7 @@ def _add_convoyed_supports_by_army(m: Map, t: OrderTable, slots: list[int],
                 if codes is None:
                     codes = e.supports(m, t, s)
                 if codes:
-                    got = out[unit_at[s]] if out is not None else None
+                    got = out[i] if out is not None else None
                     assert got is not None
                     got.extend(codes)
 
@@ -676,16 +672,17 @@ class ArmyConvoys:
                     got.append(d)
         self.by_fleet: list[tuple[int, list[int]]] = sorted(fleets.items())
         self.without: dict[int, bool] = {}
-        # the moves only a convoy makes: who may support them (a slot mask: every slot that
-        # may support a move into one of them, but those of its own province), and by slot
+        # the moves only a convoy makes: who may support them (the slots that may support a
+        # move into one of them, but those of its own province, lowest first), and by slot
         # the codes and texts of those supports (`supports`: made as first asked)
         self.far_mask = 0
-        supporters = 0
-        into = t.sc_into_mask
+        supporters: set[int] = set()
+        into = t.sc_into_slots
         for q in self.far:
             self.far_mask |= 1 << q
-            supporters |= into[q]
-        self.supporters = supporters & ~t.prov_slot_mask[origin]
+            supporters.update(into[q])
+        supporters.difference_update(t.prov_slots[origin])
+        self.supporters = sorted(supporters)
         self.support_codes: dict[int, list[int]] = {}
         self.support_texts: dict[int, list[str]] = {}
         self._via_texts: list[str] | None = None

@@ -81,7 +81,6 @@ class OrderTable:
     n_slots: int
     slot_of: list[list[int]]
     slot_prov: list[int]
-    prov_slot_mask: list[int]
     slot_text: list[str]
     reach_list: list[tuple[int, ...]]
     support_list: list[tuple[int, ...]]
@@ -118,7 +117,8 @@ class OrderTable:
     size: int
     sc_mask: list[int]
     sc_base: list[dict[int, int]]
-    sc_into_mask: list[int]
+    sc_into_slots: list[tuple[int, ...]]
+    prov_slots: list[tuple[int, ...]]
 
     def __init__(self, m: Map) -> None:
         self.m = m
@@ -189,10 +189,9 @@ class OrderTable:
         self.slot_prov = [m.loc_prov[loc] for _k, loc in self.slots]
         self.slot_text = [m.unit_str(k, loc) for k, loc in self.slots]
         in_prov: dict[int, list[int]] = {}
-        self.prov_slot_mask = [0] * m.n_prov  # per province, its slots as a bit mask
         for s, p in enumerate(self.slot_prov):
             in_prov.setdefault(p, []).append(s)
-            self.prov_slot_mask[p] |= 1 << s
+        self.prov_slots = [tuple(in_prov.get(p, ())) for p in range(m.n_prov)]  # lowest first
         reach = [m.reach_prov[k][loc] for k, loc in self.slots]
         self.reach_list = [tuple(sorted(r)) for r in reach]
         # where a slot may support into: where it moves, and where a rule lets it support
@@ -243,7 +242,7 @@ class OrderTable:
         # (slot and province sets as bit masks: bits are read lowest first, in the order of
         # the sorted slots and provinces)
         # the slots in each province or next to it
-        in_mask = self.prov_slot_mask
+        in_mask = [_mask(slots) for slots in self.prov_slots]
         around_mask: dict[int, int] = {}
         for q in set().union(*sbase) if sbase else ():
             got = in_mask[q]
@@ -340,14 +339,16 @@ class OrderTable:
         n, na = self.n_slots, self.n_army
         self.sc_mask = [0] * n
         self.sc_base = [{} for _ in range(n)]
-        # per province: the slots that may support a move into it, as a bit mask
-        self.sc_into_mask = [0] * m.n_prov
+        # per province: the slots that may support a move into it, lowest first (sr_items
+        # come in slot order)
+        into_slots: list[list[int]] = [[] for _ in range(m.n_prov)]
         for sr, (s, q) in enumerate(self.sr_items):
             k, loc = self.slots[s]
             if q != self.slot_prov[s] and q in m.tables.support_reach[k][loc]:
                 self.sc_mask[s] |= 1 << q
                 self.sc_base[s][q] = self.support_convoyed + sr * na
-                self.sc_into_mask[q] |= 1 << s
+                into_slots[q].append(s)
+        self.sc_into_slots = [tuple(slots) for slots in into_slots]
 
     def _place_acts(self, m: Map) -> None:
         """Fill the ACT family: the acts in place the map's rules name, by slot (a rule

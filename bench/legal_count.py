@@ -1,0 +1,156 @@
+#!/usr/bin/env python
+"""Legal orders counted in instructions: polydip against the `diplomacy` package.
+
+    python bench/legal_count.py [--games N] [--phases P] [--seed S] [--table-built]
+
+bench/bench.py times legal orders in each engine's own loop over recorded positions, each
+position new to it, polydip's caches emptied first; on a shared machine those CPU times move
+by a fifth between runs. This script gives the same comparison as instructions a position
+under valgrind's callgrind, which the machine's load does not move: it records the positions
+of N random standard games (polydip's random player of bench/common.py, P phases at most,
+seeds from S), then counts, in fresh processes, each engine's legal orders on all of them
+minus the same process without them (start-up and set-up cancel out). polydip starts with
+its caches emptied and its order table not built (as bench/bench.py's own loop; with
+--table-built the table is built before the count, as the package's map is loaded before
+its); the package's per-game caches are cleared before each call (`clear_cache`, as
+bench/bench.py's "cold" figure).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pickle
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+
+class CountError(Exception):
+    """A problem the user can fix (no valgrind, a failed child): printed, exit 2."""
+
+
+def record(path: Path, games: int, phases: int, seed: int) -> int:
+    """Play the games with polydip alone and keep every position (pickled to `path`)."""
+    from common import base_game, safe_random_orders
+
+    from polydip.game.game import Game, initial_position
+
+    base = base_game()
+    kept = []
+    for i in range(games):
+        rng = random.Random(seed + i)
+        g = Game(base.variant, base.map, initial_position(base.map), dict(base.options))
+        for _ in range(phases):
+            if g.is_over:
+                break
+            kept.append(g.position.copy())
+            for p, lst in safe_random_orders(g.map, g.position, rng).items():
+                g.set_orders(p, lst)
+            g.process()
+    path.write_bytes(pickle.dumps(kept))
+    return len(kept)
+
+
+def child(engine: str, path: Path, run: bool, table_built: bool) -> None:
+    """Set up one engine on the recorded positions; with `run`, ask its legal orders of
+    each (what the parent counts by difference)."""
+    from common import base_game
+
+    positions = pickle.loads(path.read_bytes())
+    m = base_game().map
+    if engine == "polydip":
+        import polydip.orders.table as table
+        from polydip.adjudication.legal import legal_orders
+
+        table.order_table.cache_clear()
+        m.caches.clear()
+        if table_built:
+            table.order_table(m)
+        if run:
+            for pos in positions:
+                legal_orders(m, pos)
+    else:
+        from common import new_diplomacy_game, resync_diplomacy
+
+        games = []
+        for pos in positions:
+            dg = new_diplomacy_game()
+            resync_diplomacy(m, pos, dg)
+            games.append(dg)
+        if run:
+            for dg in games:
+                dg.clear_cache()
+                dg.get_all_possible_orders()
+
+
+def count(engine: str, path: Path, run: bool, table_built: bool) -> int:
+    """Instructions of one child process under callgrind."""
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+           str(Path(__file__).resolve()), "--_child", engine, "--_positions", str(path)]
+    if run:
+        cmd.append("--_run")
+    if table_built:
+        cmd.append("--table-built")
+    r = subprocess.run(cmd, capture_output=True, text=True,
+                       env={**os.environ, "PYTHONHASHSEED": "0"})
+    got = [line for line in r.stderr.splitlines() if "Collected :" in line]
+    if r.returncode != 0 or not got:
+        raise CountError(f"{engine} under valgrind failed (status {r.returncode}): "
+                         f"{r.stderr.strip()[-600:]}")
+    return int(got[-1].split()[-1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=10, help="random games (default 10)")
+    ap.add_argument("--phases", type=int, default=40, help="phases per game at most (40)")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    ap.add_argument("--table-built", action="store_true",
+                    help="build polydip's order table before the count (as the package's "
+                         "map is loaded before its count)")
+    ap.add_argument("--_child", choices=("polydip", "diplomacy"), help=argparse.SUPPRESS)
+    ap.add_argument("--_positions", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--_run", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args._child:
+        child(args._child, args._positions, args._run, args.table_built)
+        return 0
+    from common import diplomacy_available
+
+    try:
+        if shutil.which("valgrind") is None:
+            raise CountError("bench/legal_count.py needs valgrind (Debian: apt-get install "
+                             "valgrind)")
+        if not diplomacy_available():
+            raise CountError("bench/legal_count.py needs the `diplomacy` package: "
+                             "pip install -e '.[bench]'")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "positions.pickle"
+            n = record(path, args.games, args.phases, args.seed)
+            print(f"{n} positions of {args.games} random standard games from seed "
+                  f"{args.seed}; counting instructions with valgrind (minutes)...",
+                  file=sys.stderr, flush=True)
+            per = {}
+            for engine in ("polydip", "diplomacy"):
+                per[engine] = (count(engine, path, True, args.table_built)
+                               - count(engine, path, False, args.table_built)) / n
+    except CountError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    table = "order table built first" if args.table_built else "order table built in the count"
+    print(f"legal orders, instructions a position (caches emptied first; {table}):")
+    print(f"  polydip    {per['polydip']:>12,.0f}")
+    print(f"  diplomacy  {per['diplomacy']:>12,.0f}  (clear_cache before each call)")
+    print(f"  ratio      {per['diplomacy'] / per['polydip']:>12.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
