@@ -11,6 +11,8 @@ choices of DATC chapter 4 where rulebooks differ (see docs/options.md).
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import not_
 from typing import Final
 
 from polydip.adjudication import reasons as R
@@ -37,6 +39,14 @@ DISLODGED: Final = "dislodged"  # mypyc: final
 VOID: Final = "void"  # mypyc: final
 NO_CONVOY: Final = "no convoy"  # mypyc: final
 DISRUPTED: Final = "disrupted"  # mypyc: final
+# the result words as bits (`MovementResult.failed`): word i is bit 1 << i
+RESULT_BITS: Final = (BOUNCE, CUT, DISLODGED, VOID, NO_CONVOY, DISRUPTED)
+BOUNCE_BIT: Final = 1  # mypyc: final
+CUT_BIT: Final = 2  # mypyc: final
+DISLODGED_BIT: Final = 4  # mypyc: final
+VOID_BIT: Final = 8  # mypyc: final
+NO_CONVOY_BIT: Final = 16  # mypyc: final
+DISRUPTED_BIT: Final = 32  # mypyc: final
 
 
 class MovementResult:
@@ -114,6 +124,45 @@ class MovementResult:
                 out.append(words)
             self._results = out
         return self._results
+
+    def failed(self) -> list[tuple[int, int]]:
+        """(unit, result bits) for each unit of the input position whose order did not
+        succeed, in unit order: its `results` words as bits (word `RESULT_BITS[i]` is bit
+        1 << i); the units that succeeded are left out. Read from the decisions' failures
+        (the moves, supports and convoys that failed, the void orders, the dislodged
+        units) without looking at the units that succeeded, nor writing words."""
+        mv, ok, dislodger = self._mv, self._ok, self._dislodger
+        void, stuck = mv.void, mv.stuck
+        n = len(ok)
+        bad: set[int] = set(dislodger)
+        if False in ok:
+            bad.update(compress(range(n), map(not_, ok)))
+        if True in void:
+            bad.update(compress(range(n), void))
+        if stuck:
+            bad.update(stuck)
+        if not bad:
+            return []
+        typ, convoyed = mv.typ, mv.convoyed
+        out: list[tuple[int, int]] = []
+        for u in sorted(bad):
+            bits = 0
+            t = typ[u]
+            if void[u]:
+                bits = VOID_BIT
+            elif stuck and u in stuck:
+                bits = BOUNCE_BIT
+            elif t == T_MOVE and not ok[u]:
+                bits = NO_CONVOY_BIT if convoyed[u] and not mv._path(u) else BOUNCE_BIT
+            elif t == T_SUPPORT and not ok[u] and u not in dislodger:
+                bits = CUT_BIT
+            elif t == T_CONVOY and not ok[u] and u not in dislodger:
+                bits = DISRUPTED_BIT
+            if u in dislodger:
+                bits |= DISLODGED_BIT
+            if bits:
+                out.append((u, bits))
+        return out
 
     def reasons(self, options: dict | None = None) -> list[R.Reason | None]:
         """Per unit of the input position: why its order did not succeed (the reason of its
