@@ -71,10 +71,10 @@ def test_each_unit_ends_where_its_order_took_it(m) -> None:
             for a, b, c in out.moved(list(pos.units))] == [("PAR", "BUR", False)]
 
 
-def as_bits(results: list[list[str]]) -> list[tuple[int, int]]:
-    """`results` as `failed` gives them: (unit, bits) for the units with result words."""
-    return [(u, sum(1 << RESULT_BITS.index(w) for w in words))
-            for u, words in enumerate(results) if words]
+def as_bits(results: list[list[str]]) -> dict[int, int]:
+    """`results` as `failed` gives them: unit → bits for the units with result words."""
+    return {u: sum(1 << RESULT_BITS.index(w) for w in words)
+            for u, words in enumerate(results) if words}
 
 
 def test_failed_gives_the_units_that_did_not_succeed_with_their_words_as_bits(m) -> None:
@@ -88,7 +88,7 @@ def test_failed_gives_the_units_that_did_not_succeed_with_their_words_as_bits(m)
     # (units in the position's order; France's Paris and Brest bounce in Picardy, Piedmont
     # cuts Marseilles' support of Burgundy, whose support names nobody: Ruhr bounces; the
     # North Sea does not convoy London)
-    bits = dict(out.failed())
+    bits = out.failed()
     by_loc = {m.loc_name[u.loc]: i for i, u in enumerate(pos.units)}
     assert out.failed() == as_bits(out.results)
     assert bits[by_loc["PAR"]] == bits[by_loc["BRE"]] == 1 << RESULT_BITS.index(BOUNCE)
@@ -98,10 +98,10 @@ def test_failed_gives_the_units_that_did_not_succeed_with_their_words_as_bits(m)
     assert by_loc["YOR"] not in bits and by_loc["RUH"] in bits
     pos = position(m, "France: A Pic, A Bur; Germany: A Par")
     out = phase(m, pos, "A Pic - Par", "A Bur S A Pic - Par", "A Par S A Mun")
-    assert out.failed() == [(2, (1 << RESULT_BITS.index(VOID))
-                                | (1 << RESULT_BITS.index(DISLODGED)))]
+    assert out.failed() == {2: (1 << RESULT_BITS.index(VOID))
+                               | (1 << RESULT_BITS.index(DISLODGED))}
     pos = position(m, "France: A Par")
-    assert phase(m, pos, "A Par - Bur").failed() == []
+    assert phase(m, pos, "A Par - Bur").failed() == {}
 
 
 @pytest.mark.parametrize("variant", ["standard", "lad1890", "twentieth_century", "wita",
@@ -125,6 +125,6 @@ def test_failed_agrees_with_results_on_random_positions(variant: str) -> None:
                 out = resolve_movement(fg.m, list(pos.units), bound, fg.options, None, pos)
                 got = out.failed()
                 assert got == as_bits(out.results), (seed, pos.phase)
-                seen.update(b for _u, b in got)
+                seen.update(got.values())
             fg.step(codes)
     assert len(seen) >= 3  # (several kinds of failure met)

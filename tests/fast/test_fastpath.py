@@ -258,9 +258,9 @@ def test_step_legal_plays_legal_codes_as_step_does(variant: str) -> None:
         if by_unit is None:
             assert got.failed_units() is None
         else:
-            assert got.failed_units() == [
-                (u, sum(1 << RESULT_BITS.index(w) for w in words))
-                for u, (_unit, _order, words) in enumerate(by_unit) if words]
+            assert got.failed_units() == {
+                u: sum(1 << RESULT_BITS.index(w) for w in words)
+                for u, (_unit, _order, words) in enumerate(by_unit) if words}
 
 
 def test_step_legal_refuses_the_wrong_number_of_codes_and_a_finished_game() -> None:

@@ -125,44 +125,41 @@ class MovementResult:
             self._results = out
         return self._results
 
-    def failed(self) -> list[tuple[int, int]]:
-        """(unit, result bits) for each unit of the input position whose order did not
-        succeed, in unit order: its `results` words as bits (word `RESULT_BITS[i]` is bit
-        1 << i); the units that succeeded are left out. Read from the decisions' failures
-        (the moves, supports and convoys that failed, the void orders, the dislodged
-        units) without looking at the units that succeeded, nor writing words."""
+    def failed(self) -> dict[int, int]:
+        """unit → result bits, for each unit of the input position whose order did not
+        succeed (a new dict, in no particular order): its `results` words as bits (word
+        `RESULT_BITS[i]` is bit 1 << i); the units that succeeded are left out. Read from
+        the decisions' failures (the void orders, the moves, supports and convoys that
+        failed, the dislodged units) without looking at the units that succeeded, nor
+        writing words."""
         mv, ok, dislodger = self._mv, self._ok, self._dislodger
         void, stuck = mv.void, mv.stuck
         n = len(ok)
-        bad: set[int] = set(dislodger)
+        got: dict[int, int] = {}
+        if True in void:  # a void order: "void" whatever its decision
+            got = dict.fromkeys(compress(range(n), void), VOID_BIT)
+        if stuck:  # a move that needed support and had none
+            for u in stuck:
+                if u not in got:
+                    got[u] = BOUNCE_BIT
         if False in ok:
-            bad.update(compress(range(n), map(not_, ok)))
-        if True in void:
-            bad.update(compress(range(n), void))
-        if stuck:
-            bad.update(stuck)
-        if not bad:
-            return []
-        typ, convoyed = mv.typ, mv.convoyed
-        out: list[tuple[int, int]] = []
-        for u in sorted(bad):
-            bits = 0
-            t = typ[u]
-            if void[u]:
-                bits = VOID_BIT
-            elif stuck and u in stuck:
-                bits = BOUNCE_BIT
-            elif t == T_MOVE and not ok[u]:
-                bits = NO_CONVOY_BIT if convoyed[u] and not mv._path(u) else BOUNCE_BIT
-            elif t == T_SUPPORT and not ok[u] and u not in dislodger:
-                bits = CUT_BIT
-            elif t == T_CONVOY and not ok[u] and u not in dislodger:
-                bits = DISRUPTED_BIT
-            if u in dislodger:
-                bits |= DISLODGED_BIT
-            if bits:
-                out.append((u, bits))
-        return out
+            typ = mv.typ
+            for u in compress(range(n), map(not_, ok)):
+                if u in got:
+                    continue
+                t = typ[u]
+                if t == T_MOVE:
+                    got[u] = NO_CONVOY_BIT if mv.convoyed[u] and not mv._path(u) \
+                        else BOUNCE_BIT
+                elif u in dislodger:
+                    pass  # (a support or convoy of a dislodged unit: "dislodged" only)
+                elif t == T_SUPPORT:
+                    got[u] = CUT_BIT
+                elif t == T_CONVOY:
+                    got[u] = DISRUPTED_BIT
+        for u in dislodger:
+            got[u] = got.get(u, 0) | DISLODGED_BIT
+        return got
 
     def reasons(self, options: dict | None = None) -> list[R.Reason | None]:
         """Per unit of the input position: why its order did not succeed (the reason of its

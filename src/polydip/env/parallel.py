@@ -453,26 +453,27 @@ class DiplomacyEnv(ParallelEnv):
         succeeded, or no order). Only the orders that did not succeed are looked at: in a
         movement phase the adjudicator gives them with their bits (item k is unit k)."""
         items, row_of, mine, mu = self._items, self._row_list, self._mine, self.max_units
-        failed = outcome.failed_units() if before.phase.type == "M" else None
+        failed: dict[int, int] | None = \
+            outcome.failed_units() if before.phase.type == "M" else None
         if failed is None:  # retreats and adjustments: by the order's text (a text given
             texts, names, bit = outcome.result_texts(), self.table.texts, _RESULT_BIT
-            failed = []  # twice: the later's words)
+            failed = {}  # twice: the later's words)
             for k, c in enumerate(codes):
                 words = texts.get(names[c]) if c >= 0 else None
                 if words:
                     bits = 0
                     for w in words:
                         bits |= bit.get(w, 0)
-                    failed.append((k, bits))
-        out: bytearray | None = None
-        for k, bits in failed:
-            if codes[k] >= 0:  # (played: an item of an agent's slot)
-                r = row_of[items[k][0]]
-                if out is None:
-                    out = bytearray(self._n_ag * mu)
-                out[r * mu + mine[r].index(k)] = bits
-        if out is None:
+                    failed[k] = bits
+        elif -1 in codes:  # (not played: an item with no order, or no agent's slot)
+            for k in [k for k, c in enumerate(codes) if c < 0]:
+                failed.pop(k, None)
+        if not failed:
             return self._no_results
+        out = bytearray(self._n_ag * mu)
+        for k, bits in failed.items():
+            r = row_of[items[k][0]]
+            out[r * mu + mine[r].index(k)] = bits
         return np.ndarray((self._n_ag, mu), np.uint8, bytes(out))
 
     def _end_rewards(self, rewards: dict[str, float]) -> None:

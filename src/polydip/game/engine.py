@@ -136,8 +136,8 @@ class PhaseOutcome:
             return list(zip(got.units, got.bound, got.mr.results, strict=True))
         return None
 
-    def failed_units(self) -> list[tuple[int, int]] | None:
-        """(unit index, result bits) for the units of a movement phase whose order did not
+    def failed_units(self) -> dict[int, int] | None:
+        """unit index → result bits, for the units of a movement phase whose order did not
         succeed (`MovementResult.failed`: the words as bits of `movement.RESULT_BITS`),
         without the units that succeeded; None when not a movement phase's worked out
         here."""
