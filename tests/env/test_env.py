@@ -624,6 +624,14 @@ def test_the_env_bench_plays_the_same_games_in_lockstep():
     assert run.returncode == 0, run.stderr[-2000:]
     assert "same games: True" in run.stdout
     assert "lockstep runs" in run.stdout and "6 steps" in run.stdout
+    assert "observations:" in run.stdout
+    # --ratio-only: the lockstep runs and their ratio, nothing after them
+    run = subprocess.run([sys.executable, str(bench), "--games", "1", "--phases", "6",
+                          "--repeat", "1", "--ratio-only"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "lockstep runs" in run.stdout and "same games: True" in run.stdout
+    assert "observations:" not in run.stdout and "VectorEnv" not in run.stdout
 
 
 def test_actions_that_are_not_a_dict_are_refused():
