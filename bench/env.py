@@ -10,6 +10,7 @@ gymnasium's sampler against the numpy recipe of docs/env.md, and the vector env 
 
     PYTHONPATH=src python bench/env.py                 # standard, 5 games x 200 phases
     PYTHONPATH=src python bench/env.py --variant twentieth_century --games 2
+    PYTHONPATH=src python bench/env.py --ratio-only    # the lockstep ratio line alone
 
 CPU time of this process (time.process_time), best of --repeat runs, after one untimed run
 of the fast path's games (the map's caches, shared by both loops, filled first). The fast
@@ -196,6 +197,8 @@ def main() -> None:
     ap.add_argument("--phases", type=int, default=200)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--vector", default="1,8,32", help="N of the vector env runs ('' to skip)")
+    ap.add_argument("--ratio-only", action="store_true",
+                    help="stop after the lockstep runs (steps/s and the ratio)")
     a = ap.parse_args()
     env0 = DiplomacyEnv(a.variant)
     mu = env0.max_units
@@ -216,6 +219,8 @@ def main() -> None:
     print(f"  env (code)  {n / t_env:8.0f} steps/s  same games: {same}")
     print(f"  env step / fast-path step: {ratios[len(ratios) // 2]:.2f}x (median of "
           f"{len(ratios)} lockstep runs; {ratios[0]:.2f}-{ratios[-1]:.2f})")
+    if a.ratio_only:
+        return
     _, (n, _, nb) = best(lambda: env_games(a.variant, a.games, a.phases, measure_bytes=True,
                                            **kw), 1)
     print(f"  observations: {nb / n / 1024:.1f} KB a step (distinct buffers, all agents)")

@@ -12,6 +12,7 @@ pytest.importorskip("pettingzoo", reason="the rl extra is not installed")
 from pettingzoo.test import parallel_api_test  # noqa: E402
 
 from polydip.env import DiplomacyEnv, VectorEnv, end_scores, sample_actions  # noqa: E402
+from polydip.env.parallel import RESULT_WORDS  # noqa: E402
 from polydip.errors import PolydipError  # noqa: E402
 from polydip.fast import FastGame  # noqa: E402
 
@@ -623,6 +624,14 @@ def test_the_env_bench_plays_the_same_games_in_lockstep():
     assert run.returncode == 0, run.stderr[-2000:]
     assert "same games: True" in run.stdout
     assert "lockstep runs" in run.stdout and "6 steps" in run.stdout
+    assert "observations:" in run.stdout
+    # --ratio-only: the lockstep runs and their ratio, nothing after them
+    run = subprocess.run([sys.executable, str(bench), "--games", "1", "--phases", "6",
+                          "--repeat", "1", "--ratio-only"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "lockstep runs" in run.stdout and "same games: True" in run.stdout
+    assert "observations:" not in run.stdout and "VectorEnv" not in run.stdout
 
 
 def test_actions_that_are_not_a_dict_are_refused():
@@ -717,3 +726,46 @@ def test_sampled_actions_played_as_drawn_keep_to_the_limits():
         for a, legal in before.items():
             for s, code in enumerate(seen[env.agent_row[a]]):
                 assert code == -1 or code in legal[s]
+
+
+@pytest.mark.parametrize("variant", ["standard", "lad1890"])
+def test_movement_results_are_the_adjudicators_words_for_the_orders_played(variant):
+    """In movement phases `prev_results` holds, for each order played, the bits of its
+    result words as the game's outcome gives them; a unit left without an order (its
+    slot's action -1 or a code not legal for it) shows 0, even when it was dislodged."""
+    env = DiplomacyEnv(variant, max_year=100_000)
+    ref = FastGame.new(variant)
+    obs, _ = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    bit = {w: 1 << i for i, w in enumerate(RESULT_WORDS)}
+    unordered_failed = 0
+    for _ in range(120):
+        if not env.agents:
+            break
+        acts = {a: np.where(rng.random(len(x)) < 0.25, -1, x)  # (a copy: checked)
+                for a, x in sample_actions(env, obs, rng).items()}
+        items = ref.items()
+        typ = ref.phase_type
+        obs, *_ = env.step(acts)
+        o = obs[env.agents[0]] if env.agents else None
+        if o is None:
+            break
+        seen = dict.fromkeys(range(len(ref.m.powers)), 0)
+        codes, at = [], []
+        for p, _i in items:
+            r = env.agent_row[ref.m.powers[p].upper()]
+            s = seen[p]
+            seen[p] += 1
+            codes.append(int(o["prev_orders"][r, s]))
+            at.append((r, s))
+        out = ref.step(codes)
+        if typ != "M":
+            continue
+        want = np.zeros_like(o["prev_results"])
+        for (r, s), c, (_u, _o, words) in zip(at, codes, out.unit_results(), strict=True):
+            if c >= 0:
+                want[r, s] = sum(bit[w] for w in words)
+            elif words:
+                unordered_failed += 1
+        assert (o["prev_results"] == want).all()
+    assert unordered_failed  # (units without an order were dislodged: shown as 0)

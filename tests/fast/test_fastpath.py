@@ -14,6 +14,7 @@ import sys
 import pytest
 
 from polydip.adjudication.legal import has_variant_orders, variant_orders
+from polydip.adjudication.movement import RESULT_BITS
 from polydip.errors import PolydipError
 from polydip.fast import FAMILIES, FastGame, order_table
 from polydip.game.game import Game
@@ -252,6 +253,14 @@ def test_step_legal_plays_legal_codes_as_step_does(variant: str) -> None:
         assert normal(b.position) == normal(a.position)
         assert got.unit_results() == want.unit_results()
         assert (b.status, b.winners) == (a.status, a.winners)
+        # the env's previous results: the units that failed, their words as bits
+        by_unit = got.unit_results()
+        if by_unit is None:
+            assert got.failed_units() is None
+        else:
+            assert got.failed_units() == {
+                u: sum(1 << RESULT_BITS.index(w) for w in words)
+                for u, (_unit, _order, words) in enumerate(by_unit) if words}
 
 
 def test_step_legal_refuses_the_wrong_number_of_codes_and_a_finished_game() -> None:

@@ -11,6 +11,8 @@ choices of DATC chapter 4 where rulebooks differ (see docs/options.md).
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import not_
 from typing import Final
 
 from polydip.adjudication import reasons as R
@@ -37,6 +39,14 @@ DISLODGED: Final = "dislodged"  # mypyc: final
 VOID: Final = "void"  # mypyc: final
 NO_CONVOY: Final = "no convoy"  # mypyc: final
 DISRUPTED: Final = "disrupted"  # mypyc: final
+# the result words as bits (`MovementResult.failed`): word i is bit 1 << i
+RESULT_BITS: Final = (BOUNCE, CUT, DISLODGED, VOID, NO_CONVOY, DISRUPTED)
+BOUNCE_BIT: Final = 1  # mypyc: final
+CUT_BIT: Final = 2  # mypyc: final
+DISLODGED_BIT: Final = 4  # mypyc: final
+VOID_BIT: Final = 8  # mypyc: final
+NO_CONVOY_BIT: Final = 16  # mypyc: final
+DISRUPTED_BIT: Final = 32  # mypyc: final
 
 
 class MovementResult:
@@ -114,6 +124,42 @@ class MovementResult:
                 out.append(words)
             self._results = out
         return self._results
+
+    def failed(self) -> dict[int, int]:
+        """unit → result bits, for each unit of the input position whose order did not
+        succeed (a new dict, in no particular order): its `results` words as bits (word
+        `RESULT_BITS[i]` is bit 1 << i); the units that succeeded are left out. Read from
+        the decisions' failures (the void orders, the moves, supports and convoys that
+        failed, the dislodged units) without looking at the units that succeeded, nor
+        writing words."""
+        mv, ok, dislodger = self._mv, self._ok, self._dislodger
+        void, stuck = mv.void, mv.stuck
+        n = len(ok)
+        got: dict[int, int] = {}
+        if True in void:  # a void order: "void" whatever its decision
+            got = dict.fromkeys(compress(range(n), void), VOID_BIT)
+        if stuck:  # a move that needed support and had none
+            for u in stuck:
+                if u not in got:
+                    got[u] = BOUNCE_BIT
+        if False in ok:
+            typ = mv.typ
+            for u in compress(range(n), map(not_, ok)):
+                if u in got:
+                    continue
+                t = typ[u]
+                if t == T_MOVE:
+                    got[u] = NO_CONVOY_BIT if mv.convoyed[u] and not mv._path(u) \
+                        else BOUNCE_BIT
+                elif u in dislodger:
+                    pass  # (a support or convoy of a dislodged unit: "dislodged" only)
+                elif t == T_SUPPORT:
+                    got[u] = CUT_BIT
+                elif t == T_CONVOY:
+                    got[u] = DISRUPTED_BIT
+        for u in dislodger:
+            got[u] = got.get(u, 0) | DISLODGED_BIT
+        return got
 
     def reasons(self, options: dict | None = None) -> list[R.Reason | None]:
         """Per unit of the input position: why its order did not succeed (the reason of its

@@ -19,6 +19,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
+from polydip.adjudication.movement import RESULT_BITS
 from polydip.env.press import MAX_MESSAGES, NO_MESSAGES, EnvPress
 from polydip.errors import PolydipError
 from polydip.fast import FastGame
@@ -28,9 +29,9 @@ from polydip.game.victory import center_counts
 PHASE_TYPES = ("M", "R", "A")
 SCORINGS = ("win", "sos", "dss")
 # the result words of an order (polydip.adjudication.reasons.ResultWord), one bit each in
-# `prev_results` (0: the order succeeded, or there was no order)
-RESULT_WORDS = ("bounce", "cut", "dislodged", "void", "no convoy", "disrupted", "disband",
-                "civil disorder")
+# `prev_results` (0: the order succeeded, or there was no order); the movement words first,
+# with the adjudicator's bits (`MovementResult.failed`)
+RESULT_WORDS = (*RESULT_BITS, "disband", "civil disorder")
 _RESULT_BIT = {w: 1 << i for i, w in enumerate(RESULT_WORDS)}
 DEFAULT_YEARS = 30  # without max_year a game is truncated after its 30th year (1930 standard)
 
@@ -449,27 +450,30 @@ class DiplomacyEnv(ParallelEnv):
 
     def _results(self, before: Any, outcome: Any, codes: list[int]) -> np.ndarray:
         """Per agent and slot, the result words of the order just played as bits (0: it
-        succeeded, or no order). Only the orders that did not succeed are looked at."""
-        out: bytearray | None = None
-        items, row_of, mine, mu, bit = self._items, self._row_list, self._mine, \
-            self.max_units, _RESULT_BIT
-        got = outcome.unit_results() if before.phase.type == "M" else None
-        if got is not None:  # a movement phase: the words per unit, item k being unit k
-            words_of = [w for _u, _o, w in got]
-        else:  # retreats and adjustments: by the order's text (a text given twice: the later)
-            texts, names = outcome.result_texts(), self.table.texts
-            words_of = [texts.get(names[c]) if c >= 0 else None for c in codes]
-        for k, words in enumerate(words_of):
-            if words and codes[k] >= 0:  # (played: an item of an agent's slot)
-                r = row_of[items[k][0]]
-                bits = 0
-                for w in words:
-                    bits |= bit.get(w, 0)
-                if out is None:
-                    out = bytearray(self._n_ag * mu)
-                out[r * mu + mine[r].index(k)] = bits
-        if out is None:
+        succeeded, or no order). Only the orders that did not succeed are looked at: in a
+        movement phase the adjudicator gives them with their bits (item k is unit k)."""
+        items, row_of, mine, mu = self._items, self._row_list, self._mine, self.max_units
+        failed: dict[int, int] | None = \
+            outcome.failed_units() if before.phase.type == "M" else None
+        if failed is None:  # retreats and adjustments: by the order's text (a text given
+            texts, names, bit = outcome.result_texts(), self.table.texts, _RESULT_BIT
+            failed = {}  # twice: the later's words)
+            for k, c in enumerate(codes):
+                words = texts.get(names[c]) if c >= 0 else None
+                if words:
+                    bits = 0
+                    for w in words:
+                        bits |= bit.get(w, 0)
+                    failed[k] = bits
+        elif -1 in codes:  # (not played: an item with no order, or no agent's slot)
+            for k in [k for k, c in enumerate(codes) if c < 0]:
+                failed.pop(k, None)
+        if not failed:
             return self._no_results
+        out = bytearray(self._n_ag * mu)
+        for k, bits in failed.items():
+            r = row_of[items[k][0]]
+            out[r * mu + mine[r].index(k)] = bits
         return np.ndarray((self._n_ag, mu), np.uint8, bytes(out))
 
     def _end_rewards(self, rewards: dict[str, float]) -> None:

@@ -136,6 +136,16 @@ class PhaseOutcome:
             return list(zip(got.units, got.bound, got.mr.results, strict=True))
         return None
 
+    def failed_units(self) -> dict[int, int] | None:
+        """unit index → result bits, for the units of a movement phase whose order did not
+        succeed (`MovementResult.failed`: the words as bits of `movement.RESULT_BITS`),
+        without the units that succeeded; None when not a movement phase's worked out
+        here."""
+        got = self._rows
+        if isinstance(got, _MovementRows):
+            return got.mr.failed()
+        return None
+
     def reasons(self) -> list[Reason | None]:
         """Per row of rows(): the reason of a result that is not success, None for
         success."""
