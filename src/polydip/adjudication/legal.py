@@ -553,28 +553,30 @@ def _add_convoyed_supports_by_army(m: Map, t: OrderTable, slots: list[int],
     which slot may support which of an army's convoyed moves depends only on the army's
     ArmyConvoys (kept with it per map): a position costs, per army, a look at each slot
     that could support one of them (`ArmyConvoys.supporters`) and a list extension per
-    unit there (`support_codes`, made when a unit first stands there)."""
+    unit there (`supports`, made when a unit first stands there)."""
     unit_at = [-1] * t.n_slots
     for i in range(len(slots)):
         if not (held and held[i]):
             unit_at[slots[i]] = i
     for _i, e in armies:
-        for s in e.supporters:
-            i = unit_at[s]
+        sups, made = e.supporters, e.support_codes
+        for j in range(len(sups)):
+            i = unit_at[sups[j]]
             if i < 0:
                 continue
             if tout is not None:
-                texts = e.support_texts.get(s)
+                kept = e.support_texts
+                texts = kept[j] if kept is not None else None
                 if texts is None:
-                    texts = e.support_text_list(m, t, s)
+                    texts = e.support_text_list(m, t, j)
                 if texts:
                     lst = tout[i]
                     assert lst is not None  # (inline: a call a unit counts)
                     lst.extend(texts)
             else:
-                codes = e.support_codes.get(s)
+                codes = made[j]
                 if codes is None:
-                    codes = e.supports(m, t, s)
+                    codes = e.supports(m, t, j)
                 if codes:
                     got = out[i] if out is not None else None
                     assert got is not None
@@ -611,17 +613,6 @@ def _texts_of(out: list[list[str] | None], i: int) -> list[str]:
     got = out[i]
     assert got is not None
     return got
-
-
-class SupportEntry:
-    """The supports one slot may give to one army's convoyed moves (ArmyConvoys
-    .supports), kept per map: their codes, and their texts once asked for."""
-
-    __slots__ = ("codes", "texts")
-
-    def __init__(self, codes: list[int]) -> None:
-        self.codes = codes
-        self.texts: list[str] | None = None
 
 
 class ArmyConvoys:
@@ -683,8 +674,10 @@ class ArmyConvoys:
             supporters.update(into[q])
         supporters.difference_update(t.prov_slots[origin])
         self.supporters = sorted(supporters)
-        self.support_codes: dict[int, list[int]] = {}
-        self.support_texts: dict[int, list[str]] = {}
+        # (lists beside `supporters`, None until asked: no dictionary, and fewer objects for
+        # the cyclic collector to walk in a long simulation)
+        self.support_codes: list[tuple[int, ...] | None] = [None] * len(self.supporters)
+        self.support_texts: list[tuple[str, ...] | None] | None = None
         self._via_texts: list[str] | None = None
         self._convoy_texts: dict[int, list[str]] = {}
         self._convoy_codes: dict[int, list[int]] = {}
@@ -720,28 +713,48 @@ class ArmyConvoys:
             got = self._convoy_texts[fleet] = [texts[c] for c in self.convoy_codes(t, fleet)]
         return got
 
-    def supports(self, m: Map, t: OrderTable, s: int) -> list[int]:
-        """The codes of the supports a unit in slot s may give to this army's moves that
-        only a convoy makes, destinations lowest first: all but those a fleet every route
-        there needs would give (DATC 6.D.31). Kept in `support_codes`; the list itself is
-        the map's, per slot, army and destinations (the same supports come with many fleet
-        configurations)."""
-        codes = self.support_codes[s] = self._support_entry(m, t, s).codes
+    def supports(self, m: Map, t: OrderTable, j: int) -> tuple[int, ...]:
+        """The codes of the supports a unit in slot `supporters[j]` may give to this army's
+        moves that only a convoy makes, destinations lowest first: all but those a fleet
+        every route there needs would give (DATC 6.D.31). Kept in `support_codes`; the
+        tuple itself is the map's, per slot, army and destinations (the same supports come
+        with many fleet configurations; tuples of ints and strings, which the cyclic
+        collector stops walking)."""
+        key = self._support_key(m, t, self.supporters[j])
+        memo = m.caches.convoyed_supports
+        codes = memo.get(key)
+        if codes is None:
+            if len(memo) > 200_000:  # (finite, but subsets of destinations add up)
+                memo.clear()
+            s, a, qs = key
+            bases = t.sc_base[s]
+            codes = memo[key] = tuple([bases[q] + a for q in bits(qs)])
+        self.support_codes[j] = codes
         return codes
 
-    def support_text_list(self, m: Map, t: OrderTable, s: int) -> list[str]:
-        """The texts of `supports` (kept in `support_texts`; the list the map's too)."""
-        entry = self._support_entry(m, t, s)
-        texts = entry.texts
+    def support_text_list(self, m: Map, t: OrderTable, j: int) -> tuple[str, ...]:
+        """The texts of `supports` (kept in `support_texts`; the tuple the map's too)."""
+        key = self._support_key(m, t, self.supporters[j])
+        memo = m.caches.convoyed_support_texts
+        texts = memo.get(key)
         if texts is None:
+            codes = self.support_codes[j]
+            if codes is None:
+                codes = self.supports(m, t, j)
+            if len(memo) > 200_000:
+                memo.clear()
             made = t.sc_texts
-            texts = entry.texts = [made.get(c) or t.sc_text(c) for c in entry.codes]
-        self.support_texts[s] = texts
+            texts = memo[key] = tuple([made.get(c) or t.sc_text(c) for c in codes])
+        kept = self.support_texts
+        if kept is None:
+            kept = self.support_texts = [None] * len(self.supporters)
+        kept[j] = texts
         return texts
 
-    def _support_entry(self, m: Map, t: OrderTable, s: int) -> SupportEntry:
-        """The map's entry for slot s's supports of this army's convoyed moves, per (slot,
-        army, destinations)."""
+    def _support_key(self, m: Map, t: OrderTable, s: int) -> tuple[int, int, int]:
+        """(slot, army index, destinations): what slot s's supports of this army's convoyed
+        moves depend on (the destinations it may support into, but those a route needs it
+        for, as a province mask)."""
         qs = t.sc_mask[s] & self.far_mask
         p = t.slot_prov[s]
         if self.comp >> p & 1:  # a fleet that may be on the routes (none other is)
@@ -752,15 +765,7 @@ class ArmyConvoys:
                 if self.route_without(m, low.bit_length() - 1, p):
                     keep |= low
             qs = keep
-        key = (s, self.a, qs)
-        memo = m.caches.convoyed_supports
-        got = memo.get(key)
-        if got is None:
-            if len(memo) > 200_000:  # (finite, but subsets of destinations add up)
-                memo.clear()
-            bases, a = t.sc_base[s], self.a
-            got = memo[key] = SupportEntry([bases[q] + a for q in bits(qs)])
-        return got
+        return (s, self.a, qs)
 
     def route_without(self, m: Map, dest: int, p: int) -> bool:
         """Could the fleets convoy the army to `dest` without the fleet in province p?
