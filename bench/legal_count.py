@@ -119,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--_positions", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--_run", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.games < 1 or args.phases < 1:
+        ap.error("--games and --phases must be at least 1")
     if args._child:
         child(args._child, args._positions, args._run, args.table_built)
         return 0

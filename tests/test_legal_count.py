@@ -45,6 +45,13 @@ def test_without_valgrind_it_says_what_to_install(tmp_path: Path) -> None:
     assert "Traceback" not in r.stderr
 
 
+def test_no_games_is_refused(tmp_path: Path) -> None:
+    r = run(tmp_path, "--games", "0")
+    assert r.returncode == 2
+    assert "--games and --phases must be at least 1" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
 def test_counts_both_engines_on_the_recorded_positions(tmp_path: Path) -> None:
     pytest.importorskip("diplomacy")
     fake = tmp_path / "valgrind"
