@@ -231,9 +231,17 @@ def test_a_save_killed_midway_leaves_no_temporary_file(tmp_path, sig: str) -> No
     before = path.read_text()
     src = str(Path(polydip.__file__).parent.parent)
     env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+    def as_from_a_terminal() -> None:
+        # (a test runner started with nohup or in the background passes its children SIGHUP
+        # or SIGINT ignored, which a program rightly leaves ignored; a user's shell does not)
+        for name in ("SIGTERM", "SIGINT", "SIGHUP"):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+
     with subprocess.Popen(
             [sys.executable, "-c", _SLOW_SAVE, "orders", str(path), "France", "A PAR - BUR"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as child:
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+            preexec_fn=as_from_a_terminal) as child:
         try:
             assert child.stdout.readline() == "saving\n", child.stderr.read()
             assert any(p.name.endswith(".tmp") for p in tmp_path.iterdir())  # mid-save
