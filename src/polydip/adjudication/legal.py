@@ -720,16 +720,8 @@ class ArmyConvoys:
         tuple itself is the map's, per slot, army and destinations (the same supports come
         with many fleet configurations; tuples of ints and strings, which the cyclic
         collector stops walking)."""
-        key = self._support_key(m, t, self.supporters[j])
-        memo = m.caches.convoyed_supports
-        codes = memo.get(key)
-        if codes is None:
-            if len(memo) > 200_000:  # (finite, but subsets of destinations add up)
-                memo.clear()
-            s, a, qs = key
-            bases = t.sc_base[s]
-            codes = memo[key] = tuple([bases[q] + a for q in bits(qs)])
-        self.support_codes[j] = codes
+        codes = self.support_codes[j] = _support_codes(
+            m, t, self._support_key(m, t, self.supporters[j]))
         return codes
 
     def support_text_list(self, m: Map, t: OrderTable, j: int) -> tuple[str, ...]:
@@ -739,8 +731,8 @@ class ArmyConvoys:
         texts = memo.get(key)
         if texts is None:
             codes = self.support_codes[j]
-            if codes is None:
-                codes = self.supports(m, t, j)
+            if codes is None:  # (from the key in hand: no second route check)
+                codes = self.support_codes[j] = _support_codes(m, t, key)
             if len(memo) > 200_000:
                 memo.clear()
             made = t.sc_texts
@@ -785,6 +777,20 @@ class ArmyConvoys:
                 got = route_exists_mask(m, self.origin, dest, usable)
             self.without[key] = got
         return got
+
+
+def _support_codes(m: Map, t: OrderTable, key: tuple[int, int, int]) -> tuple[int, ...]:
+    """The codes of the supports `ArmyConvoys._support_key` names (slot, army index,
+    destinations), kept per map."""
+    memo = m.caches.convoyed_supports
+    codes = memo.get(key)
+    if codes is None:
+        if len(memo) > 200_000:  # (finite, but subsets of destinations add up)
+            memo.clear()
+        s, a, qs = key
+        bases = t.sc_base[s]
+        codes = memo[key] = tuple([bases[q] + a for q in bits(qs)])
+    return codes
 
 
 def _army_convoys(m: Map, t: OrderTable, g: FleetGeometry, army: int, origin: int,

@@ -455,9 +455,11 @@ class DiplomacyEnv(ParallelEnv):
         items, row_of, mine, mu = self._items, self._row_list, self._mine, self.max_units
         failed: dict[int, int] | None = \
             outcome.failed_units() if before.phase.type == "M" else None
-        if failed is None:  # retreats and adjustments: by the order's text (a text given
+        if failed is None:
+            # retreats and adjustments: by the order's text (a text given twice: the
+            # later's words)
             texts, names, bit = outcome.result_texts(), self.table.texts, _RESULT_BIT
-            failed = {}  # twice: the later's words)
+            failed = {}
             for k, c in enumerate(codes):
                 words = texts.get(names[c]) if c >= 0 else None
                 if words:
