@@ -200,6 +200,8 @@ def main() -> None:
     ap.add_argument("--ratio-only", action="store_true",
                     help="stop after the lockstep runs (steps/s and the ratio)")
     a = ap.parse_args()
+    if a.games < 1 or a.phases < 1 or a.repeat < 1:
+        ap.error("--games, --phases and --repeat must be at least 1")
     env0 = DiplomacyEnv(a.variant)
     mu = env0.max_units
     kw: dict[str, Any] = {}

@@ -632,6 +632,12 @@ def test_the_env_bench_plays_the_same_games_in_lockstep():
     assert run.returncode == 0, run.stderr[-2000:]
     assert "lockstep runs" in run.stdout and "same games: True" in run.stdout
     assert "observations:" not in run.stdout and "VectorEnv" not in run.stdout
+    # no games: a usage error, not a division by zero
+    run = subprocess.run([sys.executable, str(bench), "--games", "0", "--ratio-only"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 2
+    assert "--games, --phases and --repeat must be at least 1" in run.stderr
+    assert "Traceback" not in run.stderr
 
 
 def test_actions_that_are_not_a_dict_are_refused():
