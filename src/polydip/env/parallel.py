@@ -185,6 +185,8 @@ class DiplomacyEnv(ParallelEnv):
         self._phases = 0
         self._scores: dict[int, float] | None = None
         self._sampled: tuple[Any, ...] | None = None  # (sample_actions' draw of this step)
+        self._adjusting: list[int] = []  # (an adjustment phase's items' powers)
+        self._no_drops = [0] * n_ag  # (per row: no item dropped, no code cut; never changed)
 
     # ---- spaces (the same object every call, as PettingZoo requires) ---------------------
 
@@ -259,7 +261,7 @@ class DiplomacyEnv(ParallelEnv):
         g = self.game
         if g.is_over or not self.agents:
             raise PolydipError("the episode is over: call reset()")
-        if not hasattr(self, "_items"):
+        if not hasattr(self, "_mine"):
             raise PolydipError("call reset() before the first step()")
         given: Any = actions  # (typed as PettingZoo's API says; a caller may pass anything)
         if not isinstance(given, dict):
@@ -334,7 +336,7 @@ class DiplomacyEnv(ParallelEnv):
         its index) when it is one of its slot's legal codes, else no order. A finished
         agent's action is ignored."""
         lists, mine, live = self._lists, self._mine, self.agents
-        codes = [-1] * len(self._items)
+        codes = [-1] * self._n_items
         prev = bytearray(self._no_prev)
         played = memoryview(prev).cast("i")
         row_of, mu = self.agent_row, self.max_units
@@ -452,9 +454,9 @@ class DiplomacyEnv(ParallelEnv):
         """Per agent and slot, the result words of the order just played as bits (0: it
         succeeded, or no order). Only the orders that did not succeed are looked at: in a
         movement phase the adjudicator gives them with their bits (item k is unit k)."""
-        items, row_of, mine, mu = self._items, self._row_list, self._mine, self.max_units
-        failed: dict[int, int] | None = \
-            outcome.failed_units() if before.phase.type == "M" else None
+        row_of, mine, mu = self._row_list, self._mine, self.max_units
+        typ = before.phase.type
+        failed: dict[int, int] | None = outcome.failed_units() if typ == "M" else None
         if failed is None:
             # retreats and adjustments: by the order's text (a text given twice: the
             # later's words)
@@ -473,8 +475,10 @@ class DiplomacyEnv(ParallelEnv):
         if not failed:
             return self._no_results
         out = bytearray(self._n_ag * mu)
+        board = before.units if typ == "M" else before.dislodged  # (M, R: item k is unit k)
+        powers = self._adjusting
         for k, bits in failed.items():
-            r = row_of[items[k][0]]
+            r = row_of[powers[k] if typ == "A" else board[k].power]
             out[r * mu + mine[r].index(k)] = bits
         return np.ndarray((self._n_ag, mu), np.uint8, bytes(out))
 
@@ -555,19 +559,30 @@ class DiplomacyEnv(ParallelEnv):
         self._sampled = None
         self._board(pos)
         n_ag, mu, mo = self._n_ag, self.max_units, self.max_orders
-        if g.is_over:
-            items: list[tuple[int, int]] = []
-            lists: list[list[int]] = []
-        else:
-            items, lists = g.items(), g.legal()
+        typ = pos.phase.type
+        board: list[Any] = pos.units if typ == "M" else pos.dislodged  # item k: unit k (M, R)
         row_of = self._row_list
         mine: list[list[int]] = [[] for _ in range(n_ag + 1)]  # per row its items (slots)
-        for k, (p, _i) in enumerate(items):
-            mine[row_of[p]].append(k)  # (row -1, the last list: a neutral power's items)
+        # (row -1, the last list: a neutral power's items)
+        lists: list[list[int]] = []
+        if g.is_over:
+            self._n_items = 0
+        elif typ == "A":
+            items = g.items()
+            for k, (p, _i) in enumerate(items):
+                mine[row_of[p]].append(k)
+            self._adjusting = [p for p, _i in items]  # per item its power
+            self._n_items = len(items)
+            lists = g.legal()
+        else:  # (the units themselves: no item list made)
+            for k, u in enumerate(board):
+                mine[row_of[u.power]].append(k)
+            self._n_items = len(board)
+            lists = g.legal()
         mine.pop()
         count = list(map(len, mine))
         longest = max(map(len, lists), default=0)
-        self._dropped, self._cut = [0] * n_ag, [0] * n_ag  # per row
+        self._dropped = self._cut = self._no_drops  # per row (_limit: others)
         if max(count, default=0) > mu or longest > mo:
             lists, count, longest = self._limit(mine, lists)
         rows, cols = max(1, max(count, default=1)), max(1, longest)
@@ -576,8 +591,6 @@ class DiplomacyEnv(ParallelEnv):
         lens: list[int] = []
         locs: list[int] = []
         flat: list[int] = []
-        typ = pos.phase.type
-        board = pos.units if typ == "M" else pos.dislodged  # item k is unit k (M, R)
         if typ == "A":
             for ks in mine:
                 for k in ks:
@@ -595,7 +608,7 @@ class DiplomacyEnv(ParallelEnv):
         packed = struct.pack(f"{n + len(locs) + len(flat)}i", *lens, *locs, *flat)
         self._legal, self._n_legal, self._slots = self._arrays(packed, lens, locs, count,
                                                                rows, cols)
-        self._items, self._mine, self._lists = items, mine, lists
+        self._mine, self._lists = mine, lists
         self._items_of, self._rows = count, rows
         if self.action_type == "index":
             mask = np.zeros((n_ag * rows + 1, mo), np.int8)
@@ -644,6 +657,7 @@ class DiplomacyEnv(ParallelEnv):
         each counted in `infos[agent]["dropped"]`: the lists cut, the items per row, the
         longest list."""
         mu, mo = self.max_units, self.max_orders
+        self._dropped, self._cut = [0] * self._n_ag, [0] * self._n_ag
         for r, ks in enumerate(mine):
             if len(ks) > mu:
                 self._dropped[r] = len(ks) - mu
@@ -721,7 +735,7 @@ def sample_actions(env: DiplomacyEnv, obs: dict[str, dict[str, Any]] | None,
     rows, mine, lists, row_of = env._rows, env._mine, env._lists, env.agent_row
     draws = rng.random((len(agents), env.max_units))[:, :rows].tolist()
     code = env.action_type == "code"
-    codes = [-1] * len(env._items)  # per item, the code drawn (for step)
+    codes = [-1] * env._n_items  # per item, the code drawn (for step)
     prev = bytearray(env._no_prev)  # the previous-orders array step makes of them
     played = memoryview(prev).cast("i")
     mu = env.max_units
