@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import operator
 import struct
+from itertools import chain
 from typing import Any, ClassVar
 
 import numpy as np
@@ -173,8 +174,9 @@ class DiplomacyEnv(ParallelEnv):
         self._no_dislodged = _frozen(np.zeros((m.n_loc, n_kind, n_pw), np.int8))
         self._no_results = _frozen(np.zeros((n_ag, self.max_units), np.uint8))
         self._no_prev = b"\xff" * (4 * n_ag * self.max_units)  # (agents, max_units) of -1
-        # padding: -1 (four 0xFF bytes) for the widest row of legal codes or slots, 0s
-        self._pad = b"\xff" * (4 * max(max_orders, self.max_units))
+        # padding: -1 (four 0xFF bytes) and 0s for a row of slots or of n_legal
+        self._pad = b"\xff" * (4 * self.max_units)
+        self._columns = np.arange(max_orders, dtype=np.int32)  # (a legal row's columns)
         self._zeros = bytes(4 * self.max_units)
         self._n_ag, self._n_kinds, self._n_powers = n_ag, n_kind, n_pw
         self._board_shape = (m.n_loc, n_kind, n_pw)
@@ -612,31 +614,26 @@ class DiplomacyEnv(ParallelEnv):
         self._items_of, self._rows = count, rows
         if self.action_type == "index":
             mask = np.zeros((n_ag * rows + 1, mo), np.int8)
-            mask[: n_ag * rows, :cols] = (self._legal >= 0).reshape(n_ag * rows, cols)
+            mask[: n_ag * rows, :cols] = self._within.reshape(n_ag * rows, cols)
             self._mask = _frozen(mask)
 
     def _arrays(self, packed: bytes, lens: list[int], locs: list[int], count: list[int],
                 rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """`_encode`'s legal, n_legal and slots arrays, from the packed ints: per slot its
         number of codes (`lens`), its location (`locs`, none in adjustment phases), then the
-        codes; `count` the slots per agent row."""
+        codes; `count` the slots per agent row. n_legal and slots are laid out per agent
+        row from slices of `packed` and padding; legal is filled by numpy in one assignment
+        (the cells of a row before its n_legal take the codes, in order; the rest -1),
+        which costs less than laying out its rows slot by slot."""
         n_ag, mu = self._n_ag, self.max_units
         n = len(lens)
-        # the arrays' bytes, laid out row by row: legal (agents, rows, cols), n_legal
-        # (agents, rows), slots (agents, max_units); -1 is four 0xFF bytes
+        # n_legal (agents, rows) and slots (agents, max_units) row by row; -1 is four 0xFF
+        # bytes
         pad, zeros = self._pad, self._zeros
-        w = 4 * cols
-        legal_b: list[bytes] = []
         n_legal_b: list[bytes] = []
         slots_b: list[bytes] = []
-        i = 4 * (n + len(locs))  # where the codes start in `packed`
         j = 0  # the cells done
         for c in count:
-            for ln in lens[j: j + c]:
-                legal_b.append(packed[i: i + 4 * ln])
-                legal_b.append(pad[: w - 4 * ln])
-                i += 4 * ln
-            legal_b.append(pad[: w] * (rows - c))
             n_legal_b.append(packed[4 * j: 4 * (j + c)])
             n_legal_b.append(zeros[: 4 * (rows - c)])
             if locs:
@@ -646,9 +643,12 @@ class DiplomacyEnv(ParallelEnv):
                 slots_b.append(pad[: 4 * mu])
             j += c
         # (an array made on bytes is read-only)
-        legal = np.ndarray((n_ag, rows, cols), np.int32, b"".join(legal_b))
         n_legal = np.ndarray((n_ag, rows), np.int32, b"".join(n_legal_b))
         slots = np.ndarray((n_ag, mu), np.int32, b"".join(slots_b))
+        self._within = within = self._columns[:cols] < n_legal[:, :, None]  # (the codes' cells)
+        legal = np.full((n_ag, rows, cols), -1, np.int32)
+        legal[within] = np.frombuffer(packed, np.int32, offset=4 * (n + len(locs)))
+        legal.flags.writeable = False
         return legal, n_legal, slots
 
     def _limit(self, mine: list[list[int]], lists: list[list[int]]
@@ -751,7 +751,9 @@ def sample_actions(env: DiplomacyEnv, obs: dict[str, dict[str, Any]] | None,
                 codes[k] = played[at + s] = c = lst[i]
                 act[s] = c if code else i
         out.append(act)
-    base = np.array(out, np.int64)
+    # (np.fromiter reads the ints without np.array's look at the nesting: a third cheaper)
+    base = np.fromiter(chain.from_iterable(out), np.int64, len(out) * rows).reshape(
+        len(out), rows)
     views = list(base)
     env._sampled = (base, base.tobytes(), views, codes, bytes(prev))
     return dict(zip(agents, views, strict=True))
