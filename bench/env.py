@@ -61,12 +61,16 @@ def _unique_bytes(obs: dict[str, dict[str, Any]]) -> int:
 
 
 class FastPlayer:
-    """One random game on FastGame, a step at a time (the policy of the module docstring)."""
+    """One random game on FastGame, a step at a time (the policy of the module docstring).
+    As the env, it draws from a slot's first `max_orders` codes (the env's default keeps
+    that many: some lists of The Twentieth Century's big maps are longer)."""
 
-    def __init__(self, variant: str, seed: int, max_units: int) -> None:
+    def __init__(self, variant: str, seed: int, max_units: int, max_orders: int = 512
+                 ) -> None:
         self.fg = fg = FastGame.new(variant)
         self.rng = np.random.default_rng(seed)
         self.max_units = max_units
+        self.max_orders = max_orders
         self.powers = [p for p in range(len(fg.m.powers)) if not fg.m.power_neutral[p]]
         self.alive = set(self.powers)
 
@@ -80,6 +84,7 @@ class FastPlayer:
         for k, (p, _i) in enumerate(fg.items()):
             mine[p].append(k)
         codes = [-1] * len(legal)
+        mo = self.max_orders
         for p in self.powers:
             if p not in self.alive:
                 continue
@@ -87,7 +92,8 @@ class FastPlayer:
             for s, k in enumerate(mine[p][: self.max_units]):
                 lst = legal[k]
                 if lst:
-                    codes[k] = lst[int(u[s] * len(lst))]
+                    n = len(lst)
+                    codes[k] = lst[int(u[s] * (n if n <= mo else mo))]
         fg.step(codes)
         pos = fg.position
         have = {x.power for x in pos.units} | {d.power for d in pos.dislodged} | {
