@@ -106,6 +106,32 @@ def test_a_code_not_legal_for_its_slot_is_no_order():
     assert sorted(env.game.position.units) == sorted(FastGame.new("standard").position.units)
 
 
+@pytest.mark.parametrize("action_type", ["code", "index"])
+def test_an_action_that_is_not_legal_is_counted_in_infos(action_type):
+    """An action that is not one of its slot's legal codes (or indexes past its list) plays
+    as no order and is counted in the agent's `infos["illegal"]`; -1, the action that asks
+    for no order, is not counted; actions drawn by sample_actions count none."""
+    env = DiplomacyEnv("standard", action_type=action_type)
+    obs, infos = env.reset(seed=4)
+    assert all(i["illegal"] == 0 for i in infos.values())
+    acts = {a: np.full(env.max_units, -1, np.int64) for a in env.agents}
+    fr, en = obs["FRANCE"], obs["ENGLAND"]
+    if action_type == "code":
+        acts["FRANCE"][:2] = [int(en["legal"][0, 0]), fr["legal"][1, 0]]  # an English code
+        acts["FRANCE"][2] = 10**9  # not a code at all
+    else:
+        acts["FRANCE"][:3] = [fr["n_legal"][0], 0, 10**9]  # past the list, legal, past
+    acts["ENGLAND"][0] = -1  # (no order, asked for)
+    obs, _r, _te, _tr, infos = env.step(acts)
+    assert infos["FRANCE"]["illegal"] == 2
+    assert all(infos[a]["illegal"] == 0 for a in env.agents if a != "FRANCE")
+    row = env.agent_row["FRANCE"]
+    assert obs["RUSSIA"]["prev_orders"][row, 1] >= 0  # the legal one was played
+    assert obs["RUSSIA"]["prev_orders"][row, 0] == -1 and obs["RUSSIA"]["prev_orders"][row, 2] == -1
+    obs, _r, _te, _tr, infos = env.step(sample_actions(env, obs, np.random.default_rng(0)))
+    assert all(i["illegal"] == 0 for i in infos.values())
+
+
 def test_rewards_are_center_changes_and_the_end_bonus():
     """The center reward adds up to the change of a power's centers over the game; the win or
     draw reward goes to the powers the game's end names."""

@@ -189,6 +189,7 @@ class DiplomacyEnv(ParallelEnv):
         self._sampled: tuple[Any, ...] | None = None  # (sample_actions' draw of this step)
         self._adjusting: list[int] = []  # (an adjustment phase's items' powers)
         self._no_drops = [0] * n_ag  # (per row: no item dropped, no code cut; never changed)
+        self._illegal = self._no_drops  # per row: the last step's actions that were not legal
 
     # ---- spaces (the same object every call, as PettingZoo requires) ---------------------
 
@@ -246,6 +247,7 @@ class DiplomacyEnv(ParallelEnv):
         self._phases = 0
         self._scores = None
         self._press.reset()
+        self._illegal = self._no_drops
         self._prev_orders = np.ndarray((self._n_ag, self.max_units), np.int32,
                                        self._no_prev)
         self._prev_results = self._no_results
@@ -269,6 +271,7 @@ class DiplomacyEnv(ParallelEnv):
         if not isinstance(given, dict):
             raise PolydipError(f"step takes a dict of agent -> action, not "
                                f"{type(given).__name__}")
+        self._illegal = self._no_drops  # (per row; _read_actions: others)
         codes, prev = self._drawn(actions) or self._read_actions(actions)
         before = g.position
         press = self._press  # the messages of the phase played, if any
@@ -335,9 +338,11 @@ class DiplomacyEnv(ParallelEnv):
     def _read_actions(self, actions: dict[str, Any]) -> tuple[list[int], bytes]:
         """The code each item plays (-1: no order) and the previous-orders array's bytes
         ((agents, max_units) int32, -1 where no order): an action's code (or the code at
-        its index) when it is one of its slot's legal codes, else no order. A finished
+        its index) when it is one of its slot's legal codes, else no order (counted per
+        agent in `_illegal` unless it is -1, the action that asks for no order). A finished
         agent's action is ignored."""
         lists, mine, live = self._lists, self._mine, self.agents
+        bad = [0] * self._n_ag  # per row: actions that were not legal (played as no order)
         codes = [-1] * self._n_items
         prev = bytearray(self._no_prev)
         played = memoryview(prev).cast("i")
@@ -365,11 +370,17 @@ class DiplomacyEnv(ParallelEnv):
                     a, lst = acts[s], lists[k]
                     if 0 <= a < len(lst):
                         codes[k] = played[at + s] = lst[a]
+                    elif a != -1:
+                        bad[r] += 1
             else:
                 for s, k in enumerate(ks):
                     a = acts[s]
                     if a in lists[k]:  # (not one of the slot's legal codes: no order)
                         codes[k] = played[at + s] = a
+                    elif a != -1:
+                        bad[r] += 1
+        if any(bad):
+            self._illegal = bad
         return codes, bytes(prev)
 
     def _all_at_once(self, actions: dict[str, Any]) -> list[list[int]] | None:
@@ -699,10 +710,10 @@ class DiplomacyEnv(ParallelEnv):
     def _infos(self, agents: list[str]) -> dict[str, dict[str, Any]]:
         phase = self.game.phase
         counts, dropped, cut = self._counts, self._dropped, self._cut
-        pi, row = self.power_index, self.agent_row
+        pi, row, illegal = self.power_index, self.agent_row, self._illegal
         infos = {a: {"phase": phase, "centers": counts[pi[a]],
                      "dropped": {"items": dropped[row[a]], "orders": cut[row[a]]},
-                     "messages": NO_MESSAGES}
+                     "illegal": illegal[row[a]], "messages": NO_MESSAGES}
                  for a in agents}
         if self._scores is not None:
             for a in agents:
