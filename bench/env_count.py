@@ -1,0 +1,130 @@
+#!/usr/bin/env python
+"""The RL environment against the fast path it plays on, counted in instructions.
+
+    python bench/env_count.py [--variant V] [--games N] [--phases P]
+
+bench/env.py times the env's steps against the fast path's in lockstep (issue 32 item 4: the
+env within 1.5x of the fast path); on a shared machine those CPU times move by a few percent
+between runs, as much as a change to the env is worth. This script gives the same comparison
+as instructions a step under valgrind's callgrind, which the machine's load does not move:
+each loop of bench/env.py (`fast_games`: the random policy played on FastGame; `env_games`:
+the same games through DiplomacyEnv with `sample_actions`) is counted in a fresh process,
+minus the same process without it (start-up and set-up cancel out). Both children first play
+both loops' games twice, untimed, so that the map's caches are as full as in bench/env.py's
+lockstep runs. The counts are per step of the same games (checked: the same number of
+steps). Needs valgrind (Debian: apt-get install valgrind); a few minutes for 5 games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+
+class CountError(Exception):
+    """A problem the user can fix (no valgrind, a failed child): printed, exit 2."""
+
+
+def child(loop: str, variant: str, games: int, phases: int, run: bool) -> None:
+    """Warm both loops' caches, then with `run` play `loop`'s games (what the parent counts
+    by difference) and print its steps."""
+    from env import env_games, fast_games
+
+    from polydip.env import DiplomacyEnv
+
+    max_units = DiplomacyEnv(variant).max_units
+    kw = {"max_phases": phases + 1, "max_year": 100_000}  # (the games stop at `phases`)
+    for _ in range(2):
+        fast_games(variant, games, phases, max_units)
+        env_games(variant, games, phases, **kw)
+    if run:
+        if loop == "fast":
+            steps = fast_games(variant, games, phases, max_units)[0]
+        else:
+            steps = env_games(variant, games, phases, **kw)[0]
+        print(f"steps {steps}")
+
+
+def count(loop: str, variant: str, games: int, phases: int, run: bool) -> tuple[int, int]:
+    """(instructions, steps played) of one child process under callgrind."""
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+           str(Path(__file__).resolve()), "--_child", loop, "--variant", variant,
+           "--games", str(games), "--phases", str(phases)]
+    if run:
+        cmd.append("--_run")
+    r = subprocess.run(cmd, capture_output=True, text=True,
+                       env={**os.environ, "PYTHONHASHSEED": "0"})
+    got = [line for line in r.stderr.splitlines() if "Collected :" in line]
+    if r.returncode != 0 or not got:
+        raise CountError(f"the {loop} loop under valgrind failed (status {r.returncode}): "
+                         f"{r.stderr.strip()[-600:]}")
+    steps = [int(line.split()[1]) for line in r.stdout.splitlines() if line.startswith("steps ")]
+    return int(got[-1].split()[-1]), steps[-1] if steps else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--variant", default="standard")
+    ap.add_argument("--games", type=int, default=5, help="random games (default 5)")
+    ap.add_argument("--phases", type=int, default=200, help="phases per game at most (200)")
+    ap.add_argument("--_child", choices=("fast", "env"), help=argparse.SUPPRESS)
+    ap.add_argument("--_run", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.games < 1 or args.phases < 1:
+        ap.error("--games and --phases must be at least 1")
+    if args._child:
+        child(args._child, args.variant, args.games, args.phases, args._run)
+        return 0
+    try:
+        if shutil.which("valgrind") is None:
+            raise CountError("bench/env_count.py needs valgrind (Debian: apt-get install "
+                             "valgrind)")
+        try:
+            import numpy  # noqa: F401
+            import pettingzoo  # noqa: F401
+        except ImportError:
+            raise CountError("bench/env_count.py needs the rl extra: "
+                             "pip install -e '.[rl]'") from None
+        from polydip.errors import PolydipError
+        from polydip.variants.loader import load_variant
+
+        try:
+            load_variant(args.variant)
+        except PolydipError as e:
+            raise CountError(str(e)) from None
+        print(f"{args.games} random {args.variant} games of {args.phases} phases at most, "
+              f"each loop counted with valgrind (minutes)...", file=sys.stderr, flush=True)
+        jobs = [(loop, run) for loop in ("fast", "env") for run in (False, True)]
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:  # (a core a child)
+            got = dict(zip(jobs, pool.map(
+                lambda j: count(j[0], args.variant, args.games, args.phases, j[1]), jobs),
+                strict=True))
+        per, steps = {}, {}
+        for loop in ("fast", "env"):
+            total, steps[loop] = got[(loop, True)]
+            if steps[loop] < 1:
+                raise CountError(f"the {loop} loop played no step")
+            per[loop] = (total - got[(loop, False)][0]) / steps[loop]
+        if steps["fast"] != steps["env"]:
+            raise CountError(f"the two loops played different games ({steps['fast']} and "
+                             f"{steps['env']} steps)")
+    except CountError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(f"{args.variant}, {steps['env']} steps; instructions a step (caches warm):")
+    print(f"  fast path  {per['fast']:>12,.0f}")
+    print(f"  env        {per['env']:>12,.0f}")
+    print(f"  ratio      {per['env'] / per['fast']:>12.2f}x  (env step / fast-path step)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
