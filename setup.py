@@ -46,6 +46,7 @@ COMPILED = [
     "src/polydip/orders/parser.py",
     "src/polydip/notation.py",
     "src/polydip/game/dipjson_write.py",
+    "src/polydip/env/layout.py",
 ]
 
 

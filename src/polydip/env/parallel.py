@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import operator
 import struct
-from itertools import chain
 from typing import Any, ClassVar
 
 import numpy as np
@@ -21,6 +20,7 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from polydip.adjudication.movement import RESULT_BITS
+from polydip.env.layout import count_units, draw, group_units, slot_cells
 from polydip.env.press import MAX_MESSAGES, NO_MESSAGES, EnvPress
 from polydip.errors import PolydipError
 from polydip.fast import FastGame
@@ -551,11 +551,8 @@ class DiplomacyEnv(ParallelEnv):
 
     def _counted(self, units: list[Any]) -> np.ndarray:
         """(locations, kinds, powers) int8, read-only: how many of `units` are there."""
-        nk, npw = self._n_kinds, self._n_powers
-        board = bytearray(self._board_size)
-        for u in units:
-            board[(u.loc * nk + u.kind) * npw + u.power] += 1
-        return np.ndarray(self._board_shape, np.int8, bytes(board))
+        return np.ndarray(self._board_shape, np.int8, count_units(
+            units, self._board_size, self._n_kinds, self._n_powers))
 
     def _encode(self) -> None:
         """The step's observation arrays: the board (`_board`) and, per agent and slot, the
@@ -563,10 +560,9 @@ class DiplomacyEnv(ParallelEnv):
         items and legal lists.
 
         Numpy is called a few times a step only (each call costs a few µs in the loop): the
-        integers are packed once by `struct` (about twice as fast as np.fromiter or np.array
-        for a list of Python ints), the arrays' bytes are laid out in Python, row by row,
-        from slices of that packed string and padding, and each array is a read-only view of
-        those bytes."""
+        integers, put in cell order by polydip.env.layout (compiled in the compiled build),
+        are packed once by `struct` (about twice as fast as np.fromiter or np.array for a
+        list of Python ints); `_arrays` makes the arrays of that string."""
         g = self.game
         pos = g.position
         self._sampled = None
@@ -575,24 +571,24 @@ class DiplomacyEnv(ParallelEnv):
         typ = pos.phase.type
         board: list[Any] = pos.units if typ == "M" else pos.dislodged  # item k: unit k (M, R)
         row_of = self._row_list
-        mine: list[list[int]] = [[] for _ in range(n_ag + 1)]  # per row its items (slots)
-        # (row -1, the last list: a neutral power's items)
+        # per agent row its items (slots); a neutral power's items are no agent's
+        mine: list[list[int]] = [[] for _ in range(n_ag)]
         lists: list[list[int]] = []
         if g.is_over:
             self._n_items = 0
         elif typ == "A":
             items = g.items()
+            mine.append([])  # (row -1: a neutral power's)
             for k, (p, _i) in enumerate(items):
                 mine[row_of[p]].append(k)
+            mine.pop()
             self._adjusting = [p for p, _i in items]  # per item its power
             self._n_items = len(items)
             lists = g.legal()
         else:  # (the units themselves: no item list made)
-            for k, u in enumerate(board):
-                mine[row_of[u.power]].append(k)
+            mine = group_units(board, row_of, n_ag)
             self._n_items = len(board)
             lists = g.legal()
-        mine.pop()
         count = list(map(len, mine))
         longest = max(map(len, lists), default=0)
         self._dropped = self._cut = self._no_drops  # per row (_limit: others)
@@ -601,22 +597,7 @@ class DiplomacyEnv(ParallelEnv):
         rows, cols = max(1, max(count, default=1)), max(1, longest)
         # the ints, in cell order (agent row, then slot): per slot its number of codes and
         # its location, then every slot's codes
-        lens: list[int] = []
-        locs: list[int] = []
-        flat: list[int] = []
-        if typ == "A":
-            for ks in mine:
-                for k in ks:
-                    lst = lists[k]
-                    lens.append(len(lst))
-                    flat += lst
-        else:
-            for ks in mine:
-                for k in ks:
-                    lst = lists[k]
-                    lens.append(len(lst))
-                    flat += lst
-                    locs.append(board[k].loc)
+        lens, locs, flat = slot_cells(lists, mine, None if typ == "A" else board)
         n = len(lens)
         packed = struct.pack(f"{n + len(locs) + len(flat)}i", *lens, *locs, *flat)
         self._legal, self._n_legal, self._slots = self._arrays(packed, lens, locs, count,
@@ -749,22 +730,10 @@ def sample_actions(env: DiplomacyEnv, obs: dict[str, dict[str, Any]] | None,
     codes = [-1] * env._n_items  # per item, the code drawn (for step)
     prev = bytearray(env._no_prev)  # the previous-orders array step makes of them
     played = memoryview(prev).cast("i")
-    mu = env.max_units
-    out = []
-    for a, u in zip(agents, draws, strict=True):
-        act = [-1] * rows
-        r = row_of[a]
-        at = r * mu
-        for s, k in enumerate(mine[r]):
-            lst = lists[k]
-            if lst:
-                i = int(u[s] * len(lst))
-                codes[k] = played[at + s] = c = lst[i]
-                act[s] = c if code else i
-        out.append(act)
-    # (np.fromiter reads the ints without np.array's look at the nesting: a third cheaper)
-    base = np.fromiter(chain.from_iterable(out), np.int64, len(out) * rows).reshape(
-        len(out), rows)
+    out = draw(draws, [row_of[a] for a in agents], mine, lists, rows, env.max_units, code,
+               codes, played)
+    # (np.fromiter reads the ints without np.array's look at nesting: a third cheaper)
+    base = np.fromiter(out, np.int64, len(out)).reshape(len(agents), rows)
     views = list(base)
     env._sampled = (base, base.tobytes(), views, codes, bytes(prev))
     return dict(zip(agents, views, strict=True))
