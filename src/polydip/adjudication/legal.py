@@ -725,18 +725,26 @@ class ArmyConvoys:
         return codes
 
     def support_text_list(self, m: Map, t: OrderTable, j: int) -> tuple[str, ...]:
-        """The texts of `supports` (kept in `support_texts`; the tuple the map's too)."""
-        key = self._support_key(m, t, self.supporters[j])
-        memo = m.caches.convoyed_support_texts
-        texts = memo.get(key)
-        if texts is None:
-            codes = self.support_codes[j]
-            if codes is None:  # (from the key in hand: no second route check)
-                codes = self.support_codes[j] = _support_codes(m, t, key)
-            if len(memo) > 200_000:
-                memo.clear()
-            made = t.sc_texts
-            texts = memo[key] = tuple([made.get(c) or t.sc_text(c) for c in codes])
+        """The texts of `supports` (kept in `support_texts`), made from the destinations
+        straight: no codes tuple and no memo of the map's (each text is the table's, made
+        once per code; a text list is asked once per army's convoys and supporter slot, so
+        a memo keyed by the destinations cost more than it saved)."""
+        s = self.supporters[j]
+        qs = t.sc_mask[s] & self.far_mask
+        p = t.slot_prov[s]
+        if self.comp >> p & 1:  # a fleet that may be on the routes (none other is)
+            qs = self._not_needing(m, qs, p)
+        bases = t.sc_base[s]
+        a = self.a
+        made = t.sc_texts
+        got: list[str] = []
+        while qs:
+            low = qs & -qs
+            qs ^= low
+            c = bases[low.bit_length() - 1] + a
+            x = made.get(c)
+            got.append(x if x is not None else t.sc_text(c))
+        texts = tuple(got)
         kept = self.support_texts
         if kept is None:
             kept = self.support_texts = [None] * len(self.supporters)
@@ -750,14 +758,25 @@ class ArmyConvoys:
         qs = t.sc_mask[s] & self.far_mask
         p = t.slot_prov[s]
         if self.comp >> p & 1:  # a fleet that may be on the routes (none other is)
-            keep = 0
-            while qs:
-                low = qs & -qs
-                qs ^= low
-                if self.route_without(m, low.bit_length() - 1, p):
-                    keep |= low
-            qs = keep
+            qs = self._not_needing(m, qs, p)
         return (s, self.a, qs)
+
+    def _not_needing(self, m: Map, qs: int, p: int) -> int:
+        """The destinations of `qs` (a mask of `far` ones) that some route reaches without
+        the fleet in province p (route_without, its quick answers read inline)."""
+        keep = 0
+        on_routes = self.on_routes
+        while qs:
+            low = qs & -qs
+            qs ^= low
+            q = low.bit_length() - 1
+            on = on_routes[q]
+            if not on >> p & 1:  # not on any route: a route avoids it, if there is one
+                if on:
+                    keep |= low
+            elif on != 1 << p and self.route_without(m, q, p):
+                keep |= low
+        return keep
 
     def route_without(self, m: Map, dest: int, p: int) -> bool:
         """Could the fleets convoy the army to `dest` without the fleet in province p?

@@ -65,10 +65,9 @@ class MapCaches:
         self.convoy_necessary: dict[tuple[int, int, int, int], int] = {}
         # (army, fleets, ...) -> what an army may do by convoy (legal.py); at most 10,000
         self.army_convoys: dict[tuple[int, int, int], ArmyConvoys] = {}
-        # (supporter slot, army index, destinations) -> the codes, and the texts, of the
-        # supports of the army's moves there (legal.ArmyConvoys.supports); at most 200,000
+        # (supporter slot, army index, destinations) -> the codes of the supports of the
+        # army's moves there (legal.ArmyConvoys.supports); at most 200,000
         self.convoyed_supports: dict[tuple[int, int, int], tuple[int, ...]] = {}
-        self.convoyed_support_texts: dict[tuple[int, int, int], tuple[str, ...]] = {}
         # -- rules/ --
         # (rule key, table name) -> a table a rule works out from the map alone
         self.rule_tables: dict[tuple[str, str], Any] = {}
