@@ -139,8 +139,13 @@ class OrderTable:
         # the same as lists in slot order, with the codes alongside: legal orders walk them
         # against the phase's occupied slots (no set or dict is made or read per unit)
         self.partner_list: list[list[int]] = [sorted(p) for p in self.partners]
-        self.partner_items: list[list[tuple[int, tuple[int, ...]]]] = [
-            [(p, self.pair[s][p]) for p in lst] for s, lst in enumerate(self.partner_list)]
+        # (sorted items of `pair`, less the slot itself: no lookup per partner)
+        self.partner_items: list[list[tuple[int, tuple[int, ...]]]] = []
+        for s, pr in enumerate(self.pair):
+            items = sorted(pr.items())
+            if s in pr:  # (an open space: supports between units on one place)
+                items.remove((s, pr[s]))
+            self.partner_items.append(items)
         self.disband = self.support_move + len(self.sm_items)
         self.build = self.disband + self.n_slots
         self.waive = self.build + self.n_slots
@@ -168,10 +173,13 @@ class OrderTable:
         texts = self._enumerated_texts()
         self.texts.update(texts)
         # the same lists as texts (legal orders read them where nothing changes them now)
+        # (map over the dictionary's own lookup: no comprehension run per pair of slots,
+        # a few thousand on the standard map)
+        text_of = texts.__getitem__
         self.hold_and_moves_texts: list[tuple[str, ...]] = [
-            tuple([texts[c] for c in codes]) for codes in self.hold_and_moves]
+            tuple(map(text_of, codes)) for codes in self.hold_and_moves]
         self.partner_text_items: list[list[tuple[int, tuple[str, ...]]]] = [
-            [(p, tuple([texts[c] for c in codes])) for p, codes in items]
+            [(p, tuple(map(text_of, codes))) for p, codes in items]
             for items in self.partner_items]
 
     def _slots(self, m: Map) -> tuple[dict[int, list[int]], list[frozenset[int]],
@@ -222,12 +230,13 @@ class OrderTable:
         self.support_hold = self.move + len(self.move_items)
         self.sh_items = []
         self.sh_code = []
+        items, base = self.sh_items, self.support_hold
         for s in range(self.n_slots):
             held: dict[int, int] = {}
             for q in sorted(sbase[s]):
                 for t in in_prov.get(q, ()):
-                    held[t] = self.support_hold + len(self.sh_items)
-                    self.sh_items.append((s, t))
+                    held[t] = base + len(items)
+                    items.append((s, t))
             self.sh_code.append(held)
 
     def _supports_to_move(self, m: Map, sbase: list[frozenset[int]],
@@ -274,10 +283,12 @@ class OrderTable:
                     codes = []
                 else:
                     codes = [h]
+                c = sm_base + len(sm_items)
                 while qs:
                     low = qs & -qs
                     qs ^= low
-                    codes.append(sm_base + len(sm_items))
+                    codes.append(c)
+                    c += 1
                     sm_items.append((s, t, low.bit_length() - 1))
                 pairs[t] = tuple(codes)
             self.pair.append(pairs)
