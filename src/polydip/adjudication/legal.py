@@ -623,7 +623,8 @@ class ArmyConvoys:
     to), and whether a route avoids a given fleet (`route_without`, kept as asked)."""
 
     __slots__ = ("_convoy_codes", "_convoy_texts", "_via_texts",
-                 "a", "army", "by_fleet", "comp", "dests", "far", "far_mask", "nec", "on_routes",
+                 "a", "army", "by_fleet", "comp", "dests", "far", "far_mask", "is_far", "nec",
+                 "on_routes",
                  "origin", "routes", "support_codes", "support_texts", "supporters", "via",
                  "without")
 
@@ -667,10 +668,14 @@ class ArmyConvoys:
         # move into one of them, but those of its own province, lowest first), and by slot
         # the codes and texts of those supports (`supports`: made as first asked)
         self.far_mask = 0
+        # (the same as a list by province: the supports' texts are read without int masks,
+        # which cost an allocation per operation past 30 provinces)
+        self.is_far = [False] * m.n_prov
         supporters: set[int] = set()
         into = t.sc_into_slots
         for q in self.far:
             self.far_mask |= 1 << q
+            self.is_far[q] = True
             supporters.update(into[q])
         supporters.difference_update(t.prov_slots[origin])
         self.supporters = sorted(supporters)
@@ -728,20 +733,26 @@ class ArmyConvoys:
         """The texts of `supports` (kept in `support_texts`), made from the destinations
         straight: no codes tuple and no memo of the map's (each text is the table's, made
         once per code; a text list is asked once per army's convoys and supporter slot, so
-        a memo keyed by the destinations cost more than it saved)."""
+        a memo keyed by the destinations cost more than it saved). The slot's destinations
+        are walked as a list (`sc_base`, lowest first), not as a mask."""
         s = self.supporters[j]
-        qs = t.sc_mask[s] & self.far_mask
         p = t.slot_prov[s]
-        if self.comp >> p & 1:  # a fleet that may be on the routes (none other is)
-            qs = self._not_needing(m, qs, p)
-        bases = t.sc_base[s]
+        is_far = self.is_far
         a = self.a
         made = t.sc_texts
         got: list[str] = []
-        while qs:
-            low = qs & -qs
-            qs ^= low
-            c = bases[low.bit_length() - 1] + a
+        on_route = self.comp >> p & 1  # a fleet that may be on the routes (none other is)
+        for q, base in t.sc_base[s].items():
+            if not is_far[q]:
+                continue
+            if on_route:
+                on = self.on_routes[q]
+                if on >> p & 1:  # (route_without's quick answers first)
+                    if on == 1 << p or not self.route_without(m, q, p):
+                        continue
+                elif not on:
+                    continue
+            c = base + a
             x = made.get(c)
             got.append(x if x is not None else t.sc_text(c))
         texts = tuple(got)
@@ -792,8 +803,18 @@ class ArmyConvoys:
             elif on == 1 << p:  # the only fleet on any route
                 got = False
             else:
-                usable = self.comp & ~(1 << p | 1 << self.origin | 1 << dest)
-                got = route_exists_mask(m, self.origin, dest, usable)
+                # (a route without p holds a simple one, whose fleets are all on routes: the
+                # search walks those alone, and its answer is kept per map under them, for
+                # every fleet configuration with the same routes to dest)
+                usable = on & ~(1 << p | 1 << self.origin | 1 << dest)
+                memo = m.caches.convoy_without
+                wkey = (self.origin, dest, usable)
+                found = memo.get(wkey)
+                if found is None:
+                    if len(memo) > 200_000:
+                        memo.clear()
+                    found = memo[wkey] = route_exists_mask(m, self.origin, dest, usable)
+                got = found
             self.without[key] = got
         return got
 

@@ -248,49 +248,40 @@ class OrderTable:
         self.sm_items = []
         self.pair = []
         sm_items, slot_prov, open_space = self.sm_items, self.slot_prov, m.tables.open_space
-        # (slot and province sets as bit masks: bits are read lowest first, in the order of
-        # the sorted slots and provinces)
+        # (slots and provinces walked as sorted lists and sets of small ints: masks of 120
+        # slots cost an allocation per operation)
         # the slots in each province or next to it
-        in_mask = [_mask(slots) for slots in self.prov_slots]
-        around_mask: dict[int, int] = {}
+        in_prov = self.prov_slots
+        around: dict[int, tuple[int, ...]] = {}
         for q in set().union(*sbase) if sbase else ():
-            got = in_mask[q]
+            got = list(in_prov[q])
             for q2 in m.prov_neighbours[q]:
-                got |= in_mask[q2]
-            around_mask[q] = got
-        reach_bits = [_mask(r) & ~(1 << slot_prov[t]) for t, r in enumerate(reach)]
+                got.extend(in_prov[q2])
+            around[q] = tuple(got)
         sm_base = self.support_move
         for s in range(self.n_slots):
             own = slot_prov[s]
             mine = sbase[s]
-            mine_bits = _mask(mine) & ~(1 << own)
-            near = 0
+            mine_list = sorted(q for q in mine if q != own)
+            near: set[int] = set()
             for q in mine:
-                near |= around_mask[q]
+                near.update(around[q])
             if not open_space[own]:
-                near &= ~(1 << s)
+                near.discard(s)
             held_s = self.sh_code[s]
             pairs: dict[int, tuple[int, ...]] = {}
-            while near:
-                low = near & -near
-                near ^= low
-                t = low.bit_length() - 1
-                qs = reach_bits[t] & mine_bits
+            c = sm_base + len(sm_items)
+            for t in sorted(near):
+                rt, tp = reach[t], slot_prov[t]
                 h = held_s.get(t)
-                if h is None:
-                    if not qs:
-                        continue
-                    codes = []
-                else:
-                    codes = [h]
-                c = sm_base + len(sm_items)
-                while qs:
-                    low = qs & -qs
-                    qs ^= low
-                    codes.append(c)
-                    c += 1
-                    sm_items.append((s, t, low.bit_length() - 1))
-                pairs[t] = tuple(codes)
+                codes = [] if h is None else [h]
+                for q in mine_list:
+                    if q in rt and q != tp:
+                        codes.append(c)
+                        c += 1
+                        sm_items.append((s, t, q))
+                if codes:
+                    pairs[t] = tuple(codes)
             self.pair.append(pairs)
 
     def _builds(self, m: Map) -> None:
