@@ -623,7 +623,7 @@ class ArmyConvoys:
     to), and whether a route avoids a given fleet (`route_without`, kept as asked)."""
 
     __slots__ = ("_convoy_codes", "_convoy_texts", "_via_texts",
-                 "a", "army", "by_fleet", "comp", "dests", "far", "far_mask", "is_far", "nec",
+                 "a", "army", "by_fleet", "comp", "dests", "far", "far_mask", "far_set", "nec",
                  "on_routes",
                  "origin", "routes", "support_codes", "support_texts", "supporters", "via",
                  "without")
@@ -668,14 +668,13 @@ class ArmyConvoys:
         # move into one of them, but those of its own province, lowest first), and by slot
         # the codes and texts of those supports (`supports`: made as first asked)
         self.far_mask = 0
-        # (the same as a list by province: the supports' texts are read without int masks,
-        # which cost an allocation per operation past 30 provinces)
-        self.is_far = [False] * m.n_prov
+        # (the same as a set: the supports' texts are read without int masks, which cost an
+        # allocation per operation past 30 provinces)
+        self.far_set = frozenset(self.far)
         supporters: set[int] = set()
         into = t.sc_into_slots
         for q in self.far:
             self.far_mask |= 1 << q
-            self.is_far[q] = True
             supporters.update(into[q])
         supporters.difference_update(t.prov_slots[origin])
         self.supporters = sorted(supporters)
@@ -688,34 +687,55 @@ class ArmyConvoys:
         self._convoy_codes: dict[int, list[int]] = {}
 
     def via_texts(self, t: OrderTable) -> list[str]:
-        """The texts of `via` (made once)."""
+        """The texts of `via` (made once; each kept per code in the table's texts, made
+        there as `t.text` would, without its family lookup)."""
         got = self._via_texts
         if got is None:
             texts = t.texts  # (kept per code: the same move comes with other fleets)
-            got = self._via_texts = [texts[c] for c in self.via]
+            got = []
+            dests = self.dests
+            for j in range(len(dests)):
+                c = self.via[j]
+                x = texts.get(c)
+                if x is None:
+                    x = texts[c] = t.via_text(self.army, dests[j])
+                got.append(x)
+            self._via_texts = got
         return got
+
+    def _fleet_dests(self, t: OrderTable, fleet: int) -> list[int]:
+        """The destination indexes the fleet in slot `fleet` may convoy this army to."""
+        fp = t.slot_prov[fleet]
+        for p, dests in self.by_fleet:
+            if p == fp:
+                return dests
+        return []
 
     def convoy_codes(self, t: OrderTable, fleet: int) -> list[int]:
         """The codes of the convoys of this army by the fleet in slot `fleet` (made once
         per fleet slot)."""
         got = self._convoy_codes.get(fleet)
         if got is None:
-            fp = t.slot_prov[fleet]
             base = t.convoy + (t.fleet_index[fleet] * t.n_army + self.a) * t.n_dest
-            got = []
-            for p, dests in self.by_fleet:
-                if p == fp:
-                    got = [base + d for d in dests]
-            self._convoy_codes[fleet] = got
+            got = self._convoy_codes[fleet] = [base + d for d in self._fleet_dests(t, fleet)]
         return got
 
     def convoy_texts(self, t: OrderTable, fleet: int) -> list[str]:
         """The texts of the convoys of this army by the fleet in slot `fleet` (made once
-        per fleet slot)."""
+        per fleet slot; each kept per code in the table's texts, as `via_texts`)."""
         got = self._convoy_texts.get(fleet)
         if got is None:
             texts = t.texts  # (kept per code: the same convoy comes with other fleets)
-            got = self._convoy_texts[fleet] = [texts[c] for c in self.convoy_codes(t, fleet)]
+            base = t.convoy + (t.fleet_index[fleet] * t.n_army + self.a) * t.n_dest
+            provs = t.dest_provs
+            got = []
+            for d in self._fleet_dests(t, fleet):
+                c = base + d
+                x = texts.get(c)
+                if x is None:
+                    x = texts[c] = t.convoy_text(fleet, self.army, provs[d])
+                got.append(x)
+            self._convoy_texts[fleet] = got
         return got
 
     def supports(self, m: Map, t: OrderTable, j: int) -> tuple[int, ...]:
@@ -733,18 +753,16 @@ class ArmyConvoys:
         """The texts of `supports` (kept in `support_texts`), made from the destinations
         straight: no codes tuple and no memo of the map's (each text is the table's, made
         once per code; a text list is asked once per army's convoys and supporter slot, so
-        a memo keyed by the destinations cost more than it saved). The slot's destinations
-        are walked as a list (`sc_base`, lowest first), not as a mask."""
+        a memo keyed by the destinations cost more than it saved). The destinations are
+        a set intersection, not a mask walked."""
         s = self.supporters[j]
         p = t.slot_prov[s]
-        is_far = self.is_far
         a = self.a
         made = t.sc_texts
         got: list[str] = []
         on_route = self.comp >> p & 1  # a fleet that may be on the routes (none other is)
-        for q, base in t.sc_base[s].items():
-            if not is_far[q]:
-                continue
+        bases = t.sc_base[s]
+        for q in sorted(bases.keys() & self.far_set):
             if on_route:
                 on = self.on_routes[q]
                 if on >> p & 1:  # (route_without's quick answers first)
@@ -752,7 +770,7 @@ class ArmyConvoys:
                         continue
                 elif not on:
                     continue
-            c = base + a
+            c = bases[q] + a
             x = made.get(c)
             got.append(x if x is not None else t.sc_text(c))
         texts = tuple(got)
