@@ -766,7 +766,7 @@ class ArmyConvoys:
             if on_route:
                 on = self.on_routes[q]
                 if on >> p & 1:  # (route_without's quick answers first)
-                    if on == 1 << p or not self.route_without(m, q, p):
+                    if on == 1 << p or not self._route_avoiding(m, q, on, p):
                         continue
                 elif not on:
                     continue
@@ -821,20 +821,25 @@ class ArmyConvoys:
             elif on == 1 << p:  # the only fleet on any route
                 got = False
             else:
-                # (a route without p holds a simple one, whose fleets are all on routes: the
-                # search walks those alone, and its answer is kept per map under them, for
-                # every fleet configuration with the same routes to dest)
-                usable = on & ~(1 << p | 1 << self.origin | 1 << dest)
-                memo = m.caches.convoy_without
-                wkey = (self.origin, dest, usable)
-                found = memo.get(wkey)
-                if found is None:
-                    if len(memo) > 200_000:
-                        memo.clear()
-                    found = memo[wkey] = route_exists_mask(m, self.origin, dest, usable)
-                got = found
+                got = self._route_avoiding(m, dest, on, p)
             self.without[key] = got
         return got
+
+    def _route_avoiding(self, m: Map, dest: int, on: int, p: int) -> bool:
+        """route_without where p is one of several fleets on the routes (`on`) to dest.
+        A route without p holds a simple one, whose fleets are all on routes: the search
+        walks those alone, and its answer is kept per map under them (convoy_without), for
+        every fleet configuration with the same routes to dest."""
+        origin = self.origin
+        usable = on & ~(1 << p | 1 << origin | 1 << dest)
+        memo = m.caches.convoy_without
+        wkey = (origin, dest, usable)
+        found = memo.get(wkey)
+        if found is None:
+            if len(memo) > 200_000:
+                memo.clear()
+            found = memo[wkey] = route_exists_mask(m, origin, dest, usable)
+        return found
 
 
 def _support_codes(m: Map, t: OrderTable, key: tuple[int, int, int]) -> tuple[int, ...]:
