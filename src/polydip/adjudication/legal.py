@@ -574,9 +574,10 @@ def _add_convoyed_supports_by_army(m: Map, t: OrderTable, slots: list[int],
                     assert lst is not None  # (inline: a call a unit counts)
                     lst.extend(texts)
             else:
-                codes = made[j]
+                codes = made[j] if made is not None else None
                 if codes is None:
                     codes = e.supports(m, t, j)
+                    made = e.support_codes
                 if codes:
                     got = out[i] if out is not None else None
                     assert got is not None
@@ -623,7 +624,7 @@ class ArmyConvoys:
     to), and whether a route avoids a given fleet (`route_without`, kept as asked)."""
 
     __slots__ = ("_convoy_codes", "_convoy_texts", "_via_texts",
-                 "a", "army", "by_fleet", "comp", "dests", "far", "far_mask", "far_set", "nec",
+                 "a", "army", "by_fleet", "comp", "dests", "far", "far_set", "nec",
                  "on_routes",
                  "origin", "routes", "support_codes", "support_texts", "supporters", "via",
                  "without")
@@ -651,12 +652,19 @@ class ArmyConvoys:
             if q not in direct:
                 self.far.append(q)
                 self.on_routes[q] = routes[j]
-            d = dest_index[q]
             n = nec[j]
-            while n:
-                low = n & -n
-                n ^= low
-                f = low.bit_length() - 1
+            if not n:
+                continue
+            d = dest_index[q]
+            if n & (n - 1):  # several fleets
+                for f in bits(n):
+                    got = fleets.get(f)
+                    if got is None:
+                        fleets[f] = [d]
+                    else:
+                        got.append(d)
+            else:  # (most: a single fleet every route needs)
+                f = n.bit_length() - 1
                 got = fleets.get(f)
                 if got is None:
                     fleets[f] = [d]
@@ -667,20 +675,19 @@ class ArmyConvoys:
         # the moves only a convoy makes: who may support them (the slots that may support a
         # move into one of them, but those of its own province, lowest first), and by slot
         # the codes and texts of those supports (`supports`: made as first asked)
-        self.far_mask = 0
-        # (the same as a set: the supports' texts are read without int masks, which cost an
-        # allocation per operation past 30 provinces)
+        # (as a set, not an int mask: masks past 30 provinces cost an allocation per
+        # operation)
         self.far_set = frozenset(self.far)
         supporters: set[int] = set()
         into = t.sc_into_slots
         for q in self.far:
-            self.far_mask |= 1 << q
             supporters.update(into[q])
         supporters.difference_update(t.prov_slots[origin])
         self.supporters = sorted(supporters)
         # (lists beside `supporters`, None until asked: no dictionary, and fewer objects for
-        # the cyclic collector to walk in a long simulation)
-        self.support_codes: list[tuple[int, ...] | None] = [None] * len(self.supporters)
+        # the cyclic collector to walk in a long simulation; the codes' list made when the
+        # codes are first asked, the texts' likewise)
+        self.support_codes: list[tuple[int, ...] | None] | None = None
         self.support_texts: list[tuple[str, ...] | None] | None = None
         self._via_texts: list[str] | None = None
         self._convoy_texts: dict[int, list[str]] = {}
@@ -745,8 +752,10 @@ class ArmyConvoys:
         tuple itself is the map's, per slot, army and destinations (the same supports come
         with many fleet configurations; tuples of ints and strings, which the cyclic
         collector stops walking)."""
-        codes = self.support_codes[j] = _support_codes(
-            m, t, self._support_key(m, t, self.supporters[j]))
+        made = self.support_codes
+        if made is None:
+            made = self.support_codes = [None] * len(self.supporters)
+        codes = made[j] = _support_codes(m, t, self._support_key(m, t, self.supporters[j]))
         return codes
 
     def support_text_list(self, m: Map, t: OrderTable, j: int) -> tuple[str, ...]:
@@ -784,7 +793,9 @@ class ArmyConvoys:
         """(slot, army index, destinations): what slot s's supports of this army's convoyed
         moves depend on (the destinations it may support into, but those a route needs it
         for, as a province mask)."""
-        qs = t.sc_mask[s] & self.far_mask
+        qs = 0
+        for q in t.sc_base[s].keys() & self.far_set:
+            qs |= 1 << q
         p = t.slot_prov[s]
         if self.comp >> p & 1:  # a fleet that may be on the routes (none other is)
             qs = self._not_needing(m, qs, p)
