@@ -574,10 +574,9 @@ def _add_convoyed_supports_by_army(m: Map, t: OrderTable, slots: list[int],
                     assert lst is not None  # (inline: a call a unit counts)
                     lst.extend(texts)
             else:
-                codes = made[j] if made is not None else None
+                codes = made[j]
                 if codes is None:
                     codes = e.supports(m, t, j)
-                    made = e.support_codes
                 if codes:
                     got = out[i] if out is not None else None
                     assert got is not None
@@ -685,9 +684,9 @@ class ArmyConvoys:
         supporters.difference_update(t.prov_slots[origin])
         self.supporters = sorted(supporters)
         # (lists beside `supporters`, None until asked: no dictionary, and fewer objects for
-        # the cyclic collector to walk in a long simulation; the codes' list made when the
-        # codes are first asked, the texts' likewise)
-        self.support_codes: list[tuple[int, ...] | None] | None = None
+        # the cyclic collector to walk in a long simulation; the texts' list made when the
+        # texts are first asked)
+        self.support_codes: list[tuple[int, ...] | None] = [None] * len(self.supporters)
         self.support_texts: list[tuple[str, ...] | None] | None = None
         self._via_texts: list[str] | None = None
         self._convoy_texts: dict[int, list[str]] = {}
@@ -752,10 +751,8 @@ class ArmyConvoys:
         tuple itself is the map's, per slot, army and destinations (the same supports come
         with many fleet configurations; tuples of ints and strings, which the cyclic
         collector stops walking)."""
-        made = self.support_codes
-        if made is None:
-            made = self.support_codes = [None] * len(self.supporters)
-        codes = made[j] = _support_codes(m, t, self._support_key(m, t, self.supporters[j]))
+        codes = self.support_codes[j] = _support_codes(
+            m, t, self._support_key(m, t, self.supporters[j]))
         return codes
 
     def support_text_list(self, m: Map, t: OrderTable, j: int) -> tuple[str, ...]:
