@@ -483,7 +483,7 @@ def _convoy_only_moves(m: Map, pos: Position, armies: list[tuple[int, ArmyConvoy
     for i, e in armies:
         if closed:  # a move over an edge closed to it now could only be made by convoy
             direct = _moves_into(m, units[i], closed, {})
-            far = [q for q in e.dests if q not in direct]
+            far = tuple([q for q in e.dests if q not in direct])
         else:
             far = e.far
         for q in far:
@@ -623,7 +623,7 @@ class ArmyConvoys:
     to), and whether a route avoids a given fleet (`route_without`, kept as asked)."""
 
     __slots__ = ("_convoy_codes", "_convoy_texts", "_via_texts",
-                 "a", "army", "by_fleet", "comp", "dests", "far", "far_set", "nec",
+                 "a", "army", "by_fleet", "comp", "dests", "far", "nec",
                  "on_routes",
                  "origin", "routes", "support_codes", "support_texts", "supporters", "via",
                  "without")
@@ -643,13 +643,13 @@ class ArmyConvoys:
         self.via = [base + dest_index[q] for q in dests]
         k, loc = t.slots[army]
         direct = m.reach_prov[k][loc]
-        self.far: list[int] = []
+        far: list[int] = []
         self.on_routes: dict[int, int] = {}
         fleets: dict[int, list[int]] = {}
         for j in range(len(dests)):
             q = dests[j]
             if q not in direct:
-                self.far.append(q)
+                far.append(q)
                 self.on_routes[q] = routes[j]
             n = nec[j]
             if not n:
@@ -674,12 +674,12 @@ class ArmyConvoys:
         # the moves only a convoy makes: who may support them (the slots that may support a
         # move into one of them, but those of its own province, lowest first), and by slot
         # the codes and texts of those supports (`supports`: made as first asked)
-        # (as a set, not an int mask: masks past 30 provinces cost an allocation per
-        # operation)
-        self.far_set = frozenset(self.far)
+        # (a tuple of ints, which the cyclic collector stops walking; no int mask: masks
+        # past 30 provinces cost an allocation per operation)
+        self.far: tuple[int, ...] = tuple(far)
         supporters: set[int] = set()
         into = t.sc_into_slots
-        for q in self.far:
+        for q in far:
             supporters.update(into[q])
         supporters.difference_update(t.prov_slots[origin])
         self.supporters = sorted(supporters)
@@ -768,7 +768,7 @@ class ArmyConvoys:
         got: list[str] = []
         on_route = self.comp >> p & 1  # a fleet that may be on the routes (none other is)
         bases = t.sc_base[s]
-        for q in sorted(bases.keys() & self.far_set):
+        for q in sorted(bases.keys() & self.far):
             if on_route:
                 on = self.on_routes[q]
                 if on >> p & 1:  # (route_without's quick answers first)
@@ -791,7 +791,7 @@ class ArmyConvoys:
         moves depend on (the destinations it may support into, but those a route needs it
         for, as a province mask)."""
         qs = 0
-        for q in t.sc_base[s].keys() & self.far_set:
+        for q in t.sc_base[s].keys() & self.far:
             qs |= 1 << q
         p = t.slot_prov[s]
         if self.comp >> p & 1:  # a fleet that may be on the routes (none other is)
