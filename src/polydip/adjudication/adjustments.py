@@ -82,10 +82,8 @@ def _count_centers(m: Map, owners: list[int]) -> list[int]:
         for p, o in enumerate(owners):
             if o >= 0:
                 counts[o] += value[p]
-    else:
-        for o in owners:
-            if o >= 0:
-                counts[o] += 1
+    else:  # (counted in C, a call per power: no Python loop over the provinces)
+        counts = [owners.count(o) for o in range(len(m.powers))]
     for p, neutral in enumerate(m.power_neutral):
         if neutral:
             counts[p] = 0

@@ -478,7 +478,7 @@ def _component_routes(m: Map, memo: dict, cm: int, eo: int, ed: int) -> int:
     ends = eo | ed
     if ends & (ends - 1) == 0:  # one fleet next to both ends
         return ends
-    key = (cm, eo, ed)
+    key = (cm, ends)  # (the subtree joins the ends, whichever side each is next to)
     got = memo.get(key)
     if got is None:
         if len(memo) > 200_000:
@@ -515,9 +515,21 @@ def routes_and_necessary(m: Map, origin: int, dests: list[int], g: FleetGeometry
             for cm, eo in near:
                 ed = t_dest & cm
                 if ed:
-                    cand |= _component_routes(m, route_memo, cm, eo, ed)
+                    # (_component_routes, its memo read inline: most answers are kept)
+                    ends = eo | ed
+                    if ends & (ends - 1):
+                        got = route_memo.get((cm, ends))
+                        cand |= (got if got is not None
+                                 else _component_routes(m, route_memo, cm, eo, ed))
+                    else:
+                        cand |= ends
         routes.append(cand)
-        necs.append(_necessary_kept(m, memo, origin, q, cand, degree))
+        if cand & (cand - 1):  # (_necessary_kept, likewise)
+            nec = memo.get((cand, t_origin & cand, tm[q] & cand, degree))
+            necs.append(nec if nec is not None
+                        else _necessary_kept(m, memo, origin, q, cand, degree))
+        else:
+            necs.append(cand)
     return routes, necs
 
 

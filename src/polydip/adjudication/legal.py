@@ -483,7 +483,7 @@ def _convoy_only_moves(m: Map, pos: Position, armies: list[tuple[int, ArmyConvoy
     for i, e in armies:
         if closed:  # a move over an edge closed to it now could only be made by convoy
             direct = _moves_into(m, units[i], closed, {})
-            far = [q for q in e.dests if q not in direct]
+            far = tuple([q for q in e.dests if q not in direct])
         else:
             far = e.far
         for q in far:
@@ -623,7 +623,8 @@ class ArmyConvoys:
     to), and whether a route avoids a given fleet (`route_without`, kept as asked)."""
 
     __slots__ = ("_convoy_codes", "_convoy_texts", "_via_texts",
-                 "a", "army", "by_fleet", "comp", "dests", "far", "far_mask", "nec", "on_routes",
+                 "a", "army", "by_fleet", "comp", "dests", "far", "nec",
+                 "on_routes",
                  "origin", "routes", "support_codes", "support_texts", "supporters", "via",
                  "without")
 
@@ -642,20 +643,27 @@ class ArmyConvoys:
         self.via = [base + dest_index[q] for q in dests]
         k, loc = t.slots[army]
         direct = m.reach_prov[k][loc]
-        self.far: list[int] = []
+        far: list[int] = []
         self.on_routes: dict[int, int] = {}
         fleets: dict[int, list[int]] = {}
         for j in range(len(dests)):
             q = dests[j]
             if q not in direct:
-                self.far.append(q)
+                far.append(q)
                 self.on_routes[q] = routes[j]
-            d = dest_index[q]
             n = nec[j]
-            while n:
-                low = n & -n
-                n ^= low
-                f = low.bit_length() - 1
+            if not n:
+                continue
+            d = dest_index[q]
+            if n & (n - 1):  # several fleets
+                for f in bits(n):
+                    got = fleets.get(f)
+                    if got is None:
+                        fleets[f] = [d]
+                    else:
+                        got.append(d)
+            else:  # (most: a single fleet every route needs)
+                f = n.bit_length() - 1
                 got = fleets.get(f)
                 if got is None:
                     fleets[f] = [d]
@@ -666,16 +674,18 @@ class ArmyConvoys:
         # the moves only a convoy makes: who may support them (the slots that may support a
         # move into one of them, but those of its own province, lowest first), and by slot
         # the codes and texts of those supports (`supports`: made as first asked)
-        self.far_mask = 0
+        # (a tuple of ints, which the cyclic collector stops walking; no int mask: masks
+        # past 30 provinces cost an allocation per operation)
+        self.far: tuple[int, ...] = tuple(far)
         supporters: set[int] = set()
         into = t.sc_into_slots
-        for q in self.far:
-            self.far_mask |= 1 << q
+        for q in far:
             supporters.update(into[q])
         supporters.difference_update(t.prov_slots[origin])
         self.supporters = sorted(supporters)
         # (lists beside `supporters`, None until asked: no dictionary, and fewer objects for
-        # the cyclic collector to walk in a long simulation)
+        # the cyclic collector to walk in a long simulation; the texts' list made when the
+        # texts are first asked)
         self.support_codes: list[tuple[int, ...] | None] = [None] * len(self.supporters)
         self.support_texts: list[tuple[str, ...] | None] | None = None
         self._via_texts: list[str] | None = None
@@ -683,34 +693,55 @@ class ArmyConvoys:
         self._convoy_codes: dict[int, list[int]] = {}
 
     def via_texts(self, t: OrderTable) -> list[str]:
-        """The texts of `via` (made once)."""
+        """The texts of `via` (made once; each kept per code in the table's texts, made
+        there as `t.text` would, without its family lookup)."""
         got = self._via_texts
         if got is None:
             texts = t.texts  # (kept per code: the same move comes with other fleets)
-            got = self._via_texts = [texts[c] for c in self.via]
+            got = []
+            dests = self.dests
+            for j in range(len(dests)):
+                c = self.via[j]
+                x = texts.get(c)
+                if x is None:
+                    x = texts[c] = t.via_text(self.army, dests[j])
+                got.append(x)
+            self._via_texts = got
         return got
+
+    def _fleet_dests(self, t: OrderTable, fleet: int) -> list[int]:
+        """The destination indexes the fleet in slot `fleet` may convoy this army to."""
+        fp = t.slot_prov[fleet]
+        for p, dests in self.by_fleet:
+            if p == fp:
+                return dests
+        return []
 
     def convoy_codes(self, t: OrderTable, fleet: int) -> list[int]:
         """The codes of the convoys of this army by the fleet in slot `fleet` (made once
         per fleet slot)."""
         got = self._convoy_codes.get(fleet)
         if got is None:
-            fp = t.slot_prov[fleet]
             base = t.convoy + (t.fleet_index[fleet] * t.n_army + self.a) * t.n_dest
-            got = []
-            for p, dests in self.by_fleet:
-                if p == fp:
-                    got = [base + d for d in dests]
-            self._convoy_codes[fleet] = got
+            got = self._convoy_codes[fleet] = [base + d for d in self._fleet_dests(t, fleet)]
         return got
 
     def convoy_texts(self, t: OrderTable, fleet: int) -> list[str]:
         """The texts of the convoys of this army by the fleet in slot `fleet` (made once
-        per fleet slot)."""
+        per fleet slot; each kept per code in the table's texts, as `via_texts`)."""
         got = self._convoy_texts.get(fleet)
         if got is None:
             texts = t.texts  # (kept per code: the same convoy comes with other fleets)
-            got = self._convoy_texts[fleet] = [texts[c] for c in self.convoy_codes(t, fleet)]
+            base = t.convoy + (t.fleet_index[fleet] * t.n_army + self.a) * t.n_dest
+            provs = t.dest_provs
+            got = []
+            for d in self._fleet_dests(t, fleet):
+                c = base + d
+                x = texts.get(c)
+                if x is None:
+                    x = texts[c] = t.convoy_text(fleet, self.army, provs[d])
+                got.append(x)
+            self._convoy_texts[fleet] = got
         return got
 
     def supports(self, m: Map, t: OrderTable, j: int) -> tuple[int, ...]:
@@ -725,18 +756,30 @@ class ArmyConvoys:
         return codes
 
     def support_text_list(self, m: Map, t: OrderTable, j: int) -> tuple[str, ...]:
-        """The texts of `supports` (kept in `support_texts`; the tuple the map's too)."""
-        key = self._support_key(m, t, self.supporters[j])
-        memo = m.caches.convoyed_support_texts
-        texts = memo.get(key)
-        if texts is None:
-            codes = self.support_codes[j]
-            if codes is None:  # (from the key in hand: no second route check)
-                codes = self.support_codes[j] = _support_codes(m, t, key)
-            if len(memo) > 200_000:
-                memo.clear()
-            made = t.sc_texts
-            texts = memo[key] = tuple([made.get(c) or t.sc_text(c) for c in codes])
+        """The texts of `supports` (kept in `support_texts`), made from the destinations
+        straight: no codes tuple and no memo of the map's (each text is the table's, made
+        once per code; a text list is asked once per army's convoys and supporter slot, so
+        a memo keyed by the destinations cost more than it saved). The destinations are
+        a set intersection, not a mask walked."""
+        s = self.supporters[j]
+        p = t.slot_prov[s]
+        a = self.a
+        made = t.sc_texts
+        got: list[str] = []
+        on_route = self.comp >> p & 1  # a fleet that may be on the routes (none other is)
+        bases = t.sc_base[s]
+        for q in sorted(bases.keys() & self.far):
+            if on_route:
+                on = self.on_routes[q]
+                if on >> p & 1:  # (route_without's quick answers first)
+                    if on == 1 << p or not self._route_avoiding(m, q, on, p):
+                        continue
+                elif not on:
+                    continue
+            c = bases[q] + a
+            x = made.get(c)
+            got.append(x if x is not None else t.sc_text(c))
+        texts = tuple(got)
         kept = self.support_texts
         if kept is None:
             kept = self.support_texts = [None] * len(self.supporters)
@@ -747,17 +790,30 @@ class ArmyConvoys:
         """(slot, army index, destinations): what slot s's supports of this army's convoyed
         moves depend on (the destinations it may support into, but those a route needs it
         for, as a province mask)."""
-        qs = t.sc_mask[s] & self.far_mask
+        qs = 0
+        for q in t.sc_base[s].keys() & self.far:
+            qs |= 1 << q
         p = t.slot_prov[s]
         if self.comp >> p & 1:  # a fleet that may be on the routes (none other is)
-            keep = 0
-            while qs:
-                low = qs & -qs
-                qs ^= low
-                if self.route_without(m, low.bit_length() - 1, p):
-                    keep |= low
-            qs = keep
+            qs = self._not_needing(m, qs, p)
         return (s, self.a, qs)
+
+    def _not_needing(self, m: Map, qs: int, p: int) -> int:
+        """The destinations of `qs` (a mask of `far` ones) that some route reaches without
+        the fleet in province p (route_without, its quick answers read inline)."""
+        keep = 0
+        on_routes = self.on_routes
+        while qs:
+            low = qs & -qs
+            qs ^= low
+            q = low.bit_length() - 1
+            on = on_routes[q]
+            if not on >> p & 1:  # not on any route: a route avoids it, if there is one
+                if on:
+                    keep |= low
+            elif on != 1 << p and self.route_without(m, q, p):
+                keep |= low
+        return keep
 
     def route_without(self, m: Map, dest: int, p: int) -> bool:
         """Could the fleets convoy the army to `dest` without the fleet in province p?
@@ -773,10 +829,25 @@ class ArmyConvoys:
             elif on == 1 << p:  # the only fleet on any route
                 got = False
             else:
-                usable = self.comp & ~(1 << p | 1 << self.origin | 1 << dest)
-                got = route_exists_mask(m, self.origin, dest, usable)
+                got = self._route_avoiding(m, dest, on, p)
             self.without[key] = got
         return got
+
+    def _route_avoiding(self, m: Map, dest: int, on: int, p: int) -> bool:
+        """route_without where p is one of several fleets on the routes (`on`) to dest.
+        A route without p holds a simple one, whose fleets are all on routes: the search
+        walks those alone, and its answer is kept per map under them (convoy_without), for
+        every fleet configuration with the same routes to dest."""
+        origin = self.origin
+        usable = on & ~(1 << p | 1 << origin | 1 << dest)
+        memo = m.caches.convoy_without
+        wkey = (origin, dest, usable)
+        found = memo.get(wkey)
+        if found is None:
+            if len(memo) > 200_000:
+                memo.clear()
+            found = memo[wkey] = route_exists_mask(m, origin, dest, usable)
+        return found
 
 
 def _support_codes(m: Map, t: OrderTable, key: tuple[int, int, int]) -> tuple[int, ...]:

@@ -57,18 +57,20 @@ class MapCaches:
         # connected fleet provinces (bit mask) -> block-cut tree (convoy.block_tree);
         # at most 20,000
         self.block_trees: dict[int, BlockTree] = {}
-        # (component, fleets next to the origin, next to the destination) -> the fleets on
-        # some route (convoy._component_routes); at most 200,000
-        self.convoy_routes: dict[tuple[int, int, int], int] = {}
+        # (component, fleets next to the origin or the destination) -> the fleets on some
+        # route (convoy._component_routes); at most 200,000
+        self.convoy_routes: dict[tuple[int, int], int] = {}
         # (fleets, fleets next to origin, next to destination, origin degree) -> the fleets
         # every route needs (convoy._necessary_kept); at most 200,000
         self.convoy_necessary: dict[tuple[int, int, int, int], int] = {}
+        # (origin, destination, fleets on its routes but one) -> whether they convoy an army
+        # from one to the other (legal.ArmyConvoys.route_without); at most 200,000
+        self.convoy_without: dict[tuple[int, int, int], bool] = {}
         # (army, fleets, ...) -> what an army may do by convoy (legal.py); at most 10,000
         self.army_convoys: dict[tuple[int, int, int], ArmyConvoys] = {}
-        # (supporter slot, army index, destinations) -> the codes, and the texts, of the
-        # supports of the army's moves there (legal.ArmyConvoys.supports); at most 200,000
+        # (supporter slot, army index, destinations) -> the codes of the supports of the
+        # army's moves there (legal.ArmyConvoys.supports); at most 200,000
         self.convoyed_supports: dict[tuple[int, int, int], tuple[int, ...]] = {}
-        self.convoyed_support_texts: dict[tuple[int, int, int], tuple[str, ...]] = {}
         # -- rules/ --
         # (rule key, table name) -> a table a rule works out from the map alone
         self.rule_tables: dict[tuple[str, str], Any] = {}

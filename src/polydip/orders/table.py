@@ -139,8 +139,13 @@ class OrderTable:
         # the same as lists in slot order, with the codes alongside: legal orders walk them
         # against the phase's occupied slots (no set or dict is made or read per unit)
         self.partner_list: list[list[int]] = [sorted(p) for p in self.partners]
-        self.partner_items: list[list[tuple[int, tuple[int, ...]]]] = [
-            [(p, self.pair[s][p]) for p in lst] for s, lst in enumerate(self.partner_list)]
+        # (sorted items of `pair`, less the slot itself: no lookup per partner)
+        self.partner_items: list[list[tuple[int, tuple[int, ...]]]] = []
+        for s, pr in enumerate(self.pair):
+            items = sorted(pr.items())
+            if s in pr:  # (an open space: supports between units on one place)
+                items.remove((s, pr[s]))
+            self.partner_items.append(items)
         self.disband = self.support_move + len(self.sm_items)
         self.build = self.disband + self.n_slots
         self.waive = self.build + self.n_slots
@@ -168,10 +173,13 @@ class OrderTable:
         texts = self._enumerated_texts()
         self.texts.update(texts)
         # the same lists as texts (legal orders read them where nothing changes them now)
+        # (map over the dictionary's own lookup: no comprehension run per pair of slots,
+        # a few thousand on the standard map)
+        text_of = texts.__getitem__
         self.hold_and_moves_texts: list[tuple[str, ...]] = [
-            tuple([texts[c] for c in codes]) for codes in self.hold_and_moves]
+            tuple(map(text_of, codes)) for codes in self.hold_and_moves]
         self.partner_text_items: list[list[tuple[int, tuple[str, ...]]]] = [
-            [(p, tuple([texts[c] for c in codes])) for p, codes in items]
+            [(p, tuple(map(text_of, codes))) for p, codes in items]
             for items in self.partner_items]
 
     def _slots(self, m: Map) -> tuple[dict[int, list[int]], list[frozenset[int]],
@@ -222,12 +230,13 @@ class OrderTable:
         self.support_hold = self.move + len(self.move_items)
         self.sh_items = []
         self.sh_code = []
+        items, base = self.sh_items, self.support_hold
         for s in range(self.n_slots):
             held: dict[int, int] = {}
             for q in sorted(sbase[s]):
                 for t in in_prov.get(q, ()):
-                    held[t] = self.support_hold + len(self.sh_items)
-                    self.sh_items.append((s, t))
+                    held[t] = base + len(items)
+                    items.append((s, t))
             self.sh_code.append(held)
 
     def _supports_to_move(self, m: Map, sbase: list[frozenset[int]],
@@ -239,47 +248,40 @@ class OrderTable:
         self.sm_items = []
         self.pair = []
         sm_items, slot_prov, open_space = self.sm_items, self.slot_prov, m.tables.open_space
-        # (slot and province sets as bit masks: bits are read lowest first, in the order of
-        # the sorted slots and provinces)
+        # (slots and provinces walked as sorted lists and sets of small ints: masks of 120
+        # slots cost an allocation per operation)
         # the slots in each province or next to it
-        in_mask = [_mask(slots) for slots in self.prov_slots]
-        around_mask: dict[int, int] = {}
+        in_prov = self.prov_slots
+        around: dict[int, tuple[int, ...]] = {}
         for q in set().union(*sbase) if sbase else ():
-            got = in_mask[q]
+            got = list(in_prov[q])
             for q2 in m.prov_neighbours[q]:
-                got |= in_mask[q2]
-            around_mask[q] = got
-        reach_bits = [_mask(r) & ~(1 << slot_prov[t]) for t, r in enumerate(reach)]
+                got.extend(in_prov[q2])
+            around[q] = tuple(got)
         sm_base = self.support_move
         for s in range(self.n_slots):
             own = slot_prov[s]
             mine = sbase[s]
-            mine_bits = _mask(mine) & ~(1 << own)
-            near = 0
+            mine_list = sorted(q for q in mine if q != own)
+            near: set[int] = set()
             for q in mine:
-                near |= around_mask[q]
+                near.update(around[q])
             if not open_space[own]:
-                near &= ~(1 << s)
+                near.discard(s)
             held_s = self.sh_code[s]
             pairs: dict[int, tuple[int, ...]] = {}
-            while near:
-                low = near & -near
-                near ^= low
-                t = low.bit_length() - 1
-                qs = reach_bits[t] & mine_bits
+            c = sm_base + len(sm_items)
+            for t in sorted(near):
+                rt, tp = reach[t], slot_prov[t]
                 h = held_s.get(t)
-                if h is None:
-                    if not qs:
-                        continue
-                    codes = []
-                else:
-                    codes = [h]
-                while qs:
-                    low = qs & -qs
-                    qs ^= low
-                    codes.append(sm_base + len(sm_items))
-                    sm_items.append((s, t, low.bit_length() - 1))
-                pairs[t] = tuple(codes)
+                codes = [] if h is None else [h]
+                for q in mine_list:
+                    if q in rt and q != tp:
+                        codes.append(c)
+                        c += 1
+                        sm_items.append((s, t, q))
+                if codes:
+                    pairs[t] = tuple(codes)
             self.pair.append(pairs)
 
     def _builds(self, m: Map) -> None:
