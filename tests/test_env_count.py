@@ -7,14 +7,11 @@ test)."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "env_count.py"
+from support.bench_scripts import run_script, says_what_to_install, write_stand_in
 
 # runs the command after valgrind's options, passes its output on and reports a count:
 # 1,000 without --_run; with it 1,000 + 5,000 a step the child printed, three times that for
@@ -36,16 +33,11 @@ print(f"==1== Collected : {{n}}", file=sys.stderr)
 
 
 def run(path_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PATH": f"{path_dir}{os.pathsep}{Path(sys.executable).parent}"}
-    return subprocess.run([sys.executable, str(BENCH), *args], capture_output=True, text=True,
-                          timeout=600, env=env)
+    return run_script("env_count.py", path_dir, *args)
 
 
 def test_without_valgrind_it_says_what_to_install(tmp_path: Path) -> None:
-    r = run(tmp_path, "--games", "1")
-    assert r.returncode == 2
-    assert "needs valgrind" in r.stderr and "apt-get install valgrind" in r.stderr
-    assert "Traceback" not in r.stderr
+    assert says_what_to_install(run(tmp_path, "--games", "1"))
 
 
 @pytest.mark.parametrize("args", [["--games", "0"], ["--phases", "0"]])
@@ -57,9 +49,7 @@ def test_no_games_is_refused(tmp_path: Path, args: list[str]) -> None:
 
 
 def _stand_in(tmp_path: Path) -> None:
-    fake = tmp_path / "valgrind"
-    fake.write_text(STAND_IN.format(python=sys.executable))
-    fake.chmod(0o755)
+    write_stand_in(tmp_path, STAND_IN)
 
 
 def test_an_unknown_variant_is_named(tmp_path: Path) -> None:

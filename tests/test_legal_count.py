@@ -7,14 +7,11 @@ script, never a test)."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "legal_count.py"
+from support.bench_scripts import run_script, says_what_to_install, write_stand_in
 
 # runs the command after valgrind's options and reports a count: 1,000 without --_run,
 # 1,000 + 3 x (the positions' file size) with it, twice that for the package's children
@@ -33,16 +30,11 @@ print(f"==1== Collected : {{n}}", file=sys.stderr)
 
 
 def run(path_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PATH": f"{path_dir}{os.pathsep}{Path(sys.executable).parent}"}
-    return subprocess.run([sys.executable, str(BENCH), *args], capture_output=True, text=True,
-                          timeout=600, env=env)
+    return run_script("legal_count.py", path_dir, *args)
 
 
 def test_without_valgrind_it_says_what_to_install(tmp_path: Path) -> None:
-    r = run(tmp_path, "--games", "1")
-    assert r.returncode == 2
-    assert "needs valgrind" in r.stderr and "apt-get install valgrind" in r.stderr
-    assert "Traceback" not in r.stderr
+    assert says_what_to_install(run(tmp_path, "--games", "1"))
 
 
 def test_no_games_is_refused(tmp_path: Path) -> None:
@@ -54,9 +46,7 @@ def test_no_games_is_refused(tmp_path: Path) -> None:
 
 def test_counts_both_engines_on_the_recorded_positions(tmp_path: Path) -> None:
     pytest.importorskip("diplomacy")
-    fake = tmp_path / "valgrind"
-    fake.write_text(STAND_IN.format(python=sys.executable))
-    fake.chmod(0o755)
+    write_stand_in(tmp_path, STAND_IN)
     r = run(tmp_path, "--games", "1", "--phases", "3")
     assert r.returncode == 0, r.stderr
     assert "3 positions of 1 random standard games from seed 1" in r.stderr
