@@ -600,18 +600,20 @@ class DiplomacyEnv(ParallelEnv):
         lens, locs, flat = slot_cells(lists, mine, None if typ == "A" else board)
         n = len(lens)
         packed = struct.pack(f"{n + len(locs) + len(flat)}i", *lens, *locs, *flat)
-        self._legal, self._n_legal, self._slots = self._arrays(packed, lens, locs, count,
-                                                               rows, cols)
+        self._legal, self._n_legal, self._slots, within = self._arrays(packed, lens, locs,
+                                                                       count, rows, cols)
         self._mine, self._lists = mine, lists
         self._items_of, self._rows = count, rows
         if self.action_type == "index":
             mask = np.zeros((n_ag * rows + 1, mo), np.int8)
-            mask[: n_ag * rows, :cols] = self._within.reshape(n_ag * rows, cols)
+            mask[: n_ag * rows, :cols] = within.reshape(n_ag * rows, cols)
             self._mask = _frozen(mask)
 
     def _arrays(self, packed: bytes, lens: list[int], locs: list[int], count: list[int],
-                rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """`_encode`'s legal, n_legal and slots arrays, from the packed ints: per slot its
+                rows: int, cols: int
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """`_encode`'s legal, n_legal and slots arrays and the cells of legal that hold a
+        code (a bool array of legal's shape), from the packed ints: per slot its
         number of codes (`lens`), its location (`locs`, none in adjustment phases), then the
         codes; `count` the slots per agent row. n_legal and slots are laid out per agent
         row from slices of `packed` and padding; legal is filled by numpy in one assignment
@@ -637,11 +639,11 @@ class DiplomacyEnv(ParallelEnv):
         # (an array made on bytes is read-only)
         n_legal = np.ndarray((n_ag, rows), np.int32, b"".join(n_legal_b))
         slots = np.ndarray((n_ag, mu), np.int32, b"".join(slots_b))
-        self._within = within = self._columns[:cols] < n_legal[:, :, None]  # (the codes' cells)
+        within = self._columns[:cols] < n_legal[:, :, None]
         legal = np.full((n_ag, rows, cols), -1, np.int32)
         legal[within] = np.frombuffer(packed, np.int32, offset=4 * (n + len(locs)))
         legal.flags.writeable = False
-        return legal, n_legal, slots
+        return legal, n_legal, slots, within
 
     def _limit(self, mine: list[list[int]], lists: list[list[int]]
                ) -> tuple[list[list[int]], list[int], int]:
