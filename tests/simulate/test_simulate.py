@@ -303,6 +303,15 @@ def test_bad_input_gets_a_clear_error(tmp_path, capsys, args, message):
     assert message in err and "Traceback" not in err
 
 
+def test_an_output_folder_that_cannot_be_made_is_a_clear_error(tmp_path, capsys):
+    (tmp_path / "a_file").write_text("x")
+    out = tmp_path / "a_file" / "runs"  # (under a file: no folder can be made there)
+    assert main(["simulate", "--games", "1", "--out", str(out), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert f"--out {out}: cannot make the directory" in err
+    assert "internal error" not in err and "Traceback" not in err
+
+
 def test_command_writes_shards_and_says_what_it_did(tmp_path, capsys):
     out = tmp_path / "o"
     assert main(["simulate", "--games", "3", "--seed", "2", "--out", str(out),

@@ -85,7 +85,11 @@ def simulate(job: Job, out: str | Path, workers: int = 1, ray_address: str | Non
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise PolydipError(f"--out {out}: not a directory")
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise PolydipError(f"--out {out}: cannot make the directory ({exc.strerror or exc}); "
+                           "give a folder you may write to") from None
     manifest = _open_manifest(out, job)
     done = {s["index"] for s in manifest["shards"]}
     todo = [k for k in range(job.n_shards) if k not in done]
