@@ -90,6 +90,18 @@ def test_a_failing_agent_is_recorded_and_the_game_goes_on():
     assert result.phases >= 2
 
 
+def test_a_list_of_orders_with_items_that_are_not_text_keeps_its_good_lines():
+    def sloppy(obs):
+        return {"orders": ["A PAR-BUR", 5, None, "F BRE - MAO"]}
+
+    arena = Arena("standard", {"France": sloppy}, max_year=1901, rounds=1)
+    result = arena.run()
+    fb = next(f for f in result.feedback if f["power"] == "France" and f["phase"] == "S1901M")
+    assert fb["taken"] == ["A PAR-BUR", "F BRE - MAO"]  # (the good lines are not lost)
+    assert [(p["line"], p["text"], p["code"]) for p in fb["not_taken"]] == [
+        (2, "5", "not_an_order"), (3, "None", "not_an_order")]
+
+
 def test_bad_arena_settings_are_clear_errors():
     with pytest.raises(PolydipError, match="rounds"):
         Arena("standard", rounds=0)
@@ -133,7 +145,11 @@ def test_a_program_agent_plays_over_json_lines(tmp_path, capsys):
 def test_a_program_that_exits_or_is_missing_fails_its_turns_only(tmp_path, capsys):
     code = main(["arena", "--agent", f"France={sys.executable} -c pass", "--max-year",
                  "1901", "--rounds", "1", "--timeout", "5"])
-    assert code == 0 and "France: agent failed" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert code == 0 and "France: agent failed" in err
+    # its status once it has one, in polydip's words (no exception class, no "None")
+    assert "agent failed: agent France: has exited (status 0) without answering" in err
+    assert "status None" not in err and "PolydipError" not in err
     assert main(["arena", "--agent", "France=/nonexistent/agent", "--max-year", "1901"]) == 0
     assert "cannot start" in capsys.readouterr().err
     assert main(["arena", "--agent", "France"]) == 1

@@ -120,6 +120,9 @@ class Arena:
     def _ask(self, power: int, obs: dict[str, Any]) -> dict[str, Any] | None:
         try:
             answer: Any = self.agent_of(power)(obs)
+        except PolydipError as exc:  # (polydip's own words: a process agent's problem)
+            self._fail(power, str(exc))
+            return None
         except Exception as exc:  # an agent's bug must not stop the game: recorded
             self._fail(power, f"{exc.__class__.__name__}: {exc}")
             return None
@@ -140,14 +143,24 @@ class Arena:
         m = g.map
         if orders is None:
             return _feedback(g, power, [], [])
-        if isinstance(orders, list) and all(isinstance(x, str) for x in orders):
-            orders = "\n".join(orders)
+        bad: list[LineProblem] = []  # list items that are not text, each reported
+        if isinstance(orders, list):
+            lines = []
+            for x in orders:
+                if isinstance(x, str):
+                    lines.extend(x.split("\n"))
+                else:  # (an empty line in its place: the lines after keep their numbers)
+                    lines.append("")
+                    bad.append(LineProblem(len(lines), repr(x)[:80],
+                                           "an order is a line of text", "", power,
+                                           "not_an_order"))
+            orders = "\n".join(lines)
         if not isinstance(orders, str):
             return _feedback(g, power, [LineProblem(0, repr(orders)[:80],
                                                     "orders must be text or a list of lines",
                                                     "", power, "not_an_order")], [])
         msg = read_message(m, g.position, orders, power, g.combined)
-        problems = list(msg.problems)
+        problems = list(msg.problems) + bad
         mine = [o for o in msg.orders if o.power == power]
         for o in msg.orders:
             if o.power != power:

@@ -69,8 +69,17 @@ class ProcessAgent:
             proc.stdin.write((json.dumps(data) + "\n").encode())
             proc.stdin.flush()
         except (BrokenPipeError, OSError):
-            raise PolydipError(f"agent {self.name}: has exited "
-                               f"(status {proc.poll()})") from None
+            raise PolydipError(self._gone(proc)) from None
+
+    def _gone(self, proc: subprocess.Popen[bytes]) -> str:
+        """What to say of an agent whose pipe closed: its exit status once it has one (a
+        process that closed its output is waited for a moment: its status is not known
+        at once)."""
+        try:
+            status = proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            return f"agent {self.name}: closed its standard output without answering"
+        return f"agent {self.name}: has exited (status {status}) without answering"
 
     def _line(self, proc: subprocess.Popen[bytes]) -> str:
         assert proc.stdout is not None
@@ -85,8 +94,7 @@ class ProcessAgent:
                                        f"{self.timeout:g} s")
                 chunk = os.read(fd, 65536)
                 if not chunk:
-                    raise PolydipError(f"agent {self.name}: has exited "
-                                       f"(status {proc.poll()})")
+                    raise PolydipError(self._gone(proc))
                 self._buf += chunk
                 if len(self._buf) > MAX_LINE:
                     raise PolydipError(f"agent {self.name}: an answer longer than "
