@@ -1,4 +1,5 @@
-"""`polydip show` and `render` read one game straight out of a simulation (`--game`)."""
+"""`polydip show`, `render` and `convert` read one game straight out of a simulation
+(`--game`)."""
 
 from __future__ import annotations
 
@@ -34,3 +35,16 @@ def test_a_simulation_without_game_or_with_an_unknown_one_is_a_clear_error(run, 
     assert "choose one with --game" in capsys.readouterr().err
     assert main(["show", str(run), "--game", "7"]) == 1
     assert "no game '7'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("to", ["polydip", "diplomacy"])
+def test_convert_a_game_of_a_simulation(run, tmp_path, capsys, to):
+    out = tmp_path / "one.json"
+    assert main(["convert", str(run), str(out), "--game", "41", "--to", to]) == 0
+    assert "5 processed" in capsys.readouterr().out
+    assert main(["show", str(out), "--history"]) == 0
+    shown = capsys.readouterr().out
+    assert main(["show", str(run), "--game", "41", "--history"]) == 0
+    assert capsys.readouterr().out == shown  # (the same game, its phases and results)
+    assert main(["convert", str(run), str(tmp_path / "x.json")]) == 1
+    assert "choose one with --game" in capsys.readouterr().err

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -69,6 +70,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     c = sub.add_parser("convert", help="convert between polydip and diplomacy game JSON")
     c.add_argument("infile", help="a polydip game file or the diplomacy package's game JSON")
     c.add_argument("outfile", help="the file to write")
+    c.add_argument("--game", metavar="ID", help=GAME_HELP.replace("GAMEFILE", "INFILE"))
     c.add_argument("--to", choices=["polydip", "diplomacy"], default="polydip",
                    help="the format to write: a polydip game file (default) or the diplomacy "
                    "package's saved-game JSON")
@@ -98,16 +100,24 @@ def _load(args: argparse.Namespace) -> Game:
     """The game of GAMEFILE, or with --game the one game of a simulation's games."""
     from polydip.game.game import Game
 
-    if args.game is None:
+    return _load_path(args.gamefile, args.game, Game.load)
+
+
+def _load_path(path: str, game: str | None, load: Callable[[str], Game]) -> Game:
+    """The game of the file `path` (read by `load`), or with `game` (an id or seed) the one
+    game of a simulation's directory, shard or JSON Lines file."""
+    from polydip.game.game import Game
+
+    if game is None:
         from polydip.simulate.reading import is_games_file
 
-        if is_games_file(args.gamefile):
-            raise PolydipError(f"{args.gamefile} holds many games: choose one with --game ID "
+        if is_games_file(path):
+            raise PolydipError(f"{path} holds many games: choose one with --game ID "
                                "(its id or seed)")
-        return Game.load(args.gamefile)
+        return load(path)
     from polydip.simulate.reading import find_game
 
-    return Game.from_diplomacy(find_game(args.gamefile, args.game), args.game)
+    return Game.from_diplomacy(find_game(path, game), game)
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -285,7 +295,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
     from polydip.game.files import write_atomic
     from polydip.game.game import load_game
 
-    g = load_game(args.infile)
+    g = _load_path(args.infile, args.game, load_game)
     done = len(g.history)
     if args.to == "diplomacy":
         data = game_to_diplomacy(g)
