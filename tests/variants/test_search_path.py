@@ -79,3 +79,22 @@ def test_an_installed_parlance_is_searched_last(apart, tmp_path) -> None:
                           str(apart[0])], capture_output=True, text=True, env=env, timeout=60)
     assert res.returncode == 0, res.stderr
     assert "OK" in res.stdout
+
+
+def test_a_variant_file_on_the_search_path_loads_by_its_name(apart, capsys, monkeypatch):
+    """`polydip new tiny_variant ...`, `FastGame.new("tiny_variant")`: a name that is not a
+    built-in variant is the file NAME.toml/.map/.cfg on the search path, as a saved game's
+    map name is; `variant list` shows those files; an unknown name says where it looked."""
+    from polydip.fast import FastGame
+
+    monkeypatch.setenv("POLYDIP_VARIANT_PATH",
+                       os.pathsep.join([str(apart[0].parent), str(apart[1])]))
+    game = apart[0].parent / "g.json"
+    assert main(["new", "tiny_variant", str(game)]) == 0 and game.exists()
+    assert FastGame.new("tiny_variant").m.variant.path == str(apart[0])
+    assert main(["variant", "list"]) == 0
+    out = capsys.readouterr().out
+    assert f"{apart[0].parent}: tiny_variant" in out and f"{apart[1]}: tiny" in out
+    assert main(["new", "no_such_variant_x", str(apart[0].parent / "h.json")]) == 1
+    err = capsys.readouterr().err
+    assert "no variant named 'no_such_variant_x'" in err and "search path" in err

@@ -6,6 +6,7 @@ import argparse
 import json
 import shutil
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from polydip.cli.common import EXIT_ERROR, EXIT_USAGE, add_search_path_option
@@ -53,6 +54,18 @@ def cmd_variant_list(args: argparse.Namespace) -> int:
         print(f"{name:{width}}{v.title} — {players} powers"
               + (f" (and {neutral} neutral)" if neutral else "")
               + f", {len(v.provinces)} provinces, {centers_text(v)}")
+    from polydip.variants.search import named_files
+
+    found = {n: p for n, p in named_files().items() if n.lower() not in names}
+    if found:  # (loaded by name too: read when used, not here)
+        print("\nVariant files on the search path (by name, e.g. `polydip new "
+              f"{next(iter(found))} game.json`; the folders: POLYDIP_VARIANT_PATH, "
+              "--search-path, the diplomacy package's maps):")
+        by_folder: dict[Path, list[str]] = {}
+        for n, p in found.items():
+            by_folder.setdefault(p.parent, []).append(n)
+        for folder, ns in by_folder.items():
+            print(f"  {folder}: {', '.join(ns)}")
     return 0
 
 

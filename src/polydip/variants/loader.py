@@ -37,6 +37,7 @@ from polydip.variants.model import (
     Variant,
     Victory,
 )
+from polydip.variants.search import find_named
 from polydip.variants.search import search_path as search
 
 # a phase kind read as text → the same word, typed as a kind (PHASE_TYPES' keys)
@@ -223,7 +224,19 @@ def _load_variant(name_or_path: str | Path, search_path: list[str | Path] | None
     text_name = str(name_or_path)
     path = Path(text_name)
     if path.suffix == "" and not _is_file(path):
-        return load_builtin(text_name)
+        if text_name.lower() in builtin_names():
+            return load_builtin(text_name)
+        # a variant file NAME.toml/.map/.cfg on the search path (the diplomacy package's
+        # maps, POLYDIP_VARIANT_PATH, --search-path), as a saved game's map name is found
+        found = find_named(text_name, search_path)
+        if found is None:
+            try:
+                return load_builtin(text_name)  # (its error names the built-in variants)
+            except VariantError as exc:
+                raise VariantError(f"{exc}; nor is there a file {text_name[:80]}.toml, "
+                                   ".map or .cfg on the variant search path "
+                                   "(`polydip variant list` shows what it finds)") from None
+        return _load_variant(found, search_path)
     if not _is_file(path):
         raise VariantError(f"{text_name[:80]}: no such variant file")
     if path.suffix.lower() in (".map", ".cfg"):

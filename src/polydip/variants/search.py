@@ -81,3 +81,19 @@ def find_named(name: str, extra: Iterable[str | Path] | None = None) -> Path | N
 HOW_TO_ADD = (f"pass its folder with --search-path DIR, or list it in {ENV} (folders "
               f"separated by '{os.pathsep}'); Parlance's standard.cfg and the diplomacy package's "
               "maps are found by themselves once those packages are installed")
+
+
+def named_files(extra: Iterable[str | Path] | None = None) -> dict[str, Path]:
+    """name -> the variant file `find_named` gives for it, of every NAME.toml, NAME.map or
+    NAME.cfg in the search path's folders (a file a folder earlier in the path hides is
+    left out)."""
+    out: dict[str, Path] = {}
+    for folder in search_path(extra):
+        try:
+            files = sorted(folder.iterdir())
+        except OSError:
+            continue
+        for p in files:
+            if p.suffix in SUFFIXES and p.stem not in out and find_named(p.stem, extra) == p:
+                out[p.stem] = p
+    return out
