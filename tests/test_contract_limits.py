@@ -113,7 +113,21 @@ def test_variant_files_are_a_setting() -> None:
                                 "units": {}, "orders": {}})], variant_files=False)
     assert "error" not in ok
     missing, = outcomes([json.dumps({**GOOD, "variant": "no/such/file.toml"})])
-    assert "not a built-in variant and not a readable variant file" in missing["error"]
+    assert "not a built-in variant, not a readable variant file" in missing["error"]
+
+
+def test_a_variant_file_on_the_search_path_is_read_by_name_when_files_are_allowed(
+        tmp_path, monkeypatch) -> None:
+    from polydip.variants.loader import load_builtin
+    from polydip.variants.writer import variant_to_toml
+
+    (tmp_path / "my_standard.toml").write_text(variant_to_toml(load_builtin("standard")))
+    monkeypatch.setenv("POLYDIP_VARIANT_PATH", str(tmp_path))
+    req = json.dumps({**GOOD, "variant": "my_standard"})
+    on, = outcomes([req])
+    assert "error" not in on and on["results"] == outcomes([json.dumps(GOOD)])[0]["results"]
+    off, = outcomes([req], variant_files=False)
+    assert "this service reads no variant files" in off["error"]
 
 
 @pytest.mark.parametrize("flag", [[], ["--no-variant-files"]])

@@ -23,6 +23,7 @@ from polydip.notation import parse_unit, power_index
 from polydip.options import check_options
 from polydip.state import Dislodged, Position
 from polydip.variants.loader import builtin_names, load_variant
+from polydip.variants.search import find_named
 
 # Limits of one request (documented in docs/adjudicate.md): a line beyond them gets an error
 # line of its own, like any other bad request.
@@ -52,10 +53,11 @@ def get_map(name: str, variant_files: bool = True) -> Map:
                 f"unknown variant {name[:60]!r}: this service reads no variant files (it "
                 f"runs with --no-variant-files); built-in variants: "
                 f"{', '.join(builtin_names())}")
-        if not _is_file(name):
+        if not _is_file(name) and find_named(name) is None:
             raise RequestError(
-                f"unknown variant {name[:60]!r}: not a built-in variant and not a readable "
-                f"variant file; built-in variants: {', '.join(builtin_names())}"
+                f"unknown variant {name[:60]!r}: not a built-in variant, not a readable "
+                f"variant file, nor a variant file of that name on the variant search path; "
+                f"built-in variants: {', '.join(builtin_names())}"
                 + did_you_mean(name[:60], builtin_names()))
     # without variant files, the loader's sandbox: a built-in name is read from polydip's
     # own data, never from a file of that name in the current folder
