@@ -409,8 +409,8 @@ class DiplomacyEnv(ParallelEnv):
                                f"{self.max_units} integers, not {action!r}") from None
         if len(acts) < need:
             raise PolydipError(f"the action of {agent} has {len(acts)} slots for "
-                               f"{need} items: give {self.max_units} (or at least "
-                               f"the rows of its legal codes, {self._rows})")
+                               f"{need} items: give {self.max_units} integers (at least "
+                               f"one per item, {need}; -1 for no order)")
         try:
             return [int(x) for x in acts[:need]]
         except (TypeError, ValueError, OverflowError):
