@@ -8,7 +8,7 @@ clear messages, stays interpreted.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,8 +44,8 @@ class WriteMemo:
     is for encoding (json.dumps, diplomacy_line), not for changing in place."""
 
     LIMIT = 200_000
-    __slots__ = ("bound", "centers", "civil", "homes", "keys", "last", "last_homes", "map",
-                 "map_name", "names", "no_builds", "no_retreats", "orders", "phase_names",
+    __slots__ = ("bound", "centers", "civil", "homes", "influence", "keys", "last", "last_homes",
+                 "map", "map_name", "names", "no_builds", "no_retreats", "orders", "phase_names",
                  "texts")
 
     def __init__(self, m: Map) -> None:
@@ -63,6 +63,8 @@ class WriteMemo:
         # the last owner list written and its centers (the list kept: its identity is its own)
         self.last: tuple[list[int] | None, dict[str, list[str]]] = (None, {})
         self.last_homes: tuple[list[tuple[int, ...]] | None, dict[str, list[str]]] = (None, {})
+        # the influence written last (a game's, until it changes)
+        self.influence: dict[str, list[str]] | None = None
         self.phase_names: dict[str, str] = {}  # a phase's name → as the package writes it
         self.homes: dict[tuple[tuple[int, ...], ...], dict[str, list[str]]] = {}
         self.civil: dict[str, int] = dict.fromkeys(self.names, 0)
@@ -109,7 +111,6 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
     (default: map_name_of the variant, which record_from_diplomacy looks up). `memo`: what
     was worked out for earlier games of the same map (a writer of many games keeps one);
     with it, phases share the parts of their states that are the same (WriteMemo)."""
-    v = game.variant
     m = game.map
     # with a memo from the caller (a writer of many games), movement phases are written from
     # what the adjudication bound to each unit rather than by reading the orders again, and
@@ -117,22 +118,53 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
     by_units = memo is not None and memo.map is m
     if memo is None or memo.map is not m:
         memo = WriteMemo(m)
-    # (owner and home lists are compared by identity within one game)
-    memo.last, memo.last_homes = (None, {}), (None, {})
-    if map_name is None:
-        if memo.map_name is None:
-            memo.map_name = map_name_of(v)
-        map_name = memo.map_name
-    game_id = game.name or "polydip"
-    base = {"game_id": game_id, "map": map_name, "rules": list(RULES)}
+    map_name = _map_name(game, memo, map_name)
     if stamp is None:
         stamp = int(time.time() * 1_000_000)
+    phases = list(_phases(game, stamp, map_name, memo, by_units))
+    _messages_out(game, phases)
+    game_id = game.name or "polydip"
+    out: dict[str, Any] = {"id": game_id, "map": map_name, "rules": list(RULES),
+                           "phases": phases}
+    changed = _changed_options(game)
+    if changed:  # the rule options the game was played with, where not the variant's own
+        out[OPTIONS_KEY] = changed
+    return out
+
+
+def _map_name(game: GameRecord, memo: WriteMemo, map_name: str | None) -> str:
+    """The map name to write: `map_name`, else map_name_of the variant (once a memo)."""
+    if map_name is None:
+        if memo.map_name is None:
+            memo.map_name = map_name_of(game.variant)
+        map_name = memo.map_name
+    return map_name
+
+
+def _changed_options(game: GameRecord) -> dict[str, Any]:
+    """The rule options the game was played with, where not the variant's own."""
+    usual = defaults()
+    usual.update(game.variant.options)
+    return {k: val for k, val in game.options.items() if usual.get(k, _UNSET) != val}
+
+
+def _phases(game: GameRecord, stamp: int, map_name: str, memo: WriteMemo, by_units: bool
+            ) -> Iterator[dict[str, Any]]:
+    """The saved game's phases one after the other, without their messages: the
+    processed phases, then the phase in play or COMPLETED (a draw: both). Each is made
+    when asked for, so that a writer can encode it and let it go (diplomacy_line)."""
+    m = game.map
+    # (owner and home lists are compared by identity within one game)
+    memo.last, memo.last_homes = (None, {}), (None, {})
+    memo.influence = None
+    game_id = game.name or "polydip"
+    base = {"game_id": game_id, "map": map_name, "rules": list(RULES)}
     first = game.history[0].position if game.history else game.position
     influence = _initial_influence(m, first)
     firsts: dict[int, list[int]] = {}  # year → the owners in its first phase in the file
     for p in [r.position for r in game.history] + [game.position]:
         firsts.setdefault(p.phase.year, p.owners)
-    phases = _history_out(game, influence, base, stamp, firsts, memo, by_units)
+    yield from _history_out(game, influence, base, stamp, firsts, memo, by_units)
     pos = game.position
     current: dict[str, Any] = {
         "name": _name(pos.phase),
@@ -146,33 +178,22 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
         # processing the phase in play, which stays in the history with no results
         if game.status == "drawn":
             current["orders"] = {k: v or [] for k, v in current["orders"].items()}
-            phases.append(current)
+            yield current
         done = _state(m, pos, influence, base, stamp + len(game.history) + 1, firsts, memo)
         done["name"] = "COMPLETED"
-        phases.append({"name": "COMPLETED", "state": done,
-                       "orders": dict.fromkeys(done["units"]), "results": {},
-                       "messages": []})
+        yield {"name": "COMPLETED", "state": done, "orders": dict.fromkeys(done["units"]),
+               "results": {}, "messages": []}
     else:
-        phases.append(current)
-    _messages_out(game, phases)
-    out: dict[str, Any] = {"id": game_id, "map": map_name, "rules": list(RULES),
-                           "phases": phases}
-    usual = defaults()
-    usual.update(v.options)
-    changed = {k: val for k, val in game.options.items() if usual.get(k, _UNSET) != val}
-    if changed:  # the rule options the game was played with, where not the variant's own
-        out[OPTIONS_KEY] = changed
-    return out
+        yield current
 
 
 def _history_out(game: GameRecord, influence: list[list[int]], base: dict[str, Any],
                  stamp: int, firsts: dict[int, list[int]], memo: WriteMemo, by_units: bool
-                 ) -> list[dict[str, Any]]:
+                 ) -> Iterator[dict[str, Any]]:
     """The processed phases, each with its orders and results; `influence` advanced.
     `by_units`: movement phases from what the adjudication bound to each unit, states
     sharing what they share (a memo of the caller's)."""
     m = memo.map
-    phases: list[dict[str, Any]] = []
     state_of = _shared_state if by_units else _state
     for i, rec in enumerate(game.history):
         state = state_of(m, rec.position, influence, base, stamp + i, firsts, memo)
@@ -184,17 +205,19 @@ def _history_out(game: GameRecord, influence: list[list[int]], base: dict[str, A
             results, keys = _results_out(m, rec.position, rec.outcome.rows(), memo)
             twice = "WAIVE" in keys or len(set(keys)) != len(keys)
             orders = _orders_out(m, rec.position, rec.orders, full=True, memo=memo)
-        phases.append({
+        phase = {
             "name": state["name"],
             "state": state,
             "orders": orders,
             "results": results,
             "messages": [],
-        })
+        }
         if twice:
-            phases[-1][ALL_RESULTS] = _all_results(m, rec.outcome.rows())
-        _advance_influence(m, rec.position.phase, influence, rec.outcome.position)
-    return phases
+            phase[ALL_RESULTS] = _all_results(m, rec.outcome.rows())
+        # (the influence advanced before the phase is encoded: its state holds none of it)
+        if _advance_influence(m, rec.position.phase, influence, rec.outcome.position):
+            memo.influence = None
+        yield phase
 
 
 _UNSET = object()
@@ -205,8 +228,25 @@ def diplomacy_line(game: GameRecord, *, stamp: int | None = None,
     """The game's saved game (game_to_diplomacy) as one line of compact JSON: the bytes of
     `json.dumps(saved, separators=(",", ":")).encode()`, whether orjson writes them or not
     (game/jsonbytes.py)."""
-    saved = game_to_diplomacy(game, stamp=stamp, memo=memo)
-    return compact(saved, floats=_may_hold_floats(game))
+    if memo is None or memo.map is not game.map or game.messages:
+        saved = game_to_diplomacy(game, stamp=stamp, memo=memo)
+        return compact(saved, floats=_may_hold_floats(game))
+    # a writer of many games: each phase encoded as it is made (the same bytes as the
+    # whole saved game's) and let go, so that no game's tree of dicts outlives its phase
+    # and wakes the cyclic collector (about a tenth of the writing's instructions)
+    floats = _may_hold_floats(game)
+    map_name = _map_name(game, memo, None)
+    if stamp is None:
+        stamp = int(time.time() * 1_000_000)
+    head = compact({"id": game.name or "polydip", "map": map_name, "rules": RULES}, False)
+    parts = [head[:-1], b',"phases":[',
+             b",".join([compact(p, floats)
+                        for p in _phases(game, stamp, map_name, memo, True)]), b"]"]
+    changed = _changed_options(game)
+    if changed:
+        parts += [b',"', OPTIONS_KEY.encode(), b'":', compact(changed)]
+    parts.append(b"}")
+    return b"".join(parts)
 
 
 def _may_hold_floats(game: GameRecord) -> bool:
@@ -268,10 +308,12 @@ def _initial_influence(m: Map, pos: Position) -> list[list[int]]:
     return inf
 
 
-def _advance_influence(m: Map, done: Phase, inf: list[list[int]], after: Position) -> None:
-    """Units that moved or retreated claim their province (builds do not, as in the package)."""
+def _advance_influence(m: Map, done: Phase, inf: list[list[int]], after: Position) -> bool:
+    """Units that moved or retreated claim their province (builds do not, as in the package).
+    Whether a province changed hands."""
     if done.type == "A":
-        return
+        return False
+    changed = False
     shared = m.tables.has_open_spaces  # several powers' units may stand in one province
     loc_prov = m.loc_prov
     units = sorted(after.units, key=_power_of) if shared else after.units  # the file's order
@@ -289,6 +331,8 @@ def _advance_influence(m: Map, done: Phase, inf: list[list[int]], after: Positio
             if p in lst:
                 lst.remove(p)
         inf[claimer].append(p)
+        changed = True
+    return changed
 
 
 def _power_of(u: Unit) -> int:
@@ -359,7 +403,6 @@ def _shared_state(m: Map, pos: Position, influence: list[list[int]], base: dict[
             got = memo.centers[owners] = _centers(m, pos.owners, names)
         centers = got
         memo.last = (pos.owners, got)
-    abbr = m.prov_abbr
     homes = _shared_homes(m, pos, memo)
     name = memo.phase_names.get(pos.phase.name)
     if name is None:
@@ -372,7 +415,7 @@ def _shared_state(m: Map, pos: Position, influence: list[list[int]], base: dict[
         "retreats": retreats,
         "centers": centers,
         "homes": homes,
-        "influence": {n: [abbr[c] for c in influence[p]] for p, n in enumerate(names)},
+        "influence": _shared_influence(m, influence, memo),
         "civil_disorder": memo.civil,
         "builds": builds,
         "game_id": base["game_id"],
@@ -384,6 +427,17 @@ def _shared_state(m: Map, pos: Position, influence: list[list[int]], base: dict[
             or (pos.year_start_owners is not None and pos.year_start_owners is not first)):
         state.update(_polydip_state(m, pos, first))
     return state
+
+
+def _shared_influence(m: Map, influence: list[list[int]], memo: WriteMemo
+                      ) -> dict[str, list[str]]:
+    """The influence written, the memo's until _advance_influence changes it."""
+    got = memo.influence
+    if got is None:
+        abbr = m.prov_abbr
+        got = memo.influence = {n: [abbr[c] for c in influence[p]]
+                                for p, n in enumerate(memo.names)}
+    return got
 
 
 def _shared_homes(m: Map, pos: Position, memo: WriteMemo) -> dict[str, list[str]]:
