@@ -53,8 +53,9 @@ class WriteMemo:
         self.orders: dict[tuple[str, str, int, int, str | None, int], str] = {}
         self.keys: dict[str, str] = {}
         # a bound order's text by the order's id (the orders of the map's order table are
-        # the same objects in every phase): (order, unit kind, unit place, other unit, text)
-        self.bound: dict[int, tuple[Order, int, int, str | None, str]] = {}
+        # the same objects in every phase): (order, its unit's kind and place, the place
+        # and kind of the unit it names or -1, text)
+        self.bound: dict[int, tuple[Order, int, int, int, int, str]] = {}
         # texts[kind][loc]: the unit's text, None until asked for
         self.texts: list[list[str | None]] = [[None] * len(m.loc_name) for _ in m.kinds]
         self.names = [p.upper() for p in m.powers]
@@ -195,6 +196,7 @@ def _history_out(game: GameRecord, influence: list[list[int]], base: dict[str, A
     sharing what they share (a memo of the caller's)."""
     m = memo.map
     state_of = _shared_state if by_units else _state
+    holder = _holders(m, influence)
     for i, rec in enumerate(game.history):
         state = state_of(m, rec.position, influence, base, stamp + i, firsts, memo)
         by_unit = rec.outcome.unit_results() if by_units else None
@@ -215,7 +217,8 @@ def _history_out(game: GameRecord, influence: list[list[int]], base: dict[str, A
         if twice:
             phase[ALL_RESULTS] = _all_results(m, rec.outcome.rows())
         # (the influence advanced before the phase is encoded: its state holds none of it)
-        if _advance_influence(m, rec.position.phase, influence, rec.outcome.position):
+        if _advance_influence(m, rec.position.phase, influence, rec.outcome.position,
+                              holder):
             memo.influence = None
         yield phase
 
@@ -308,14 +311,42 @@ def _initial_influence(m: Map, pos: Position) -> list[list[int]]:
     return inf
 
 
-def _advance_influence(m: Map, done: Phase, inf: list[list[int]], after: Position) -> bool:
+def _holders(m: Map, inf: list[list[int]]) -> list[int] | None:
+    """The power whose influence holds each province (-1: none), for _advance_influence;
+    None where a province is held twice (several powers' units in one place at the start)
+    or units may share a space."""
+    if m.tables.has_open_spaces:
+        return None
+    holder = [-1] * m.n_prov
+    for power, lst in enumerate(inf):
+        for p in lst:
+            if holder[p] >= 0:
+                return None
+            holder[p] = power
+    return holder
+
+
+def _advance_influence(m: Map, done: Phase, inf: list[list[int]], after: Position,
+                       holder: list[int] | None = None) -> bool:
     """Units that moved or retreated claim their province (builds do not, as in the package).
-    Whether a province changed hands."""
+    Whether a province changed hands. `holder`: _holders of `inf`, kept up to date (each
+    province in one power's influence at most: a unit's claim is looked up, not searched)."""
     if done.type == "A":
         return False
     changed = False
-    shared = m.tables.has_open_spaces  # several powers' units may stand in one province
     loc_prov = m.loc_prov
+    if holder is not None:
+        for u in after.units:
+            p = loc_prov[u.loc]
+            was = holder[p]
+            if was != u.power:
+                if was >= 0:
+                    inf[was].remove(p)
+                inf[u.power].append(p)
+                holder[p] = u.power
+                changed = True
+        return changed
+    shared = m.tables.has_open_spaces  # several powers' units may stand in one province
     units = sorted(after.units, key=_power_of) if shared else after.units  # the file's order
     for u in units:
         p = loc_prov[u.loc]
@@ -556,6 +587,8 @@ def _orders_out(m: Map, pos: Position, orders: dict[int, list[str]], full: bool,
     otherwise null for a power that gave no order (the current phase)."""
     names = [p.upper() for p in m.powers]
     out: dict[str, list[str] | None] = {n: ([] if full else None) for n in names}
+    if not orders:  # (the phase in play of a simulated game: nothing to read)
+        return out
     parsed, _ = parse_orders(m, pos.phase, orders)
     board = _board(m, pos)
     if pos.phase.type in ("M", "R"):
@@ -669,54 +702,73 @@ def _bound_orders_out(m: Map, pos: Position, orders: dict[int, list[str]],
     """_orders_out of a movement phase (full) from the orders the adjudication bound to
     the units, instead of reading and binding the typed orders again: each unit's order,
     when its power typed it (an order a rule gave a unit on its own is not written)."""
-    names = memo.names
-    out: dict[str, list[str] | None] = {n: [] for n in names}
-    # units sharing a space (open spaces): their orders carry the unit's number, and an
-    # order names the first unit of its kind in the province as _unit_text finds it
-    board: dict[int, list[Unit | Dislodged]] | None = None
-    numbers: list[int] | None = None
     if m.tables.has_open_spaces:
-        board = _board(m, pos)
-        numbers = _numbers(m, [x[0] for x in by_unit])
+        return _bound_orders_shared(m, pos, orders, by_unit, memo)
+    names = memo.names
+    lists: list[list[str]] = [[] for _ in names]
+    typed: list[set[str] | None] = [None] * len(names)  # each power's orders as typed
     # the unit of each province (one at most, outside open spaces), made when an order
     # names a unit: what _unit_text finds on the board
     at: dict[int, Unit] | None = None
     loc_prov = m.loc_prov
     known = memo.bound
+    for u, o, _result in by_unit:
+        if o is None:
+            continue
+        p = u.power
+        mine = typed[p]
+        if mine is None:
+            mine = typed[p] = set(orders.get(p, ()))
+        if o.text not in mine:
+            continue
+        aux = o.aux_loc
+        x: Unit | None = None  # the unit the order names, as on the board
+        if aux is not None and aux >= 0:
+            if at is None:
+                at = {loc_prov[y.loc]: y for y in pos.units}
+            x = at.get(loc_prov[aux])
+        # the text is the order's, its unit's and the named unit's (the entry keeps the
+        # order itself: its id stays its own)
+        hit = known.get(id(o))
+        if (hit is not None and hit[0] is o and hit[1] == u.kind and hit[2] == u.loc
+                and (hit[3] == x.loc and hit[4] == x.kind if x is not None
+                     else hit[3] == -1)):
+            lists[p].append(hit[5])
+            continue
+        other: str | None = None
+        if aux is not None and aux >= 0:
+            if x is not None and (o.aux_kind is None or x.kind == o.aux_kind):
+                other = memo.unit(x.kind, x.loc)
+            elif o.aux_kind is None:
+                other = m.loc_name[aux]
+            else:
+                other = memo.unit(o.aux_kind, aux)
+        elif aux is not None:
+            other = "?"
+        got = o.format(m, memo.unit(u.kind, u.loc), other)
+        known[id(o)] = ((o, u.kind, u.loc, x.loc, x.kind, got) if x is not None
+                        else (o, u.kind, u.loc, -1, -1, got))
+        lists[p].append(got)
+    return dict(zip(names, lists, strict=True))
+
+
+def _bound_orders_shared(m: Map, pos: Position, orders: dict[int, list[str]],
+                         by_unit: list[tuple[Unit, Order | None, list[str]]],
+                         memo: WriteMemo) -> dict[str, list[str] | None]:
+    """_bound_orders_out where units may share a space (open spaces): their orders carry
+    the unit's number, and an order names the first unit of its kind in the province as
+    _unit_text finds it."""
+    names = memo.names
+    out: dict[str, list[str] | None] = {n: [] for n in names}
+    board = _board(m, pos)
+    numbers = _numbers(m, [x[0] for x in by_unit])
     empty: list[str] = []
     for i, (u, o, _result) in enumerate(by_unit):
         if o is None or o.text not in orders.get(u.power, empty):
             continue
         given = out[names[u.power]]
-        assert given is not None
-        if numbers is not None and numbers[i]:  # one of several: numbered, as in general
-            given.append(_order_text(m, pos, u, o, numbers[i], board, memo))
-            continue
-        other: str | None = None
-        aux = o.aux_loc
-        if aux is not None and aux >= 0:
-            if board is not None:
-                other = _unit_text(m, pos, o.aux_kind, aux, board)
-            else:
-                if at is None:
-                    at = {loc_prov[x.loc]: x for x in pos.units}
-                x = at.get(loc_prov[aux])
-                if x is not None and (o.aux_kind is None or x.kind == o.aux_kind):
-                    other = memo.unit(x.kind, x.loc)
-                elif o.aux_kind is None:
-                    other = m.loc_name[aux]
-                else:
-                    other = memo.unit(o.aux_kind, aux)
-        elif aux is not None:
-            other = "?"
-        hit = known.get(id(o))  # (the order itself kept in the entry: its id stays its own)
-        if (hit is not None and hit[0] is o and hit[1] == u.kind and hit[2] == u.loc
-                and hit[3] == other):
-            got = hit[4]
-        else:
-            got = o.format(m, memo.unit(u.kind, u.loc), other)
-            known[id(o)] = (o, u.kind, u.loc, other, got)
-        given.append(got)
+        assert given is not None  # (numbered when one of several, as in general)
+        given.append(_order_text(m, pos, u, o, numbers[i], board, memo))
     return out
 
 
