@@ -691,8 +691,10 @@ def _unit_results_out(by_unit: list[tuple[Unit, Order | None, list[str]]], memo:
         key = texts[u.kind][u.loc]
         if key is None:
             key = memo.unit(u.kind, u.loc)
-        if key not in out:  # the outcome's own list, unless there is a word to leave out
-            out[key] = result if CIVIL_DISORDER not in result else _result_words(result, False)
+        # the outcome's own list, unless there is a word to leave out; the first of a key
+        if result and CIVIL_DISORDER in result:
+            result = _result_words(result, False)
+        out.setdefault(key, result)
     return out, len(out) != len(by_unit)
 
 
