@@ -109,3 +109,42 @@ def test_units_sharing_a_space_are_numbered_as_the_order_reader_numbers_them(nam
             got = _numbers(m, lst)
             assert got == [number_of(m, lst, i) for i in range(len(lst))]
         assert sorted(n for n in _numbers(m, stacked) if n)[-1] == 3
+
+
+def _general(game) -> bytes:
+    return json.dumps(game_to_diplomacy(game, stamp=0), separators=(",", ":")).encode()
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("status", ["active", "won", "drawn"])
+def test_the_line_encoded_phase_by_phase_is_the_general_writers_json(name, status):
+    """diplomacy_line with a memo encodes each phase as it is made: the bytes of json.dumps
+    of the general writer's saved game, with retreats, builds, pending orders, a non-ASCII
+    game name, a finished game's COMPLETED phase, a changed rule option; and with press (to
+    all, to several, non-ASCII, of a phase not in the file)."""
+    from polydip.game.press import GLOBAL, Message
+
+    variant = load_variant(name)
+    memo = WriteMemo(compile_map(variant))
+    with_retreats = next(g for g in (_played(variant, s, 4) for s in range(20))
+                         if any(rec.position.dislodged for rec in g.history))
+    for seed, game in enumerate([_played(variant, 0, 3), with_retreats]):
+        # (the second game reads the first one's texts from the memo)
+        powers = game.map.powers
+        game.name = f"partie-{seed}-Zürich «ü» \u2028"
+        game.orders = {0: [game.history[-1].orders.get(0, ["?"])[0], "nonsense"]}
+        game.status = status
+        if seed:
+            game.options = {**game.options, "no_such_option_value": "ü"}
+        line = diplomacy_line(game, stamp=0, memo=memo)
+        assert line == _general(game)
+        assert (b"COMPLETED" in line) == (status != "active")
+        first, last = game.history[0].position.phase.name, game.position.phase.name
+        game.messages = [
+            Message(first, powers[0], GLOBAL, 10, "Bonjour à tous \U0001f600"),
+            Message(first, powers[1], (powers[0], powers[2]), 10, 'say "hi"\n'),
+            Message(last, powers[2], (powers[0],), 5, "\x7f"),
+            Message("X9999M", powers[0], (powers[1],), 20, "a phase not in the file"),
+        ]
+        with_press = diplomacy_line(game, stamp=0, memo=memo)
+        assert with_press == _general(game) and with_press.count(b'"sender"') == 5

@@ -8,7 +8,7 @@ clear messages, stays interpreted.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,8 +44,8 @@ class WriteMemo:
     is for encoding (json.dumps, diplomacy_line), not for changing in place."""
 
     LIMIT = 200_000
-    __slots__ = ("bound", "centers", "civil", "homes", "keys", "last", "last_homes", "map",
-                 "map_name", "names", "no_builds", "no_retreats", "orders", "phase_names",
+    __slots__ = ("bound", "centers", "civil", "homes", "influence", "keys", "last", "last_homes",
+                 "map", "map_name", "names", "no_builds", "no_retreats", "orders", "phase_names",
                  "texts")
 
     def __init__(self, m: Map) -> None:
@@ -53,8 +53,9 @@ class WriteMemo:
         self.orders: dict[tuple[str, str, int, int, str | None, int], str] = {}
         self.keys: dict[str, str] = {}
         # a bound order's text by the order's id (the orders of the map's order table are
-        # the same objects in every phase): (order, unit kind, unit place, other unit, text)
-        self.bound: dict[int, tuple[Order, int, int, str | None, str]] = {}
+        # the same objects in every phase): (order, its unit's kind and place, the place
+        # and kind of the unit it names or -1, text)
+        self.bound: dict[int, tuple[Order, int, int, int, int, str]] = {}
         # texts[kind][loc]: the unit's text, None until asked for
         self.texts: list[list[str | None]] = [[None] * len(m.loc_name) for _ in m.kinds]
         self.names = [p.upper() for p in m.powers]
@@ -63,6 +64,8 @@ class WriteMemo:
         # the last owner list written and its centers (the list kept: its identity is its own)
         self.last: tuple[list[int] | None, dict[str, list[str]]] = (None, {})
         self.last_homes: tuple[list[tuple[int, ...]] | None, dict[str, list[str]]] = (None, {})
+        # the influence written last (a game's, until it changes)
+        self.influence: dict[str, list[str]] | None = None
         self.phase_names: dict[str, str] = {}  # a phase's name → as the package writes it
         self.homes: dict[tuple[tuple[int, ...], ...], dict[str, list[str]]] = {}
         self.civil: dict[str, int] = dict.fromkeys(self.names, 0)
@@ -109,7 +112,6 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
     (default: map_name_of the variant, which record_from_diplomacy looks up). `memo`: what
     was worked out for earlier games of the same map (a writer of many games keeps one);
     with it, phases share the parts of their states that are the same (WriteMemo)."""
-    v = game.variant
     m = game.map
     # with a memo from the caller (a writer of many games), movement phases are written from
     # what the adjudication bound to each unit rather than by reading the orders again, and
@@ -117,22 +119,53 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
     by_units = memo is not None and memo.map is m
     if memo is None or memo.map is not m:
         memo = WriteMemo(m)
-    # (owner and home lists are compared by identity within one game)
-    memo.last, memo.last_homes = (None, {}), (None, {})
-    if map_name is None:
-        if memo.map_name is None:
-            memo.map_name = map_name_of(v)
-        map_name = memo.map_name
-    game_id = game.name or "polydip"
-    base = {"game_id": game_id, "map": map_name, "rules": list(RULES)}
+    map_name = _map_name(game, memo, map_name)
     if stamp is None:
         stamp = int(time.time() * 1_000_000)
+    phases = list(_phases(game, stamp, map_name, memo, by_units))
+    _messages_out(game, phases)
+    game_id = game.name or "polydip"
+    out: dict[str, Any] = {"id": game_id, "map": map_name, "rules": list(RULES),
+                           "phases": phases}
+    changed = _changed_options(game)
+    if changed:  # the rule options the game was played with, where not the variant's own
+        out[OPTIONS_KEY] = changed
+    return out
+
+
+def _map_name(game: GameRecord, memo: WriteMemo, map_name: str | None) -> str:
+    """The map name to write: `map_name`, else map_name_of the variant (once a memo)."""
+    if map_name is None:
+        if memo.map_name is None:
+            memo.map_name = map_name_of(game.variant)
+        map_name = memo.map_name
+    return map_name
+
+
+def _changed_options(game: GameRecord) -> dict[str, Any]:
+    """The rule options the game was played with, where not the variant's own."""
+    usual = defaults()
+    usual.update(game.variant.options)
+    return {k: val for k, val in game.options.items() if usual.get(k, _UNSET) != val}
+
+
+def _phases(game: GameRecord, stamp: int, map_name: str, memo: WriteMemo, by_units: bool
+            ) -> Iterator[dict[str, Any]]:
+    """The saved game's phases one after the other, without their messages: the
+    processed phases, then the phase in play or COMPLETED (a draw: both). Each is made
+    when asked for, so that a writer can encode it and let it go (diplomacy_line)."""
+    m = game.map
+    # (owner and home lists are compared by identity within one game)
+    memo.last, memo.last_homes = (None, {}), (None, {})
+    memo.influence = None
+    game_id = game.name or "polydip"
+    base = {"game_id": game_id, "map": map_name, "rules": list(RULES)}
     first = game.history[0].position if game.history else game.position
     influence = _initial_influence(m, first)
     firsts: dict[int, list[int]] = {}  # year → the owners in its first phase in the file
     for p in [r.position for r in game.history] + [game.position]:
         firsts.setdefault(p.phase.year, p.owners)
-    phases = _history_out(game, influence, base, stamp, firsts, memo, by_units)
+    yield from _history_out(game, influence, base, stamp, firsts, memo, by_units)
     pos = game.position
     current: dict[str, Any] = {
         "name": _name(pos.phase),
@@ -146,34 +179,24 @@ def game_to_diplomacy(game: GameRecord, *, stamp: int | None = None,
         # processing the phase in play, which stays in the history with no results
         if game.status == "drawn":
             current["orders"] = {k: v or [] for k, v in current["orders"].items()}
-            phases.append(current)
+            yield current
         done = _state(m, pos, influence, base, stamp + len(game.history) + 1, firsts, memo)
         done["name"] = "COMPLETED"
-        phases.append({"name": "COMPLETED", "state": done,
-                       "orders": dict.fromkeys(done["units"]), "results": {},
-                       "messages": []})
+        yield {"name": "COMPLETED", "state": done, "orders": dict.fromkeys(done["units"]),
+               "results": {}, "messages": []}
     else:
-        phases.append(current)
-    _messages_out(game, phases)
-    out: dict[str, Any] = {"id": game_id, "map": map_name, "rules": list(RULES),
-                           "phases": phases}
-    usual = defaults()
-    usual.update(v.options)
-    changed = {k: val for k, val in game.options.items() if usual.get(k, _UNSET) != val}
-    if changed:  # the rule options the game was played with, where not the variant's own
-        out[OPTIONS_KEY] = changed
-    return out
+        yield current
 
 
 def _history_out(game: GameRecord, influence: list[list[int]], base: dict[str, Any],
                  stamp: int, firsts: dict[int, list[int]], memo: WriteMemo, by_units: bool
-                 ) -> list[dict[str, Any]]:
+                 ) -> Iterator[dict[str, Any]]:
     """The processed phases, each with its orders and results; `influence` advanced.
     `by_units`: movement phases from what the adjudication bound to each unit, states
     sharing what they share (a memo of the caller's)."""
     m = memo.map
-    phases: list[dict[str, Any]] = []
     state_of = _shared_state if by_units else _state
+    holder = _holders(m, influence)
     for i, rec in enumerate(game.history):
         state = state_of(m, rec.position, influence, base, stamp + i, firsts, memo)
         by_unit = rec.outcome.unit_results() if by_units else None
@@ -184,17 +207,20 @@ def _history_out(game: GameRecord, influence: list[list[int]], base: dict[str, A
             results, keys = _results_out(m, rec.position, rec.outcome.rows(), memo)
             twice = "WAIVE" in keys or len(set(keys)) != len(keys)
             orders = _orders_out(m, rec.position, rec.orders, full=True, memo=memo)
-        phases.append({
+        phase = {
             "name": state["name"],
             "state": state,
             "orders": orders,
             "results": results,
             "messages": [],
-        })
+        }
         if twice:
-            phases[-1][ALL_RESULTS] = _all_results(m, rec.outcome.rows())
-        _advance_influence(m, rec.position.phase, influence, rec.outcome.position)
-    return phases
+            phase[ALL_RESULTS] = _all_results(m, rec.outcome.rows())
+        # (the influence advanced before the phase is encoded: its state holds none of it)
+        if _advance_influence(m, rec.position.phase, influence, rec.outcome.position,
+                              holder):
+            memo.influence = None
+        yield phase
 
 
 _UNSET = object()
@@ -205,8 +231,25 @@ def diplomacy_line(game: GameRecord, *, stamp: int | None = None,
     """The game's saved game (game_to_diplomacy) as one line of compact JSON: the bytes of
     `json.dumps(saved, separators=(",", ":")).encode()`, whether orjson writes them or not
     (game/jsonbytes.py)."""
-    saved = game_to_diplomacy(game, stamp=stamp, memo=memo)
-    return compact(saved, floats=_may_hold_floats(game))
+    if memo is None or memo.map is not game.map or game.messages:
+        saved = game_to_diplomacy(game, stamp=stamp, memo=memo)
+        return compact(saved, floats=_may_hold_floats(game))
+    # a writer of many games: each phase encoded as it is made (the same bytes as the
+    # whole saved game's) and let go, so that no game's tree of dicts outlives its phase
+    # and wakes the cyclic collector (about a tenth of the writing's instructions)
+    floats = _may_hold_floats(game)
+    map_name = _map_name(game, memo, None)
+    if stamp is None:
+        stamp = int(time.time() * 1_000_000)
+    head = compact({"id": game.name or "polydip", "map": map_name, "rules": RULES}, False)
+    parts = [head[:-1], b',"phases":[',
+             b",".join([compact(p, floats)
+                        for p in _phases(game, stamp, map_name, memo, True)]), b"]"]
+    changed = _changed_options(game)
+    if changed:
+        parts += [b',"', OPTIONS_KEY.encode(), b'":', compact(changed)]
+    parts.append(b"}")
+    return b"".join(parts)
 
 
 def _may_hold_floats(game: GameRecord) -> bool:
@@ -268,12 +311,42 @@ def _initial_influence(m: Map, pos: Position) -> list[list[int]]:
     return inf
 
 
-def _advance_influence(m: Map, done: Phase, inf: list[list[int]], after: Position) -> None:
-    """Units that moved or retreated claim their province (builds do not, as in the package)."""
+def _holders(m: Map, inf: list[list[int]]) -> list[int] | None:
+    """The power whose influence holds each province (-1: none), for _advance_influence;
+    None where a province is held twice (several powers' units in one place at the start)
+    or units may share a space."""
+    if m.tables.has_open_spaces:
+        return None
+    holder = [-1] * m.n_prov
+    for power, lst in enumerate(inf):
+        for p in lst:
+            if holder[p] >= 0:
+                return None
+            holder[p] = power
+    return holder
+
+
+def _advance_influence(m: Map, done: Phase, inf: list[list[int]], after: Position,
+                       holder: list[int] | None = None) -> bool:
+    """Units that moved or retreated claim their province (builds do not, as in the package).
+    Whether a province changed hands. `holder`: _holders of `inf`, kept up to date (each
+    province in one power's influence at most: a unit's claim is looked up, not searched)."""
     if done.type == "A":
-        return
-    shared = m.tables.has_open_spaces  # several powers' units may stand in one province
+        return False
+    changed = False
     loc_prov = m.loc_prov
+    if holder is not None:
+        for u in after.units:
+            p = loc_prov[u.loc]
+            was = holder[p]
+            if was != u.power:
+                if was >= 0:
+                    inf[was].remove(p)
+                inf[u.power].append(p)
+                holder[p] = u.power
+                changed = True
+        return changed
+    shared = m.tables.has_open_spaces  # several powers' units may stand in one province
     units = sorted(after.units, key=_power_of) if shared else after.units  # the file's order
     for u in units:
         p = loc_prov[u.loc]
@@ -289,6 +362,8 @@ def _advance_influence(m: Map, done: Phase, inf: list[list[int]], after: Positio
             if p in lst:
                 lst.remove(p)
         inf[claimer].append(p)
+        changed = True
+    return changed
 
 
 def _power_of(u: Unit) -> int:
@@ -359,7 +434,6 @@ def _shared_state(m: Map, pos: Position, influence: list[list[int]], base: dict[
             got = memo.centers[owners] = _centers(m, pos.owners, names)
         centers = got
         memo.last = (pos.owners, got)
-    abbr = m.prov_abbr
     homes = _shared_homes(m, pos, memo)
     name = memo.phase_names.get(pos.phase.name)
     if name is None:
@@ -372,7 +446,7 @@ def _shared_state(m: Map, pos: Position, influence: list[list[int]], base: dict[
         "retreats": retreats,
         "centers": centers,
         "homes": homes,
-        "influence": {n: [abbr[c] for c in influence[p]] for p, n in enumerate(names)},
+        "influence": _shared_influence(m, influence, memo),
         "civil_disorder": memo.civil,
         "builds": builds,
         "game_id": base["game_id"],
@@ -384,6 +458,17 @@ def _shared_state(m: Map, pos: Position, influence: list[list[int]], base: dict[
             or (pos.year_start_owners is not None and pos.year_start_owners is not first)):
         state.update(_polydip_state(m, pos, first))
     return state
+
+
+def _shared_influence(m: Map, influence: list[list[int]], memo: WriteMemo
+                      ) -> dict[str, list[str]]:
+    """The influence written, the memo's until _advance_influence changes it."""
+    got = memo.influence
+    if got is None:
+        abbr = m.prov_abbr
+        got = memo.influence = {n: [abbr[c] for c in influence[p]]
+                                for p, n in enumerate(memo.names)}
+    return got
 
 
 def _shared_homes(m: Map, pos: Position, memo: WriteMemo) -> dict[str, list[str]]:
@@ -502,6 +587,8 @@ def _orders_out(m: Map, pos: Position, orders: dict[int, list[str]], full: bool,
     otherwise null for a power that gave no order (the current phase)."""
     names = [p.upper() for p in m.powers]
     out: dict[str, list[str] | None] = {n: ([] if full else None) for n in names}
+    if not orders:  # (the phase in play of a simulated game: nothing to read)
+        return out
     parsed, _ = parse_orders(m, pos.phase, orders)
     board = _board(m, pos)
     if pos.phase.type in ("M", "R"):
@@ -604,8 +691,10 @@ def _unit_results_out(by_unit: list[tuple[Unit, Order | None, list[str]]], memo:
         key = texts[u.kind][u.loc]
         if key is None:
             key = memo.unit(u.kind, u.loc)
-        if key not in out:  # the outcome's own list, unless there is a word to leave out
-            out[key] = result if CIVIL_DISORDER not in result else _result_words(result, False)
+        # the outcome's own list, unless there is a word to leave out; the first of a key
+        if result and CIVIL_DISORDER in result:
+            result = _result_words(result, False)
+        out.setdefault(key, result)
     return out, len(out) != len(by_unit)
 
 
@@ -615,54 +704,73 @@ def _bound_orders_out(m: Map, pos: Position, orders: dict[int, list[str]],
     """_orders_out of a movement phase (full) from the orders the adjudication bound to
     the units, instead of reading and binding the typed orders again: each unit's order,
     when its power typed it (an order a rule gave a unit on its own is not written)."""
-    names = memo.names
-    out: dict[str, list[str] | None] = {n: [] for n in names}
-    # units sharing a space (open spaces): their orders carry the unit's number, and an
-    # order names the first unit of its kind in the province as _unit_text finds it
-    board: dict[int, list[Unit | Dislodged]] | None = None
-    numbers: list[int] | None = None
     if m.tables.has_open_spaces:
-        board = _board(m, pos)
-        numbers = _numbers(m, [x[0] for x in by_unit])
+        return _bound_orders_shared(m, pos, orders, by_unit, memo)
+    names = memo.names
+    lists: list[list[str]] = [[] for _ in names]
+    typed: list[set[str] | None] = [None] * len(names)  # each power's orders as typed
     # the unit of each province (one at most, outside open spaces), made when an order
     # names a unit: what _unit_text finds on the board
     at: dict[int, Unit] | None = None
     loc_prov = m.loc_prov
     known = memo.bound
+    for u, o, _result in by_unit:
+        if o is None:
+            continue
+        p = u.power
+        mine = typed[p]
+        if mine is None:
+            mine = typed[p] = set(orders.get(p, ()))
+        if o.text not in mine:
+            continue
+        aux = o.aux_loc
+        x: Unit | None = None  # the unit the order names, as on the board
+        if aux is not None and aux >= 0:
+            if at is None:
+                at = {loc_prov[y.loc]: y for y in pos.units}
+            x = at.get(loc_prov[aux])
+        # the text is the order's, its unit's and the named unit's (the entry keeps the
+        # order itself: its id stays its own)
+        hit = known.get(id(o))
+        if (hit is not None and hit[0] is o and hit[1] == u.kind and hit[2] == u.loc
+                and (hit[3] == x.loc and hit[4] == x.kind if x is not None
+                     else hit[3] == -1)):
+            lists[p].append(hit[5])
+            continue
+        other: str | None = None
+        if aux is not None and aux >= 0:
+            if x is not None and (o.aux_kind is None or x.kind == o.aux_kind):
+                other = memo.unit(x.kind, x.loc)
+            elif o.aux_kind is None:
+                other = m.loc_name[aux]
+            else:
+                other = memo.unit(o.aux_kind, aux)
+        elif aux is not None:
+            other = "?"
+        got = o.format(m, memo.unit(u.kind, u.loc), other)
+        known[id(o)] = ((o, u.kind, u.loc, x.loc, x.kind, got) if x is not None
+                        else (o, u.kind, u.loc, -1, -1, got))
+        lists[p].append(got)
+    return dict(zip(names, lists, strict=True))
+
+
+def _bound_orders_shared(m: Map, pos: Position, orders: dict[int, list[str]],
+                         by_unit: list[tuple[Unit, Order | None, list[str]]],
+                         memo: WriteMemo) -> dict[str, list[str] | None]:
+    """_bound_orders_out where units may share a space (open spaces): their orders carry
+    the unit's number, and an order names the first unit of its kind in the province as
+    _unit_text finds it."""
+    names = memo.names
+    out: dict[str, list[str] | None] = {n: [] for n in names}
+    board = _board(m, pos)
+    numbers = _numbers(m, [x[0] for x in by_unit])
     empty: list[str] = []
     for i, (u, o, _result) in enumerate(by_unit):
         if o is None or o.text not in orders.get(u.power, empty):
             continue
         given = out[names[u.power]]
-        assert given is not None
-        if numbers is not None and numbers[i]:  # one of several: numbered, as in general
-            given.append(_order_text(m, pos, u, o, numbers[i], board, memo))
-            continue
-        other: str | None = None
-        aux = o.aux_loc
-        if aux is not None and aux >= 0:
-            if board is not None:
-                other = _unit_text(m, pos, o.aux_kind, aux, board)
-            else:
-                if at is None:
-                    at = {loc_prov[x.loc]: x for x in pos.units}
-                x = at.get(loc_prov[aux])
-                if x is not None and (o.aux_kind is None or x.kind == o.aux_kind):
-                    other = memo.unit(x.kind, x.loc)
-                elif o.aux_kind is None:
-                    other = m.loc_name[aux]
-                else:
-                    other = memo.unit(o.aux_kind, aux)
-        elif aux is not None:
-            other = "?"
-        hit = known.get(id(o))  # (the order itself kept in the entry: its id stays its own)
-        if (hit is not None and hit[0] is o and hit[1] == u.kind and hit[2] == u.loc
-                and hit[3] == other):
-            got = hit[4]
-        else:
-            got = o.format(m, memo.unit(u.kind, u.loc), other)
-            known[id(o)] = (o, u.kind, u.loc, other, got)
-        given.append(got)
+        assert given is not None  # (numbered when one of several, as in general)
+        given.append(_order_text(m, pos, u, o, numbers[i], board, memo))
     return out
 
 
