@@ -136,10 +136,9 @@ class OrderTable:
             self._forbid_supports(m)
         self.partners: list[frozenset[int]] = [frozenset(p) - {s}
                                                for s, p in enumerate(self.pair)]
-        # the same as lists in slot order, with the codes alongside: legal orders walk them
-        # against the phase's occupied slots (no set or dict is made or read per unit)
-        self.partner_list: list[list[int]] = [sorted(p) for p in self.partners]
-        # (sorted items of `pair`, less the slot itself: no lookup per partner)
+        # the partners in slot order with the codes alongside (sorted items of `pair`, less
+        # the slot itself): legal orders walk them against the phase's occupied slots (no
+        # set or dict is made or read per unit, no lookup per partner)
         self.partner_items: list[list[tuple[int, tuple[int, ...]]]] = []
         for s, pr in enumerate(self.pair):
             items = sorted(pr.items())
