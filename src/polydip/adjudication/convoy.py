@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from polydip.geography.cache import MEMO_LIMIT, room
 from polydip.geography.map import Map
 
 
@@ -465,9 +466,7 @@ def _necessary_kept(m: Map, memo: dict, origin: int, dest: int, candidates: int,
     mkey = (candidates, tm[origin] & candidates, tm[dest] & candidates, degree)
     got = memo.get(mkey)
     if got is None:
-        if len(memo) > 200_000:
-            memo.clear()
-        got = memo[mkey] = _necessary(m, origin, dest, candidates)
+        got = room(memo, MEMO_LIMIT)[mkey] = _necessary(m, origin, dest, candidates)
     return got
 
 
@@ -481,9 +480,7 @@ def _component_routes(m: Map, memo: dict, cm: int, eo: int, ed: int) -> int:
     key = (cm, ends)  # (the subtree joins the ends, whichever side each is next to)
     got = memo.get(key)
     if got is None:
-        if len(memo) > 200_000:
-            memo.clear()
-        got = memo[key] = block_tree(m, cm).subtree(bits(ends))
+        got = room(memo, MEMO_LIMIT)[key] = block_tree(m, cm).subtree(bits(ends))
     return got
 
 

@@ -53,6 +53,7 @@ from polydip.adjudication.legality import (
     move_locs,
     support_reach,
 )
+from polydip.geography.cache import MEMO_LIMIT, room
 from polydip.geography.map import Map
 from polydip.orders.attack import attack_orders, rivals, space_supports
 from polydip.orders.table import OrderTable, order_table
@@ -844,9 +845,7 @@ class ArmyConvoys:
         wkey = (origin, dest, usable)
         found = memo.get(wkey)
         if found is None:
-            if len(memo) > 200_000:
-                memo.clear()
-            found = memo[wkey] = route_exists_mask(m, origin, dest, usable)
+            found = room(memo, MEMO_LIMIT)[wkey] = route_exists_mask(m, origin, dest, usable)
         return found
 
 
@@ -855,12 +854,10 @@ def _support_codes(m: Map, t: OrderTable, key: tuple[int, int, int]) -> tuple[in
     destinations), kept per map."""
     memo = m.caches.convoyed_supports
     codes = memo.get(key)
-    if codes is None:
-        if len(memo) > 200_000:  # (finite, but subsets of destinations add up)
-            memo.clear()
+    if codes is None:  # (finite, but subsets of destinations add up: bounded)
         s, a, qs = key
         bases = t.sc_base[s]
-        codes = memo[key] = tuple([bases[q] + a for q in bits(qs)])
+        codes = room(memo, MEMO_LIMIT)[key] = tuple([bases[q] + a for q in bits(qs)])
     return codes
 
 

@@ -117,6 +117,10 @@ class MapCaches:
         self.box_links: list[Any] | None = None
 
 
+# entries of a per-map memo of the adjudication's searches before it is emptied (room)
+MEMO_LIMIT = 200_000
+
+
 def room(cache: dict, bound: int) -> dict:
     """`cache`, emptied first when it holds `bound` entries or more (the caller adds one)."""
     if len(cache) >= bound:
