@@ -114,14 +114,17 @@ def load_variant(name_or_path: str | Path,
     return v
 
 
+def _no_variant(name: str) -> str:
+    """What to say of a name that is no built-in variant."""
+    names = builtin_names()
+    return (f"no variant named {name[:80]!r}" + did_you_mean(name[:80], names)
+            + f"; built-in variants: {', '.join(names)}")
+
+
 def load_builtin(name: str) -> Variant:
     """A variant shipped with polydip, by name; reads no file but polydip's own data."""
     if name.lower() not in builtin_names():
-        raise VariantError(
-            f"no variant named {name[:80]!r}"
-            + did_you_mean(name[:80], builtin_names())
-            + f"; built-in variants: {', '.join(builtin_names())}"
-        )
+        raise VariantError(_no_variant(name))
     key = ("<built-in>", name.lower())
     v = _LOADED.get(key)
     if v is None:
@@ -230,12 +233,9 @@ def _load_variant(name_or_path: str | Path, search_path: list[str | Path] | None
         # maps, POLYDIP_VARIANT_PATH, --search-path), as a saved game's map name is found
         found = find_named(text_name, search_path)
         if found is None:
-            try:
-                return load_builtin(text_name)  # (its error names the built-in variants)
-            except VariantError as exc:
-                raise VariantError(f"{exc}; nor is there a file {text_name[:80]}.toml, "
-                                   ".map or .cfg on the variant search path "
-                                   "(`polydip variant list` shows what it finds)") from None
+            raise VariantError(f"{_no_variant(text_name)}; nor is there a file "
+                               f"{text_name[:80]}.toml, .map or .cfg on the variant search "
+                               "path (`polydip variant list` shows what it finds)")
         return _load_variant(found, search_path)
     if not _is_file(path):
         raise VariantError(f"{text_name[:80]}: no such variant file")

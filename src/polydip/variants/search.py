@@ -85,15 +85,16 @@ HOW_TO_ADD = (f"pass its folder with --search-path DIR, or list it in {ENV} (fol
 
 def named_files(extra: Iterable[str | Path] | None = None) -> dict[str, Path]:
     """name -> the variant file `find_named` gives for it, of every NAME.toml, NAME.map or
-    NAME.cfg in the search path's folders (a file a folder earlier in the path hides is
-    left out)."""
+    NAME.cfg in the search path's folders: the first folder holding one, and in a folder
+    the first suffix of SUFFIXES (each folder listed once)."""
     out: dict[str, Path] = {}
     for folder in search_path(extra):
         try:
-            files = sorted(folder.iterdir())
+            files = sorted(p for p in folder.iterdir() if p.suffix in SUFFIXES and p.is_file())
         except OSError:
             continue
-        for p in files:
-            if p.suffix in SUFFIXES and p.stem not in out and find_named(p.stem, extra) == p:
-                out[p.stem] = p
+        for suffix in SUFFIXES:  # (a name an earlier folder or suffix gave is kept)
+            for p in files:
+                if p.suffix == suffix:
+                    out.setdefault(p.stem, p)
     return out
