@@ -624,10 +624,9 @@ class ArmyConvoys:
     to), and whether a route avoids a given fleet (`route_without`, kept as asked)."""
 
     __slots__ = ("_convoy_codes", "_convoy_texts", "_via_texts",
-                 "a", "army", "by_fleet", "comp", "dests", "far", "nec",
-                 "on_routes",
-                 "origin", "routes", "support_codes", "support_texts", "supporters", "via",
-                 "without")
+                 "a", "army", "by_fleet", "comp", "dests", "far", "far_set", "nec",
+                 "on_routes", "origin", "routes", "support_codes", "support_texts",
+                 "supporters", "via", "without")
 
     def __init__(self, t: OrderTable, army: int, origin: int, comp: int, dests: list[int],
                  nec: list[int], routes: list[int]) -> None:
@@ -678,6 +677,7 @@ class ArmyConvoys:
         # (a tuple of ints, which the cyclic collector stops walking; no int mask: masks
         # past 30 provinces cost an allocation per operation)
         self.far: tuple[int, ...] = tuple(far)
+        self.far_set = frozenset(far)
         supporters: set[int] = set()
         into = t.sc_into_slots
         for q in far:
@@ -760,26 +760,35 @@ class ArmyConvoys:
         """The texts of `supports` (kept in `support_texts`), made from the destinations
         straight: no codes tuple and no memo of the map's (each text is the table's, made
         once per code; a text list is asked once per army's convoys and supporter slot, so
-        a memo keyed by the destinations cost more than it saved). The destinations are
-        a set intersection, not a mask walked."""
+        a memo keyed by the destinations cost more than it saved). The provinces the slot
+        may support into (`sc_provs`, a few) are each looked up in `far_set`: no set or
+        sorted list is made per call."""
         s = self.supporters[j]
         p = t.slot_prov[s]
+        far = self.far_set
         a = self.a
         made = t.sc_texts
-        got: list[str] = []
-        on_route = self.comp >> p & 1  # a fleet that may be on the routes (none other is)
         bases = t.sc_base[s]
-        for q in sorted(bases.keys() & self.far):
-            if on_route:
-                on = self.on_routes[q]
-                if on >> p & 1:  # (route_without's quick answers first)
-                    if on == 1 << p or not self._route_avoiding(m, q, on, p):
+        got: list[str] = []
+        if not self.comp >> p & 1:  # no fleet on the routes: each destination it reaches
+            for q in t.sc_provs[s]:
+                if q in far:
+                    c = bases[q] + a
+                    x = made.get(c)
+                    got.append(x if x is not None else t.sc_text(c))
+        else:
+            on_routes = self.on_routes
+            for q in t.sc_provs[s]:
+                if q in far:
+                    on = on_routes[q]
+                    if on >> p & 1:  # (route_without's quick answers first)
+                        if on == 1 << p or not self._route_avoiding(m, q, on, p):
+                            continue
+                    elif not on:
                         continue
-                elif not on:
-                    continue
-            c = bases[q] + a
-            x = made.get(c)
-            got.append(x if x is not None else t.sc_text(c))
+                    c = bases[q] + a
+                    x = made.get(c)
+                    got.append(x if x is not None else t.sc_text(c))
         texts = tuple(got)
         kept = self.support_texts
         if kept is None:

@@ -118,6 +118,7 @@ class OrderTable:
     sc_mask: list[int]
     sc_base: list[dict[int, int]]
     sc_into_slots: list[tuple[int, ...]]
+    sc_provs: list[tuple[int, ...]]  # the keys of sc_base[s], lowest first
     prov_slots: list[tuple[int, ...]]
 
     def __init__(self, m: Map) -> None:
@@ -350,6 +351,7 @@ class OrderTable:
                 self.sc_base[s][q] = self.support_convoyed + sr * na
                 into_slots[q].append(s)
         self.sc_into_slots = [tuple(slots) for slots in into_slots]
+        self.sc_provs = [tuple(sorted(bases)) for bases in self.sc_base]
 
     def _place_acts(self, m: Map) -> None:
         """Fill the ACT family: the acts in place the map's rules name, by slot (a rule
