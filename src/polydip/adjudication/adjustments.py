@@ -82,8 +82,11 @@ def _count_centers(m: Map, owners: list[int]) -> list[int]:
         for p, o in enumerate(owners):
             if o >= 0:
                 counts[o] += value[p]
-    else:  # (counted in C, a call per power: no Python loop over the provinces)
-        counts = [owners.count(o) for o in range(len(m.powers))]
+    else:  # (one loop: list.count per power compares every province once per power,
+        # three times the work in the interpreter)
+        for o in owners:
+            if o >= 0:
+                counts[o] += 1
     for p, neutral in enumerate(m.power_neutral):
         if neutral:
             counts[p] = 0
