@@ -532,7 +532,8 @@ def _add_convoyed_supports(m: Map, t: OrderTable, pos: Position, slots: list[int
             wkey = q * n_prov + p
             for e in into[q]:
                 if e.origin != p:
-                    ok = e.without.get(wkey)
+                    w = e.without
+                    ok = w.get(wkey) if w is not None else None
                     if ok is None:
                         ok = e.route_without(m, q, p)
                     if ok:
@@ -560,7 +561,10 @@ def _add_convoyed_supports_by_army(m: Map, t: OrderTable, slots: list[int],
         if not (held and held[i]):
             unit_at[slots[i]] = i
     for _i, e in armies:
-        sups, made = e.supporters, e.support_codes
+        sups = e.supporters
+        made = e.support_codes
+        if made is None and tout is None:
+            made = e.support_codes = [None] * len(sups)
         for j in range(len(sups)):
             i = unit_at[sups[j]]
             if i < 0:
@@ -575,6 +579,7 @@ def _add_convoyed_supports_by_army(m: Map, t: OrderTable, slots: list[int],
                     assert lst is not None  # (inline: a call a unit counts)
                     lst.extend(texts)
             else:
+                assert made is not None  # (inline: a call a unit counts)
                 codes = made[j]
                 if codes is None:
                     codes = e.supports(m, t, j)
@@ -670,7 +675,7 @@ class ArmyConvoys:
                 else:
                     got.append(d)
         self.by_fleet: list[tuple[int, list[int]]] = sorted(fleets.items())
-        self.without: dict[int, bool] = {}
+        self.without: dict[int, bool] | None = None  # (made as first asked, as below)
         # the moves only a convoy makes: who may support them (the slots that may support a
         # move into one of them, but those of its own province, lowest first), and by slot
         # the codes and texts of those supports (`supports`: made as first asked)
@@ -687,11 +692,11 @@ class ArmyConvoys:
         # (lists beside `supporters`, None until asked: no dictionary, and fewer objects for
         # the cyclic collector to walk in a long simulation; the texts' list made when the
         # texts are first asked)
-        self.support_codes: list[tuple[int, ...] | None] = [None] * len(self.supporters)
+        self.support_codes: list[tuple[int, ...] | None] | None = None
         self.support_texts: list[tuple[str, ...] | None] | None = None
         self._via_texts: list[str] | None = None
-        self._convoy_texts: dict[int, list[str]] = {}
-        self._convoy_codes: dict[int, list[int]] = {}
+        self._convoy_texts: dict[int, list[str]] | None = None
+        self._convoy_codes: dict[int, list[int]] | None = None
 
     def via_texts(self, t: OrderTable) -> list[str]:
         """The texts of `via` (made once; each kept per code in the table's texts, made
@@ -721,16 +726,22 @@ class ArmyConvoys:
     def convoy_codes(self, t: OrderTable, fleet: int) -> list[int]:
         """The codes of the convoys of this army by the fleet in slot `fleet` (made once
         per fleet slot)."""
-        got = self._convoy_codes.get(fleet)
+        kept = self._convoy_codes
+        if kept is None:
+            kept = self._convoy_codes = {}
+        got = kept.get(fleet)
         if got is None:
             base = t.convoy + (t.fleet_index[fleet] * t.n_army + self.a) * t.n_dest
-            got = self._convoy_codes[fleet] = [base + d for d in self._fleet_dests(t, fleet)]
+            got = kept[fleet] = [base + d for d in self._fleet_dests(t, fleet)]
         return got
 
     def convoy_texts(self, t: OrderTable, fleet: int) -> list[str]:
         """The texts of the convoys of this army by the fleet in slot `fleet` (made once
         per fleet slot; each kept per code in the table's texts, as `via_texts`)."""
-        got = self._convoy_texts.get(fleet)
+        kept = self._convoy_texts
+        if kept is None:
+            kept = self._convoy_texts = {}
+        got = kept.get(fleet)
         if got is None:
             texts = t.texts  # (kept per code: the same convoy comes with other fleets)
             base = t.convoy + (t.fleet_index[fleet] * t.n_army + self.a) * t.n_dest
@@ -742,7 +753,7 @@ class ArmyConvoys:
                 if x is None:
                     x = texts[c] = t.convoy_text(fleet, self.army, provs[d])
                 got.append(x)
-            self._convoy_texts[fleet] = got
+            kept[fleet] = got
         return got
 
     def supports(self, m: Map, t: OrderTable, j: int) -> tuple[int, ...]:
@@ -752,8 +763,10 @@ class ArmyConvoys:
         tuple itself is the map's, per slot, army and destinations (the same supports come
         with many fleet configurations; tuples of ints and strings, which the cyclic
         collector stops walking)."""
-        codes = self.support_codes[j] = _support_codes(
-            m, t, self._support_key(m, t, self.supporters[j]))
+        kept = self.support_codes
+        if kept is None:
+            kept = self.support_codes = [None] * len(self.supporters)
+        codes = kept[j] = _support_codes(m, t, self._support_key(m, t, self.supporters[j]))
         return codes
 
     def support_text_list(self, m: Map, t: OrderTable, j: int) -> tuple[str, ...]:
@@ -829,7 +842,10 @@ class ArmyConvoys:
         """Could the fleets convoy the army to `dest` without the fleet in province p?
         (FleetGeometry.route_without: only the fleets of `comp` can be on a route.)"""
         key = dest * m.n_prov + p  # (read inline by _add_convoys)
-        got = self.without.get(key)
+        kept = self.without
+        if kept is None:
+            kept = self.without = {}
+        got = kept.get(key)
         if got is None:
             on = self.on_routes.get(dest)
             if on is None:
@@ -840,7 +856,7 @@ class ArmyConvoys:
                 got = False
             else:
                 got = self._route_avoiding(m, dest, on, p)
-            self.without[key] = got
+            kept[key] = got
         return got
 
     def _route_avoiding(self, m: Map, dest: int, on: int, p: int) -> bool:
