@@ -176,6 +176,7 @@ class DiplomacyEnv(ParallelEnv):
         self._no_prev = b"\xff" * (4 * n_ag * self.max_units)  # (agents, max_units) of -1
         # padding: -1 (four 0xFF bytes) and 0s for a row of slots or of n_legal
         self._pad = b"\xff" * (4 * self.max_units)
+        self._lpad = b"\xff" * (4 * max_orders)  # (a legal row's padding)
         self._columns = np.arange(max_orders, dtype=np.int32)  # (a legal row's columns)
         self._zeros = bytes(4 * self.max_units)
         self._n_ag, self._n_kinds, self._n_powers = n_ag, n_kind, n_pw
@@ -606,27 +607,32 @@ class DiplomacyEnv(ParallelEnv):
         self._items_of, self._rows = count, rows
         if self.action_type == "index":
             mask = np.zeros((n_ag * rows + 1, mo), np.int8)
+            assert within is not None  # (made for the index actions)
             mask[: n_ag * rows, :cols] = within.reshape(n_ag * rows, cols)
             self._mask = _frozen(mask)
 
     def _arrays(self, packed: bytes, lens: list[int], locs: list[int], count: list[int],
                 rows: int, cols: int
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """`_encode`'s legal, n_legal and slots arrays and the cells of legal that hold a
-        code (a bool array of legal's shape), from the packed ints: per slot its
-        number of codes (`lens`), its location (`locs`, none in adjustment phases), then the
-        codes; `count` the slots per agent row. n_legal and slots are laid out per agent
-        row from slices of `packed` and padding; legal is filled by numpy in one assignment
-        (the cells of a row before its n_legal take the codes, in order; the rest -1),
-        which costs less than laying out its rows slot by slot."""
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+        """`_encode`'s legal, n_legal and slots arrays, and (index actions only) the cells
+        of legal that hold a code (a bool array of legal's shape), from the packed ints:
+        per slot its number of codes (`lens`), its location (`locs`, none in adjustment
+        phases), then the codes; `count` the slots per agent row. All three are laid out
+        per agent row from slices of `packed` and -1 padding, and made on the bytes: one
+        numpy call each. (Filling legal by a numpy mask costs fewer instructions, but six
+        numpy calls a step take longer than their instructions say: in bench/env.py's
+        lockstep the env step went from 1.58-1.61x the fast path's to 1.54-1.55x.)"""
         n_ag, mu = self._n_ag, self.max_units
         n = len(lens)
         # n_legal (agents, rows) and slots (agents, max_units) row by row; -1 is four 0xFF
         # bytes
-        pad, zeros = self._pad, self._zeros
+        pad, zeros, lpad = self._pad, self._zeros, self._lpad
         n_legal_b: list[bytes] = []
         slots_b: list[bytes] = []
+        legal_b: list[bytes] = []
         j = 0  # the cells done
+        at = 4 * (n + len(locs))  # the next slot's codes in packed
+        width = 4 * cols
         for c in count:
             n_legal_b.append(packed[4 * j: 4 * (j + c)])
             n_legal_b.append(zeros[: 4 * (rows - c)])
@@ -635,14 +641,19 @@ class DiplomacyEnv(ParallelEnv):
                 slots_b.append(pad[: 4 * (mu - c)])
             else:
                 slots_b.append(pad[: 4 * mu])
+            for k in range(j, j + c):
+                end = at + 4 * lens[k]
+                legal_b.append(packed[at:end])
+                legal_b.append(lpad[: width - (end - at)])
+                at = end
+            legal_b.append(lpad[: width] * (rows - c))
             j += c
         # (an array made on bytes is read-only)
         n_legal = np.ndarray((n_ag, rows), np.int32, b"".join(n_legal_b))
         slots = np.ndarray((n_ag, mu), np.int32, b"".join(slots_b))
-        within = self._columns[:cols] < n_legal[:, :, None]
-        legal = np.full((n_ag, rows, cols), -1, np.int32)
-        legal[within] = np.frombuffer(packed, np.int32, offset=4 * (n + len(locs)))
-        legal.flags.writeable = False
+        legal = np.ndarray((n_ag, rows, cols), np.int32, b"".join(legal_b))
+        within = self._columns[:cols] < n_legal[:, :, None] if self.action_type == "index" \
+            else None
         return legal, n_legal, slots, within
 
     def _limit(self, mine: list[list[int]], lists: list[list[int]]
@@ -727,17 +738,20 @@ def sample_actions(env: DiplomacyEnv, obs: dict[str, dict[str, Any]] | None,
     if not agents:
         return {}
     rows, mine, lists, row_of = env._rows, env._mine, env._lists, env.agent_row
-    draws = rng.random((len(agents), env.max_units))[:, :rows].tolist()
+    # (each agent's whole row of draws: `draw` reads the first `rows` of each)
+    draws = rng.random((len(agents), env.max_units)).tolist()
     code = env.action_type == "code"
     codes = [-1] * env._n_items  # per item, the code drawn (for step)
     prev = bytearray(env._no_prev)  # the previous-orders array step makes of them
     played = memoryview(prev).cast("i")
     out = draw(draws, [row_of[a] for a in agents], mine, lists, rows, env.max_units, code,
                codes, played)
-    # (np.fromiter reads the ints without np.array's look at nesting: a third cheaper)
-    base = np.fromiter(out, np.int64, len(out)).reshape(len(agents), rows)
+    # (packed by struct and made an array on a copy it may write: one numpy call, where
+    # np.fromiter, reshape and tobytes were three, each slower than its instructions say)
+    packed = struct.pack(f"{len(out)}q", *out)
+    base = np.ndarray((len(agents), rows), np.int64, bytearray(packed))
     views = list(base)
-    env._sampled = (base, base.tobytes(), views, codes, bytes(prev))
+    env._sampled = (base, packed, views, codes, bytes(prev))
     return dict(zip(agents, views, strict=True))
 
 
