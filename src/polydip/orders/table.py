@@ -259,6 +259,8 @@ class OrderTable:
                 got.extend(in_prov[q2])
             around[q] = tuple(got)
         sm_base = self.support_move
+        # per slot, the provinces it moves to but its own (where a supported move may go)
+        goes = [r - {p} if p in r else r for r, p in zip(reach, slot_prov, strict=True)]
         for s in range(self.n_slots):
             own = slot_prov[s]
             mine = sbase[s]
@@ -272,11 +274,11 @@ class OrderTable:
             pairs: dict[int, tuple[int, ...]] = {}
             c = sm_base + len(sm_items)
             for t in sorted(near):
-                rt, tp = reach[t], slot_prov[t]
+                rt = goes[t]
                 h = held_s.get(t)
                 codes = [] if h is None else [h]
                 for q in mine_list:
-                    if q in rt and q != tp:
+                    if q in rt:
                         codes.append(c)
                         c += 1
                         sm_items.append((s, t, q))
