@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -28,9 +26,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-
-class CountError(Exception):
-    """A problem the user can fix (no valgrind, a failed child): printed, exit 2."""
+from callgrind import CountError, callgrind, need_valgrind  # noqa: E402
 
 
 def child(loop: str, variant: str, games: int, phases: int, run: bool) -> None:
@@ -55,19 +51,13 @@ def child(loop: str, variant: str, games: int, phases: int, run: bool) -> None:
 
 def count(loop: str, variant: str, games: int, phases: int, run: bool) -> tuple[int, int]:
     """(instructions, steps played) of one child process under callgrind."""
-    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-           str(Path(__file__).resolve()), "--_child", loop, "--variant", variant,
-           "--games", str(games), "--phases", str(phases)]
+    args = [str(Path(__file__).resolve()), "--_child", loop, "--variant", variant,
+            "--games", str(games), "--phases", str(phases)]
     if run:
-        cmd.append("--_run")
-    r = subprocess.run(cmd, capture_output=True, text=True,
-                       env={**os.environ, "PYTHONHASHSEED": "0"})
-    got = [line for line in r.stderr.splitlines() if "Collected :" in line]
-    if r.returncode != 0 or not got:
-        raise CountError(f"the {loop} loop under valgrind failed (status {r.returncode}): "
-                         f"{r.stderr.strip()[-600:]}")
-    steps = [int(line.split()[1]) for line in r.stdout.splitlines() if line.startswith("steps ")]
-    return int(got[-1].split()[-1]), steps[-1] if steps else 0
+        args.append("--_run")
+    instructions, out = callgrind(args, f"the {loop} loop")
+    steps = [int(line.split()[1]) for line in out.splitlines() if line.startswith("steps ")]
+    return instructions, steps[-1] if steps else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,9 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         child(args._child, args.variant, args.games, args.phases, args._run)
         return 0
     try:
-        if shutil.which("valgrind") is None:
-            raise CountError("bench/env_count.py needs valgrind (Debian: apt-get install "
-                             "valgrind)")
+        need_valgrind("bench/env_count.py")
         try:
             import numpy  # noqa: F401
             import pettingzoo  # noqa: F401

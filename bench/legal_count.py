@@ -19,21 +19,21 @@ bench/bench.py's "cold" figure).
 from __future__ import annotations
 
 import argparse
-import os
 import pickle
 import random
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-
-class CountError(Exception):
-    """A problem the user can fix (no valgrind, a failed child): printed, exit 2."""
+from callgrind import (  # noqa: E402
+    CountError,
+    add_game_args,
+    callgrind,
+    check_game_args,
+    count_engines,
+)
 
 
 def record(path: Path, games: int, phases: int, seed: int) -> int:
@@ -92,26 +92,17 @@ def child(engine: str, path: Path, run: bool, table_built: bool) -> None:
 
 def count(engine: str, path: Path, run: bool, table_built: bool) -> int:
     """Instructions of one child process under callgrind."""
-    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-           str(Path(__file__).resolve()), "--_child", engine, "--_positions", str(path)]
+    args = [str(Path(__file__).resolve()), "--_child", engine, "--_positions", str(path)]
     if run:
-        cmd.append("--_run")
+        args.append("--_run")
     if table_built:
-        cmd.append("--table-built")
-    r = subprocess.run(cmd, capture_output=True, text=True,
-                       env={**os.environ, "PYTHONHASHSEED": "0"})
-    got = [line for line in r.stderr.splitlines() if "Collected :" in line]
-    if r.returncode != 0 or not got:
-        raise CountError(f"{engine} under valgrind failed (status {r.returncode}): "
-                         f"{r.stderr.strip()[-600:]}")
-    return int(got[-1].split()[-1])
+        args.append("--table-built")
+    return callgrind(args, engine)[0]
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=10, help="random games (default 10)")
-    ap.add_argument("--phases", type=int, default=40, help="phases per game at most (40)")
-    ap.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    add_game_args(ap)
     ap.add_argument("--table-built", action="store_true",
                     help="build polydip's order table before the count (as the package's "
                          "map is loaded before its count)")
@@ -119,30 +110,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--_positions", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--_run", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    if args.games < 1 or args.phases < 1:
-        ap.error("--games and --phases must be at least 1")
+    check_game_args(ap, args)
     if args._child:
         child(args._child, args._positions, args._run, args.table_built)
         return 0
-    from common import diplomacy_available
-
     try:
-        if shutil.which("valgrind") is None:
-            raise CountError("bench/legal_count.py needs valgrind (Debian: apt-get install "
-                             "valgrind)")
-        if not diplomacy_available():
-            raise CountError("bench/legal_count.py needs the `diplomacy` package: "
-                             "pip install -e '.[bench]'")
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "positions.pickle"
-            n = record(path, args.games, args.phases, args.seed)
-            print(f"{n} positions of {args.games} random standard games from seed "
-                  f"{args.seed}; counting instructions with valgrind (minutes)...",
-                  file=sys.stderr, flush=True)
-            per = {}
-            for engine in ("polydip", "diplomacy"):
-                per[engine] = (count(engine, path, True, args.table_built)
-                               - count(engine, path, False, args.table_built)) / n
+        per = count_engines(
+            "bench/legal_count.py",
+            lambda path: (record(path, args.games, args.phases, args.seed),
+                          f"positions of {args.games} random standard games from seed "
+                          f"{args.seed}"),
+            lambda engine, path, run: count(engine, path, run, args.table_built))
     except CountError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -17,21 +17,21 @@ their orders given and polydip's map caches emptied before the count (start-up, 
 from __future__ import annotations
 
 import argparse
-import os
 import pickle
 import random
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-
-class CountError(Exception):
-    """A problem the user can fix (no valgrind, a failed child): printed, exit 2."""
+from callgrind import (  # noqa: E402
+    CountError,
+    add_game_args,
+    callgrind,
+    check_game_args,
+    count_engines,
+)
 
 
 def record(path: Path, games: int, phases: int, seed: int) -> int:
@@ -93,51 +93,30 @@ def child(engine: str, path: Path, run: bool) -> None:
 
 def count(engine: str, path: Path, run: bool) -> int:
     """Instructions of one child process under callgrind."""
-    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-           str(Path(__file__).resolve()), "--_child", engine, "--_phases", str(path)]
+    args = [str(Path(__file__).resolve()), "--_child", engine, "--_phases", str(path)]
     if run:
-        cmd.append("--_run")
-    r = subprocess.run(cmd, capture_output=True, text=True,
-                       env={**os.environ, "PYTHONHASHSEED": "0"})
-    got = [line for line in r.stderr.splitlines() if "Collected :" in line]
-    if r.returncode != 0 or not got:
-        raise CountError(f"{engine} under valgrind failed (status {r.returncode}): "
-                         f"{r.stderr.strip()[-600:]}")
-    return int(got[-1].split()[-1])
+        args.append("--_run")
+    return callgrind(args, engine)[0]
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=10, help="random games (default 10)")
-    ap.add_argument("--phases", type=int, default=40, help="phases per game at most (40)")
-    ap.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    add_game_args(ap)
     ap.add_argument("--_child", choices=("polydip", "diplomacy"), help=argparse.SUPPRESS)
     ap.add_argument("--_phases", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--_run", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    if args.games < 1 or args.phases < 1:
-        ap.error("--games and --phases must be at least 1")
+    check_game_args(ap, args)
     if args._child:
         child(args._child, args._phases, args._run)
         return 0
-    from common import diplomacy_available
-
     try:
-        if shutil.which("valgrind") is None:
-            raise CountError("bench/process_count.py needs valgrind (Debian: apt-get install "
-                             "valgrind)")
-        if not diplomacy_available():
-            raise CountError("bench/process_count.py needs the `diplomacy` package: "
-                             "pip install -e '.[bench]'")
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "phases.pickle"
-            n = record(path, args.games, args.phases, args.seed)
-            print(f"{n} phases of {args.games} random standard games from seed "
-                  f"{args.seed}; counting instructions with valgrind (minutes)...",
-                  file=sys.stderr, flush=True)
-            per = {}
-            for engine in ("polydip", "diplomacy"):
-                per[engine] = (count(engine, path, True) - count(engine, path, False)) / n
+        per = count_engines(
+            "bench/process_count.py",
+            lambda path: (record(path, args.games, args.phases, args.seed),
+                          f"phases of {args.games} random standard games from seed "
+                          f"{args.seed}"),
+            count)
     except CountError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
