@@ -562,9 +562,6 @@ def _add_convoyed_supports_by_army(m: Map, t: OrderTable, slots: list[int],
             unit_at[slots[i]] = i
     for _i, e in armies:
         sups = e.supporters
-        made = e.support_codes
-        if made is None and tout is None:
-            made = e.support_codes = [None] * len(sups)
         for j in range(len(sups)):
             i = unit_at[sups[j]]
             if i < 0:
@@ -579,8 +576,8 @@ def _add_convoyed_supports_by_army(m: Map, t: OrderTable, slots: list[int],
                     assert lst is not None  # (inline: a call a unit counts)
                     lst.extend(texts)
             else:
-                assert made is not None  # (inline: a call a unit counts)
-                codes = made[j]
+                made = e.support_codes
+                codes = made[j] if made is not None else None
                 if codes is None:
                     codes = e.supports(m, t, j)
                 if codes:
@@ -783,25 +780,20 @@ class ArmyConvoys:
         made = t.sc_texts
         bases = t.sc_base[s]
         got: list[str] = []
-        if not self.comp >> p & 1:  # no fleet on the routes: each destination it reaches
-            for q in t.sc_provs[s]:
-                if q in far:
-                    c = bases[q] + a
-                    x = made.get(c)
-                    got.append(x if x is not None else t.sc_text(c))
-        else:
-            on_routes = self.on_routes
-            for q in t.sc_provs[s]:
-                if q in far:
-                    on = on_routes[q]
-                    if on >> p & 1:  # (route_without's quick answers first)
-                        if on == 1 << p or not self._route_avoiding(m, q, on, p):
-                            continue
-                    elif not on:
+        on_route = self.comp >> p & 1  # a fleet that may be on the routes (none other is)
+        for q in t.sc_provs[s]:
+            if q not in far:
+                continue
+            if on_route:
+                on = self.on_routes[q]
+                if on >> p & 1:  # (route_without's quick answers first)
+                    if on == 1 << p or not self._route_avoiding(m, q, on, p):
                         continue
-                    c = bases[q] + a
-                    x = made.get(c)
-                    got.append(x if x is not None else t.sc_text(c))
+                elif not on:
+                    continue
+            c = bases[q] + a
+            x = made.get(c)
+            got.append(x if x is not None else t.sc_text(c))
         texts = tuple(got)
         kept = self.support_texts
         if kept is None:
