@@ -48,6 +48,7 @@ from common import (
     KNOWN_DEVIATIONS,
     LockStep,
     Stats,
+    clear_polydip_caches,
     dip_orders,
     diplomacy_available,
     give_orders,
@@ -222,21 +223,6 @@ def bench_phase(ls: LockStep, stats: Stats, repeat: int, prof=None, record=None)
         stats.add(ptype, "hot_dip_proc", best_us([timed(c.process) for c in clones]))
 
     return ls.check(pos0, orders, refused)
-
-
-def clear_polydip_caches() -> None:
-    """Empty every cache polydip keeps between calls (parsed orders, the order table and
-    per-map memo tables, convoy geometry), so a replay starts as cold as a new process."""
-    from common import base_game
-
-    import polydip.game.engine as engine
-    import polydip.orders.parser as parser
-    import polydip.orders.table as table
-
-    parser._parse_cached.cache_clear()
-    engine._DESCRIBED.clear()
-    table.order_table.cache_clear()
-    base_game().map.caches.clear()
 
 
 @dataclass

@@ -1,10 +1,13 @@
 """What bench/legal_count.py, process_count.py and env_count.py share: a child process
-counted under valgrind's callgrind, and both engines counted on the same recorded items."""
+counted under valgrind's callgrind, both engines counted on the same recorded items, and
+the random standard games those items are recorded from."""
 
 from __future__ import annotations
 
 import argparse
 import os
+import pickle
+import random
 import shutil
 import subprocess
 import sys
@@ -65,3 +68,30 @@ def add_game_args(ap: argparse.ArgumentParser) -> None:
 def check_game_args(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if args.games < 1 or args.phases < 1:
         ap.error("--games and --phases must be at least 1")
+
+
+def random_phases(path: Path, games: int, phases: int, seed: int) -> int:
+    """Play N random standard games with polydip alone (bench/common.py's random player, P
+    phases at most, seeds from S) and pickle every phase to `path` as (the position before
+    any orders, the orders given by power index, the same orders as the package reads
+    them); gives the number of phases. legal_count.py reads only the positions."""
+    from common import base_game, dip_orders, safe_random_orders
+
+    from polydip.game.game import Game, initial_position
+
+    base = base_game()
+    kept = []
+    for i in range(games):
+        rng = random.Random(seed + i)
+        g = Game(base.variant, base.map, initial_position(base.map), dict(base.options))
+        for _ in range(phases):
+            if g.is_over:
+                break
+            pos = g.position.copy()
+            orders = safe_random_orders(g.map, g.position, rng)
+            kept.append((pos, orders, dip_orders(g.map, pos, orders)))
+            for p, lst in orders.items():
+                g.set_orders(p, lst)
+            g.process()
+    path.write_bytes(pickle.dumps(kept))
+    return len(kept)

@@ -490,6 +490,19 @@ def base_game() -> Game:
     return Game.new("standard")
 
 
+def clear_polydip_caches() -> None:
+    """Empty every cache polydip keeps between calls (parsed orders, the order table and
+    per-map memo tables, convoy geometry), so a replay starts as cold as a new process."""
+    import polydip.game.engine as engine
+    import polydip.orders.parser as parser
+    import polydip.orders.table as table
+
+    parser._parse_cached.cache_clear()
+    engine._DESCRIBED.clear()
+    table.order_table.cache_clear()
+    base_game().map.caches.clear()
+
+
 class LockStep:
     """One random standard game played by polydip and the diplomacy package together."""
 

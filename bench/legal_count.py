@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import pickle
-import random
 import sys
 from pathlib import Path
 
@@ -33,29 +32,8 @@ from callgrind import (  # noqa: E402
     callgrind,
     check_game_args,
     count_engines,
+    random_phases,
 )
-
-
-def record(path: Path, games: int, phases: int, seed: int) -> int:
-    """Play the games with polydip alone and keep every position (pickled to `path`)."""
-    from common import base_game, safe_random_orders
-
-    from polydip.game.game import Game, initial_position
-
-    base = base_game()
-    kept = []
-    for i in range(games):
-        rng = random.Random(seed + i)
-        g = Game(base.variant, base.map, initial_position(base.map), dict(base.options))
-        for _ in range(phases):
-            if g.is_over:
-                break
-            kept.append(g.position.copy())
-            for p, lst in safe_random_orders(g.map, g.position, rng).items():
-                g.set_orders(p, lst)
-            g.process()
-    path.write_bytes(pickle.dumps(kept))
-    return len(kept)
 
 
 def child(engine: str, path: Path, run: bool, table_built: bool) -> None:
@@ -63,7 +41,7 @@ def child(engine: str, path: Path, run: bool, table_built: bool) -> None:
     each (what the parent counts by difference)."""
     from common import base_game
 
-    positions = pickle.loads(path.read_bytes())
+    positions = [pos for pos, _orders, _dip in pickle.loads(path.read_bytes())]
     m = base_game().map
     if engine == "polydip":
         import polydip.orders.table as table
@@ -117,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         per = count_engines(
             "bench/legal_count.py",
-            lambda path: (record(path, args.games, args.phases, args.seed),
+            lambda path: (random_phases(path, args.games, args.phases, args.seed),
                           f"positions of {args.games} random standard games from seed "
                           f"{args.seed}"),
             lambda engine, path, run: count(engine, path, run, args.table_built))

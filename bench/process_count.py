@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import pickle
-import random
 import sys
 from pathlib import Path
 
@@ -31,97 +30,109 @@ from callgrind import (  # noqa: E402
     callgrind,
     check_game_args,
     count_engines,
+    random_phases,
 )
 
 
-def record(path: Path, games: int, phases: int, seed: int) -> int:
-    """Play the games with polydip alone and keep every phase: the position, the orders
-    given, and those orders as the package takes them (pickled to `path`)."""
-    from common import base_game, dip_orders, safe_random_orders
-
-    from polydip.game.game import Game, initial_position
-
-    base = base_game()
-    kept = []
-    for i in range(games):
-        rng = random.Random(seed + i)
-        g = Game(base.variant, base.map, initial_position(base.map), dict(base.options))
-        for _ in range(phases):
-            if g.is_over:
-                break
-            pos = g.position.copy()
-            orders = safe_random_orders(g.map, g.position, rng)
-            kept.append((pos, orders, dip_orders(g.map, pos, orders)))
-            for p, lst in orders.items():
-                g.set_orders(p, lst)
-            g.process()
-    path.write_bytes(pickle.dumps(kept))
-    return len(kept)
-
-
-def child(engine: str, path: Path, run: bool) -> None:
-    """Set up one engine's game of each recorded phase, its orders given; with `run`,
-    process each (what the parent counts by difference)."""
-    from common import base_game
+def child(engine: str, path: Path, run: bool, loop: bool) -> None:
+    """Set up one engine's game of each recorded phase; with `run`, play each (what the
+    parent counts by difference). Without `loop` the orders are given in the set-up and
+    `run` is `process()` alone. With `loop`, `run` is each engine's string loop: legal
+    orders, `set_orders` for every power, `process()`. polydip starts it with every cache
+    emptied (as bench/bench.py's own loop); the package starts each phase with the caches
+    its set-up built, as its own `process()` leaves them for the next phase (bench/bench.py
+    clears them before its legal orders, which counts their build twice)."""
+    from common import base_game, clear_polydip_caches
 
     phases = pickle.loads(path.read_bytes())
     base = base_game()
     m = base.map
-    games = []
     if engine == "polydip":
+        from polydip.adjudication.legal import legal_orders
         from polydip.game.game import Game
 
+        games = []
         for pos, orders, _dip in phases:
             g = Game(base.variant, m, pos.copy(), dict(base.options))
-            for p, lst in orders.items():
-                g.set_orders(p, lst)
-            games.append(g)
-        m.caches.clear()
-    else:
-        from common import new_diplomacy_game, resync_diplomacy
+            if not loop:
+                for p, lst in orders.items():
+                    g.set_orders(p, lst)
+            games.append((g, orders))
+        if loop:
+            clear_polydip_caches()
+        else:
+            m.caches.clear()
+        if run and loop:
+            for g, orders in games:
+                legal_orders(m, g.position)
+                for p, lst in orders.items():
+                    g.set_orders(p, lst)
+                g.process()
+        elif run:
+            for g, _orders in games:
+                g.process()
+        return
+    from common import new_diplomacy_game, resync_diplomacy
 
-        for pos, _orders, dip in phases:
-            dg = new_diplomacy_game()
-            resync_diplomacy(m, pos, dg)
+    dgames = []
+    for pos, _orders, dip in phases:
+        dg = new_diplomacy_game()
+        resync_diplomacy(m, pos, dg)
+        if not loop:
             for p, lst in dip.items():
                 dg.set_orders(m.powers[p].upper(), lst)
-            games.append(dg)
-    if run:
-        for g in games:
-            g.process()
+        dgames.append((dg, dip))
+    if run and loop:
+        for dg, dip in dgames:
+            dg.get_all_possible_orders()
+            for p, lst in dip.items():
+                dg.set_orders(m.powers[p].upper(), lst)
+            dg.process()
+    elif run:
+        for dg, _dip in dgames:
+            dg.process()
 
 
-def count(engine: str, path: Path, run: bool) -> int:
+def count(engine: str, path: Path, run: bool, loop: bool) -> int:
     """Instructions of one child process under callgrind."""
     args = [str(Path(__file__).resolve()), "--_child", engine, "--_phases", str(path)]
     if run:
         args.append("--_run")
+    if loop:
+        args.append("--loop")
     return callgrind(args, engine)[0]
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_game_args(ap)
+    ap.add_argument("--loop", action="store_true",
+                    help="count the string loop (legal orders, set_orders for every power, "
+                         "process()) instead of process() alone")
     ap.add_argument("--_child", choices=("polydip", "diplomacy"), help=argparse.SUPPRESS)
     ap.add_argument("--_phases", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--_run", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     check_game_args(ap, args)
     if args._child:
-        child(args._child, args._phases, args._run)
+        child(args._child, args._phases, args._run, args.loop)
         return 0
     try:
         per = count_engines(
             "bench/process_count.py",
-            lambda path: (record(path, args.games, args.phases, args.seed),
+            lambda path: (random_phases(path, args.games, args.phases, args.seed),
                           f"phases of {args.games} random standard games from seed "
                           f"{args.seed}"),
-            count)
+            lambda engine, path, run: count(engine, path, run, args.loop))
     except CountError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    print("process(), instructions a phase (orders given and polydip's map caches emptied "
-          "first):")
+    if args.loop:
+        print("the string loop (legal orders, set_orders, process()), instructions a phase "
+              "(polydip's caches emptied first; the order table built in the count):")
+    else:
+        print("process(), instructions a phase (orders given and polydip's map caches "
+              "emptied first):")
     print(f"  polydip    {per['polydip']:>12,.0f}")
     print(f"  diplomacy  {per['diplomacy']:>12,.0f}")
     print(f"  ratio      {per['diplomacy'] / per['polydip']:>12.2f}x")

@@ -5,6 +5,7 @@ Figures are not checked (speed is measured by running bench/bench.py, never by a
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 from pathlib import Path
@@ -30,3 +31,36 @@ def test_bench_reports_own_loop_and_interleaved_figures() -> None:
         assert line in own and line in interleaved, line
     assert own.count("(target ") == 4  # process(), legal orders, the loop, the one-shot
     assert "0 unexplained" in out and "8 phases" in out
+
+
+def test_counting_scripts_replay_the_recorded_phases(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """bench/process_count.py and legal_count.py count children that replay phases recorded
+    by bench/callgrind.py's random_phases: each phase's orders, played from its position,
+    give the next phase's position, and each child runs on them in both engines."""
+    import pickle
+
+    from polydip.game.game import Game
+
+    monkeypatch.syspath_prepend(str(BENCH.parent))
+    from callgrind import random_phases
+
+    path = tmp_path / "phases.pickle"
+    assert random_phases(path, 1, 6, 3) == 6
+    phases = pickle.loads(path.read_bytes())
+    for (pos, orders, dip), (after, _, _) in itertools.pairwise(phases):
+        g = Game.new("standard")
+        g.position = pos.copy()
+        for p, lst in orders.items():
+            g.set_orders(p, lst)
+        g.process()
+        assert g.position == after
+        assert set(dip) == set(orders)
+    for script, extra in (("process_count.py", ["--loop"]), ("process_count.py", []),
+                          ("legal_count.py", [])):
+        for engine in ("polydip", "diplomacy"):
+            flag = "--_positions" if script == "legal_count.py" else "--_phases"
+            run = subprocess.run(
+                [sys.executable, str(BENCH.parent / script), "--_child", engine, flag,
+                 str(path), "--_run", *extra], capture_output=True, text=True, timeout=300)
+            assert run.returncode == 0, (script, engine, run.stderr[-2000:])
