@@ -25,25 +25,47 @@ def need_valgrind(script: str) -> None:
         raise CountError(f"{script} needs valgrind (Debian: apt-get install valgrind)")
 
 
-def callgrind(args: list[str], what: str) -> tuple[int, str]:
+# the cache simulation of --cache-sim: valgrind's first-level caches as the machine's, and a
+# last level of 2 MB (a core's share of a shared machine's cache, not the whole 300 MB L3
+# valgrind reads from this CPU, in which everything fits); a miss costs, as valgrind's
+# manual puts it, about 10 cycles at the first level and up to 200 at the last
+CACHE_SIM = ["--cache-sim=yes", "--LL=2097152,16,64"]
+L1_MISS, LL_MISS = 10, 200
+
+
+def estimated_cycles(events: dict[str, int]) -> int:
+    """A rough cycle count of callgrind's cache-simulation events: every instruction one
+    cycle, plus the misses at their cost (no branch mispredictions, no pipelining)."""
+    l1 = events["I1mr"] + events["D1mr"] + events["D1mw"]
+    ll = events["ILmr"] + events["DLmr"] + events["DLmw"]
+    return events["Ir"] + L1_MISS * l1 + LL_MISS * ll
+
+
+def callgrind(args: list[str], what: str, cache_sim: bool = False) -> tuple[int, str]:
     """(instructions, standard output) of `python ARGS` under callgrind, with
-    PYTHONHASHSEED=0; a CountError naming `what` when it fails."""
-    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-           *args]
+    PYTHONHASHSEED=0; with `cache_sim`, estimated cycles (CACHE_SIM, estimated_cycles)
+    instead of instructions; a CountError naming `what` when it fails."""
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+           *(CACHE_SIM if cache_sim else []), sys.executable, *args]
     r = subprocess.run(cmd, capture_output=True, text=True,
                        env={**os.environ, "PYTHONHASHSEED": "0"})
-    got = [line for line in r.stderr.splitlines() if "Collected :" in line]
+    names = [line.split(":", 1)[1].split() for line in r.stderr.splitlines()
+             if "Events    :" in line]
+    got = [line.split(":", 1)[1].split() for line in r.stderr.splitlines()
+           if "Collected :" in line]
     if r.returncode != 0 or not got:
         raise CountError(f"{what} under valgrind failed (status {r.returncode}): "
                          f"{r.stderr.strip()[-600:]}")
-    return int(got[-1].split()[-1]), r.stdout
+    events = dict(zip(names[-1] if names else ["Ir"], map(int, got[-1]), strict=False))
+    return (estimated_cycles(events) if cache_sim else events["Ir"]), r.stdout
 
 
 def count_engines(script: str, record: Callable[[Path], tuple[int, str]],
                   count: Callable[[str, Path, bool], int]) -> dict[str, float]:
-    """Instructions an item for polydip and the `diplomacy` package: `record` writes the
-    items to a file and gives (their number, what they are, for the progress line);
-    `count(engine, path, run)` counts one child, which does the work only with `run`."""
+    """Instructions (or estimated cycles) an item for polydip and the `diplomacy` package:
+    `record` writes the items to a file and gives (their number, what they are, for the
+    progress line); `count(engine, path, run)` counts one child, which does the work only
+    with `run`."""
     from common import diplomacy_available
 
     need_valgrind(script)
@@ -52,17 +74,21 @@ def count_engines(script: str, record: Callable[[Path], tuple[int, str]],
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "recorded.pickle"
         n, what = record(path)
-        print(f"{n} {what}; counting instructions with valgrind (minutes)...",
+        print(f"{n} {what}; counting with valgrind (minutes)...",
               file=sys.stderr, flush=True)
         return {engine: (count(engine, path, True) - count(engine, path, False)) / n
                 for engine in ("polydip", "diplomacy")}
 
 
 def add_game_args(ap: argparse.ArgumentParser) -> None:
-    """The recorded games' options: --games, --phases, --seed."""
+    """The recorded games' options (--games, --phases, --seed) and --cache-sim."""
     ap.add_argument("--games", type=int, default=10, help="random games (default 10)")
     ap.add_argument("--phases", type=int, default=40, help="phases per game at most (40)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    ap.add_argument("--cache-sim", action="store_true",
+                    help="count estimated cycles instead of instructions: valgrind's cache "
+                         "simulation with a 2 MB last level, a first-level miss 10 cycles "
+                         "and a last-level one 200 (slower, a rough model)")
 
 
 def check_game_args(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Legal orders counted in instructions: polydip against the `diplomacy` package.
 
-    python bench/legal_count.py [--games N] [--phases P] [--seed S] [--table-built]
+    python bench/legal_count.py [--games N] [--phases P] [--seed S] [--table-built] [--cache-sim]
 
 bench/bench.py times legal orders in each engine's own loop over recorded positions, each
 position new to it, polydip's caches emptied first; on a shared machine those CPU times move
@@ -68,14 +68,14 @@ def child(engine: str, path: Path, run: bool, table_built: bool) -> None:
                 dg.get_all_possible_orders()
 
 
-def count(engine: str, path: Path, run: bool, table_built: bool) -> int:
-    """Instructions of one child process under callgrind."""
+def count(engine: str, path: Path, run: bool, table_built: bool, cache_sim: bool) -> int:
+    """Instructions (or estimated cycles) of one child process under callgrind."""
     args = [str(Path(__file__).resolve()), "--_child", engine, "--_positions", str(path)]
     if run:
         args.append("--_run")
     if table_built:
         args.append("--table-built")
-    return callgrind(args, engine)[0]
+    return callgrind(args, engine, cache_sim)[0]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -98,12 +98,14 @@ def main(argv: list[str] | None = None) -> int:
             lambda path: (random_phases(path, args.games, args.phases, args.seed),
                           f"positions of {args.games} random standard games from seed "
                           f"{args.seed}"),
-            lambda engine, path, run: count(engine, path, run, args.table_built))
+            lambda engine, path, run: count(engine, path, run, args.table_built,
+                                            args.cache_sim))
     except CountError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     table = "order table built first" if args.table_built else "order table built in the count"
-    print(f"legal orders, instructions a position (caches emptied first; {table}):")
+    unit = "estimated cycles" if args.cache_sim else "instructions"
+    print(f"legal orders, {unit} a position (caches emptied first; {table}):")
     print(f"  polydip    {per['polydip']:>12,.0f}")
     print(f"  diplomacy  {per['diplomacy']:>12,.0f}  (clear_cache before each call)")
     print(f"  ratio      {per['diplomacy'] / per['polydip']:>12.2f}x")

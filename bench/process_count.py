@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """process() counted in instructions: polydip against the `diplomacy` package.
 
-    python bench/process_count.py [--games N] [--phases P] [--seed S]
+    python bench/process_count.py [--games N] [--phases P] [--seed S] [--loop] [--cache-sim]
 
 bench/bench.py times `Game.process()` in each engine's own loop over recorded positions; on
 a shared machine those CPU times move by a fifth between runs. This script gives the same
@@ -93,14 +93,14 @@ def child(engine: str, path: Path, run: bool, loop: bool) -> None:
             dg.process()
 
 
-def count(engine: str, path: Path, run: bool, loop: bool) -> int:
-    """Instructions of one child process under callgrind."""
+def count(engine: str, path: Path, run: bool, loop: bool, cache_sim: bool) -> int:
+    """Instructions (or estimated cycles) of one child process under callgrind."""
     args = [str(Path(__file__).resolve()), "--_child", engine, "--_phases", str(path)]
     if run:
         args.append("--_run")
     if loop:
         args.append("--loop")
-    return callgrind(args, engine)[0]
+    return callgrind(args, engine, cache_sim)[0]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -123,16 +123,18 @@ def main(argv: list[str] | None = None) -> int:
             lambda path: (random_phases(path, args.games, args.phases, args.seed),
                           f"phases of {args.games} random standard games from seed "
                           f"{args.seed}"),
-            lambda engine, path, run: count(engine, path, run, args.loop))
+            lambda engine, path, run: count(engine, path, run, args.loop,
+                                            args.cache_sim))
     except CountError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    unit = "estimated cycles" if args.cache_sim else "instructions"
     if args.loop:
-        print("the string loop (legal orders, set_orders, process()), instructions a phase "
+        print(f"the string loop (legal orders, set_orders, process()), {unit} a phase "
               "(polydip's caches emptied first; the order table built in the count):")
     else:
-        print("process(), instructions a phase (orders given and polydip's map caches "
-              "emptied first):")
+        print(f"process(), {unit} a phase (orders given and polydip's map caches emptied "
+              "first):")
     print(f"  polydip    {per['polydip']:>12,.0f}")
     print(f"  diplomacy  {per['diplomacy']:>12,.0f}")
     print(f"  ratio      {per['diplomacy'] / per['polydip']:>12.2f}x")

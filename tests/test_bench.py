@@ -64,3 +64,31 @@ def test_counting_scripts_replay_the_recorded_phases(tmp_path: Path,
                 [sys.executable, str(BENCH.parent / script), "--_child", engine, flag,
                  str(path), "--_run", *extra], capture_output=True, text=True, timeout=300)
             assert run.returncode == 0, (script, engine, run.stderr[-2000:])
+
+
+def test_counts_read_instructions_or_estimated_cycles(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """bench/callgrind.py reads callgrind's totals: instructions, or with the cache
+    simulation (--cache-sim) a cycle estimate, each first-level miss 10 cycles and each
+    last-level miss 200 (a stand-in valgrind on the PATH prints the totals)."""
+    fake = tmp_path / "valgrind"
+    fake.write_text(
+        f"#!{sys.executable}\nimport sys\n"
+        "if '--cache-sim=yes' in sys.argv and '--LL=2097152,16,64' in sys.argv:\n"
+        "    print('==1== Events    : Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw', file=sys.stderr)\n"
+        "    print('==1== Collected : 1000 400 300 1 2 3 0 1 1', file=sys.stderr)\n"
+        "elif 'fail' in sys.argv:\n"
+        "    sys.exit(1)\n"
+        "else:\n"
+        "    print('==1== Events    : Ir', file=sys.stderr)\n"
+        "    print('==1== Collected : 1000', file=sys.stderr)\n"
+        "print('child output')\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
+    monkeypatch.syspath_prepend(str(BENCH.parent))
+    from callgrind import CountError, callgrind
+
+    assert callgrind(["-c", "pass"], "a child") == (1000, "child output\n")
+    assert callgrind(["-c", "pass"], "a child", cache_sim=True)[0] == 1000 + 10 * 6 + 200 * 2
+    with pytest.raises(CountError, match="a failing child under valgrind failed"):
+        callgrind(["fail"], "a failing child")
