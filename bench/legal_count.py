@@ -14,6 +14,8 @@ its caches emptied and its order table not built (as bench/bench.py's own loop; 
 --table-built the table is built before the count, as the package's map is loaded before
 its); the package's per-game caches are cleared before each call (`clear_cache`, as
 bench/bench.py's "cold" figure).
+--cache-sim counts estimated cycles instead (bench/callgrind.py: valgrind's cache
+simulation).
 """
 
 from __future__ import annotations

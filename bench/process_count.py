@@ -12,6 +12,9 @@ seeds from S) with the orders given in each, then counts, in fresh processes, ea
 `process()` of every phase minus the same process without the calls. The games are set up,
 their orders given and polydip's map caches emptied before the count (start-up, set-up and
 `set_orders` cancel out); the package is given the same orders as bench/bench.py gives it.
+With --loop it counts each engine's string loop instead: legal orders, `set_orders` for
+every power and `process()` of every phase (bench/bench.py's "random-game loop").
+--cache-sim counts estimated cycles (bench/callgrind.py: valgrind's cache simulation).
 """
 
 from __future__ import annotations
