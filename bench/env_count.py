@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """The RL environment against the fast path it plays on, counted in instructions.
 
-    python bench/env_count.py [--variant V] [--games N] [--phases P]
+    python bench/env_count.py [--variant V] [--games N] [--phases P] [--cache-sim]
 
 bench/env.py times the env's steps against the fast path's in lockstep (issue 32 item 4: the
 env within 1.5x of the fast path); on a shared machine those CPU times move by a few percent
@@ -13,6 +13,8 @@ minus the same process without it (start-up and set-up cancel out). Both childre
 both loops' games twice, untimed, so that the map's caches are as full as in bench/env.py's
 lockstep runs. The counts are per step of the same games (checked: the same number of
 steps). Needs valgrind (Debian: apt-get install valgrind); a few minutes for 5 games.
+--cache-sim counts estimated cycles instead (bench/callgrind.py: valgrind's cache
+simulation, which adds what the numpy calls' cold caches cost).
 """
 
 from __future__ import annotations
@@ -49,13 +51,15 @@ def child(loop: str, variant: str, games: int, phases: int, run: bool) -> None:
         print(f"steps {steps}")
 
 
-def count(loop: str, variant: str, games: int, phases: int, run: bool) -> tuple[int, int]:
-    """(instructions, steps played) of one child process under callgrind."""
+def count(loop: str, variant: str, games: int, phases: int, run: bool,
+          cache_sim: bool = False) -> tuple[int, int]:
+    """(instructions or estimated cycles, steps played) of one child process under
+    callgrind."""
     args = [str(Path(__file__).resolve()), "--_child", loop, "--variant", variant,
             "--games", str(games), "--phases", str(phases)]
     if run:
         args.append("--_run")
-    instructions, out = callgrind(args, f"the {loop} loop")
+    instructions, out = callgrind(args, f"the {loop} loop", cache_sim)
     steps = [int(line.split()[1]) for line in out.splitlines() if line.startswith("steps ")]
     return instructions, steps[-1] if steps else 0
 
@@ -65,6 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variant", default="standard")
     ap.add_argument("--games", type=int, default=5, help="random games (default 5)")
     ap.add_argument("--phases", type=int, default=200, help="phases per game at most (200)")
+    ap.add_argument("--cache-sim", action="store_true",
+                    help="count estimated cycles (valgrind's cache simulation, a rough "
+                         "model: bench/callgrind.py) instead of instructions")
     ap.add_argument("--_child", choices=("fast", "env"), help=argparse.SUPPRESS)
     ap.add_argument("--_run", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -93,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
         jobs = [(loop, run) for loop in ("fast", "env") for run in (False, True)]
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:  # (a core a child)
             got = dict(zip(jobs, pool.map(
-                lambda j: count(j[0], args.variant, args.games, args.phases, j[1]), jobs),
+                lambda j: count(j[0], args.variant, args.games, args.phases, j[1],
+                                args.cache_sim), jobs),
                 strict=True))
         per, steps = {}, {}
         for loop in ("fast", "env"):
@@ -107,7 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     except CountError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    print(f"{args.variant}, {steps['env']} steps; instructions a step (caches warm):")
+    unit = "estimated cycles" if args.cache_sim else "instructions"
+    print(f"{args.variant}, {steps['env']} steps; {unit} a step (caches warm):")
     print(f"  fast path  {per['fast']:>12,.0f}")
     print(f"  env        {per['env']:>12,.0f}")
     print(f"  ratio      {per['env'] / per['fast']:>12.2f}x  (env step / fast-path step)")
