@@ -12,7 +12,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 
 
@@ -60,28 +59,45 @@ def callgrind(args: list[str], what: str, cache_sim: bool = False) -> tuple[int,
     return (estimated_cycles(events) if cache_sim else events["Ir"]), r.stdout
 
 
-def count_engines(script: str, record: Callable[[Path], tuple[int, str]],
-                  count: Callable[[str, Path, bool], int]) -> dict[str, float]:
-    """Instructions (or estimated cycles) an item for polydip and the `diplomacy` package:
-    `record` writes the items to a file and gives (their number, what they are, for the
-    progress line); `count(engine, path, run)` counts one child, which does the work only
-    with `run`."""
+def count_engines(script: Path, args: argparse.Namespace, items: str,
+                  flags: list[str]) -> dict[str, float]:
+    """Instructions (or, with --cache-sim, estimated cycles) an item for polydip and the
+    `diplomacy` package: the phases of the random games `args` names are recorded
+    (`random_phases`; `items` says what the script counts of them, for the progress line),
+    then each engine's child, `python SCRIPT --_child ENGINE --_phases PATH FLAGS`, is
+    counted with `--_run` (doing the work) and without (start-up and set-up cancel out)."""
     from common import diplomacy_available
 
-    need_valgrind(script)
+    name = f"bench/{script.name}"
+    need_valgrind(name)
     if not diplomacy_available():
-        raise CountError(f"{script} needs the `diplomacy` package: pip install -e '.[bench]'")
+        raise CountError(f"{name} needs the `diplomacy` package: pip install -e '.[bench]'")
+
+    def count(engine: str, path: Path, run: bool) -> int:
+        child = [str(script), "--_child", engine, "--_phases", str(path), *flags]
+        return callgrind([*child, "--_run"] if run else child, engine, args.cache_sim)[0]
+
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "recorded.pickle"
-        n, what = record(path)
-        print(f"{n} {what}; counting with valgrind (minutes)...",
-              file=sys.stderr, flush=True)
+        n = random_phases(path, args.games, args.phases, args.seed)
+        print(f"{n} {items} of {args.games} random standard games from seed {args.seed}; "
+              f"counting with valgrind (minutes)...", file=sys.stderr, flush=True)
         return {engine: (count(engine, path, True) - count(engine, path, False)) / n
                 for engine in ("polydip", "diplomacy")}
 
 
+def print_counts(first: tuple[str, float], second: tuple[str, float],
+                 second_note: str = "", ratio_note: str = "") -> None:
+    """The two counts a step or phase, and the second's over the first's."""
+    (a, x), (b, y) = first, second
+    print(f"  {a:<10} {x:>12,.0f}")
+    print(f"  {b:<10} {y:>12,.0f}{'  ' + second_note if second_note else ''}")
+    print(f"  ratio      {y / x:>12.2f}x{'  ' + ratio_note if ratio_note else ''}")
+
+
 def add_game_args(ap: argparse.ArgumentParser) -> None:
-    """The recorded games' options (--games, --phases, --seed) and --cache-sim."""
+    """The recorded games' options (--games, --phases, --seed), --cache-sim, and the
+    options `count_engines` gives its children (hidden)."""
     ap.add_argument("--games", type=int, default=10, help="random games (default 10)")
     ap.add_argument("--phases", type=int, default=40, help="phases per game at most (40)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
@@ -89,6 +105,9 @@ def add_game_args(ap: argparse.ArgumentParser) -> None:
                     help="count estimated cycles instead of instructions: valgrind's cache "
                          "simulation with a 2 MB last level, a first-level miss 10 cycles "
                          "and a last-level one 200 (slower, a rough model)")
+    ap.add_argument("--_child", choices=("polydip", "diplomacy"), help=argparse.SUPPRESS)
+    ap.add_argument("--_phases", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--_run", action="store_true", help=argparse.SUPPRESS)
 
 
 def check_game_args(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:

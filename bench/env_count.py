@@ -28,7 +28,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from callgrind import CountError, callgrind, need_valgrind  # noqa: E402
+from callgrind import CountError, callgrind, need_valgrind, print_counts  # noqa: E402
 
 
 def child(loop: str, variant: str, games: int, phases: int, run: bool) -> None:
@@ -117,9 +117,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     unit = "estimated cycles" if args.cache_sim else "instructions"
     print(f"{args.variant}, {steps['env']} steps; {unit} a step (caches warm):")
-    print(f"  fast path  {per['fast']:>12,.0f}")
-    print(f"  env        {per['env']:>12,.0f}")
-    print(f"  ratio      {per['env'] / per['fast']:>12.2f}x  (env step / fast-path step)")
+    print_counts(("fast path", per["fast"]), ("env", per["env"]),
+                 ratio_note="(env step / fast-path step)")
     return 0
 
 

@@ -31,10 +31,9 @@ sys.path.insert(0, str(HERE))
 from callgrind import (  # noqa: E402
     CountError,
     add_game_args,
-    callgrind,
     check_game_args,
     count_engines,
-    random_phases,
+    print_counts,
 )
 
 
@@ -70,47 +69,28 @@ def child(engine: str, path: Path, run: bool, table_built: bool) -> None:
                 dg.get_all_possible_orders()
 
 
-def count(engine: str, path: Path, run: bool, table_built: bool, cache_sim: bool) -> int:
-    """Instructions (or estimated cycles) of one child process under callgrind."""
-    args = [str(Path(__file__).resolve()), "--_child", engine, "--_positions", str(path)]
-    if run:
-        args.append("--_run")
-    if table_built:
-        args.append("--table-built")
-    return callgrind(args, engine, cache_sim)[0]
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_game_args(ap)
     ap.add_argument("--table-built", action="store_true",
                     help="build polydip's order table before the count (as the package's "
                          "map is loaded before its count)")
-    ap.add_argument("--_child", choices=("polydip", "diplomacy"), help=argparse.SUPPRESS)
-    ap.add_argument("--_positions", type=Path, help=argparse.SUPPRESS)
-    ap.add_argument("--_run", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     check_game_args(ap, args)
     if args._child:
-        child(args._child, args._positions, args._run, args.table_built)
+        child(args._child, args._phases, args._run, args.table_built)
         return 0
     try:
-        per = count_engines(
-            "bench/legal_count.py",
-            lambda path: (random_phases(path, args.games, args.phases, args.seed),
-                          f"positions of {args.games} random standard games from seed "
-                          f"{args.seed}"),
-            lambda engine, path, run: count(engine, path, run, args.table_built,
-                                            args.cache_sim))
+        per = count_engines(Path(__file__).resolve(), args, "positions",
+                            ["--table-built"] if args.table_built else [])
     except CountError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     table = "order table built first" if args.table_built else "order table built in the count"
     unit = "estimated cycles" if args.cache_sim else "instructions"
     print(f"legal orders, {unit} a position (caches emptied first; {table}):")
-    print(f"  polydip    {per['polydip']:>12,.0f}")
-    print(f"  diplomacy  {per['diplomacy']:>12,.0f}  (clear_cache before each call)")
-    print(f"  ratio      {per['diplomacy'] / per['polydip']:>12.2f}x")
+    print_counts(("polydip", per["polydip"]), ("diplomacy", per["diplomacy"]),
+                 "(clear_cache before each call)")
     return 0
 
 

@@ -30,10 +30,9 @@ sys.path.insert(0, str(HERE))
 from callgrind import (  # noqa: E402
     CountError,
     add_game_args,
-    callgrind,
     check_game_args,
     count_engines,
-    random_phases,
+    print_counts,
 )
 
 
@@ -96,38 +95,20 @@ def child(engine: str, path: Path, run: bool, loop: bool) -> None:
             dg.process()
 
 
-def count(engine: str, path: Path, run: bool, loop: bool, cache_sim: bool) -> int:
-    """Instructions (or estimated cycles) of one child process under callgrind."""
-    args = [str(Path(__file__).resolve()), "--_child", engine, "--_phases", str(path)]
-    if run:
-        args.append("--_run")
-    if loop:
-        args.append("--loop")
-    return callgrind(args, engine, cache_sim)[0]
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_game_args(ap)
     ap.add_argument("--loop", action="store_true",
                     help="count the string loop (legal orders, set_orders for every power, "
                          "process()) instead of process() alone")
-    ap.add_argument("--_child", choices=("polydip", "diplomacy"), help=argparse.SUPPRESS)
-    ap.add_argument("--_phases", type=Path, help=argparse.SUPPRESS)
-    ap.add_argument("--_run", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     check_game_args(ap, args)
     if args._child:
         child(args._child, args._phases, args._run, args.loop)
         return 0
     try:
-        per = count_engines(
-            "bench/process_count.py",
-            lambda path: (random_phases(path, args.games, args.phases, args.seed),
-                          f"phases of {args.games} random standard games from seed "
-                          f"{args.seed}"),
-            lambda engine, path, run: count(engine, path, run, args.loop,
-                                            args.cache_sim))
+        per = count_engines(Path(__file__).resolve(), args, "phases",
+                            ["--loop"] if args.loop else [])
     except CountError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -138,9 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(f"process(), {unit} a phase (orders given and polydip's map caches emptied "
               "first):")
-    print(f"  polydip    {per['polydip']:>12,.0f}")
-    print(f"  diplomacy  {per['diplomacy']:>12,.0f}")
-    print(f"  ratio      {per['diplomacy'] / per['polydip']:>12.2f}x")
+    print_counts(("polydip", per["polydip"]), ("diplomacy", per["diplomacy"]))
     return 0
 
 

@@ -59,9 +59,8 @@ def test_counting_scripts_replay_the_recorded_phases(tmp_path: Path,
     for script, extra in (("process_count.py", ["--loop"]), ("process_count.py", []),
                           ("legal_count.py", [])):
         for engine in ("polydip", "diplomacy"):
-            flag = "--_positions" if script == "legal_count.py" else "--_phases"
             run = subprocess.run(
-                [sys.executable, str(BENCH.parent / script), "--_child", engine, flag,
+                [sys.executable, str(BENCH.parent / script), "--_child", engine, "--_phases",
                  str(path), "--_run", *extra], capture_output=True, text=True, timeout=300)
             assert run.returncode == 0, (script, engine, run.stderr[-2000:])
 
