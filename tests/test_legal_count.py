@@ -21,7 +21,7 @@ args = [a for a in sys.argv[1:] if not a.startswith("--tool=") and not a.startsw
 r = subprocess.run(args)
 if r.returncode:
     sys.exit(r.returncode)
-size = os.path.getsize(args[args.index("--_positions") + 1])
+size = os.path.getsize(args[args.index("--_phases") + 1])
 n = 1000 + (3 * size if "--_run" in args else 0)
 if "diplomacy" in args:
     n *= 2
