@@ -127,8 +127,54 @@ def test_retreat_and_adjustment_phases() -> None:
     _g, msg = _read("France\nBuild A Mar\nBuild Bre\nWAIVE\nA Par - Bur\n", g)
     assert [o.text for o in msg.orders] == ["Build A Mar", "WAIVE"]
     reasons = [p.reason for p in msg.problems]
-    assert reasons == ["say what to build", "moves are not ordered in an adjustment phase "
-                       "(in an adjustment phase: 'Build A PAR', 'Remove A PAR' or 'WAIVE')"]
+    assert reasons == ["say what to build", "moves are not ordered in an adjustment phase"]
+    # how adjustments are written is said once, as the suggestion (not in the reason too)
+    assert msg.problems[1].suggestion == \
+        "write adjustments like 'Build A PAR', 'Remove F KIE' or 'WAIVE'"
+
+
+def test_last_turns_orders_in_an_adjustment_phase_are_told_as_such() -> None:
+    """A support, convoy, hold or move sent in an adjustment phase is reported as an order
+    of the wrong phase even where its unit's place is not read either (before: "unknown
+    unit location 'xyz s a par'", the support's words read as the place)."""
+    from polydip.game.positions import build_position
+
+    g = Game.new("standard")
+    g.position = build_position(g.map, {"phase": "W1901A", "units": {"France": ["A PAR"]},
+                                        "centers": {"France": ["PAR", "MAR", "BRE"]}})
+    _g, msg = _read("France\nA XYZ S A PAR - BUR\nF QQQ C A PAR - LON\nA ZZZ H\n"
+                    "A QQQ - BUR\nBuild A MARR\n", g)
+    assert msg.orders == []
+    got = [(p.line, p.code, p.reason) for p in msg.problems]
+    assert got == [
+        (2, "wrong_phase", "supports and convoys are only ordered in a movement phase; also "
+                           "unknown unit location 'xyz'"),
+        (3, "wrong_phase", "supports and convoys are only ordered in a movement phase; also "
+                           "unknown unit location 'qqq'"),
+        (4, "wrong_phase", "a hold is only ordered in a movement phase; also unknown unit "
+                           "location 'zzz'"),
+        (5, "wrong_phase", "moves are not ordered in an adjustment phase; also unknown unit "
+                           "location 'qqq'"),
+        (6, "unknown_place", "unknown place 'marr'"),
+    ]
+    assert [p.suggestion for p in msg.problems[:4]] == [
+        "write adjustments like 'Build A PAR', 'Remove F KIE' or 'WAIVE'"] * 4
+    # a short word is read as a mistyped abbreviation too
+    assert msg.problems[4].suggestion == "did you mean MAR?"
+
+
+def test_a_retreat_written_as_a_move_with_an_unknown_place_is_an_unknown_place() -> None:
+    from polydip.game.positions import build_position
+
+    g = Game.new("standard")
+    g.position = build_position(g.map, {
+        "phase": "F1901R", "units": {"France": ["A PIC"]},
+        "dislodged": {"Germany": [{"unit": "A BEL", "from": "PIC"}]}})
+    _g, msg = _read("Germany: A Bell - Hol\nGermany: A Qqq S A Bel - Hol\n", g)
+    assert [(p.code, p.reason) for p in msg.problems] == [
+        ("unknown_place", "unknown unit location 'bell'"),
+        ("wrong_phase", "supports and convoys are only ordered in a movement phase; also "
+                        "unknown unit location 'qqq'")]
 
 
 # ---- issue 27: no line that starts like an order is lost --------------------------------------

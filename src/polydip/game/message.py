@@ -28,7 +28,7 @@ from polydip.game.combined import combined_phase, is_adjustment
 from polydip.game.engine import MOVEMENT_TYPES
 from polydip.geography.map import Map
 from polydip.names import name_key, or_list, suggest
-from polydip.orders.examples import order_examples
+from polydip.orders.examples import order_examples, phase_hint
 from polydip.orders.model import BUILD, DISBAND, RETREAT, WAIVE, Order
 from polydip.orders.parser import parse_order
 from polydip.orders.permissions import Permission, PermissionError_, read_permission
@@ -504,6 +504,9 @@ class _Reader:
         reason = exc.args[0]
         code = exc.code or "not_an_order"
         suggestion = ""
+        hint = phase_hint(self.phase, self.m)
+        if hint and hint in reason:  # (said once, as the suggestion below)
+            reason = reason.replace(hint, "")
         mm = _DID_YOU_MEAN.search(reason)
         if mm:
             suggestion = f"did you mean {mm.group(1)}?"

@@ -142,20 +142,50 @@ class _Cursor:
         return self._coast(prov)
 
     def guess(self) -> str:
-        """The words that were probably meant as the name: up to the next order word."""
+        """The words that were probably meant as the name: up to the next order word ("S"
+        and "C", which may be part of a name, only where a unit follows them: "SAN S A
+        BUE")."""
         words = []
-        for w in self.toks[self.i:self.i + 4]:
+        toks = self.toks
+        for j in range(self.i, min(self.i + 4, len(toks))):
+            w = toks[j]
             if w in _BRACKETS or w in _ORDER_WORDS:
+                break
+            if w in ("s", "c") and j > self.i and j + 1 < len(toks) and self.is_kind(toks[j + 1]):
                 break
             words.append(w)
         return " ".join(words) or self.toks[self.i]
+
+    def is_kind(self, word: str) -> bool:
+        """Whether a token names a unit kind ("a", "army", "f", "fleet", ...)."""
+        m = self.m
+        return any(word == m.kinds[k].lower() or word == m.kind_names[k].lower()
+                   for k in range(len(m.kinds)))
+
+    def movement_verb_ahead(self) -> str:
+        """The first movement-phase verb after the unit's place (the words `guess` reads as
+        its name skipped): "support", "convoy", "hold" or "move"; "" if none follows. For a
+        line of the wrong phase whose place is not read either."""
+        j = self.i + len(self.guess().split())
+        w = self.toks[j] if j < len(self.toks) else ""
+        if w in KW_SUPPORT:
+            return "support"
+        if w in KW_CONVOY:
+            return "convoy"
+        if w in KW_HOLD:
+            return "hold"
+        if w in KW_MOVE and w != "to":
+            return "move"
+        return ""
 
     def suggestions(self) -> list[str]:
         """Places the words here may have meant: each named once, by its own name."""
         m = self.m
         names = m.prov_name + [a for p in m.variant.provinces.values() for a in p.aliases]
-        close = suggest(self.guess(), names) or suggest(self.toks[self.i],
-                                                         names + m.prov_abbr)
+        guess = self.guess()
+        # (a short word is as likely a mistyped abbreviation, "SALL" for SAL, as a name)
+        close = suggest(guess, names + m.prov_abbr if len(guess) <= 4 else names) \
+            or suggest(self.toks[self.i], names + m.prov_abbr)
         out: list[str] = []
         seen: set[int] = set()
         for c in close:
@@ -318,7 +348,7 @@ def _parse_full(m: Map, text: str, phase_type: PhaseType) -> Order:
     if lead is not None:
         return lead
     kind = c.kind()
-    loc = c.place("unit location")
+    loc = _unit_place(c, phase_type)
     loc_start, _, loc_end = c.last_place
     verb = c.peek()
     if phase_type == "M":
@@ -438,6 +468,40 @@ def _parse_move(c: _Cursor, m: Map, text: str, phase_type: PhaseType, kind: int 
         raise c.error("an attack (AT) is only ordered in a movement phase", "wrong_phase")
     return Order(MOVE, kind=kind, loc=loc, target=dest, via=via, text=text, at=at,
                  act=act)
+
+
+_ONLY_IN_MOVEMENT = {
+    "support": "supports and convoys are only ordered in a movement phase",
+    "convoy": "supports and convoys are only ordered in a movement phase",
+    "hold": "a hold is only ordered in a movement phase",
+}
+
+
+def _unit_place(c: _Cursor, phase_type: PhaseType) -> int:
+    """The ordered unit's place (`_wrong_phase_first` where it is not read)."""
+    try:
+        return c.place("unit location")
+    except OrderError as exc:
+        if phase_type != "M":
+            _wrong_phase_first(c, phase_type, exc)
+        raise
+
+
+def _wrong_phase_first(c: _Cursor, phase_type: PhaseType, exc: OrderError) -> None:
+    """A line whose unit's place is not read, and which could not be an order of this phase
+    anyway (a support, a convoy, a hold, or a move in an adjustment phase): raise the wrong
+    phase as its reason, the unread place after it. (Last turn's orders sent again are told
+    as such, not as a misspelled place.)"""
+    verb = c.movement_verb_ahead()
+    if verb == "move":
+        if phase_type != "A":
+            return  # (a retreat may be written as a move)
+        why = "moves are not ordered in an adjustment phase"
+    else:
+        why = _ONLY_IN_MOVEMENT.get(verb, "")
+    if why:
+        raise c.error(f"{why}{phase_hint(phase_type, c.m)}; also {exc.args[0]}",
+                      "wrong_phase") from None
 
 
 def _parse_support(c: _Cursor, text: str, phase_type: PhaseType, verb: str, kind: int | None,
