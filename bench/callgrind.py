@@ -44,8 +44,15 @@ def callgrind(args: list[str], what: str, cache_sim: bool = False) -> tuple[int,
     """(instructions, standard output) of `python ARGS` under callgrind, with
     PYTHONHASHSEED=0; with `cache_sim`, estimated cycles (CACHE_SIM, estimated_cycles)
     instead of instructions; a CountError naming `what` when it fails."""
+    return count_command([sys.executable, *args], what, cache_sim)
+
+
+def count_command(cmd: list[str], what: str, cache_sim: bool = False) -> tuple[int, str]:
+    """`callgrind` for any command (a Python script or a native program): (instructions,
+    or estimated cycles with `cache_sim`, of the whole process; its standard output)."""
+    need_valgrind(what)
     cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-           *(CACHE_SIM if cache_sim else []), sys.executable, *args]
+           *(CACHE_SIM if cache_sim else []), *cmd]
     r = subprocess.run(cmd, capture_output=True, text=True,
                        env={**os.environ, "PYTHONHASHSEED": "0"})
     names = [line.split(":", 1)[1].split() for line in r.stderr.splitlines()

@@ -37,6 +37,10 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from callgrind import CountError, count_command  # noqa: E402
+
 DRIVER_DIR = HERE / "dipcc"
 DRIVER = "dipcc_random_games"
 
@@ -126,18 +130,14 @@ def collected(cmd: list[str]) -> tuple[int, int]:
     counted in the whole process, the phases its JSON line reports."""
     if shutil.which("valgrind") is None:
         raise BenchError("--instructions needs valgrind (Debian: apt-get install valgrind)")
-    r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
-                       capture_output=True, text=True,
-                       env={**os.environ, "PYTHONHASHSEED": "0"})
-    if r.returncode != 0:
-        raise BenchError(f"{cmd[0]} under valgrind failed (status {r.returncode}): "
-                         f"{r.stderr.strip()[-800:]}")
-    count = [line for line in r.stderr.splitlines() if "Collected :" in line]
     try:
-        return int(count[-1].split()[-1]), int(json.loads(r.stdout.splitlines()[-1])["phases"])
-    except (IndexError, ValueError, KeyError):
-        raise BenchError(f"no instruction count or phases from {cmd[0]}: "
-                         f"{r.stdout[-300:]!r}") from None
+        count, out = count_command(cmd, cmd[0])
+    except CountError as exc:
+        raise BenchError(str(exc)) from None
+    try:
+        return count, int(json.loads(out.splitlines()[-1])["phases"])
+    except (IndexError, ValueError, KeyError, TypeError):
+        raise BenchError(f"no phases from {cmd[0]}: {out[-300:]!r}") from None
 
 
 def instructions(exe: Path | None, games: int, seed: int, until: int) -> dict[str, float]:

@@ -29,11 +29,14 @@ import argparse
 import gzip
 import io
 import os
-import re
-import subprocess
 import sys
 import time
 from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from callgrind import CountError, need_valgrind
+from callgrind import callgrind as callgrind_count
 
 WARM_SEED = 10_000
 
@@ -121,19 +124,12 @@ def callgrind(variant: str, games: int, seed: int, max_year: int) -> dict[str, f
     """Instructions a phase: play, line (writing), gzip; from four valgrind runs."""
     counts: dict[str, int] = {}
     phases = 0
-    env = {**os.environ, "PYTHONHASHSEED": "0"}
     for mode in ("setup", "play", "line", "shard"):
-        out = subprocess.run(
-            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-             sys.executable, __file__, "--child", mode, "--variants", variant,
-             "--games", str(games), "--seed", str(seed), "--max-year", str(max_year)],
-            capture_output=True, text=True, env=env, check=True)
-        found = re.search(r"Collected : (\d+)", out.stderr)
-        if found is None:
-            raise SystemExit(f"no instruction count from valgrind:\n{out.stderr[-2000:]}")
-        counts[mode] = int(found.group(1))
+        counts[mode], out = callgrind_count(
+            [__file__, "--child", mode, "--variants", variant, "--games", str(games),
+             "--seed", str(seed), "--max-year", str(max_year)], f"the {mode} child")
         if mode == "play":
-            phases = int(out.stdout.split()[-1])
+            phases = int(out.split()[-1])
     play = (counts["play"] - counts["setup"]) / phases
     line = (counts["line"] - counts["play"]) / phases
     gz = (counts["shard"] - counts["line"]) / phases
@@ -152,13 +148,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--callgrind", action="store_true", help="count instructions instead")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    from polydip.game.game import Game
-    from polydip.variants.loader import load_variant
 
     games = args.games or (4 if args.callgrind or args.child else 10)
     if args.child:
         child(args.child, args.variants[0], games, args.seed, args.max_year)
         return 0
+    try:
+        if args.callgrind:
+            need_valgrind("bench/simulate_write.py --callgrind")
+        report(args, games)
+    except CountError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def report(args: argparse.Namespace, games: int) -> None:
+    """Each variant's play, writing and gzip figures a phase, printed."""
+    from polydip.game.game import Game
+    from polydip.variants.loader import load_variant
+
     print("build:", _build())
     for variant in args.variants:
         start = Game.new(load_variant(variant)).position.phase.year
@@ -177,7 +186,6 @@ def main(argv: list[str] | None = None) -> int:
                  else ""))
         print(f"  writing share: {line / (play + line):.1%} of play + write; "
               f"with gzip {(line + gz) / (play + line + gz):.1%}")
-    return 0
 
 
 def _build() -> str:

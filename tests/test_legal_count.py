@@ -11,22 +11,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from support.bench_scripts import run_script, says_what_to_install, write_stand_in
-
-# runs the command after valgrind's options and reports a count: 1,000 without --_run,
-# 1,000 + 3 x (the positions' file size) with it, twice that for the package's children
-STAND_IN = """#!{python}
-import os, subprocess, sys
-args = [a for a in sys.argv[1:] if not a.startswith("--tool=") and not a.startswith("--callgrind")]
-r = subprocess.run(args)
-if r.returncode:
-    sys.exit(r.returncode)
-size = os.path.getsize(args[args.index("--_phases") + 1])
-n = 1000 + (3 * size if "--_run" in args else 0)
-if "diplomacy" in args:
-    n *= 2
-print(f"==1== Collected : {{n}}", file=sys.stderr)
-"""
+from support.bench_scripts import (
+    PHASES_STAND_IN,
+    run_script,
+    says_what_to_install,
+    write_stand_in,
+)
 
 
 def run(path_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -46,7 +36,7 @@ def test_no_games_is_refused(tmp_path: Path) -> None:
 
 def test_counts_both_engines_on_the_recorded_positions(tmp_path: Path) -> None:
     pytest.importorskip("diplomacy")
-    write_stand_in(tmp_path, STAND_IN)
+    write_stand_in(tmp_path, PHASES_STAND_IN)
     r = run(tmp_path, "--games", "1", "--phases", "3")
     assert r.returncode == 0, r.stderr
     assert "3 positions of 1 random standard games from seed 1" in r.stderr
