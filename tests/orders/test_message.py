@@ -163,6 +163,21 @@ def test_last_turns_orders_in_an_adjustment_phase_are_told_as_such() -> None:
     assert msg.problems[4].suggestion == "did you mean MAR?"
 
 
+def test_a_build_at_an_unknown_place_lists_where_the_power_may_build() -> None:
+    """A GM reading "Build A PTS" (no such place) is shown where the power may build,
+    not sent to another command."""
+    from polydip.game.positions import build_position
+
+    g = Game.new("standard")
+    g.position = build_position(g.map, {"phase": "W1901A", "units": {"France": ["A PAR"]},
+                                        "centers": {"France": ["PAR", "MAR", "BRE"]}})
+    _g, msg = _read("France: Build A XQZW\nFrance: Remove A QQQ\n", g)
+    assert [(p.code, p.reason, p.suggestion) for p in msg.problems] == [
+        ("unknown_place", "unknown place 'xqzw'", "France builds 2 this phase, at BRE, MAR"),
+        ("unknown_place", "unknown place 'qqq'",
+         "write adjustments like 'Build A PAR', 'Remove F KIE' or 'WAIVE'")]
+
+
 def test_a_retreat_written_as_a_move_with_an_unknown_place_is_an_unknown_place() -> None:
     from polydip.game.positions import build_position
 

@@ -22,7 +22,11 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from polydip.adjudication.adjustments import adjustment_counts, adjustment_problem
+from polydip.adjudication.adjustments import (
+    adjustment_counts,
+    adjustment_problem,
+    build_sites,
+)
 from polydip.errors import OrderError, PolydipError, ProblemCode, did_you_mean
 from polydip.game.combined import combined_phase, is_adjustment
 from polydip.game.engine import MOVEMENT_TYPES
@@ -46,6 +50,7 @@ _ADJUST_WORDS = {"build", "builds", "remove", "removes", "disband", "disbands", 
 _ORDER_VERBS = {"-", "h", "hold", "holds", "s", "support", "supports", "c", "convoy",
                 "convoys", "r", "retreat", "retreats", "move", "moves", "to", "attack",
                 "attacks", "via", "d", "b"}
+_BUILD_WORDS = {"build", "builds", "b"}
 _DID_YOU_MEAN = re.compile(r"\s*\(did you mean ([^)]*)\?\)")
 _FILLER = {"orders", "order", "for", "of", "the", "s", "from", "by"}
 _PHASE_WORDS = {"movement", "moves", "move", "retreat", "retreats", "adjustment",
@@ -525,6 +530,9 @@ class _Reader:
                               + "; name the power on a line of its own before its orders")
         elif code == "bad_coast" and not suggestion:
             suggestion = "write one of the coasts named, or none where the place has one"
+        elif (code == "unknown_place" and not suggestion and self.phase == "A"
+              and power is not None and first.lower() in _BUILD_WORDS):
+            suggestion = self._adjustments(power)  # (where the power may build)
         elif not suggestion:
             suggestion = order_examples(self.phase, self.m)
         return LineProblem(n, line, reason, suggestion, -1 if power is None else power, code)
@@ -616,7 +624,9 @@ class _Reader:
         m = self.m
         n = adjustment_counts(m, self.pos)[power]
         if n > 0:
-            return f"{m.powers[power]} builds {n} this phase ('polydip show' lists the sites)"
+            sites = sorted(m.prov_abbr[p] for p in build_sites(m, self.pos, power))
+            return (f"{m.powers[power]} builds {n} this phase, at "
+                    f"{', '.join(sites) if sites else 'no open site'}")
         if n < 0:
             units = sorted(m.unit_str(u.kind, u.loc) for u in self.pos.units if u.power == power)
             return f"{m.powers[power]} removes {-n} of {', '.join(units)}"
