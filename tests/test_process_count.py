@@ -7,7 +7,7 @@ checked (speed is measured by running the script, never a test)."""
 
 from __future__ import annotations
 
-import subprocess
+import functools
 from pathlib import Path
 
 import pytest
@@ -18,9 +18,7 @@ from support.bench_scripts import (
     write_stand_in,
 )
 
-
-def run(path_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return run_script("process_count.py", path_dir, *args)
+run = functools.partial(run_script, "process_count.py")  # (path_dir, *args)
 
 
 def rows(out: str) -> dict[str, list[str]]:
