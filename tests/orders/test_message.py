@@ -313,3 +313,14 @@ def test_a_quoted_one_line_order_with_supports_is_quoted_whole() -> None:
     _g, msg = _read("France:\n> A Paris - Burgundy; Supported by A Marseilles\n")
     assert msg.orders == []
     assert [(p.line, p.code) for p in msg.problems] == [(2, "quoted")]
+
+
+def test_a_misspelled_power_is_suggested_once_by_its_name() -> None:
+    """A power's name, adjective and aliases are all read; a misspelling close to several
+    of them names the power once ("did you mean Mexico?", not "Mexico or México")."""
+    g = Game.new("lad1890")
+    _g, msg = _read("Méjico:\nA MEX H\nColombie:\nFrnace:\n", g)
+    got = [(p.line, p.code, p.suggestion) for p in msg.problems if p.code == "unknown_power"]
+    assert got[:2] == [(1, "unknown_power", "did you mean Mexico?"),
+                       (3, "unknown_power", "did you mean Colombia?")]
+    assert got[2][0] == 4 and got[2][2] == "did you mean France?"

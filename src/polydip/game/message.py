@@ -225,6 +225,10 @@ class _Reader:
         self.kind_words = ({k.lower() for k in m.kinds} | {k.lower() for k in m.kind_names})
         self.power_words = [n for p in m.variant.powers
                             for n in (p.name, p.adjective, *p.aliases) if n]
+        # (each word's power's name: a suggestion names a power once, "Mexico", not by
+        # its name and its alias, "Mexico or México")
+        self.power_of_word = {n: p.name for p in m.variant.powers
+                              for n in (p.name, p.adjective, *p.aliases) if n}
 
     # -- one line --------------------------------------------------------------------------
 
@@ -423,8 +427,9 @@ class _Reader:
         head = _DECORATION.sub("", text).strip().rstrip(":").split(":")[0].strip()
         if not head or len(head.split()) > 3:
             return ""
-        close = suggest(head, self.power_words, n=2)
-        return or_list(close) if close else ""
+        names = list(dict.fromkeys(self.power_of_word[w]
+                                   for w in suggest(head, self.power_words)))
+        return or_list(names[:2]) if names else ""
 
     def order(self, msg: Message, n: int, text: str, power: int | None, line: str) -> None:
         text = text.rstrip(".;").strip()
