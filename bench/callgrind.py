@@ -49,8 +49,8 @@ def callgrind(args: list[str], what: str, cache_sim: bool = False) -> tuple[int,
 
 def count_command(cmd: list[str], what: str, cache_sim: bool = False) -> tuple[int, str]:
     """`callgrind` for any command (a Python script or a native program): (instructions,
-    or estimated cycles with `cache_sim`, of the whole process; its standard output)."""
-    need_valgrind(what)
+    or estimated cycles with `cache_sim`, of the whole process; its standard output). The
+    scripts check first that valgrind is there (need_valgrind), naming themselves."""
     cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
            *(CACHE_SIM if cache_sim else []), *cmd]
     r = subprocess.run(cmd, capture_output=True, text=True,

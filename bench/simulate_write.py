@@ -35,8 +35,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from callgrind import CountError, need_valgrind
-from callgrind import callgrind as callgrind_count
+from callgrind import CountError, callgrind, need_valgrind
 
 WARM_SEED = 10_000
 
@@ -120,12 +119,12 @@ def child(mode: str, variant: str, games: int, seed: int, max_year: int) -> None
     print(phases)
 
 
-def callgrind(variant: str, games: int, seed: int, max_year: int) -> dict[str, float]:
+def instructions(variant: str, games: int, seed: int, max_year: int) -> dict[str, float]:
     """Instructions a phase: play, line (writing), gzip; from four valgrind runs."""
     counts: dict[str, int] = {}
     phases = 0
     for mode in ("setup", "play", "line", "shard"):
-        counts[mode], out = callgrind_count(
+        counts[mode], out = callgrind(
             [__file__, "--child", mode, "--variants", variant, "--games", str(games),
              "--seed", str(seed), "--max-year", str(max_year)], f"the {mode} child")
         if mode == "play":
@@ -174,7 +173,7 @@ def report(args: argparse.Namespace, games: int) -> None:
         max_year = args.max_year or start + 9
         where = f"{variant}, {games} games to {max_year}"
         if args.callgrind:
-            r = callgrind(variant, games, args.seed, max_year)
+            r = instructions(variant, games, args.seed, max_year)
             unit, scale = "instructions", 1.0
         else:
             r = cpu(variant, games, args.seed, max_year, args.repeat)

@@ -34,7 +34,7 @@ from polydip.geography.map import Map
 from polydip.names import name_key, or_list, suggest
 from polydip.orders.examples import order_examples, phase_hint
 from polydip.orders.model import BUILD, DISBAND, RETREAT, WAIVE, Order
-from polydip.orders.parser import parse_order
+from polydip.orders.parser import KW_BUILD, parse_order
 from polydip.orders.permissions import Permission, PermissionError_, read_permission
 from polydip.state import Position
 
@@ -50,7 +50,6 @@ _ADJUST_WORDS = {"build", "builds", "remove", "removes", "disband", "disbands", 
 _ORDER_VERBS = {"-", "h", "hold", "holds", "s", "support", "supports", "c", "convoy",
                 "convoys", "r", "retreat", "retreats", "move", "moves", "to", "attack",
                 "attacks", "via", "d", "b"}
-_BUILD_WORDS = {"build", "builds", "b"}
 _DID_YOU_MEAN = re.compile(r"\s*\(did you mean ([^)]*)\?\)")
 _FILLER = {"orders", "order", "for", "of", "the", "s", "from", "by"}
 _PHASE_WORDS = {"movement", "moves", "move", "retreat", "retreats", "adjustment",
@@ -223,12 +222,11 @@ class _Reader:
         self.combined = combined and self.phase == "R"
         self.seasons = {s.name.lower() for s in m.variant.calendar.seasons}
         self.kind_words = ({k.lower() for k in m.kinds} | {k.lower() for k in m.kind_names})
-        self.power_words = [n for p in m.variant.powers
-                            for n in (p.name, p.adjective, *p.aliases) if n]
-        # (each word's power's name: a suggestion names a power once, "Mexico", not by
-        # its name and its alias, "Mexico or México")
+        # each word a power is named by (name, adjective, aliases) → the power's name: a
+        # suggestion names a power once, "Mexico", not "Mexico or México"
         self.power_of_word = {n: p.name for p in m.variant.powers
                               for n in (p.name, p.adjective, *p.aliases) if n}
+        self.power_words = list(self.power_of_word)
 
     # -- one line --------------------------------------------------------------------------
 
@@ -536,7 +534,7 @@ class _Reader:
         elif code == "bad_coast" and not suggestion:
             suggestion = "write one of the coasts named, or none where the place has one"
         elif (code == "unknown_place" and not suggestion and self.phase == "A"
-              and power is not None and first.lower() in _BUILD_WORDS):
+              and power is not None and first.lower() in KW_BUILD):
             suggestion = self._adjustments(power)  # (where the power may build)
         elif not suggestion:
             suggestion = order_examples(self.phase, self.m)

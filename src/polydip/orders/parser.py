@@ -54,6 +54,11 @@ KW_WAIVE = {"waive", "waives", "waived"}
 _FILLER = {"the", "in", "of", "at"}
 _BRACKETS = {"(", ")", "[", "]", "/"}
 _ORDER_WORDS = (KW_HOLD | KW_MOVE | KW_SUPPORT | KW_CONVOY | KW_RETREAT | KW_VIA) - {"s", "c"}
+# why an order of the movement phase is refused in another (the reader's and
+# _wrong_phase_first's words)
+_HOLD_ONLY_IN_MOVEMENT = "a hold is only ordered in a movement phase"
+_MOVE_NOT_IN_ADJUSTMENT = "moves are not ordered in an adjustment phase"
+_SUPPORT_ONLY_IN_MOVEMENT = "supports and convoys are only ordered in a movement phase"
 
 
 class _Cursor:
@@ -162,21 +167,11 @@ class _Cursor:
         return any(word == m.kinds[k].lower() or word == m.kind_names[k].lower()
                    for k in range(len(m.kinds)))
 
-    def movement_verb_ahead(self) -> str:
-        """The first movement-phase verb after the unit's place (the words `guess` reads as
-        its name skipped): "support", "convoy", "hold" or "move"; "" if none follows. For a
-        line of the wrong phase whose place is not read either."""
+    def word_after_guess(self) -> str:
+        """The word after those `guess` reads as the place ("" at the end): for a line of
+        the wrong phase whose place is not read either, the verb that says so."""
         j = self.i + len(self.guess().split())
-        w = self.toks[j] if j < len(self.toks) else ""
-        if w in KW_SUPPORT:
-            return "support"
-        if w in KW_CONVOY:
-            return "convoy"
-        if w in KW_HOLD:
-            return "hold"
-        if w in KW_MOVE and w != "to":
-            return "move"
-        return ""
+        return self.toks[j] if j < len(self.toks) else ""
 
     def suggestions(self) -> list[str]:
         """Places the words here may have meant: each named once, by its own name."""
@@ -363,7 +358,7 @@ def _parse_full(m: Map, text: str, phase_type: PhaseType) -> Order:
     if verb in KW_HOLD:
         _expect_end(c)
         if phase_type != "M":
-            raise c.error("a hold is only ordered in a movement phase", "wrong_phase")
+            raise c.error(_HOLD_ONLY_IN_MOVEMENT, "wrong_phase")
         return Order(HOLD, kind=kind, loc=loc, text=text)
     if verb in KW_BUILD:
         _expect_end(c)
@@ -462,19 +457,12 @@ def _parse_move(c: _Cursor, m: Map, text: str, phase_type: PhaseType, kind: int 
     _expect_end(c)
     _not_to_itself(c, loc, dest)
     if phase_type == "A":
-        raise c.error("moves are not ordered in an adjustment phase" + phase_hint("A", m),
+        raise c.error(_MOVE_NOT_IN_ADJUSTMENT + phase_hint("A", m),
                       "wrong_phase")
     if at >= 0 and phase_type != "M":
         raise c.error("an attack (AT) is only ordered in a movement phase", "wrong_phase")
     return Order(MOVE, kind=kind, loc=loc, target=dest, via=via, text=text, at=at,
                  act=act)
-
-
-_ONLY_IN_MOVEMENT = {
-    "support": "supports and convoys are only ordered in a movement phase",
-    "convoy": "supports and convoys are only ordered in a movement phase",
-    "hold": "a hold is only ordered in a movement phase",
-}
 
 
 def _unit_place(c: _Cursor, phase_type: PhaseType) -> int:
@@ -491,17 +479,18 @@ def _wrong_phase_first(c: _Cursor, phase_type: PhaseType, exc: OrderError) -> No
     """A line whose unit's place is not read, and which could not be an order of this phase
     anyway (a support, a convoy, a hold, or a move in an adjustment phase): raise the wrong
     phase as its reason, the unread place after it. (Last turn's orders sent again are told
-    as such, not as a misspelled place.)"""
-    verb = c.movement_verb_ahead()
-    if verb == "move":
-        if phase_type != "A":
-            return  # (a retreat may be written as a move)
-        why = "moves are not ordered in an adjustment phase"
+    as such, not as a misspelled place; a retreat may be written as a move.)"""
+    w = c.word_after_guess()
+    if w in KW_SUPPORT or w in KW_CONVOY:
+        why = _SUPPORT_ONLY_IN_MOVEMENT
+    elif w in KW_HOLD:
+        why = _HOLD_ONLY_IN_MOVEMENT
+    elif w in KW_MOVE and w != "to" and phase_type == "A":
+        why = _MOVE_NOT_IN_ADJUSTMENT
     else:
-        why = _ONLY_IN_MOVEMENT.get(verb, "")
-    if why:
-        raise c.error(f"{why}{phase_hint(phase_type, c.m)}; also {exc.args[0]}",
-                      "wrong_phase") from None
+        return
+    raise c.error(f"{why}{phase_hint(phase_type, c.m)}; also {exc.args[0]}",
+                  "wrong_phase") from None
 
 
 def _parse_support(c: _Cursor, text: str, phase_type: PhaseType, verb: str, kind: int | None,
@@ -509,7 +498,7 @@ def _parse_support(c: _Cursor, text: str, phase_type: PhaseType, verb: str, kind
     """A support or a convoy, after its verb: the unit supported or convoyed, its
     destination or attack."""
     if phase_type != "M":
-        raise c.error("supports and convoys are only ordered in a movement phase"
+        raise c.error(_SUPPORT_ONLY_IN_MOVEMENT
                       + phase_hint(phase_type, c.m), "wrong_phase")
     aux_kind = c.kind()
     aux_loc = c.place("supported unit" if verb in KW_SUPPORT else "convoyed army")
