@@ -324,3 +324,20 @@ def test_a_misspelled_power_is_suggested_once_by_its_name() -> None:
     assert got[:2] == [(1, "unknown_power", "did you mean Mexico?"),
                        (3, "unknown_power", "did you mean Colombia?")]
     assert got[2][0] == 4 and got[2][2] == "did you mean France?"
+
+
+def test_a_power_and_an_order_after_a_colon_is_never_read_as_a_heading() -> None:
+    """On a map whose seasons are letters ("1891 A Phase"), "Argentina: A S A" read as a
+    heading ("Argentina", season A) and the line was lost: neither taken nor reported.
+    After a colon, words that start like an order are an order."""
+    g = Game.new("lad1890")
+    _g, msg = _read("Argentina: A S A\nArgentina: A S\nArgentina: A 1891\n", g)
+    assert [p.line for p in msg.problems] == [1, 2, 3]
+    assert all(p.power == g.map.powers.index("Argentina") for p in msg.problems)
+    # a heading with a season after the colon is still a heading
+    # (the game opens on D1890A, an adjustment phase: the hold under it is Argentina's,
+    # refused for its phase)
+    _g, msg = _read("Argentina's orders: Phase A 1891\nA BUE H\n", g)
+    assert msg.orders == [] and msg.ignored == []
+    assert [(p.line, p.code, p.power) for p in msg.problems] == [
+        (2, "wrong_phase", g.map.powers.index("Argentina"))]

@@ -239,6 +239,11 @@ class _Reader:
         if not text:
             return current
         header = self.header(text)
+        if header is not None and ":" in text and \
+                self._starts_like_order(text.split(":", 1)[1].strip()):
+            # "Argentina: A S A" is a power and an order, not a heading with a season
+            # after it ("A" is also a season of some maps)
+            header = None
         if text.startswith(("#", "//")) and header is None:
             return current  # a comment (a Markdown heading "## Spain" is a heading)
         if header is not None:
