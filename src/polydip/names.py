@@ -19,6 +19,7 @@ Misspelled names get suggestions from whole names and from their single words, s
 from __future__ import annotations
 
 import difflib
+import functools
 import unicodedata
 from collections.abc import Iterable
 
@@ -164,30 +165,64 @@ def lookup(index: dict[str, int], words: list[str]) -> int | None:
 
 def suggest(typed: str, names: Iterable[str], n: int = 4) -> list[str]:
     """Names close to `typed`, best first: by the whole name, or by one word of it
-    ("Carribean" → the places whose names contain "Caribbean")."""
+    ("Carribean" → the places whose names contain "Caribbean").
+
+    Kept per typed word and list of names (a message repeats its misspellings), and each
+    comparison's cheap upper bounds are tried first: a pair that could not score enough is
+    not matched letter by letter (the same answers; a message of hundreds of misspelled
+    lines once cost seconds)."""
+    return list(_suggest(typed, tuple(names), n))
+
+
+_MIN_SCORE = 0.72  # what a name must score to be suggested
+
+
+@functools.lru_cache(maxsize=2048)
+def _suggest(typed: str, names: tuple[str, ...], n: int) -> tuple[str, ...]:
     key = name_key(typed)
     if not key:
-        return []
+        return ()
     typed_words = [w for w in key.split() if len(w) >= 4]
     letters = len(key.replace(" ", ""))
+    # a word of the name matched counts as much as the share of what was typed it covers:
+    # near * weight - 0.02; it can reach _MIN_SCORE only from `need` up
+    weights = [(tw, (len(tw) / letters) ** 0.5) for tw in typed_words]
+    needs = [(tw, wt, (_MIN_SCORE + 0.02) / wt) for tw, wt in weights]
     scored: dict[str, float] = {}
-    for name in names:
-        k = name_key(name)
-        score = difflib.SequenceMatcher(None, key, k).ratio()
-        for w in k.split():
-            if len(w) >= 4:
-                for tw in typed_words:
-                    # a word of the name matched: evidence as strong as the share of
-                    # what was typed that it covers
-                    near = difflib.SequenceMatcher(None, tw, w).ratio()
-                    score = max(score, near * (len(tw) / letters) ** 0.5 - 0.02)
-        if score >= 0.72 and score > scored.get(name, 0):
+    for name, k, long_words in _name_keys(names):
+        score = _ratio_at_least(key, k, _MIN_SCORE)
+        for w in long_words:
+            for tw, wt, need in needs:
+                if need > 1.0:
+                    continue
+                near = _ratio_at_least(tw, w, need)
+                score = max(score, near * wt - 0.02)
+        if score >= _MIN_SCORE and score > scored.get(name, 0):
             scored[name] = score
     best = sorted(scored, key=lambda x: (-scored[x], x))
     if not best:
-        return []
+        return ()
     top = scored[best[0]]
-    return [b for b in best if scored[b] >= top - 0.12][:n]
+    return tuple([b for b in best if scored[b] >= top - 0.12][:n])
+
+
+@functools.lru_cache(maxsize=64)
+def _name_keys(names: tuple[str, ...]) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+    """Each name with its key and the key's words of four letters or more."""
+    out = []
+    for name in names:
+        k = name_key(name)
+        out.append((name, k, tuple(w for w in k.split() if len(w) >= 4)))
+    return tuple(out)
+
+
+def _ratio_at_least(a: str, b: str, floor: float) -> float:
+    """difflib's ratio of a and b when it may reach `floor`; 0.0 when its upper bounds
+    say it cannot (they never undercut it, so nothing that would pass is lost)."""
+    sm = difflib.SequenceMatcher(None, a, b)
+    if sm.real_quick_ratio() < floor or sm.quick_ratio() < floor:
+        return 0.0
+    return sm.ratio()
 
 
 def or_list(names: list[str]) -> str:

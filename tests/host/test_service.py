@@ -219,6 +219,54 @@ def test_after_a_restart_an_overdue_phase_takes_no_orders(db_url, tmp_path):
         assert c.get(f"/api/play/{t.tokens['Italy']}").json()["phase"] == "F1901M"
 
 
+# ---- a long order text reads outside the writer's lock -------------------------------------
+
+def test_reading_a_long_order_text_keeps_no_other_game_waiting(client, monkeypatch):
+    """A player's text of many misspelled lines takes a while to read (each gets its
+    suggestions). It is read before the write transaction, so another game's orders are
+    taken meanwhile (a SQLite file has one writer for every game), and it is read once."""
+    import polydip.host.service as service
+
+    mine, theirs = Table(client), Table(client)
+    started, release = threading.Event(), threading.Event()
+    real = service.read_message
+    calls = []
+
+    def slow(m, pos, text, **kw):
+        if text.startswith("A Paree"):
+            calls.append(text)
+            started.set()
+            assert release.wait(60)
+        return real(m, pos, text, **kw)
+
+    monkeypatch.setattr(service, "read_message", slow)
+    with ThreadPoolExecutor(2) as pool:
+        long = pool.submit(mine.order, "France", "A Paree - Burgandy\n" * 5)
+        try:
+            assert started.wait(60)
+            other = pool.submit(theirs.order, "England", "F LON - NTH")
+            assert other.result(timeout=30)["orders"] == ["F LON - NTH"]
+        finally:
+            release.set()
+        got = long.result(timeout=60)
+    assert len(calls) == 1  # read before the transaction, and not again in it
+    assert [p["line"] for p in got["problems"]] == [1, 2, 3, 4, 5]
+    assert "did you mean PAR" in got["problems"][0]["suggestion"]
+
+
+def test_orders_of_more_lines_than_any_power_needs_are_refused_whole(client):
+    """At most 400 lines (and 20,000 characters): more is refused with a reason, and the
+    power's orders are left as they were."""
+    t = Table(client)
+    t.order("France", "A PAR - BUR")
+    e = t.tokens["France"]
+    r = client.post(f"/api/play/{e}/orders",
+                    json={"text": "A MAR - SPA\n" * 401, "phase": t.pid()})
+    assert r.status_code == 400 and "more than 400 lines" in r.json()["detail"]
+    assert t.state("France")["orders"] == ["A PAR - BUR"]
+    assert t.order("France", "A MAR - SPA\n" * 400)["orders"] == ["A MAR - SPA"]
+
+
 # ---- finding 11: database outages ----------------------------------------------------------
 
 def _admin(sockdir, *sql: str) -> None:

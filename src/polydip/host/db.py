@@ -62,8 +62,20 @@ def make_engine(url: str) -> Engine:
             conn.exec_driver_sql("BEGIN" if read else "BEGIN IMMEDIATE")
         return engine
     # hide_parameters: an error's text never quotes the values (names, orders) it wrote
-    return create_engine(url, pool_size=20, max_overflow=40, pool_pre_ping=True,
-                         hide_parameters=True)
+    engine = create_engine(url, pool_size=20, max_overflow=40, pool_pre_ping=True,
+                           hide_parameters=True)
+
+    @event.listens_for(engine, "begin")
+    def _begin_pg(conn: Connection) -> None:
+        # a read transaction sets the driver's read_only, and SQLAlchemy sets it back to
+        # False, not to the server's default: a writer after a reader on the same pooled
+        # connection would write READ WRITE even while the database is read-only
+        # (default_transaction_read_only during a failover); a writer uses the default
+        if not conn.get_execution_options().get(READ_ONLY):
+            raw = conn.connection.dbapi_connection
+            if getattr(raw, "read_only", None) is False:
+                raw.read_only = None  # type: ignore[union-attr]
+    return engine
 
 
 def _wal(cur: Any) -> None:

@@ -28,7 +28,13 @@ from polydip.errors import PolydipError
 from polydip.game.combined import combined_phase
 from polydip.game.files import game_from_json, game_to_json
 from polydip.game.game import Game
-from polydip.game.message import LineProblem, apply_message, order_examples, read_message
+from polydip.game.message import (
+    LineProblem,
+    Message,
+    apply_message,
+    order_examples,
+    read_message,
+)
 from polydip.host import bots as bot_seats
 from polydip.host import notify
 from polydip.host.db import UNAVAILABLE, Database
@@ -48,6 +54,7 @@ log = logging.getLogger("polydip.host")
 DEFAULT_MINUTES = {"M": 24 * 60.0, "R": 12 * 60.0, "A": 12 * 60.0}
 MAX_MINUTES = 366 * 24 * 60.0
 MAX_ORDER_TEXT = 20_000  # characters of one submission
+MAX_ORDER_LINES = 400  # its lines (the largest power has a few dozen units)
 MAX_VARIANT_TEXT = 2_000_000
 
 
@@ -314,12 +321,21 @@ class Host:
             raise HostError("mode is 'replace' or 'merge'")
         if len(text) > MAX_ORDER_TEXT:
             raise HostError(f"orders longer than {MAX_ORDER_TEXT} characters")
+        if len(text.splitlines()) > MAX_ORDER_LINES:
+            raise HostError(f"orders of more than {MAX_ORDER_LINES} lines: send your units' "
+                            "orders, one a line")
+        # the text is read before the write transaction, in a read one: reading many lines
+        # with misspelled names takes a while, and no other request should wait on it (a
+        # SQLite file has one writer for every game)
+        early = self._read_early(token, text, phase)
         with self._player_request(token, phase) as (s, g, p):
             row = self.order_rows(s, g).get(p.power)
             game = self.pending(s, g, p.power, row)
             m = game.map
-            msg = read_message(m, game.position, text, default_power=p.power,
-                               combined=game.combined)
+            uid = self.phase_uid(s, g)
+            msg = early[1] if early is not None and early[0] == (uid, p.power) else \
+                read_message(m, game.position, text, default_power=p.power,
+                             combined=game.combined)
             foreign = [o for o in msg.orders if o.power != p.power]
             msg.orders = [o for o in msg.orders if o.power == p.power]
             problems = list(msg.problems) + [
@@ -354,6 +370,23 @@ class Host:
                 "notes": list(msg.notes),
                 "ignored_lines": list(msg.ignored),
             }
+
+    def _read_early(self, token: str, text: str, phase: str
+                    ) -> tuple[tuple[str, int], Message] | None:
+        """`submit`'s reading of the text, done without the writer's lock: ((the phase's
+        version, the power), the message read), or None when the request will be refused
+        anyway (another phase, an unknown link: the write transaction says why)."""
+        with self.db.read() as s:
+            try:
+                g, p = self.player(s, token)
+            except NotFound:
+                return None
+            if g.status != "active" or phase_id(g) != phase:
+                return None
+            uid = self.phase_uid(s, g)
+            game = self.game(s, g)
+            return (uid, p.power), read_message(game.map, game.position, text,
+                                                default_power=p.power, combined=game.combined)
 
     def set_ready(self, token: str, ready: bool, *, phase: str) -> bool:
         """Set a power's ready flag for phase `phase` (its id); returns True when that made
