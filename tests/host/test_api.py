@@ -274,6 +274,45 @@ def test_the_deadline_processes_the_phase(client):
     assert host.process_due() == []
 
 
+def test_a_slipped_sign_or_a_mixed_request_never_ends_a_phase(client):
+    """Extending by -120 where 120 was meant would put the deadline in the past and end the
+    phase at once: refused, nothing changed. A request must name one way to move the
+    deadline."""
+    t = Table(client, movement_minutes=60)
+    url, pid = f"/api/gm/{t.gm}/deadline", t.pid()
+    deadline = t.gm_state()["deadline"]
+    r = client.post(url, json={"extend_minutes": -120, "phase": pid})
+    assert r.status_code == 400 and "in the past" in r.json()["detail"]
+    assert "Process now" in r.json()["detail"]
+    for body in ({}, {"extend_minutes": 5, "at": "23:00"}, {"extend_minutes": 0}):
+        r = client.post(url, json={**body, "phase": pid})
+        assert r.status_code == 400, body
+    assert t.gm_state()["deadline"] == deadline
+    assert client.app.state.host.process_due() == []
+    r = client.post(url, json={"extend_minutes": -30, "phase": pid})  # closer, still ahead
+    assert r.status_code == 200 and r.json()["deadline"] < deadline
+    client.post(f"/api/gm/{t.gm}/pause", json={"paused": True, "phase": pid})
+    r = client.post(url, json={"extend_minutes": -31, "phase": pid})  # 30 min are left
+    assert r.status_code == 400 and "in the past" in r.json()["detail"]
+
+
+def test_a_pause_after_the_deadline_processes_the_phase_first(client):
+    """The deadline passed and the deadline task has not come yet: a pause keeps no time
+    left (resuming would give the phase a whole new deadline); the phase is processed, as
+    it would have been a moment later, and the pause is refused naming the new phase."""
+    t = Table(client, movement_minutes=60)
+    t.order("France", "A PAR - BUR")
+    pid = t.pid()
+    client.post(f"/api/gm/{t.gm}/deadline", json={"minutes_from_now": 0, "phase": pid})
+    r = client.post(f"/api/gm/{t.gm}/pause", json={"paused": True, "phase": pid})
+    assert r.status_code == 409 and "F1901M" in r.json()["detail"]
+    s = t.gm_state()
+    assert s["phase"] == "F1901M" and not s["paused"]
+    assert t.game().history[-1].orders  # S1901M processed with France's order
+    r = client.post(f"/api/gm/{t.gm}/pause", json={"paused": True, "phase": t.pid()})
+    assert r.status_code == 200 and t.gm_state()["paused"]
+
+
 def test_a_draw_passes_when_every_survivor_votes(client):
     t = Table(client)
     for p in sorted(t.tokens)[:-1]:

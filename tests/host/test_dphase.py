@@ -25,7 +25,9 @@ def lad_from_c() -> str:
         encoding="utf-8")
     for old, new in (('start = "D1890A"', 'start = "C1890M"'),
                      ('"A STG", "A ANT", "F CON"', '"A STG", "A ARE", "F CON"'),
-                     ('"A LIM", "A CUZ", "F TRU"', '"A LIM", "A CUZ", "F NAZ"')):
+                     ('"A LIM", "A CUZ", "F TRU"', '"A LIM", "A CUZ", "F NAZ"'),
+                     # (a name of its own: the host refuses a changed built-in's name)
+                     ('name = "lad1890"', 'name = "lad1890_c"')):
         assert old in text
         text = text.replace(old, new)
     return text
@@ -38,8 +40,12 @@ def table(client, **options) -> Table:
     return t
 
 
-def test_the_host_processes_an_undivided_d_once(client):
+def test_the_host_processes_an_undivided_d_once(client, tmp_path, monkeypatch):
     t = table(client)
+    # the downloaded game names its variant, lad1890_c: the GM keeps the uploaded file where
+    # polydip looks for variants
+    (tmp_path / "lad1890_c.toml").write_text(lad_from_c(), encoding="utf-8")
+    monkeypatch.setenv("POLYDIP_VARIANT_PATH", str(tmp_path))
     got = t.order("Chile", "A ARE R TAR\nBuild A ANT")
     assert got["problems"] == [] and got["orders"] == ["A ARE R TAR", "Build A ANT"]
     s = t.state("Chile")

@@ -70,7 +70,7 @@ def _variant() -> str:
     text = (resources.files("polydip.variants") / "data" / "standard.toml").read_text()
     for old, new in (("Austria", AUSTRIA), ("France", ATTACK), ("Paris", PARIS)):
         text = text.replace(f'name = "{old}"', f"name = {json.dumps(new)}", 1)
-    return text
+    return text.replace('name = "standard"', 'name = "hostile"', 1)
 
 
 def test_hostile_names_in_an_uploaded_variant_stay_text(client):

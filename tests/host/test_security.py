@@ -173,13 +173,32 @@ def test_the_access_log_holds_no_token(server):
     game = server.create(name="logged")
     gm, france = game["gm_token"], game["players"]["France"].rsplit("/", 1)[1]
     for path in (f"/gm/{gm}", f"/play/{france}", f"/api/gm/{gm}", f"/api/play/{france}",
-                 f"/api/play/{france}/map.svg", f"/gm/{gm}/phase/0", "/play/nosuchtoken1"):
+                 f"/api/play/{france}/map.svg", f"/gm/{gm}/phase/0", "/play/nosuchtoken1",
+                 # a token where the path does not expect one (a base URL ending in "/", a
+                 # capital, a query, a token pasted into another segment)
+                 f"/play//{france}", f"/api/play//{gm}", f"/Play/{france}", f"/?t={gm}",
+                 f"/api/play/x%2F..%2F{france}", f"/api/variants/{gm}"):
         server.request("GET", path)
     server.request("POST", f"/api/play/{france}/orders", {"text": "A PAR - BUR"})
     time.sleep(0.5)
     log = server.log()
     assert "/api/play/***/orders" in log and "GET /gm/*** " in log
     assert gm not in log and france not in log and "nosuchtoken1" not in log
+
+
+def test_head_is_answered_wherever_get_is(server):
+    """Uptime checks and link previews ask HEAD: the same status and headers as GET, no
+    body; a live stream (which never ends) answers 405 at once."""
+    game = server.create(name="head")
+    france = game["players"]["France"].rsplit("/", 1)[1]
+    for path in ("/", "/api/variants", f"/play/{france}", f"/api/play/{france}"):
+        req = urllib.request.Request(server.base + path, method="HEAD")
+        with urllib.request.urlopen(req, timeout=30) as r:
+            assert r.status == 200 and r.read() == b"", path
+            length = r.headers["content-length"]
+        status, body = server.request("GET", path)
+        assert status == 200 and int(length) == len(body), path
+    assert server.request("HEAD", f"/api/play/{france}/live", timeout=10)[0] == 405
 
 
 def test_a_body_too_large_is_refused_before_it_is_read(server):

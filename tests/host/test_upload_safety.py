@@ -177,7 +177,8 @@ def test_a_long_title_names_the_game_cut_to_the_column(client):
     kept): a longer one failed PostgreSQL's column."""
     title = "T" * 5_000
     r = upload(client, "s.toml", STANDARD.replace(
-        'title = "Diplomacy"', f'title = "{title}"'))
+        'title = "Diplomacy"', f'title = "{title}"').replace('name = "standard"',
+                                                             'name = "long_title"', 1))
     assert r.status_code == 201, r.text
     gm = r.json()["gm_token"]
     assert client.get(f"/api/gm/{gm}").json()["name"] == title[:200]
@@ -221,3 +222,21 @@ def test_an_upload_kept_file_is_written_again_in_its_format(client, tmp_path, fi
     assert r.status_code == 200, r.text
     kept = list((tmp_path / "data" / "variants").iterdir())
     assert [f.suffix for f in kept] == [Path(filename).suffix]
+
+
+@pytest.mark.parametrize("name,why", [
+    ("../../../etc/passwd", "not a plain name"),
+    ("C:\\\\variants\\\\mine", "not a plain name"),
+    (".hidden", "not a plain name"),
+    ("standard", "as a built-in variant is"),
+    ("LAD1890", "as a built-in variant is"),
+])
+def test_an_upload_is_named_as_no_path_and_no_other_variant(client, name, why):
+    """A downloaded game names its variant by the upload's [variant] name, and polydip
+    finds a variant by it: a path would make `polydip show game.json` read another file, a
+    built-in's name open the built-in variant (other rules, other powers) in its place. The
+    built-in's own file, unchanged, may be uploaded under its name."""
+    text = STANDARD.replace('title = "Diplomacy"', 'title = "House rules"').replace(
+        'name = "standard"', f'name = "{name}"', 1)
+    assert why in refused(client, "s.toml", text)
+    assert upload(client, "s.toml", STANDARD).status_code == 201

@@ -36,6 +36,7 @@ from polydip.host.edge import (
     MAX_BODY,
     BodyLimit,
     CrossSiteGuard,
+    HeadAsGet,
     SecurityHeaders,
     mask_logs,
     refusal,
@@ -100,7 +101,7 @@ def create_app(db_url: str | None = None, data_dir: str | Path = ".",
     # the edge, outside everything else (its answers get the headers too)
     inner = app.build_middleware_stack
     app.build_middleware_stack = lambda: SecurityHeaders(  # type: ignore[method-assign]
-        CrossSiteGuard(BodyLimit(inner(), max_body)), relaxed)
+        HeadAsGet(CrossSiteGuard(BodyLimit(inner(), max_body))), relaxed)
     return app
 
 

@@ -1,5 +1,6 @@
 """The server's edge, before any route runs: bodies bounded while they arrive, cross-site
-posts refused, security headers on every answer, and no secret in a log line.
+posts refused, HEAD answered as GET is, security headers on every answer, and no secret in a
+log line.
 
 Links are passwords (a GM's or a power's token sits in the URL path), so the pages forbid
 framing, inline script and sending the URL as a Referer, and the access log shows `***` in
@@ -37,6 +38,10 @@ HEADERS = [(b"x-frame-options", b"DENY"), (b"referrer-policy", b"no-referrer"),
 
 # a token in a path: /gm/TOKEN, /play/TOKEN, /api/gm/TOKEN/..., /api/play/TOKEN/...
 TOKEN_IN_PATH = re.compile(r"(/(?:gm|play|mail/unsubscribe)/)[^/?#\s\"]+")
+# and anything as long as a token anywhere else (a doubled slash, /Play/, a query, a token
+# pasted into another segment): tokens are 32 URL-safe characters or "p" and 40 hex digits,
+# and no path of the host has a segment half as long
+TOKEN_LIKE = re.compile(r"[A-Za-z0-9_-]{24,}")
 
 
 class BodyLimit:
@@ -123,6 +128,34 @@ def _cross_site(scope: Scope) -> bool:
     return False
 
 
+class HeadAsGet:
+    """HEAD answered wherever GET is (uptime checks and link previews ask it; FastAPI's GET
+    routes answer only GET): the request goes on as a GET, and the answer keeps its status
+    and headers (its Content-Length too) without the body. The live streams, which never
+    end, are left out (405)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (scope["type"] != "http" or scope.get("method") != "HEAD"
+                or scope.get("path", "").endswith("/live")):
+            await self.app(scope, receive, send)
+            return
+        ended = False
+
+        async def without_body(message: Message) -> None:
+            nonlocal ended
+            if message["type"] == "http.response.body":
+                if ended:
+                    return
+                ended = not message.get("more_body", False)
+                message = {"type": "http.response.body", "body": b"", "more_body": not ended}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, without_body)
+
+
 class SecurityHeaders:
     """Every answer: a Content-Security-Policy (pages: the server's own files only, no inline
     script; an SVG board: no script at all), no framing, no Referer, no sniffing. `relaxed`
@@ -190,8 +223,9 @@ def refusal(exc: Exception) -> tuple[int, str] | None:
 
 
 def mask_tokens(text: str) -> str:
-    """`text` with every token of a link path replaced by ***."""
-    return TOKEN_IN_PATH.sub(r"\1***", text)
+    """`text` with every token of a link path, and every word as long as a token, replaced
+    by ***."""
+    return TOKEN_LIKE.sub("***", TOKEN_IN_PATH.sub(r"\1***", text))
 
 
 class MaskTokens(logging.Filter):

@@ -53,6 +53,8 @@ log = logging.getLogger("polydip.host")
 # deadlines in minutes when the GM gives none: a day to move, half a day otherwise
 DEFAULT_MINUTES = {"M": 24 * 60.0, "R": 12 * 60.0, "A": 12 * 60.0}
 MAX_MINUTES = 366 * 24 * 60.0
+_SHORTENED_PAST = ("bringing the deadline {minutes:g} min closer would put it in the past "
+                   "({left}); nothing was changed: to process the phase now, use Process now")
 MAX_ORDER_TEXT = 20_000  # characters of one submission
 MAX_ORDER_LINES = 400  # its lines (the largest power has a few dozen units)
 MAX_VARIANT_TEXT = 2_000_000
@@ -158,6 +160,8 @@ class Host:
                                 "or upload a variant file")
             v = load_builtin(name_)
         game = Game.new(v, options or {}, name=name[:200])
+        if variant_text is not None:  # (after what the file's content may be refused for)
+            _check_upload_name(v.name, variant_text)
         gm = new_token()
         now = now_utc()
         with self.db.transaction() as s:
@@ -577,23 +581,32 @@ class Host:
             return g.phase, phase_id(g)
 
     def pause(self, gm_token: str, paused: bool, *, phase: str) -> None:
+        """Pause the phase's clock (the time left is kept) or resume it. A pause asked after
+        the deadline passed, before the deadline task came to it, finds no time left to
+        keep: the phase is processed, as it would have been a moment later, and the request
+        is refused (Late) naming the new phase, which the GM may pause."""
+        late = None
         with self.db.transaction() as s:
             g = self.gm_game(s, gm_token, lock=True)
             self._active(g)
             self._expect(g, phase)
             now = now_utc()
             if paused and not g.paused:
-                left = (g.deadline - now).total_seconds() if g.deadline else 0.0
-                g.paused, g.paused_left, g.deadline = True, max(left, 0.0), None
+                late = self._process_overdue(s, g)
+                if late is None:
+                    left = (g.deadline - now).total_seconds() if g.deadline else 0.0
+                    g.paused, g.paused_left, g.deadline = True, max(left, 0.0), None
+                    notify.gm_action(s, g, "paused the game")
             elif not paused and g.paused:
                 g.paused = False
                 if g.paused_left > 0:
                     g.deadline = now + timedelta(seconds=g.paused_left)
                 else:
                     self._start_clock(g, self.game(s, g), now)
-            else:
-                return  # paused already, or running already: nothing to tell
-            notify.gm_action(s, g, "paused the game" if paused else "resumed the game")
+                notify.gm_action(s, g, "resumed the game")
+            # (else paused already, or running already: nothing to tell)
+        if late is not None:
+            raise Late(late)  # after the commit: the phase processed stays processed
 
     def set_deadline(self, gm_token: str, extend_minutes: float | None = None,
                      minutes_from_now: float | None = None, at: str | None = None, *,
@@ -601,9 +614,18 @@ class Host:
         """Extend the deadline of phase `phase` (its id) by some minutes, set it some minutes
         from now, or at a time of day (`at`, "HH:MM" in UTC: the next time the clock shows
         it)."""
+        given = [n for n, v in (("extend_minutes", extend_minutes),
+                                 ("minutes_from_now", minutes_from_now), ("at", at))
+                 if v is not None]
+        if len(given) != 1:
+            raise HostError("give one of extend_minutes, minutes_from_now or at"
+                            + (f", not {' and '.join(given)}" if given else ""))
         for v in (extend_minutes, minutes_from_now):
             if v is not None and not -MAX_MINUTES <= v <= MAX_MINUTES:
                 raise HostError(f"minutes must be within ±{MAX_MINUTES:.0f}")
+        if extend_minutes == 0:
+            raise HostError("extend the deadline by some minutes (more than 0; fewer than 0 "
+                            "brings it closer)")
         with self.db.transaction() as s:
             g = self.gm_game(s, gm_token, lock=True)
             self._active(g)
@@ -616,12 +638,21 @@ class Host:
                 if minutes_from_now is not None:
                     g.paused_left = max(minutes_from_now * 60, 0.0)
                 if extend_minutes is not None:
-                    g.paused_left = max(g.paused_left + extend_minutes * 60, 0.0)
+                    if g.paused_left + extend_minutes * 60 <= 0:
+                        raise HostError(_SHORTENED_PAST.format(
+                            minutes=-extend_minutes, left=f"{g.paused_left / 60:.0f} min left"))
+                    g.paused_left += extend_minutes * 60
                 return None
             if minutes_from_now is not None:
                 g.deadline = now + timedelta(minutes=minutes_from_now)
             if extend_minutes is not None:
-                g.deadline = (g.deadline or now) + timedelta(minutes=extend_minutes)
+                moved = (g.deadline or now) + timedelta(minutes=extend_minutes)
+                if extend_minutes < 0 and moved <= now:
+                    # (a sign slipped: "-120" for "120" would end the phase at once)
+                    raise HostError(_SHORTENED_PAST.format(
+                        minutes=-extend_minutes,
+                        left=f"the deadline is {_iso(g.deadline) if g.deadline else 'not set'}"))
+                g.deadline = moved
             notify.gm_action(s, g, "moved the deadline")
             return g.deadline
 
@@ -825,6 +856,29 @@ def _carried_into(game: Game) -> bool:
     return (combined_phase(game.map, before, game.options)
             and (before.year, before.season) == (game.position.phase.year,
                                                  game.position.phase.season))
+
+
+def _check_upload_name(name: str, text: str) -> None:
+    """An uploaded variant's own name ([variant] name) is what its game files name it by,
+    and `polydip` finds a variant by that name: a path would make the downloaded game read
+    another file, and a built-in variant's name (on a file that is not that variant's own)
+    would make it open the built-in variant, with its rules, in place of the upload."""
+    from importlib import resources
+
+    from polydip.variants.loader import builtin_names
+
+    if any(c in name for c in "/\\:") or ".." in name or name.startswith(".") or not name.strip():
+        raise HostError(f"the uploaded variant's name {name[:80]!r} is not a plain name (no "
+                        "'/', '\\', ':', '..' or leading '.'): rename it ([variant] name in its "
+                        "file)")
+    builtin = name.strip().lower()
+    if builtin in builtin_names():
+        own = resources.files("polydip.variants") / "data" / f"{builtin}.toml"
+        if not own.is_file() or own.read_text(encoding="utf-8") != text:
+            raise HostError(f"the uploaded variant is named {name!r}, as a built-in variant "
+                            "is, but it is not that variant's file: give it a name of its own "
+                            "([variant] name), so that its game file opens it and not the "
+                            "built-in one")
 
 
 def _iso(d: datetime) -> str:
