@@ -531,3 +531,25 @@ def test_a_variant_file_naming_itself_otherwise_is_found_again_by_its_file_name(
     monkeypatch.setenv("POLYDIP_VARIANT_PATH", str(tmp_path))
     back = Game.from_diplomacy(data)
     assert back.variant.name == "Copy of standard" and back.phase == g.phase
+
+
+def test_a_game_read_from_the_package_keeps_the_year_start_owners_through_the_fall():
+    """The reader leaves the owners at the year's start out where they are the owners now;
+    when the fall then changed owners, the winter's year-start owners were the new ones (a
+    center taken in the fall counted as owned at the year's start). The same game played on
+    from its package JSON reaches the same position, key and year-start owners."""
+    from polydip.game.game import Game
+
+    a = Game.new("standard")
+    a.set_orders("France", ["A PAR - BUR", "A MAR - SPA", "F BRE - MAO"])
+    a.process()
+    b = Game.from_diplomacy(json.loads(json.dumps(game_to_diplomacy(a))))
+    for g in (a, b):
+        g.set_orders("France", ["A SPA H", "F MAO - POR", "A BUR - BEL"])
+        g.process()
+    assert b.phase == "W1901A" and b.position.key() == a.position.key()
+    france = b.power("France")
+    start = b.position.year_start_owners
+    assert start is not None
+    assert sorted(b.map.prov_abbr[c] for c, o in enumerate(start) if o == france) == [
+        "BRE", "MAR", "PAR"]

@@ -804,6 +804,9 @@ def next_phase(m: Map, pos: Position, done: Phase, changes: list,
         # centers change owner after the last movement or retreat phase of their season
         if (done.season == cal.centers_change_after and done.type != "A"
                 and (nxt.season != done.season or nxt.type == "A")):
+            if pos.year_start_owners is None:  # ("the owners now", until they change: a
+                # position read from a file that left them out keeps the year's start)
+                pos.year_start_owners = pos.owners  # (update_centers replaces the list)
             changes.extend(update_centers(m, pos))
             if active:
                 rules.centers_changed(m, pos)
