@@ -89,3 +89,20 @@ def test_bad_input_is_a_clear_error(tmp_path, capsys, bad):
         p.write_text("[1]")
     assert main(["replay", str(p)]) == 1
     assert "polydip: error:" in capsys.readouterr().err
+
+
+def test_a_variant_the_package_has_no_map_of_is_said_so(tmp_path, capsys):
+    """The package makes an empty map of a name it does not know, and every game then
+    'differed' at its first phase, reported as a difference to report to polydip."""
+    simulate(Job("wita", {}, 1, 1, "random", 1846, 1), tmp_path)
+    assert main(["replay", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "the diplomacy package has no map 'wita'" in err and "please report" not in err
+
+
+def test_a_game_that_differs_at_its_first_phase_says_so():
+    saved = _played(OWN_SUPPORT)
+    saved["phases"][0]["state"]["units"]["FRANCE"] = ["A PAR"]  # not the package's start
+    r = replay(saved)
+    assert not r.same and r.phases == 0
+    assert "differs from the start (S1901M)" in r.describe()

@@ -31,7 +31,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for n, saved in enumerate(read_games(args.paths)):
         if args.limit is not None and n >= args.limit:
             break
-        r = replay(saved)
+        r = replay(saved)  # (a map the package lacks: an error that ends the run)
         if r.same:
             same += 1
         elif r.cause:

@@ -58,7 +58,9 @@ class Replay:
                 parts.append(f"{power} saved {', '.join(only_saved)}")
         why = (f"known package bug {self.cause}: {KNOWN_BUGS[self.cause]}" if self.cause
                else "not explained: please report it")
-        return (f"{self.game_id}: differs after {self.diverged} (package {self.package_phase},"
+        where = (f"differs from the start ({self.saved_phase})" if self.phases == 0
+                 else f"differs after {self.diverged}")
+        return (f"{self.game_id}: {where} (package {self.package_phase},"
                 f" saved {self.saved_phase}; {'; '.join(parts) or 'same units'}); {why}")
 
 
@@ -70,6 +72,13 @@ def replay(saved: dict[str, Any]) -> Replay:
         raise PolydipError("replaying in the diplomacy package needs it installed: "
                            "pip install 'polydip[bench]'") from None
     try:
+        if not _package_has_map(saved["map"]):
+            # (the package would make an empty map of it, and every game would differ)
+            raise PolydipError(
+                f"the diplomacy package has no map {str(saved['map'])[:60]!r}: it cannot "
+                "replay games of this variant (it plays the maps of its diplomacy/maps "
+                "folder, standard and other classic maps; polydip's own variants are not "
+                "among them)")
         game = Game(map_name=saved["map"], rules=saved.get("rules", []))
         phases = saved["phases"]
     except (KeyError, TypeError, ValueError) as exc:
@@ -93,6 +102,20 @@ def replay(saved: dict[str, Any]) -> Replay:
         with contextlib.redirect_stdout(io.StringIO()):  # the package prints cleared errors
             game.process()
     return Replay(gid, compared)
+
+
+def _package_has_map(name: Any) -> bool:
+    """Whether the diplomacy package has a map of this name (a file of its maps folder, or
+    a .map file's path, as its Game reads them)."""
+    import os
+
+    import diplomacy
+
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"'map' must be a map's name, not {name!r}"[:120])
+    folder = os.path.join(os.path.dirname(diplomacy.__file__), "maps")
+    return os.path.isfile(os.path.join(folder, f"{name}.map")) or (
+        name.endswith(".map") and os.path.isfile(name))
 
 
 def _units(state: dict[str, Any], drop_stranded: bool) -> dict[str, list[str]]:
