@@ -8,6 +8,7 @@ code means the same order in every process and every game of a map.
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 
@@ -153,6 +154,13 @@ def test_step_refuses_a_code_of_another_unit_and_the_wrong_number_of_codes() -> 
     codes[0] = legal[1][0]  # the second unit's hold given to the first
     with pytest.raises(PolydipError, match="is not an order of"):
         fg.step(codes)
+    codes = [c[0] for c in legal]
+    for bad, said in ((0.5, "is 0.5 (float): order codes are ints"),
+                      ("A VIE H", "is 'A VIE H' (str)"), (None, "is None (NoneType)"),
+                      (10**9, "is 1000000000: the order table has codes 0 to")):
+        with pytest.raises(PolydipError, match=re.escape(f"item 2's order code {said}")):
+            fg.step(codes[:2] + [bad] + codes[3:])
+    assert fg.phase == "S1901M"  # (nothing played)
 
 
 def test_adjustment_items_are_one_per_build_or_removal_owed() -> None:

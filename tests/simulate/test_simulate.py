@@ -283,6 +283,39 @@ def test_module_function_player(tmp_path, monkeypatch):
     assert sorted(o for lst in first["orders"].values() for o in lst) == expected
 
 
+def short_player(game, rng):
+    return [-1]
+
+
+def raising_player(game, rng):
+    raise KeyError("my bug")
+
+
+def foreign_player(game, rng):  # (every item given the first unit's first order)
+    first = game.legal()[0][0]
+    return [first] * len(game.items())
+
+
+@pytest.mark.parametrize(("player", "message"), [
+    ("short_player", "it returned 1 order codes for the 22 items of the phase"),
+    ("raising_player", "it raised KeyError: 'my bug' (test_simulate.py, line"),
+    ("foreign_player", "its orders: order code"),
+    ("FRANCE=test_simulate:raising_player,random", "it raised KeyError"),
+])
+def test_a_players_mistake_is_named_as_its_own(tmp_path, monkeypatch, capsys, player,
+                                                message):
+    """A module:function player that raises or returns the wrong codes: an error naming
+    the player, the game's seed and the phase (before: "internal error ... This is a bug
+    in polydip", with none of them)."""
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))
+    spec = player if "=" in player else f"test_simulate:{player}"
+    assert main(["simulate", "--games", "1", "--out", str(tmp_path / "o"), "--quiet",
+                 "--player", spec]) == 1
+    err = capsys.readouterr().err
+    assert f"the player {spec} (game of seed 0, S1901M): " in err and message in err
+    assert "bug in polydip" not in err
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--options", "{bad"], "--options: not valid JSON"),
     (["--options", "[1]"], "--options: write a JSON object"),

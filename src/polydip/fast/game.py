@@ -197,44 +197,17 @@ class FastGame:
         as for a typed order (an illegal order is void)."""
         if self.is_over:
             raise PolydipError(f"the game is over ({self.status})")
-        m, pos, t = self.m, self.position, self.table
+        m, pos = self.m, self.position
         typ = pos.phase.type
         bound: list[Any]
-        if typ == "A":
-            items = self.items()
-            if len(codes) != len(items):
-                raise PolydipError(f"{len(codes)} order codes for {len(items)} items of "
-                                   f"{self.phase}")
-            bound = [[] for _ in m.powers]
-            for j in range(len(items)):
-                c = codes[j]
-                if c >= 0:
-                    bound[items[j][0]].append(t.order(c))
-        else:
-            # (movement and retreats: item i is unit i)
-            units: Sequence[Unit | Dislodged] = pos.units if typ == "M" else pos.dislodged
-            if len(codes) != len(units):
-                raise PolydipError(f"{len(codes)} order codes for {len(units)} items of "
-                                   f"{self.phase}")
-            bound = [None] * len(units)
-            made = t.made
-            n_made = len(made)
-            for i in range(len(units)):
-                c = codes[i]
-                if c >= 0:
-                    o = made[c] if c < n_made else None  # (read inline: the hot read)
-                    if o is None:
-                        o = t.order(c)
-                    u = units[i]
-                    if o.loc != u.loc or o.kind != u.kind:
-                        raise PolydipError(f"order code {c} ({o.text}) is not an order of "
-                                           f"{m.unit_str(u.kind, u.loc)}")
-                    bound[i] = o
-            legal = self._legal
-            if legal is not None and typ == "M":
-                for i, lst in enumerate(legal):
-                    if not lst:
-                        bound[i] = None  # a unit a rule holds takes no order
+        try:
+            bound = self._bound_adjustments(codes) if typ == "A" else self._bound_units(codes)
+        except (TypeError, IndexError, KeyError):
+            raise PolydipError(_bad_codes(codes, self.table.size)) from None
+        if typ == "M" and self._legal is not None:
+            for i, lst in enumerate(self._legal):
+                if not lst:
+                    bound[i] = None  # a unit a rule holds takes no order
         # (_play's lines, inline: a call more a phase showed in the fast path's count)
         outcome = process_bound(m, pos, bound, self.options)
         if self.victory.no_change_years is not None:
@@ -243,6 +216,44 @@ class FastGame:
         self._items = self._legal = None
         self._check_end()
         return outcome
+
+    def _bound_adjustments(self, codes: Sequence[int]) -> list[Any]:
+        """`step`'s orders of an adjustment phase, per power."""
+        items = self.items()
+        if len(codes) != len(items):
+            raise PolydipError(f"{len(codes)} order codes for {len(items)} items of "
+                               f"{self.phase}")
+        t = self.table
+        bound: list[Any] = [[] for _ in self.m.powers]
+        for j in range(len(items)):
+            c = codes[j]
+            if c >= 0:
+                bound[items[j][0]].append(t.order(c))
+        return bound
+
+    def _bound_units(self, codes: Sequence[int]) -> list[Any]:
+        """`step`'s orders of a movement or retreat phase: item i is unit i."""
+        pos, t = self.position, self.table
+        units: Sequence[Unit | Dislodged] = pos.units if pos.phase.type == "M" \
+            else pos.dislodged
+        if len(codes) != len(units):
+            raise PolydipError(f"{len(codes)} order codes for {len(units)} items of "
+                               f"{self.phase}")
+        bound: list[Any] = [None] * len(units)
+        made = t.made
+        n_made = len(made)
+        for i in range(len(units)):
+            c = codes[i]
+            if c >= 0:
+                o = made[c] if c < n_made else None  # (read inline: the hot read)
+                if o is None:
+                    o = t.order(c)
+                u = units[i]
+                if o.loc != u.loc or o.kind != u.kind:
+                    raise PolydipError(f"order code {c} ({o.text}) is not an order of "
+                                       f"{self.m.unit_str(u.kind, u.loc)}")
+                bound[i] = o
+        return bound
 
     def step_legal(self, codes: Sequence[int]) -> PhaseOutcome:
         """`step` for codes taken from this phase's `legal()` lists: per item one code of
@@ -336,3 +347,21 @@ class FastGame:
     def text(self, code: int) -> str:
         """The order a code stands for, in the diplomacy package's notation."""
         return self.table.texts[code]
+
+
+def _bad_codes(codes: Sequence[Any], n_codes: int) -> str:
+    """Why `step` could not read these codes: the first that is not an int of the table
+    (`step`'s loops read them as they come; this is asked only when one failed)."""
+    import operator
+
+    for j, c in enumerate(codes):
+        try:
+            if isinstance(c, bool):
+                raise TypeError
+            k = operator.index(c)  # (numpy's ints too)
+        except TypeError:
+            return (f"item {j}'s order code is {c!r} ({type(c).__name__}): order codes are "
+                    "ints, one per item, -1 for no order")
+        if k >= n_codes:
+            return f"item {j}'s order code is {k}: the order table has codes 0 to {n_codes - 1}"
+    return "the order codes could not be read (one int per item, -1 for no order)"

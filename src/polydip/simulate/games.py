@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from polydip.errors import PolydipError
 from polydip.fast import FastGame
 from polydip.game.dipjson import WriteMemo, diplomacy_line
 from polydip.game.game import Game
@@ -45,18 +47,49 @@ def play(variant: Variant, options: dict[str, Any], seed: int, player: Player,
         if max_year is not None and pos.phase.year > max_year:
             break
         items = fg.items()
-        codes = player(fg, rng)
+        try:
+            codes = player(fg, rng)
+        except Exception as exc:  # a player's own mistake, not polydip's: said as such
+            raise _player_error(player, seed, pos.phase.name, _where_raised(exc)) from exc
+        if not isinstance(codes, list) or len(codes) != len(items):
+            raise _player_error(player, seed, pos.phase.name, (
+                f"it returned {_count(codes)} for the {len(items)} items of the phase (a list "
+                "of one order code per item of game.items(), -1 for no order)"))
         orders: dict[int, list[str]] = {}
         seen: set[tuple[int, int]] = set()
-        for (p, _i), c in zip(items, codes, strict=True):
-            if c >= 0 and (p, c) not in seen:  # a build chosen twice is carried out once
-                seen.add((p, c))
-                orders.setdefault(p, []).append(table.texts[c])
-        outcome = fg.step(codes)
+        try:
+            for (p, _i), c in zip(items, codes, strict=True):
+                if c >= 0 and (p, c) not in seen:  # a build chosen twice is carried out once
+                    seen.add((p, c))
+                    orders.setdefault(p, []).append(table.texts[c])
+            outcome = fg.step(codes)
+        except (PolydipError, TypeError, KeyError, IndexError) as exc:
+            raise _player_error(player, seed, pos.phase.name, f"its orders: {exc}") from exc
         history.append(PhaseRecord(pos, orders, outcome))
     game.position, game.history = fg.position, history
     game.status, game.winners = fg.status, list(fg.winners)
     return game
+
+
+def _player_error(player: Player, seed: int, phase: str, what: str) -> PolydipError:
+    name = getattr(player, "spec", None) or (
+        f"{getattr(player, '__module__', '?')}:{getattr(player, '__qualname__', '?')}")
+    return PolydipError(f"the player {name} (game of seed {seed}, {phase}): {what}")
+
+
+def _where_raised(exc: BaseException) -> str:
+    """'KeyError: 'x' (mybots.py, line 3)': the exception and the last line it passed."""
+    import traceback
+
+    tb = traceback.extract_tb(exc.__traceback__)
+    at = f" ({Path(tb[-1].filename).name}, line {tb[-1].lineno})" if tb else ""
+    return f"it raised {type(exc).__name__}: {exc}{at}"
+
+
+def _count(codes: object) -> str:
+    if isinstance(codes, list):
+        return f"{len(codes)} order codes"
+    return f"a {type(codes).__name__}, not a list,"
 
 
 def play_game(variant: Variant, options: dict[str, Any], seed: int, player: Player,

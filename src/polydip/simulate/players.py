@@ -229,6 +229,7 @@ def _seats(spec: str) -> Player:
         return codes
 
     seats.powers = [n for n, _ in named]  # type: ignore[attr-defined]
+    seats.spec = spec  # type: ignore[attr-defined]  # (named so in a player's errors)
     return seats
 
 
