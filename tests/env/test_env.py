@@ -338,6 +338,9 @@ def test_games_stop_after_30_years_by_default():
     ({"max_year": 1850}, "max_year 1850 is before the game starts"),
     ({"max_year": "1920"}, "max_year must be a positive integer"),
     ({"max_units": 2.5}, "max_units must be a positive integer"),
+    ({"center_reward": "x"}, "center_reward must be a number"),
+    ({"score_reward": None}, "score_reward must be a number"),
+    ({"win_reward": float("nan")}, "win_reward must be a number"),
 ])
 def test_bad_options_are_refused(kwargs, match):
     with pytest.raises(ValueError, match=match):
@@ -672,6 +675,23 @@ def test_actions_that_are_not_a_dict_are_refused():
     env.reset()
     with pytest.raises(PolydipError, match="step takes a dict of agent -> action, not list"):
         env.step([np.zeros(env.max_units, np.int64)] * 7)
+
+
+@pytest.mark.parametrize("make", [
+    lambda legal, n: np.concatenate([legal + 0.9, np.full(n - 3, -1.0)]),  # near codes
+    lambda legal, n: np.ones(n, bool),
+    lambda legal, n: [float(c) for c in legal] + [-1.0] * (n - len(legal)),
+    lambda legal, n: [True] * n,
+], ids=["float-array", "bool-array", "float-list", "bool-list"])
+def test_actions_that_are_not_integers_are_refused_not_cut(make):
+    """docs/env.md: an action that is not a sequence of integers is refused. Floats were
+    cut to ints (legal codes + 0.9 played the codes) and booleans read as code 1."""
+    env = DiplomacyEnv("standard")
+    obs, _ = env.reset()
+    legal = np.asarray(obs["FRANCE"]["legal"][:3, 0])
+    with pytest.raises(PolydipError, match="the action of FRANCE must be"):
+        env.step({"FRANCE": make(legal, env.max_units)})
+    assert env.game.phase == "S1901M"
 
 
 def test_the_spaces_made_when_first_asked_for_are_seeded_by_reset():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -386,3 +387,21 @@ def test_units_compare_and_sort_by_power_kind_and_location() -> None:
     assert d.but(retreats=()) == Dislodged(1, 0, 5, 3, False, ())
     assert a.but(power=4) == Unit(4, 0, 5) and a == Unit(1, 0, 5)  # (a copy: a unchanged)
     assert repr(a) == "Unit(power=1, kind=0, loc=5)"
+
+
+def test_the_wrong_kind_of_argument_is_named_not_taken() -> None:
+    """One order string where a list is meant was read letter by letter; a float power was
+    taken and the game could not be saved after; an index out of range listed no order."""
+    g = Game.new("standard")
+    for power, orders, said in (
+            ("France", "A PAR - BUR", "a list of order strings, not one string"),
+            ("France", [1, 2], "order strings ('A PAR - BUR'), not 1"),
+            (2.0, ["A PAR - BUR"], "its index 0 to 6, not 2.0"),
+            (True, ["A PAR - BUR"], "not True")):
+        with pytest.raises(PolydipError, match=re.escape(said)):
+            g.set_orders(power, orders)
+    for power in (99, -1, 1.0):
+        with pytest.raises(PolydipError, match="its index 0 to 6"):
+            g.legal_orders(power)
+    assert g.orders == {}
+    assert g.set_orders(2, ["A PAR - BUR"]) == [] and g.orders == {2: ["A PAR - BUR"]}

@@ -11,6 +11,7 @@ of legal codes, with an `action_mask`).
 
 from __future__ import annotations
 
+import math
 import operator
 import struct
 from typing import Any, ClassVar
@@ -137,6 +138,11 @@ class DiplomacyEnv(ParallelEnv):
             if val is not None and (not isinstance(val, int) or isinstance(val, bool)
                                     or val < 1):
                 raise ValueError(f"{name} must be a positive integer (got {val!r})")
+        for name, val in (("center_reward", center_reward), ("win_reward", win_reward),
+                          ("draw_reward", draw_reward), ("score_reward", score_reward)):
+            if isinstance(val, bool) or not isinstance(val, (int, float)) \
+                    or not math.isfinite(val):
+                raise ValueError(f"{name} must be a number (got {val!r})")
         self.variant, self.options = variant, dict(options or {})
         self.action_type, self.scoring = action_type, scoring
         self._start = FastGame.new(variant, self.options)
@@ -400,9 +406,11 @@ class DiplomacyEnv(ParallelEnv):
 
     def _action_ints(self, agent: str, action: Any, need: int) -> list[int]:
         """An action that is not a long enough vector of integers, read or refused."""
-        if isinstance(action, np.ndarray) and action.ndim != 1:
+        if isinstance(action, np.ndarray) and (action.ndim != 1
+                                               or action.dtype.kind not in "iu"):
             raise PolydipError(f"the action of {agent} must be one vector of "
-                               f"{self.max_units} integers (got shape {action.shape})")
+                               f"{self.max_units} integers (got shape {action.shape}, "
+                               f"{action.dtype})")
         try:
             acts = action.tolist() if isinstance(action, np.ndarray) else list(action)
         except TypeError:
@@ -412,11 +420,12 @@ class DiplomacyEnv(ParallelEnv):
             raise PolydipError(f"the action of {agent} has {len(acts)} slots for "
                                f"{need} items: give {self.max_units} integers (at least "
                                f"one per item, {need}; -1 for no order)")
-        try:
-            return [int(x) for x in acts[:need]]
-        except (TypeError, ValueError, OverflowError):
+        try:  # (an int, numpy's too; a float or a bool is not cut or read as one)
+            return [operator.index(x) if not isinstance(x, bool) else _no_int(x)
+                    for x in acts[:need]]
+        except TypeError:
             raise PolydipError(f"the action of {agent} must be a sequence of "
-                               f"integers, not {action!r}") from None
+                               f"integers, not {action!r}"[:300]) from None
 
     # ---- press (env/press.py) ------------------------------------------------------------
 
@@ -719,6 +728,10 @@ class DiplomacyEnv(ParallelEnv):
 
     def close(self) -> None:
         return None
+
+
+def _no_int(x: object) -> int:
+    raise TypeError(f"{x!r} is not an order code")
 
 
 def sample_actions(env: DiplomacyEnv, obs: dict[str, dict[str, Any]] | None,

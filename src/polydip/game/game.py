@@ -8,6 +8,7 @@ position, orders, results and center changes, so any past phase can be shown or 
 from __future__ import annotations
 
 import contextlib
+import operator
 from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -105,9 +106,26 @@ class Game(GameRecord):
         return combined_phase(self.map, self.position.phase, self.options)
 
     def legal_orders(self, power: int | str | None = None) -> dict[str, list[str]]:
-        if isinstance(power, str):
-            power = self.power(power)
+        if power is not None:
+            power = self._power_of(power)
         return legal_orders(self.map, self.position, power, self.options)
+
+    def _power_of(self, power: object) -> int:
+        """A power given by name or by index, checked (an index out of range, or a float,
+        named as such rather than taken or answered with nothing)."""
+        if isinstance(power, str):
+            return self.power(power)
+        n = len(self.map.powers)
+        try:
+            if isinstance(power, bool):
+                raise TypeError
+            p = operator.index(power)  # (numpy's ints too)
+        except TypeError:
+            p = -1
+        if not 0 <= p < n:
+            raise PolydipError(f"a power is given by its name or its index 0 to {n - 1}, not "
+                               f"{power!r}"[:200])
+        return p
 
     # ---- passages (rules/controlled_passages.py) -------------------------------------------
 
@@ -198,7 +216,13 @@ class Game(GameRecord):
         (by their index in `orders`) and the earlier orders replaced (engine.Entry)."""
         if self.is_over:
             raise PolydipError(f"the game is over ({self.status})")
-        p = self.power(power) if isinstance(power, str) else power
+        p = self._power_of(power)
+        if isinstance(orders, str):
+            raise PolydipError(f"orders are a list of order strings, not one string: "
+                               f"[{orders[:60]!r}]")
+        bad = next((o for o in orders if not isinstance(o, str)), None)
+        if bad is not None:
+            raise PolydipError(f"orders are order strings ('A PAR - BUR'), not {bad!r}"[:200])
         if not orders:
             if not add:
                 self.orders.pop(p, None)
