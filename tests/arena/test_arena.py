@@ -107,6 +107,25 @@ def test_bad_arena_settings_are_clear_errors():
         Arena("standard", rounds=0)
     with pytest.raises(PolydipError, match="neutral"):
         Arena("war_in_north_america", {"Rebels": RandomAgent()})
+    with pytest.raises(PolydipError, match="max_year 1800 is before the game starts"):
+        Arena("standard", max_year=1800)
+
+
+def test_a_message_without_to_is_refused_and_a_misspelled_key_is_said():
+    """A message with no "to" went to every power: a private word made public. It is
+    refused, saying why; an answer's key the arena does not read ("order") is named in the
+    feedback's notes, not ignored in silence."""
+    def careless(obs):
+        return {"order": "A PAR - BUR",
+                "messages": [{"text": "just between us"}, {"to": "England", "text": "hi"}]}
+
+    result = Arena("standard", {"France": careless}, max_year=1901, rounds=1).run()
+    fb = next(f for f in result.feedback if f["power"] == "France" and f["phase"] == "S1901M")
+    assert fb["messages_sent"] == 1 and "names no \"to\"" in fb["messages_refused"][0]
+    assert any("not read: 'order'" in n and "orders" in n for n in fb["notes"])
+    assert result.game.messages  # (one a phase, to England alone)
+    assert {(x.sender, x.recipients) for x in result.game.messages} == {
+        ("France", ("England",))}
 
 
 def test_the_observation_in_words_names_what_an_agent_needs():

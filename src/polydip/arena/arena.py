@@ -24,6 +24,7 @@ from polydip.variants.model import Variant
 
 # an agent: observation (observe.py) -> answer {"orders": text or lines, "messages":
 # [{"to": power, powers or "all", "text": ...}]}; None: no change
+ANSWER_KEYS = ("orders", "messages")
 Agent = Callable[[dict[str, Any]], "dict[str, Any] | None"]
 
 
@@ -62,6 +63,8 @@ class Arena:
         self.rounds = rounds
         self.press = press
         start = self.game.position.phase.year
+        if max_year is not None and max_year < start:
+            raise PolydipError(f"max_year {max_year} is before the game starts ({start})")
         self.max_year = max_year if max_year is not None else start + 9
         self._read: dict[int, int] = {}  # power -> messages of the game it has been shown
         self._results: dict[int, dict[str, list[str]]] = {}
@@ -98,6 +101,11 @@ class Arena:
                     continue
                 got = feedback[p] = self._orders(p, answer.get("orders"))
                 self._messages(p, answer.get("messages") or [], got)
+                unknown = [k for k in answer if k not in ANSWER_KEYS]
+                if unknown:  # ("order" for "orders": said, not silently nothing)
+                    got["notes"].append(
+                        f"not read: {', '.join(repr(str(k))[:40] for k in unknown[:5])}; an "
+                        f"answer holds {' and '.join(ANSWER_KEYS)}")
                 self.result.feedback.append({"phase": g.phase, "round": r,
                                              "power": g.map.powers[p], **got})
         ordered = {p: list(g.orders.get(p, [])) for p in self.players()}
@@ -182,11 +190,14 @@ class Arena:
             if not self.press:
                 refused.append("this arena has no press")
                 break
-            if not isinstance(x, dict) or not isinstance(x.get("text"), str):
-                refused.append("a message is {\"to\": power(s) or \"all\", \"text\": ...}")
+            if not isinstance(x, dict) or not isinstance(x.get("text"), str) or "to" not in x:
+                # (no "to": not sent to all, which would make a private message public)
+                refused.append("a message is {\"to\": power(s) or \"all\", \"text\": ...}"
+                               + (": it names no \"to\"" if isinstance(x, dict)
+                                  and "to" not in x else ""))
                 continue
-            to = x.get("to", "all")
-            to = GLOBAL if to in ("all", GLOBAL, None) else to
+            to = x["to"]
+            to = GLOBAL if to in ("all", GLOBAL) else to
             try:
                 g.add_message(g.map.powers[power], to, x["text"])
                 sent += 1

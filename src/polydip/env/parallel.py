@@ -138,11 +138,11 @@ class DiplomacyEnv(ParallelEnv):
             if val is not None and (not isinstance(val, int) or isinstance(val, bool)
                                     or val < 1):
                 raise ValueError(f"{name} must be a positive integer (got {val!r})")
-        for name, val in (("center_reward", center_reward), ("win_reward", win_reward),
-                          ("draw_reward", draw_reward), ("score_reward", score_reward)):
-            if isinstance(val, bool) or not isinstance(val, (int, float)) \
-                    or not math.isfinite(val):
-                raise ValueError(f"{name} must be a number (got {val!r})")
+        for what, amount in (("center_reward", center_reward), ("win_reward", win_reward),
+                             ("draw_reward", draw_reward), ("score_reward", score_reward)):
+            if isinstance(amount, bool) or not isinstance(amount, (int, float)) \
+                    or not math.isfinite(amount):
+                raise ValueError(f"{what} must be a number (got {amount!r})")
         self.variant, self.options = variant, dict(options or {})
         self.action_type, self.scoring = action_type, scoring
         self._start = FastGame.new(variant, self.options)

@@ -110,7 +110,7 @@ class Game(GameRecord):
             power = self._power_of(power)
         return legal_orders(self.map, self.position, power, self.options)
 
-    def _power_of(self, power: object) -> int:
+    def _power_of(self, power: Any) -> int:
         """A power given by name or by index, checked (an index out of range, or a float,
         named as such rather than taken or answered with nothing)."""
         if isinstance(power, str):
@@ -217,9 +217,10 @@ class Game(GameRecord):
         if self.is_over:
             raise PolydipError(f"the game is over ({self.status})")
         p = self._power_of(power)
-        if isinstance(orders, str):
+        given: object = orders  # (typed as a list; a caller may pass one string)
+        if isinstance(given, str):
             raise PolydipError(f"orders are a list of order strings, not one string: "
-                               f"[{orders[:60]!r}]")
+                               f"[{given[:60]!r}]")
         bad = next((o for o in orders if not isinstance(o, str)), None)
         if bad is not None:
             raise PolydipError(f"orders are order strings ('A PAR - BUR'), not {bad!r}"[:200])
