@@ -24,7 +24,7 @@ from polydip.adjudication.legality import closed_passages
 from polydip.adjudication.reasons import ReasonCode
 from polydip.adjudication.retreats import why_no_retreat
 from polydip.errors import PolydipError
-from polydip.game.combined import enter_kept, split_texts
+from polydip.game.combined import combined_phase, enter_kept, split_texts
 from polydip.game.engine import MOVEMENT_TYPES, bind_to_units, parse_orders
 from polydip.orders.describe import describe, describe_text
 from polydip.orders.describe import place as place_words
@@ -244,10 +244,24 @@ def _adjustments_due(m: Map, nxt: Position, centers: dict[str, int], names: str
 
 
 def missed_orders(game: Game, record: PhaseRecord) -> list[int]:
-    """Powers that had something to order in the phase and gave no order at all (NMR)."""
+    """Powers that had something to order in the phase and gave no order at all (NMR). An
+    order refused when the phase was processed (a build on a site a retreat filled) was
+    given, and so were the retreats of a combined season's retreat phase before its
+    adjustments (one message, game/combined.py): neither is a missed phase."""
     from polydip.game.game import powers_to_order
 
     given = {p for p, lst in record.orders.items() if lst}
+    given.update(p for p, _msg in record.outcome.errors)
+    ph = record.position.phase
+    if ph.type == "A":
+        for earlier in reversed(game.history):
+            e = earlier.position.phase
+            if e.year != ph.year or e.season != ph.season or e.type != "R":
+                continue
+            if earlier.outcome.position.phase == ph and combined_phase(
+                    game.map, e, game.options):
+                given.update(p for p, lst in earlier.orders.items() if lst)
+            break
     return [p for p in powers_to_order(game.map, record.position) if p not in given]
 
 

@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
 from polydip.cli.main import main
 
 DATA = Path(__file__).parent.parent / "data" / "gm_games"
@@ -521,3 +523,30 @@ def test_war_in_north_america_two_years_as_the_gm_runs_them(tmp_path) -> None:
     assert "A CUB" in units(game, "Confederate States") and units(game, "Spain") == []
     assert "A ALA" in units(game, "Canada") and units(game, "Russia") == []
     assert "F CHO" in units(game, "Mexico") and "F CHO" in units(game, "United States")
+
+
+@pytest.mark.parametrize("message", [
+    "Venezuela:\nA Guarico retreats to Caracas\nBuild A Barquisimeto\n",
+    "Venezuela:\nA Guarico retreats to Caracas\n",
+], ids=["build-refused-when-processed", "retreat-only"])
+def test_a_combined_d_phase_lists_as_nmr_only_powers_that_sent_nothing(tmp_path, message):
+    """LAD's D phase: retreats and builds in one message (game/combined.py). Venezuela
+    retreats and either builds on a site its retreat just filled (refused when the builds
+    are carried out) or builds nothing: it sent orders, and is not listed as NMR ("No orders
+    from") beside Brazil, which owed builds or removals and sent nothing. (A GM's trial
+    found Venezuela listed: posting that report accuses a player wrongly.)"""
+    from polydip.game.game import Game
+    from polydip.game.positions import build_position
+
+    g = Game.new("lad1890")
+    g.position = build_position(g.map, json.loads(
+        (DATA.parent / "lad1890_d1891r.json").read_text(encoding="utf-8")))
+    game = tmp_path / "game.json"
+    g.save(game)
+    (tmp_path / "m.txt").write_text(message, encoding="utf-8")
+    cli("orders", str(game), "--file", str(tmp_path / "m.txt"))
+    code, out = cli("process", str(game), "--format", "json")
+    assert code == 0, out
+    report = json.loads(out)
+    assert report["phase"] == "D1891A"
+    assert "Brazil" in report["nmr"] and "Venezuela" not in report["nmr"]
