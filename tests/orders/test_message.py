@@ -341,3 +341,29 @@ def test_a_power_and_an_order_after_a_colon_is_never_read_as_a_heading() -> None
     assert msg.orders == [] and msg.ignored == []
     assert [(p.line, p.code, p.power) for p in msg.problems] == [
         (2, "wrong_phase", g.map.powers.index("Argentina"))]
+
+
+def test_a_move_that_can_only_be_void_is_said_so_when_read() -> None:
+    """"F Mérida - Yucatán" on LAD: Yucatán is Mérida's other name, so the fleet "moves"
+    where it stands; "F Santiago de Cuba - Jamaica Channel" reads as Jamaica, which the fleet
+    cannot reach. Both are taken as written (the adjudicator voids them), and the GM is told
+    now, with the place the words may have meant, not only when the phase is processed. A
+    move that a convoy might make, or a legal one, gets no note."""
+    from polydip.game.positions import build_position
+
+    g = Game.new("lad1890")
+    m = g.map
+    g.position = build_position(m, {"phase": "A1891M", "units": {
+        "Mexico": ["F MER", "A MEX"], "Spain": ["F SCU"]}, "centers": {}})
+    msg = read_message(m, g.position, "Mexico:\nF Mérida - Yucatán\nA Mexico - Mérida\n"
+                       "Spain:\nF Santiago de Cuba - Jamaica Channel\n")
+    assert len(msg.orders) == 3  # (taken: void is the adjudicator's word)
+    assert msg.notes[0].startswith("line 2: 'F Mérida - Yucatán': taken as a move to Mérida: "
+                                   "it will be void (a move to Mérida, where the unit stands)")
+    assert msg.notes[0].endswith("did you mean Yucatán Channel?")
+    assert msg.notes[1].startswith("line 5: 'F Santiago de Cuba - Jamaica Channel': taken "
+                                   "as a move to Jamaica: it will be void (a fleet in "
+                                   "Santiago de Cuba cannot reach Jamaica)")
+    assert len(msg.notes) == 2
+    _g, std = _read("England:\nA Liverpool - Belgium\nF London - North Sea\n")
+    assert std.notes == []  # (an army a convoy may carry; a legal move)

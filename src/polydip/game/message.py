@@ -27,13 +27,15 @@ from polydip.adjudication.adjustments import (
     adjustment_problem,
     build_sites,
 )
+from polydip.adjudication.legality import why_move
+from polydip.adjudication.reasons import CANNOT_STAND, NOT_ADJACENT, SAME_PROVINCE
 from polydip.errors import OrderError, PolydipError, ProblemCode, did_you_mean
 from polydip.game.combined import combined_phase, is_adjustment
 from polydip.game.engine import MOVEMENT_TYPES
 from polydip.geography.map import Map
 from polydip.names import name_key, or_list, suggest
 from polydip.orders.examples import order_examples, phase_hint
-from polydip.orders.model import BUILD, DISBAND, RETREAT, WAIVE, Order
+from polydip.orders.model import BUILD, DISBAND, MOVE, RETREAT, WAIVE, Order
 from polydip.orders.parser import KW_BUILD, parse_order
 from polydip.orders.permissions import Permission, PermissionError_, read_permission
 from polydip.state import Position
@@ -461,7 +463,43 @@ class _Reader:
             msg.notes.append(f"line {n}: {text!r}: the unit in "
                              f"{self.m.prov_name[self.m.loc_prov[o.loc]]} is {other}; taken "
                              "as its order")
+        void = self.void_move(o, power, text)
+        if void:  # taken as written (the adjudicator voids it), and said so now
+            msg.notes.append(f"line {n}: {text!r}: {void}")
         msg.orders.append(MessageOrder(n, power, text, o))
+
+    def void_move(self, o: Order, power: int, text: str) -> str:
+        """For a move that can only be void whatever else is ordered (to the unit's own
+        province, or over no edge by a unit no convoy carries: "F Mérida - Yucatán" read as
+        Mérida, whose alias Yucatán is), what the adjudicator will say and the places the
+        typed destination may have meant; "" for any other order."""
+        if self.phase != "M" or o.type != MOVE or o.target is None:
+            return ""
+        m, pos = self.m, self.pos
+        here = m.loc_prov[o.loc]
+        kinds = {u.kind for u in pos.units if u.power == power and m.loc_prov[u.loc] == here}
+        if not kinds:
+            return ""
+        # (the unit that stands there: "A Brest" for the fleet there orders the fleet)
+        kind = o.kind if o.kind in kinds else min(kinds)
+        why = why_move(m, kind, o.loc, o.target, power, pos=pos)
+        if why.code not in (SAME_PROVINCE, NOT_ADJACENT, CANNOT_STAND) or (
+                why.code == NOT_ADJACENT and m.kind_convoyed[kind]):
+            return ""  # (legal, or a question of this turn's convoys, passages, rules)
+        typed = re.split(r"\s*(?:->|-|\bto\b|\bmoves?\b)\s*", text, flags=re.I)[-1]
+        names = m.prov_name + [a for pv in m.variant.provinces.values() for a in pv.aliases]
+        meant: list[str] = []
+        for c in suggest(typed, names, 8):
+            q = m.find_place(c)
+            if q is None or m.loc_prov[q] == here or m.prov_name[m.loc_prov[q]] in meant:
+                continue
+            if why_move(m, kind, o.loc, q, power, pos=pos).code in (
+                    SAME_PROVINCE, NOT_ADJACENT, CANNOT_STAND):
+                continue
+            meant.append(m.prov_name[m.loc_prov[q]])
+        hint = f"; did you mean {or_list(meant)}?" if meant else ""
+        return (f"taken as a move to {m.prov_name[m.loc_prov[o.target]]}: it will be void "
+                f"({why.words}){hint}")
 
     def other_kind(self, o: Order, power: int) -> str:
         """The kind of the power's unit an order names with another kind ("A Merida" where
