@@ -225,6 +225,11 @@ def _ratio_at_least(a: str, b: str, floor: float) -> float:
     return sm.ratio()
 
 
+def possessive(name: str) -> str:
+    """"France's", "Confederate States'" (a name ending in s takes the apostrophe alone)."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 def or_list(names: list[str]) -> str:
     if len(names) == 1:
         return names[0]

@@ -367,3 +367,37 @@ def test_a_move_that_can_only_be_void_is_said_so_when_read() -> None:
     assert len(msg.notes) == 2
     _g, std = _read("England:\nA Liverpool - Belgium\nF London - North Sea\n")
     assert std.notes == []  # (an army a convoy may carry; a legal move)
+
+
+def test_a_build_on_another_powers_occupied_center_says_whose_it_is() -> None:
+    """"Build A Trieste" for Italy: Trieste is Austria's (and occupied); the reason that
+    stands with the army gone is that it is not Italy's, which is said, not "occupied"."""
+    from polydip.game.positions import build_position
+
+    g = Game.new("standard")
+    g.position = build_position(g.map, {
+        "phase": "W1901A", "units": {"Italy": ["A VEN", "A TUN"], "Austria": ["A TRI"]},
+        "centers": {"Italy": ["VEN", "ROM", "NAP", "TUN"], "Austria": ["TRI", "VIE"]}})
+    _g, msg = _read("Italy:\nBuild A Trieste\nBuild A Rome\n", g)
+    assert _orders(g, msg) == {"Italy": ["Build A Rome"]}
+    assert [p.line for p in msg.problems] == [2]
+    assert msg.problems[0].reason.startswith("Trieste belongs to Austria")
+
+
+def test_a_powers_long_name_heads_its_orders() -> None:
+    """War in North America: "Confederate States of America:" was counted as prose and the
+    orders under it had no power; a misspelled long name is reported with the power meant;
+    a name ending in s takes the apostrophe alone ("Confederate States'")."""
+    from polydip.game.positions import build_position
+
+    g = Game.new("war_in_north_america")
+    g.position = build_position(g.map, {
+        "phase": "S1860M", "units": {"Confederate States": ["A RIC"]}, "centers": {}})
+    csa = g.power("Confederate States")
+    msg = read_message(g.map, g.position, "Confederate States of America:\nA Richmond H\n"
+                       "Confederate Stats of Amerika:\n")
+    assert [(o.line, o.power) for o in msg.orders] == [(2, csa)]
+    assert [(p.line, p.code, p.suggestion) for p in msg.problems] == [
+        (3, "unknown_power", "did you mean Confederate States?")]
+    loose = read_message(g.map, g.position, "A Richmond H\n")
+    assert "the unit there is Confederate States': write" in loose.problems[0].suggestion

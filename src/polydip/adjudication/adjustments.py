@@ -246,14 +246,16 @@ def _not_a_site(m: Map, pos: Position, power: int, prov: int, sites: set[int]) -
     name = m.prov_name[prov]
     free = ", ".join(sorted(m.prov_abbr[s] for s in sites)) or "none"
     code: R.ReasonCode
-    if any(m.loc_prov[u.loc] == prov for u in pos.units):
-        code, why = R.SITE_OCCUPIED, f"{name} is occupied"
-    elif not m.is_sc[prov]:
+    # (the reason that would stand were the others gone first: another power's center is
+    # no site of this one's even empty, so that is said before "occupied")
+    if not m.is_sc[prov]:
         code, why = R.NOT_A_CENTER, f"{name} is not a supply center"
     elif pos.owners[prov] != power:
         owner = pos.owners[prov]
         code = R.NOT_OWNED
         why = f"{name} belongs to {m.powers[owner]}" if owner >= 0 else f"{name} is neutral"
+    elif any(m.loc_prov[u.loc] == prov for u in pos.units):
+        code, why = R.SITE_OCCUPIED, f"{name} is occupied"
     else:
         code, why = R.NOT_A_BUILD_SITE, f"{name} is not a build site of {m.powers[power]} now"
     return R.reason(code, f"{why} (build sites: {free})")

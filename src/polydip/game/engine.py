@@ -22,6 +22,7 @@ from polydip.adjudication.reasons import CENTER_BY_EVENT, CIVIL_DISORDER, Reason
 from polydip.adjudication.retreats import resolve_retreats, retreat_reasons, retreat_target
 from polydip.errors import OrderError
 from polydip.geography.map import Map
+from polydip.names import possessive
 from polydip.orders.canonical import described_orders, keep_description, order_memo
 from polydip.orders.model import (
     BUILD,
@@ -407,7 +408,7 @@ def _enter_adjustments(m: Map, pos: Position, power: int, read: list[tuple[int, 
             there = sum(1 for h in removals if loc_prov[h.loc] == prov)
             if there and there >= sum(1 for u in pos.units
                                       if u.power == power and loc_prov[u.loc] == prov):
-                refused.append((j, f"{o.text!r}: {who}'s unit in {m.prov_name[prov]} is "
+                refused.append((j, f"{o.text!r}: {possessive(who)} unit in {m.prov_name[prov]} is "
                                    "already removed by an earlier order", ""))
                 continue
             if len(removals) >= -due:

@@ -33,7 +33,7 @@ from polydip.errors import OrderError, PolydipError, ProblemCode, did_you_mean
 from polydip.game.combined import combined_phase, is_adjustment
 from polydip.game.engine import MOVEMENT_TYPES
 from polydip.geography.map import Map
-from polydip.names import name_key, or_list, suggest
+from polydip.names import name_key, or_list, possessive, suggest
 from polydip.orders.examples import order_examples, phase_hint
 from polydip.orders.model import BUILD, DISBAND, MOVE, RETREAT, WAIVE, Order
 from polydip.orders.parser import KW_BUILD, parse_order
@@ -430,7 +430,9 @@ class _Reader:
     def near_power(self, text: str) -> str:
         """The power a heading-like line probably meant ("Frnace:"), or ''."""
         head = _DECORATION.sub("", text).strip().rstrip(":").split(":")[0].strip()
-        if not head or len(head.split()) > 3:
+        # (a line ending in a colon is a heading: a power's long name has up to six words,
+        # "Confederate States of America"; other prose of four words or more is a remark)
+        if not head or len(head.split()) > (6 if text.rstrip().endswith(":") else 3):
             return ""
         names = list(dict.fromkeys(self.power_of_word[w]
                                    for w in suggest(head, self.power_words)))
@@ -597,7 +599,7 @@ class _Reader:
             units = self.pos.dislodged if self.phase == "R" else self.pos.units
             for u in units:
                 if m.loc_prov[u.loc] == prov:
-                    return f"the unit there is {m.powers[u.power]}'s: write " \
+                    return f"the unit there is {possessive(m.powers[u.power])}: write " \
                            f"'{m.powers[u.power]}: {text}'"
         return ("put the power's name on a line before its orders, or write "
                 f"'{m.powers[0]}: {text}'")
@@ -632,7 +634,7 @@ class _Reader:
             what = "dislodged units" if self.phase == "R" else "units"
             return (f"no {'dislodged ' if self.phase == 'R' else ''}unit in "
                     f"{m.prov_name[prov]}",
-                    f"{m.powers[power]}'s {what}: {', '.join(mine)}" if mine
+                    f"{possessive(m.powers[power])} {what}: {', '.join(mine)}" if mine
                     else f"{m.powers[power]} has no {what} to order", "no_unit")
         if all(u.power != power for u in here):
             owner = m.powers[here[0].power]
@@ -658,7 +660,7 @@ class _Reader:
             mine = sorted(m.unit_str(u.kind, u.loc) for u in self.pos.units
                           if u.power == power)
             return (f"no unit in {m.prov_name[prov]} to remove",
-                    f"{m.powers[power]}'s units: {', '.join(mine) or 'none'}", "no_unit")
+                    f"{possessive(m.powers[power])} units: {', '.join(mine) or 'none'}", "no_unit")
         if all(u.power != power for u in here):
             owner = m.powers[here[0].power]
             return (f"the unit in {m.prov_name[prov]} belongs to {owner}",

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from polydip.names import possessive
+
 if TYPE_CHECKING:  # annotations only
     from polydip.geography.map import Map
     from polydip.state import Unit
@@ -40,7 +42,7 @@ def attack_words(m: Map, power: int) -> str:
 
 def attack_prose(m: Map, power: int) -> str:
     """", attacking Brazil's units": the suffix of an order described in words."""
-    return f", attacking {m.powers[power]}'s units" if power >= 0 else ""
+    return f", attacking {possessive(m.powers[power])} units" if power >= 0 else ""
 
 
 def rivals(m: Map, units: list) -> dict[int, list[int]]:

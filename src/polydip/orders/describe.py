@@ -11,6 +11,7 @@ from typing import assert_never
 
 from polydip.errors import OrderError
 from polydip.geography.map import Map
+from polydip.names import possessive
 from polydip.orders.attack import attack_prose
 from polydip.orders.model import BUILD, CONVOY, DISBAND, HOLD, MOVE, RETREAT, SUPPORT, WAIVE, Order
 from polydip.orders.parser import parse_order
@@ -60,7 +61,7 @@ def describe(m: Map, o: Order, names: str = "full", kind: int | None = None,
         return _act_prose(m, o, me, k)
     if o.type == HOLD:
         if o.at >= 0:
-            return f"{me}: attack {m.powers[o.at]}'s units where it stands"
+            return f"{me}: attack {possessive(m.powers[o.at])} units where it stands"
         return f"{me}: hold"
     if o.type == MOVE:
         via = " by convoy" if o.via else ""
@@ -96,7 +97,7 @@ def _act_prose(m: Map, o: Order, me: str, k: int | None) -> str:
 def _support_prose(m: Map, o: Order, me: str, other: str) -> str:
     if o.target is None:
         if o.at >= 0:
-            return f"{me}: support {other} in its attack on {m.powers[o.at]}'s units"
+            return f"{me}: support {other} in its attack on {possessive(m.powers[o.at])} units"
         return f"{me}: support {other} to hold"
     return f"{me}: support {other} to {place(m, o.target)}{attack_prose(m, o.at)}"
 
