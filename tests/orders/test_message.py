@@ -401,3 +401,36 @@ def test_a_powers_long_name_heads_its_orders() -> None:
         (3, "unknown_power", "did you mean Confederate States?")]
     loose = read_message(g.map, g.position, "A Richmond H\n")
     assert "the unit there is Confederate States': write" in loose.problems[0].suggestion
+
+
+def test_a_huge_line_is_quoted_by_its_start() -> None:
+    """One pasted line of 200,000 characters was echoed whole, twice (the line and its
+    'unexpected ...'): 400 KB on the GM's terminal. Its start is quoted, with its length."""
+    _g, msg = _read("France:\nA PAR - BUR " + "x" * 200_000 + "\n")
+    (problem,) = msg.problems
+    assert len(str(problem)) < 1_200
+    assert problem.text.endswith("… (200,012 characters)")
+
+
+def test_retreat_phase_lines_for_a_unit_that_stays_or_a_replaced_impossible_retreat() -> None:
+    """Spring retreats: Germany's army took Burgundy, France's retreats from it.
+    "Germany: A Bur - Par" said the unit there was France's ("put it under France"): it is
+    that Germany's unit stays and has no retreat. "A Burgundy retreats to Munich" (the
+    attacker's origin) then "A Bur R Picardy": the note that line 2 replaces line 1 says line
+    1 could not have been carried out, rather than reading as if it had been taken."""
+    from polydip.game.positions import build_position
+
+    g = Game.new("standard")
+    g.position = build_position(g.map, {
+        "phase": "S1902R", "units": {"Germany": ["A BUR"]},
+        "dislodged": {"France": [{"unit": "A BUR", "from": "MUN"}]}, "centers": {}})
+    _g, msg = _read("France: A Burgundy retreats to Munich\nFrance: A Bur R Picardy\n"
+                    "Germany: A Bur - Par\n", g)
+    assert _orders(g, msg) == {"France": ["A Bur R Picardy"]}
+    (germany,) = msg.problems
+    assert germany.line == 3 and germany.code == "no_unit"
+    assert germany.reason.startswith("Germany has no dislodged unit in Burgundy: its unit "
+                                     "there stays")
+    assert msg.notes == ["line 2: 'A Bur R Picardy' replaces line 1: 'A Burgundy retreats to "
+                         "Munich' (which could not have been carried out: A BUR cannot "
+                         "retreat to Munich; it may retreat to BEL, GAS, MAR, PAR, PIC, RUH)"]

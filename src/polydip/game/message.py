@@ -86,6 +86,13 @@ _STRONG_VERBS = {"-", "s", "c", "h", "r", "hold", "holds", "support", "supports"
 _ABBREVIATION = re.compile(r"^[A-Z]{2,4}$")
 
 
+SHOWN_LINE = 300  # characters of a line quoted in a problem
+
+
+def _cut(text: str, n: int) -> str:
+    return text if len(text) <= n else f"{text[:n]}… ({len(text):,} characters)"
+
+
 @dataclass(slots=True)
 class LineProblem:
     """A line of the message that was not taken as an order (or a power name)."""
@@ -96,6 +103,11 @@ class LineProblem:
     suggestion: str = ""
     power: int = -1  # the power the line was read for, when known
     code: ProblemCode = ""  # what is wrong, for programs and tests (PROBLEM_CODES)
+
+    def __post_init__(self) -> None:
+        # (a pasted line of 200,000 characters is quoted by its start, not echoed whole)
+        self.text = _cut(self.text, SHOWN_LINE)
+        self.reason = _cut(self.reason, 2 * SHOWN_LINE)
 
     def __str__(self) -> str:
         s = f"line {self.line}: {self.text!r}: {self.reason}"
@@ -638,6 +650,15 @@ class _Reader:
                     else f"{m.powers[power]} has no {what} to order", "no_unit")
         if all(u.power != power for u in here):
             owner = m.powers[here[0].power]
+            if self.phase == "R" and any(u.power == power and m.loc_prov[u.loc] == prov
+                                         for u in pos.units):
+                # (the power's unit there stands: it dislodged the one that retreats)
+                mine = sorted(m.unit_str(u.kind, u.loc) for u in units if u.power == power)
+                return (f"{m.powers[power]} has no dislodged unit in {m.prov_name[prov]}: its "
+                        f"unit there stays, and only dislodged units retreat (the one that "
+                        f"retreats from there is {possessive(owner)})",
+                        f"{possessive(m.powers[power])} dislodged units: {', '.join(mine)}"
+                        if mine else f"{m.powers[power]} has no unit to retreat", "no_unit")
             return (f"the unit in {m.prov_name[prov]} belongs to {owner}",
                     f"put it under {owner}, or check the province", "not_own_unit")
         if m.power_neutral[power]:
@@ -680,6 +701,24 @@ class _Reader:
             return f"{m.powers[power]} removes {-n} of {', '.join(units)}"
         return f"{m.powers[power]} has nothing to build or remove this phase"
 
+    def _not_possible(self, o: MessageOrder) -> str:
+        """For a replaced retreat to a place the unit may not retreat to, why (the later
+        order replaced it: it is not refused, and the note must not read as if it was
+        taken); else ""."""
+        m = self.m
+        if self.phase != "R" or o.order.type != RETREAT or o.order.target is None:
+            return ""
+        prov = m.loc_prov[o.order.loc]
+        for d in self.pos.dislodged:
+            if d.power == o.power and m.loc_prov[d.loc] == prov:
+                to = m.loc_prov[o.order.target]
+                if all(m.loc_prov[r] != to for r in d.retreats):
+                    may = ", ".join(sorted(m.prov_abbr[m.loc_prov[r]] for r in d.retreats))
+                    return (f" (which could not have been carried out: "
+                            f"{m.unit_str(d.kind, d.loc)} cannot retreat to "
+                            f"{m.prov_name[to]}; it may retreat to {may or 'nowhere'})")
+        return ""
+
     def drop_replaced(self, msg: Message) -> None:
         """A later order for the same unit in the same message replaces the earlier one.
         Adjustments are left to the game (builds and removals accumulate), and so are orders
@@ -703,7 +742,8 @@ class _Reader:
                 continue
             if key in last:
                 msg.notes.append(f"line {o.line}: {o.text!r} replaces line "
-                                 f"{last[key].line}: {last[key].text!r}")
+                                 f"{last[key].line}: {last[key].text!r}"
+                                 + self._not_possible(last[key]))
             last[key] = o
         keep = {id(o) for o in last.values()} | kept
         msg.orders = [o for o in msg.orders
