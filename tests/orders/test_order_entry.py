@@ -365,3 +365,22 @@ def test_the_report_numbers_units_sharing_a_space_and_says_why_one_is_destroyed(
             "F PBS #1", "F PBS #2", "F PBS #3", "F PBS #4"]
         [d] = rep.dislodged
         assert (d.power, d.unit, d.reason) == ("Peru", "F PBS", "routed")
+
+
+def test_builds_with_no_open_site_are_not_still_owed(tmp_path, capsys) -> None:
+    """War in North America, Winter 1859: the United States are due 5 builds and have 3
+    open sites (Chicago, Cincinnati, Philadelphia). With those 3 built, "Still to order:
+    United States (3 of 5 builds)" asked for builds that cannot be made; the power has
+    ordered, and before that the count says how many have no site."""
+    g = Game.new("war_in_north_america")
+    path = tmp_path / "g.json"
+    g.save(path)
+    message = tmp_path / "m.txt"
+    message.write_text("USA:\nBuild A Chicago\n")
+    main(["orders", str(path), "--file", str(message)])
+    out = capsys.readouterr().out
+    assert "United States (1 of 5 builds; 2 more without an open site)" in out
+    message.write_text("USA:\nBuild A Cincinnati\nBuild A Philadelphia\n")
+    main(["orders", str(path), "--file", str(message)])
+    out = capsys.readouterr().out
+    assert "United States (" not in out

@@ -114,7 +114,7 @@ def _confirm(g: Game, args: argparse.Namespace, msg: Message, cleared: list[int]
 
 def waiting_powers(g: Game) -> list[str]:
     """Powers with units (or adjustments) still without orders, and which."""
-    from polydip.adjudication.adjustments import adjustment_counts
+    from polydip.adjudication.adjustments import adjustment_counts, build_sites
     from polydip.game.engine import MOVEMENT_TYPES, bind_to_units, parse_orders
     from polydip.orders.stacked import unit_label
 
@@ -141,7 +141,13 @@ def waiting_powers(g: Game) -> list[str]:
         for power in g.powers_to_order():
             given = len(parsed.get(power, []))
             need = abs(counts[power])
-            if given < need:
+            # builds past the open sites cannot be made (waived when processed), unless a
+            # rule lets builds go to something else (a canal)
+            can = need
+            if counts[power] > 0 and not m.rules.more_adjustments(m, pos, power):
+                can = min(need, len(build_sites(m, pos, power)))
+            if given < can:
                 what = "builds" if counts[power] > 0 else "removals"
-                out.append(f"{m.powers[power]} ({given} of {need} {what})")
+                more = f"; {need - can} more without an open site" if can < need else ""
+                out.append(f"{m.powers[power]} ({given} of {need} {what}{more})")
     return out
