@@ -48,3 +48,13 @@ def test_convert_a_game_of_a_simulation(run, tmp_path, capsys, to):
     assert capsys.readouterr().out == shown  # (the same game, its phases and results)
     assert main(["convert", str(run), str(tmp_path / "x.json")]) == 1
     assert "choose one with --game" in capsys.readouterr().err
+
+
+def test_a_game_of_a_negative_seed_is_found_by_its_seed(tmp_path, capsys):
+    """`simulate --seed -1` names its first game polydip-standard--1; `--game=-1` found
+    none (the seed was read as the id's last digits)."""
+    simulate(Job("standard", {}, -1, 2, "random", 1901, 2), tmp_path)
+    for which in ("-1", "polydip-standard--1", "0"):
+        assert main(["show", str(tmp_path), "--game", which]) == 0, which
+    assert main(["show", str(tmp_path), "--game", "1"]) == 1
+    assert "no game '1'" in capsys.readouterr().err

@@ -128,6 +128,17 @@ def test_rerun_with_other_settings_is_refused(tmp_path):
         simulate(Job("standard", {}, 2, 2, "random", 1902, 2), tmp_path)
 
 
+def test_a_rerun_may_write_the_seat_lists_powers_in_another_case(tmp_path):
+    """docs/simulate.md: powers are named in any case; a rerun written
+    "USA=..." where the first run wrote "usa=..." continues it (it was refused as another
+    simulation). Another player is still another simulation."""
+    simulate(Job("standard", {}, 1, 2, "France=hold,random", 1901, 2), tmp_path)
+    m = simulate(Job("standard", {}, 1, 2, " FRANCE = hold ,random", 1901, 2), tmp_path)
+    assert m["complete"] and m["counts"]["games"] == 2
+    with pytest.raises(PolydipError, match=r"another simulation .*player"):
+        simulate(Job("standard", {}, 1, 2, "FRANCE=random,random", 1901, 2), tmp_path)
+
+
 def test_manifest_describes_the_job(tmp_path):
     m = simulate(Job("standard", {"civil_disorder": "1982"}, 10, 3, "hold", 1902, 2),
                  tmp_path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,15 @@ def _json(p: Path, data: bytes, line: int | None = None) -> dict[str, Any]:
 
 
 
+_SEED = re.compile(r"-?\d+")
+
+
+def _seed_of(game_id: str) -> int | None:
+    """The seed ending a game's id: polydip-standard-42 → 42, polydip-standard--1 → -1."""
+    found = re.search(r"-(-?\d+)$", game_id)
+    return int(found.group(1)) if found else None
+
+
 def find_game(path: str, which: str) -> dict[str, Any]:
     """The saved game `which` (its id, e.g. polydip-standard-42, or its seed, 42) in a
     simulation directory or a file of games."""
@@ -66,7 +76,7 @@ def find_game(path: str, which: str) -> dict[str, Any]:
     for saved in read_games(files):
         seen += 1
         gid = str(saved.get("id", ""))
-        if gid == which or (which.isdigit() and gid.rsplit("-", 1)[-1] == which):
+        if gid == which or (_SEED.fullmatch(which) and _seed_of(gid) == int(which)):
             return saved
     raise PolydipError(f"{path}: no game {which!r} among its {seen} games (give a game's id, "
                        "e.g. polydip-standard-42, or its seed, 42)")
@@ -80,10 +90,11 @@ def is_games_file(path: str) -> bool:
 
 def _shards_holding(d: Path, which: str) -> list[str]:
     """The shard that holds seed `which`, by the directory's manifest (none: look in all)."""
-    seed = which.rsplit("-", 1)[-1]
+    n = int(which) if _SEED.fullmatch(which) else _seed_of(which)
+    if n is None:
+        return []
     try:
         manifest = json.loads((d / "manifest.json").read_text())
-        n = int(seed)
         for s in manifest["shards"]:
             if s["first_seed"] <= n < s["first_seed"] + s["games"]:
                 return [str(d / Path(s["file"]).name)]

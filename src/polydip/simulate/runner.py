@@ -128,6 +128,19 @@ def _job_fields(job: Job) -> dict[str, Any]:
             "shard_size": job.shard_size}
 
 
+def _seats_key(player: Any) -> Any:
+    """A seat list as compared on a rerun: the powers' names in any case and spacing
+    ("usa=bot, ussr=coherent,random" is "USA=bot,USSR=coherent,random"); the players' own
+    names (module:function) as written."""
+    if not isinstance(player, str) or "=" not in player:
+        return player
+    parts = []
+    for part in player.split(","):
+        power, eq, who = part.strip().partition("=")
+        parts.append(f"{power.strip().lower()}{eq}{who.strip()}")
+    return ",".join(parts)
+
+
 def _open_manifest(out: Path, job: Job) -> dict[str, Any]:
     """The directory's manifest, with the shards still valid; a new one for a new dir."""
     path = out / MANIFEST
@@ -145,7 +158,8 @@ def _open_manifest(out: Path, job: Job) -> dict[str, Any]:
     if not isinstance(old, dict) or old.get("format") != FORMAT:
         raise PolydipError(f"{path} is not a polydip simulation manifest")
     for key in _JOB_KEYS:
-        if old.get(key) != fields[key]:
+        if old.get(key) != fields[key] and not (
+                key == "player" and _seats_key(old.get(key)) == _seats_key(fields[key])):
             raise PolydipError(
                 f"--out {out} holds another simulation ({key} {old.get(key)!r}, this one "
                 f"{fields[key]!r}): use another directory, or rerun with the same settings "
