@@ -384,3 +384,12 @@ def test_builds_with_no_open_site_are_not_still_owed(tmp_path, capsys) -> None:
     main(["orders", str(path), "--file", str(message)])
     out = capsys.readouterr().out
     assert "United States (" not in out
+
+
+def test_an_empty_message_file_is_said_so(tmp_path, capsys) -> None:
+    """An empty file (a paste that went wrong) gave status 0 and no word."""
+    path = tmp_path / "g.json"
+    Game.new("standard").save(path)
+    (tmp_path / "m.txt").write_text("\n  \n")
+    assert main(["orders", str(path), "--file", str(tmp_path / "m.txt")]) == 1
+    assert "m.txt holds no text: no orders read" in capsys.readouterr().err

@@ -54,6 +54,9 @@ def cmd_orders(args: argparse.Namespace) -> int:
     if not args.lines and not args.file and not args.clear:
         raise PolydipError("no orders given (pass them as arguments or with --file)")
     message = read_text(args.file) if args.file else None
+    if message is not None and not message.strip() and not args.lines and not args.clear:
+        raise PolydipError(f"{'standard input' if args.file == '-' else args.file} holds no "
+                           "text: no orders read, nothing changed")
     with game_transaction(args.gamefile) as g:
         if g.is_over:
             raise PolydipError(f"the game is over ({g.status})")

@@ -634,7 +634,10 @@ class _Reader:
                 code: ProblemCode = ("bad_coast" if reason.startswith("say on which coast")
                                      else "adjustment_refused")
                 return reason, sites, code
-            return why, self._adjustments(power), "adjustment_refused"
+            hint = self._adjustments(power)
+            if hint.endswith("nothing to build or remove this phase"):
+                hint = ""  # (the reason says it: "France has no builds this phase")
+            return why, hint, "adjustment_refused"
         units = pos.units if self.phase == "M" else pos.dislodged
         allowed = MOVEMENT_TYPES if self.phase == "M" else (RETREAT, DISBAND)
         if o.type not in allowed:
