@@ -250,6 +250,7 @@ def test_the_gm_undoes_pauses_extends_replaces_and_downloads(client):
     assert t.gm_state()["deadline"] is not None
     old = t.tokens["Italy"]
     r = client.post(f"/api/gm/{t.gm}/replace", json={"power": "italy", "phase": t.pid()})
+    assert r.json()["power"] == "Italy"  # (as the variant writes it, not as typed)
     new = r.json()["url"].rsplit("/", 1)[1]
     assert client.get(f"/api/play/{old}").status_code == 404
     assert client.get(f"/api/play/{new}").json()["power"] == "Italy"

@@ -656,9 +656,10 @@ class Host:
             notify.gm_action(s, g, "moved the deadline")
             return g.deadline
 
-    def replace_player(self, gm_token: str, power: str, *, phase: str) -> str:
+    def replace_player(self, gm_token: str, power: str, *, phase: str) -> tuple[str, str]:
         """A new link for a power (the old one stops working), asked for in phase `phase`
-        (its id); returns the new token."""
+        (its id); returns the power's name (as the variant writes it: "italy" names Italy)
+        and the new token."""
         with self.db.transaction() as s:
             g = self.gm_game(s, gm_token, lock=True)
             self._expect(g, phase)
@@ -675,7 +676,7 @@ class Host:
             token = power_token(gm_token, g.id, idx, row.generation)
             row.token_hash = token_hash(token)
             notify.player_replaced(s, g, idx, row.name)
-            return token
+            return game.map.powers[idx], token
 
     def game_file(self, gm_token: str) -> dict[str, Any]:
         """The polydip game file of the game now, pending orders included."""

@@ -64,9 +64,8 @@ def gm_deadline(token: Token, body: DeadlineIn, ctx: Ctx) -> dict[str, str | Non
 
 @router.post("/api/gm/{token}/replace")
 def gm_replace(token: Token, body: ReplaceIn, request: Request, ctx: Ctx) -> dict[str, str]:
-    return {"power": body.power,
-            "url": full_url(request, "/play/" + ctx.host.replace_player(
-                token, body.power, phase=body.phase))}
+    name, new = ctx.host.replace_player(token, body.power, phase=body.phase)
+    return {"power": name, "url": full_url(request, "/play/" + new)}
 
 
 @router.post("/api/gm/{token}/passages")
