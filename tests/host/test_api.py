@@ -412,6 +412,10 @@ def test_the_pages_forms_do_what_the_gm_and_players_ask(client):
                           "phase": pid})
     assert r.status_code == 200 and "A PAR - BUR" in r.text
     assert "did you mean Spain?" in r.text and "not read as an order" in r.text
+    # the lines not taken are back in the box after the orders held, to be corrected
+    box = r.text.split('id="orders-text"', 1)[1].split(">", 1)[1].split("</textarea>")[0]
+    assert box.splitlines() == ["A Paris - Burgundy", "A Marseilles - Spian", "hi all"]
+    assert 'id="retype"' in r.text
     r = client.post(f"/play/{france}/orders", data={"pick": ["F BRE - MAO", ""],
                                                           "phase": pid})
     assert "F BRE - MAO" in r.text and "A PAR - BUR" in r.text

@@ -128,6 +128,12 @@ def play_orders_page(request: Request, token: Token, ctx: Ctx,
         result = ctx.host.submit(token, "\n".join(chosen), "merge", phase=phase)
     else:
         result = ctx.host.submit(token, text, "replace", phase=phase)
+        # the lines not taken go back into the box, after the orders held, to be corrected
+        # rather than typed again
+        again = list(dict.fromkeys(pr["text"] for pr in result["problems"]
+                                   if pr["line"] and pr["text"]))
+        if again:
+            result = {**result, "box": [*result["orders"], *again]}
     return _play(ctx, request, token, result)
 
 
