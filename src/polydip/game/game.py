@@ -34,6 +34,10 @@ from polydip.variants.calendar import parse_phase
 from polydip.variants.loader import load_variant
 from polydip.variants.model import Variant, Victory
 
+# a power as the API takes it: its name (str) or its index (int), checked by Game._power_of
+# (Any, so that the compiled build does not refuse another type at its boundary first)
+PowerRef = Any
+
 
 @dataclass(slots=True)
 class Game(GameRecord):
@@ -105,7 +109,7 @@ class Game(GameRecord):
         adjustment orders given with the retreats (game/combined.py)."""
         return combined_phase(self.map, self.position.phase, self.options)
 
-    def legal_orders(self, power: int | str | None = None) -> dict[str, list[str]]:
+    def legal_orders(self, power: PowerRef = None) -> dict[str, list[str]]:
         if power is not None:
             power = self._power_of(power)
         return legal_orders(self.map, self.position, power, self.options)
@@ -196,7 +200,7 @@ class Game(GameRecord):
 
     # ---- orders --------------------------------------------------------------------------
 
-    def set_orders(self, power: int | str, orders: list[str], replace: bool = True
+    def set_orders(self, power: PowerRef, orders: Any, replace: bool = True
                    ) -> list[str]:
         """Give a power's orders for the current phase; return the problems found.
 
@@ -211,16 +215,22 @@ class Game(GameRecord):
         """
         return self.enter_orders(power, orders, add=not replace).problems
 
-    def enter_orders(self, power: int | str, orders: list[str], add: bool = False) -> Entry:
+    def enter_orders(self, power: PowerRef, given: Any, add: bool = False) -> Entry:
         """set_orders, telling more: the power's pending orders now, the orders refused
         (by their index in `orders`) and the earlier orders replaced (engine.Entry)."""
         if self.is_over:
             raise PolydipError(f"the game is over ({self.status})")
         p = self._power_of(power)
-        given: object = orders  # (typed as a list; a caller may pass one string)
+        # (`power` and `given` are typed Any so that the compiled build checks them here,
+        # with these words, and not at its boundary with a TypeError)
         if isinstance(given, str):
             raise PolydipError(f"orders are a list of order strings, not one string: "
                                f"[{given[:60]!r}]")
+        try:
+            orders: list[str] = list(given)
+        except TypeError:
+            raise PolydipError(f"orders are a list of order strings, not {given!r}"[:200]
+                               ) from None
         bad = next((o for o in orders if not isinstance(o, str)), None)
         if bad is not None:
             raise PolydipError(f"orders are order strings ('A PAR - BUR'), not {bad!r}"[:200])
