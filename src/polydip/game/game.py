@@ -227,13 +227,14 @@ class Game(GameRecord):
             raise PolydipError(f"orders are a list of order strings, not one string: "
                                f"[{given[:60]!r}]")
         try:
-            orders: list[str] = list(given)
+            items: list[Any] = list(given)  # (Any: compiled, a list[str] checks each item)
         except TypeError:
             raise PolydipError(f"orders are a list of order strings, not {given!r}"[:200]
                                ) from None
-        bad = next((o for o in orders if not isinstance(o, str)), None)
+        bad = next((o for o in items if not isinstance(o, str)), None)
         if bad is not None:
             raise PolydipError(f"orders are order strings ('A PAR - BUR'), not {bad!r}"[:200])
+        orders: list[str] = items
         if not orders:
             if not add:
                 self.orders.pop(p, None)
