@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import difflib
+import operator
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, Literal
 
 # what is wrong with a line of orders, for programs and tests: a closed set (game/message.py
 # PROBLEM_CODES says what each means; a Literal, a plain string at run time); "" for none
@@ -56,3 +57,15 @@ def did_you_mean(word: str, candidates: Iterable[str], n: int = 3) -> str:
     names = [pool[c] for c in close]
     shown = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
     return f" (did you mean {shown}?)"
+
+
+def int_given(x: Any) -> int | None:
+    """`x` as an int when it is one (numpy's ints too), None when it is not: a float, a
+    string, a bool (an int to Python, never a code or an index a user meant) or anything
+    else. What the API's checks of codes, indices and actions share."""
+    if isinstance(x, bool):
+        return None
+    try:
+        return operator.index(x)
+    except TypeError:
+        return None

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import operator
 import struct
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -23,7 +23,7 @@ from pettingzoo import ParallelEnv
 from polydip.adjudication.movement import RESULT_BITS
 from polydip.env.layout import count_units, draw, group_units, slot_cells
 from polydip.env.press import MAX_MESSAGES, NO_MESSAGES, EnvPress
-from polydip.errors import PolydipError
+from polydip.errors import PolydipError, int_given
 from polydip.fast import FastGame
 from polydip.game.press import MAX_TEXT, Message, PressError
 from polydip.game.victory import center_counts
@@ -420,12 +420,11 @@ class DiplomacyEnv(ParallelEnv):
             raise PolydipError(f"the action of {agent} has {len(acts)} slots for "
                                f"{need} items: give {self.max_units} integers (at least "
                                f"one per item, {need}; -1 for no order)")
-        try:  # (an int, numpy's too; a float or a bool is not cut or read as one)
-            return [operator.index(x) if not isinstance(x, bool) else _no_int(x)
-                    for x in acts[:need]]
-        except TypeError:
+        ints = [int_given(x) for x in acts[:need]]  # (a float or a bool is not cut or read
+        if None in ints:  # as an int)
             raise PolydipError(f"the action of {agent} must be a sequence of "
-                               f"integers, not {action!r}"[:300]) from None
+                               f"integers, not {action!r}"[:300])
+        return cast("list[int]", ints)
 
     # ---- press (env/press.py) ------------------------------------------------------------
 
@@ -728,10 +727,6 @@ class DiplomacyEnv(ParallelEnv):
 
     def close(self) -> None:
         return None
-
-
-def _no_int(x: object) -> int:
-    raise TypeError(f"{x!r} is not an order code")
 
 
 def sample_actions(env: DiplomacyEnv, obs: dict[str, dict[str, Any]] | None,

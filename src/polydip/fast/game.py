@@ -20,7 +20,7 @@ from typing import Any
 
 from polydip.adjudication.adjustments import adjustment_counts
 from polydip.adjudication.legal import build_codes, movement_codes, retreat_codes
-from polydip.errors import PolydipError
+from polydip.errors import PolydipError, int_given
 from polydip.game.engine import PhaseOutcome, process_bound
 from polydip.game.victory import center_counts, game_end, victory_in_force
 from polydip.geography.map import Map
@@ -352,14 +352,9 @@ class FastGame:
 def _bad_codes(codes: Sequence[Any], n_codes: int) -> str:
     """Why `step` could not read these codes: the first that is not an int of the table
     (`step`'s loops read them as they come; this is asked only when one failed)."""
-    import operator
-
     for j, c in enumerate(codes):
-        try:
-            if isinstance(c, bool):
-                raise TypeError
-            k = operator.index(c)  # (numpy's ints too)
-        except TypeError:
+        k = int_given(c)
+        if k is None:
             return (f"item {j}'s order code is {c!r} ({type(c).__name__}): order codes are "
                     "ints, one per item, -1 for no order")
         if k >= n_codes:

@@ -8,7 +8,6 @@ position, orders, results and center changes, so any past phase can be shown or 
 from __future__ import annotations
 
 import contextlib
-import operator
 from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -17,7 +16,7 @@ from typing import Any
 from polydip.adjudication.adjustments import adjustment_counts, build_sites
 from polydip.adjudication.legal import legal_orders
 from polydip.compile import compile_map
-from polydip.errors import GameFileError, OrderError, PolydipError
+from polydip.errors import GameFileError, OrderError, PolydipError, int_given
 from polydip.game.combined import combined_phase, enter_kept, likely_adjusting, split_texts
 from polydip.game.dipjson import is_diplomacy_game, record_from_diplomacy
 from polydip.game.engine import Entry, PhaseOutcome, enter_orders, parse_orders, process
@@ -120,13 +119,8 @@ class Game(GameRecord):
         if isinstance(power, str):
             return self.power(power)
         n = len(self.map.powers)
-        try:
-            if isinstance(power, bool):
-                raise TypeError
-            p = operator.index(power)  # (numpy's ints too)
-        except TypeError:
-            p = -1
-        if not 0 <= p < n:
+        p = int_given(power)
+        if p is None or not 0 <= p < n:
             raise PolydipError(f"a power is given by its name or its index 0 to {n - 1}, not "
                                f"{power!r}"[:200])
         return p
@@ -215,36 +209,36 @@ class Game(GameRecord):
         """
         return self.enter_orders(power, orders, add=not replace).problems
 
-    def enter_orders(self, power: PowerRef, given: Any, add: bool = False) -> Entry:
+    def enter_orders(self, power: PowerRef, orders: Any, add: bool = False) -> Entry:
         """set_orders, telling more: the power's pending orders now, the orders refused
         (by their index in `orders`) and the earlier orders replaced (engine.Entry)."""
         if self.is_over:
             raise PolydipError(f"the game is over ({self.status})")
         p = self._power_of(power)
-        # (`power` and `given` are typed Any so that the compiled build checks them here,
+        # (`power` and `orders` are typed Any so that the compiled build checks them here,
         # with these words, and not at its boundary with a TypeError)
-        if isinstance(given, str):
+        if isinstance(orders, str):
             raise PolydipError(f"orders are a list of order strings, not one string: "
-                               f"[{given[:60]!r}]")
+                               f"[{orders[:60]!r}]")
         try:
-            items: list[Any] = list(given)  # (Any: compiled, a list[str] checks each item)
+            items: list[Any] = list(orders)  # (Any: compiled, a list[str] checks each item)
         except TypeError:
-            raise PolydipError(f"orders are a list of order strings, not {given!r}"[:200]
+            raise PolydipError(f"orders are a list of order strings, not {orders!r}"[:200]
                                ) from None
         bad = next((o for o in items if not isinstance(o, str)), None)
         if bad is not None:
             raise PolydipError(f"orders are order strings ('A PAR - BUR'), not {bad!r}"[:200])
-        orders: list[str] = items
-        if not orders:
+        given: list[str] = items
+        if not given:
             if not add:
                 self.orders.pop(p, None)
                 self._parsed.pop(p, None)
             return Entry(self._pending(p), [], [])
         if self.combined:
-            entry = self._enter_combined(p, orders, add)
+            entry = self._enter_combined(p, given, add)
         else:
-            entry = enter_orders(self.map, self.position, p, orders, self._pending(p), add)
-        if len(entry.refused) == len(orders):
+            entry = enter_orders(self.map, self.position, p, given, self._pending(p), add)
+        if len(entry.refused) == len(given):
             return entry  # nothing taken: the orders given before stay as they were
         merged = entry.orders
         if merged:
