@@ -185,16 +185,17 @@ def _suggest(typed: str, names: tuple[str, ...], n: int) -> tuple[str, ...]:
     typed_words = [w for w in key.split() if len(w) >= 4]
     letters = len(key.replace(" ", ""))
     # a word of the name matched counts as much as the share of what was typed it covers:
-    # near * weight - 0.02; it can reach _MIN_SCORE only from `need` up
-    weights = [(tw, (len(tw) / letters) ** 0.5) for tw in typed_words]
-    needs = [(tw, wt, (_MIN_SCORE + 0.02) / wt) for tw, wt in weights]
+    # near * weight - 0.02; it can reach _MIN_SCORE only from `need` up (a need past 1: never)
+    needs = []
+    for tw in typed_words:
+        wt = (len(tw) / letters) ** 0.5
+        if (_MIN_SCORE + 0.02) / wt <= 1.0:
+            needs.append((tw, wt, (_MIN_SCORE + 0.02) / wt))
     scored: dict[str, float] = {}
     for name, k, long_words in _name_keys(names):
         score = _ratio_at_least(key, k, _MIN_SCORE)
         for w in long_words:
             for tw, wt, need in needs:
-                if need > 1.0:
-                    continue
                 near = _ratio_at_least(tw, w, need)
                 score = max(score, near * wt - 0.02)
         if score >= _MIN_SCORE and score > scored.get(name, 0):

@@ -864,22 +864,18 @@ def _check_upload_name(name: str, text: str) -> None:
     and `polydip` finds a variant by that name: a path would make the downloaded game read
     another file, and a built-in variant's name (on a file that is not that variant's own)
     would make it open the built-in variant, with its rules, in place of the upload."""
-    from importlib import resources
-
-    from polydip.variants.loader import builtin_names
+    from polydip.variants.loader import builtin_names, builtin_text
 
     if any(c in name for c in "/\\:") or ".." in name or name.startswith(".") or not name.strip():
         raise HostError(f"the uploaded variant's name {name[:80]!r} is not a plain name (no "
                         "'/', '\\', ':', '..' or leading '.'): rename it ([variant] name in its "
                         "file)")
     builtin = name.strip().lower()
-    if builtin in builtin_names():
-        own = resources.files("polydip.variants") / "data" / f"{builtin}.toml"
-        if not own.is_file() or own.read_text(encoding="utf-8") != text:
-            raise HostError(f"the uploaded variant is named {name!r}, as a built-in variant "
-                            "is, but it is not that variant's file: give it a name of its own "
-                            "([variant] name), so that its game file opens it and not the "
-                            "built-in one")
+    if builtin in builtin_names() and builtin_text(builtin) != text:
+        raise HostError(f"the uploaded variant is named {name!r}, as a built-in variant is, "
+                        "but it is not that variant's file: give it a name of its own "
+                        "([variant] name), so that its game file opens it and not the "
+                        "built-in one")
 
 
 def _iso(d: datetime) -> str:

@@ -50,6 +50,12 @@ def builtin_names() -> list[str]:
     return sorted(p.name[:-5] for p in data.iterdir() if p.name.endswith(".toml"))
 
 
+def builtin_text(name: str) -> str:
+    """The variant file of a built-in variant (a name of builtin_names()), as shipped."""
+    res = resources.files("polydip.variants") / "data" / f"{name.lower()}.toml"
+    return res.read_text(encoding="utf-8")
+
+
 _LOADED: dict[tuple[str | int | bool, ...], Variant] = {}
 UPLOAD_PREFIX = "<upload>/"  # an untrusted variant's path: no folder of the server
 # folders whose files are always read in untrusted mode (the host's uploads)
@@ -128,8 +134,7 @@ def load_builtin(name: str) -> Variant:
     key = ("<built-in>", name.lower())
     v = _LOADED.get(key)
     if v is None:
-        res = resources.files("polydip.variants") / "data" / f"{name.lower()}.toml"
-        v = parse_variant(res.read_text(encoding="utf-8"), f"<built-in {name.lower()}>")
+        v = parse_variant(builtin_text(name), f"<built-in {name.lower()}>")
         _LOADED[key] = v
     return v
 
