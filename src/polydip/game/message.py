@@ -36,7 +36,7 @@ from polydip.geography.map import Map
 from polydip.names import name_key, or_list, possessive, suggest
 from polydip.orders.examples import order_examples, phase_hint
 from polydip.orders.model import BUILD, DISBAND, MOVE, RETREAT, WAIVE, Order
-from polydip.orders.parser import KW_BUILD, parse_order
+from polydip.orders.parser import KW_BUILD, parse_order, place_names
 from polydip.orders.permissions import Permission, PermissionError_, read_permission
 from polydip.state import Position
 
@@ -501,7 +501,7 @@ class _Reader:
                 why.code == NOT_ADJACENT and m.kind_convoyed[kind]):
             return ""  # (legal, or a question of this turn's convoys, passages, rules)
         typed = re.split(r"\s*(?:->|-|\bto\b|\bmoves?\b)\s*", text, flags=re.I)[-1]
-        names = m.prov_name + [a for pv in m.variant.provinces.values() for a in pv.aliases]
+        names = place_names(m)
         meant: list[str] = []
         for c in suggest(typed, names, 8):
             q = m.find_place(c)

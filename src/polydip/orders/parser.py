@@ -61,6 +61,12 @@ _MOVE_NOT_IN_ADJUSTMENT = "moves are not ordered in an adjustment phase"
 _SUPPORT_ONLY_IN_MOVEMENT = "supports and convoys are only ordered in a movement phase"
 
 
+def place_names(m: Map) -> list[str]:
+    """The provinces' names and their aliases: what a misspelled place is matched against
+    (names.suggest)."""
+    return m.prov_name + [a for p in m.variant.provinces.values() for a in p.aliases]
+
+
 class _Cursor:
     def __init__(self, m: Map, text: str) -> None:
         self.m = m
@@ -176,7 +182,7 @@ class _Cursor:
     def suggestions(self) -> list[str]:
         """Places the words here may have meant: each named once, by its own name."""
         m = self.m
-        names = m.prov_name + [a for p in m.variant.provinces.values() for a in p.aliases]
+        names = place_names(m)
         guess = self.guess()
         # (a short word is as likely a mistyped abbreviation, "SALL" for SAL, as a name)
         close = suggest(guess, names + m.prov_abbr if len(guess) <= 4 else names) \
