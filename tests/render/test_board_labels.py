@@ -173,3 +173,136 @@ def test_a_board_name_of_another_kind_is_refused(tmp_path) -> None:
     bad.write_text(json.dumps(data))
     with pytest.raises(PolydipError, match="not a valid board file"):
         read_board(bad)
+
+
+def test_a_dislodged_army_is_drawn_clear_of_the_fleet_that_took_its_place() -> None:
+    """The standard map, Spring 1902 of a GM's game: the Russian army dislodged from
+    Rumania by the Turkish fleet was drawn pressed against the fleet's hull (the board's
+    dislodged place is nearer than a hull is wide). It now stands apart."""
+    from polydip.oneshot import build_position
+
+    g = Game.new("standard")
+    g.position = build_position(g.map, {
+        "phase": "S1902M", "units": {"Russia": ["A RUM"], "Turkey": ["F BLA", "A BUL"]},
+        "centers": {}})
+    assert g.set_orders("Turkey", ["F BLA - RUM", "A BUL S F BLA - RUM"]) == []
+    g.process()
+    a = audit_svg(picture_svg(g))
+    assert a.dislodged_touching == [] and a.units_touching == []
+    assert targets_missed(a) == [], a.line()
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_no_dislodged_unit_touches_the_unit_in_its_place(name: str) -> None:
+    """Every location of every board, with the widest symbol that may stand there and a
+    unit dislodged from its province: the two symbols keep apart (render.audit.GAP)."""
+    from polydip.render.audit import GAP, overlap
+    from polydip.render.board import load_board
+    from polydip.render.placement import symbol_box
+    from polydip.render.svg import map_geo, unit_places, unit_symbol
+    from polydip.state import Dislodged, Unit
+
+    g = Game.new(name)
+    m = g.map
+    geo = map_geo(m, load_board(m.variant))
+    r = geo.unit_r
+    wide = {"fleet": 0, "other": 1, "army": 2}
+    touching = []
+    for loc in range(len(m.loc_prov)):
+        kinds = sorted((k for k in range(len(m.kinds)) if m.occupy[k][loc]),
+                       key=lambda k: wide[unit_symbol(m, k)])
+        if not kinds:
+            continue
+        pos = g.position.copy()
+        pos.units = [Unit(0, kinds[0], loc)]
+        pos.dislodged = [Dislodged(1, kinds[0], loc)]
+        at = unit_places(m, geo, pos)
+        shape = unit_symbol(m, kinds[0])
+        unit = symbol_box(*at.units[0], r, shape)
+        out = symbol_box(*at.dislodged[0], r * 0.85, shape)
+        if min(overlap(unit, out)) > -GAP:
+            touching.append(m.loc_name[loc])
+    assert touching == []
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_a_build_badge_stays_on_the_board(name: str) -> None:
+    """The badge drawn beside a unit built or removed (up and right of it) stays inside the
+    board at every location: The Twentieth Century's builds at New Zealand, Fiji and
+    Kamchatka, on the right edge, had theirs cut by the frame."""
+    from polydip.render.board import load_board
+    from polydip.render.boardsvg import BADGE_AT, BADGE_R
+    from polydip.render.svg import map_geo
+
+    m = Game.new(name).map
+    geo = map_geo(m, load_board(m.variant))
+    r, width = geo.unit_r, geo.board.width * geo.scale
+    cut = []
+    for loc, (x, y) in enumerate(geo.loc):
+        bx, by = x + BADGE_AT[0] * r, y + BADGE_AT[1] * r
+        if bx + BADGE_R > width or by - BADGE_R < geo.top:
+            cut.append(m.loc_name[loc])
+    assert cut == []
+
+
+def _order_points(svg: str) -> dict[str, list[tuple[float, float]]]:
+    """Per order drawn with a line, the points along it (render.audit's reading)."""
+    import xml.etree.ElementTree as ET
+
+    from polydip.render.audit import NS, _order_line
+
+    root = ET.fromstring(svg)
+    return {g.get("data-order", ""): _order_line(g) for g in root.iter(NS + "g")
+            if "order" in (g.get("class") or "").split() and g.get("data-order")}
+
+
+def test_two_supports_in_a_line_are_drawn_apart() -> None:
+    """War in North America, a GM's spring: Canada's fleet in Montreal supports
+    Newfoundland's army (neutral Britain's) and its fleet in Toronto supports Montreal's to
+    the Gulf of St. Lawrence. Toronto, Montreal and Newfoundland lie almost in a line: the
+    two supports were drawn as one line. The later one now bends: the middle half of its
+    line keeps 6 px off the other (their ends may meet: both end near Montreal)."""
+    import math
+
+    from polydip.oneshot import build_position
+
+    g = Game.new("war_in_north_america")
+    g.position = build_position(g.map, {
+        "phase": "S1860M",
+        "units": {"Britain": ["A NFL"], "Canada": ["F MON/SC", "F TOR/SC"]},
+        "centers": {}})
+    assert g.set_orders("Canada", ["F MON/SC S A NFL", "F TOR/SC S F MON - GOS"]) == []
+    lines = _order_points(picture_svg(g))
+    a, b = lines["F MON/SC S A NFL"], lines["F TOR/SC S F MON - GOS"]
+    middle = b[len(b) // 4: 3 * len(b) // 4]
+    on_a = [p for p in middle if any(math.dist(p, q) < 6 for q in a)]
+    assert on_a == [], f"{len(on_a)} of {len(middle)} points on the other line"
+
+
+@pytest.mark.parametrize("unit", ["A PAN", "F PAN/SC"])
+def test_a_rule_tag_keeps_off_the_unit_and_the_center_marker(unit: str) -> None:
+    """Latin American Diplomacy 1890, a GM's 1892: the tag of the Panama canal's progress
+    ("canal 2/4") was drawn below left of Panamá's unit, under a fleet's hull, and
+    Panamá's home-center marker sat on it. The tag now stands under the unit, and the
+    names and markers keep off it as they keep off units."""
+    import xml.etree.ElementTree as ET
+
+    from polydip.oneshot import build_position
+    from polydip.render.audit import NS, _shape_box, overlap
+
+    g = Game.new("lad1890")
+    g.position = build_position(g.map, {
+        "phase": "A1892M", "units": {"Colombia": [unit, "F GMO"]},
+        "extra": {"canals": {"PAN": 2}}})
+    svg = picture_svg(g)
+    root = ET.fromstring(svg)
+    tag = next(g for g in root.iter(NS + "g") if g.get("data-marker") == "PAN")
+    assert "canal 2/4" in "".join(tag.itertext())
+    rect = next(tag.iter(NS + "rect"))
+    x, y = float(rect.get("x")), float(rect.get("y"))
+    box = (x, y, x + float(rect.get("width")), y + float(rect.get("height")))
+    others = [(g.get("data-unit") or g.get("data-center"), _shape_box(g))
+              for g in root.iter(NS + "g") if g.get("data-unit") or g.get("data-center")]
+    touching = [name for name, b in others if b and min(overlap(box, b)) > 0]
+    assert touching == []
+    assert targets_missed(audit_svg(svg)) == []

@@ -7,6 +7,9 @@
 - `markers_on_units`: center markers drawn over a unit symbol, their box meeting the
   symbol's box by more than `TOUCH` px each way (a marker drawn under a unit, peeking out
   beside it, hides nothing);
+- `units_touching`, `dislodged_touching`: unit symbols, and dislodged units' symbols,
+  whose box comes within `GAP` px of another unit symbol's box (their outlines, drawn 2 px
+  wide, would touch: a dislodged army pressed against the fleet that took its place);
 - `markers_outside`: center markers whose centre is not inside their own province
   (`data-center`), `units_outside`: units (not dislodged ones) drawn outside their own;
 - `label_overlaps`: province names (and the names at a seam) whose box meets another's;
@@ -42,6 +45,7 @@ CHAR_EM = 0.62
 ASCENT, DESCENT = 0.75, 0.22
 COVERED = 0.25  # a unit is covered when more than this share of its box is under names
 TOUCH = 2.0  # px: boxes meeting by less than this each way do not count as overlapping
+GAP = 2.0  # px: the least room between two unit symbols' boxes (shapes, outlines left out)
 Box = tuple[float, float, float, float]
 
 
@@ -50,6 +54,8 @@ class Audit:
     units: int = 0
     units_covered: list[str] = field(default_factory=list)
     units_outside: list[str] = field(default_factory=list)
+    units_touching: list[str] = field(default_factory=list)  # one entry per unit involved
+    dislodged_touching: list[str] = field(default_factory=list)
     markers: int = 0
     markers_on_units: list[str] = field(default_factory=list)
     markers_outside: list[str] = field(default_factory=list)
@@ -62,7 +68,9 @@ class Audit:
 
     def counts(self) -> dict[str, int]:
         return {"units": self.units, "units covered": len(self.units_covered),
-                "units outside": len(self.units_outside), "markers": self.markers,
+                "units outside": len(self.units_outside),
+                "units touching": len(self.units_touching),
+                "dislodged touching": len(self.dislodged_touching), "markers": self.markers,
                 "markers on units": len(self.markers_on_units),
                 "markers outside": len(self.markers_outside), "labels": self.labels,
                 "label overlaps": len(self.label_overlaps), "clipped": len(self.clipped),
@@ -73,7 +81,9 @@ class Audit:
         c = self.counts()
         return (f"units covered {c['units covered']}/{c['units']}, markers on units "
                 f"{c['markers on units']}, markers outside {c['markers outside']}/"
-                f"{c['markers']}, units outside {c['units outside']}, label overlaps "
+                f"{c['markers']}, units outside {c['units outside']}, units touching "
+                f"{c['units touching']}, dislodged touching {c['dislodged touching']}, "
+                f"label overlaps "
                 f"{c['label overlaps']}/{c['labels']}, clipped {c['clipped']}, seam lines "
                 f"drawn long {c['seam lines drawn long']}, orders covered "
                 f"{c['orders covered']}/{c['orders']}")
@@ -165,6 +175,7 @@ def audit_svg(svg: str) -> Audit:
     out.units, out.markers, out.labels = len(units), len(markers), len(names)
     over = [(b, n) for _, b, n in names] + [(b, n) for _, b, _, n in markers]
     _check_units(out, units, over, provinces, frame)
+    _check_touching(out, units)
     _check_markers(out, markers, units, provinces, frame)
     _check_names(out, names, frame)
     _check_orders(out, root, place, over)
@@ -259,6 +270,12 @@ def _check_units(out: Audit, units: list[_Unit], over: list[tuple[Box, int]],
             middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
             if prov in provinces and not inside(g_at or middle, provinces[prov]):
                 out.units_outside.append(unit)
+
+
+def _check_touching(out: Audit, units: list[_Unit]) -> None:
+    for i, (unit, box, dislodged, _, _) in enumerate(units):
+        if any(j != i and min(overlap(box, other[1])) > -GAP for j, other in enumerate(units)):
+            (out.dislodged_touching if dislodged else out.units_touching).append(unit)
 
 
 def _check_markers(out: Audit, markers: list[tuple[str, Box, tuple[float, float], int]],
@@ -362,10 +379,14 @@ def _span(el: ET.Element) -> float:
 
 
 MAX_OVERLAP_SHARE = 0.02  # of the labels may meet another label
+# of the units may touch another (two provinces too small to draw theirs apart: Taiwan's
+# fleet and Fuchan's army); a dislodged unit never
+MAX_TOUCHING_SHARE = 0.03
 
 
 def targets_missed(a: Audit) -> list[str]:
     """What a picture misses of issue 29's targets: no unit covered, no marker on a unit,
+    no dislodged unit drawn on another unit and at most 3% of the units touching another,
     markers and units inside their own province, at most 2% of labels overlapping, nothing
     clipped, no order line drawn the long way across a seam, no order's line under names."""
     out = []
@@ -373,12 +394,16 @@ def targets_missed(a: Audit) -> list[str]:
                         ("center markers on units", a.markers_on_units),
                         ("center markers outside their province", a.markers_outside),
                         ("units outside their province", a.units_outside),
+                        ("dislodged units drawn on another unit", a.dislodged_touching),
                         ("items clipped at the board's edge", a.clipped),
                         ("order lines drawn across the map at the seam", a.seam_long),
                         ("orders covered by names or markers", a.orders_covered)):
         if items:
             out.append(f"{len(items)} {what}: {', '.join(items[:6])}"
                        f"{'...' if len(items) > 6 else ''}")
+    if len(a.units_touching) > MAX_TOUCHING_SHARE * max(a.units, 1):
+        out.append(f"{len(a.units_touching)} of {a.units} units touch another (at most "
+                   f"{MAX_TOUCHING_SHARE:.0%}): {', '.join(a.units_touching[:6])}")
     if len(a.label_overlaps) > MAX_OVERLAP_SHARE * max(a.labels, 1):
         out.append(f"{len(a.label_overlaps)} of {a.labels} labels overlap another (at most "
                    f"{MAX_OVERLAP_SHARE:.0%}): {', '.join(a.label_overlaps[:6])}")

@@ -232,10 +232,18 @@ def _anchors(m: Map, board: Board, tf: Callable[[Point], Point], unit_r: float, 
     return loc, label, disl, slots
 
 
+BADGE_R = 10.0  # px: a build's or removal's badge with its outline (render.svg._badge)
+BADGE_AT = (1.2, -1.1)  # its centre from the unit's, in unit radii
+
+
 def _inside_frame(p: Point, board: Board, k: float, top: float, r: float) -> Point:
-    """p moved, if it must be, so that a unit's symbol drawn there stays on the board."""
-    dx, up, down = r * 1.45 + 1.5, r * 1.45 + 1.5, r + 1.5
-    return (min(max(p[0], dx), board.width * k - dx),
+    """p moved, if it must be, so that a unit's symbol drawn there stays on the board, and
+    the build or removal badge beside it too (it stood on the title bar above the standard
+    map's St Petersburg north coast)."""
+    left, down = r * 1.45 + 1.5, r + 1.5
+    right = max(r * 1.45, BADGE_AT[0] * r + BADGE_R) + 1.5
+    up = max(r * 1.45, -BADGE_AT[1] * r + BADGE_R) + 1.5
+    return (min(max(p[0], left), board.width * k - right),
             min(max(p[1], top + up), top + board.height * k - down))
 
 

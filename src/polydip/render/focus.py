@@ -41,7 +41,7 @@ def power_focus(game: Game, power: int, names: str | None = None) -> Focus | Non
         return None
     geo = map_geo(m, drawn, WIDTH)
     full = (names or default_names(m)) == "full"
-    pts = unit_places(m, geo, pos).of_power(pos, power)
+    pts = unit_places(m, geo, pos, full).of_power(pos, power)
     if not pts:  # (a province's id is also the id of its location without a coast)
         pts = [geo.loc[p] for p in sorted(pos.centers_of(power))]
     if not pts:

@@ -33,7 +33,7 @@ import dataclasses
 import math
 import pickle
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any
@@ -707,7 +707,64 @@ def make_room(pl: Placer, units: list[tuple[int, Point, str]], r: float
                     break
             if n in out:
                 break
+    _apart(pl, units, r, out)
     return out
+
+
+def _apart(pl: Placer, units: list[tuple[int, Point, str]], r: float,
+           out: dict[int, Point]) -> None:
+    """Units of neighbouring provinces whose symbols touch (The Twentieth Century's
+    Edinburgh army and Glasgow fleet): the later one, else the earlier, is moved within
+    its province, as little as will do (UNIT_STEPS, 8 directions), to where its symbol
+    keeps UNIT_GAP px off every other unit's, leaving its center's marker a place where
+    it had one. `out` (the new places by index) is updated."""
+    at = [out.get(n, xy) for n, (_p, xy, _s) in enumerate(units)]
+    boxes = [symbol_box(*at[n], r, s) for n, (_p, _xy, s) in enumerate(units)]
+    grid = _Grid()
+    for n, b in enumerate(boxes):
+        grid.add(n, b)
+    for n in range(len(units)):
+        near = _touching(grid, boxes[n], n)
+        if not near or units[n][0] == units[near[0]][0]:
+            continue  # (units of one space: drawn in its slots)
+        for k in (max(near[0], n), min(near[0], n)):
+            spot = _clear_within(pl, grid, units[k], at[k], r, k)
+            if spot is not None:
+                at[k] = out[k] = spot
+                boxes[k] = symbol_box(*spot, r, units[k][2])
+                grid.remove(k)
+                grid.add(k, boxes[k])
+                break
+
+
+def _touching(grid: _Grid, b: Box, skip: int) -> list[int]:
+    """The units whose symbol comes within UNIT_GAP px of box b (skip: b's own)."""
+    g = UNIT_GAP
+    return [k for k, bb in grid.hits((b[0] - g, b[1] - g, b[2] + g, b[3] + g), skip)
+            if _meet(b, bb, g)]
+
+
+def _clear_within(pl: Placer, grid: _Grid, unit: tuple[int, Point, str], xy: Point,
+                  r: float, k: int) -> Point | None:
+    """The nearest place for unit k inside its province, off the other units (`grid`)
+    and leaving its center's marker a place (None: there is none)."""
+    p, _xy, shape = unit
+    room = pl.shapes[p]
+    spots = pl.markers_of(p) if pl.sc[p] else []
+    d = r * 0.9
+    for step in UNIT_STEPS:
+        for a in range(8):
+            t = math.pi / 2 + 2 * math.pi * a / 8
+            c = (xy[0] + step * math.cos(t), xy[1] + step * math.sin(t))
+            if not all(room.contains(q) for q in (c, (c[0] - d, c[1]), (c[0] + d, c[1]),
+                                                  (c[0], c[1] - d), (c[0], c[1] + d))):
+                continue
+            box = symbol_box(*c, r, shape)
+            if _touching(grid, box, k) or (spots and all(_meet(box, _disc(s))
+                                                         for s in spots)):
+                continue
+            return c
+    return None
 
 
 def symbol_box(x: float, y: float, r: float, shape: str) -> Box:
@@ -719,6 +776,38 @@ def symbol_box(x: float, y: float, r: float, shape: str) -> Box:
         return unit_box(x, y, r)
     d = r * 1.2 + 1
     return (x - d, y - d, x + d, y + d)
+
+
+UNIT_GAP = 3.0  # px kept between a dislodged unit's symbol and any other unit's
+CLEAR_RADII = (2.6, 3.1, 3.7, 4.4, 5.2)  # × the unit radius: where a dislodged unit may go
+CLEAR_STEPS = 12  # ... in as many directions, its board place's first
+
+
+def clear_spot(at: Point, around: Point, box_of: Callable[[Point], Box], taken: list[Box],
+               r: float, inside: Callable[[Point], Point]) -> Point:
+    """Where a dislodged unit is drawn: its board place `at` when its symbol (`box_of`)
+    keeps UNIT_GAP px off every symbol drawn (`taken`); else a clear spot on circles round
+    `around` (the place of its location's unit): in the direction of `at`, further out,
+    then turning either way, each spot first kept on the board by `inside`. Where
+    nothing is clear, `at` (a crowded board draws them close)."""
+
+    def clear(p: Point) -> bool:
+        b = box_of(p)
+        return not any(_meet(b, t, UNIT_GAP) for t in taken)
+
+    if clear(at):
+        return at
+    base = math.atan2(at[1] - around[1], at[0] - around[0]) if at != around else -math.pi / 4
+    step = 2 * math.pi / CLEAR_STEPS
+    turns = [0] + [k * sign for k in range(1, CLEAR_STEPS // 2 + 1) for sign in (1, -1)]
+    for k in turns[:CLEAR_STEPS]:  # (further out the same way before turning)
+        for radius in CLEAR_RADII:
+            a = base + k * step
+            p = inside((around[0] + radius * r * math.cos(a),
+                        around[1] + radius * r * math.sin(a)))
+            if clear(p):
+                return p
+    return at
 
 
 def place_labels(pl: Placer, boxes: list[Box]) -> list[Label]:

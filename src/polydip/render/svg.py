@@ -22,6 +22,8 @@ from polydip.orders.model import BUILD, CONVOY, DISBAND, HOLD, MOVE, RETREAT, SU
 from polydip.render import memo
 from polydip.render.board import board_path, load_board
 from polydip.render.boardsvg import (
+    BADGE_AT,
+    BADGE_R,
     BoardGeo,
     board_labels,
     board_terrain,
@@ -73,7 +75,7 @@ from polydip.render.geometry import (
     spread,
 )
 from polydip.render.patterns import draw_mark_defs, mark_id, terrain_id, url
-from polydip.render.placement import symbol_box
+from polydip.render.placement import Box, clear_spot, symbol_box
 from polydip.render.view import DrawnOrder, PhaseView
 from polydip.variants.calendar import season_name
 
@@ -199,14 +201,13 @@ def render_svg(game: Game, view: PhaseView, title: str = "", names: str | None =
         draw_territories(svg, m, geo, colors)
     else:
         _provinces(svg, m, geo, pos, colors, marks)
-    where = _unit_places(m, geo, pos)
+    where = _places(m, geo, pos, full)
     orders = _Svg()
     lines: list[tuple[Point, float]] = []
-    if isinstance(geo, BoardGeo):
-        _make_room(m, geo, full, pos, where)
     _orders(orders, m, geo, view, colors, where, lines)
+    tags = _rule_tags(m, geo, pos)
     if isinstance(geo, BoardGeo):
-        symbols = _symbols_at(m, geo, view, where)
+        symbols = _symbols_at(m, geo, view, where) + [box for *_, box in tags]
         # the names keep off the units and the orders' lines (issue 29: short moves vanished
         # under names)
         labels = board_labels(m, geo, full, symbols + order_boxes(lines))
@@ -214,6 +215,7 @@ def render_svg(game: Game, view: PhaseView, title: str = "", names: str | None =
     svg.add(*orders.parts)
     if isinstance(geo, BoardGeo):
         draw_centers_under(svg, m, full, labels, centers, symbols)
+    _draw_tags(svg, tags, geo.unit_r)
     _units(svg, m, geo, view, colors, where, marks)
     if isinstance(geo, BoardGeo):
         draw_labels(svg, m, geo, full, centers, labels, symbols)
@@ -465,8 +467,8 @@ def _unit_shape(m: Map, kind: int, x: float, y: float, r: float, fill: str, stro
 
 @dataclass(frozen=True, slots=True)
 class UnitPlaces:
-    """Where the picture of a position draws its units, in the picture's pixels (before a
-    unit is nudged beside its supply center's marker, a few pixels at most)."""
+    """Where the picture of a position draws its units, in the picture's pixels, as drawn
+    (units moved within their province, _make_room, included)."""
 
     units: tuple[Point, ...]  # per unit of the position, in the position's order
     dislodged: tuple[Point, ...]  # per dislodged unit of the position, in its order
@@ -478,10 +480,13 @@ class UnitPlaces:
                    if d.power == power])
 
 
-def unit_places(m: Map, geo: _Geo | BoardGeo, pos: Position) -> UnitPlaces:
+def unit_places(m: Map, geo: _Geo | BoardGeo, pos: Position, full: bool | None = None
+                ) -> UnitPlaces:
     """Where each unit of position `pos` is drawn on the picture laid out as `geo`
-    (map_geo)."""
-    where = _unit_places(m, geo, pos)
+    (map_geo), with full names or not (`full`; default: as the picture's default)."""
+    if full is None:
+        full = default_names(m) == "full"
+    where = _places(m, geo, pos, full)
     return UnitPlaces(tuple(where[("unit#", i)] for i in range(len(pos.units))),
                       tuple(where[("dislodged", d.loc)] for d in pos.dislodged))
 
@@ -514,24 +519,58 @@ def _unit_places(m: Map, geo: _Geo | BoardGeo, pos: Position) -> Where:
         where.setdefault(("unit", u.loc), xy)
         where.setdefault(("unit", u.loc, u.power), xy)
         where[("unit#", i)] = xy  # this very unit (several of one power may share an ocean)
+    if isinstance(geo, BoardGeo):
+        return where  # (the dislodged ones: _places)
     for d in pos.dislodged:
-        if isinstance(geo, BoardGeo):  # beside its province, but never off the board
-            x, y = geo.disl[m.loc_prov[d.loc]]
-            edge = r * 1.3
-            width = geo.board.width * geo.scale
-            where[("dislodged", d.loc)] = (min(max(x, edge), width - edge),
-                                           min(max(y, geo.top + edge),
-                                               geo.top + geo.height - edge))
-            continue
         x, y = geo.loc[d.loc]
         where[("dislodged", d.loc)] = (x + r * 1.5, y - r * 1.5)
     return where
 
 
+def _places(m: Map, geo: _Geo | BoardGeo, pos: Position, full: bool) -> Where:
+    """Where the picture draws each unit and dislodged unit (see _unit_places): on a
+    board, units then moved within their provinces where they would touch each other or
+    leave their center's marker no room (_make_room), and the dislodged units placed off
+    them all."""
+    where = _unit_places(m, geo, pos)
+    if isinstance(geo, BoardGeo):
+        _make_room(m, geo, full, pos, where)
+        _place_dislodged(m, geo, pos, where)
+    return where
+
+
+def _place_dislodged(m: Map, geo: BoardGeo, pos: Position, where: Where) -> None:
+    """Each dislodged unit at its province's dislodged place on the board, never off the
+    board, and moved round its location (placement.clear_spot) where its symbol would touch
+    a unit's: a fleet's hull is wider than the room some boards leave beside the unit that
+    took the province."""
+    r = geo.unit_r
+    edge = r * 1.3
+    width = geo.board.width * geo.scale
+
+    def inside(p: Point) -> Point:
+        return (min(max(p[0], edge), width - edge),
+                min(max(p[1], geo.top + edge), geo.top + geo.height - edge))
+
+    taken = [symbol_box(*where[("unit#", i)], r, unit_symbol(m, u.kind))
+             for i, u in enumerate(pos.units)]
+    for d in pos.dislodged:
+        shape = unit_symbol(m, d.kind)
+
+        def box_of(p: Point, shape: str = shape) -> Box:
+            return symbol_box(*p, r * 0.85, shape)
+
+        xy = clear_spot(inside(geo.disl[m.loc_prov[d.loc]]), geo.loc[d.loc], box_of, taken,
+                        r, inside)
+        where[("dislodged", d.loc)] = xy
+        taken.append(box_of(xy))
+
+
 def _make_room(m: Map, geo: BoardGeo, full: bool, pos: Position, where: Where) -> None:
     """Move a unit within a small supply center so that the center's marker fits beside
-    it (boardsvg.nudge_units); its orders start where it is drawn."""
-    units = [(m.loc_prov[u.loc], where[("unit#", i)], _symbol(m, u.kind))
+    it, and units apart whose symbols would touch (boardsvg.nudge_units); their orders
+    start where they are drawn."""
+    units = [(m.loc_prov[u.loc], where[("unit#", i)], unit_symbol(m, u.kind))
              for i, u in enumerate(pos.units)]
     for i, xy in nudge_units(m, geo, full, units).items():
         u = pos.units[i]
@@ -548,16 +587,16 @@ def _symbols_at(m: Map, geo: BoardGeo, view: PhaseView, where: Where
     built (the names and markers keep off them all)."""
     pos = view.position
     r = geo.unit_r
-    out = [symbol_box(*where[("unit#", i)], r, _symbol(m, u.kind))
+    out = [symbol_box(*where[("unit#", i)], r, unit_symbol(m, u.kind))
            for i, u in enumerate(pos.units)]
-    out += [symbol_box(*where[("dislodged", d.loc)], r * 0.85, _symbol(m, d.kind))
+    out += [symbol_box(*where[("dislodged", d.loc)], r * 0.85, unit_symbol(m, d.kind))
             for d in pos.dislodged]
-    out += [symbol_box(*geo.loc[d.order.loc], r, _symbol(m, d.order.kind))
+    out += [symbol_box(*geo.loc[d.order.loc], r, unit_symbol(m, d.order.kind))
             for d in view.orders if d.order.type == BUILD and d.order.kind is not None]
     return out
 
 
-def _symbol(m: Map, kind: int) -> str:
+def unit_symbol(m: Map, kind: int) -> str:
     """The symbol _unit_shape draws for a unit kind: "fleet", "army" or "other"."""
     letter = m.kinds[kind]
     if m.kind_names[kind].lower() == "fleet" or (letter == "F" and m.kind_coastal[kind]):
@@ -567,6 +606,38 @@ def _symbol(m: Map, kind: int) -> str:
     return "other"
 
 
+def _rule_tags(m: Map, geo: _Geo | BoardGeo, pos: Position
+               ) -> list[tuple[str, str, Point, Box]]:
+    """The markers the variant's rules keep on the map (a canal's progress, anchors): per
+    marker its location's name, its label, and the centre and box of its tag, drawn under
+    its location's unit, as wide as its label and inside the board. (It was drawn below
+    left of the unit, under a fleet's hull, and names and center markers did not keep off
+    it: Panamá's home center sat on "canal 3/4".)"""
+    if not m.rules:
+        return []
+    r = geo.unit_r
+    out = []
+    for loc, label in m.rules.markers(m, pos):
+        x, y = geo.loc[loc]
+        half = max(r * 0.95, len(label) * r * 1.2 * 0.3 + r * 0.4)
+        if isinstance(geo, BoardGeo):
+            x = min(max(x, half + 2), geo.board.width * geo.scale - half - 2)
+        y += r * 2.35
+        out.append((m.loc_name[loc], label, (x, y),
+                    (x - half - 1, y - r * 0.95 - 1, x + half + 1, y + r * 0.95 + 1)))
+    return out
+
+
+def _draw_tags(svg: _Svg, tags: list[tuple[str, str, Point, Box]], r: float) -> None:
+    for name, label, (x, y), (x0, _y0, x1, _y1) in tags:
+        svg.start("g", class_="marker", data_marker=name)
+        svg.el("rect", x=x0 + 1, y=y - r * 0.95, width=x1 - x0 - 2, height=r * 1.9,
+               rx=r * 0.95, fill="#ffffff", stroke=INK, stroke_width=1.8)
+        svg.el("text", label, x=x, y=y + r * 0.4, font_size=r * 1.2, text_anchor="middle",
+               fill=INK)
+        svg.end("g")
+
+
 def _units(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: list[str],
            where: Where, marks: list[str] | None = None) -> None:
     pos = view.position
@@ -574,19 +645,6 @@ def _units(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: lis
     pat = [mark_id(p, "unit") if mk else None for p, mk in enumerate(marks)]
     r = geo.unit_r
     dislodged_now = {(o.power, o.order.loc) for o in view.orders if o.dislodged}
-    if m.rules:  # markers a rule keeps on the map (anchor markers, canal progress): a tag
-        # by the place, as wide as its label
-        for loc, label in m.rules.markers(m, pos):
-            x, y = geo.loc[loc]
-            x, y = x - r * 2.2, y + r * 1.4
-            fs = r * 1.2
-            half = max(r * 0.95, len(label) * fs * 0.3 + r * 0.4)
-            svg.start("g", class_="marker", data_marker=m.loc_name[loc])
-            svg.el("rect", x=x - half, y=y - r * 0.95, width=2 * half, height=r * 1.9,
-                   rx=r * 0.95, fill="#ffffff", stroke=INK, stroke_width=1.8)
-            svg.el("text", label, x=x, y=y + r * 0.4, font_size=fs, text_anchor="middle",
-                   fill=INK)
-            svg.end("g")
     svg.start("g", class_="units")
     for i, u in enumerate(pos.units):
         x, y = where[("unit#", i)]
@@ -658,7 +716,7 @@ def _badge(svg: _Svg, x: float, y: float, kind: str, ok: bool = True) -> None:
     if not ok:
         color = "#777777"
     svg.start("g", class_="badge " + kind)
-    svg.el("circle", cx=x, cy=y, r=9, fill=color, stroke="#ffffff", stroke_width=2)
+    svg.el("circle", cx=x, cy=y, r=BADGE_R - 1, fill=color, stroke="#ffffff", stroke_width=2)
     if kind == "plus":
         svg.line((x - 5, y), (x + 5, y), "#ffffff", 2.8)
         svg.line((x, y - 5), (x, y + 5), "#ffffff", 2.8)
@@ -679,6 +737,7 @@ def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: li
     # supports and convoys under moves; holds; then moves and retreats on top
     rank = {SUPPORT: 0, CONVOY: 0, HOLD: 1, MOVE: 2, RETREAT: 2, BUILD: 3, DISBAND: 3}
     tags: dict[int, int] = {}  # attack tags drawn over each place so far
+    links: list[tuple[Point, Point]] = []  # supports' and convoys' lines so far
     for d in sorted(view.orders, key=lambda d: rank.get(d.order.type, 4)):
         o = d.order
         color = colors[d.power]
@@ -694,16 +753,18 @@ def _orders(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, colors: li
                   data_result=res, data_reason=d.reason if failed and d.reason else None)
         if failed and d.why:  # (a tooltip: why it failed)
             svg.el("title", f"{res}: {d.why}")
-        _draw_order(svg, m, geo, view, d, color, where, occupied, tags, lines)
+        _draw_order(svg, m, geo, view, d, color, where, occupied, tags, lines, links)
         svg.end("g")
     svg.end("g")
 
 
 def _draw_order(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, d: DrawnOrder,
                 color: str, where: Where, occupied: set[int],
-                tags: dict[int, int], lines: list[tuple[Point, float]]) -> None:
+                tags: dict[int, int], lines: list[tuple[Point, float]],
+                links: list[tuple[Point, Point]]) -> None:
     """One order's marks: a hold's ring, a move's or retreat's arrow, a support's or
-    convoy's link, a build's or removal's badge (points along its line added to `lines`)."""
+    convoy's link, a build's or removal's badge (points along its line added to `lines`;
+    a link's ends to `links`, the links drawn so far)."""
     o = d.order
     r = geo.unit_r
     if o.type == HOLD:
@@ -745,20 +806,22 @@ def _draw_order(svg: _Svg, m: Map, geo: _Geo | BoardGeo, view: PhaseView, d: Dra
         for a, b in _across_seam(geo, src, tgt):
             lines += _link(svg, a, b, color, r * 1.1, gap, d.failed,
                            "8 5" if o.type == SUPPORT else "1.5 5",
-                           hold_ring=o.target is None)
+                           hold_ring=o.target is None, drawn=links)
     elif o.type == BUILD:
         x, y = geo.loc[o.loc]
         if o.kind is not None:
             svg.add(_unit_shape(m, o.kind, x, y, r, color, INK, "4 3", "0.55"))
-        _badge(svg, x + r * 1.2, y - r * 1.1, "plus", not d.failed)
-        lines.append(((x + r * 1.2, y - r * 1.1), 10.0))
+        badge = (x + r * BADGE_AT[0], y + r * BADGE_AT[1])
+        _badge(svg, *badge, "plus", not d.failed)
+        lines.append((badge, BADGE_R))
         if d.failed:
             _cross(svg, x, y, 8)
     elif o.type == DISBAND:
         key = ("dislodged", o.loc) if view.position.phase.type == "R" else ("unit", o.loc)
         x, y = where.get(key, geo.loc[o.loc])
-        _badge(svg, x + r * 1.1, y - r * 1.1, "cross", "void" not in (d.result or []))
-        lines.append(((x + r * 1.1, y - r * 1.1), 10.0))
+        badge = (x + r * BADGE_AT[0], y + r * BADGE_AT[1])
+        _badge(svg, *badge, "cross", "void" not in (d.result or []))
+        lines.append((badge, BADGE_R))
 
 
 def _across_seam(geo: _Geo | BoardGeo, src: Point, dst: Point) -> list[tuple[Point, Point]]:
@@ -862,23 +925,64 @@ def _arrow(svg: _Svg, src: Point, dst: Point, color: str, start_gap: float, end_
     return out
 
 
+LINK_NEAR = 6.0  # px: a link passing this near another's line runs along it ...
+LINK_SHARED = 2  # ... at this many of its five inner points: it is drawn bent
+LINK_BEND = (0.14, 16.0)  # the bend: this share of its length from the line, at least px
+
+
 def _link(svg: _Svg, src: Point, tgt: Point, color: str, start_gap: float, end_gap: float,
-          failed: bool, dash: str, hold_ring: bool) -> list[tuple[Point, float]]:
-    """A support's or convoy's line; returns points along it (_along)."""
+          failed: bool, dash: str, hold_ring: bool, drawn: list[tuple[Point, Point]]
+          ) -> list[tuple[Point, float]]:
+    """A support's or convoy's line; returns points along it (_along). Straight, unless it
+    would run along a link drawn before (`drawn`, to which it is added): two supports of one
+    unit from places in a line with it drew one line. Then it bends (a quadratic curve),
+    to one side or the other in turn."""
     p, q = _shorten(src, tgt, start_gap, end_gap)
-    out = _along(p, ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2), q, 5.6 / 2 + 1.5)
-    svg.line(p, q, INK, 5.6, dash)
-    svg.line(p, q, color, 3.0, dash)
+    c = ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
+    along = sum(1 for a, b in drawn if _runs_along(p, q, a, b))
+    drawn.append((p, q))
+    if along:
+        length = math.dist(p, q) or 1.0
+        off = max(LINK_BEND[0] * length, LINK_BEND[1]) * (1 if along % 2 else -1) * (
+            (along + 1) // 2)
+        c = (c[0] - (q[1] - p[1]) / length * off, c[1] + (q[0] - p[0]) / length * off)
+        path = Coords.of("M", p[0], p[1], "Q", c[0], c[1], q[0], q[1])
+        for stroke, width in ((INK, 5.6), (color, 3.0)):
+            svg.el("path", d=path, fill="none", stroke=stroke, stroke_width=width,
+                   stroke_dasharray=dash)
+    else:
+        svg.line(p, q, INK, 5.6, dash)
+        svg.line(p, q, color, 3.0, dash)
+    out = _along(p, c, q, 5.6 / 2 + 1.5)
     if hold_ring:
         svg.el("circle", cx=tgt[0], cy=tgt[1], r=end_gap, fill="none", stroke=color,
                stroke_width=2.6, stroke_dasharray=dash)
     else:
         svg.el("circle", cx=q[0], cy=q[1], r=5, fill=color, stroke=INK, stroke_width=1.8)
     if failed:
-        x, y = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+        x, y = _bez(p, c, q, 0.5)
         _cross(svg, x, y, 7)
         out.append(((x, y), 7 * 1.05 + 1))
     return out
+
+
+def _runs_along(p: Point, q: Point, a: Point, b: Point) -> bool:
+    """Whether the line p-q passes within LINK_NEAR px of the line a-b at LINK_SHARED of
+    its points at 1/6 ... 5/6 of its length."""
+    near = 0
+    for k in range(1, 6):
+        t = k / 6
+        x, y = p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])
+        if _to_segment((x, y), a, b) < LINK_NEAR:
+            near += 1
+    return near >= LINK_SHARED
+
+
+def _to_segment(pt: Point, a: Point, b: Point) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    n = dx * dx + dy * dy
+    t = 0.0 if n == 0 else max(0.0, min(1.0, ((pt[0] - a[0]) * dx + (pt[1] - a[1]) * dy) / n))
+    return math.hypot(pt[0] - a[0] - t * dx, pt[1] - a[1] - t * dy)
 
 
 # ---- title and legend -----------------------------------------------------------------------
@@ -1123,9 +1227,9 @@ def _key_order(svg: _Svg, m: Map, label: str, x: float, yy: float, r: float) -> 
     elif label == "retreat":
         _arrow(svg, (x, yy), (x + 62, yy), gray, 0, 0, False, dash="10 5", width=3.6)
     elif label == "support":
-        _link(svg, (x, yy), (x + 58, yy), gray, 0, 0, False, "8 5", False)
+        _link(svg, (x, yy), (x + 58, yy), gray, 0, 0, False, "8 5", False, [])
     elif label == "convoy":
-        _link(svg, (x, yy), (x + 58, yy), gray, 0, 0, False, "1.5 5", False)
+        _link(svg, (x, yy), (x + 58, yy), gray, 0, 0, False, "1.5 5", False, [])
     elif label == "hold":
         svg.add(_unit_shape(m, _army_kind(m), sx, yy, r * 0.7, gray, INK))
         svg.el("circle", cx=sx, cy=yy, r=r * 1.1, fill="none", stroke=INK, stroke_width=6)
