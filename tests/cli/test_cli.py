@@ -282,3 +282,17 @@ def test_orders_exits_4_when_a_line_was_not_taken_and_keeps_the_others(tmp_path,
     assert g.orders[g.power("Brazil")] == ["A MGE-PAR", "F bah-mao"]
     code, _out, _err = run(capsys, "orders", game, "Brazil", "A MGE - PAR")
     assert code == 0
+
+
+def test_orders_given_as_arguments_are_numbered_as_arguments(tmp_path, capsys) -> None:
+    """A GM's trial: `polydip orders game.json France 'A PAR - BUR' 'A MAR - Spian'` said
+    "line 3" for the misspelled order, a line of no message the GM wrote. Arguments are
+    counted as arguments, from the first after the game file."""
+    game = str(tmp_path / "game.json")
+    run(capsys, "new", "standard", game)
+    code, out, err = run(capsys, "orders", game, "France", "A PAR - BUR", "A MAR - Spian",
+                         "Thanks")
+    assert code == 4
+    assert "1 argument(s) not taken:" in err
+    assert "argument 3: A MAR - Spian" in err and "did you mean Spain?" in err
+    assert "Ignored 1 argument that is not orders (argument 4)." in out

@@ -30,7 +30,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "kept. A new order for a unit replaces its earlier one until the phase is processed.",
         epilog=f"Exit status: 0 when every line was taken (or plainly not an order: a "
         f"greeting, a signature); {EXIT_NOT_TAKEN} when some line that looks like an order "
-        "or a power name was not taken (each is listed with its line number, problem code, "
+        "or a power name was not taken (each is listed with its line number, or its "
+        "argument's number counted from the first after GAMEFILE, problem code, "
         "reason and suggestion; the orders read are kept); 1 on an error that changed "
         "nothing (no such game file, the game is over).")
     o.add_argument("gamefile", help="the game file (polydip new makes one)")
@@ -79,9 +80,11 @@ def cmd_orders(args: argparse.Namespace) -> int:
         print(f"Passage permission: {line}.")
     _confirm(g, args, msg, cleared)
     if problems:
-        print(f"{len(problems)} line(s) not taken:", file=sys.stderr)
+        # (orders given as arguments only: each argument after the game file is a line)
+        word = "argument" if message is None else "line"
+        print(f"{len(problems)} {word}(s) not taken:", file=sys.stderr)
         for pr in sorted(problems, key=lambda p: p.line):
-            where = f"line {pr.line}: " if pr.line else ""
+            where = f"{word} {pr.line}: " if pr.line else ""
             code = f"  [{pr.code}]" if pr.code else ""
             print(f"  {where}{pr.text}\n      {pr.reason}"
                   + (f"; {pr.suggestion}" if pr.suggestion else "") + code, file=sys.stderr)
@@ -105,8 +108,9 @@ def _confirm(g: Game, args: argparse.Namespace, msg: Message, cleared: list[int]
             print(f"  {line}")
     if msg.ignored:
         n = len(msg.ignored)
-        print(f"Ignored {n} line{'' if n == 1 else 's'} that {'is' if n == 1 else 'are'} "
-              f"not orders (line{'' if n == 1 else 's'} "
+        word = "line" if args.file else "argument"
+        print(f"Ignored {n} {word}{'' if n == 1 else 's'} that {'is' if n == 1 else 'are'} "
+              f"not orders ({word}{'' if n == 1 else 's'} "
               f"{', '.join(map(str, msg.ignored))}).")
     waiting = waiting_powers(g)
     if waiting:
