@@ -693,19 +693,9 @@ def make_room(pl: Placer, units: list[tuple[int, Point, str]], r: float
         spots = pl.markers_of(p)
         if not spots or any(not _meet(symbol_box(*xy, r, shape), _disc(s)) for s in spots):
             continue
-        room = pl.shapes[p]
-        d = r * 0.9
-        for step in UNIT_STEPS:
-            for k in range(8):
-                t = math.pi / 2 + 2 * math.pi * k / 8
-                c = (xy[0] + step * math.cos(t), xy[1] + step * math.sin(t))
-                if not all(room.contains(q) for q in (c, (c[0] - d, c[1]), (c[0] + d, c[1]),
-                                                      (c[0], c[1] - d), (c[0], c[1] + d))):
-                    continue
-                if any(not _meet(symbol_box(*c, r, shape), _disc(s)) for s in spots):
-                    out[n] = c
-                    break
-            if n in out:
+        for c in _moves_within(pl.shapes[p], xy, r):
+            if any(not _meet(symbol_box(*c, r, shape), _disc(s)) for s in spots):
+                out[n] = c
                 break
     _apart(pl, units, r, out)
     return out
@@ -749,22 +739,27 @@ def _clear_within(pl: Placer, grid: _Grid, unit: tuple[int, Point, str], xy: Poi
     """The nearest place for unit k inside its province, off the other units (`grid`)
     and leaving its center's marker a place (None: there is none)."""
     p, _xy, shape = unit
-    room = pl.shapes[p]
     spots = pl.markers_of(p) if pl.sc[p] else []
-    d = r * 0.9
-    for step in UNIT_STEPS:
-        for a in range(8):
-            t = math.pi / 2 + 2 * math.pi * a / 8
-            c = (xy[0] + step * math.cos(t), xy[1] + step * math.sin(t))
-            if not all(room.contains(q) for q in (c, (c[0] - d, c[1]), (c[0] + d, c[1]),
-                                                  (c[0], c[1] - d), (c[0], c[1] + d))):
-                continue
-            box = symbol_box(*c, r, shape)
-            if _touching(grid, box, k) or (spots and all(_meet(box, _disc(s))
-                                                         for s in spots)):
-                continue
+    for c in _moves_within(pl.shapes[p], xy, r):
+        box = symbol_box(*c, r, shape)
+        if not _touching(grid, box, k) and not (spots and all(_meet(box, _disc(s))
+                                                              for s in spots)):
             return c
     return None
+
+
+def _moves_within(room: _Shape, xy: Point, r: float) -> Iterator[Point]:
+    """The places a unit drawn at xy may move to inside its province (`room`), nearest
+    first (UNIT_STEPS, 8 directions, down first): its symbol's middle and the points
+    0.9 unit radii round it inside."""
+    d = r * 0.9
+    for step in UNIT_STEPS:
+        for k in range(8):
+            t = math.pi / 2 + 2 * math.pi * k / 8
+            c = (xy[0] + step * math.cos(t), xy[1] + step * math.sin(t))
+            if all(room.contains(q) for q in (c, (c[0] - d, c[1]), (c[0] + d, c[1]),
+                                              (c[0], c[1] - d), (c[0], c[1] + d))):
+                yield c
 
 
 def symbol_box(x: float, y: float, r: float, shape: str) -> Box:
