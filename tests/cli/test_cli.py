@@ -296,3 +296,6 @@ def test_orders_given_as_arguments_are_numbered_as_arguments(tmp_path, capsys) -
     assert "1 argument(s) not taken:" in err
     assert "argument 3: A MAR - Spian" in err and "did you mean Spain?" in err
     assert "Ignored 1 argument that is not orders (argument 4)." in out
+    run(capsys, "orders", game, "France", "A PAR - PIC")  # (a note numbers arguments too)
+    code, out, _ = run(capsys, "orders", game, "France", "A Par - Bur", "A Par - Gas")
+    assert "note: argument 3: 'A Par - Gas' replaces argument 2: 'A Par - Bur'" in out

@@ -9,6 +9,7 @@ line not taken.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from typing import TYPE_CHECKING
 
@@ -91,14 +92,18 @@ def cmd_orders(args: argparse.Namespace) -> int:
     return EXIT_NOT_TAKEN if problems else 0
 
 
+_LINE_NO = re.compile(r"\bline (\d+)")
+_ARGUMENT_NO = r"argument \1"
+
+
 def _confirm(g: Game, args: argparse.Namespace, msg: Message, cleared: list[int]) -> None:
     from polydip.cli.common import phase_title
     from polydip.report import pending_lines
 
     m = g.map
     names = names_for(args, m)
-    for note in msg.notes:
-        print(f"note: {note}")
+    for note in msg.notes:  # ("line N" of the message read: an argument, without --file)
+        print(f"note: {note if args.file else _LINE_NO.sub(_ARGUMENT_NO, note)}")
     shown = sorted(set(msg.powers) | {o.power for o in msg.orders} | set(cleared))
     for power in shown:
         lines = pending_lines(g, power, names)

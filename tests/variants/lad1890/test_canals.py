@@ -283,7 +283,7 @@ def test_a_contribution_beyond_what_the_canal_needs_is_refused_at_entry(tmp_path
                  "Build A Bogota"])
     out = capsys.readouterr()
     said = out.out + out.err
-    assert code != 0 and "line 3: Build Panama Canal" in said
+    assert code != 0 and "argument 3: Build Panama Canal" in said
     assert "[adjustment_refused]" in said
     g = Game.load(path)
     assert g.orders[g.power("Colombia")] == ["Build Panama Canal", "Build A Bogota"]
