@@ -67,7 +67,9 @@ def test_building_more_than_due_is_refused_with_its_line() -> None:
                              "centers": {"France": ["PAR", "MAR", "BRE", "SPA"][:3]}})
     problems, _ = give(g, "France\nBuild A Marseilles\nBuild F Brest\n")
     assert [(p.line, p.text) for p in problems] == [(3, "Build F Brest")]
-    assert "1 build due" in problems[0].reason and "--replace-all" in problems[0].suggestion
+    # (in words for any interface: the host's order box, the command line, the API)
+    assert "1 build due" in problems[0].reason and "--replace-all" not in problems[0].reason
+    assert "give them all again in one message" in problems[0].suggestion
     assert problems[0].code == "adjustment_refused"
     assert orders_of(g, "France") == ["Build A Marseilles"]
     # in a later message too, and a waive counts as a build
@@ -104,6 +106,19 @@ def test_replace_all_starts_the_builds_again(tmp_path, capsys) -> None:
     assert main(["orders", str(path), "--replace-all", "France", "Build F Marseilles"]) == 0
     assert Game.load(path).orders[g.power("France")] == ["Build F Marseilles"]
     capsys.readouterr()
+
+
+def test_the_command_line_names_its_own_ways_to_start_again(tmp_path, capsys) -> None:
+    """A build beyond those due: the engine's hint is in words for any interface (the
+    host's order box too); `polydip orders` names its own options."""
+    g = game_at("standard", {"phase": "W1901A", "units": {"France": ["A PAR", "A SPA"]},
+                             "centers": {"France": ["PAR", "MAR", "BRE"]}})
+    path = tmp_path / "g.json"
+    g.save(path)
+    assert main(["orders", str(path), "France", "Build A Marseilles", "Build F Brest"]) == 4
+    err = capsys.readouterr().err
+    assert "argument 3: Build F Brest" in err
+    assert "(polydip orders --replace-all, or --clear POWER)" in err
 
 
 def test_the_python_api_accumulates_builds_and_clears_them() -> None:

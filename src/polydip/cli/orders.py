@@ -50,6 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_orders(args: argparse.Namespace) -> int:
+    from polydip.game.engine import CLEAR_FIRST
     from polydip.game.game import game_transaction
     from polydip.game.message import apply_message, apply_permissions, merge, read_message
 
@@ -87,11 +88,13 @@ def cmd_orders(args: argparse.Namespace) -> int:
         for pr in sorted(problems, key=lambda p: p.line):
             where = f"{word} {pr.line}: " if pr.line else ""
             code = f"  [{pr.code}]" if pr.code else ""
-            print(f"  {where}{pr.text}\n      {pr.reason}"
-                  + (f"; {pr.suggestion}" if pr.suggestion else "") + code, file=sys.stderr)
+            said = pr.reason + (f"; {pr.suggestion}" if pr.suggestion else "")
+            print(f"  {where}{pr.text}\n      {said.replace(CLEAR_FIRST, _CLEAR)}" + code,
+                  file=sys.stderr)
     return EXIT_NOT_TAKEN if problems else 0
 
 
+_CLEAR = "polydip orders --replace-all, or --clear POWER"  # (engine.CLEAR_FIRST, here)
 _LINE_NO = re.compile(r"\bline (\d+)")
 _ARGUMENT_NO = r"argument \1"
 

@@ -418,12 +418,17 @@ def _enter_adjustments(m: Map, pos: Position, power: int, read: list[tuple[int, 
     return Entry(held, refused, replaced)
 
 
+# where the hint below says how to clear a power's orders, each interface says it its own way
+# (polydip.cli.orders, the host's order page)
+CLEAR_FIRST = "or give them all again in one message that replaces them"
+
+
 def _too_many(o: Order, who: str, due: int, given: list[Order], what: str
               ) -> tuple[str, str]:
     """The problem and the hint of an adjustment beyond those due."""
     listed = ", ".join(repr(g.text) for g in given)
     hint = (f"a new {what} on the same site replaces the old one; to start again, clear "
-            "the power's orders first (polydip orders --replace-all, or --clear POWER)")
+            f"the power's orders first ({CLEAR_FIRST})")
     return (f"{o.text!r}: {who} has {due} {what}{'' if due == 1 else 's'} due and "
             f"{'it has' if len(given) == 1 else 'they have'} been given ({listed}); {hint}",
             hint)
