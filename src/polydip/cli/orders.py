@@ -9,7 +9,6 @@ line not taken.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from typing import TYPE_CHECKING
 
@@ -70,7 +69,8 @@ def cmd_orders(args: argparse.Namespace) -> int:
             else:
                 cleared.append(g.power(name))
                 g.clear_orders(cleared[-1])
-        msg = read_message(g.map, g.position, "\n".join(args.lines), combined=g.combined)
+        msg = read_message(g.map, g.position, "\n".join(args.lines), combined=g.combined,
+                           line_word="argument")
         if message is not None:  # its lines are numbered as in the file; a power named
             msg = merge(msg, read_message(g.map, g.position, message,  # before carries on
                                           msg.last_power, g.combined))
@@ -82,8 +82,7 @@ def cmd_orders(args: argparse.Namespace) -> int:
         print(f"Passage permission: {line}.")
     _confirm(g, args, msg, cleared)
     if problems:
-        # (orders given as arguments only: each argument after the game file is a line)
-        word = "argument" if message is None else "line"
+        word = msg.line_word  # (arguments, or the lines of a file)
         print(f"{len(problems)} {word}(s) not taken:", file=sys.stderr)
         for pr in sorted(problems, key=lambda p: p.line):
             where = f"{word} {pr.line}: " if pr.line else ""
@@ -95,8 +94,6 @@ def cmd_orders(args: argparse.Namespace) -> int:
 
 
 _CLEAR = "polydip orders --replace-all, or --clear POWER"  # (engine.CLEAR_FIRST, here)
-_LINE_NO = re.compile(r"\bline (\d+)")
-_ARGUMENT_NO = r"argument \1"
 
 
 def _confirm(g: Game, args: argparse.Namespace, msg: Message, cleared: list[int]) -> None:
@@ -105,8 +102,8 @@ def _confirm(g: Game, args: argparse.Namespace, msg: Message, cleared: list[int]
 
     m = g.map
     names = names_for(args, m)
-    for note in msg.notes:  # ("line N" of the message read: an argument, without --file)
-        print(f"note: {note if args.file else _LINE_NO.sub(_ARGUMENT_NO, note)}")
+    for note in msg.notes:
+        print(f"note: {note}")
     shown = sorted(set(msg.powers) | {o.power for o in msg.orders} | set(cleared))
     for power in shown:
         lines = pending_lines(g, power, names)
@@ -116,7 +113,7 @@ def _confirm(g: Game, args: argparse.Namespace, msg: Message, cleared: list[int]
             print(f"  {line}")
     if msg.ignored:
         n = len(msg.ignored)
-        word = "line" if args.file else "argument"
+        word = msg.line_word
         print(f"Ignored {n} {word}{'' if n == 1 else 's'} that {'is' if n == 1 else 'are'} "
               f"not orders ({word}{'' if n == 1 else 's'} "
               f"{', '.join(map(str, msg.ignored))}).")

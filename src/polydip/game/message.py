@@ -134,6 +134,11 @@ class Message:
     ignored: list[int] = field(default_factory=list)  # lines that are plainly not orders
     # passage permissions ("Britain allows Italy through Cairo"), orders/permissions.py
     permissions: list[Permission] = field(default_factory=list)
+    line_word: str = "line"  # what a line is called in the notes ("argument": command line's)
+
+    def at(self, n: int) -> str:
+        """Line n as the notes name it ("line 3", "argument 3")."""
+        return f"{self.line_word} {n}"
 
     def by_power(self) -> dict[int, list[MessageOrder]]:
         out: dict[int, list[MessageOrder]] = {}
@@ -143,14 +148,14 @@ class Message:
 
 
 def read_message(m: Map, pos: Position, text: str, default_power: int | None = None,
-                 combined: bool = False) -> Message:
+                 combined: bool = False, line_word: str = "line") -> Message:
     """Read a message of orders for the phase of `pos` (see the module docstring).
     `combined`: the phase is the retreat phase of a combined season (Game.combined), whose
     orders hold the adjustments that follow too (game/combined.py): each line is read for
-    the phase it belongs to."""
+    the phase it belongs to. `line_word`: what the notes call a line (Message.line_word)."""
     reader = _Reader(m, pos, combined)
     current = default_power
-    msg = Message()
+    msg = Message(line_word=line_word)
     if default_power is not None:
         msg.powers.append(default_power)
     for n, raw in enumerate(text.splitlines(), 1):
@@ -164,11 +169,12 @@ def read_message(m: Map, pos: Position, text: str, default_power: int | None = N
 
 
 def merge(first: Message, second: Message) -> Message:
-    """Two messages read one after the other (e.g. arguments, then a file)."""
+    """Two messages read one after the other (e.g. arguments, then a file); the notes made
+    later name lines as the second does."""
     return Message(first.orders + second.orders, first.problems + second.problems,
                    first.notes + second.notes, first.powers + second.powers,
                    second.last_power, first.ignored + second.ignored,
-                   first.permissions + second.permissions)
+                   first.permissions + second.permissions, second.line_word)
 
 
 def apply_permissions(game: Game, msg: Message) -> tuple[list[str], list[LineProblem]]:
@@ -209,7 +215,7 @@ def apply_message(game: Game, msg: Message, replace_all: bool = False, add: bool
         for old, j in entry.replaced:
             o = lst[j]
             if old != o.text:  # (the same order sent again replaces nothing worth a note)
-                msg.notes.append(f"line {o.line}: {o.text!r} replaces the earlier order "
+                msg.notes.append(f"{msg.at(o.line)}: {o.text!r} replaces the earlier order "
                                  f"{old!r}")
         for j, why, hint in entry.refused:
             o = lst[j]
@@ -474,12 +480,12 @@ class _Reader:
             return
         other = self.other_kind(o, power)
         if other:  # "A Merida - Guatemala" for the fleet there: its order, and said so
-            msg.notes.append(f"line {n}: {text!r}: the unit in "
+            msg.notes.append(f"{msg.at(n)}: {text!r}: the unit in "
                              f"{self.m.prov_name[self.m.loc_prov[o.loc]]} is {other}; taken "
                              "as its order")
         void = self.void_move(o, power, text)
         if void:  # taken as written (the adjudicator voids it), and said so now
-            msg.notes.append(f"line {n}: {text!r}: {void}")
+            msg.notes.append(f"{msg.at(n)}: {text!r}: {void}")
         msg.orders.append(MessageOrder(n, power, text, o))
 
     def void_move(self, o: Order, power: int, text: str) -> str:
@@ -744,8 +750,8 @@ class _Reader:
             if o.order.type == WAIVE or key in shared or id(o) in kept:
                 continue
             if key in last:
-                msg.notes.append(f"line {o.line}: {o.text!r} replaces line "
-                                 f"{last[key].line}: {last[key].text!r}"
+                msg.notes.append(f"{msg.at(o.line)}: {o.text!r} replaces "
+                                 f"{msg.at(last[key].line)}: {last[key].text!r}"
                                  + self._not_possible(last[key]))
             last[key] = o
         keep = {id(o) for o in last.values()} | kept
