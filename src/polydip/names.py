@@ -189,8 +189,9 @@ def _suggest(typed: str, names: tuple[str, ...], n: int) -> tuple[str, ...]:
     needs = []
     for tw in typed_words:
         wt = (len(tw) / letters) ** 0.5
-        if (_MIN_SCORE + 0.02) / wt <= 1.0:
-            needs.append((tw, wt, (_MIN_SCORE + 0.02) / wt))
+        need = (_MIN_SCORE + 0.02) / wt
+        if need <= 1.0:
+            needs.append((tw, wt, need))
     scored: dict[str, float] = {}
     for name, k, long_words in _name_keys(names):
         score = _ratio_at_least(key, k, _MIN_SCORE)

@@ -714,9 +714,10 @@ def _apart(pl: Placer, units: list[tuple[int, Point, str]], r: float,
     for n, b in enumerate(boxes):
         grid.add(n, b)
     for n in range(len(units)):
-        near = _touching(grid, boxes[n], n)
-        if not near or units[n][0] == units[near[0]][0]:
-            continue  # (units of one space: drawn in its slots)
+        # (units of one space are drawn in its slots: only another province's count)
+        near = [j for j in _touching(grid, boxes[n], n) if units[j][0] != units[n][0]]
+        if not near:
+            continue
         for k in (max(near[0], n), min(near[0], n)):
             spot = _clear_within(pl, grid, units[k], at[k], r, k)
             if spot is not None:
@@ -773,7 +774,7 @@ def symbol_box(x: float, y: float, r: float, shape: str) -> Box:
     return (x - d, y - d, x + d, y + d)
 
 
-UNIT_GAP = 3.0  # px kept between a dislodged unit's symbol and any other unit's
+UNIT_GAP = 3.0  # px kept between a unit's symbol moved off another (_apart, clear_spot) and it
 CLEAR_RADII = (2.6, 3.1, 3.7, 4.4, 5.2)  # × the unit radius: where a dislodged unit may go
 CLEAR_STEPS = 12  # ... in as many directions, its board place's first
 

@@ -552,13 +552,11 @@ def _place_dislodged(m: Map, geo: BoardGeo, pos: Position, where: Where) -> None
         return (min(max(p[0], edge), width - edge),
                 min(max(p[1], geo.top + edge), geo.top + geo.height - edge))
 
-    taken = [symbol_box(*where[("unit#", i)], r, unit_symbol(m, u.kind))
-             for i, u in enumerate(pos.units)]
+    taken = _unit_boxes(m, r, pos, where)
     for d in pos.dislodged:
-        shape = unit_symbol(m, d.kind)
 
-        def box_of(p: Point, shape: str = shape) -> Box:
-            return symbol_box(*p, r * 0.85, shape)
+        def box_of(p: Point, kind: int = d.kind) -> Box:
+            return _dislodged_box(m, r, kind, p)
 
         xy = clear_spot(inside(geo.disl[m.loc_prov[d.loc]]), geo.loc[d.loc], box_of, taken,
                         r, inside)
@@ -587,13 +585,22 @@ def _symbols_at(m: Map, geo: BoardGeo, view: PhaseView, where: Where
     built (the names and markers keep off them all)."""
     pos = view.position
     r = geo.unit_r
-    out = [symbol_box(*where[("unit#", i)], r, unit_symbol(m, u.kind))
-           for i, u in enumerate(pos.units)]
-    out += [symbol_box(*where[("dislodged", d.loc)], r * 0.85, unit_symbol(m, d.kind))
-            for d in pos.dislodged]
+    out = _unit_boxes(m, r, pos, where)
+    out += [_dislodged_box(m, r, d.kind, where[("dislodged", d.loc)]) for d in pos.dislodged]
     out += [symbol_box(*geo.loc[d.order.loc], r, unit_symbol(m, d.order.kind))
             for d in view.orders if d.order.type == BUILD and d.order.kind is not None]
     return out
+
+
+def _unit_boxes(m: Map, r: float, pos: Position, where: Where) -> list[Box]:
+    """The boxes of the symbols of the position's units, where they are drawn."""
+    return [symbol_box(*where[("unit#", i)], r, unit_symbol(m, u.kind))
+            for i, u in enumerate(pos.units)]
+
+
+def _dislodged_box(m: Map, r: float, kind: int, xy: Point) -> Box:
+    """The box of a dislodged unit's symbol (drawn smaller) at xy."""
+    return symbol_box(*xy, r * 0.85, unit_symbol(m, kind))
 
 
 def unit_symbol(m: Map, kind: int) -> str:
