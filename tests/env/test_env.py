@@ -453,29 +453,64 @@ def test_items_and_codes_past_the_limits_take_no_order_and_are_counted():
     assert env.game.position.units == FastGame.new("standard").position.units
 
 
-def test_results_of_retreats_and_adjustments_are_read_too():
-    """Retreat and adjustment results come by the orders' texts: legal builds and removals
-    succeed (0); a result is only ever bits of the result words."""
-    env = DiplomacyEnv("standard")
+def test_results_of_retreats_and_adjustments_are_each_orders_own():
+    """In retreat and adjustment phases `prev_results` holds, for each order played, the
+    bits of its own result words (the outcome's rows: retreats per dislodged unit,
+    adjustments per power, its orders in the order given): of two builds on one site the
+    first succeeds (0) and the second is void."""
+    env = DiplomacyEnv("standard", max_year=100_000)
+    ref = FastGame.new("standard")
     obs, _ = env.reset(seed=5)
     rng = np.random.default_rng(5)
-    kinds_seen = set()
-    for _ in range(40):
-        before = env.game.phase_type
+    bit = {w: 1 << i for i, w in enumerate(RESULT_WORDS)}
+    checked = {"R": 0, "A": 0}
+    twice = 0  # (builds on a site already built on in the phase)
+    for _ in range(150):
+        if not env.agents:
+            break
+        items, typ = ref.items(), ref.phase_type
         obs, *_ = env.step(sample_actions(env, obs, rng))
+        if not env.agents:
+            break
         o = obs[env.agents[0]]
-        played = o["prev_orders"] >= 0
-        assert (o["prev_results"][~played] == 0).all()
-        if before == "A":  # (a second build on one site is void — the same build
-            # twice shows the later result in both, one text: such rows are left out)
-            assert played.any()
-            m, orders = env.game.m, env.game.table.orders
-            for r, row in enumerate(o["prev_orders"]):
-                sites = [m.loc_prov[orders[c].loc] for c in row[row >= 0].tolist()]
-                if len(set(sites)) == len(sites):
-                    assert (o["prev_results"][r] == 0).all()
-        kinds_seen.add(before)
-    assert kinds_seen == {"M", "R", "A"}
+        seen = dict.fromkeys(range(len(ref.m.powers)), 0)
+        codes, at = [], []
+        for p, _i in items:
+            r = env.agent_row[ref.m.powers[p].upper()]
+            codes.append(int(o["prev_orders"][r, seen[p]]))
+            at.append((r, seen[p]))
+            seen[p] += 1
+        out = ref.step(codes)
+        if typ == "M":
+            continue
+        rows = out.rows()
+        if typ == "R":  # (a row per dislodged unit, in order: item k)
+            words_of = [w for _p, _t, w in rows]
+        else:  # (per power its orders given, then its units removed by civil disorder)
+            words_of, i = [], 0
+            for p in range(len(ref.m.powers)):
+                given = sum(1 for k, c in enumerate(codes) if c >= 0 and items[k][0] == p)
+                mine = [w for q, _t, w in rows if q == p]
+                words_of += mine[:given]
+            words_of = iter(words_of)
+        want = np.zeros_like(o["prev_results"])
+        built: set[tuple[int, int]] = set()
+        for k, ((r, s), c) in enumerate(zip(at, codes, strict=True)):
+            if c < 0:
+                continue
+            words = words_of[k] if typ == "R" else next(words_of)
+            want[r, s] = sum(bit[w] for w in words)
+            order = ref.table.orders[c]
+            if typ == "A" and order.type == "B":  # (a build: not a removal, not a waive)
+                site = (items[k][0], ref.m.loc_prov[order.loc])
+                if site in built:
+                    twice += 1
+                    assert words == ["void"]
+                built.add(site)
+        assert (o["prev_results"] == want).all()
+        checked[typ] += 1
+    assert checked["R"] and checked["A"] and twice
+
 
 
 # ---- press: messages between agents (env/press.py) ----------------------------------------

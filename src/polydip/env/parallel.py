@@ -491,17 +491,7 @@ class DiplomacyEnv(ParallelEnv):
         typ = before.phase.type
         failed: dict[int, int] | None = outcome.failed_units() if typ == "M" else None
         if failed is None:
-            # retreats and adjustments: by the order's text (a text given twice: the
-            # later's words)
-            texts, names, bit = outcome.result_texts(), self.table.texts, _RESULT_BIT
-            failed = {}
-            for k, c in enumerate(codes):
-                words = texts.get(names[c]) if c >= 0 else None
-                if words:
-                    bits = 0
-                    for w in words:
-                        bits |= bit.get(w, 0)
-                    failed[k] = bits
+            failed = self._failed_given(outcome, codes, typ == "R")
         elif -1 in codes:  # (not played: an item with no order, or no agent's slot)
             for k in [k for k, c in enumerate(codes) if c < 0]:
                 failed.pop(k, None)
@@ -512,6 +502,29 @@ class DiplomacyEnv(ParallelEnv):
         for k, bits in failed.items():
             out[cells[k]] = bits
         return np.ndarray((self._n_ag, mu), np.uint8, bytes(out))
+
+    def _failed_given(self, outcome: Any, codes: list[int], retreats: bool
+                      ) -> dict[int, int]:
+        """Retreats and adjustments: item → result bits of the orders played that did not
+        succeed, from the outcome's words of the orders as given (`given_words`, without
+        the orders' texts): of a retreat phase per dislodged unit, i.e. per item; of an
+        adjustment phase per order given, power by power, which is item order without the
+        items given none (-1)."""
+        bit = _RESULT_BIT
+        failed: dict[int, int] = {}
+        given = outcome.given_words()
+        i = 0
+        for k, c in enumerate(codes):
+            if c < 0:
+                continue
+            words = given[k] if retreats else given[i]
+            i += 1
+            if words:
+                bits = 0
+                for w in words:
+                    bits |= bit.get(w, 0)
+                failed[k] = bits
+        return failed
 
     def _end_rewards(self, rewards: dict[str, float]) -> None:
         g = self.game

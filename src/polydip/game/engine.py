@@ -60,7 +60,7 @@ class PhaseOutcome:
     built on first use: simulations that never read it do not pay for the strings. `rows()`
     gives the same as plain tuples, without the OrderResult objects."""
 
-    __slots__ = ("_events", "_results", "_rows", "_standoffs", "_why", "before",
+    __slots__ = ("_events", "_given", "_results", "_rows", "_standoffs", "_why", "before",
                  "center_changes", "destroyed", "errors", "fired", "map", "phase", "position",
                  "routed")
 
@@ -96,6 +96,9 @@ class PhaseOutcome:
         self.map: Map | None = None  # (with `before`: for the events worked out when asked)
         self.before: Position | None = None
         self._events: list[Reason] | None = None
+        # retreats and adjustments worked out here: the result words of the orders as
+        # given, without their texts (given_words)
+        self._given: list[list[str]] | Callable[[], list[list[str]]] | None = None
 
     @property
     def standoffs(self) -> frozenset[int]:
@@ -146,6 +149,18 @@ class PhaseOutcome:
         if isinstance(got, _MovementRows):
             return got.mr.failed()
         return None
+
+    def given_words(self) -> list[list[str]] | None:
+        """The result words of a retreat or adjustment phase's orders as they were given,
+        without writing the orders' texts: retreats, per dislodged unit of the phase's
+        position (a unit given no order included); adjustments, per order given, power by
+        power (in the order of the map's powers), each power's in the order given (units
+        removed by civil disorder are no order given). None otherwise (a movement phase:
+        `failed_units`; results read from a game file)."""
+        got = self._given
+        if callable(got):
+            got = self._given = got()
+        return got
 
     def reasons(self) -> list[Reason | None]:
         """Per row of rows(): the reason of a result that is not success, None for
@@ -672,6 +687,7 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
     new = _next_position(m, pos)
     results: list[OrderResult] | Callable[[], Rows] = []
     why: Callable[[], list[Reason | None]] | None = None
+    words_given: list[list[str]] | Callable[[], list[list[str]]] | None = None
     if errors is None:
         errors = []
     destroyed: list[Dislodged] = []
@@ -727,6 +743,7 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
             return listed
 
         results = retreat_results
+        words_given = rr.results
 
         def retreat_why() -> list[Reason | None]:
             return retreat_reasons(m, pos, bound, rr,
@@ -764,6 +781,10 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
 
         results = adjustment_results
         why = adjustment_why
+        def adjustment_given() -> list[list[str]]:
+            return [words for lst in ar.results for _o, words in lst]
+
+        words_given = adjustment_given
         new.units = ar.units
     if remember:  # what rules remember of this phase (where a unit came from)
         rules.after_phase(m, pos, new, moved)
@@ -772,6 +793,7 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
     new.phase = next_phase(m, new, phase, changes, fired)
     out = PhaseOutcome(phase, new, results, errors, changes)
     out._why = why
+    out._given = words_given
     out.fired = fired
     if rules.active:  # (kept for the rules' `events`, asked when a report wants them)
         out.map, out.before = m, pos
