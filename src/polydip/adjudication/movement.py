@@ -11,6 +11,7 @@ choices of DATC chapter 4 where rulebooks differ (see docs/options.md).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import compress
 from operator import not_
 from typing import Final
@@ -127,39 +128,60 @@ class MovementResult:
 
     def failed(self) -> dict[int, int]:
         """unit → result bits, for each unit of the input position whose order did not
-        succeed (a new dict, in no particular order): its `results` words as bits (word
-        `RESULT_BITS[i]` is bit 1 << i); the units that succeeded are left out. Read from
-        the decisions' failures (the void orders, the moves, supports and convoys that
-        failed, the dislodged units) without looking at the units that succeeded, nor
-        writing words."""
+        succeed (a new dict): its `results` words as bits (word `RESULT_BITS[i]` is bit
+        1 << i); the units that succeeded are left out (`failed_into`)."""
+        out = bytearray(len(self._ok))
+        self.failed_into(out, range(len(out)))
+        return {u: bits for u, bits in enumerate(out) if bits}
+
+    def failed_into(self, out: bytearray, at: Sequence[int]) -> None:
+        """Write the result bits of each unit of the input position whose order did not
+        succeed into `out`, at index `at[u]` for unit u (units with `at[u]` < 0 are left
+        out; the bytes of the others are left as they are, which should be 0): its
+        `results` words as bits. Read from the decisions' failures (the void orders, the
+        moves, supports and convoys that failed, the dislodged units) without looking at
+        the units that succeeded, nor writing words (an environment writes its per-slot
+        results array with it, no dict between)."""
         mv, ok, dislodger = self._mv, self._ok, self._dislodger
         void, stuck = mv.void, mv.stuck
         n = len(ok)
-        got: dict[int, int] = {}
         if True in void:  # a void order: "void" whatever its decision
-            got = dict.fromkeys(compress(range(n), void), VOID_BIT)
+            for u in compress(range(n), void):
+                a = at[u]
+                if a >= 0:
+                    out[a] = VOID_BIT
         if stuck:  # a move that needed support and had none
             for u in stuck:
-                if u not in got:
-                    got[u] = BOUNCE_BIT
+                a = at[u]
+                if a >= 0 and not void[u]:
+                    out[a] = BOUNCE_BIT
         if False in ok:
-            typ = mv.typ
             for u in compress(range(n), map(not_, ok)):
-                if u in got:
-                    continue
-                t = typ[u]
-                if t == T_MOVE:
-                    got[u] = NO_CONVOY_BIT if mv.convoyed[u] and not mv._path(u) \
-                        else BOUNCE_BIT
-                elif u in dislodger:
-                    pass  # (a support or convoy of a dislodged unit: "dislodged" only)
-                elif t == T_SUPPORT:
-                    got[u] = CUT_BIT
-                elif t == T_CONVOY:
-                    got[u] = DISRUPTED_BIT
+                a = at[u]
+                if a >= 0 and not void[u] and not (stuck and u in stuck):
+                    bit = self._failure_bit(u)
+                    if bit:
+                        out[a] = bit
         for u in dislodger:
-            got[u] = got.get(u, 0) | DISLODGED_BIT
-        return got
+            a = at[u]
+            if a >= 0:
+                out[a] |= DISLODGED_BIT
+
+    def _failure_bit(self, u: int) -> int:
+        """The bit of unit u's failed order (not void, not a move stuck without the
+        support a rule wants), 0 for none: a support or convoy of a dislodged unit is
+        "dislodged" only."""
+        mv = self._mv
+        t = mv.typ[u]
+        if t == T_MOVE:
+            return NO_CONVOY_BIT if mv.convoyed[u] and not mv._path(u) else BOUNCE_BIT
+        if u in self._dislodger:
+            return 0
+        if t == T_SUPPORT:
+            return CUT_BIT
+        if t == T_CONVOY:
+            return DISRUPTED_BIT
+        return 0
 
     def reasons(self, options: dict | None = None) -> list[R.Reason | None]:
         """Per unit of the input position: why its order did not succeed (the reason of its

@@ -16,24 +16,28 @@ Units = Sequence[Unit | Dislodged]
 
 def read_units(units: Units, row_of: list[int], n_rows: int, max_units: int,
                board: bytearray | None, n_kinds: int, n_powers: int
-               ) -> tuple[list[list[int]], list[int]]:
+               ) -> tuple[list[list[int]], list[int], list[list[int]]]:
     """Per agent row, the indices of its units in `units` (`row_of`: per power its row, -1
     for a neutral power, whose units are left out); per unit, its cell in the (agents,
     max_units) arrays (row × max_units + slot; meaningless for a neutral unit and past
-    max_units); and, with `board`, the units counted in it as `count_units` counts them:
-    one pass over the units for the three."""
+    max_units); per agent row, its units' locations; and, with `board`, the units counted
+    in it as `count_units` counts them: one pass over the units for all four."""
     mine: list[list[int]] = [[] for _ in range(n_rows + 1)]
+    locs: list[list[int]] = [[] for _ in range(n_rows + 1)]
     cells: list[int] = []
     for k, u in enumerate(units):
         p = u.power
+        loc = u.loc
         r = row_of[p]
         ks = mine[r]
         cells.append(r * max_units + len(ks))
         ks.append(k)
+        locs[r].append(loc)
         if board is not None:
-            board[(u.loc * n_kinds + u.kind) * n_powers + p] += 1
+            board[(loc * n_kinds + u.kind) * n_powers + p] += 1
     mine.pop()  # (row -1: the neutral powers')
-    return mine, cells
+    locs.pop()
+    return mine, cells, locs
 
 
 # struct formats (pack_cells): per number of codes L, a slot's L ints then its padding
@@ -64,15 +68,15 @@ def _row_formats(rows: int, cols: int, max_units: int
     return got
 
 
-def pack_cells(lists: list[list[int]], mine: list[list[int]], units: Units | None,
+def pack_cells(lists: list[list[int]], mine: list[list[int]], locs: list[list[int]] | None,
                rows: int, cols: int, max_units: int, minus: bytes, zeros: bytes) -> bytes:
     """The step's three slot arrays as the bytes of int32s, one after the other, laid out
     by one struct call (its padding copied from `minus`, 0xFF bytes, and `zeros`, each at
     least 4 × rows × cols long, and `minus` 4 × max_units): per agent row (`mine`: its
     items) `n_legal`, each slot's number of codes, 0-padded to `rows`; then per row
-    `slots`, each slot's unit's location (none without `units`: an adjustment phase's
-    items have none), -1-padded to `max_units`; then per row and slot `legal`, its codes
-    -1-padded to `cols`, and the row's missing slots all -1."""
+    `slots`, each slot's unit's location (`locs`: per row, its slots'; none without:
+    an adjustment phase's items have none), -1-padded to `max_units`; then per row and
+    slot `legal`, its codes -1-padded to `cols`, and the row's missing slots all -1."""
     piece = _slot_formats(cols)
     n_row, s_row, l_row = _row_formats(rows, cols, max_units)
     n_fmt: list[str] = []
@@ -81,7 +85,7 @@ def pack_cells(lists: list[list[int]], mine: list[list[int]], units: Units | Non
     n_args: list[int | bytes] = []
     s_args: list[int | bytes] = []
     l_args: list[int | bytes] = []
-    for ks in mine:
+    for r, ks in enumerate(mine):
         c = len(ks)
         for k in ks:
             lst = lists[k]
@@ -89,12 +93,13 @@ def pack_cells(lists: list[list[int]], mine: list[list[int]], units: Units | Non
             l_fmt.append(piece[len(lst)])
             l_args += lst
             l_args.append(minus)
-        if units is None:
+        if locs is None:
             s_fmt.append(s_row[0])
         else:
             s_fmt.append(s_row[c])
-            for k in ks:
-                s_args.append(units[k].loc)
+            here = locs[r]
+            s_args += here if len(here) == c else here[:c]  # (a row cut to max_units
+            # keeps its first slots)
         n_fmt.append(n_row[c])
         n_args.append(zeros)
         s_args.append(minus)

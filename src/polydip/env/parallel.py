@@ -486,22 +486,24 @@ class DiplomacyEnv(ParallelEnv):
     def _results(self, before: Any, outcome: Any, codes: list[int]) -> np.ndarray:
         """Per agent and slot, the result words of the order just played as bits (0: it
         succeeded, or no order). Only the orders that did not succeed are looked at: in a
-        movement phase the adjudicator gives them with their bits (item k is unit k)."""
-        mu = self.max_units
-        typ = before.phase.type
-        failed: dict[int, int] | None = outcome.failed_units() if typ == "M" else None
-        if failed is None:
-            failed = self._failed_given(outcome, codes, typ == "R")
-        elif -1 in codes:  # (not played: an item with no order, or no agent's slot)
-            for k in [k for k, c in enumerate(codes) if c < 0]:
-                failed.pop(k, None)
-        if not failed:
-            return self._no_results
-        out = bytearray(self._n_ag * mu)
+        movement phase the adjudicator writes their bits at their cells (item k is unit k;
+        an item given no order, -1, has none)."""
+        n = self._n_ag * self.max_units
+        out = bytearray(n)
         cells = self._cells  # (an item with a code is an agent's, in its first max_units)
-        for k, bits in failed.items():
-            out[cells[k]] = bits
-        return np.ndarray((self._n_ag, mu), np.uint8, bytes(out))
+        if before.phase.type == "M":
+            at = cells if -1 not in codes else [
+                -1 if c < 0 else cell for cell, c in zip(cells, codes, strict=True)]
+            outcome.failed_into(out, at)
+            if out.count(0) == n:
+                return self._no_results
+        else:
+            failed = self._failed_given(outcome, codes, before.phase.type == "R")
+            if not failed:
+                return self._no_results
+            for k, bits in failed.items():
+                out[cells[k]] = bits
+        return np.ndarray((self._n_ag, self.max_units), np.uint8, bytes(out))
 
     def _failed_given(self, outcome: Any, codes: list[int], retreats: bool
                       ) -> dict[int, int]:
@@ -612,6 +614,7 @@ class DiplomacyEnv(ParallelEnv):
         units_board: bytearray | None = None
         dislodged_board: bytearray | None = None
         lists: list[list[int]] = []
+        locs: list[list[int]] | None = None  # (per row its slots' locations)
         if g.is_over:
             mine: list[list[int]] = [[] for _ in range(n_ag)]
             cells: list[int] = []
@@ -629,13 +632,13 @@ class DiplomacyEnv(ParallelEnv):
         elif typ == "M":
             if pos.units is not self._units_of:
                 units_board = bytearray(self._board_size)
-            mine, cells = read_units(pos.units, row_of, n_ag, mu, units_board, self._n_kinds,
-                                     self._n_powers)
+            mine, cells, locs = read_units(pos.units, row_of, n_ag, mu, units_board,
+                                           self._n_kinds, self._n_powers)
             lists = g.legal()
         else:
             dislodged_board = bytearray(self._board_size)
-            mine, cells = read_units(pos.dislodged, row_of, n_ag, mu, dislodged_board,
-                                     self._n_kinds, self._n_powers)
+            mine, cells, locs = read_units(pos.dislodged, row_of, n_ag, mu, dislodged_board,
+                                           self._n_kinds, self._n_powers)
             lists = g.legal()
         self._n_items = len(cells)
         self._cells = cells
@@ -649,9 +652,7 @@ class DiplomacyEnv(ParallelEnv):
         if len(self._minus) < 4 * rows * cols:  # (the padding a row of legal may take)
             self._minus = b"\xff" * (4 * rows * cols)
             self._zeros = bytes(4 * rows * cols)
-        packed = pack_cells(lists, mine, None if typ == "A" else
-                            pos.units if typ == "M" else pos.dislodged, rows, cols, mu,
-                            self._minus, self._zeros)
+        packed = pack_cells(lists, mine, locs, rows, cols, mu, self._minus, self._zeros)
         self._legal, self._n_legal, self._slots, within = self._arrays(packed, rows, cols)
         self._mine, self._lists = mine, lists
         self._items_of, self._rows = count, rows

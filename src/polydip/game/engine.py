@@ -150,6 +150,16 @@ class PhaseOutcome:
             return got.mr.failed()
         return None
 
+    def failed_into(self, out: bytearray, at: Sequence[int]) -> bool:
+        """`failed_units` written into `out`, unit u's bits at index `at[u]` (units with
+        `at[u]` < 0 left out: `MovementResult.failed_into`); False (nothing written) when
+        not a movement phase's worked out here."""
+        got = self._rows
+        if isinstance(got, _MovementRows):
+            got.mr.failed_into(out, at)
+            return True
+        return False
+
     def given_words(self) -> list[list[str]] | None:
         """The result words of a retreat or adjustment phase's orders as they were given,
         without writing the orders' texts: retreats, per dislodged unit of the phase's
