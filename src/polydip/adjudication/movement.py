@@ -132,7 +132,7 @@ class MovementResult:
         1 << i); the units that succeeded are left out (`failed_into`)."""
         out = bytearray(len(self._ok))
         self.failed_into(out, range(len(out)))
-        return {u: bits for u, bits in enumerate(out) if bits}
+        return {u: out[u] for u in range(len(out)) if out[u]}
 
     def failed_into(self, out: bytearray, at: Sequence[int]) -> None:
         """Write the result bits of each unit of the input position whose order did not
