@@ -484,21 +484,20 @@ def test_results_of_retreats_and_adjustments_are_each_orders_own():
         if typ == "M":
             continue
         rows = out.rows()
-        if typ == "R":  # (a row per dislodged unit, in order: item k)
-            words_of = [w for _p, _t, w in rows]
-        else:  # (per power its orders given, then its units removed by civil disorder)
-            words_of, i = [], 0
-            for p in range(len(ref.m.powers)):
-                given = sum(1 for k, c in enumerate(codes) if c >= 0 and items[k][0] == p)
-                mine = [w for q, _t, w in rows if q == p]
-                words_of += mine[:given]
-            words_of = iter(words_of)
+        # retreats: a row per dislodged unit, in order (item k); adjustments: per power its
+        # orders given, then its units removed by civil disorder
+        per_unit = [w for _p, _t, w in rows]
+        given_words = []
+        for p in range(len(ref.m.powers)):
+            given = sum(1 for k, c in enumerate(codes) if c >= 0 and items[k][0] == p)
+            given_words += [w for q, _t, w in rows if q == p][:given]
+        next_given = iter(given_words)
         want = np.zeros_like(o["prev_results"])
         built: set[tuple[int, int]] = set()
         for k, ((r, s), c) in enumerate(zip(at, codes, strict=True)):
             if c < 0:
                 continue
-            words = words_of[k] if typ == "R" else next(words_of)
+            words = per_unit[k] if typ == "R" else next(next_given)
             want[r, s] = sum(bit[w] for w in words)
             order = ref.table.orders[c]
             if typ == "A" and order.type == "B":  # (a build: not a removal, not a waive)
