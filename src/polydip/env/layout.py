@@ -90,8 +90,9 @@ def pack_cells(lists: list[list[int]], mine: list[list[int]], locs: list[list[in
         c = len(ks)
         for k in ks:
             lst = lists[k]
-            n_args.append(len(lst))
-            l_fmt.append(piece[len(lst)])
+            n = len(lst)
+            n_args.append(n)
+            l_fmt.append(piece[n])
             l_args += lst
             l_args.append(minus)
         if locs is None:

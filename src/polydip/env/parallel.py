@@ -198,6 +198,9 @@ class DiplomacyEnv(ParallelEnv):
         self._scores: dict[int, float] | None = None
         self._sampled: tuple[Any, ...] | None = None  # (sample_actions' draw of this step)
         self._cells: list[int] = []  # (per item of the phase, its cell: _encode)
+        # the phase and year arrays made so far, by (season, type) and by year (read-only,
+        # kept from game to game)
+        self._cache: dict[Any, np.ndarray] = {}
         self._no_drops = [0] * n_ag  # (per row: no item dropped, no code cut; never changed)
         self._illegal = self._no_drops  # per row: the last step's actions that were not legal
 
@@ -261,7 +264,6 @@ class DiplomacyEnv(ParallelEnv):
         self._prev_orders = np.ndarray((self._n_ag, self.max_units), np.int32,
                                        self._no_prev)
         self._prev_results = self._no_results
-        self._cache: dict[Any, Any] = {}
         # the observation's keys, in order, the board's arrays set by _board; an agent's
         # observation is a copy with its own arrays in place of the last ones (a copy of a
         # dict that has every key already is made in one piece: adding keys to a copy of
@@ -577,9 +579,9 @@ class DiplomacyEnv(ParallelEnv):
                 phase[len(self.seasons) + PHASE_TYPES.index(ph.type)] = 1
                 phase = cache[(ph.season, ph.type)] = _frozen(phase)
             year = cache.get(ph.year)
-            if year is None:
-                year = cache[ph.year] = _frozen(
-                    np.array([ph.year - self.first_year], np.int32))
+            if year is None:  # (made on bytes: read-only, one numpy call)
+                year = cache[ph.year] = np.ndarray(
+                    (1,), np.int32, struct.pack("i", ph.year - self.first_year))
             shared["phase"], shared["year"] = phase, year
             self._phase_of = ph
         shared["prev_orders"] = self._prev_orders
