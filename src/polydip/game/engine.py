@@ -791,6 +791,7 @@ def process_bound(m: Map, pos: Position, orders: list, options: dict,  # noqa: C
 
         results = adjustment_results
         why = adjustment_why
+
         def adjustment_given() -> list[list[str]]:
             return [words for lst in ar.results for _o, words in lst]
 
